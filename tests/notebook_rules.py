@@ -1,0 +1,66 @@
+"""Rules every stored lesson notebook must follow, as plain functions the tests (and authors) call.
+
+Each function returns a list of problems, one readable line each, so a failing test says exactly
+which notebook and cell to fix.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+# Shapes of real provider keys. The local provider accepts any key; lessons use obvious fakes.
+API_KEY = re.compile(
+    r"sk-ant-[A-Za-z0-9_-]{20,}|sk-(?:proj-)?[A-Za-z0-9_-]{20,}|AIza[0-9A-Za-z_-]{30,}"
+)
+NBVAL_COMMENT = re.compile(r"^\s*#+\s*NBVAL_", re.M)
+KNOWN_TAGS = {"nbval-ignore-output", "nbval-skip", "raises-exception", "solution", "hide-input"}
+
+
+def load(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def source(cell: dict) -> str:
+    src = cell.get("source", "")
+    return "".join(src) if isinstance(src, list) else src
+
+
+def problems(path: Path) -> list[str]:
+    """Everything wrong with one notebook's stored form."""
+    nb = load(path)
+    found: list[str] = []
+    name = path.name
+    if nb.get("metadata", {}).get("kernelspec", {}).get("name") != "python3":
+        found.append(f"{name}: kernelspec name must be 'python3'")
+    code = [c for c in nb["cells"] if c["cell_type"] == "code"]
+    expected = 1
+    for i, cell in enumerate(code):
+        where = f"{name} code cell {i}"
+        if not source(cell).strip():
+            found.append(f"{where}: empty code cell")
+            continue
+        count = cell.get("execution_count")
+        if count != expected:
+            found.append(
+                f"{where}: execution_count {count}, expected {expected} "
+                "(store the outputs of one clean top-to-bottom run)"
+            )
+        expected = (count or expected) + 1
+        for out in cell.get("outputs", []):
+            if out.get("output_type") == "error" and "raises-exception" not in _tags(cell):
+                found.append(f"{where}: holds an error output ({out.get('ename')})")
+        if NBVAL_COMMENT.search(source(cell)):
+            found.append(f"{where}: uses an NBVAL_ comment; use a cell tag learners don't see")
+        unknown = set(_tags(cell)) - KNOWN_TAGS
+        if unknown:
+            found.append(f"{where}: unknown tag(s) {sorted(unknown)}")
+    text = path.read_text(encoding="utf-8")
+    for match in API_KEY.finditer(text):
+        found.append(f"{name}: something that looks like an API key: {match.group()[:8]}…")
+    return found
+
+
+def _tags(cell: dict) -> list[str]:
+    return list(cell.get("metadata", {}).get("tags", []))

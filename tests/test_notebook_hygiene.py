@@ -1,0 +1,74 @@
+"""Stored notebooks: one clean run, no errors, no keys, test plumbing invisible to learners."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.notebook_rules import problems
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+
+
+def test_the_series_has_notebooks():
+    assert NOTEBOOKS, "notebooks/ holds no NN_topic.ipynb lessons"
+    assert NOTEBOOKS[0].name == "00_start_here.ipynb"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebook_is_stored_from_one_clean_run(path):
+    assert problems(path) == []
+
+
+def _cell(source, count, outputs=(), tags=()):
+    return {
+        "cell_type": "code",
+        "execution_count": count,
+        "metadata": {"tags": list(tags)},
+        "outputs": list(outputs),
+        "source": source,
+    }
+
+
+def _write(tmp_path, cells):
+    nb = {
+        "cells": cells,
+        "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3"}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    path = tmp_path / "99_probe.ipynb"
+    path.write_text(json.dumps(nb))
+    return path
+
+
+def test_rules_catch_each_problem(tmp_path):
+    fake_key = "sk-" + "proj-" + "A" * 30
+    error = {"output_type": "error", "ename": "ValueError", "evalue": "x", "traceback": []}
+    path = _write(
+        tmp_path,
+        [
+            _cell("x = 1", 1),
+            _cell("y = 2", 3),  # out of order
+            _cell("raise ValueError", 4, [error]),  # error output, not tagged
+            _cell("# NBVAL_IGNORE_OUTPUT\nprint(1)", 5),
+            _cell(f"key = '{fake_key}'", 6, tags=["mystery"]),
+            _cell("", None),
+        ],
+    )
+    found = "\n".join(problems(path))
+    assert "code cell 1: execution_count 3, expected 2" in found
+    assert "code cell 2: holds an error output (ValueError)" in found
+    assert "code cell 3: uses an NBVAL_ comment" in found
+    assert "code cell 4: unknown tag(s) ['mystery']" in found
+    assert "looks like an API key" in found
+    assert "code cell 5: empty code cell" in found
+
+
+def test_rules_accept_a_tagged_expected_error(tmp_path):
+    error = {"output_type": "error", "ename": "ValueError", "evalue": "x", "traceback": []}
+    path = _write(tmp_path, [_cell("raise ValueError('x')", 1, [error], ["raises-exception"])])
+    assert problems(path) == []
