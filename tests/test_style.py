@@ -7,7 +7,16 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-TARGETS = ["helpers", "tests", "notebooks", "tiktoken_ext", "scripts", "benchmarks", "conftest.py"]
+CANDIDATES = [
+    "helpers",
+    "tests",
+    "notebooks",
+    "tiktoken_ext",
+    "scripts",
+    "benchmarks",
+    "conftest.py",
+]
+TARGETS = [name for name in CANDIDATES if (ROOT / name).exists()]
 
 
 def _ruff(*args: str) -> subprocess.CompletedProcess:

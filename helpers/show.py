@@ -1,0 +1,74 @@
+"""How neutral messages look in a notebook: role-coloured cards, one line per block.
+
+Colours come from the Okabe-Ito palette (safe for colour-blind readers), and every card also
+names its role and each block's type in text, so no information is carried by colour alone.
+"""
+
+from __future__ import annotations
+
+import json
+from html import escape
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from helpers.messages import Block, Message, Request
+
+ROLE_COLOURS = {
+    "system": "#E69F00",  # orange
+    "user": "#0072B2",  # blue
+    "assistant": "#009E73",  # bluish green
+    "tool": "#CC79A7",  # reddish purple
+}
+
+_BOX = (
+    "border-left:6px solid {colour};margin:4px 0;padding:4px 10px;"
+    "background:rgba(127,127,127,0.06);font-family:var(--jp-code-font-family,monospace);"
+    "font-size:12px"
+)
+
+
+def _pre(text: str) -> str:
+    return f'<div style="white-space:pre-wrap">{escape(text)}</div>'
+
+
+def block_html(block: Block) -> str:
+    kind = block.type
+    label = f"<b>{kind}</b>"
+    if kind == "text":
+        return f"<div>{label}{_pre(block.text)}</div>"
+    if kind == "tool_call":
+        args = json.dumps(block.arguments, ensure_ascii=False)
+        return (
+            f"<div>{label} <code>{escape(block.id)}</code> → {escape(block.name)}{_pre(args)}</div>"
+        )
+    if kind == "tool_result":
+        flag = " <b>is_error</b>" if block.is_error else ""
+        return (
+            f"<div>{label} for <code>{escape(block.call_id)}</code>{flag}{_pre(block.text)}</div>"
+        )
+    if kind == "reasoning":
+        extra = " (redacted)" if block.redacted else ""
+        sig = " + signature" if block.signature else ""
+        return (
+            f"<div>{label}{extra}{sig}<div style='font-style:italic'>{_pre(block.text)}</div></div>"
+        )
+    if kind == "image":
+        return f"<div>{label} {escape(repr(block))}</div>"
+    return f"<div>{escape(repr(block))}</div>"
+
+
+def message_html(message: Message, index: int | None = None) -> str:
+    colour = ROLE_COLOURS.get(message.role, "#999999")
+    number = f"[{index}] " if index is not None else ""
+    body = "".join(block_html(b) for b in message.content) or "<i>(no content)</i>"
+    head = f'<div style="color:{colour};font-weight:bold">{number}{escape(message.role)}</div>'
+    return f'<div style="{_BOX.format(colour=colour)}">{head}{body}</div>'
+
+
+def request_html(request: Request) -> str:
+    tools = ", ".join(escape(t.name) for t in request.tools) or "none"
+    head = (
+        f"<div><b>model</b> {escape(request.model or '(unset)')} · <b>tools</b> "
+        f"({len(request.tools)}): {tools}</div>"
+    )
+    return head + "".join(message_html(m, i) for i, m in enumerate(request.messages))
