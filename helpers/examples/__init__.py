@@ -1,0 +1,6 @@
+"""The two running examples: the Sundry support agent and the crash-triage agent.
+
+Each module loads its example's data from ``data/`` (system prompt, tool definitions, the
+conversation the lessons start from) and implements its tools over small fake worlds, so the
+agent loop and the local provider can run them end to end, offline and deterministically.
+"""

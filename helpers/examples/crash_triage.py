@@ -1,0 +1,130 @@
+"""The crash-triage agent for ``storefront``, a Go web service.
+
+- ``SYSTEM_PROMPT`` and ``TOOLS`` come from ``data/crash_triage/``; ``CRASH_REPORT`` is the
+  production panic it starts from.
+- ``run_tool(call)`` works on a small copy of the repository in ``data/crash_triage/repo``:
+  ``search_code`` and ``read_file`` read it for real; ``write_file`` keeps changes in memory
+  (per ``Workspace``); ``run_tests`` cannot run Go here, so it answers from what the workspace
+  now contains: the reproduction test fails until the nil check is in place.
+- The rule "do not change existing tests" is enforced in code: ``write_file`` refuses to alter
+  an existing ``_test.go`` file's existing test functions.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+
+from helpers.messages import Request, Tool, ToolCall, ToolResult, system, tool_result, user
+from helpers.paths import DATA
+
+__all__ = ["CRASH_REPORT", "SYSTEM_PROMPT", "TOOLS", "Workspace", "opening", "run_tool"]
+
+HERE = DATA / "crash_triage"
+REPO = HERE / "repo"
+
+SYSTEM_PROMPT: str = (HERE / "system_prompt.md").read_text(encoding="utf-8").strip()
+CRASH_REPORT: str = (HERE / "crash_report.txt").read_text(encoding="utf-8").strip()
+TOOLS: list[Tool] = [
+    Tool(t["name"], t["description"], t["parameters"])
+    for t in json.loads((HERE / "tools.json").read_text(encoding="utf-8"))
+]
+TASK = "This panic hit production at 03:12 last night. Triage it, please.\n\n"
+
+
+def opening(model: str = "") -> Request:
+    """The first request: the system prompt, the tools, and the crash report."""
+    return Request(
+        model=model,
+        tools=list(TOOLS),
+        messages=[system(SYSTEM_PROMPT), user(TASK + CRASH_REPORT)],
+    )
+
+
+def _original_files() -> dict[str, str]:
+    return {
+        p.relative_to(REPO).as_posix(): p.read_text(encoding="utf-8")
+        for p in sorted(REPO.rglob("*"))
+        if p.is_file()
+    }
+
+
+@dataclass
+class Workspace:
+    """The repository as the agent sees it during one run (writes stay in memory)."""
+
+    files: dict[str, str] = field(default_factory=_original_files)
+
+    def read(self, path: str, start: int = 1, end: int | None = None) -> str:
+        lines = self.files[path].splitlines()
+        end = min(end or len(lines), len(lines))
+        return "\n".join(f"{n:4d}  {lines[n - 1]}" for n in range(max(start, 1), end + 1))
+
+    def search(self, pattern: str, under: str = "") -> str:
+        regex = re.compile(pattern)
+        hits = [
+            f"{path}:{n}: {line.strip()}"
+            for path, body in self.files.items()
+            if path.startswith(under.strip("/"))
+            for n, line in enumerate(body.splitlines(), start=1)
+            if regex.search(line)
+        ]
+        return "\n".join(hits[:50]) or "no matches"
+
+    def tests(self, packages: str) -> str:
+        shipping = self.files.get("internal/orders/shipping.go", "")
+        tests = self.files.get("internal/orders/shipping_test.go", "")
+        fixed = "o.Address == nil" in shipping
+        has_repro = "Address:   nil" in tests or "Address: nil" in tests
+        if "orders" not in packages and packages not in ("./...", "..."):
+            return f"ok  \tgithub.com/sundry/storefront/{packages.strip('./')}\t0.004s"
+        if has_repro and not fixed:
+            return (
+                "--- FAIL: TestShippingQuotePickupHasNoAddress (0.00s)\n"
+                "panic: runtime error: invalid memory address or nil pointer dereference "
+                "[recovered]\n"
+                "\tinternal/orders/shipping.go:57 +0x1d4\n"
+                "FAIL\tgithub.com/sundry/storefront/internal/orders\t0.006s"
+            )
+        names = re.findall(r"func (Test\w+)", tests)
+        passed = "\n".join(f"--- PASS: {n} (0.00s)" for n in names)
+        return f"{passed}\nok  \tgithub.com/sundry/storefront/internal/orders\t0.005s"
+
+
+def _existing_test_functions(body: str) -> dict[str, str]:
+    parts = re.split(r"(?m)^func ", body)
+    return {re.match(r"\w+", p).group(): p for p in parts[1:] if re.match(r"Test\w+", p)}
+
+
+def run_tool(call: ToolCall, workspace: Workspace) -> ToolResult:
+    """Execute one crash-triage tool call in ``workspace``."""
+    args = call.arguments
+    try:
+        if call.name == "search_code":
+            return tool_result(call.id, workspace.search(args["pattern"], args.get("path", "")))
+        if call.name == "read_file":
+            if args["path"] not in workspace.files:
+                return tool_result(call.id, f"no such file: {args['path']}", is_error=True)
+            start, end = args.get("start_line", 1), args.get("end_line")
+            return tool_result(call.id, workspace.read(args["path"], start, end))
+        if call.name == "write_file":
+            path, new = args["path"], args["content"]
+            old = workspace.files.get(path)
+            if path.endswith("_test.go") and old is not None:
+                before, after = _existing_test_functions(old), _existing_test_functions(new)
+                changed = [n for n, body in before.items() if after.get(n) != body]
+                if changed:  # the one rule of the system prompt, enforced here
+                    return tool_result(
+                        call.id,
+                        f"refused: existing tests may not change ({', '.join(changed)}). "
+                        "Add new test functions instead.",
+                        is_error=True,
+                    )
+            workspace.files[path] = new
+            return tool_result(call.id, f"wrote {path} ({len(new.splitlines())} lines)")
+        if call.name == "run_tests":
+            return tool_result(call.id, workspace.tests(args["packages"]))
+    except (KeyError, re.error) as err:
+        return tool_result(call.id, f"bad arguments for {call.name}: {err}", is_error=True)
+    return tool_result(call.id, f"unknown tool {call.name!r}", is_error=True)

@@ -1,0 +1,51 @@
+"""What comes back: one assistant message, why the model stopped, and normalised usage.
+
+Every provider reports usage differently (see ``helpers/formats/*`` for each parser). The
+neutral ``Usage`` follows one rule so cost arithmetic has a single meaning:
+
+- ``input_tokens`` counts **all** input tokens of the request, cached or not (OpenAI and Gemini
+  report it this way; for Anthropic the parser adds ``cache_read`` and ``cache_creation`` to its
+  ``input_tokens``, which excludes them);
+- ``cache_read_tokens`` and ``cache_write_tokens`` are the parts of ``input_tokens`` read from or
+  written to the prompt cache;
+- ``output_tokens`` counts all generated tokens, reasoning included (Gemini reports thoughts
+  separately; its parser adds them); ``reasoning_tokens`` is the part of it spent reasoning.
+
+The provider's own usage object is kept in ``raw`` so a lesson can show both side by side.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from helpers.messages import Message
+
+__all__ = ["Reply", "StopReason", "Usage"]
+
+StopReason = Literal["end_turn", "tool_calls", "max_tokens", "refusal", "other"]
+
+
+@dataclass
+class Usage:
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_read_tokens: int = 0
+    cache_write_tokens: int = 0
+    reasoning_tokens: int = 0
+    raw: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def uncached_input_tokens(self) -> int:
+        return self.input_tokens - self.cache_read_tokens - self.cache_write_tokens
+
+
+@dataclass
+class Reply:
+    """A provider's response, parsed: the message to append to the history, and its bill."""
+
+    message: Message
+    usage: Usage
+    stop_reason: StopReason
+    model: str = ""
+    id: str = ""
