@@ -71,7 +71,7 @@ def conversations(
     reasoning: bool = True,
     with_system: bool | None = None,
 ) -> Request:
-    """A valid request. ``reasoning=False`` leaves out reasoning blocks (not every format has them)."""
+    """A valid request; ``reasoning=False`` leaves out reasoning blocks."""
     tool_list = draw(tools(min_size=1))
     counter = iter(range(1, 10_000))
     messages: list[Message] = []
