@@ -94,7 +94,7 @@ class Workspace:
 
 def _existing_test_functions(body: str) -> dict[str, str]:
     parts = re.split(r"(?m)^func ", body)
-    return {re.match(r"\w+", p).group(): p for p in parts[1:] if re.match(r"Test\w+", p)}
+    return {re.match(r"\w+", p).group(): p.strip() for p in parts[1:] if re.match(r"Test\w+", p)}
 
 
 def run_tool(call: ToolCall, workspace: Workspace) -> ToolResult:
