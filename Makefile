@@ -9,7 +9,7 @@ BIN    := $(VENV)/bin
 # JupyterLab refuses to run as root (containers, CI) unless told it is on purpose.
 ROOT_FLAG := $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
 
-.PHONY: lab test setup browser outputs bench lock clean
+.PHONY: lab test setup browser outputs student bench lock clean
 
 lab: setup
 	$(BIN)/jupyter lab notebooks/00_start_here.ipynb $(ROOT_FLAG)
@@ -34,6 +34,10 @@ browser:
 # Authors: re-run every notebook top to bottom and store its outputs (do this after any edit).
 outputs: setup
 	$(BIN)/python scripts/run_notebooks.py
+
+# Authors: learner copies in student/ (solutions removed, outputs cleared); the tests check sync.
+student: setup
+	$(BIN)/python scripts/make_student.py
 
 # Authors: speed and memory benchmarks, printed as a table.
 bench: setup
