@@ -1,0 +1,99 @@
+"""The rules of the list: check a neutral conversation before a provider rejects it.
+
+``check(request, profile)`` returns every broken rule as a ``Violation``; ``explain()`` turns
+them into a readable report. The ``neutral`` profile holds the rules every provider shares
+(``core.py``); each provider profile is those rules plus the provider's own, with the
+provider's exact error text filled in where one is known:
+
+==================  ============================================================================
+profile             adds to the shared rules
+==================  ============================================================================
+neutral             nothing: the shared core
+openai-chat         tool messages right after the calls (``results-not-adjacent``)
+openai-responses    a reasoning item is followed by what it produced (``reasoning-not-followed``)
+anthropic           results first in the next turn, id pattern, empty final assistant allowed
+anthropic-strict    anthropic + user/assistant alternation, user first (Amazon Bedrock)
+gemini              call-turn and response-turn positions, one response per call
+==================  ============================================================================
+
+``error_response(violation, provider)`` builds the HTTP status and JSON error body that provider
+sends back, for the local fake provider. This package works on the neutral model only: it never
+imports ``helpers.formats`` (formats may import rules, not the reverse).
+"""
+
+from __future__ import annotations
+
+from helpers.messages import Message, Request, Tool, message_from_json
+from helpers.rules import anthropic, gemini, openai_chat, openai_responses
+from helpers.rules.core import check_core
+from helpers.rules.errors import FORMATS, error_response, first_violation_error, provider_of
+from helpers.rules.violation import Violation, Violations, explain
+
+__all__ = [
+    "FORMATS",
+    "PROFILES",
+    "Violation",
+    "Violations",
+    "check",
+    "error_response",
+    "explain",
+    "first_violation_error",
+    "provider_of",
+]
+
+PROFILES: tuple[str, ...] = (
+    "neutral",
+    "openai-chat",
+    "openai-responses",
+    "anthropic",
+    "anthropic-strict",
+    "gemini",
+)
+
+_CHECKS = {
+    "openai-chat": openai_chat.check,
+    "openai-responses": openai_responses.check,
+    "anthropic": anthropic.check,
+    "anthropic-strict": lambda m, t, core: anthropic.check(m, t, core, strict=True),
+    "gemini": gemini.check,
+}
+
+
+def check(request_or_messages: Request | list[Message], profile: str = "neutral") -> Violations:
+    """Every rule of the list the conversation breaks under ``profile``, in list order.
+
+    Takes a ``Request`` (then tool names are checked against its tools too) or a plain list of
+    messages. An empty result means: as far as these rules know, the provider will accept it.
+    """
+    if profile not in PROFILES:
+        raise ValueError(f"unknown profile {profile!r}; profiles: {', '.join(PROFILES)}")
+    messages, tools = _unpack(request_or_messages)
+    found = check_core(messages, tools)
+    if profile in _CHECKS:
+        found = _CHECKS[profile](messages, tools, found)
+    for v in found:
+        v.profile = profile
+    return Violations(sorted(found, key=_position))
+
+
+def _unpack(obj: Request | list[Message]) -> tuple[list[Message], list[Tool]]:
+    if isinstance(obj, Request):
+        messages, tools = list(obj.messages), list(obj.tools)
+    elif isinstance(obj, list | tuple):
+        messages, tools = list(obj), []
+    else:
+        raise TypeError(f"check() takes a Request or a list of messages, not {type(obj).__name__}")
+    for i, m in enumerate(messages):
+        if isinstance(m, dict):  # neutral JSON: read it, naming any mistake's place
+            messages[i] = message_from_json(m, f"messages[{i}]")
+        elif not isinstance(m, Message):
+            raise TypeError(f"messages[{i}] is a {type(m).__name__}, not a Message")
+    return messages, tools
+
+
+def _position(v: Violation) -> tuple[int, int]:
+    """Sort key: list order, request-level problems first; ties keep the order found."""
+    return (
+        -1 if v.message_index is None else v.message_index,
+        -1 if v.block_index is None else v.block_index,
+    )

@@ -1,0 +1,257 @@
+"""Anthropic Messages: the shared rules in Anthropic's numbering, plus its own rules.
+
+Two profiles:
+
+- ``anthropic`` (the first-party API, permissive): consecutive turns of the same role are
+  merged by the API, so they are not a violation. Every ``tool_use`` must be answered by
+  ``tool_result`` blocks at the *start* of the next turn (``results-not-first`` when a user
+  message sits between the calls and their results); ids match ``^[a-zA-Z0-9_-]+$``
+  (``call-id-pattern``); content is non-empty except for an optional final assistant message.
+- ``anthropic-strict`` (portable to Amazon Bedrock and older API versions): the same, and roles
+  must alternate user/assistant (``roles-must-alternate``) starting with a user message
+  (``first-must-be-user``).
+
+**Numbering** (``anthropic_numbering``): the renderer moves system messages to the top-level
+``system`` field, turns each ``tool`` message into a ``user`` message, and merges a run of tool
+messages with the user message right after it (tool results first, then the user's blocks).
+Blocks keep their order, so ``messages.N.content.M`` counts the merged message's blocks.
+
+Every text below is verbatim from public error reports (see ``SOURCES``), with our indices and
+ids filled in. Not checked: the extended-thinking rules (they depend on the request's
+``thinking`` setting, which the neutral model does not carry) and prefill (model-dependent).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from itertools import groupby
+from typing import Any
+
+from helpers.messages import Message, Tool, ToolCall, ToolResult
+from helpers.rules.core import blocks
+from helpers.rules.violation import Violation, set_provider_error
+
+MISSING = (
+    "messages.{w}: `tool_use` ids were found without `tool_result` blocks immediately after: "
+    "{ids}. Each `tool_use` block must have a corresponding `tool_result` block in the next "
+    "message."
+)
+UNEXPECTED = (
+    "messages.{w}.content.{b}: unexpected `tool_use_id` found in `tool_result` blocks: {id}. "
+    "Each `tool_result` block must have a corresponding `tool_use` block in the previous message."
+)
+DUPLICATE = "messages.{w}.content.{b}: `tool_use` ids must be unique"
+ID_PATTERN = "messages.{w}.content.{b}.tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'"
+EMPTY_MESSAGE = (
+    "messages.{w}: all messages must have non-empty content except for the optional final "
+    "assistant message"
+)
+EMPTY_TEXT = "messages: text content blocks must be non-empty"
+BLANK_TEXT = "messages: text content blocks must contain non-whitespace text"
+NO_MESSAGES = "messages: at least one message is required"
+TOOL_NAMES = "tools: Tool names must be unique."
+ALTERNATE = (
+    'messages: roles must alternate between "user" and "assistant", but found multiple '
+    '"{role}" roles in a row'
+)
+FIRST_USER = 'messages: first message must use the "user" role'
+#: Amazon Bedrock Converse words the strict rules its own way (quoted in the violation message).
+BEDROCK_ALTERNATE = (
+    "A conversation must alternate between user and assistant roles. Make sure the conversation "
+    "alternates between user and assistant roles and try again."
+)
+BEDROCK_FIRST_USER = (
+    "A conversation must start with a user message. Try again with a conversation that starts "
+    "with a user message."
+)
+SOURCES = {
+    MISSING: "Kilo-Org/kilocode#5163, anthropics/claude-code#5989 (several ids), #2697, #1237",
+    UNEXPECTED: "anthropics/claude-code#13460, router-for-me/CLIProxyAPI#497",
+    DUPLICATE: "anthropics/claude-code#20901, BerriAI/litellm#23510 (newer reports drop the "
+    "backticks: claude-code#28515)",
+    ID_PATTERN: "anomalyco/opencode#1279",
+    EMPTY_MESSAGE: "anthropics/claude-code#6774, #4416",
+    EMPTY_TEXT: "anthropics/claude-code#59812, mckaywrigley/chatbot-ui#1656",
+    BLANK_TEXT: "anthropics/claude-code#23440, #23369",
+    NO_MESSAGES: "public error traces quoted in several repositories",
+    TOOL_NAMES: "tailcallhq/forgecode#892, anthropics/claude-code#10687",
+    ALTERNATE: "coaidev/coai#209, FlowiseAI/Flowise#2006 (2024; the first-party API now merges)",
+    FIRST_USER: "lobehub/lobehub#1601, anthropics/anthropic-sdk-typescript#565 (2024; Bedrock)",
+}
+_ID = re.compile(r"^[a-zA-Z0-9_-]+$")
+
+
+@dataclass
+class WireMessage:
+    """One message of Anthropic's ``messages`` list and the neutral messages it was made from."""
+
+    role: str
+    neutral_indices: list[int] = field(default_factory=list)
+    #: ``(i, j, block)`` in wire order: the wire block index is the position in this list.
+    parts: list[tuple[int, int, Any]] = field(default_factory=list)
+
+
+def anthropic_numbering(messages: list[Message]) -> list[WireMessage]:
+    """The ``messages`` list the Anthropic renderer sends (see the module docstring)."""
+    wire: list[WireMessage] = []
+    previous = None
+    for i, message in enumerate(messages):
+        if message.role == "system":
+            continue
+        if message.role in ("tool", "user") and previous == "tool":
+            target = wire[-1]
+        else:
+            target = WireMessage("assistant" if message.role == "assistant" else "user")
+            wire.append(target)
+        target.neutral_indices.append(i)
+        target.parts += [(i, j, b) for j, b in blocks(message)]
+        previous = message.role
+    return wire
+
+
+def check(
+    messages: list[Message], tools: list[Tool], core: list[Violation], strict: bool = False
+) -> list[Violation]:
+    """Core violations in Anthropic's words, plus Anthropic's rules (and the strict ones)."""
+    wire = anthropic_numbering(messages)
+    at = {(i, j): (w, b) for w, m in enumerate(wire) for b, (i, j, _) in enumerate(m.parts)}
+    wire_of = {i: w for w, m in enumerate(wire) for i in m.neutral_indices}
+    missing, not_first, unexpected = _pairing(wire)
+    kept = []
+    for v in core:
+        key = (v.message_index, v.block_index)
+        if v.rule == "empty-content" and v.block_index is None:
+            w = wire_of.get(v.message_index)
+            if w is not None and not wire[w].parts:
+                if w == len(wire) - 1 and wire[w].role == "assistant":
+                    continue  # Anthropic allows an empty final assistant message
+                _answer(v, EMPTY_MESSAGE, w=w)
+        elif v.rule == "empty-content":
+            block = messages[v.message_index].content[v.block_index]
+            _answer(v, BLANK_TEXT if block.text else EMPTY_TEXT)
+        elif v.rule == "call-not-answered" and key in missing:
+            v.provider_error, v.provider_source = missing[key], SOURCES[MISSING]
+        elif v.rule.startswith("result-") and key in unexpected:
+            v.provider_error, v.provider_source = unexpected[key], SOURCES[UNEXPECTED]
+        elif v.rule == "duplicate-id" and key in at and _same_message_duplicate(wire, *at[key]):
+            _answer(v, DUPLICATE, w=at[key][0], b=at[key][1])
+        elif v.rule == "no-messages" and not wire:
+            _answer(v, NO_MESSAGES)
+        elif v.rule == "duplicate-tool":
+            _answer(v, TOOL_NAMES)
+        kept.append(v)
+    extra = not_first + _id_patterns(wire)
+    if strict:
+        extra += _alternation(wire)
+    return kept + extra
+
+
+def _pairing(wire: list[WireMessage]):
+    """Anthropic's tool_use/tool_result check, on turns (runs of same-role wire messages).
+
+    Returns three things: the text for each unanswered call ``(i, j)``, the
+    ``results-not-first`` violations, and the text for each unexpected result ``(i, j)``.
+    """
+    turns = [
+        [(w, b, i, j, block) for w in ws for b, (i, j, block) in enumerate(wire[w].parts)]
+        for _, ws in groupby(range(len(wire)), key=lambda w: wire[w].role)
+    ]
+    roles = [role for role, _ in groupby(m.role for m in wire)]
+    missing: dict[tuple[int, int], str] = {}
+    not_first: list[Violation] = []
+    unexpected: dict[tuple[int, int], str] = {}
+    for t, parts in enumerate(turns):
+        if roles[t] == "user":
+            previous = turns[t - 1] if t > 0 else []
+            asked = {p[4].id for p in previous if isinstance(p[4], ToolCall)}
+            for w, b, i, j, block in parts:
+                if isinstance(block, ToolResult) and block.call_id not in asked:
+                    unexpected[(i, j)] = UNEXPECTED.format(w=w, b=b, id=block.call_id)
+            continue
+        uses = [p for p in parts if isinstance(p[4], ToolCall)]
+        following = turns[t + 1] if t + 1 < len(turns) else []
+        leading: set[str] = set()
+        first_other = None
+        for p in following:
+            if not isinstance(p[4], ToolResult):
+                first_other = p
+                break
+            leading.add(p[4].call_id)
+        late = {p[4].call_id for p in following if isinstance(p[4], ToolResult)} - leading
+        unanswered = [u for u in uses if u[4].id not in leading]
+        if not unanswered:
+            continue
+        text = MISSING.format(w=unanswered[0][0], ids=", ".join(u[4].id for u in unanswered))
+        for _, _, i, j, call in unanswered:
+            if call.id in late and first_other is not None:
+                not_first.append(_not_first(i, first_other[2], call.id, text))
+            else:
+                missing[(i, j)] = text
+    return missing, not_first, unexpected
+
+
+def _not_first(call_at: int, between: int, call_id: str, text: str) -> Violation:
+    v = Violation(
+        "results-not-first",
+        f"this message sits between the tool calls of messages[{call_at}] and the result for "
+        f"{call_id!r}; Anthropic puts both in one user turn, and there the tool_result blocks "
+        "must come first: move this message after the results",
+        between,
+        None,
+        call_id,
+    )
+    return set_provider_error(v, text, SOURCES[MISSING])
+
+
+def _same_message_duplicate(wire: list[WireMessage], w: int, b: int) -> bool:
+    """Public reports show the duplicate check inside one message; across messages is unknown."""
+    call = wire[w].parts[b][2]
+    return any(isinstance(p[2], ToolCall) and p[2].id == call.id for p in wire[w].parts[:b])
+
+
+def _id_patterns(wire: list[WireMessage]) -> list[Violation]:
+    out = []
+    for w, message in enumerate(wire):
+        for b, (i, j, block) in enumerate(message.parts):
+            if isinstance(block, ToolCall) and not _ID.match(block.id):
+                v = Violation(
+                    "call-id-pattern",
+                    f"call id {block.id!r} has characters Anthropic does not accept: ids match "
+                    "^[a-zA-Z0-9_-]+$ (letters, digits, _ and -)",
+                    i,
+                    j,
+                    block.id,
+                )
+                out.append(_answer(v, ID_PATTERN, w=w, b=b))
+    return out
+
+
+def _alternation(wire: list[WireMessage]) -> list[Violation]:
+    out = []
+    if wire and wire[0].role != "user":
+        v = Violation(
+            "first-must-be-user",
+            f"after the system prompt the first message is {wire[0].role}, but the strict rules "
+            f"want a user message first. Bedrock Converse answers: {BEDROCK_FIRST_USER}",
+            wire[0].neutral_indices[0],
+        )
+        out.append(_answer(v, FIRST_USER))
+    for w in range(1, len(wire)):
+        if wire[w].role == wire[w - 1].role:
+            role = wire[w].role
+            first = wire[w].neutral_indices[0]
+            v = Violation(
+                "roles-must-alternate",
+                f"on the wire this {role} message follows another {role} message (tool "
+                "messages become user messages); the first-party API merges them, the strict "
+                f"rules (Bedrock, older API versions) reject them. Bedrock Converse answers: "
+                f"{BEDROCK_ALTERNATE}",
+                first,
+            )
+            out.append(_answer(v, ALTERNATE, role=role))
+    return out
+
+
+def _answer(v: Violation, template: str, **values: Any) -> Violation:
+    return set_provider_error(v, template.format(**values), SOURCES[template])

@@ -1,0 +1,335 @@
+"""The rules every provider shares, checked on the neutral model: the ``neutral`` profile.
+
+1. The system message comes first, and only first.
+2. Content is a non-empty list of known blocks; no text block is empty (or only whitespace).
+3. Blocks sit where they belong: tool calls in assistant messages, tool results in tool messages,
+   and a tool message holds nothing but tool results.
+4. Tool call arguments are JSON objects; call ids are unique across the conversation; a call names
+   a tool the request defines (when it defines any).
+5. Every tool call is answered by exactly one result carrying its id, after the call and before
+   the next assistant message; every result answers a call of the assistant message before it.
+
+What this module does not do: anything one provider alone demands (adjacency, alternation, id
+patterns, counts). Those live in the provider modules, which start from this list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from helpers.messages import (
+    BLOCK_TYPES,
+    ROLES,
+    Image,
+    Message,
+    Reasoning,
+    Text,
+    Tool,
+    ToolCall,
+    ToolResult,
+)
+from helpers.rules.violation import Violation
+
+_BLOCK_CLASSES = (Text, ToolCall, ToolResult, Reasoning, Image)
+#: Which block types each role may hold (tool results and calls have their own, named rules).
+_ALLOWED = {
+    "system": {"text"},
+    "user": {"text", "image"},
+    "assistant": {"text", "reasoning", "tool_call", "image"},
+    "tool": {"tool_result"},
+}
+
+
+def blocks(message: Message) -> Iterator[tuple[int, Any]]:
+    """``(index, block)`` for every *known* block of a message; malformed content yields nothing.
+
+    Provider checks use this so that a hand-built mistake (a string for content, a dict for a
+    block) is reported once, by the core rules, and never crashes the rest.
+    """
+    content = message.content if isinstance(message.content, list) else []
+    for j, block in enumerate(content):
+        if isinstance(block, _BLOCK_CLASSES) and getattr(block, "type", None) in BLOCK_TYPES:
+            yield j, block
+
+
+def check_core(messages: list[Message], tools: list[Tool] | None = None) -> list[Violation]:
+    """All violations of the shared rules, in the order they appear in the list."""
+    out: list[Violation] = []
+    if not any(getattr(m, "role", None) != "system" for m in messages):
+        out.append(
+            Violation(
+                "no-messages",
+                "the request has no user, assistant or tool message: there is no conversation "
+                "for the model to answer",
+            )
+        )
+    out += _tool_definitions(tools or [])
+    for i, message in enumerate(messages):
+        out += _message_shape(i, message, tools)
+    out += _pairing(messages)
+    return out
+
+
+def _tool_definitions(tools: list[Tool]) -> list[Violation]:
+    seen: set[str] = set()
+    out = []
+    for tool in tools:
+        if tool.name in seen:
+            out.append(
+                Violation(
+                    "duplicate-tool",
+                    f"two tool definitions are named {tool.name!r}; the model calls tools by "
+                    "name, so names must be unique",
+                )
+            )
+        seen.add(tool.name)
+    return out
+
+
+def _message_shape(i: int, message: Message, tools: list[Tool] | None) -> list[Violation]:
+    """Rules 1-4 for one message: role, position, content, blocks, arguments, tool names."""
+    out: list[Violation] = []
+    role = getattr(message, "role", None)
+    content = getattr(message, "content", None)
+    if role not in ROLES:
+        out.append(
+            Violation(
+                "unknown-role",
+                f"role {role!r} is not one of {', '.join(ROLES)}",
+                i,
+            )
+        )
+    if role == "system" and i != 0:
+        out.append(
+            Violation(
+                "system-not-first",
+                f"a system message may only come first, but this one is message {i}; put all "
+                "instructions in messages[0]",
+                i,
+            )
+        )
+    if not isinstance(content, list):
+        out.append(
+            Violation(
+                "content-not-list",
+                f"content is a {type(content).__name__}, but content is always a list of "
+                'blocks: write [Text("...")] (or use the builders: user("..."))',
+                i,
+            )
+        )
+        return out
+    if not content:
+        out.append(Violation("empty-content", f"this {role} message has no content blocks", i))
+    for j, block in enumerate(content):
+        out += _block_shape(i, j, role, block, tools)
+    return out
+
+
+def _block_shape(i: int, j: int, role: str, block: Any, tools: list[Tool] | None) -> list:
+    kind = getattr(block, "type", None)
+    if not isinstance(block, _BLOCK_CLASSES) or kind not in BLOCK_TYPES:
+        hint = " (a dict? read JSON with block_from_json)" if isinstance(block, dict) else ""
+        return [
+            Violation(
+                "unknown-block",
+                f"{type(block).__name__} with type {kind!r} is not a block{hint}; known block "
+                f"types: {', '.join(BLOCK_TYPES)}",
+                i,
+                j,
+            )
+        ]
+    out = []
+    call_id = getattr(block, "id", None) if kind == "tool_call" else None
+    call_id = block.call_id if kind == "tool_result" else call_id
+    if kind == "text" and not block.text.strip():
+        what = "empty" if not block.text else "only whitespace"
+        out.append(Violation("empty-content", f"this text block is {what}", i, j))
+    if role == "tool" and kind != "tool_result":
+        out.append(
+            Violation(
+                "tool-message-content",
+                f"a tool message holds only tool_result blocks, but this block is {kind}; put "
+                "text for the model in a user message after it",
+                i,
+                j,
+            )
+        )
+    elif kind == "tool_result" and role != "tool":
+        out.append(
+            Violation(
+                "result-outside-tool-message",
+                f"a tool_result belongs in a tool message, not in a {role} message",
+                i,
+                j,
+                call_id,
+            )
+        )
+    elif kind == "tool_call" and role != "assistant":
+        out.append(
+            Violation(
+                "call-outside-assistant",
+                f"only the model makes tool calls: a tool_call belongs in an assistant message, "
+                f"not in a {role} message",
+                i,
+                j,
+                call_id,
+            )
+        )
+    elif role in _ALLOWED and kind not in _ALLOWED[role] | {"tool_call", "tool_result"}:
+        allowed = ", ".join(sorted(_ALLOWED[role]))
+        out.append(
+            Violation(
+                "block-not-allowed",
+                f"a {role} message holds {allowed} blocks, not {kind}",
+                i,
+                j,
+            )
+        )
+    if kind == "tool_call":
+        out += _call_shape(i, j, block, tools)
+    return out
+
+
+def _call_shape(i: int, j: int, call: ToolCall, tools: list[Tool] | None) -> list[Violation]:
+    out = []
+    if not isinstance(call.arguments, dict):
+        out.append(
+            Violation(
+                "arguments-not-object",
+                f"arguments must be a JSON object (a dict), but this call's are a "
+                f"{type(call.arguments).__name__}; a JSON *string* is OpenAI's wire spelling, "
+                "parse it first",
+                i,
+                j,
+                call.id,
+            )
+        )
+    if tools and call.name not in {t.name for t in tools}:
+        out.append(
+            Violation(
+                "unknown-tool",
+                f"calls tool {call.name!r}, which the request's tools do not define "
+                f"(defined: {', '.join(t.name for t in tools)})",
+                i,
+                j,
+                call.id,
+            )
+        )
+    return out
+
+
+def _pairing(messages: list[Message]) -> list[Violation]:
+    """Rule 5 and unique ids: walk the list once, matching results to the calls they answer.
+
+    ``pending`` holds the calls of the latest assistant message that still wait for a result;
+    the next assistant message (or the end of the list) closes that turn.
+    """
+    out: list[Violation] = []
+    first_call: dict[str, tuple[int, int]] = {}
+    for i, message in enumerate(messages):
+        for j, block in blocks(message):
+            if isinstance(block, ToolCall):
+                if block.id in first_call:
+                    ci, cj = first_call[block.id]
+                    out.append(
+                        Violation(
+                            "duplicate-id",
+                            f"call id {block.id!r} is already used by messages[{ci}].content"
+                            f"[{cj}]; results find their call by id, so ids must be unique "
+                            "across the whole conversation",
+                            i,
+                            j,
+                            block.id,
+                        )
+                    )
+                else:
+                    first_call[block.id] = (i, j)
+
+    pending: list[tuple[str, int, int]] = []
+    answered: dict[str, tuple[int, int]] = {}
+    last_assistant: int | None = None
+
+    def close_turn(next_assistant: int | None) -> None:
+        for cid, ci, cj in pending:
+            limit = (
+                f"the next assistant message (messages[{next_assistant}])"
+                if next_assistant is not None
+                else "the end of the conversation"
+            )
+            out.append(
+                Violation(
+                    "call-not-answered",
+                    f"no tool_result answers this call before {limit}; every call must be "
+                    "answered by exactly one result carrying its id",
+                    ci,
+                    cj,
+                    cid,
+                )
+            )
+        pending.clear()
+
+    for i, message in enumerate(messages):
+        if getattr(message, "role", None) == "assistant":
+            close_turn(i)
+            last_assistant = i
+            pending += [(b.id, i, j) for j, b in blocks(message) if isinstance(b, ToolCall)]
+        for j, block in blocks(message):
+            if not isinstance(block, ToolResult):
+                continue
+            cid = block.call_id
+            match = next((p for p in pending if p[0] == cid), None)
+            if match is not None:
+                pending.remove(match)
+                answered[cid] = (i, j)
+            elif cid in answered:
+                ai, aj = answered[cid]
+                out.append(
+                    Violation(
+                        "duplicate-result",
+                        f"call {cid!r} is already answered by messages[{ai}].content[{aj}]; "
+                        "each call gets exactly one result",
+                        i,
+                        j,
+                        cid,
+                    )
+                )
+            elif cid in first_call:
+                out.append(_misplaced_result(i, j, cid, first_call[cid], last_assistant))
+                answered[cid] = (i, j)
+            else:
+                out.append(
+                    Violation(
+                        "result-without-call",
+                        f"no tool call has id {cid!r}: this result answers nothing (an orphan)",
+                        i,
+                        j,
+                        cid,
+                    )
+                )
+    close_turn(None)
+    return out
+
+
+def _misplaced_result(
+    i: int, j: int, cid: str, call_at: tuple[int, int], last_assistant: int | None
+) -> Violation:
+    ci, cj = call_at
+    if (ci, cj) > (i, j):
+        return Violation(
+            "result-before-call",
+            f"this result comes before its call (messages[{ci}].content[{cj}]); the order of "
+            "the list is the order of events, so a result must come after its call",
+            i,
+            j,
+            cid,
+        )
+    return Violation(
+        "result-wrong-turn",
+        f"this result answers the call in messages[{ci}], but the assistant message right "
+        f"before it is messages[{last_assistant}]; results answer the calls of the assistant "
+        "message just before them",
+        i,
+        j,
+        cid,
+    )

@@ -1,0 +1,80 @@
+"""What a provider sends back for a broken list: HTTP status and its JSON error envelope.
+
+The local fake provider uses this to fail the way the real one does, so a learner meets the
+same 400 and the same text offline. Envelopes, as documented in the reference notes:
+
+- OpenAI (both APIs): ``{"error": {"message", "type": "invalid_request_error", "param", "code"}}``
+- Anthropic: ``{"type": "error", "error": {"type": "invalid_request_error", "message"},
+  "request_id": "req_..."}``
+- Gemini: ``{"error": {"code": 400, "message", "status": "INVALID_ARGUMENT"}}``
+
+Only the *shape* and the quoted texts are the provider's. Anthropic's ``request_id`` is ours: by
+default a hash of the message, so the same broken request always gives the same body.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import TYPE_CHECKING
+
+from helpers.rules.violation import Violation
+
+if TYPE_CHECKING:
+    from helpers.messages import Request
+
+#: The wire formats (the names ``helpers.formats`` uses), each a provider that answers errors.
+FORMATS: tuple[str, ...] = ("openai-chat", "openai-responses", "anthropic", "gemini")
+
+
+def provider_of(profile: str) -> str:
+    """The wire format a profile checks for: ``anthropic-strict`` -> ``anthropic``."""
+    provider = "anthropic" if profile == "anthropic-strict" else profile
+    if provider not in FORMATS:
+        raise ValueError(f"profile {profile!r} is not a provider's; providers: {FORMATS}")
+    return provider
+
+
+def error_response(
+    violation: Violation, provider: str, request_id: str | None = None
+) -> tuple[int, dict]:
+    """``(400, body)``: what ``provider`` answers for ``violation``.
+
+    The text is the provider's own (``violation.provider_error``) when the violation was found
+    under that provider's profile and the text is known; otherwise our plain-English message
+    stands in for it, since the provider's wording is unknown.
+    """
+    if provider not in FORMATS:
+        raise ValueError(f"unknown provider {provider!r}; providers: {', '.join(FORMATS)}")
+    own = violation.profile != "neutral" and provider_of(violation.profile) == provider
+    text = violation.provider_error if own and violation.provider_error else violation.message
+    if provider.startswith("openai"):
+        error = {
+            "message": text,
+            "type": "invalid_request_error",
+            "param": violation.provider_param if own else None,
+            "code": violation.provider_code if own else None,
+        }
+        return 400, {"error": error}
+    if provider == "anthropic":
+        request_id = request_id or "req_" + hashlib.sha256(text.encode()).hexdigest()[:24]
+        error = {"type": "invalid_request_error", "message": text}
+        return 400, {"type": "error", "error": error, "request_id": request_id}
+    return 400, {"error": {"code": 400, "message": text, "status": "INVALID_ARGUMENT"}}
+
+
+def first_violation_error(
+    request: Request, profile: str, request_id: str | None = None
+) -> tuple[int, dict] | None:
+    """The error the provider answers for ``request``, or None if it would accept it.
+
+    A violation counts only if the provider's own text for it is known: rules the provider
+    does not enforce (or whose answer nobody has published) let the request through, as the
+    real endpoint would as far as we know.
+    """
+    from helpers.rules import check
+
+    provider = provider_of(profile)
+    for violation in check(request, profile):
+        if violation.provider_error:
+            return error_response(violation, provider, request_id)
+    return None

@@ -1,0 +1,149 @@
+"""Gemini ``generateContent``: the shared rules, plus where function calls and responses may sit.
+
+Gemini's ``contents`` alternate ``user`` and ``model`` turns. A tool message becomes a ``user``
+turn of ``functionResponse`` parts (a *function-response turn*); an assistant message with calls
+becomes a *function-call turn*. Gemini checks three things about them:
+
+- ``call-turn-position``: a function-call turn comes right after a user turn or a
+  function-response turn (so a history may not *start* with a function call);
+- ``response-turn-position``: a function-response turn comes right after the function-call turn;
+- ``response-count``: it holds as many response parts as the call turn has call parts.
+
+**Numbering.** System messages move to ``systemInstruction``; a run of tool messages becomes one
+function-response turn. Gemini's texts name no position and no id, so ``provider_error`` is the
+same sentence wherever the problem is; the violation's own message says where.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from helpers.messages import Message, Tool, ToolCall, ToolResult
+from helpers.rules.core import blocks
+from helpers.rules.violation import Violation, set_provider_error
+
+CALL_TURN = (
+    "Please ensure that function call turn comes immediately after a user turn or after a "
+    "function response turn."
+)
+RESPONSE_TURN = (
+    "Please ensure that function response turn comes immediately after a function call turn."
+)
+COUNT = (
+    "Please ensure that the number of function response parts is equal to the number of "
+    "function call parts of the function call turn."
+)
+SOURCES = {
+    CALL_TURN: "google-gemini/gemini-cli#11814, #26486; continuedev/continue#11164",
+    RESPONSE_TURN: "langchain-ai/langchain#27799, lobehub/lobehub#7298",
+    COUNT: "google-gemini/gemini-cli#4217, #16415; microsoft/vscode#299295",
+}
+
+
+@dataclass
+class Turn:
+    """One ``Content`` of Gemini's ``contents``: ``user``, ``model`` or ``response``."""
+
+    kind: str
+    neutral_indices: list[int] = field(default_factory=list)
+    calls: list[tuple[int, int, ToolCall]] = field(default_factory=list)
+    results: list[tuple[int, int, ToolResult]] = field(default_factory=list)
+
+
+def gemini_turns(messages: list[Message]) -> list[Turn]:
+    """The ``contents`` list the Gemini renderer sends, as turns."""
+    turns: list[Turn] = []
+    for i, message in enumerate(messages):
+        if message.role == "system":
+            continue
+        kind = {"assistant": "model", "tool": "response"}.get(message.role, "user")
+        if not (kind == "response" and turns and turns[-1].kind == "response"):
+            turns.append(Turn(kind))
+        turn = turns[-1]
+        turn.neutral_indices.append(i)
+        for j, block in blocks(message):
+            if isinstance(block, ToolCall):
+                turn.calls.append((i, j, block))
+            elif isinstance(block, ToolResult):
+                turn.results.append((i, j, block))
+    return turns
+
+
+def check(messages: list[Message], tools: list[Tool], core: list[Violation]) -> list[Violation]:
+    """The core violations (Gemini has no text for them) plus Gemini's three turn rules."""
+    turns = gemini_turns(messages)
+    out = list(core)
+    for n, turn in enumerate(turns):
+        before = turns[n - 1] if n > 0 else None
+        if turn.kind == "model" and turn.calls:
+            if before is None or before.kind == "model":
+                out.append(_call_turn(turn, before))
+        elif turn.kind == "response":
+            if before is None or before.kind != "model" or not before.calls:
+                out.append(_response_turn(turn, before))
+            elif len(turn.results) != len(before.calls):
+                out.append(_count(turn, before))
+    return out
+
+
+def _call_turn(turn: Turn, before: Turn | None) -> Violation:
+    i, j, call = turn.calls[0]
+    where = (
+        "the history starts with it"
+        if before is None
+        else f"it follows another model turn (messages[{before.neutral_indices[-1]}])"
+    )
+    v = Violation(
+        "call-turn-position",
+        f"on Gemini a turn with function calls must come right after a user turn or a "
+        f"function-response turn, but {where}",
+        i,
+        j,
+        call.id,
+    )
+    return set_provider_error(v, CALL_TURN, SOURCES[CALL_TURN])
+
+
+def _response_turn(turn: Turn, before: Turn | None) -> Violation:
+    i, j, result = turn.results[0] if turn.results else (turn.neutral_indices[0], None, None)
+    what = (
+        "nothing"
+        if before is None
+        else f"messages[{before.neutral_indices[-1]}], which is not a turn with function calls"
+    )
+    v = Violation(
+        "response-turn-position",
+        f"on Gemini function responses must come right after the turn with the function calls, "
+        f"but this one follows {what}",
+        i,
+        j,
+        result.call_id if result else None,
+    )
+    return set_provider_error(v, RESPONSE_TURN, SOURCES[RESPONSE_TURN])
+
+
+def _count(turn: Turn, before: Turn) -> Violation:
+    answered = [r.call_id for _, _, r in turn.results]
+    asked = [c.id for _, _, c in before.calls]
+    unanswered = [cid for cid in asked if cid not in answered]
+    extra = [(i, j, r) for i, j, r in turn.results if r.call_id not in asked]
+    i, j, call_id = turn.neutral_indices[0], None, unanswered[0] if unanswered else None
+    if extra and not unanswered:
+        i, j, call_id = extra[0][0], extra[0][1], extra[0][2].call_id
+    elif not unanswered:  # same ids, one answered twice
+        seen: set[str] = set()
+        for ri, rj, r in turn.results:
+            if r.call_id in seen:
+                i, j, call_id = ri, rj, r.call_id
+                break
+            seen.add(r.call_id)
+    v = Violation(
+        "response-count",
+        f"the function-call turn (messages[{before.neutral_indices[0]}]) has {len(asked)} "
+        f"call(s) but this function-response turn has {len(answered)} response(s); on Gemini "
+        "they must be equal, one response per call",
+        i,
+        j,
+        call_id,
+    )
+    return set_provider_error(v, COUNT, SOURCES[COUNT])

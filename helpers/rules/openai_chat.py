@@ -1,0 +1,158 @@
+"""OpenAI Chat Completions: the shared rules, plus "tool messages come right after their calls".
+
+Chat Completions checks the list it receives: an assistant message with ``tool_calls`` must be
+followed *immediately* by ``role: "tool"`` messages answering each ``tool_call_id``, and a tool
+message must answer the assistant message before its run of tool messages.
+
+**Numbering.** The Chat renderer writes one chat message per neutral message, except a neutral
+``tool`` message, which becomes one ``role: "tool"`` message per result. So OpenAI's
+``messages.[N]`` counts every result of earlier tool messages (``chat_numbering`` below).
+
+**Texts.** Verbatim from public error reports (the ``SOURCES`` entries); OpenAI names the
+message whose *role* broke the rule in ``param`` (``"messages.[6].role"``): the first message
+after the tool run that is not a tool message, or the tool message itself. Two details are our
+choice, since no report shows them: several missing ids are joined with ``", "``, and when the
+list ends right after the calls, ``param`` names the assistant message.
+
+Not checked here: reasoning blocks. Chat Completions has no field for them, the renderer drops
+them and says so; that is a lossy conversion, not a broken rule.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from helpers.messages import Message, Tool, ToolCall, ToolResult
+from helpers.rules.core import blocks
+from helpers.rules.violation import Violation, set_provider_error
+
+MISSING = (
+    "An assistant message with 'tool_calls' must be followed by tool messages responding to "
+    "each 'tool_call_id'. The following tool_call_ids did not have response messages: {ids}"
+)
+ORPHAN = (
+    "Invalid parameter: messages with role 'tool' must be a response to a preceeding message "
+    "with 'tool_calls'."  # sic: OpenAI's spelling
+)
+NOT_FOUND = (
+    "Invalid parameter: 'tool_call_id' of '{id}' not found in 'tool_calls' of previous message."
+)
+EMPTY_LIST = (
+    "Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty "
+    "array instead."
+)
+SOURCES = {
+    MISSING: "router-for-me/CLIProxyAPI#2798, sdcb/chats#132, BerriAI/litellm#10083",
+    ORPHAN: "smarter-sh/smarter#264, sdcb/chats#132",
+    NOT_FOUND: "dapr/dapr-agents#145 (the thread does not name the upstream; OpenAI's style)",
+    EMPTY_LIST: "CopilotKit/CopilotKit#529",
+}
+
+
+@dataclass
+class ChatMessage:
+    """One message of the rendered chat list, and where it came from in the neutral list."""
+
+    role: str
+    neutral_index: int
+    block_index: int | None = None
+    call_ids: tuple[str, ...] = ()  # an assistant message's tool_calls
+    tool_call_id: str | None = None  # a tool message's answer
+
+
+def chat_numbering(messages: list[Message]) -> list[ChatMessage]:
+    """The chat list the renderer sends: one entry per message, one per result of a tool message."""
+    chat: list[ChatMessage] = []
+    for i, message in enumerate(messages):
+        if message.role == "tool":
+            chat += [
+                ChatMessage("tool", i, j, tool_call_id=b.call_id)
+                for j, b in blocks(message)
+                if isinstance(b, ToolResult)
+            ]
+        else:
+            ids = tuple(b.id for _, b in blocks(message) if isinstance(b, ToolCall))
+            chat.append(ChatMessage(message.role, i, call_ids=ids))
+    return chat
+
+
+def check(messages: list[Message], tools: list[Tool], core: list[Violation]) -> list[Violation]:
+    """The core violations with OpenAI's texts filled in, plus ``results-not-adjacent``."""
+    chat = chat_numbering(messages)
+    missing = _missing_results(chat)
+    for v in core:
+        if v.rule == "call-not-answered" and v.message_index in missing:
+            ids, param, _ = missing[v.message_index]
+            _answer(v, MISSING, param, ids=", ".join(ids))
+        elif v.rule == "no-messages" and not messages:
+            _answer(v, EMPTY_LIST, "messages")
+            v.provider_code = "empty_array"
+        elif v.rule.startswith("result-") or v.rule == "duplicate-result":
+            _answer_tool_message(v, chat)
+    return core + _not_adjacent(messages, chat, missing, core)
+
+
+def _missing_results(chat: list[ChatMessage]) -> dict[int, tuple[list[str], str, int]]:
+    """For each assistant message with calls: the ids its run of tool messages leaves unanswered,
+    OpenAI's ``param``, and the chat index where the run ends."""
+    missing = {}
+    for k, entry in enumerate(chat):
+        if entry.role != "assistant" or not entry.call_ids:
+            continue
+        end = k + 1
+        while end < len(chat) and chat[end].role == "tool":
+            end += 1
+        answered = {e.tool_call_id for e in chat[k + 1 : end]}
+        ids = [cid for cid in entry.call_ids if cid not in answered]
+        if ids:
+            param_at = end if end < len(chat) else k
+            missing[entry.neutral_index] = (ids, f"messages.[{param_at}].role", end)
+    return missing
+
+
+def _not_adjacent(
+    messages: list[Message],
+    chat: list[ChatMessage],
+    missing: dict[int, tuple[list[str], str, int]],
+    core: list[Violation],
+) -> list[Violation]:
+    """Calls answered in time for the core rules, but not by the tool messages right after."""
+    unanswered = {(v.message_index, v.call_id) for v in core if v.rule == "call-not-answered"}
+    out = []
+    for a, (ids, param, end) in missing.items():
+        if end >= len(chat):
+            continue
+        between = chat[end].neutral_index
+        for cid in ids:
+            if (a, cid) in unanswered:
+                continue
+            v = Violation(
+                "results-not-adjacent",
+                f"this {messages[between].role} message comes between the tool calls of "
+                f"messages[{a}] and the result for {cid!r}; on Chat Completions the tool "
+                "messages must come right after the assistant message that made the calls",
+                between,
+                None,
+                cid,
+            )
+            out.append(_answer(v, MISSING, param, ids=", ".join(ids)))
+    return out
+
+
+def _answer_tool_message(v: Violation, chat: list[ChatMessage]) -> None:
+    """Fill in what OpenAI answers for the tool message made from result ``v`` points at."""
+    at = (v.message_index, v.block_index)
+    k = next((k for k, e in enumerate(chat) if (e.neutral_index, e.block_index) == at), None)
+    if k is None:  # the result is not in a tool message: the renderer's problem, not OpenAI's
+        return
+    owner = k - 1
+    while owner >= 0 and chat[owner].role == "tool":
+        owner -= 1
+    if owner < 0 or chat[owner].role != "assistant" or not chat[owner].call_ids:
+        _answer(v, ORPHAN, f"messages.[{k}].role")
+    elif chat[k].tool_call_id not in chat[owner].call_ids:
+        _answer(v, NOT_FOUND, None, id=chat[k].tool_call_id)
+
+
+def _answer(v: Violation, template: str, param: str | None, **values: str) -> Violation:
+    return set_provider_error(v, template.format(**values), SOURCES[template], param)
