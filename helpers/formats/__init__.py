@@ -1,0 +1,175 @@
+"""The four wire formats: one neutral conversation, rendered as each provider's request body.
+
+>>> rendered = render(request, "anthropic")      # neutral Request -> Rendered(body, notes)
+>>> parse(rendered.body)                         # any provider body -> neutral Request
+>>> detect(body)                                 # "openai-chat", ..., or "neutral"
+>>> parse_response(body, "gemini")               # provider response -> Reply
+>>> render_response(reply, "openai-responses")   # Reply -> provider response (for a fake server)
+
+Each format lives in its own module (``openai_chat``, ``openai_responses``, ``anthropic``,
+``gemini``) with the same four functions: ``render_request``, ``parse_request``,
+``parse_response``, ``render_response``, plus ``evidence`` (what marks a body as that format).
+A fifth provider is a new module and one line in ``_MODULES``.
+
+Lossy conversions never fail silently: they add a ``Note`` (``where``, ``message``). Every
+public function takes an optional ``notes`` list to collect them; ``render`` also returns them
+on the ``Rendered``. This package does not check the rules of the list (``helpers.rules``), send
+anything, or count tokens.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from types import ModuleType
+from typing import Any
+
+from helpers.formats.common import ERROR_PREFIX, Note, Notes, Rendered
+from helpers.messages import FormatError, Request, load
+from helpers.replies import Reply
+
+__all__ = [
+    "ERROR_PREFIX",
+    "FORMATS",
+    "FormatError",
+    "Note",
+    "Rendered",
+    "detect",
+    "parse",
+    "parse_response",
+    "render",
+    "render_response",
+]
+
+# format name -> module under helpers.formats
+_MODULES: dict[str, str] = {
+    "openai-chat": "openai_chat",
+    "openai-responses": "openai_responses",
+    "anthropic": "anthropic",
+    "gemini": "gemini",
+}
+FORMATS: tuple[str, ...] = tuple(_MODULES)
+
+
+def module(name: str) -> ModuleType:
+    """The module that implements format ``name``; unknown names list the known ones."""
+    if name not in _MODULES:
+        raise FormatError(f"unknown format {name!r} (known: {', '.join(FORMATS)})")
+    return importlib.import_module(f"helpers.formats.{_MODULES[name]}")
+
+
+def render(
+    request: Request, to: str, *, notes: list[Note] | None = None, **options: Any
+) -> Rendered:
+    """The request body for format ``to``, with the notes on what it changed or dropped.
+
+    ``options`` go to that format's renderer: ``render(r, "openai-chat",
+    system_role="developer")``. An option the format does not take is an error.
+    """
+    fmt = module(to)
+    accepted = [
+        p.name
+        for p in inspect.signature(fmt.render_request).parameters.values()
+        if p.kind is p.KEYWORD_ONLY
+    ]
+    for key in options:
+        if key not in accepted:
+            raise FormatError(
+                f"option {key!r} is not used by {to} (it takes: {', '.join(accepted) or 'none'})"
+            )
+    found = Notes()
+    body = fmt.render_request(request, found, **options)
+    if notes is not None:
+        notes.extend(found)
+    return Rendered(to, body, list(found), fmt.PATH.format(model=request.model))
+
+
+def parse(body: dict, from_: str | None = None, *, notes: list[Note] | None = None) -> Request:
+    """Read a request body (of format ``from_``, or whatever ``detect`` finds) as neutral."""
+    name = from_ or detect(body)
+    if name == "neutral":
+        return load(body)
+    found = Notes()
+    request = module(name).parse_request(body, found)
+    if notes is not None:
+        notes.extend(found)
+    return request
+
+
+def parse_response(body: dict, provider: str, *, notes: list[Note] | None = None) -> Reply:
+    """A provider's (non-streaming) response body as a ``Reply``; ``provider`` is a format name."""
+    if not isinstance(body, dict):
+        raise FormatError(f"a response body must be a JSON object, got {type(body).__name__}")
+    found = Notes()
+    reply = module(provider).parse_response(body, found)
+    if notes is not None:
+        notes.extend(found)
+    return reply
+
+
+def render_response(
+    reply: Reply, provider: str, *, created: int = 0, notes: list[Note] | None = None
+) -> dict:
+    """The response body format ``provider`` would send for ``reply``.
+
+    Ids come from ``reply.id`` (pass ``chatcmpl-...``, ``resp_...``, ``msg_...``); ``created``
+    is the Unix timestamp where the format has one (default 0, so output is deterministic).
+    """
+    found = Notes()
+    body = module(provider).render_response(reply, found, created=created)
+    if notes is not None:
+        notes.extend(found)
+    return body
+
+
+# --- detect -------------------------------------------------------------------------------
+
+_NEUTRAL_BLOCKS = ("tool_call", "reasoning")
+
+
+def _neutral_evidence(body: dict) -> list[str]:
+    found = []
+    for i, m in enumerate(body.get("messages") or []):
+        content = m.get("content") if isinstance(m, dict) else None
+        for block in content if isinstance(content, list) else []:
+            kind = block.get("type") if isinstance(block, dict) else None
+            if kind in _NEUTRAL_BLOCKS or (kind == "tool_result" and "call_id" in block):
+                found.append(f"messages[{i}] has a neutral '{kind}' block")
+            if kind == "image" and "media_type" in block and "source" not in block:
+                found.append(f"messages[{i}] has a neutral image block")
+    tools = body.get("tools") or []
+    if any(isinstance(t, dict) and "parameters" in t and "type" not in t for t in tools):
+        found.append("tools have top-level 'parameters'")
+    return found
+
+
+def detect(body: dict) -> str:
+    """Which format a request body is in: one of ``FORMATS``, or ``"neutral"``.
+
+    Each format names the fields that only it uses. A body with nothing format-specific (only
+    text messages) reads the same in every format: it is called neutral when it loads as
+    neutral JSON, else openai-chat. Marks of two formats at once, or no conversation at all,
+    are a ``FormatError`` that says what was found.
+    """
+    if not isinstance(body, dict):
+        raise FormatError(f"a request body must be a JSON object, got {type(body).__name__}")
+    found = {name: module(name).evidence(body) for name in FORMATS}
+    found["neutral"] = _neutral_evidence(body)
+    found = {name: reasons for name, reasons in found.items() if reasons}
+    if len(found) == 1:
+        return next(iter(found))
+    if len(found) > 1:
+        mixed = "; ".join(f"{name}: {reasons[0]}" for name, reasons in found.items())
+        raise FormatError(f"the body mixes formats ({mixed}); pass the format explicitly")
+    if isinstance(body.get("messages"), list):
+        try:
+            load(body)
+            return "neutral"
+        except FormatError:
+            return "openai-chat"
+    keys = ", ".join(sorted(body)) or "none"
+    raise FormatError(
+        f"not a request body of any known format (top-level keys: {keys}); expected "
+        "'messages' (neutral, openai-chat, anthropic), 'input' (openai-responses) or "
+        "'contents' (gemini)"
+    )

@@ -1,0 +1,378 @@
+"""Anthropic Messages (``POST /v1/messages``): render and parse, both directions.
+
+The shape: the system prompt is the top-level ``system`` (a string, or a list of text blocks);
+``messages`` alternate ``user`` and ``assistant``, each with a list of typed blocks. A tool call
+is an assistant ``tool_use`` block whose ``input`` is an object; its result is a
+``tool_result`` block inside the **next user message**, results first, any user text after
+them. ``is_error`` is a native field. Reasoning is a ``thinking`` block with its ``signature``
+(or ``redacted_thinking`` with opaque ``data``), replayed unchanged. ``max_tokens`` is required.
+
+So the renderer merges a neutral tool message and the user message after it into one user
+turn, and the parser splits such a turn again (results -> tool message, the rest -> user
+message): neutral round trips hold. What it changes (each adds a ``Note``): system messages
+further down move to the top-level ``system``; reasoning from another provider, or without a
+signature, is dropped; a missing ``max_tokens`` becomes 1024; participant names are dropped.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from helpers.formats.common import (
+    DEFAULT_MAX_TOKENS,
+    Notes,
+    check_placement,
+    check_tool_choice,
+    note_unused,
+    replayable,
+)
+from helpers.messages import (
+    FormatError,
+    Image,
+    Message,
+    Reasoning,
+    Request,
+    Text,
+    Tool,
+    ToolCall,
+    ToolResult,
+)
+from helpers.replies import Reply, StopReason, Usage
+
+NAME = "anthropic"
+PATH = "/v1/messages"
+PROVIDER = "anthropic"
+
+
+# --- neutral -> Anthropic -------------------------------------------------------------------
+
+
+def _image(image: Image) -> dict:
+    if image.data is not None:
+        source = {"type": "base64", "media_type": image.media_type, "data": image.data}
+    else:
+        source = {"type": "url", "url": image.url}
+    return {"type": "image", "source": source}
+
+
+def _tool_result(result: ToolResult) -> dict:
+    out: dict[str, Any] = {"type": "tool_result", "tool_use_id": result.call_id}
+    if len(result.content) == 1 and isinstance(result.content[0], Text):
+        out["content"] = result.content[0].text
+    elif result.content:
+        out["content"] = [
+            {"type": "text", "text": b.text} if isinstance(b, Text) else _image(b)
+            for b in result.content
+        ]
+    if result.is_error:
+        out["is_error"] = True
+    return out
+
+
+def _reasoning(block: Reasoning, where: str, notes: Notes) -> dict | None:
+    if not replayable(block, PROVIDER, where, notes):
+        return None
+    if block.signature is None:
+        notes.add(where, "reasoning without a signature: Anthropic rejects it; dropped")
+        return None
+    if block.redacted:
+        return {"type": "redacted_thinking", "data": block.signature}
+    return {"type": "thinking", "thinking": block.text, "signature": block.signature}
+
+
+def _blocks(message: Message, where: str, notes: Notes) -> list[dict]:
+    out: list[dict | None] = []
+    for j, block in enumerate(message.content):
+        at = f"{where}.content[{j}]"
+        if isinstance(block, Text):
+            out.append({"type": "text", "text": block.text})
+        elif isinstance(block, ToolCall):
+            if block.signature is not None:
+                notes.add(at, f"call {block.id!r}: its signature is Gemini state; dropped")
+            out.append(
+                {"type": "tool_use", "id": block.id, "name": block.name, "input": block.arguments}
+            )
+        elif isinstance(block, ToolResult):
+            out.append(_tool_result(block))
+        elif isinstance(block, Reasoning):
+            out.append(_reasoning(block, at, notes))
+        elif message.role == "user":
+            out.append(_image(block))
+        else:
+            notes.add(at, f"no image in an {message.role} message; dropped")
+    return [b for b in out if b is not None]
+
+
+_LATE_SYSTEM = (
+    "system message not first: moved to the top-level 'system' (its place in the "
+    "conversation is lost)"
+)
+
+
+def render_request(request: Request, notes: Notes) -> dict:
+    check_placement(request.messages)
+    check_tool_choice(request.tool_choice)
+    system: list[dict] = []
+    messages: list[dict] = []
+    previous = ""
+    for i, message in enumerate(request.messages):
+        where = f"messages[{i}]"
+        if message.name is not None:
+            notes.add(f"{where}.name", "anthropic has no participant name; dropped")
+        if message.role == "system":
+            if i > 0:
+                notes.add(where, _LATE_SYSTEM)
+            for j, block in enumerate(message.content):
+                if isinstance(block, Text):
+                    system.append({"type": "text", "text": block.text})
+                else:
+                    notes.add(f"{where}.content[{j}]", "'system' is text only; dropped")
+            continue
+        blocks = _blocks(message, where, notes)
+        role = "assistant" if message.role == "assistant" else "user"
+        if message.role == "user" and previous == "tool":
+            messages[-1]["content"] += blocks  # results first, then the user's words
+        elif blocks:
+            messages.append({"role": role, "content": blocks})
+        else:
+            notes.add(where, "nothing left to send in this message; left out")
+        previous = message.role
+    body: dict[str, Any] = {"model": request.model}
+    if request.max_tokens is None:
+        notes.add("max_tokens", f"required by anthropic; none given, sent {DEFAULT_MAX_TOKENS}")
+    body["max_tokens"] = request.max_tokens or DEFAULT_MAX_TOKENS
+    if system:
+        body["system"] = system[0]["text"] if len(system) == 1 else system
+    body["messages"] = messages
+    if request.tools:
+        body["tools"] = [_tool(t) for t in request.tools]
+    if request.tool_choice is not None:
+        body["tool_choice"] = _tool_choice(request.tool_choice)
+    return body
+
+
+def _tool(tool: Tool) -> dict:
+    out: dict[str, Any] = {"name": tool.name}
+    if tool.description:
+        out["description"] = tool.description
+    out["input_schema"] = tool.parameters
+    return out
+
+
+def _tool_choice(choice: str | dict) -> dict:
+    if isinstance(choice, dict):
+        return {"type": "tool", "name": choice["name"]}
+    return {"type": {"auto": "auto", "none": "none", "required": "any"}[choice]}
+
+
+# --- Anthropic -> neutral -------------------------------------------------------------------
+
+_BLOCK_KEYS = {
+    "text": {"type", "text"},
+    "image": {"type", "source"},
+    "tool_use": {"type", "id", "name", "input"},
+    "tool_result": {"type", "tool_use_id", "content", "is_error"},
+    "thinking": {"type", "thinking", "signature"},
+    "redacted_thinking": {"type", "data"},
+}
+
+
+def _read_image(block: dict, where: str) -> Image:
+    source = block.get("source") or {}
+    if source.get("type") == "base64":
+        return Image(source.get("media_type", "image/png"), data=source.get("data"))
+    if source.get("type") == "url":
+        return Image(url=source.get("url"))
+    raise FormatError(f"{where}.source: expected a 'base64' or 'url' image source")
+
+
+def _read_block(block: Any, where: str, notes: Notes) -> Any:
+    """One Anthropic block as a neutral block, or ``None`` (with a note) if it has none."""
+    kind = block.get("type") if isinstance(block, dict) else None
+    if kind not in _BLOCK_KEYS:
+        notes.add(where, f"block type {kind!r} has no neutral equivalent; dropped")
+        return None
+    note_unused(block, _BLOCK_KEYS[kind], where, notes)
+    if kind == "text":
+        return Text(block.get("text", ""))
+    if kind == "image":
+        return _read_image(block, where)
+    if kind == "tool_use":
+        if not isinstance(block.get("id"), str) or not isinstance(block.get("input", {}), dict):
+            raise FormatError(f"{where}: a tool_use needs an 'id' and an object 'input'")
+        return ToolCall(block["id"], block.get("name", ""), block.get("input", {}))
+    if kind == "thinking":
+        return Reasoning(block.get("thinking", ""), block.get("signature"), provider=PROVIDER)
+    if kind == "redacted_thinking":
+        return Reasoning("", block.get("data"), provider=PROVIDER, redacted=True)
+    content = block.get("content", [])
+    if isinstance(content, str):
+        content = [{"type": "text", "text": content}]
+    parts = [_read_block(b, f"{where}.content[{k}]", notes) for k, b in enumerate(content)]
+    parts = [p for p in parts if isinstance(p, Text | Image)]
+    return ToolResult(block.get("tool_use_id", ""), parts, bool(block.get("is_error", False)))
+
+
+def _read_content(content: Any, where: str, notes: Notes) -> list:
+    if isinstance(content, str):
+        return [Text(content)]
+    if not isinstance(content, list):
+        raise FormatError(f"{where}.content: expected a string or a list of blocks")
+    blocks = [_read_block(b, f"{where}.content[{k}]", notes) for k, b in enumerate(content)]
+    return [b for b in blocks if b is not None]
+
+
+def _read_system(system: Any, notes: Notes) -> list[Text]:
+    if isinstance(system, str):
+        return [Text(system)] if system else []
+    if not isinstance(system, list):
+        raise FormatError("system: expected a string or a list of text blocks")
+    return [b for b in _read_content(system, "system", notes) if isinstance(b, Text)]
+
+
+_BODY_KEYS = {"model", "max_tokens", "system", "messages", "tools", "tool_choice"}
+
+
+def parse_request(body: dict, notes: Notes) -> Request:
+    raw = body.get("messages")
+    if not isinstance(raw, list):
+        raise FormatError("messages: an anthropic body needs a 'messages' list")
+    messages: list[Message] = []
+    system = _read_system(body.get("system", ""), notes)
+    if system:
+        messages.append(Message("system", list(system)))
+    for i, m in enumerate(raw):
+        where = f"messages[{i}]"
+        if not isinstance(m, dict) or m.get("role") not in ("user", "assistant", "system"):
+            raise FormatError(f"{where}: expected a message with role 'user' or 'assistant'")
+        note_unused(m, {"role", "content"}, where, notes)
+        blocks = _read_content(m.get("content"), where, notes)
+        results = [b for b in blocks if isinstance(b, ToolResult)]
+        rest = [b for b in blocks if not isinstance(b, ToolResult)]
+        if m["role"] != "user" or not results:
+            messages.append(Message(m["role"], blocks))
+            continue
+        if not isinstance(blocks[0], ToolResult):
+            notes.add(where, "text before the tool results; read as a user message after them")
+        messages.append(Message("tool", list(results)))
+        if rest:
+            messages.append(Message("user", rest))
+    note_unused(body, _BODY_KEYS, "", notes)
+    return Request(
+        model=body.get("model", ""),
+        messages=messages,
+        tools=_parse_tools(body.get("tools") or [], notes),
+        tool_choice=_parse_tool_choice(body.get("tool_choice"), notes),
+        max_tokens=body.get("max_tokens"),
+    )
+
+
+def _parse_tools(raw: list, notes: Notes) -> list[Tool]:
+    tools = []
+    for k, t in enumerate(raw):
+        if not isinstance(t, dict) or "input_schema" not in t or "name" not in t:
+            notes.add(f"tools[{k}]", "not a custom tool with an input_schema; dropped")
+            continue
+        note_unused(t, {"name", "description", "input_schema", "type"}, f"tools[{k}]", notes)
+        tools.append(Tool(t["name"], t.get("description", ""), t["input_schema"]))
+    return tools
+
+
+def _parse_tool_choice(choice: Any, notes: Notes) -> str | dict | None:
+    if choice is None:
+        return None
+    kind = choice.get("type") if isinstance(choice, dict) else None
+    if kind not in ("auto", "none", "any", "tool"):
+        raise FormatError(f"tool_choice: expected type auto, none, any or tool, got {choice!r}")
+    note_unused(choice, {"type", "name"}, "tool_choice", notes)
+    if kind == "tool":
+        return {"name": choice.get("name", "")}
+    return "required" if kind == "any" else kind
+
+
+# --- responses ------------------------------------------------------------------------------
+
+_STOP: dict[str, StopReason] = {
+    "end_turn": "end_turn",
+    "stop_sequence": "end_turn",
+    "tool_use": "tool_calls",
+    "max_tokens": "max_tokens",
+    "model_context_window_exceeded": "max_tokens",
+    "refusal": "refusal",
+}
+_STOP_BACK = {
+    "end_turn": "end_turn",
+    "tool_calls": "tool_use",
+    "max_tokens": "max_tokens",
+    "refusal": "refusal",
+    "other": "pause_turn",
+}
+
+
+def parse_response(body: dict, notes: Notes) -> Reply:
+    """A ``message`` body. Anthropic's ``input_tokens`` leaves out cache reads and writes;
+    the neutral ``input_tokens`` adds them back (see ``helpers.replies``)."""
+    if not isinstance(body.get("content"), list):
+        raise FormatError("content: an Anthropic message needs a 'content' list")
+    blocks = _read_content(body["content"], "content", notes)
+    usage = body.get("usage") or {}
+    read = usage.get("cache_read_input_tokens") or 0
+    write = usage.get("cache_creation_input_tokens") or 0
+    return Reply(
+        message=Message("assistant", blocks),
+        usage=Usage(
+            input_tokens=usage.get("input_tokens", 0) + read + write,
+            output_tokens=usage.get("output_tokens", 0),
+            cache_read_tokens=read,
+            cache_write_tokens=write,
+            reasoning_tokens=(usage.get("output_tokens_details") or {}).get("thinking_tokens") or 0,
+            raw=usage,
+        ),
+        stop_reason=_STOP.get(body.get("stop_reason") or "", "other"),
+        model=body.get("model", ""),
+        id=body.get("id", ""),
+    )
+
+
+def render_response(reply: Reply, notes: Notes, *, created: int = 0) -> dict:
+    """The ``message`` body a server would send (Anthropic bodies carry no timestamp)."""
+    u = reply.usage
+    usage: dict[str, Any] = {
+        "input_tokens": u.uncached_input_tokens,
+        "cache_creation_input_tokens": u.cache_write_tokens,
+        "cache_read_input_tokens": u.cache_read_tokens,
+        "output_tokens": u.output_tokens,
+    }
+    if u.reasoning_tokens:
+        usage["output_tokens_details"] = {"thinking_tokens": u.reasoning_tokens}
+    if reply.stop_reason == "other":
+        notes.add("stop_reason", "'other' sent as 'pause_turn'")
+    return {
+        "id": reply.id or "msg_local",
+        "type": "message",
+        "role": "assistant",
+        "model": reply.model,
+        "content": _blocks(reply.message, "message", notes),
+        "stop_reason": _STOP_BACK[reply.stop_reason],
+        "stop_sequence": None,
+        "usage": usage,
+    }
+
+
+def evidence(body: dict) -> list[str]:
+    """What marks a body as an Anthropic Messages request."""
+    found = [f"has top-level '{k}'" for k in ("system", "stop_sequences", "thinking") if k in body]
+    for i, m in enumerate(body.get("messages") or []):
+        content = m.get("content") if isinstance(m, dict) else None
+        for block in content if isinstance(content, list) else []:
+            kind = block.get("type") if isinstance(block, dict) else None
+            if kind in ("tool_use", "thinking", "redacted_thinking") or (
+                kind in ("tool_result", "image") and ("tool_use_id" in block or "source" in block)
+            ):
+                found.append(f"messages[{i}] has a '{kind}' block")
+    if any(isinstance(t, dict) and "input_schema" in t for t in body.get("tools") or []):
+        found.append("tools have 'input_schema'")
+    choice = body.get("tool_choice")
+    if isinstance(choice, dict) and choice.get("type") in ("auto", "any", "tool", "none"):
+        found.append("tool_choice is an Anthropic object")
+    return found

@@ -1,0 +1,189 @@
+"""What every wire format shares: ``Note``, ``Rendered``, and small helpers for the renderers.
+
+A renderer turns the neutral ``Request`` into one provider's JSON body; a parser reads it back.
+When a format has no place for something (reasoning in OpenAI Chat, ``is_error`` in both
+OpenAI formats, an image in a system prompt), the converter does not fail and does not drop it
+silently: it adds a ``Note`` saying where and what changed.
+
+This module knows no provider. It does not validate the *rules of the list* (tool results right
+after their calls, and so on): that is ``helpers.rules``. It only refuses blocks that have no
+meaning where they stand (a tool call in a user message), naming the message and block.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+from dataclasses import dataclass, field
+from html import escape
+from typing import Any
+
+from helpers.messages import FormatError, Image, Message, Reasoning, ToolCall, ToolResult
+
+#: Both OpenAI formats have no error flag on a tool result: the text carries it instead.
+ERROR_PREFIX = "ERROR: "
+#: What Anthropic gets when the neutral request leaves ``max_tokens`` unset (it is required).
+DEFAULT_MAX_TOKENS = 1024
+
+
+@dataclass
+class Note:
+    """Something a renderer or parser changed or dropped, and where (``messages[3].content[0]``)."""
+
+    where: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.message}" if self.where else self.message
+
+
+class Notes(list[Note]):
+    """A list of notes with one convenience: ``notes.add(where, message)``."""
+
+    def add(self, where: str, message: str) -> None:
+        self.append(Note(where, message))
+
+
+@dataclass
+class Rendered:
+    """One provider's request body, the endpoint it is sent to, and what the renderer changed."""
+
+    format: str
+    body: dict[str, Any]
+    notes: list[Note] = field(default_factory=list)
+    #: The HTTP path the body is POSTed to, e.g. ``/v1/chat/completions``.
+    path: str = ""
+
+    def json(self, indent: int | None = 2) -> str:
+        """The body exactly as it would be sent (pretty-printed unless ``indent=None``)."""
+        return json.dumps(self.body, indent=indent, ensure_ascii=False)
+
+    def __repr__(self) -> str:
+        lines = [f"Rendered({self.format}, POST {self.path or '?'}, {len(self.notes)} notes)"]
+        lines.append(self.json())
+        lines += [f"note: {n}" for n in self.notes]
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        head = f"<div><b>{escape(self.format)}</b> · POST <code>{escape(self.path)}</code></div>"
+        body = f'<pre style="max-height:32em;overflow:auto">{escape(self.json())}</pre>'
+        items = "".join(f"<li>{escape(str(n))}</li>" for n in self.notes)
+        notes = f"<div><b>notes</b><ul>{items}</ul></div>" if self.notes else ""
+        return head + body + notes
+
+
+# --- tool-call arguments: an object in the neutral model, a JSON string in OpenAI's formats ----
+
+
+def dump_arguments(arguments: dict[str, Any]) -> str:
+    """Compact JSON, like the models themselves emit: ``{"query":"SO-48213"}``."""
+    return json.dumps(arguments, ensure_ascii=False, separators=(",", ":"))
+
+
+def load_arguments(text: Any, where: str, call_id: str) -> dict[str, Any]:
+    """Parse an OpenAI ``arguments`` string; bad JSON is an error naming the call."""
+    if isinstance(text, dict):
+        return text
+    if not isinstance(text, str):
+        raise FormatError(f"{where}: arguments of call {call_id!r} must be a JSON string")
+    if text.strip() == "":
+        return {}
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise FormatError(
+            f"{where}: arguments of call {call_id!r} are not valid JSON ({err.msg} at char "
+            f"{err.pos}): {text[:60]!r}"
+        ) from None
+    if not isinstance(value, dict):
+        raise FormatError(
+            f"{where}: arguments of call {call_id!r} must be a JSON object, "
+            f"got {type(value).__name__}"
+        )
+    return value
+
+
+# --- images ----------------------------------------------------------------------------------
+
+_DATA_URL = re.compile(r"data:(?P<type>[\w.+-]+/[\w.+-]+);base64,(?P<data>.*)", re.DOTALL)
+
+
+def data_url(image: Image) -> str:
+    """``data:image/png;base64,...`` for inline images, the URL itself otherwise."""
+    return image.url if image.data is None else f"data:{image.media_type};base64,{image.data}"
+
+
+def image_from_url(url: str, media_type: str = "image/png") -> Image:
+    """Read a data URL back into inline data; any other URL stays a URL."""
+    match = _DATA_URL.fullmatch(url)
+    if match:
+        return Image(match["type"], data=match["data"])
+    return Image(media_type, url=url)
+
+
+def base64_text(value: Any) -> str:
+    """Opaque signatures are strings on the wire; bytes (from an SDK object) become base64."""
+    return base64.b64encode(value).decode() if isinstance(value, bytes) else str(value)
+
+
+# --- placement and provider binding ------------------------------------------------------------
+
+#: Which roles may hold which blocks in any wire format (images are handled per format).
+_ALLOWED = {ToolCall: ("assistant",), ToolResult: ("tool",), Reasoning: ("assistant",)}
+
+
+def check_placement(messages: list[Message]) -> None:
+    """Refuse blocks no format can place where they stand, e.g. a tool call in a user message."""
+    for i, message in enumerate(messages):
+        for j, block in enumerate(message.content):
+            roles = _ALLOWED.get(type(block))
+            if roles and message.role not in roles:
+                raise FormatError(
+                    f"messages[{i}].content[{j}]: a {block.type} block belongs in "
+                    f"{' or '.join(roles)} messages, not in a {message.role} message"
+                )
+        if message.role == "tool" and not message.content:
+            raise FormatError(f"messages[{i}]: a tool message needs at least one tool_result")
+
+
+def replayable(block: Reasoning, provider: str, where: str, notes: Notes) -> bool:
+    """Reasoning state is bound to the provider that issued it: replay it there, nowhere else."""
+    if block.provider in (None, provider):
+        return True
+    notes.add(
+        where,
+        f"reasoning from {block.provider} dropped: its signature is only valid for "
+        f"{block.provider}, not {provider}",
+    )
+    return False
+
+
+def note_unused(obj: dict[str, Any], used: set[str], where: str, notes: Notes) -> None:
+    """A parser reads only what the neutral model can hold; name everything else it ignores."""
+    for key in obj:
+        if key not in used:
+            notes.add(f"{where}.{key}" if where else key, "has no place in the neutral request")
+
+
+def check_tool_choice(choice: Any) -> None:
+    if choice is None or choice in ("auto", "none", "required"):
+        return
+    if isinstance(choice, dict) and isinstance(choice.get("name"), str) and len(choice) == 1:
+        return
+    raise FormatError(
+        f'tool_choice: expected "auto", "none", "required" or {{"name": ...}}, got {choice!r}'
+    )
+
+
+def flag_error(texts: list[str], is_error: bool, fmt: str, where: str, notes: Notes) -> list[str]:
+    """Formats without an error flag carry it as a visible prefix on the result's first text."""
+    if not is_error:
+        return texts
+    notes.add(where, f"is_error has no field in {fmt}; carried as a text prefix {ERROR_PREFIX!r}")
+    return [ERROR_PREFIX + (texts[0] if texts else "")] + texts[1:]
+
+
+def json_text(value: Any) -> str:
+    """Text as-is; anything else as JSON text (Gemini's function responses hold any object)."""
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)

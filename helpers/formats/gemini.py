@@ -1,0 +1,413 @@
+"""Gemini ``generateContent`` (``POST /v1beta/models/{model}:generateContent``): both directions.
+
+The shape: ``contents`` is a list of ``{role: "user" | "model", parts: [...]}``; each part holds
+exactly one thing (``text``, ``inlineData``, ``fileData``, ``functionCall``,
+``functionResponse``), plus the flags ``thought`` and ``thoughtSignature`` that ride on a part.
+The system prompt is the top-level ``systemInstruction``; the model name is in the URL, not the
+body. A tool result is a ``functionResponse`` part in a ``user`` content, carrying the function
+``name`` (looked up from the matching call) and ``response: {"output": text}`` or, for an
+error, ``{"error": text}``. Images in a tool result go in ``functionResponse.parts`` (Gemini 3
+multimodal function responses).
+
+Tools are declared with ``parametersJsonSchema`` (full JSON Schema) rather than ``parameters``
+(Gemini's OpenAPI-3.0 subset, which rejects some JSON Schema keywords); the parser reads both.
+
+Ids: older Gemini models send calls without an ``id`` and pair responses by name and order. The
+parser then gives each call a deterministic id starting with ``gemini_noid_`` (with a Note) and
+the renderer leaves such ids out again, so Gemini -> neutral -> Gemini is faithful; real neutral
+ids are sent as ``id`` and round trip.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from helpers.formats.common import (
+    Notes,
+    check_placement,
+    check_tool_choice,
+    json_text,
+    note_unused,
+    replayable,
+)
+from helpers.messages import (
+    FormatError,
+    Image,
+    Message,
+    Reasoning,
+    Request,
+    Text,
+    Tool,
+    ToolCall,
+    ToolResult,
+)
+from helpers.replies import Reply, StopReason, Usage
+
+NAME = "gemini"
+PATH = "/v1beta/models/{model}:generateContent"
+PROVIDER = "gemini"
+#: Ids the parser made up for calls that came without one; never sent back to Gemini.
+NO_ID = "gemini_noid_"
+
+
+# --- neutral -> Gemini ----------------------------------------------------------------------
+
+
+def _image(image: Image) -> dict:
+    if image.data is not None:
+        return {"inlineData": {"mimeType": image.media_type, "data": image.data}}
+    return {"fileData": {"mimeType": image.media_type, "fileUri": image.url}}
+
+
+def _call_part(call: ToolCall) -> dict:
+    function: dict[str, Any] = {"name": call.name, "args": call.arguments}
+    if call.id and not call.id.startswith(NO_ID):
+        function = {"id": call.id, **function}
+    part: dict[str, Any] = {"functionCall": function}
+    if call.signature is not None:
+        part["thoughtSignature"] = call.signature
+    return part
+
+
+def _model_parts(message: Message, where: str, notes: Notes) -> list[dict]:
+    parts = []
+    for j, block in enumerate(message.content):
+        at = f"{where}.content[{j}]"
+        if isinstance(block, Text):
+            parts.append({"text": block.text})
+        elif isinstance(block, ToolCall):
+            parts.append(_call_part(block))
+        elif isinstance(block, Reasoning) and replayable(block, PROVIDER, at, notes):
+            part: dict[str, Any] = {"text": block.text, "thought": True}
+            if block.signature is not None:
+                part["thoughtSignature"] = block.signature
+            parts.append(part)
+        elif isinstance(block, Image):
+            parts.append(_image(block))
+    return parts
+
+
+def _response_part(result: ToolResult, name: str, where: str, notes: Notes) -> dict:
+    texts = [b.text for b in result.content if isinstance(b, Text)]
+    if len(texts) > 1:
+        notes.add(where, f"{len(texts)} text blocks joined into one response string")
+    text = "".join(texts)
+    response: dict[str, Any] = {
+        "name": name,
+        "response": {"error" if result.is_error else "output": text},
+    }
+    if result.call_id and not result.call_id.startswith(NO_ID):
+        response = {"id": result.call_id, **response}
+    images = [_image(b) for b in result.content if isinstance(b, Image)]
+    if images:
+        response["parts"] = images
+    return {"functionResponse": response}
+
+
+def render_request(request: Request, notes: Notes) -> dict:
+    check_placement(request.messages)
+    check_tool_choice(request.tool_choice)
+    names: dict[str, str] = {}  # call id -> function name: a functionResponse must name it
+    system: list[dict] = []
+    contents: list[dict] = []
+    for i, message in enumerate(request.messages):
+        where = f"messages[{i}]"
+        if message.name is not None:
+            notes.add(f"{where}.name", "gemini has no participant name; dropped")
+        if message.role == "system":
+            if i > 0:
+                notes.add(
+                    where,
+                    "system message not first: moved into 'systemInstruction' "
+                    "(its place in the conversation is lost)",
+                )
+            for j, block in enumerate(message.content):
+                if isinstance(block, Text):
+                    system.append({"text": block.text})
+                else:
+                    notes.add(f"{where}.content[{j}]", "'systemInstruction' is text only; dropped")
+            continue
+        if message.role == "assistant":
+            names.update((c.id, c.name) for c in message.tool_calls)
+            content = {"role": "model", "parts": _model_parts(message, where, notes)}
+        elif message.role == "tool":
+            parts = []
+            for j, result in enumerate(message.tool_results):
+                at = f"{where}.content[{j}]"
+                if result.call_id not in names:
+                    raise FormatError(
+                        f"{at}: no earlier tool call with id {result.call_id!r}; Gemini needs "
+                        "its function name for the functionResponse"
+                    )
+                parts.append(_response_part(result, names[result.call_id], at, notes))
+            content = {"role": "user", "parts": parts}
+        else:
+            content = {"role": "user", "parts": [_user_part(b) for b in message.content]}
+        if content["parts"]:
+            contents.append(content)
+        else:
+            notes.add(where, "nothing left to send in this message; left out")
+    body: dict[str, Any] = {}
+    if system:
+        body["systemInstruction"] = {"parts": system}
+    body["contents"] = contents
+    if request.tools:
+        body["tools"] = [{"functionDeclarations": [_declaration(t) for t in request.tools]}]
+    if request.tool_choice is not None:
+        body["toolConfig"] = {"functionCallingConfig": _calling_config(request.tool_choice)}
+    if request.max_tokens is not None:
+        body["generationConfig"] = {"maxOutputTokens": request.max_tokens}
+    where = PATH.format(model=request.model)
+    notes.add("model", f"gemini names the model in the URL (POST {where}), not in the body")
+    return body
+
+
+def _user_part(block: Text | Image) -> dict:
+    return {"text": block.text} if isinstance(block, Text) else _image(block)
+
+
+def _declaration(tool: Tool) -> dict:
+    out: dict[str, Any] = {"name": tool.name}
+    if tool.description:
+        out["description"] = tool.description
+    out["parametersJsonSchema"] = tool.parameters
+    return out
+
+
+def _calling_config(choice: str | dict) -> dict:
+    if isinstance(choice, dict):
+        return {"mode": "ANY", "allowedFunctionNames": [choice["name"]]}
+    return {"mode": {"auto": "AUTO", "none": "NONE", "required": "ANY"}[choice]}
+
+
+# --- Gemini -> neutral ----------------------------------------------------------------------
+
+
+def _result(response: dict, call_id: str, where: str, notes: Notes) -> ToolResult:
+    payload = response.get("response")
+    if not isinstance(payload, dict):
+        raise FormatError(f"{where}.functionResponse.response: expected an object")
+    key = "error" if "error" in payload else "output" if "output" in payload else None
+    if key is None:
+        notes.add(where, "response has neither 'output' nor 'error'; the whole object is the text")
+        text = json_text(payload)
+    else:
+        note_unused(payload, {key}, f"{where}.functionResponse.response", notes)
+        text = json_text(payload[key])
+    content: list[Text | Image] = [Text(text)]
+    for k, part in enumerate(response.get("parts") or []):
+        image = _read_image(part, f"{where}.functionResponse.parts[{k}]", notes)
+        if image is not None:
+            content.append(image)
+    return ToolResult(call_id, content, is_error=key == "error")
+
+
+def _read_image(part: dict, where: str, notes: Notes) -> Image | None:
+    if "inlineData" in part:
+        blob = part["inlineData"]
+        return Image(blob.get("mimeType", "image/png"), data=blob.get("data"))
+    if "fileData" in part:
+        ref = part["fileData"]
+        return Image(ref.get("mimeType", "image/png"), url=ref.get("fileUri"))
+    notes.add(where, f"part with {sorted(part)} has no neutral block; dropped")
+    return None
+
+
+def read_parts(parts: list, where: str, pending: list[ToolCall], notes: Notes) -> list:
+    """Neutral blocks for one content's parts. ``pending`` holds calls not yet answered."""
+    blocks: list = []
+    for k, part in enumerate(parts):
+        at = f"{where}.parts[{k}]"
+        if not isinstance(part, dict):
+            raise FormatError(f"{at}: a part must be an object")
+        signature = part.get("thoughtSignature")
+        if "text" in part and part.get("thought"):
+            blocks.append(Reasoning(part["text"], signature, provider=PROVIDER))
+        elif "text" in part:
+            if signature is not None:
+                notes.add(at, "thoughtSignature on a text part dropped (a text block has none)")
+            blocks.append(Text(part["text"]))
+        elif "functionCall" in part:
+            call = part["functionCall"]
+            call_id = call.get("id")
+            if not call_id:
+                call_id = f"{NO_ID}{re.sub(r'[^A-Za-z0-9]', '_', where)}_{k}"
+                notes.add(
+                    at,
+                    f"functionCall has no id; named it {call_id!r} (left out again "
+                    "when rendering to gemini)",
+                )
+            blocks.append(
+                ToolCall(call_id, call.get("name", ""), call.get("args") or {}, signature)
+            )
+            pending.append(blocks[-1])
+        elif "functionResponse" in part:
+            response = part["functionResponse"]
+            call_id = response.get("id") or _answer(response.get("name"), pending, at)
+            pending[:] = [c for c in pending if c.id != call_id]
+            blocks.append(_result(response, call_id, at, notes))
+        else:
+            image = _read_image(part, at, notes)
+            if image is not None:
+                blocks.append(image)
+    return blocks
+
+
+def _answer(name: Any, pending: list[ToolCall], where: str) -> str:
+    """The id of the first unanswered call with this name: how Gemini pairs id-less responses."""
+    for call in pending:
+        if call.name == name:
+            return call.id
+    raise FormatError(
+        f"{where}: functionResponse {name!r} has no id and no unanswered functionCall of that name"
+    )
+
+
+def parse_request(body: dict, notes: Notes) -> Request:
+    raw = body.get("contents")
+    if not isinstance(raw, list):
+        raise FormatError("contents: a gemini body needs a 'contents' list")
+    messages: list[Message] = []
+    system = body.get("systemInstruction")
+    if system:
+        parts = read_parts(system.get("parts") or [], "systemInstruction", [], notes)
+        messages.append(Message("system", [b for b in parts if isinstance(b, Text)]))
+    pending: list[ToolCall] = []
+    for i, content in enumerate(raw):
+        where = f"contents[{i}]"
+        role = content.get("role", "user") if isinstance(content, dict) else None
+        if role not in ("user", "model", "function"):
+            raise FormatError(f"{where}.role: expected 'user' or 'model', got {role!r}")
+        blocks = read_parts(content.get("parts") or [], where, pending, notes)
+        if role == "model":
+            messages.append(Message("assistant", blocks))
+            continue
+        results = [b for b in blocks if isinstance(b, ToolResult)]
+        rest = [b for b in blocks if not isinstance(b, ToolResult)]
+        if results:
+            messages.append(Message("tool", list(results)))
+        if rest or not results:
+            messages.append(Message("user", rest))
+    note_unused(
+        body,
+        {"contents", "systemInstruction", "tools", "toolConfig", "generationConfig"},
+        "",
+        notes,
+    )
+    generation = body.get("generationConfig") or {}
+    note_unused(generation, {"maxOutputTokens"}, "generationConfig", notes)
+    return Request(
+        model=body.get("model", ""),
+        messages=messages,
+        tools=_parse_tools(body.get("tools") or [], notes),
+        tool_choice=_parse_tool_config(body.get("toolConfig"), notes),
+        max_tokens=generation.get("maxOutputTokens"),
+    )
+
+
+def _parse_tools(raw: list, notes: Notes) -> list[Tool]:
+    tools = []
+    for k, entry in enumerate(raw):
+        if not isinstance(entry, dict):
+            raise FormatError(f"tools[{k}]: expected an object")
+        note_unused(entry, {"functionDeclarations"}, f"tools[{k}]", notes)
+        for d in entry.get("functionDeclarations") or []:
+            schema = d.get("parametersJsonSchema") or d.get("parameters")
+            schema = schema or {"type": "object", "properties": {}}
+            tools.append(Tool(d["name"], d.get("description", ""), schema))
+    return tools
+
+
+def _parse_tool_config(config: Any, notes: Notes) -> str | dict | None:
+    calling = (config or {}).get("functionCallingConfig")
+    if not calling:
+        return None
+    mode = calling.get("mode")
+    names = calling.get("allowedFunctionNames") or []
+    if mode == "ANY" and len(names) == 1:
+        return {"name": names[0]}
+    if mode == "ANY" and names:
+        notes.add("toolConfig", f"allowed names {names} have no neutral form; read as 'required'")
+    choice = {"AUTO": "auto", "NONE": "none", "ANY": "required"}.get(mode)
+    if choice is None:
+        notes.add("toolConfig", f"mode {mode!r} has no neutral equivalent; dropped")
+    return choice
+
+
+# --- responses ------------------------------------------------------------------------------
+
+_REFUSED = {"SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "IMAGE_SAFETY"}
+_FINISH = {
+    "end_turn": "STOP",
+    "tool_calls": "STOP",
+    "max_tokens": "MAX_TOKENS",
+    "refusal": "SAFETY",
+    "other": "OTHER",
+}
+
+
+def parse_response(body: dict, notes: Notes) -> Reply:
+    """A ``GenerateContentResponse``. Gemini counts thoughts *outside* ``candidatesTokenCount``;
+    the neutral ``output_tokens`` adds them in (see ``helpers.replies``)."""
+    candidates = body.get("candidates")
+    if not isinstance(candidates, list) or not candidates:
+        raise FormatError("candidates: a Gemini response needs at least one candidate")
+    candidate = candidates[0]
+    parts = (candidate.get("content") or {}).get("parts") or []
+    blocks = read_parts(parts, "candidates[0].content", [], notes)
+    finish = candidate.get("finishReason")
+    stop: StopReason = "other"
+    if finish == "STOP":
+        stop = "tool_calls" if any(isinstance(b, ToolCall) for b in blocks) else "end_turn"
+    elif finish == "MAX_TOKENS":
+        stop = "max_tokens"
+    elif finish in _REFUSED:
+        stop = "refusal"
+    usage = body.get("usageMetadata") or {}
+    thoughts = usage.get("thoughtsTokenCount") or 0
+    return Reply(
+        message=Message("assistant", blocks),
+        usage=Usage(
+            input_tokens=(usage.get("promptTokenCount") or 0)
+            + (usage.get("toolUsePromptTokenCount") or 0),
+            output_tokens=(usage.get("candidatesTokenCount") or 0) + thoughts,
+            cache_read_tokens=usage.get("cachedContentTokenCount") or 0,
+            reasoning_tokens=thoughts,
+            raw=usage,
+        ),
+        stop_reason=stop,
+        model=body.get("modelVersion", ""),
+        id=body.get("responseId", ""),
+    )
+
+
+def render_response(reply: Reply, notes: Notes, *, created: int = 0) -> dict:
+    """The ``GenerateContentResponse`` a server would send (no timestamp in Gemini bodies)."""
+    u = reply.usage
+    usage = {
+        "promptTokenCount": u.input_tokens,
+        "candidatesTokenCount": u.output_tokens - u.reasoning_tokens,
+    }
+    if u.cache_read_tokens:
+        usage["cachedContentTokenCount"] = u.cache_read_tokens
+    if u.reasoning_tokens:
+        usage["thoughtsTokenCount"] = u.reasoning_tokens
+    usage["totalTokenCount"] = u.input_tokens + u.output_tokens
+    if u.cache_write_tokens:
+        notes.add("usage", "gemini reports no cache writes; cache_write_tokens left out")
+    content = {"role": "model", "parts": _model_parts(reply.message, "message", notes)}
+    return {
+        "candidates": [
+            {"content": content, "finishReason": _FINISH[reply.stop_reason], "index": 0}
+        ],
+        "usageMetadata": usage,
+        "modelVersion": reply.model,
+        "responseId": reply.id or "gemini-local",
+    }
+
+
+def evidence(body: dict) -> list[str]:
+    """What marks a body as a Gemini request."""
+    keys = ("contents", "systemInstruction", "generationConfig", "toolConfig")
+    return [f"has '{key}'" for key in keys if key in body]
