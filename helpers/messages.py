@@ -98,6 +98,8 @@ class Image:
     media_type: str = "image/png"
     data: str | None = None
     url: str | None = None
+    #: OpenAI's ``detail`` ("low", "high", "auto"): it changes what the image costs in tokens.
+    detail: str | None = None
     type: Literal["image"] = field(default="image", init=False, repr=False)
 
     def to_json(self) -> dict:
@@ -106,6 +108,8 @@ class Image:
             out["data"] = self.data
         if self.url is not None:
             out["url"] = self.url
+        if self.detail is not None:
+            out["detail"] = self.detail
         return out
 
     def __repr__(self) -> str:
@@ -339,7 +343,9 @@ def block_from_json(obj: Any, where: str = "block") -> Block:
     if kind == "image":
         if "data" not in obj and "url" not in obj:
             raise FormatError(f"{where}: an image needs 'data' (base64) or 'url'")
-        return Image(obj.get("media_type", "image/png"), obj.get("data"), obj.get("url"))
+        return Image(
+            obj.get("media_type", "image/png"), obj.get("data"), obj.get("url"), obj.get("detail")
+        )
     known = ", ".join(BLOCK_TYPES)
     raise FormatError(f"{where}: unknown block type {kind!r} (known: {known})")
 
