@@ -18,7 +18,9 @@ from pathlib import Path
 from typing import Any
 
 # command name -> module under helpers.cli, in the order ``--help`` lists them
-COMMANDS: dict[str, str] = {}
+COMMANDS: dict[str, str] = {
+    "render": "render",
+}
 
 
 class UsageError(Exception):
