@@ -82,12 +82,17 @@ class ToolCall:
     arguments: dict[str, Any]
     #: Opaque state some providers attach to the call itself (Gemini's ``thoughtSignature``).
     signature: str | None = None
+    #: The exact JSON text of the arguments as a provider sent it, when a parser keeps it.
+    #: Token counts and prompt caches see this text, spacing included; equality ignores it.
+    raw_arguments: str | None = field(default=None, compare=False, repr=False)
     type: Literal["tool_call"] = field(default="tool_call", init=False, repr=False)
 
     def to_json(self) -> dict:
         out = {"type": "tool_call", "id": self.id, "name": self.name, "arguments": self.arguments}
         if self.signature is not None:
             out["signature"] = self.signature
+        if self.raw_arguments is not None:
+            out["raw_arguments"] = self.raw_arguments
         return out
 
 
@@ -318,6 +323,7 @@ def block_from_json(obj: Any, where: str = "block") -> Block:
             raise FormatError(f"{where}.arguments: expected an object, got {type(args).__name__}")
         call = ToolCall(_require(obj, "id", str, where), _require(obj, "name", str, where), args)
         call.signature = obj.get("signature")
+        call.raw_arguments = obj.get("raw_arguments")
         return call
     if kind == "tool_result":
         call_id = _require(obj, "call_id", str, where)
