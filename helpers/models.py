@@ -1,0 +1,140 @@
+"""The model table: which tokenizer, counting rule, prices and cache rules each model has.
+
+Everything comes from one dated file, ``data/models.json``: lessons never hard-code a model id
+(they call ``default_model("openai")``) and nothing per-model is typed into code. Prices are not
+in the table either: it names the genai-prices entry (``price_ref``, ``price_provider``) and
+``price_timestamp`` fixes the date prices are looked up at, so results are reproducible.
+
+What it deliberately does not do: guess. An id the table does not know raises
+``UnknownModelError`` listing the known ids, unless it *starts with* a known id (a dated snapshot
+such as ``gpt-4o-2024-08-06``); then the longest such id is used and ``ModelInfo.note`` says so.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from functools import cache
+from typing import Any
+
+from helpers.paths import DATA
+
+__all__ = [
+    "ModelInfo",
+    "UnknownModelError",
+    "as_of",
+    "default_model",
+    "model_info",
+    "models",
+    "price_timestamp",
+    "source",
+]
+
+TABLE = DATA / "models.json"
+
+
+class UnknownModelError(KeyError):
+    """The model id is not in ``data/models.json`` (the message lists the ids that are)."""
+
+    def __str__(self) -> str:  # KeyError would print the message with quotes around it
+        return str(self.args[0])
+
+
+@dataclass(frozen=True)
+class ModelInfo:
+    """One row of the model table."""
+
+    id: str
+    provider: str  # "openai", "anthropic" or "gemini": whose wire format and usage rules
+    encoding: str | None  # tiktoken encoding name, or None when the tokenizer is not public
+    counting: str  # counting rule: "openai-chat-2024", "anthropic-estimate", ...
+    counting_verified: bool  # published API-reported figures exist for this rule and model
+    price_ref: str
+    price_provider: str
+    cache: dict[str, Any] = field(default_factory=dict)
+    image: dict[str, Any] | None = None
+    tool_use_overhead: dict[str, int] | None = None  # Anthropic: tokens by tool_choice type
+    sources: tuple[str, ...] = ()
+    legacy: bool = False
+    note: str = ""
+
+    @property
+    def cache_min_tokens(self) -> int | None:
+        return self.cache.get("min_tokens")
+
+
+@cache
+def _table() -> dict[str, Any]:
+    return json.loads(TABLE.read_text(encoding="utf-8"))
+
+
+def _row(model_id: str, raw: dict[str, Any]) -> ModelInfo:
+    return ModelInfo(
+        id=model_id,
+        provider=raw["provider"],
+        encoding=raw.get("encoding"),
+        counting=raw["counting"],
+        counting_verified=bool(raw.get("counting_verified", False)),
+        price_ref=raw["price"]["model_ref"],
+        price_provider=raw["price"]["provider_id"],
+        cache=dict(raw.get("cache") or {}),
+        image=raw.get("image"),
+        tool_use_overhead=raw.get("tool_use_overhead"),
+        sources=tuple(raw.get("sources", ())),
+        legacy=bool(raw.get("legacy", False)),
+        note=raw.get("note", ""),
+    )
+
+
+def as_of() -> str:
+    """The date the table (and the prices looked up with it) describes, e.g. ``2026-08-21``."""
+    return _table()["as_of"]
+
+
+def price_timestamp() -> datetime:
+    """The fixed ``genai_request_timestamp`` for genai-prices: midnight UTC of ``as_of()``."""
+    return datetime.fromisoformat(as_of()).replace(tzinfo=UTC)
+
+
+def models(provider: str | None = None, *, include_legacy: bool = False) -> list[str]:
+    """Known model ids, optionally only one provider's; legacy rows only when asked for."""
+    rows = _table()["models"]
+    return [
+        model_id
+        for model_id, raw in rows.items()
+        if (provider is None or raw["provider"] == provider)
+        and (include_legacy or not raw.get("legacy", False))
+    ]
+
+
+def default_model(provider: str) -> str:
+    """The model a lesson uses for ``provider`` ("openai", "anthropic", "gemini", "harmony")."""
+    defaults = _table()["defaults"]
+    if provider not in defaults:
+        raise UnknownModelError(
+            f"no default model for {provider!r}; known: {', '.join(sorted(defaults))}"
+        )
+    return defaults[provider]
+
+
+def model_info(model_id: str) -> ModelInfo:
+    """The table row for ``model_id``, or for the longest known id it starts with (noted)."""
+    rows = _table()["models"]
+    if model_id in rows:
+        return _row(model_id, rows[model_id])
+    prefixes = [known for known in rows if model_id.startswith(known + "-")]
+    if prefixes:
+        known = max(prefixes, key=len)
+        info = _row(known, rows[known])
+        note = f"{model_id!r} is not in the table; using {known!r} (matched by prefix)"
+        return replace(info, note=f"{note}. {info.note}".strip().rstrip("."))
+    known_ids = ", ".join(sorted(rows))
+    raise UnknownModelError(
+        f"unknown model {model_id!r}; data/models.json (as of {as_of()}) knows: {known_ids}"
+    )
+
+
+def source(key: str) -> str:
+    """The citation text for a source key used in the table."""
+    return _table()["sources"][key]

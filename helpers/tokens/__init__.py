@@ -1,0 +1,123 @@
+"""Counting input tokens: text, one message, or a whole request with a breakdown by part.
+
+>>> from helpers.tokens import count
+>>> c = count(request)                # the request's model, or pass model=...
+>>> c.total, c.estimate, c.method     # 1342, False, "tiktoken o200k_base, ..."
+>>> c.top()                           # {"tools": 612, "messages[0]": 301, ...}
+>>> print(c.table())                  # where the tokens go (Jupyter shows an HTML table)
+
+How a model is counted comes from ``data/models.json`` (``helpers.models``):
+
+- ``openai-chat-2024``: exact tokenizer, our tested model of the chat rendering
+  (``openai_chat``); ``estimate`` is False only where published API figures verify it;
+- ``anthropic-estimate`` / ``gemini-estimate``: a proxy tokenizer, always ``estimate=True``
+  (``estimate``); ``helpers.tokens.live`` asks the provider when live mode is on;
+- ``harmony``: the published gpt-oss format, rendered by ``openai-harmony`` (exact).
+
+What it deliberately does not do: load a tokenizer at import time (``import helpers.tokens``
+stays instant; the first count loads one, about half a second), or touch the network.
+"""
+
+from __future__ import annotations
+
+from helpers.messages import Message, Request, Tool
+from helpers.models import ModelInfo, default_model, model_info
+from helpers.tokens.breakdown import Count, Piece, Row, rows_from_pieces
+
+__all__ = [
+    "Count",
+    "Piece",
+    "Row",
+    "count",
+    "count_message",
+    "count_text",
+    "count_tools",
+    "token_keys",
+]
+
+
+def _info(model: str | ModelInfo | None, request: Request | None = None) -> ModelInfo:
+    if isinstance(model, ModelInfo):
+        return model
+    chosen = model or (request.model if request is not None else "") or default_model("openai")
+    return model_info(chosen)
+
+
+def _exactness(info: ModelInfo) -> tuple[bool, str]:
+    if info.counting == "openai-chat-2024":
+        how = f"tiktoken {info.encoding} over the openai-chat-2024 rendering model"
+        if info.counting_verified:
+            return False, how + " (matches published API prompt_tokens: tests/published_counts.py)"
+        return True, how + f" (verified on gpt-4o/gpt-4o-mini, assumed for {info.id})"
+    if info.counting == "harmony":
+        return False, "openai-harmony render_conversation_for_completion, o200k_harmony (exact)"
+    from helpers.tokens.estimate import method
+
+    return True, method(info)
+
+
+def count(request: Request, model: str | ModelInfo | None = None) -> Count:
+    """Input tokens of a whole request on ``model`` (default: the request's own model)."""
+    info = _info(model, request)
+    if info.counting == "openai-chat-2024":
+        from helpers.tokens.openai_chat import render
+    elif info.counting in ("anthropic-estimate", "gemini-estimate"):
+        from helpers.tokens.estimate import render
+    elif info.counting == "harmony":
+        from helpers.harmony import render_pieces as render
+    else:
+        raise ValueError(f"data/models.json: unknown counting rule {info.counting!r}")
+    pieces, labels, notes = render(request, info)
+    estimate, method = _exactness(info)
+    if info.note:
+        notes = [info.note, *notes]
+    return Count(
+        model=info.id,
+        total=sum(p.n for p in pieces),
+        rows=rows_from_pieces(pieces, labels),
+        estimate=estimate,
+        method=method,
+        notes=notes,
+        pieces=pieces,
+    )
+
+
+def count_text(text: str, model: str | ModelInfo | None = None) -> int:
+    """Tokens of plain text, no framing (a proxy tokenizer's count for Claude and Gemini)."""
+    from helpers.tokens.encodings import encode
+    from helpers.tokens.estimate import PROXY
+
+    info = _info(model)
+    return len(encode(info.encoding or PROXY, text))
+
+
+def count_message(message: Message, model: str | ModelInfo | None = None) -> int:
+    """Tokens one message adds to a request (its framing and blocks, not the reply priming)."""
+    info = _info(model)
+    counted = count(Request(info.id, [message]), info)
+    return counted.total - counted.part("priming")
+
+
+def count_tools(tools: list[Tool], model: str | ModelInfo | None = None) -> int:
+    """What adding these tool definitions to a request costs, alone (no system prompt)."""
+    info = _info(model)
+    probe = [Message("user", [])]
+    return count(Request(info.id, probe, tools=list(tools)), info).part("tools")
+
+
+def token_keys(counted: Count) -> tuple[list[object], list[str]]:
+    """The request as a flat token sequence, with the part each token belongs to.
+
+    Real token ids where we have them; where only a count exists (images, a documented
+    overhead) one key per token built from what identifies that content. Two requests share a
+    cache prefix exactly as far as these sequences agree (``helpers.caching``).
+    """
+    keys: list[object] = []
+    parts: list[str] = []
+    for piece in counted.pieces:
+        if piece.ids is not None:
+            keys.extend(piece.ids)
+        else:
+            keys.extend((piece.key, k) for k in range(piece.n))
+        parts.extend([piece.part] * piece.n)
+    return keys, parts

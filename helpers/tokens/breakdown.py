@@ -1,0 +1,124 @@
+"""The result of counting: the total, where the tokens go, and how sure we are.
+
+A counter renders a request into ``Piece``\\ s: runs of tokens, each owned by one *part* of the
+request, named by its path: ``tools``, ``tools[3]``, ``messages[2]`` (that message's framing),
+``messages[2].content[1]`` (one block), ``tool_choice``, ``priming`` (the tokens that start the
+reply). ``Count`` adds them up into rows a lesson can print, plot or show as a table.
+
+Two levels of rows: a top row per tool list / message / extra, and under it one row per block
+(or per tool), plus a ``framing`` row for the rest, so the rows under a top row always add up
+to it and the top rows always add up to the total.
+
+What it deliberately does not do: render anything itself (see ``openai_chat`` and
+``estimate``).
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass, field
+
+__all__ = ["Count", "Piece", "Row"]
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A run of tokens owned by one part of the request."""
+
+    part: str  # "tools[3]", "messages[2]", "messages[2].content[1]", "priming", ...
+    ids: tuple[int, ...] | None  # token ids, or None where only a count exists (images, overhead)
+    n: int  # number of tokens
+    key: object = None  # what identifies the content when ``ids`` is None (for cache prefixes)
+
+    @staticmethod
+    def of(part: str, ids: tuple[int, ...]) -> Piece:
+        return Piece(part, ids, len(ids))
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of the breakdown."""
+
+    part: str  # "messages[2]" or "messages[2].content[1]"
+    label: str  # "assistant", "text", "tool_call search_orders", "framing", ...
+    tokens: int
+    level: int  # 0: a top part; 1: inside the row above
+
+
+@dataclass
+class Count:
+    """How many input tokens a request costs on one model, and where they go."""
+
+    model: str
+    total: int
+    rows: list[Row]
+    estimate: bool  # True unless counted with the model's own tokenizer and a verified rendering
+    method: str  # how the number was obtained, in words
+    notes: list[str] = field(default_factory=list)
+    pieces: list[Piece] = field(default_factory=list, repr=False)
+
+    def __int__(self) -> int:
+        return self.total
+
+    def top(self) -> dict[str, int]:
+        """Top-level parts and their tokens: ``{"tools": 612, "messages[0]": 300, ...}``."""
+        return {r.part: r.tokens for r in self.rows if r.level == 0}
+
+    def part(self, path: str) -> int:
+        """Tokens of one part and everything inside it, e.g. ``count.part("tools")``."""
+        return sum(p.n for p in self.pieces if p.part == path or p.part.startswith(path + "["))
+
+    def table(self) -> str:
+        """The breakdown as plain text (the CLI prints this)."""
+        width = max([len(r.part) + 2 * r.level for r in self.rows] + [4])
+        lines = [f"{'part':<{width}}  {'what':<32} {'tokens':>7} {'share':>6}"]
+        for r in self.rows:
+            share = f"{100 * r.tokens / self.total:5.1f}%" if self.total else ""
+            name = "  " * r.level + r.part
+            lines.append(f"{name:<{width}}  {r.label[:32]:<32} {r.tokens:>7} {share:>6}")
+        kind = "estimate" if self.estimate else "exact"
+        lines.append(f"{'total':<{width}}  {kind + ', ' + self.model:<32} {self.total:>7}")
+        lines.append(f"method: {self.method}")
+        lines += [f"note: {n}" for n in self.notes]
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        kind = "estimate" if self.estimate else "exact"
+        body = []
+        for r in self.rows:
+            style = "" if r.level == 0 else ' style="color:#666"'
+            pad = "&nbsp;" * 4 * r.level
+            share = f"{100 * r.tokens / self.total:.1f}%" if self.total else ""
+            body.append(
+                f"<tr{style}><td><code>{pad}{html.escape(r.part)}</code></td>"
+                f"<td>{html.escape(r.label)}</td><td style='text-align:right'>{r.tokens}</td>"
+                f"<td style='text-align:right'>{share}</td></tr>"
+            )
+        notes = "".join(f"<li>{html.escape(n)}</li>" for n in self.notes)
+        return (
+            f"<div><b>{self.total} input tokens</b> on <code>{html.escape(self.model)}</code> "
+            f"({kind})<table><tr><th>part</th><th>what</th><th>tokens</th><th>share</th></tr>"
+            f"{''.join(body)}</table><small>{html.escape(self.method)}</small>"
+            f"{f'<ul>{notes}</ul>' if notes else ''}</div>"
+        )
+
+
+def _top(part: str) -> str:
+    head = part.split(".", 1)[0]
+    return "tools" if head.startswith("tools[") else head
+
+
+def rows_from_pieces(pieces: list[Piece], labels: dict[str, str]) -> list[Row]:
+    """Group pieces into top rows (``tools``, ``messages[2]``...) and rows inside them."""
+    inner: dict[str, dict[str, int]] = {}
+    for piece in pieces:
+        parts = inner.setdefault(_top(piece.part), {})
+        parts[piece.part] = parts.get(piece.part, 0) + piece.n
+    rows = []
+    for top, parts in inner.items():
+        rows.append(Row(top, labels.get(top, top), sum(parts.values()), 0))
+        if list(parts) == [top]:
+            continue  # nothing inside worth a row of its own
+        for path, n in parts.items():
+            rows.append(Row(path, "framing" if path == top else labels.get(path, path), n, 1))
+    return rows

@@ -1,0 +1,101 @@
+"""Tool definitions as the model is believed to see them: a TypeScript-like ``namespace``.
+
+OpenAI does not publish how Chat Completions turns ``tools`` into prompt text. The community
+reverse-engineered it from billed ``prompt_tokens`` (hmarr/openai-chat-tokens,
+pamelafox/openai-messages-token-helper) and OpenAI's own published gpt-oss format renders tools
+the same way::
+
+    namespace functions {
+
+    // Get the current weather in a given location
+    type get_current_weather = (_: {
+    // The city and state, e.g. San Francisco, CA
+    location: string,
+    unit?: "celsius" | "fahrenheit",
+    }) => any;
+
+    } // namespace functions
+
+It is a **model, not a contract**: it reproduces most published API figures exactly
+(``tests/published_counts.py`` lists every case, matches and misses), and OpenAI can change
+the real rendering at any time.
+
+What it deliberately does not do: render every JSON Schema keyword. ``enum``,
+``anyOf``/``oneOf``, type lists, arrays and nested objects are rendered; anything else (``const``,
+``$ref``, ``pattern``, ``minimum``, ``default``...) becomes ``any`` or is left out: the published
+figures show ``const`` is not rendered (hmarr's ``anyOf`` cases).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+__all__ = ["HEADER", "render_namespace", "render_tool"]
+
+#: Text put before the namespace inside the system message.
+HEADER = "# Tools\n\n## functions\n\n"
+
+
+def _literal(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False) if isinstance(value, str) else json.dumps(value)
+
+
+def _type(schema: Any, indent: int) -> str:
+    if not isinstance(schema, dict):
+        return "any"
+    for union in ("anyOf", "oneOf"):
+        if isinstance(schema.get(union), list):
+            return " | ".join(_type(option, indent) for option in schema[union])
+    if isinstance(schema.get("enum"), list):
+        return " | ".join(_literal(v) for v in schema["enum"])
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        return " | ".join(_type({**schema, "type": k}, indent) for k in kind)
+    if kind == "string":
+        return "string"
+    if kind in ("number", "integer"):
+        return "number"
+    if kind in ("boolean", "null"):
+        return kind
+    if kind == "array":
+        items = schema.get("items")
+        return f"{_type(items, indent)}[]" if items is not None else "any[]"
+    if kind == "object":
+        if not schema.get("properties"):
+            return "object"
+        return "{\n" + _properties(schema, indent + 2) + "\n}"
+    return "any"
+
+
+def _properties(schema: dict[str, Any], indent: int) -> str:
+    required = set(schema.get("required") or [])
+    pad = " " * indent
+    lines = []
+    for name, prop in (schema.get("properties") or {}).items():
+        description = prop.get("description") if isinstance(prop, dict) else None
+        if description:
+            lines.append(f"{pad}// {description}")
+        mark = "" if name in required else "?"
+        lines.append(f"{pad}{name}{mark}: {_type(prop, indent)},")
+    return "\n".join(lines)
+
+
+def render_tool(name: str, description: str, parameters: dict[str, Any] | None) -> str:
+    """One tool: its description as a comment, then its type; ends with a blank line."""
+    lines = [f"// {description}"] if description else []
+    if parameters and parameters.get("properties"):
+        lines += [f"type {name} = (_: {{", _properties(parameters, 0), "}) => any;"]
+    else:
+        lines.append(f"type {name} = () => any;")
+    return "\n".join(lines) + "\n\n"
+
+
+def render_namespace(tools: list[tuple[str, str, dict[str, Any] | None]]) -> tuple[str, list[int]]:
+    """The whole namespace, and where each tool's text starts in it (for the breakdown)."""
+    text = "namespace functions {\n\n"
+    starts = []
+    for name, description, parameters in tools:
+        starts.append(len(text))
+        text += render_tool(name, description, parameters)
+    return text + "} // namespace functions", starts
