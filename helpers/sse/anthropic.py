@@ -1,0 +1,136 @@
+"""Anthropic Messages streaming: named events, ``message_start`` ... ``message_stop``.
+
+The order is always: ``message_start`` (the message with ``content: []`` and the input usage),
+then per content block ``content_block_start`` (an empty skeleton at ``index``), some
+``content_block_delta`` events and ``content_block_stop``; then ``message_delta`` (the stop reason
+and **cumulative** output usage: take the last value, never sum) and ``message_stop``. ``ping``
+events may appear anywhere and carry nothing.
+
+Deltas by type: ``text_delta`` (append text), ``input_json_delta`` (append to a raw JSON buffer,
+parsed once the block stops; the first piece is often ``""``), ``thinking_delta`` (append), and
+``signature_delta``, which is an **assignment**: the whole signature, sent once, just before the
+block stops. ``redacted_thinking`` has no delta type, so it only ever arrives whole in
+``content_block_start``. The SDK requires the ``event:`` lines; data-only streams break it.
+
+Not handled: ``citations_delta`` (citations are kept out of the neutral model).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from helpers.sse import StreamError, frame, pieces
+
+__all__ = ["accumulate", "encode"]
+
+
+def _skeleton(block: dict[str, Any]) -> dict[str, Any]:
+    """A block as ``content_block_start`` announces it: the parts that stream are empty."""
+    if block["type"] == "text":
+        return {**block, "text": ""}
+    if block["type"] == "tool_use":
+        return {**block, "input": {}}
+    if block["type"] == "thinking":
+        return {**block, "thinking": "", "signature": ""}
+    return block  # redacted_thinking and anything else arrive whole
+
+
+def _deltas(block: dict[str, Any], size: int) -> Iterator[dict[str, Any]]:
+    if block["type"] == "text":
+        for piece in pieces(block["text"], size):
+            yield {"type": "text_delta", "text": piece}
+    elif block["type"] == "tool_use":
+        yield {"type": "input_json_delta", "partial_json": ""}
+        raw = json.dumps(block["input"], ensure_ascii=False, separators=(",", ":"))
+        for piece in pieces(raw, size):
+            yield {"type": "input_json_delta", "partial_json": piece}
+    elif block["type"] == "thinking":
+        for piece in pieces(block["thinking"], size):
+            yield {"type": "thinking_delta", "thinking": piece}
+        yield {"type": "signature_delta", "signature": block.get("signature", "")}
+
+
+def encode(body: dict[str, Any], size: int = 12) -> Iterator[str]:
+    """A ``message`` body as the events the Messages API streams."""
+    usage = dict(body.get("usage") or {})
+    start_usage = {**usage, "output_tokens": 1}  # the real API reports 1 output token here
+    message = {**body, "content": [], "stop_reason": None, "stop_sequence": None}
+    start = {"type": "message_start", "message": {**message, "usage": start_usage}}
+    yield frame(start, "message_start")
+    for index, block in enumerate(body.get("content") or []):
+        opened = {"type": "content_block_start", "index": index, "content_block": _skeleton(block)}
+        yield frame(opened, "content_block_start")
+        if index == 0:
+            yield frame({"type": "ping"}, "ping")
+        for delta in _deltas(block, size):
+            event = {"type": "content_block_delta", "index": index, "delta": delta}
+            yield frame(event, "content_block_delta")
+        yield frame({"type": "content_block_stop", "index": index}, "content_block_stop")
+    stop = {"stop_reason": body.get("stop_reason"), "stop_sequence": body.get("stop_sequence")}
+    final_usage = {"output_tokens": usage.get("output_tokens", 0)}
+    yield frame({"type": "message_delta", "delta": stop, "usage": final_usage}, "message_delta")
+    yield frame({"type": "message_stop"}, "message_stop")
+
+
+def _close(block: dict[str, Any], buffer: str | None, index: int) -> None:
+    """Parse a tool call's joined JSON once its block has stopped."""
+    if block.get("type") == "tool_use" and buffer is not None:
+        try:
+            block["input"] = json.loads(buffer) if buffer else {}
+        except json.JSONDecodeError as err:
+            raise StreamError(
+                f"content block {index}: tool input is not valid JSON: {err}"
+            ) from None
+
+
+def accumulate(events: Iterable[Any]) -> dict[str, Any]:
+    """Events -> the ``message`` body a non-streaming call returns."""
+    message: dict[str, Any] | None = None
+    buffers: dict[int, str] = {}  # content-block index -> raw JSON of a tool call's input
+    stopped = False
+    for event in events:
+        if event.event == "ping":
+            continue
+        data = json.loads(event.data)
+        kind = data.get("type", event.event)
+        if kind == "error":
+            error = data.get("error", {})
+            raise StreamError(f"error event in the stream: {error.get('message', error)}", message)
+        if kind == "message_start":
+            message = json.loads(json.dumps(data["message"]))
+            continue
+        if message is None:
+            raise StreamError(f"{kind!r} arrived before 'message_start'")
+        blocks = message["content"]
+        if kind == "content_block_start":
+            while len(blocks) <= data["index"]:
+                blocks.append({})
+            blocks[data["index"]] = dict(data["content_block"])
+        elif kind == "content_block_delta":
+            block, delta = blocks[data["index"]], data["delta"]
+            if delta["type"] == "text_delta":
+                block["text"] += delta["text"]
+            elif delta["type"] == "input_json_delta":
+                buffers[data["index"]] = buffers.get(data["index"], "") + delta["partial_json"]
+            elif delta["type"] == "thinking_delta":
+                block["thinking"] += delta["thinking"]
+            elif delta["type"] == "signature_delta":
+                block["signature"] = delta["signature"]  # assignment, not append
+        elif kind == "content_block_stop":
+            _close(blocks[data["index"]], buffers.pop(data["index"], None), data["index"])
+        elif kind == "message_delta":
+            message.update({k: v for k, v in data.get("delta", {}).items()})
+            message["usage"].update(
+                {k: v for k, v in data.get("usage", {}).items() if v is not None}
+            )
+        elif kind == "message_stop":
+            stopped = True
+    if message is None:
+        raise StreamError("the stream has no 'message_start' event")
+    if not stopped:
+        raise StreamError(
+            "the stream ended before 'message_stop': the reply is incomplete", message
+        )
+    return message
