@@ -12,9 +12,10 @@ Two profiles:
   (``first-must-be-user``).
 
 **Numbering** (``anthropic_numbering``): the renderer moves system messages to the top-level
-``system`` field, turns each ``tool`` message into a ``user`` message, and merges a run of tool
-messages with the user message right after it (tool results first, then the user's blocks).
-Blocks keep their order, so ``messages.N.content.M`` counts the merged message's blocks.
+``system`` field, turns each ``tool`` message into a ``user`` message, and merges the user
+message right after a tool message into it (tool results first, then the user's blocks). Two
+tool messages in a row stay two user messages (the first-party API merges them; the strict
+profile does not). ``messages.N.content.M`` counts the blocks actually sent.
 
 Every text below is verbatim from public error reports (see ``SOURCES``), with our indices and
 ids filled in. Not checked: the extended-thinking rules (they depend on the request's
@@ -28,7 +29,7 @@ from dataclasses import dataclass, field
 from itertools import groupby
 from typing import Any
 
-from helpers.messages import Message, Tool, ToolCall, ToolResult
+from helpers.messages import Image, Message, Reasoning, Tool, ToolCall, ToolResult
 from helpers.rules.core import blocks
 from helpers.rules.violation import Violation, set_provider_error
 
@@ -93,21 +94,37 @@ class WireMessage:
 
 
 def anthropic_numbering(messages: list[Message]) -> list[WireMessage]:
-    """The ``messages`` list the Anthropic renderer sends (see the module docstring)."""
+    """The ``messages`` list the Anthropic renderer sends (see the module docstring).
+
+    It mirrors ``helpers.formats.anthropic``: system messages leave the list; a user message
+    right after a tool message joins it; blocks Anthropic cannot take are left out (reasoning
+    from another provider or without a signature, an image outside a user message), and so is
+    a message that had content but has none left. A message that was empty to begin with keeps
+    its place: the renderer leaves it out too (with a note), but a body written by hand keeps
+    it, and that is the body Anthropic answers about.
+    """
     wire: list[WireMessage] = []
     previous = None
     for i, message in enumerate(messages):
         if message.role == "system":
             continue
-        if message.role in ("tool", "user") and previous == "tool":
-            target = wire[-1]
-        else:
-            target = WireMessage("assistant" if message.role == "assistant" else "user")
-            wire.append(target)
-        target.neutral_indices.append(i)
-        target.parts += [(i, j, b) for j, b in blocks(message)]
+        parts = [(i, j, b) for j, b in blocks(message) if _sent(b, message.role)]
+        if message.role == "user" and previous == "tool" and wire:
+            wire[-1].neutral_indices.append(i)
+            wire[-1].parts += parts
+        elif parts or not message.content:
+            role = "assistant" if message.role == "assistant" else "user"
+            wire.append(WireMessage(role, [i], parts))
         previous = message.role
     return wire
+
+
+def _sent(block: Any, role: str) -> bool:
+    if isinstance(block, Reasoning):
+        return block.provider in (None, "anthropic") and block.signature is not None
+    if isinstance(block, Image):
+        return role == "user"
+    return True
 
 
 def check(

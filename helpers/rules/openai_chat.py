@@ -5,8 +5,9 @@ followed *immediately* by ``role: "tool"`` messages answering each ``tool_call_i
 message must answer the assistant message before its run of tool messages.
 
 **Numbering.** The Chat renderer writes one chat message per neutral message, except a neutral
-``tool`` message, which becomes one ``role: "tool"`` message per result. So OpenAI's
-``messages.[N]`` counts every result of earlier tool messages (``chat_numbering`` below).
+``tool`` message, which becomes one ``role: "tool"`` message per result, and a message with
+nothing Chat can carry (only reasoning), which is left out. So OpenAI's ``messages.[N]`` counts
+every result of earlier tool messages (``chat_numbering`` below).
 
 **Texts.** Verbatim from public error reports (the ``SOURCES`` entries); OpenAI names the
 message whose *role* broke the rule in ``param`` (``"messages.[6].role"``): the first message
@@ -22,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from helpers.messages import Message, Tool, ToolCall, ToolResult
+from helpers.messages import Image, Message, Reasoning, Tool, ToolCall, ToolResult
 from helpers.rules.core import blocks
 from helpers.rules.violation import Violation, set_provider_error
 
@@ -61,19 +62,34 @@ class ChatMessage:
 
 
 def chat_numbering(messages: list[Message]) -> list[ChatMessage]:
-    """The chat list the renderer sends: one entry per message, one per result of a tool message."""
+    """The chat list the renderer sends: one entry per message, one per result of a tool message.
+
+    It mirrors ``helpers.formats.openai_chat``: a message whose content holds nothing Chat can
+    carry (only reasoning, say) is left out. A message that was empty to begin with keeps its
+    place: a body written by hand keeps it, and that is the body OpenAI answers about.
+    """
     chat: list[ChatMessage] = []
     for i, message in enumerate(messages):
+        found = list(blocks(message))
         if message.role == "tool":
             chat += [
                 ChatMessage("tool", i, j, tool_call_id=b.call_id)
-                for j, b in blocks(message)
+                for j, b in found
                 if isinstance(b, ToolResult)
             ]
-        else:
-            ids = tuple(b.id for _, b in blocks(message) if isinstance(b, ToolCall))
+            continue
+        sent = [b for _, b in found if _sent(b, message.role)]
+        if sent or not message.content:
+            ids = tuple(b.id for b in sent if isinstance(b, ToolCall))
             chat.append(ChatMessage(message.role, i, call_ids=ids))
     return chat
+
+
+def _sent(block: object, role: str) -> bool:
+    """Chat carries text, tool calls, and images in user messages; reasoning has no field."""
+    if isinstance(block, Image):
+        return role == "user"
+    return not isinstance(block, Reasoning)
 
 
 def check(messages: list[Message], tools: list[Tool], core: list[Violation]) -> list[Violation]:
