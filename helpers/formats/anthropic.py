@@ -23,6 +23,7 @@ from helpers.formats.common import (
     Notes,
     check_placement,
     check_tool_choice,
+    note_image_detail,
     note_unused,
     replayable,
 )
@@ -112,6 +113,7 @@ _LATE_SYSTEM = (
 def render_request(request: Request, notes: Notes) -> dict:
     check_placement(request.messages)
     check_tool_choice(request.tool_choice)
+    note_image_detail(request.messages, NAME, notes)
     system: list[dict] = []
     messages: list[dict] = []
     previous = ""

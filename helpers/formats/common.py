@@ -114,12 +114,21 @@ def data_url(image: Image) -> str:
     return image.url if image.data is None else f"data:{image.media_type};base64,{image.data}"
 
 
-def image_from_url(url: str, media_type: str = "image/png") -> Image:
-    """Read a data URL back into inline data; any other URL stays a URL."""
+def image_from_url(url: str, detail: str | None = None) -> Image:
+    """Read a data URL back into inline data; any other URL stays a URL (type unknown: png)."""
     match = _DATA_URL.fullmatch(url)
     if match:
-        return Image(match["type"], data=match["data"])
-    return Image(media_type, url=url)
+        return Image(match["type"], data=match["data"], detail=detail)
+    return Image(url=url, detail=detail)
+
+
+def note_image_detail(messages: list[Message], fmt: str, notes: Notes) -> None:
+    """``detail`` is OpenAI's knob; formats without it say that they dropped it."""
+    for i, message in enumerate(messages):
+        for j, block in enumerate(message.content):
+            inner = block.content if isinstance(block, ToolResult) else [block]
+            if any(isinstance(b, Image) and b.detail is not None for b in inner):
+                notes.add(f"messages[{i}].content[{j}]", f"image detail has no field in {fmt}")
 
 
 def base64_text(value: Any) -> str:

@@ -28,6 +28,7 @@ from helpers.formats.common import (
     check_placement,
     check_tool_choice,
     json_text,
+    note_image_detail,
     note_unused,
     replayable,
 )
@@ -108,6 +109,7 @@ def _response_part(result: ToolResult, name: str, where: str, notes: Notes) -> d
 def render_request(request: Request, notes: Notes) -> dict:
     check_placement(request.messages)
     check_tool_choice(request.tool_choice)
+    note_image_detail(request.messages, NAME, notes)
     names: dict[str, str] = {}  # call id -> function name: a functionResponse must name it
     system: list[dict] = []
     contents: list[dict] = []

@@ -60,7 +60,10 @@ def _content(message: Message, where: str, notes: Notes) -> str | list[dict] | N
         if isinstance(block, Text):
             parts.append({"type": "text", "text": block.text})
         elif isinstance(block, Image) and message.role == "user":
-            parts.append({"type": "image_url", "image_url": {"url": data_url(block)}})
+            image_url = {"url": data_url(block)}
+            if block.detail is not None:
+                image_url["detail"] = block.detail
+            parts.append({"type": "image_url", "image_url": image_url})
         elif isinstance(block, Image):
             notes.add(f"{where}.content[{j}]", f"no image in a {message.role} message; dropped")
         elif isinstance(block, Reasoning):
@@ -180,7 +183,8 @@ def _blocks(content: Any, where: str, notes: Notes) -> list:
             blocks.append(Text(part["refusal"]))
             notes.add(f"{where}.content[{k}]", "a refusal part read as text")
         elif kind == "image_url":
-            blocks.append(image_from_url(part["image_url"]["url"]))
+            image_url = part["image_url"]
+            blocks.append(image_from_url(image_url["url"], image_url.get("detail")))
         else:
             notes.add(f"{where}.content[{k}]", f"part type {kind!r} has no neutral block; dropped")
     return blocks

@@ -58,7 +58,10 @@ PROVIDER = "openai"
 
 
 def _image(image: Image) -> dict:
-    return {"type": "input_image", "image_url": data_url(image), "detail": "auto"}
+    part = {"type": "input_image", "image_url": data_url(image)}
+    if image.detail is not None:  # the API's default is "auto"
+        part["detail"] = image.detail
+    return part
 
 
 def _input_message(message: Message, where: str, notes: Notes) -> dict:
@@ -212,7 +215,7 @@ def _parts(content: Any, where: str, notes: Notes) -> list:
             blocks.append(Text(part["refusal"]))
             notes.add(f"{where}[{k}]", "a refusal part read as text")
         elif kind == "input_image" and part.get("image_url"):
-            blocks.append(image_from_url(part["image_url"]))
+            blocks.append(image_from_url(part["image_url"], part.get("detail")))
         else:
             notes.add(f"{where}[{k}]", f"part type {kind!r} has no neutral block; dropped")
     return blocks
