@@ -34,6 +34,7 @@ from helpers.rules import (
     first_violation_error,
 )
 from helpers.rules.anthropic import anthropic_numbering
+from helpers.rules.gemini import gemini_turns
 from helpers.rules.openai_chat import chat_numbering
 from tests.corruptions import CORRUPTIONS, user_between_call_and_result
 from tests.strategies import conversations
@@ -149,6 +150,22 @@ def test_chat_numbering_matches_the_renderer(request):
     chat = chat_numbering(request.messages)
     assert [m.role for m in chat] == [m["role"] for m in body["messages"]]
     assert [m.tool_call_id for m in chat] == [m.get("tool_call_id") for m in body["messages"]]
+
+
+@FEW
+@given(conversations())
+def test_gemini_turns_match_the_renderer(request):
+    if importlib.util.find_spec("helpers.formats.gemini") is None:
+        pytest.skip("helpers.formats.gemini not available")
+    from helpers.formats.common import Notes
+    from helpers.formats.gemini import render_request
+
+    body = render_request(request, Notes())
+    turns = gemini_turns(request.messages)
+    assert [t.kind != "model" for t in turns] == [c["role"] == "user" for c in body["contents"]]
+    assert [len(t.calls) for t in turns] == [
+        sum("functionCall" in p for p in c["parts"]) for c in body["contents"]
+    ]
 
 
 # --- the shared rules, one at a time -------------------------------------------------------------
@@ -561,3 +578,15 @@ def test_error_response_uses_our_message_for_another_providers_violation():
     v = check(req, "anthropic")[0]
     body = error_response(v, "gemini")[1]
     assert body["error"]["message"] == v.message
+
+
+def test_gemini_two_tool_messages_in_a_row_are_two_response_turns():
+    req = sundry.ticket()
+    req.messages[2].content.append(tool_call("c2", "get_tracking", {"order_id": "SO-48213"}))
+    req.messages.append(tool(tool_result("c2", "[]")))
+    assert check(req) == [] and check(req, "anthropic") == []
+    assert found(check(req, "gemini")) == {
+        ("response-count", 3, "c2"),
+        ("response-turn-position", 4, "c2"),
+    }
+    assert {v.rule for v in check(req, "anthropic-strict")} == {"roles-must-alternate"}

@@ -9,16 +9,17 @@ becomes a *function-call turn*. Gemini checks three things about them:
 - ``response-turn-position``: a function-response turn comes right after the function-call turn;
 - ``response-count``: it holds as many response parts as the call turn has call parts.
 
-**Numbering.** System messages move to ``systemInstruction``; a run of tool messages becomes one
-function-response turn. Gemini's texts name no position and no id, so ``provider_error`` is the
-same sentence wherever the problem is; the violation's own message says where.
+**Numbering.** System messages move to ``systemInstruction``; each tool message becomes one
+function-response turn (two tool messages in a row are two turns, and the second breaks
+``response-turn-position``). Gemini's texts name no position and no id, so ``provider_error``
+is the same sentence wherever the problem is; the violation's own message says where.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from helpers.messages import Message, Tool, ToolCall, ToolResult
+from helpers.messages import Message, Reasoning, Tool, ToolCall, ToolResult
 from helpers.rules.core import blocks
 from helpers.rules.violation import Violation, set_provider_error
 
@@ -45,28 +46,36 @@ class Turn:
     """One ``Content`` of Gemini's ``contents``: ``user``, ``model`` or ``response``."""
 
     kind: str
-    neutral_indices: list[int] = field(default_factory=list)
+    neutral_index: int
     calls: list[tuple[int, int, ToolCall]] = field(default_factory=list)
     results: list[tuple[int, int, ToolResult]] = field(default_factory=list)
 
 
 def gemini_turns(messages: list[Message]) -> list[Turn]:
-    """The ``contents`` list the Gemini renderer sends, as turns."""
+    """The ``contents`` list the Gemini renderer sends, as turns.
+
+    It mirrors ``helpers.formats.gemini``: system messages leave the list, each tool message is
+    its own function-response turn, and a model turn with content but nothing Gemini takes
+    (only another provider's reasoning) is left out. A message that was empty to begin with
+    keeps its place, as it would in a body written by hand.
+    """
     turns: list[Turn] = []
     for i, message in enumerate(messages):
         if message.role == "system":
             continue
         kind = {"assistant": "model", "tool": "response"}.get(message.role, "user")
-        if not (kind == "response" and turns and turns[-1].kind == "response"):
-            turns.append(Turn(kind))
-        turn = turns[-1]
-        turn.neutral_indices.append(i)
-        for j, block in blocks(message):
-            if isinstance(block, ToolCall):
-                turn.calls.append((i, j, block))
-            elif isinstance(block, ToolResult):
-                turn.results.append((i, j, block))
+        found = [(j, b) for j, b in blocks(message) if _sent(b)]
+        if message.content and not found:
+            continue
+        turn = Turn(kind, i)
+        turn.calls = [(i, j, b) for j, b in found if isinstance(b, ToolCall)]
+        turn.results = [(i, j, b) for j, b in found if isinstance(b, ToolResult)]
+        turns.append(turn)
     return turns
+
+
+def _sent(block: object) -> bool:
+    return not isinstance(block, Reasoning) or block.provider in (None, "gemini")
 
 
 def check(messages: list[Message], tools: list[Tool], core: list[Violation]) -> list[Violation]:
@@ -91,7 +100,7 @@ def _call_turn(turn: Turn, before: Turn | None) -> Violation:
     where = (
         "the history starts with it"
         if before is None
-        else f"it follows another model turn (messages[{before.neutral_indices[-1]}])"
+        else f"it follows another model turn (messages[{before.neutral_index}])"
     )
     v = Violation(
         "call-turn-position",
@@ -105,11 +114,11 @@ def _call_turn(turn: Turn, before: Turn | None) -> Violation:
 
 
 def _response_turn(turn: Turn, before: Turn | None) -> Violation:
-    i, j, result = turn.results[0] if turn.results else (turn.neutral_indices[0], None, None)
+    i, j, result = turn.results[0] if turn.results else (turn.neutral_index, None, None)
     what = (
         "nothing"
         if before is None
-        else f"messages[{before.neutral_indices[-1]}], which is not a turn with function calls"
+        else f"messages[{before.neutral_index}], which is not a turn with function calls"
     )
     v = Violation(
         "response-turn-position",
@@ -127,7 +136,7 @@ def _count(turn: Turn, before: Turn) -> Violation:
     asked = [c.id for _, _, c in before.calls]
     unanswered = [cid for cid in asked if cid not in answered]
     extra = [(i, j, r) for i, j, r in turn.results if r.call_id not in asked]
-    i, j, call_id = turn.neutral_indices[0], None, unanswered[0] if unanswered else None
+    i, j, call_id = turn.neutral_index, None, unanswered[0] if unanswered else None
     if extra and not unanswered:
         i, j, call_id = extra[0][0], extra[0][1], extra[0][2].call_id
     elif not unanswered:  # same ids, one answered twice
@@ -139,7 +148,7 @@ def _count(turn: Turn, before: Turn) -> Violation:
             seen.add(r.call_id)
     v = Violation(
         "response-count",
-        f"the function-call turn (messages[{before.neutral_indices[0]}]) has {len(asked)} "
+        f"the function-call turn (messages[{before.neutral_index}]) has {len(asked)} "
         f"call(s) but this function-response turn has {len(answered)} response(s); on Gemini "
         "they must be equal, one response per call",
         i,
