@@ -66,7 +66,7 @@ class Count:
 
     def part(self, path: str) -> int:
         """Tokens of one part and everything inside it, e.g. ``count.part("tools")``."""
-        return sum(p.n for p in self.pieces if p.part == path or p.part.startswith(path + "["))
+        return sum(p.n for p in self.pieces if _top_or_self(p.part, path))
 
     def table(self) -> str:
         """The breakdown as plain text (the CLI prints this)."""
@@ -101,6 +101,10 @@ class Count:
             f"{''.join(body)}</table><small>{html.escape(self.method)}</small>"
             f"{f'<ul>{notes}</ul>' if notes else ''}</div>"
         )
+
+
+def _top_or_self(part: str, path: str) -> bool:
+    return part == path or part.startswith(path + ".") or _top(part) == path
 
 
 def _top(part: str) -> str:

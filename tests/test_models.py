@@ -1,0 +1,84 @@
+"""The model table: lookups, defaults, prefix fallback, and that genai-prices knows every row."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers.models import (
+    UnknownModelError,
+    as_of,
+    default_model,
+    model_info,
+    models,
+    price_timestamp,
+    source,
+)
+
+
+def test_required_models_are_in_the_table():
+    required = {
+        "gpt-4o", "gpt-4o-mini", "gpt-4.1", "gpt-4.1-mini", "gpt-5", "gpt-5-mini",
+        "claude-sonnet-4-5", "claude-haiku-4-5", "claude-opus-4-1", "claude-sonnet-4",
+        "gemini-2.5-flash", "gemini-2.5-pro", "gpt-oss-120b",
+    }  # fmt: skip
+    assert required <= set(models())
+    assert set(models("anthropic")) == {
+        "claude-sonnet-4-5", "claude-haiku-4-5", "claude-opus-4-1", "claude-sonnet-4"
+    }  # fmt: skip
+    assert "gpt-3.5-turbo" not in models() and "gpt-3.5-turbo" in models(include_legacy=True)
+
+
+def test_defaults_exist_in_the_table():
+    for provider in ("openai", "anthropic", "gemini", "harmony"):
+        assert default_model(provider) in models()
+    with pytest.raises(UnknownModelError, match="known: anthropic, gemini, harmony, openai"):
+        default_model("mistral")
+
+
+def test_unknown_model_error_lists_the_known_ids():
+    with pytest.raises(UnknownModelError) as err:
+        model_info("gpt-9-turbo")
+    message = str(err.value)
+    assert "unknown model 'gpt-9-turbo'" in message and "gpt-4o-mini" in message
+    assert as_of() in message
+
+
+def test_dated_snapshots_fall_back_by_longest_prefix_with_a_note():
+    info = model_info("gpt-4o-mini-2024-07-18")
+    assert info.id == "gpt-4o-mini" and "matched by prefix" in info.note
+    assert model_info("claude-sonnet-4-5-20250929").id == "claude-sonnet-4-5"
+    assert model_info("gpt-4o").note == ""
+
+
+def test_rows_carry_their_rules_and_sources():
+    claude = model_info("claude-haiku-4-5")
+    assert claude.encoding is None and claude.counting == "anthropic-estimate"
+    assert claude.tool_use_overhead == {"auto": 496, "none": 496, "any": 588, "tool": 588}
+    assert claude.cache_min_tokens == 4096
+    assert model_info("gpt-4o").cache == {
+        "kind": "openai-prefix",
+        "min_tokens": 1024,
+        "step_tokens": 128,
+    }
+    for model_id in models(include_legacy=True):
+        for key in model_info(model_id).sources:
+            assert source(key)
+
+
+def test_price_timestamp_is_midnight_utc_of_as_of():
+    stamp = price_timestamp()
+    assert stamp.isoformat() == f"{as_of()}T00:00:00+00:00"
+
+
+@pytest.mark.parametrize("model_id", models(include_legacy=True))
+def test_genai_prices_knows_every_row(model_id):
+    from genai_prices import Usage, calc_price
+
+    info = model_info(model_id)
+    price = calc_price(
+        Usage(input_tokens=1000, output_tokens=100),
+        info.price_ref,
+        provider_id=info.price_provider,
+        genai_request_timestamp=price_timestamp(),
+    )
+    assert price.total_price > 0

@@ -1,0 +1,305 @@
+"""Token counting: the published-figures table, the breakdown, the incremental counter."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from helpers.messages import (
+    Image,
+    Message,
+    Request,
+    Text,
+    Tool,
+    assistant,
+    system,
+    tool,
+    tool_call,
+    tool_result,
+    user,
+)
+from helpers.tokens import count, count_message, count_text, count_tools, token_keys
+from helpers.tokens.encodings import encode, special_id
+from helpers.tokens.images import image_size, image_tokens
+from helpers.tokens.tool_namespace import render_namespace
+from tests.published_counts import CASES, cookbook_recipe, to_request
+from tests.strategies import conversations
+
+# --- the published API figures --------------------------------------------------------------------
+
+
+def _param(case):
+    marks = [pytest.mark.xfail(strict=True, reason=case.xfail)] if case.xfail else []
+    return pytest.param(case, id=case.id, marks=marks)
+
+
+@pytest.mark.parametrize("case", [_param(c) for c in CASES])
+def test_published_prompt_tokens(case):
+    assert count(to_request(case.body, case.model)).total == case.api
+
+
+def test_we_match_more_published_figures_than_the_cookbook_recipe():
+    ours = sum(count(to_request(c.body, c.model)).total == c.api for c in CASES)
+    cookbook = sum(cookbook_recipe(c) == c.api for c in CASES)
+    assert ours == 69 and cookbook == 34  # of 83; update the report if this changes
+
+
+def test_every_xfail_has_a_reason_and_every_source_is_known():
+    assert {c.source for c in CASES} == {"cookbook", "hmarr", "pamelafox", "forestwanglin", "forum"}
+    assert len({c.id for c in CASES}) == len(CASES)
+
+
+# --- the rendering model, piece by piece ----------------------------------------------------------
+
+WEATHER = Tool(
+    "get_current_weather",
+    "Get the current weather in a given location",
+    {
+        "type": "object",
+        "properties": {
+            "location": {"type": "string", "description": "The city and state"},
+            "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
+        },
+        "required": ["location"],
+    },
+)
+
+
+def test_namespace_text_for_one_tool():
+    text, starts = render_namespace([(WEATHER.name, WEATHER.description, WEATHER.parameters)])
+    assert text == (
+        "namespace functions {\n\n"
+        "// Get the current weather in a given location\n"
+        "type get_current_weather = (_: {\n"
+        "// The city and state\n"
+        "location: string,\n"
+        'unit?: "celsius" | "fahrenheit",\n'
+        "}) => any;\n\n"
+        "} // namespace functions"
+    )
+    assert starts == [len("namespace functions {\n\n")]
+
+
+def test_namespace_handles_missing_description_nested_objects_arrays_and_type_lists():
+    params = {
+        "type": "object",
+        "properties": {
+            "tags": {"type": "array", "items": {"type": "string"}},
+            "any_list": {"type": "array"},
+            "maybe": {"type": ["string", "null"]},
+            "where": {"type": "object", "properties": {"city": {"type": "string"}}},
+            "free": {"type": "object"},
+            "odd": {"$ref": "#/x"},
+        },
+    }
+    text, _ = render_namespace([("f", "", params), ("g", "", None)])
+    assert "// " not in text.split("{", 1)[1].split("type g")[0]  # no description comments
+    assert "tags?: string[]," in text and "any_list?: any[]," in text
+    assert "maybe?: string | null," in text and "free?: object," in text
+    assert "where?: {\n  city?: string,\n}," in text and "odd?: any," in text
+    assert "type g = () => any;" in text
+
+
+def test_priming_depends_on_tools_and_tool_choice():
+    base = Request("gpt-4o", [user("hi")], [WEATHER])
+    auto = count(base).part("priming")
+    base.tool_choice = "none"
+    none = count(base).part("priming")
+    base.tool_choice = {"name": "get_current_weather"}
+    forced = count(base).part("priming")
+    no_tools = count(Request("gpt-4o", [user("hi")])).part("priming")
+    assert (no_tools, auto, none) == (3, 2, 3)
+    # <|start|>assistant + " to=functions.get_current_weather" + " " + <|constrain|>json<|message|>
+    assert forced == 2 + len(encode("o200k_base", " to=functions.get_current_weather")) + 4
+    base.tool_choice = "required"
+    assert any("required" in note for note in count(base).notes)
+
+
+def test_a_tool_call_and_its_result_are_rendered_with_the_function_name():
+    request = Request(
+        "gpt-4o",
+        [
+            user("Where is SO-1?"),
+            assistant(tool_call("c1", "get_order", {"order_id": "SO-1"})),
+            tool(tool_result("c1", "shipped")),
+        ],
+    )
+    counted = count(request)
+    o200k = "o200k_base"
+    call = (
+        len(encode(o200k, " to=functions.get_order"))
+        + 1
+        + len(encode(o200k, '{"order_id": "SO-1"}'))
+    )
+    assert counted.part("messages[1].content[0]") == call
+    result_framing = 3 + len(encode(o200k, "get_order"))
+    assert counted.part("messages[2]") == result_framing + len(encode(o200k, "shipped"))
+
+
+def test_lossy_blocks_are_reported_not_silently_dropped():
+    from helpers.messages import Reasoning
+
+    request = Request(
+        "gpt-4o",
+        [
+            user("hi"),
+            assistant(Reasoning("thinking"), tool_call("c1", "f", {})),
+            tool(tool_result("c1", [Text("x"), Image("image/png", "AAAA")], is_error=True)),
+            user("ok"),
+        ],
+    )
+    notes = " ".join(count(request).notes)
+    assert "reasoning" in notes and "text only" in notes and "is_error" in notes
+
+
+def test_framing_tokens_are_special_and_text_that_looks_special_is_not():
+    assert special_id("o200k_base", "<|start|>") == 200006
+    assert special_id("cl100k_base", "<|start|>") == 100264
+    assert 200007 not in encode("o200k_base", "<|end|>")
+
+
+# --- text, one message, tools ------------------------------------------------------------------
+
+
+def test_count_text_message_and_tools():
+    assert count_text("Hello, world!", "gpt-4o") == 4
+    assert count_text("Hello, world!", "gpt-4") == 4
+    assert count_message(user("Hello, how are you?"), "gpt-3.5-turbo") == 13 - 3
+    alone = count_tools([WEATHER], "gpt-4o")
+    with_system = count(Request("gpt-4o", [system("Be brief."), user("hi")], [WEATHER]))
+    assert alone == with_system.part("tools") + 4  # alone, it needs a system message of its own
+
+
+# --- the breakdown always adds up ----------------------------------------------------------------
+
+MODELS = ["gpt-4o-mini", "gpt-4", "claude-sonnet-4-5", "gemini-2.5-flash"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(conversations(), st.sampled_from(MODELS))
+def test_breakdown_sums_to_the_total(request, model):
+    counted = count(request, model)
+    top = [r for r in counted.rows if r.level == 0]
+    assert sum(r.tokens for r in top) == counted.total == sum(p.n for p in counted.pieces)
+    for row in top:
+        inner = [r for r in counted.rows if r.level == 1 and r.part.startswith(row.part)]
+        if inner:
+            assert sum(r.tokens for r in inner) == row.tokens
+    keys, parts = token_keys(counted)
+    assert len(keys) == len(parts) == counted.total
+
+
+@settings(max_examples=20, deadline=None)
+@given(conversations(reasoning=False))
+def test_harmony_breakdown_sums_to_the_total(request):
+    counted = count(request, "gpt-oss-120b")
+    assert sum(r.tokens for r in counted.rows if r.level == 0) == counted.total
+
+
+@settings(max_examples=60, deadline=None)
+@given(conversations(max_turns=6))
+def test_incremental_counting_equals_counting_from_scratch(request):
+    """Counting every turn reuses cached pieces; the totals must equal a cold count."""
+    from helpers.tokens import openai_chat
+    from helpers.tokens.encodings import encode as cached_encode
+
+    warm = []
+    for end in range(1, len(request.messages) + 1):
+        prefix = Request(request.model, request.messages[:end], request.tools)
+        warm.append(count(prefix, "gpt-4o-mini").total)
+    cold = []
+    for end in range(1, len(request.messages) + 1):
+        cached_encode.cache_clear()
+        openai_chat._render_message.cache_clear()
+        openai_chat._render_system.cache_clear()
+        prefix = Request(request.model, request.messages[:end], request.tools)
+        cold.append(count(prefix, "gpt-4o-mini").total)
+    assert warm == cold
+
+
+def test_a_long_system_text_merges_with_the_tools_header_like_one_string():
+    """Tokens are attributed by offset: the system text and tools add up to the whole string."""
+    request = Request("gpt-4o", [system("Hello:"), user("Hi")], [WEATHER])
+    counted = count(request)
+    from helpers.tokens.tool_namespace import HEADER
+
+    namespace, _ = render_namespace([(WEATHER.name, WEATHER.description, WEATHER.parameters)])
+    whole = len(encode("o200k_base", "Hello:\n\n" + HEADER + namespace))
+    assert counted.part("messages[0].content[0]") + counted.part("tools") == whole
+
+
+# --- estimates -----------------------------------------------------------------------------------
+
+
+def test_anthropic_is_a_labelled_estimate_with_the_documented_tool_prompt():
+    request = Request("claude-sonnet-4-5", [system("Be brief."), user("hi")], [WEATHER])
+    auto = count(request)
+    assert auto.estimate and "proxy" in auto.method and "o200k_base" in auto.method
+    request.tool_choice = {"type": "any"}
+    forced = count(request)
+    assert forced.total - auto.total == 588 - 496  # claude-sonnet-4-5, data/models.json
+    request.tools = []
+    assert count(request).part("tools") == 0
+
+
+def test_gemini_is_a_labelled_estimate():
+    counted = count(Request("gemini-2.5-flash", [user("hi")], [WEATHER]))
+    assert counted.estimate and "Gemini" in counted.method
+
+
+def test_unverified_openai_models_are_flagged_and_dated_snapshots_are_noted():
+    assert count(Request("gpt-5", [user("hi")])).estimate
+    assert not count(Request("gpt-4o-mini", [user("hi")])).estimate
+    snapshot = count(Request("gpt-4o-2024-08-06", [user("hi")]))
+    assert snapshot.model == "gpt-4o" and "prefix" in snapshot.notes[0]
+
+
+# --- images --------------------------------------------------------------------------------------
+
+
+def test_image_sizes_from_headers():
+    import base64
+    import struct
+
+    gif = base64.b64encode(b"GIF89a" + struct.pack("<HH", 640, 480) + b"\0" * 8).decode()
+    jpeg_bytes = b"\xff\xd8\xff\xc0\x00\x11\x08" + struct.pack(">HH", 300, 200) + b"\0" * 12
+    jpeg = base64.b64encode(jpeg_bytes).decode()
+    vp8x = (
+        b"RIFF\0\0\0\0WEBPVP8X"
+        + b"\0" * 8
+        + (799).to_bytes(3, "little")
+        + (599).to_bytes(3, "little")
+    )
+    assert image_size(gif) == (640, 480)
+    assert image_size(jpeg) == (200, 300)
+    assert image_size(base64.b64encode(vp8x).decode()) == (800, 600)
+    assert image_size("bm90IGFuIGltYWdl") is None
+
+
+def test_image_rules():
+    import base64
+    import struct
+
+    png = base64.b64encode(
+        b"\x89PNG\r\n\x1a\n" + b"\0\0\0\rIHDR" + struct.pack(">II", 1024, 1024)
+    ).decode()
+    tiles = {"method": "tiles", "base_tokens": 85, "tile_tokens": 170}
+    assert image_tokens(Image("image/png", png), tiles).tokens == 85 + 170 * 4  # 768x768
+    patches = {"method": "patches", "patch_px": 32, "max_patches": 1536, "multiplier": 1.0}
+    assert image_tokens(Image("image/png", png), patches).tokens == 1024
+    area = {"method": "anthropic-area", "pixels_per_token": 750, "max_tokens": 1600}
+    assert image_tokens(Image("image/png", png), area).tokens == 1399
+    by_url = image_tokens(Image("image/png", url="https://example.com/x.png"), tiles)
+    assert not by_url.exact and "unknown" in by_url.how
+
+
+def test_count_shows_a_table_and_html():
+    counted = count(Request("gpt-4o-mini", [system("Be brief."), user("hi")], [WEATHER]))
+    assert "tools[0]" in counted.table() and "get_current_weather" in counted.table()
+    assert "<table>" in counted._repr_html_()
+    assert int(counted) == counted.total
+
+
+def test_messages_without_content_still_count_their_framing():
+    assert count(Request("gpt-4o", [Message("user", [])])).total == 3 + 1 + 3
