@@ -20,6 +20,7 @@ from typing import Any
 # command name -> module under helpers.cli, in the order ``--help`` lists them
 COMMANDS: dict[str, str] = {
     "render": "render",
+    "check": "check",
 }
 
 
