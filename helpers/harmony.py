@@ -22,11 +22,11 @@ rendering is not published; ``helpers.tokens.openai_chat`` models it), or render
 from __future__ import annotations
 
 import html
-import json
 from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from helpers.formats.common import dump_arguments
 from helpers.messages import Image, Reasoning, Request, Text, ToolCall, ToolResult
 
 if TYPE_CHECKING:
@@ -143,7 +143,7 @@ def _messages(request: Request) -> tuple[list[Any], list[tuple[str, str, str | N
                 out.append(msg.with_channel("analysis"))
                 where.append(("assistant", part, "analysis"))
             elif isinstance(block, ToolCall):
-                args = block.raw_arguments or json.dumps(block.arguments, ensure_ascii=False)
+                args = block.raw_arguments or dump_arguments(block.arguments)
                 msg = h.Message.from_role_and_content(h.Role.ASSISTANT, args)
                 msg = msg.with_channel("commentary").with_recipient(f"functions.{block.name}")
                 out.append(msg.with_content_type("<|constrain|>json"))

@@ -22,7 +22,7 @@ def test_tools_render_as_a_typescript_namespace_and_calls_as_commentary():
     assert "namespace functions {" in view.text and "type search_orders = (_: {" in view.text
     assert (
         "<|start|>assistant to=functions.search_orders<|channel|>commentary <|constrain|>json"
-        '<|message|>{"query": "SO-48213"}<|call|>'
+        '<|message|>{"query":"SO-48213"}<|call|>'
     ) in view.text
     assert "<|start|>functions.search_orders to=assistant<|channel|>commentary" in view.text
     roles = [s[0] for s in view.segments]

@@ -130,7 +130,7 @@ def test_a_tool_call_and_its_result_are_rendered_with_the_function_name():
     call = (
         len(encode(o200k, " to=functions.get_order"))
         + 1
-        + len(encode(o200k, '{"order_id": "SO-1"}'))
+        + len(encode(o200k, '{"order_id":"SO-1"}'))
     )
     assert counted.part("messages[1].content[0]") == call
     result_framing = 3 + len(encode(o200k, "get_order"))

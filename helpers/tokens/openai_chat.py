@@ -39,8 +39,14 @@ Spec = tuple  # a hashable description of one message, enough to render it
 
 
 def arguments_text(arguments: dict[str, Any]) -> str:
-    """Arguments as JSON text when the provider's own text was not kept (``raw_arguments``)."""
-    return json.dumps(arguments, ensure_ascii=False)
+    """Arguments as JSON text when the provider's own text was not kept (``raw_arguments``).
+
+    The same text ``helpers.formats`` puts on the wire (compact JSON, UTF-8 kept), so the count
+    is of the body we would send.
+    """
+    from helpers.formats.common import dump_arguments
+
+    return dump_arguments(arguments)
 
 
 def _text_of(result: ToolResult) -> str:
