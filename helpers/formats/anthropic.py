@@ -100,7 +100,7 @@ def _blocks(message: Message, where: str, notes: Notes) -> list[dict]:
         elif message.role == "user":
             out.append(_image(block))
         else:
-            notes.add(at, f"no image in an {message.role} message; dropped")
+            notes.add(at, f"an image has no place in a {NAME} {message.role} message; dropped")
     return [b for b in out if b is not None]
 
 

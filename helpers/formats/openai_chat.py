@@ -65,7 +65,9 @@ def _content(message: Message, where: str, notes: Notes) -> str | list[dict] | N
                 image_url["detail"] = block.detail
             parts.append({"type": "image_url", "image_url": image_url})
         elif isinstance(block, Image):
-            notes.add(f"{where}.content[{j}]", f"no image in a {message.role} message; dropped")
+            notes.add(
+                f"{where}.content[{j}]", f"no image in a Chat {message.role} message; dropped"
+            )
         elif isinstance(block, Reasoning):
             notes.add(f"{where}.content[{j}]", "openai-chat has no field for reasoning; dropped")
     if not parts:

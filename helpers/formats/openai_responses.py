@@ -72,7 +72,10 @@ def _input_message(message: Message, where: str, notes: Notes) -> dict:
         elif isinstance(block, Image) and message.role == "user":
             parts.append(_image(block))
         else:
-            notes.add(f"{where}.content[{j}]", f"no {block.type} in a {message.role} message")
+            notes.add(
+                f"{where}.content[{j}]",
+                f"no {block.type} in a Responses {message.role} message; dropped",
+            )
     return {"type": "message", "role": message.role, "content": parts}
 
 
@@ -105,7 +108,7 @@ def _assistant_items(message: Message, where: str, notes: Notes) -> list[dict]:
                 continue
             items.append(_reasoning_item(block))
         elif isinstance(block, Image):
-            notes.add(at, "no image in an assistant message; dropped")
+            notes.add(at, "no image in a Responses assistant message; dropped")
     return items
 
 
@@ -229,10 +232,10 @@ def _to_assistant(messages: list[Message], block: Any) -> None:
 
 
 _ITEM_KEYS = {
-    "message": {"type", "role", "content", "status", "id"},
-    "function_call": {"type", "call_id", "name", "arguments", "status"},
+    "message": {"type", "role", "content", "status"},
+    "function_call": {"type", "id", "call_id", "name", "arguments", "status"},
     "function_call_output": {"type", "call_id", "output", "status"},
-    "reasoning": {"type", "id", "summary", "encrypted_content", "status"},
+    "reasoning": {"type", "id", "summary", "content", "encrypted_content", "status"},
 }
 
 
@@ -394,9 +397,7 @@ def render_response(reply: Reply, notes: Notes, *, created: int = 0) -> dict:
     if reply.stop_reason == "other":
         notes.add("stop_reason", "'other' sent as status 'incomplete' with no reason")
     u = reply.usage
-    details_in = {"cached_tokens": u.cache_read_tokens}
-    if u.cache_write_tokens:
-        details_in["cache_write_tokens"] = u.cache_write_tokens
+    details_in = {"cached_tokens": u.cache_read_tokens, "cache_write_tokens": u.cache_write_tokens}
     return {
         "id": rid,
         "object": "response",

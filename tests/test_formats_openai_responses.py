@@ -1,0 +1,371 @@
+"""OpenAI Responses: items instead of messages, every note, every error, responses."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers.formats import FormatError, parse, parse_response, render, render_response
+from helpers.messages import (
+    Image,
+    Message,
+    Reasoning,
+    Request,
+    Text,
+    Tool,
+    ToolCall,
+    assistant,
+    system,
+    tool,
+    tool_call,
+    tool_result,
+    user,
+)
+from helpers.replies import Reply, Usage
+
+FMT = "openai-responses"
+PNG = Image("image/png", data="iVBORw0KGgo=")
+
+
+def body_and_notes(*messages: Message, **fields) -> tuple[dict, list[str]]:
+    rendered = render(Request("gpt-x", list(messages), **fields), FMT)
+    return rendered.body, [str(n) for n in rendered.notes]
+
+
+def read(body: dict) -> tuple[Request, list[str]]:
+    notes: list = []
+    return parse(body, FMT, notes=notes), [str(n) for n in notes]
+
+
+def test_the_shape_of_a_tool_round():
+    body, notes = body_and_notes(
+        system("Be brief."),
+        user("Where is SO-1?"),
+        assistant(
+            Reasoning("Look it up.", "gAAAA-opaque", "openai", id="rs_1"),
+            "Looking.",
+            tool_call("c1", "get_order", {"order_id": "SO-1"}),
+        ),
+        tool(tool_result("c1", "shipped")),
+        tools=[Tool("get_order", "Look up an order.", {"type": "object"})],
+        tool_choice={"name": "get_order"},
+        max_tokens=300,
+    )
+    assert notes == []
+    assert body == {
+        "model": "gpt-x",
+        "instructions": "Be brief.",
+        "input": [
+            {
+                "type": "message",
+                "role": "user",
+                "content": [{"type": "input_text", "text": "Where is SO-1?"}],
+            },
+            {
+                "type": "reasoning",
+                "id": "rs_1",
+                "summary": [{"type": "summary_text", "text": "Look it up."}],
+                "encrypted_content": "gAAAA-opaque",
+            },
+            {
+                "type": "message",
+                "role": "assistant",
+                "content": [{"type": "output_text", "text": "Looking.", "annotations": []}],
+            },
+            {
+                "type": "function_call",
+                "call_id": "c1",
+                "name": "get_order",
+                "arguments": '{"order_id":"SO-1"}',
+            },
+            {"type": "function_call_output", "call_id": "c1", "output": "shipped"},
+        ],
+        "tools": [
+            {
+                "type": "function",
+                "name": "get_order",
+                "description": "Look up an order.",
+                "parameters": {"type": "object"},
+                "strict": False,
+            }
+        ],
+        "tool_choice": {"type": "function", "name": "get_order"},
+        "max_output_tokens": 300,
+    }
+
+
+def test_is_error_becomes_a_text_prefix_and_images_stay_in_the_output():
+    body, notes = body_and_notes(
+        user("show me"),
+        assistant(tool_call("c1", "snap"), tool_call("c2", "snap")),
+        tool(
+            tool_result("c1", [Text("cracked cup"), PNG, Text("!")], is_error=True),
+            tool_result("c2", [PNG], is_error=True),
+        ),
+    )
+    assert body["input"][3]["output"] == [
+        {"type": "input_text", "text": "ERROR: cracked cup"},
+        {"type": "input_image", "image_url": "data:image/png;base64,iVBORw0KGgo="},
+        {"type": "input_text", "text": "!"},
+    ]
+    assert body["input"][4]["output"] == [
+        {"type": "input_text", "text": "ERROR: "},
+        {"type": "input_image", "image_url": "data:image/png;base64,iVBORw0KGgo="},
+    ]
+    prefix = "is_error has no field in openai-responses; carried as a text prefix 'ERROR: '"
+    assert notes == [f"messages[2].content[0]: {prefix}", f"messages[2].content[1]: {prefix}"]
+    assert read(body)[0].messages[2].content[0].content == [
+        Text("ERROR: cracked cup"),
+        PNG,
+        Text("!"),
+    ]
+
+
+def test_what_responses_cannot_hold_is_noted():
+    named = user("hi")
+    named.name = "maya"
+    body, notes = body_and_notes(
+        system("policy", "more policy", PNG),
+        named,
+        assistant(
+            Reasoning("claude's", "sig", "anthropic"),
+            Reasoning("no id", "sig", "openai"),
+            PNG,
+            ToolCall("c1", "f", {}, signature="g-sig"),
+        ),
+        tool(tool_result("c1", "ok")),
+        system("late rule", PNG),
+    )
+    assert notes == [
+        "messages[0].content[2]: 'instructions' is text only; dropped",
+        "messages[0]: 2 text blocks joined into 'instructions'",
+        "messages[1].name: openai-responses has no participant name; dropped",
+        "messages[2].content[0]: reasoning from anthropic dropped: its signature is only valid "
+        "for anthropic, not openai",
+        "messages[2].content[1]: reasoning without its 'rs_...' id cannot be replayed; dropped",
+        "messages[2].content[2]: no image in a Responses assistant message; dropped",
+        "messages[2].content[3]: call 'c1': its signature is Gemini state; dropped",
+        "messages[4]: system message not first: sent in place as an input message with role "
+        "'system' (only a leading one becomes 'instructions')",
+        "messages[4].content[1]: no image in a Responses system message; dropped",
+    ]
+    assert body["instructions"] == "policy\n\nmore policy"
+    assert body["input"][-1] == {
+        "type": "message",
+        "role": "system",
+        "content": [{"type": "input_text", "text": "late rule"}],
+    }
+    assert read(body)[0].messages[-1] == system("late rule")
+
+
+def test_reasoning_without_text_has_an_empty_summary():
+    body, _ = body_and_notes(user("q"), assistant(Reasoning("", "enc", id="rs_9"), "a"))
+    assert body["input"][1] == {
+        "type": "reasoning",
+        "id": "rs_9",
+        "summary": [],
+        "encrypted_content": "enc",
+    }
+    assert read(body)[0].messages[1].content[0] == Reasoning("", "enc", "openai", id="rs_9")
+
+
+def test_what_the_parser_cannot_keep_is_noted():
+    body = {
+        "model": "gpt-x",
+        "store": False,
+        "input": [
+            {"role": "developer", "content": "rules"},
+            {"role": "user", "content": [{"type": "input_file", "file_id": "f1"}]},
+            {"type": "item_reference", "id": "msg_1"},
+            {
+                "type": "reasoning",
+                "id": "rs_1",
+                "summary": [
+                    {"type": "summary_text", "text": "a"},
+                    {"type": "summary_text", "text": "b"},
+                ],
+                "content": [{"type": "reasoning_text", "text": "raw"}],
+            },
+            {
+                "type": "message",
+                "role": "assistant",
+                "content": [{"type": "refusal", "refusal": "no"}],
+            },
+            {"type": "function_call", "id": "fc_1", "call_id": "c1", "name": "f", "arguments": ""},
+        ],
+        "tools": [{"type": "web_search"}],
+        "tool_choice": {"type": "web_search"},
+    }
+    request, notes = read(body)
+    assert notes == [
+        "input[0].role: 'developer' read as system (one system role in neutral)",
+        "input[1].content[0]: part type 'input_file' has no neutral block; dropped",
+        "input[2]: item type 'item_reference' has no neutral equivalent; dropped",
+        "input[3].content: raw reasoning text not kept (summary only)",
+        "input[4].content[0]: a refusal part read as text",
+        "input[5].id: the item id is not kept (call_id is the link)",
+        "store: has no place in the neutral request",
+        "tools[0]: not a function tool; dropped",
+        "tool_choice: {'type': 'web_search'} has no neutral equivalent; dropped",
+    ]
+    assert request.messages == [
+        system("rules"),
+        Message("user", []),
+        assistant(Reasoning("a\n\nb", None, "openai", id="rs_1"), "no", tool_call("c1", "f")),
+    ]
+
+
+def test_a_string_input_is_one_user_message():
+    request, notes = read({"model": "m", "input": "hi", "instructions": "be brief"})
+    assert (request.messages, notes) == ([system("be brief"), user("hi")], [])
+
+
+@pytest.mark.parametrize(
+    ("items", "match"),
+    [
+        (
+            [{"type": "function_call", "call_id": "call_7", "name": "f", "arguments": '{"a":'}],
+            r"input\[0\]: arguments of call 'call_7' are not valid JSON",
+        ),
+        (
+            [{"type": "function_call", "id": "fc_1", "name": "f", "arguments": "{}"}],
+            r"input\[0\]: a function_call needs a 'call_id'",
+        ),
+        ([{"role": "tool", "content": "x"}], r"input\[0\]\.role: 'tool' is not a Responses"),
+        (["hi"], r"input\[0\]: an item must be an object"),
+        ([{"role": "user", "content": 5}], r"input\[0\]\.content: expected a string or a list"),
+    ],
+)
+def test_parse_errors_name_the_item(items, match):
+    with pytest.raises(FormatError, match=match):
+        parse({"model": "m", "input": items}, FMT)
+
+
+def test_a_body_needs_input():
+    with pytest.raises(FormatError, match="input: an openai-responses body needs 'input'"):
+        parse({"model": "m", "instructions": "x"}, FMT)
+
+
+# --- responses -------------------------------------------------------------------------------
+
+RESPONSE = {
+    "id": "resp_abc",
+    "object": "response",
+    "status": "completed",
+    "model": "gpt-4.1-mini",
+    "output": [
+        {
+            "type": "reasoning",
+            "id": "rs_1",
+            "summary": [{"type": "summary_text", "text": "Rome next."}],
+            "encrypted_content": "gAAAA",
+        },
+        {
+            "type": "message",
+            "id": "msg_1",
+            "status": "completed",
+            "role": "assistant",
+            "content": [{"type": "output_text", "text": "Checking Rome.", "annotations": []}],
+        },
+        {
+            "type": "function_call",
+            "id": "fc_1",
+            "call_id": "call_rome",
+            "name": "get_weather",
+            "arguments": '{"city": "Rome"}',
+            "status": "completed",
+        },
+    ],
+    "usage": {
+        "input_tokens": 2006,
+        "input_tokens_details": {"cached_tokens": 1920},
+        "output_tokens": 300,
+        "output_tokens_details": {"reasoning_tokens": 256},
+        "total_tokens": 2306,
+    },
+}
+
+
+def test_parse_a_response():
+    notes: list = []
+    reply = parse_response(RESPONSE, FMT, notes=notes)
+    assert reply.message == assistant(
+        Reasoning("Rome next.", "gAAAA", "openai", id="rs_1"),
+        "Checking Rome.",
+        tool_call("call_rome", "get_weather", {"city": "Rome"}),
+    )
+    assert reply.stop_reason == "tool_calls"
+    assert reply.usage == Usage(2006, 300, cache_read_tokens=1920, reasoning_tokens=256)
+    assert (reply.id, reply.model) == ("resp_abc", "gpt-4.1-mini")
+    assert [str(n) for n in notes] == [
+        "output[1].id: has no place in the neutral request",
+        "output[2].id: the item id is not kept (call_id is the link)",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("status", "reason", "content", "stop"),
+    [
+        ("completed", None, {"type": "output_text", "text": "hi"}, "end_turn"),
+        ("completed", None, {"type": "refusal", "refusal": "no"}, "refusal"),
+        ("incomplete", "max_output_tokens", {"type": "output_text", "text": "hi"}, "max_tokens"),
+        ("incomplete", "content_filter", {"type": "output_text", "text": "hi"}, "refusal"),
+        ("failed", None, {"type": "output_text", "text": "hi"}, "other"),
+    ],
+)
+def test_stop_reasons(status, reason, content, stop):
+    body = {
+        "status": status,
+        "incomplete_details": {"reason": reason} if reason else None,
+        "output": [{"type": "message", "role": "assistant", "content": [content]}],
+    }
+    assert parse_response(body, FMT).stop_reason == stop
+
+
+def test_a_response_needs_output():
+    with pytest.raises(FormatError, match="output: a Responses body needs an 'output' list"):
+        parse_response({"status": "completed"}, FMT)
+
+
+def test_render_a_response():
+    reply = Reply(
+        assistant(Reasoning("think", "enc"), "Checking.", tool_call("c2", "f", {"a": 1})),
+        Usage(100, 30, cache_read_tokens=64, cache_write_tokens=8, reasoning_tokens=12),
+        "tool_calls",
+        "gpt-x",
+        "resp_42",
+    )
+    body = render_response(reply, FMT, created=7)
+    assert [(i["type"], i["id"]) for i in body["output"]] == [
+        ("reasoning", "rs_42_0"),
+        ("message", "msg_42_1"),
+        ("function_call", "fc_42_2"),
+    ]
+    assert body["status"] == "completed" and body["incomplete_details"] is None
+    assert body["created_at"] == 7
+    assert body["usage"]["input_tokens_details"] == {"cached_tokens": 64, "cache_write_tokens": 8}
+    assert parse_response(body, FMT).message.content[0] == Reasoning(
+        "think", "enc", "openai", id="rs_42_0"
+    )
+    notes: list = []
+    other = render_response(Reply(assistant("x"), Usage(), "other"), FMT, notes=notes)
+    assert (other["id"], other["status"], other["incomplete_details"]) == (
+        "resp_local",
+        "incomplete",
+        None,
+    )
+    assert [str(n) for n in notes] == [
+        "stop_reason: 'other' sent as status 'incomplete' with no reason"
+    ]
+    capped = render_response(Reply(assistant("x"), Usage(), "max_tokens"), FMT)
+    assert capped["incomplete_details"] == {"reason": "max_output_tokens"}
+
+
+def test_the_openai_sdk_reads_our_response():
+    from openai.types.responses import Response
+
+    reply = Reply(assistant("Checking.", tool_call("c1", "f", {"x": 1})), Usage(5, 2), "tool_calls")
+    body = render_response(reply, FMT)
+    body.update(parallel_tool_calls=True, tool_choice="auto", tools=[])  # fields we leave out
+    parsed = Response.model_validate(body)
+    assert parsed.output_text == "Checking."
+    assert parsed.output[1].call_id == "c1"
