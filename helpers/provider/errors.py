@@ -1,0 +1,93 @@
+"""Error bodies the way each provider writes them, for failures that are not rule violations.
+
+A broken *conversation* (a tool call left unanswered, ...) is answered with the provider's own
+400 text by ``helpers.rules.error_response``. This module covers the rest: bad JSON, wrong
+content type, a missing key, an unknown path, a body too large, rate limits and server errors.
+
+The three envelopes (shapes as documented and as the SDKs parse them):
+
+- OpenAI (both APIs): ``{"error": {"message", "type", "param", "code"}}``
+- Anthropic: ``{"type": "error", "error": {"type", "message"}, "request_id"}``
+- Gemini: ``{"error": {"code", "message", "status"}}``
+
+Messages marked "real" below are texts the providers are known to send; the others are ours,
+written in the provider's style, and say so in their wording only where it matters.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["envelope", "provider_for_path"]
+
+# HTTP status -> (OpenAI type, OpenAI code, Anthropic type, Gemini status)
+_KINDS: dict[int, tuple[str, str | None, str, str]] = {
+    400: ("invalid_request_error", None, "invalid_request_error", "INVALID_ARGUMENT"),
+    401: ("invalid_request_error", "invalid_api_key", "authentication_error", "UNAUTHENTICATED"),
+    404: ("invalid_request_error", None, "not_found_error", "NOT_FOUND"),
+    405: ("invalid_request_error", None, "invalid_request_error", "INVALID_ARGUMENT"),
+    411: ("invalid_request_error", None, "invalid_request_error", "INVALID_ARGUMENT"),
+    413: ("invalid_request_error", None, "request_too_large", "INVALID_ARGUMENT"),
+    429: ("requests", "rate_limit_exceeded", "rate_limit_error", "RESOURCE_EXHAUSTED"),
+    500: ("server_error", None, "api_error", "INTERNAL"),
+    503: ("server_error", None, "api_error", "UNAVAILABLE"),
+    529: ("server_error", None, "overloaded_error", "UNAVAILABLE"),
+}
+
+#: Default texts per status (real where known, see the module docstring).
+MESSAGES: dict[int, str] = {
+    401: "You didn't provide an API key.",
+    413: "Request exceeds the maximum allowed number of bytes.",  # real (Anthropic)
+    429: "Rate limit reached for requests. Please try again in {retry}.",
+    # real (OpenAI)
+    500: "The server had an error while processing your request. Sorry about that!",
+    529: "Overloaded",  # real (Anthropic)
+}
+
+#: The real texts for a body that is not JSON.
+BAD_JSON = {
+    "openai": (
+        "We could not parse the JSON body of your request. (HINT: This likely means you aren't "
+        "using your HTTP library correctly. The OpenAI API expects a JSON payload, but what was "
+        "sent was not valid JSON. If you have trouble figuring out how to fix this, please "
+        "contact us through our help center at help.openai.com.)"
+    ),
+    "anthropic": "There was an error parsing the body: {detail}",
+    "gemini": "Invalid JSON payload received. {detail}",
+}
+
+
+#: The real texts for a model id the provider does not know (status 404).
+UNKNOWN_MODEL = {
+    "openai": "The model `{model}` does not exist or you do not have access to it.",
+    "anthropic": "model: {model}",
+    "gemini": (
+        "models/{model} is not found for API version v1beta, or is not supported for "
+        "generateContent."
+    ),
+}
+
+
+def family(provider: str) -> str:
+    """``openai-chat`` and ``openai-responses`` share one error style."""
+    return "openai" if provider.startswith("openai") else provider
+
+
+def envelope(provider: str, status: int, message: str, param: str | None = None) -> dict[str, Any]:
+    """The error body ``provider`` sends with ``status``."""
+    openai_type, code, anthropic_type, gemini_status = _KINDS.get(status, _KINDS[500])
+    if family(provider) == "anthropic":
+        error = {"type": anthropic_type, "message": message}
+        return {"type": "error", "error": error, "request_id": "req_local_error"}
+    if family(provider) == "gemini":
+        return {"error": {"code": status, "message": message, "status": gemini_status}}
+    return {"error": {"message": message, "type": openai_type, "param": param, "code": code}}
+
+
+def provider_for_path(path: str, headers: dict[str, str]) -> str:
+    """Whose error style to use for a request we cannot route (a 404, a 405)."""
+    if path.startswith("/v1beta") or "x-goog-api-key" in headers:
+        return "gemini"
+    if path.startswith("/v1/messages") or "anthropic-version" in headers or "x-api-key" in headers:
+        return "anthropic"
+    return "openai-chat"

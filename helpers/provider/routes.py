@@ -1,0 +1,259 @@
+"""What the local provider answers: one request in, one response out (no sockets here).
+
+The endpoints are the real ones:
+
+==========================================================  ===================================
+``POST /v1/chat/completions``                               OpenAI Chat Completions
+``POST /v1/responses``                                      OpenAI Responses
+``POST /v1/messages``                                       Anthropic Messages
+``POST /v1beta/models/{model}:generateContent``             Gemini
+``POST /v1beta/models/{model}:streamGenerateContent``       Gemini, streamed (``?alt=sse``)
+==========================================================  ===================================
+
+:func:`answer` checks a request the way the provider does, in the order a real server does:
+a key is present, the body is JSON of the right content type, the required fields are there,
+the body parses into a neutral request (``helpers.formats.parse``), reasoning signatures are
+intact, and the conversation keeps the provider's rules of the list (``helpers.rules.check``).
+The first failure is answered with the provider's own status and error envelope. A good request
+goes to the scenario, whose reply is priced with the real token counter
+(``helpers.tokens``) and rendered with ``helpers.formats.render_response``; a streamed request
+gets the same body cut into SSE events by ``helpers.sse``.
+
+Not modelled: sampling parameters (ignored), prompt caching (usage reports no cached tokens),
+and per-model limits.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from helpers.provider import errors
+from helpers.provider.scenarios import Scenario, Turn
+
+__all__ = ["Response", "Route", "answer", "error", "find_route"]
+
+_ROUTES: list[tuple[re.Pattern[str], str, bool]] = [
+    (re.compile(r"/v1/chat/completions"), "openai-chat", False),
+    (re.compile(r"/v1/responses"), "openai-responses", False),
+    (re.compile(r"/v1/messages"), "anthropic", False),
+    (re.compile(r"/v1beta/models/(?P<model>[^/:]+):generateContent"), "gemini", False),
+    (re.compile(r"/v1beta/models/(?P<model>[^/:]+):streamGenerateContent"), "gemini", True),
+]
+#: Fields each API requires, with the text it answers when one is missing.
+_REQUIRED: dict[str, list[tuple[str, str]]] = {
+    "openai-chat": [
+        ("model", "you must provide a model parameter"),
+        ("messages", "Missing required parameter: 'messages'."),
+    ],
+    "openai-responses": [("model", "Missing required parameter: 'model'.")],
+    "anthropic": [
+        ("model", "model: Field required"),
+        ("max_tokens", "max_tokens: Field required"),
+        ("messages", "messages: Field required"),
+    ],
+    "gemini": [("contents", "* GenerateContentRequest.contents: contents is not specified")],
+}
+_REQUEST_ID_HEADER = {"openai": "x-request-id", "anthropic": "request-id", "gemini": "x-request-id"}
+_REPLY_ID = {  # provider -> (prefix, length) of the response id
+    "openai-chat": ("chatcmpl-", 29),
+    "openai-responses": ("resp_", 48),
+    "anthropic": ("msg_01", 22),
+    "gemini": ("", 22),
+}
+
+
+@dataclass
+class Route:
+    provider: str
+    stream: bool = False
+    model: str | None = None  # Gemini names the model in the path
+    #: Gemini streams SSE only with ``?alt=sse``; without it, one JSON array of records.
+    sse: bool = True
+
+
+@dataclass
+class Response:
+    """What goes back: a status, headers, and a body *or* a list of SSE events."""
+
+    status: int
+    headers: list[tuple[str, str]] = field(default_factory=list)
+    body: bytes = b""
+    events: list[str] | None = None
+    provider: str = ""
+    note: str = ""
+
+
+def find_route(path: str, query: str = "") -> Route | None:
+    """The endpoint for ``path`` (without the query string), or None."""
+    for pattern, provider, stream in _ROUTES:
+        match = pattern.fullmatch(path)
+        if match:
+            model = match.groupdict().get("model")
+            return Route(provider, stream, model, sse="alt=sse" in query.split("&"))
+    return None
+
+
+def _json_response(status: int, body: Any, provider: str, note: str = "") -> Response:
+    data = json.dumps(body, ensure_ascii=False, indent=None).encode("utf-8")
+    headers = [("content-type", "application/json")]
+    return Response(status, headers, data, provider=provider, note=note)
+
+
+def error(provider: str, status: int, message: str, headers: list | None = None) -> Response:
+    """An error in ``provider``'s envelope, with optional extra headers (``retry-after``...)."""
+    response = _json_response(status, errors.envelope(provider, status, message), provider)
+    response.headers += headers or []
+    response.note = f"error {status}"
+    return response
+
+
+def _digest(*parts: Any) -> str:
+    return hashlib.sha256(repr(parts).encode()).hexdigest()
+
+
+def _wants_reasoning(provider: str, body: dict[str, Any]) -> bool:
+    if provider == "anthropic":
+        return (body.get("thinking") or {}).get("type") in ("enabled", "adaptive")
+    if provider == "openai-responses":
+        return bool(body.get("reasoning"))
+    if provider == "gemini":
+        config = (body.get("generationConfig") or {}).get("thinkingConfig") or {}
+        return bool(config.get("includeThoughts"))
+    return False  # Chat Completions never shows reasoning
+
+
+def _bad_signature(provider: str, body: dict[str, Any]) -> str | None:
+    """The provider's complaint about an edited or foreign reasoning signature, if any."""
+    from helpers.provider.signatures import verify
+
+    if provider == "anthropic":
+        for i, message in enumerate(body.get("messages") or []):
+            content = message.get("content") if isinstance(message, dict) else None
+            for j, block in enumerate(content if isinstance(content, list) else []):
+                thinking = isinstance(block, dict) and block.get("type") == "thinking"
+                if thinking and not verify(
+                    provider, block.get("thinking", ""), block.get("signature")
+                ):
+                    return f"messages.{i}.content.{j}: Invalid `signature` in `thinking` block"
+    if provider == "openai-responses":
+        for item in body.get("input") if isinstance(body.get("input"), list) else []:
+            if isinstance(item, dict) and item.get("type") == "reasoning":
+                text = "".join(s.get("text", "") for s in item.get("summary") or [])
+                if not verify(provider, text, item.get("encrypted_content") or ""):
+                    item_id = item.get("id")
+                    return f"The encrypted content for item {item_id} could not be verified."
+    return None
+
+
+def _usage(request: Any, message: Any, model: str) -> Any:
+    """Usage counted with the real tokenizer for ``model`` (an estimate where it says so)."""
+    from helpers import tokens
+    from helpers.messages import Reasoning, Text, ToolCall
+    from helpers.replies import Usage
+
+    counted = tokens.count(request, model)
+    output = reasoning = 0
+    for block in message.content:
+        if isinstance(block, Text):
+            output += tokens.count_text(block.text, model)
+        elif isinstance(block, ToolCall):
+            output += tokens.count_text(block.name + json.dumps(block.arguments), model)
+        elif isinstance(block, Reasoning):
+            reasoning += tokens.count_text(block.text, model)
+    usage = Usage(input_tokens=counted.total, output_tokens=output + reasoning)
+    usage.reasoning_tokens = reasoning
+    return usage
+
+
+def answer(route: Route, headers: dict[str, str], raw: bytes, scenario: Scenario) -> Response:
+    """Check one request like the provider does, then reply with the scenario's next turn."""
+    from helpers.formats import parse, parse_response, render_response
+    from helpers.messages import FormatError, Message, ToolCall
+    from helpers.replies import Reply
+    from helpers.rules import check, error_response
+
+    provider = route.provider
+    if not any(h in headers for h in ("authorization", "x-api-key", "x-goog-api-key")):
+        return error(provider, 401, errors.MESSAGES[401])
+    content_type = headers.get("content-type", "")
+    if "application/json" not in content_type:
+        text = f"Unsupported content type {content_type!r}: send 'application/json'."
+        return error(provider, 400, text)
+    try:
+        body = json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+        detail = str(err)
+        return error(provider, 400, errors.BAD_JSON[errors.family(provider)].format(detail=detail))
+    if not isinstance(body, dict):
+        kind = type(body).__name__
+        return error(provider, 400, f"The request body must be a JSON object, not {kind}.")
+    for key, text in _REQUIRED[provider]:
+        if key not in body:
+            return error(provider, 400, text)
+    try:
+        request = parse(body, provider)
+    except (FormatError, KeyError, TypeError, ValueError) as err:
+        return error(provider, 400, f"Invalid request: {err}")
+    model = route.model or body.get("model") or request.model
+    request.model = model
+    from helpers.models import UnknownModelError, model_info
+
+    try:
+        model_info(model)
+    except UnknownModelError:
+        return error(
+            provider, 404, errors.UNKNOWN_MODEL[errors.family(provider)].format(model=model)
+        )
+    complaint = _bad_signature(provider, body)
+    if complaint:
+        return error(provider, 400, complaint)
+    violations = check(request, provider)
+    if violations:
+        status, envelope = error_response(violations[0], provider)
+        return _json_response(status, envelope, provider, f"rule: {violations[0].rule}")
+
+    turn = Turn(request, provider, _wants_reasoning(provider, body))
+    blocks = list(scenario(turn))
+    calls = [b for b in blocks if isinstance(b, ToolCall)]
+    if provider == "gemini" and turn.think and calls:
+        from helpers.provider.signatures import sign
+
+        calls[0].signature = sign(provider, calls[0].name)
+    message = Message("assistant", blocks)
+    prefix, length = _REPLY_ID[provider]
+    reply_id = prefix + _digest(provider, raw)[:length]
+    stop = "tool_calls" if calls else "end_turn"
+    reply = Reply(message, _usage(request, message, model), stop, model, reply_id)
+    whole = render_response(reply, provider)
+    parse_response(whole, provider)  # our own output must parse: fail here, not in the client
+
+    request_id = "req_" + _digest("request", raw)[:24]
+    extra = [(_REQUEST_ID_HEADER[errors.family(provider)], request_id)]
+    stream = route.stream or body.get("stream") is True
+    if not stream:
+        response = _json_response(200, whole, provider)
+        response.headers += extra
+        return response
+    return _stream(route, body, whole, extra)
+
+
+def _stream(route: Route, body: dict, whole: dict, extra: list) -> Response:
+    from helpers import sse
+
+    provider = route.provider
+    if provider == "gemini" and not route.sse:
+        from helpers.sse.gemini import records
+
+        response = _json_response(200, records(whole), provider, "streamed as one JSON array")
+        response.headers += extra
+        return response
+    options = {}
+    if provider == "openai-chat":
+        options["include_usage"] = bool((body.get("stream_options") or {}).get("include_usage"))
+    events = list(sse.encode(whole, provider, **options))
+    headers = [("content-type", "text/event-stream; charset=utf-8"), ("cache-control", "no-cache")]
+    return Response(200, headers + extra, events=events, provider=provider, note="streamed")

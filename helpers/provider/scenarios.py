@@ -1,0 +1,214 @@
+"""The local provider's "model": scripted, deterministic scenarios.
+
+A scenario is a function ``(turn: Turn) -> list[Block]``: given the conversation so far (neutral
+messages, whatever wire format it came in), it returns the assistant's next content blocks. It
+decides from the tool results it has seen, like a real model would, so the same scenario drives
+any of the four wire formats, and a learner's agent loop gets the same story every run.
+
+- ``sundry``: Maya's cracked headphones. Narrates "Let me look that order up." with
+  ``search_orders``, checks eligibility, refunds with ``issue_refund`` when the amount is within
+  the $150 ceiling and otherwise escalates with ``escalate_to_human``, then answers the buyer.
+- ``sundry-reckless``: the same, but it tries to refund any amount; the ceiling enforced in
+  ``helpers.examples.sundry.run_tool`` refuses, and the model escalates instead.
+- ``crash-triage``: two ``read_file`` calls in parallel, then ``search_code`` and ``run_tests``
+  in parallel, a failing test, the fix, the tests again, and a final report with the diff.
+- ``echo``: repeats the last user text (for first requests and curl).
+
+When the request asks for reasoning, each turn starts with a ``Reasoning`` block carrying a
+synthetic, provider-shaped signature (see :mod:`helpers.provider.signatures`). What scenarios
+do not do: look at the tool *definitions*, sample, or vary. A custom scenario is any function of
+the same shape: ``LocalProvider(scenario=my_function)``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from helpers.messages import Block, Reasoning, Request, Text, ToolCall, ToolResult
+from helpers.provider import crash_story, signatures
+
+__all__ = ["SCENARIOS", "Scenario", "Turn", "echo", "resolve", "sundry", "sundry_reckless"]
+
+_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+_ID_STYLE = {  # provider -> (prefix, length of the random-looking part)
+    "openai-chat": ("call_", 24),
+    "openai-responses": ("call_", 24),
+    "anthropic": ("toolu_01", 22),
+    "gemini": ("", 8),
+}
+
+
+def _token(seed: str, length: int) -> str:
+    digest = int.from_bytes(hashlib.sha256(seed.encode()).digest(), "big")
+    out = []
+    for _ in range(length):
+        digest, r = divmod(digest, len(_ALPHABET))
+        out.append(_ALPHABET[r])
+    return "".join(out)
+
+
+@dataclass
+class Turn:
+    """What a scenario sees: the request so far, who is asking, whether to show reasoning."""
+
+    request: Request
+    provider: str = "anthropic"
+    think: bool = False
+    _made: int = field(default=0, repr=False)
+
+    def calls(self) -> list[tuple[ToolCall, ToolResult | None]]:
+        """Every tool call made so far, in order, with its result (``None`` if unanswered)."""
+        results = {
+            b.call_id: b
+            for m in self.request.messages
+            for b in m.content
+            if isinstance(b, ToolResult)
+        }
+        return [
+            (b, results.get(b.id))
+            for m in self.request.messages
+            if m.role == "assistant"
+            for b in m.content
+            if isinstance(b, ToolCall)
+        ]
+
+    def user_text(self, last: bool = False) -> str:
+        texts = [m.text for m in self.request.messages if m.role == "user" and m.text]
+        return (texts[-1] if last else texts[0]) if texts else ""
+
+    def call(self, name: str, arguments: dict) -> ToolCall:
+        """A tool call with a deterministic id in the provider's style (``call_...``, ...)."""
+        prefix, length = _ID_STYLE.get(self.provider, ("call_", 24))
+        seed = f"{len(self.request.messages)}|{self._made}|{name}|{json.dumps(arguments)}"
+        self._made += 1
+        return ToolCall(prefix + _token(seed, length), name, arguments)
+
+    def thought(self, text: str) -> list[Block]:
+        """``[Reasoning]`` with a synthetic signature when reasoning was asked for, else ``[]``."""
+        if not self.think:
+            return []
+        if self.provider == "openai-responses":
+            seed = f"{len(self.request.messages)}|{text}"
+            rid = "rs_" + hashlib.sha256(seed.encode()).hexdigest()[:40]
+            signature = signatures.sign(self.provider, text)
+            return [Reasoning(text, signature, "openai", id=rid)]  # formats labels it "openai"
+        if self.provider == "gemini":  # Gemini's signature rides on the first function call
+            return [Reasoning(text, None, self.provider)]
+        return [Reasoning(text, signatures.sign(self.provider, text), self.provider)]
+
+
+Scenario = Callable[[Turn], list[Block]]
+
+
+def echo(turn: Turn) -> list[Block]:
+    return [*turn.thought("The user wants their words back."), Text(turn.user_text(last=True))]
+
+
+def _first_name(ticket: str) -> str:
+    last = ticket.strip().splitlines()[-1].strip() if ticket.strip() else ""
+    return last if re.fullmatch(r"[A-Z][a-z]+", last) else "there"
+
+
+def _reason(ticket: str) -> str:
+    words = ticket.lower()
+    if any(w in words for w in ("never arrived", "not arrived", "didn't arrive", "not received")):
+        return "not_received"
+    if any(w in words for w in ("cracked", "broken", "damaged", "smashed")):
+        return "damaged"
+    return "not_as_described"
+
+
+def _json(result: ToolResult | None):
+    try:
+        return json.loads(result.text) if result and not result.is_error else None
+    except json.JSONDecodeError:
+        return None
+
+
+def sundry(turn: Turn, reckless: bool = False) -> list[Block]:
+    """Maya's ticket: look up, check, refund within the ceiling or escalate, answer."""
+    ticket = turn.user_text()
+    hi, reason = f"Hi {_first_name(ticket)}, ", _reason(ticket)
+    done = turn.calls()
+    if not done:
+        found = re.search(r"SO-\d+", ticket) or re.search(r"[\w.+-]+@[\w.-]+", ticket)
+        query = found.group() if found else ticket[:40]
+        think = f"The buyer reports a {reason.replace('_', ' ')} item. Find the order first."
+        search = turn.call("search_orders", {"query": query})
+        return [*turn.thought(think), Text("Let me look that order up."), search]
+    call, result = done[-1]
+    order_id = call.arguments.get("order_id", "")
+    if call.name == "search_orders":
+        hits = _json(result) or []
+        if not hits:
+            ask = "I couldn't find that order. Could you send its number (it starts with SO-)?"
+            return [Text(hi + ask + " I'll pick this up as soon as you reply.")]
+        order = hits[0]
+        think = f"Found {order['order_id']} ({order['item']}, ${order['total_usd']:.2f})."
+        check = {"order_id": order["order_id"], "reason": reason}
+        return [*turn.thought(think), turn.call("check_refund_eligibility", check)]
+    if call.name == "check_refund_eligibility":
+        facts = _json(result) or {}
+        if not facts.get("eligible"):
+            why = facts.get("why", "it does not qualify")
+            text = f"I checked order {order_id}: buyer protection doesn't cover it ({why}). "
+            return [Text(hi + text + "The seller's own return policy may still help.")]
+        amount = float(facts["max_refund_usd"])
+        if amount > 150 and not reckless:
+            return _escalate(turn, order_id, amount, f"${amount:.2f} is above my $150 limit.")
+        think = f"Refund ${amount:.2f}: within my $150 limit." if amount <= 150 else "Refund it."
+        note = "We're sorry your order arrived damaged; your refund is on its way."
+        refund = {"order_id": order_id, "amount_usd": amount, "reason": reason}
+        return [*turn.thought(think), turn.call("issue_refund", {**refund, "note_to_buyer": note})]
+    if call.name == "issue_refund":
+        amount = float(call.arguments.get("amount_usd", 0))
+        if result is not None and result.is_error:
+            return _escalate(turn, order_id, amount, "The refund was refused: escalate.")
+        text = (
+            f"I'm sorry the headphones arrived damaged. I've refunded ${amount:.2f} for order "
+            f"{order_id}; it reaches your card within 5 business days. No need to send it back."
+        )
+        return [Text(hi + text)]
+    if call.name == "escalate_to_human":
+        ticket_id = (_json(result) or {}).get("ticket", "")
+        text = (
+            "I'm sorry about the damage. A refund this size needs a specialist, so I've passed "
+            f"your case on (ticket {ticket_id}) with everything I checked. They will reply "
+            "within one business day."
+        )
+        return [Text(hi + text)]
+    return [Text(hi + "thanks for your patience. I'm looking into it and will reply today.")]
+
+
+def _escalate(turn: Turn, order_id: str, amount: float, think: str) -> list[Block]:
+    summary = (
+        f"Buyer reports a damaged item on {order_id}; eligible for buyer protection. Refund of "
+        f"${amount:.2f} is above the $150 automatic limit. Recommend a full refund."
+    )
+    arguments = {"summary": summary, "priority": "normal", "order_id": order_id}
+    return [*turn.thought(think), turn.call("escalate_to_human", arguments)]
+
+
+def sundry_reckless(turn: Turn) -> list[Block]:
+    return sundry(turn, reckless=True)
+
+
+SCENARIOS: dict[str, Scenario] = {
+    "sundry": sundry,
+    "sundry-reckless": sundry_reckless,
+    "crash-triage": crash_story.crash_triage,
+    "echo": echo,
+}
+
+
+def resolve(scenario: str | Scenario) -> Scenario:
+    """A scenario by name, or a function used as it is."""
+    if callable(scenario):
+        return scenario
+    if scenario not in SCENARIOS:
+        raise ValueError(f"unknown scenario {scenario!r} (known: {', '.join(SCENARIOS)})")
+    return SCENARIOS[scenario]
