@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import copy
 import importlib.util
+import subprocess
+import sys
 
 import pytest
 from hypothesis import given, settings
@@ -590,3 +592,13 @@ def test_gemini_two_tool_messages_in_a_row_are_two_response_turns():
         ("response-turn-position", 4, "c2"),
     }
     assert {v.rule for v in check(req, "anthropic-strict")} == {"roles-must-alternate"}
+
+
+def test_rules_stay_below_formats_and_import_light():
+    code = (
+        "import sys, helpers.rules; "
+        "heavy = {'helpers.formats', 'tiktoken', 'httpx', 'openai', 'anthropic'}; "
+        "print(sorted(heavy & set(sys.modules)))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"

@@ -2,8 +2,9 @@
 
 ``check(request, profile)`` returns every broken rule as a ``Violation``; ``explain()`` turns
 them into a readable report. The ``neutral`` profile holds the rules every provider shares
-(``core.py``); each provider profile is those rules plus the provider's own, with the
-provider's exact error text filled in where one is known:
+(``core.py``: shapes and places; ``pairing.py``: calls and results); each provider profile is
+those rules plus the provider's own, with the provider's exact error text filled in where one
+is known:
 
 ==================  ============================================================================
 profile             adds to the shared rules
@@ -27,6 +28,7 @@ from helpers.messages import Message, Request, Tool, message_from_json
 from helpers.rules import anthropic, gemini, openai_chat, openai_responses
 from helpers.rules.core import check_core
 from helpers.rules.errors import FORMATS, error_response, first_violation_error, provider_of
+from helpers.rules.pairing import check_pairing
 from helpers.rules.violation import Violation, Violations, explain
 
 __all__ = [
@@ -68,7 +70,7 @@ def check(request_or_messages: Request | list[Message], profile: str = "neutral"
     if profile not in PROFILES:
         raise ValueError(f"unknown profile {profile!r}; profiles: {', '.join(PROFILES)}")
     messages, tools = _unpack(request_or_messages)
-    found = check_core(messages, tools)
+    found = check_core(messages, tools) + check_pairing(messages)
     if profile in _CHECKS:
         found = _CHECKS[profile](messages, tools, found)
     for v in found:

@@ -4,10 +4,10 @@
 2. Content is a non-empty list of known blocks; no text block is empty (or only whitespace).
 3. Blocks sit where they belong: tool calls in assistant messages, tool results in tool messages,
    and a tool message holds nothing but tool results.
-4. Tool call arguments are JSON objects; call ids are unique across the conversation; a call names
-   a tool the request defines (when it defines any).
-5. Every tool call is answered by exactly one result carrying its id, after the call and before
-   the next assistant message; every result answers a call of the assistant message before it.
+4. Tool call arguments are JSON objects; a call names a tool the request defines (when it
+   defines any).
+5. Calls and results pair up (``pairing.py``): unique call ids, every call answered by exactly
+   one result after it and before the next assistant message.
 
 What this module does not do: anything one provider alone demands (adjacency, alternation, id
 patterns, counts). Those live in the provider modules, which start from this list.
@@ -54,7 +54,7 @@ def blocks(message: Message) -> Iterator[tuple[int, Any]]:
 
 
 def check_core(messages: list[Message], tools: list[Tool] | None = None) -> list[Violation]:
-    """All violations of the shared rules, in the order they appear in the list."""
+    """Violations of rules 1-4, message by message (``pairing.check_pairing`` does rule 5)."""
     out: list[Violation] = []
     if not any(getattr(m, "role", None) != "system" for m in messages):
         out.append(
@@ -67,7 +67,6 @@ def check_core(messages: list[Message], tools: list[Tool] | None = None) -> list
     out += _tool_definitions(tools or [])
     for i, message in enumerate(messages):
         out += _message_shape(i, message, tools)
-    out += _pairing(messages)
     return out
 
 
@@ -217,119 +216,3 @@ def _call_shape(i: int, j: int, call: ToolCall, tools: list[Tool] | None) -> lis
             )
         )
     return out
-
-
-def _pairing(messages: list[Message]) -> list[Violation]:
-    """Rule 5 and unique ids: walk the list once, matching results to the calls they answer.
-
-    ``pending`` holds the calls of the latest assistant message that still wait for a result;
-    the next assistant message (or the end of the list) closes that turn.
-    """
-    out: list[Violation] = []
-    first_call: dict[str, tuple[int, int]] = {}
-    for i, message in enumerate(messages):
-        for j, block in blocks(message):
-            if isinstance(block, ToolCall):
-                if block.id in first_call:
-                    ci, cj = first_call[block.id]
-                    out.append(
-                        Violation(
-                            "duplicate-id",
-                            f"call id {block.id!r} is already used by messages[{ci}].content"
-                            f"[{cj}]; results find their call by id, so ids must be unique "
-                            "across the whole conversation",
-                            i,
-                            j,
-                            block.id,
-                        )
-                    )
-                else:
-                    first_call[block.id] = (i, j)
-
-    pending: list[tuple[str, int, int]] = []
-    answered: dict[str, tuple[int, int]] = {}
-    last_assistant: int | None = None
-
-    def close_turn(next_assistant: int | None) -> None:
-        for cid, ci, cj in pending:
-            limit = (
-                f"the next assistant message (messages[{next_assistant}])"
-                if next_assistant is not None
-                else "the end of the conversation"
-            )
-            out.append(
-                Violation(
-                    "call-not-answered",
-                    f"no tool_result answers this call before {limit}; every call must be "
-                    "answered by exactly one result carrying its id",
-                    ci,
-                    cj,
-                    cid,
-                )
-            )
-        pending.clear()
-
-    for i, message in enumerate(messages):
-        if getattr(message, "role", None) == "assistant":
-            close_turn(i)
-            last_assistant = i
-            pending += [(b.id, i, j) for j, b in blocks(message) if isinstance(b, ToolCall)]
-        for j, block in blocks(message):
-            if not isinstance(block, ToolResult):
-                continue
-            cid = block.call_id
-            match = next((p for p in pending if p[0] == cid), None)
-            if match is not None:
-                pending.remove(match)
-                answered[cid] = (i, j)
-            elif cid in answered:
-                ai, aj = answered[cid]
-                out.append(
-                    Violation(
-                        "duplicate-result",
-                        f"call {cid!r} is already answered by messages[{ai}].content[{aj}]; "
-                        "each call gets exactly one result",
-                        i,
-                        j,
-                        cid,
-                    )
-                )
-            elif cid in first_call:
-                out.append(_misplaced_result(i, j, cid, first_call[cid], last_assistant))
-                answered[cid] = (i, j)
-            else:
-                out.append(
-                    Violation(
-                        "result-without-call",
-                        f"no tool call has id {cid!r}: this result answers nothing (an orphan)",
-                        i,
-                        j,
-                        cid,
-                    )
-                )
-    close_turn(None)
-    return out
-
-
-def _misplaced_result(
-    i: int, j: int, cid: str, call_at: tuple[int, int], last_assistant: int | None
-) -> Violation:
-    ci, cj = call_at
-    if (ci, cj) > (i, j):
-        return Violation(
-            "result-before-call",
-            f"this result comes before its call (messages[{ci}].content[{cj}]); the order of "
-            "the list is the order of events, so a result must come after its call",
-            i,
-            j,
-            cid,
-        )
-    return Violation(
-        "result-wrong-turn",
-        f"this result answers the call in messages[{ci}], but the assistant message right "
-        f"before it is messages[{last_assistant}]; results answer the calls of the assistant "
-        "message just before them",
-        i,
-        j,
-        cid,
-    )
