@@ -100,7 +100,7 @@ def _blocks(message: Message, where: str, notes: Notes) -> list[dict]:
         elif message.role == "user":
             out.append(_image(block))
         else:
-            notes.add(at, f"an image has no place in a {NAME} {message.role} message; dropped")
+            notes.add(at, f"an image has no place in an Anthropic {message.role} message; dropped")
     return [b for b in out if b is not None]
 
 
@@ -207,12 +207,14 @@ def _read_block(block: Any, where: str, notes: Notes) -> Any:
         return Reasoning(block.get("thinking", ""), block.get("signature"), provider=PROVIDER)
     if kind == "redacted_thinking":
         return Reasoning("", block.get("data"), provider=PROVIDER, redacted=True)
+    if not isinstance(block.get("tool_use_id"), str):
+        raise FormatError(f"{where}: a tool_result needs a 'tool_use_id'")
     content = block.get("content", [])
     if isinstance(content, str):
         content = [{"type": "text", "text": content}]
     parts = [_read_block(b, f"{where}.content[{k}]", notes) for k, b in enumerate(content)]
     parts = [p for p in parts if isinstance(p, Text | Image)]
-    return ToolResult(block.get("tool_use_id", ""), parts, bool(block.get("is_error", False)))
+    return ToolResult(block["tool_use_id"], parts, bool(block.get("is_error", False)))
 
 
 def _read_content(content: Any, where: str, notes: Notes) -> list:

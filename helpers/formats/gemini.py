@@ -20,6 +20,8 @@ ids are sent as ``id`` and round trip.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from typing import Any
 
@@ -216,8 +218,9 @@ def _read_image(part: dict, where: str, notes: Notes) -> Image | None:
     return None
 
 
-def read_parts(parts: list, where: str, pending: list[ToolCall], notes: Notes) -> list:
-    """Neutral blocks for one content's parts. ``pending`` holds calls not yet answered."""
+def read_parts(parts: list, where: str, pending: list[ToolCall], notes: Notes, stem: str) -> list:
+    """Neutral blocks for one content's parts. ``pending`` holds calls not yet answered;
+    an id-less call at part ``k`` gets the id ``gemini_noid_{stem}_{k}``."""
     blocks: list = []
     for k, part in enumerate(parts):
         at = f"{where}.parts[{k}]"
@@ -234,7 +237,7 @@ def read_parts(parts: list, where: str, pending: list[ToolCall], notes: Notes) -
             call = part["functionCall"]
             call_id = call.get("id")
             if not call_id:
-                call_id = f"{NO_ID}{re.sub(r'[^A-Za-z0-9]', '_', where)}_{k}"
+                call_id = f"{NO_ID}{stem}_{k}"
                 notes.add(
                     at,
                     f"functionCall has no id; named it {call_id!r} (left out again "
@@ -273,7 +276,7 @@ def parse_request(body: dict, notes: Notes) -> Request:
     messages: list[Message] = []
     system = body.get("systemInstruction")
     if system:
-        parts = read_parts(system.get("parts") or [], "systemInstruction", [], notes)
+        parts = read_parts(system.get("parts") or [], "systemInstruction", [], notes, "system")
         messages.append(Message("system", [b for b in parts if isinstance(b, Text)]))
     pending: list[ToolCall] = []
     for i, content in enumerate(raw):
@@ -281,7 +284,7 @@ def parse_request(body: dict, notes: Notes) -> Request:
         role = content.get("role", "user") if isinstance(content, dict) else None
         if role not in ("user", "model", "function"):
             raise FormatError(f"{where}.role: expected 'user' or 'model', got {role!r}")
-        blocks = read_parts(content.get("parts") or [], where, pending, notes)
+        blocks = read_parts(content.get("parts") or [], where, pending, notes, f"c{i}")
         if role == "model":
             messages.append(Message("assistant", blocks))
             continue
@@ -339,6 +342,11 @@ def _parse_tool_config(config: Any, notes: Notes) -> str | dict | None:
 
 # --- responses ------------------------------------------------------------------------------
 
+
+def _digest(body: dict) -> str:
+    return hashlib.sha1(json.dumps(body, sort_keys=True).encode()).hexdigest()[:10]
+
+
 _REFUSED = {"SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "IMAGE_SAFETY"}
 _FINISH = {
     "end_turn": "STOP",
@@ -357,7 +365,9 @@ def parse_response(body: dict, notes: Notes) -> Reply:
         raise FormatError("candidates: a Gemini response needs at least one candidate")
     candidate = candidates[0]
     parts = (candidate.get("content") or {}).get("parts") or []
-    blocks = read_parts(parts, "candidates[0].content", [], notes)
+    # Ids made up here must differ from one response to the next: take the response's own id.
+    stem = re.sub(r"[^A-Za-z0-9]+", "_", body.get("responseId") or "") or _digest(body)
+    blocks = read_parts(parts, "candidates[0].content", [], notes, stem)
     finish = candidate.get("finishReason")
     stop: StopReason = "other"
     if finish == "STOP":
