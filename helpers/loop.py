@@ -1,0 +1,130 @@
+"""A minimal agent loop, readable in one sitting: send, append the reply, run every tool, repeat.
+
+>>> trace = run(sundry.opening(model), sundry.run_tool, wire="anthropic", base_url=p.url)
+>>> trace                     # the meter: tokens sent, cached, output and cost per turn
+
+The three rules that keep a loop correct, each one line below:
+
+1. append the model's reply to the history **before** running its tools (the next request must
+   show the calls it answers);
+2. answer **every** tool call of the reply, all results in one ``tool`` message (the renderers
+   turn it into what each provider needs: one Anthropic user turn, N Chat tool messages, ...);
+3. dispatch on the **block type**, never on "is there text?": a reply can hold reasoning, text
+   and several calls at once.
+
+Rules that matter (the refund ceiling, "don't edit existing tests") live in the tools
+(``helpers.examples.*.run_tool``), not in the prompt. The loop talks plain HTTP with ``httpx``
+in any of the four wire formats (``wire=``), or goes through the official SDK (``via="sdk"``,
+OpenAI and Anthropic only). It does not retry, stream or truncate history: those are lessons
+of their own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from helpers.messages import Message, Reasoning, Request, Text, ToolCall, ToolResult, tool
+from helpers.replies import Reply
+from helpers.trace import Step, Trace
+
+__all__ = ["auth_headers", "run", "send"]
+
+ToolRunner = Callable[[ToolCall], ToolResult]
+
+
+def auth_headers(wire: str, api_key: str) -> dict[str, str]:
+    """How each provider wants its key (and Anthropic its API version)."""
+    if wire == "anthropic":
+        return {"x-api-key": api_key, "anthropic-version": "2023-06-01"}
+    if wire == "gemini":
+        return {"x-goog-api-key": api_key}
+    return {"authorization": f"Bearer {api_key}"}
+
+
+def send(client: Any, wire: str, body: dict, path: str) -> dict:
+    """POST one request body; raise with the provider's error text on a non-2xx answer."""
+    response = client.post(path, json=body)
+    if response.status_code >= 400:
+        raise RuntimeError(f"{wire} answered {response.status_code}: {response.text}")
+    return response.json()
+
+
+def _send_sdk(client: Any, wire: str, body: dict) -> dict:
+    """The same body through the official SDK; its typed object dumped back to JSON."""
+    if wire == "openai-chat":
+        return client.chat.completions.create(**body).model_dump(mode="json")
+    if wire == "openai-responses":
+        return client.responses.create(**body).model_dump(mode="json")
+    if wire == "anthropic":
+        return client.messages.create(**body).model_dump(mode="json")
+    raise ValueError(f"no official SDK installed for {wire!r}; use via='httpx'")
+
+
+def _client(wire: str, base_url: str, api_key: str, via: str) -> Any:
+    if via == "httpx":
+        import httpx
+
+        return httpx.Client(base_url=base_url, headers=auth_headers(wire, api_key), timeout=60)
+    if wire.startswith("openai"):
+        import openai
+
+        return openai.OpenAI(base_url=base_url + "/v1", api_key=api_key)
+    import anthropic
+
+    return anthropic.Anthropic(base_url=base_url, api_key=api_key)
+
+
+def run(
+    request: Request,
+    run_tool: ToolRunner,
+    *,
+    wire: str = "anthropic",
+    base_url: str,
+    api_key: str = "sk-local-on-the-wire",
+    via: str = "httpx",
+    max_turns: int = 12,
+) -> Trace:
+    """Run ``request`` to a final answer (or ``max_turns``), calling ``run_tool`` for each call."""
+    from helpers.cost import price
+    from helpers.formats import parse_response, render
+
+    messages = list(request.messages)
+    trace = Trace(wire, request.model, messages=messages)
+    with _client(wire, base_url, api_key, via) as client:
+        for number in range(1, max_turns + 1):
+            rendered = render(Request(**{**vars(request), "messages": messages}), wire)
+            if via == "sdk":
+                raw = _send_sdk(client, wire, rendered.body)
+            else:
+                raw = send(client, wire, rendered.body, rendered.path)
+            reply: Reply = parse_response(raw, wire)
+            messages.append(reply.message)  # 1. the reply goes into the history first
+            step = Step(number, rendered.body, raw, reply)
+            step.cost_usd = _cost(price, reply, request.model)
+            trace.steps.append(step)
+
+            results: list[ToolResult] = []
+            for block in reply.message.content:  # 3. dispatch on the block type
+                match block:
+                    case ToolCall():
+                        results.append(run_tool(block))
+                    case Text() | Reasoning():
+                        pass  # already in the history; shown by the trace
+            if not results:
+                return trace
+            messages.append(tool(*results))  # 2. every call answered, in one message
+    return trace
+
+
+def _cost(price: Callable, reply: Reply, model: str) -> Any:
+    """The turn's price, or None when the price list does not know the model."""
+    try:
+        return price(reply.usage, model).total_usd
+    except LookupError:
+        return None
+
+
+def final_message(trace: Trace) -> Message | None:
+    """The last assistant message of a run."""
+    return next((m for m in reversed(trace.messages) if m.role == "assistant"), None)

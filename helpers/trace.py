@@ -1,0 +1,87 @@
+"""The agent loop's trace: every request and reply, with a running token and cost meter.
+
+One :class:`Step` per model call: the body sent, the body received, and the meter's numbers
+(input tokens sent, of them cached, output tokens, dollars). :class:`Trace` adds them up and
+shows a table in a notebook. Plain dataclasses, nothing clever; the loop fills them in.
+
+Costs come from ``helpers.cost.price`` (genai-prices data); the token numbers are the ones the
+provider reported in its usage, never recomputed here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+from html import escape
+from typing import Any
+
+from helpers.messages import Message
+from helpers.replies import Reply
+
+__all__ = ["Step", "Trace"]
+
+
+@dataclass
+class Step:
+    """One request/response round trip of the loop."""
+
+    number: int
+    request_body: dict[str, Any]
+    response_body: dict[str, Any] | str
+    reply: Reply
+    cost_usd: Decimal | None = None
+
+    @property
+    def tool_calls(self) -> list[str]:
+        return [c.name for c in self.reply.message.tool_calls]
+
+
+@dataclass
+class Trace:
+    """What one run of the loop did, turn by turn."""
+
+    wire: str
+    model: str
+    steps: list[Step] = field(default_factory=list)
+    messages: list[Message] = field(default_factory=list)
+
+    @property
+    def final_text(self) -> str:
+        return self.messages[-1].text if self.messages else ""
+
+    def total(self, name: str) -> int:
+        """Sum of one usage field over all steps: ``trace.total("input_tokens")``."""
+        return sum(getattr(s.reply.usage, name) for s in self.steps)
+
+    @property
+    def cost_usd(self) -> Decimal:
+        return sum((s.cost_usd or Decimal(0) for s in self.steps), Decimal(0))
+
+    def rows(self) -> list[list[str]]:
+        """The meter as rows: turn, sent, cached, output, cost, stop, tools."""
+        out = []
+        for s in self.steps:
+            u = s.reply.usage
+            cost = f"${s.cost_usd:.6f}" if s.cost_usd is not None else "n/a"
+            row = [s.number, u.input_tokens, u.cache_read_tokens, u.output_tokens, cost]
+            out.append([str(v) for v in row] + [s.reply.stop_reason, ", ".join(s.tool_calls)])
+        totals = [self.total("input_tokens"), self.total("cache_read_tokens")]
+        totals += [self.total("output_tokens"), f"${self.cost_usd:.6f}"]
+        out.append(["total"] + [str(v) for v in totals] + ["", ""])
+        return out
+
+    HEADERS = ["turn", "input sent", "cached", "output", "cost", "stop", "tool calls"]
+
+    def __str__(self) -> str:
+        rows = [self.HEADERS] + self.rows()
+        widths = [max(len(r[i]) for r in rows) for i in range(len(self.HEADERS))]
+        lines = ["  ".join(v.ljust(w) for v, w in zip(r, widths, strict=True)) for r in rows]
+        return f"{self.wire} / {self.model}\n" + "\n".join(line.rstrip() for line in lines)
+
+    def _repr_html_(self) -> str:
+        head = "".join(f"<th>{escape(h)}</th>" for h in self.HEADERS)
+        body = "".join(
+            "<tr>" + "".join(f"<td>{escape(v)}</td>" for v in row) + "</tr>" for row in self.rows()
+        )
+        title = f"<b>{escape(self.wire)}</b> / <code>{escape(self.model)}</code>"
+        return f"<div>{title}<table><tr>{head}</tr>{body}</table></div>"

@@ -1,0 +1,77 @@
+"""helpers.loop and helpers.trace: the same loop, four wire formats, against the local provider."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers.examples import crash_triage, sundry
+from helpers.loop import run
+from helpers.provider import LocalProvider
+from tests.provider_support import PROVIDERS, model
+
+
+@pytest.fixture(scope="module")
+def p():
+    with LocalProvider("sundry") as provider:
+        yield provider
+
+
+@pytest.mark.parametrize("wire", PROVIDERS)
+def test_sundry_ticket_in_every_wire_format(p, wire):
+    trace = run(sundry.opening(model(wire)), sundry.run_tool, wire=wire, base_url=p.url)
+    assert [s.tool_calls for s in trace.steps] == [
+        ["search_orders"],
+        ["check_refund_eligibility"],
+        ["issue_refund"],
+        [],
+    ]
+    assert trace.final_text.startswith("Hi Maya,") and "$129.00" in trace.final_text
+    # the reply was appended before its tools ran: assistant, tool, assistant, tool, ...
+    roles = [m.role for m in trace.messages[2:]]
+    assert roles == ["assistant", "tool"] * 3 + ["assistant"]
+    sent = [s.reply.usage.input_tokens for s in trace.steps]
+    assert sent == sorted(sent) and len(set(sent)) == 4  # the history grows every turn
+
+
+def test_crash_triage_answers_parallel_calls_in_one_message():
+    workspace = crash_triage.Workspace()
+    with LocalProvider("crash-triage") as p:
+        trace = run(
+            crash_triage.opening(model("anthropic")),
+            lambda call: crash_triage.run_tool(call, workspace),
+            wire="anthropic",
+            base_url=p.url,
+        )
+        second_request = p.recorder[2].request_json
+    assert len(trace.steps) == 7
+    assert trace.steps[1].tool_calls == ["search_code", "run_tests"]
+    # Anthropic: both results in ONE user message, right after the calls
+    results = second_request["messages"][-1]["content"]
+    assert [b["type"] for b in results] == ["tool_result", "tool_result"]
+    assert "```diff" in trace.final_text
+
+
+@pytest.mark.parametrize("wire", ["openai-chat", "anthropic"])
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
+def test_the_same_loop_through_the_official_sdk(p, wire):
+    p.recorder.clear()
+    trace = run(sundry.opening(model(wire)), sundry.run_tool, wire=wire, base_url=p.url, via="sdk")
+    assert trace.final_text.startswith("Hi Maya,")
+    assert p.recorder.last.header("x-stainless-retry-count") == "0"
+
+
+def test_meter_adds_up_and_prints(p):
+    opening = sundry.opening(model("openai-chat"))
+    trace = run(opening, sundry.run_tool, wire="openai-chat", base_url=p.url)
+    assert trace.total("input_tokens") == sum(s.reply.usage.input_tokens for s in trace.steps)
+    assert trace.cost_usd > 0 and all(s.cost_usd is not None for s in trace.steps)
+    text = str(trace)
+    assert text.splitlines()[1].split()[:4] == ["turn", "input", "sent", "cached"]
+    assert text.splitlines()[-1].startswith("total")
+    assert "<table>" in trace._repr_html_()
+
+
+def test_a_provider_error_stops_the_loop_with_its_text(p):
+    p.inject("server_error")
+    with pytest.raises(RuntimeError, match="anthropic answered 500"):
+        run(sundry.opening(model("anthropic")), sundry.run_tool, wire="anthropic", base_url=p.url)
