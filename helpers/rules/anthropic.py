@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from itertools import groupby
-from typing import Any
+from typing import Any, NamedTuple
 
 from helpers.messages import Image, Message, Reasoning, Tool, ToolCall, ToolResult
 from helpers.rules.core import blocks
@@ -164,48 +164,56 @@ def check(
     return kept + extra
 
 
+class _Part(NamedTuple):
+    """A block, where Anthropic sees it (``messages.w.content.b``) and where we do (``i, j``)."""
+
+    w: int
+    b: int
+    i: int
+    j: int
+    block: Any
+
+
 def _pairing(wire: list[WireMessage]):
     """Anthropic's tool_use/tool_result check, on turns (runs of same-role wire messages).
 
     Returns three things: the text for each unanswered call ``(i, j)``, the
     ``results-not-first`` violations, and the text for each unexpected result ``(i, j)``.
     """
-    turns = [
-        [(w, b, i, j, block) for w in ws for b, (i, j, block) in enumerate(wire[w].parts)]
-        for _, ws in groupby(range(len(wire)), key=lambda w: wire[w].role)
-    ]
-    roles = [role for role, _ in groupby(m.role for m in wire)]
+    roles, turns = [], []
+    for role, ws in groupby(range(len(wire)), key=lambda w: wire[w].role):
+        roles.append(role)
+        turns.append([_Part(w, b, *part) for w in ws for b, part in enumerate(wire[w].parts)])
     missing: dict[tuple[int, int], str] = {}
     not_first: list[Violation] = []
     unexpected: dict[tuple[int, int], str] = {}
     for t, parts in enumerate(turns):
         if roles[t] == "user":
-            previous = turns[t - 1] if t > 0 else []
-            asked = {p[4].id for p in previous if isinstance(p[4], ToolCall)}
-            for w, b, i, j, block in parts:
-                if isinstance(block, ToolResult) and block.call_id not in asked:
-                    unexpected[(i, j)] = UNEXPECTED.format(w=w, b=b, id=block.call_id)
+            asked = {p.block.id for p in (turns[t - 1] if t else []) if _is(p, ToolCall)}
+            for p in parts:
+                if _is(p, ToolResult) and p.block.call_id not in asked:
+                    unexpected[(p.i, p.j)] = UNEXPECTED.format(w=p.w, b=p.b, id=p.block.call_id)
             continue
-        uses = [p for p in parts if isinstance(p[4], ToolCall)]
         following = turns[t + 1] if t + 1 < len(turns) else []
-        leading: set[str] = set()
-        first_other = None
-        for p in following:
-            if not isinstance(p[4], ToolResult):
-                first_other = p
-                break
-            leading.add(p[4].call_id)
-        late = {p[4].call_id for p in following if isinstance(p[4], ToolResult)} - leading
-        unanswered = [u for u in uses if u[4].id not in leading]
+        lead = 0  # how many tool_result blocks open the next turn
+        while lead < len(following) and _is(following[lead], ToolResult):
+            lead += 1
+        leading = {p.block.call_id for p in following[:lead]}
+        late = {p.block.call_id for p in following[lead:] if _is(p, ToolResult)} - leading
+        unanswered = [p for p in parts if _is(p, ToolCall) and p.block.id not in leading]
         if not unanswered:
             continue
-        text = MISSING.format(w=unanswered[0][0], ids=", ".join(u[4].id for u in unanswered))
-        for _, _, i, j, call in unanswered:
-            if call.id in late and first_other is not None:
-                not_first.append(_not_first(i, first_other[2], call.id, text))
+        text = MISSING.format(w=unanswered[0].w, ids=", ".join(p.block.id for p in unanswered))
+        for call in unanswered:
+            if call.block.id in late:  # answered in the next turn, but after other blocks
+                not_first.append(_not_first(call.i, following[lead].i, call.block.id, text))
             else:
-                missing[(i, j)] = text
+                missing[(call.i, call.j)] = text
     return missing, not_first, unexpected
+
+
+def _is(part: _Part, kind: type) -> bool:
+    return isinstance(part.block, kind)
 
 
 def _not_first(call_at: int, between: int, call_id: str, text: str) -> Violation:
