@@ -1,0 +1,1 @@
+"""Benchmarks: ``python -m benchmarks`` prints a table (speed lives here, never in tests)."""

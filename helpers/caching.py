@@ -1,0 +1,187 @@
+"""Prompt caching from the actual tokens: what two consecutive requests share, and what it saves.
+
+A prompt cache only ever serves an exact *prefix* of the token sequence the model is shown. So
+both requests are rendered and tokenized (``helpers.tokens``), and the longest common token
+prefix decides everything:
+
+- ``cache_break(previous, current)`` says how far they agree and exactly where they stop
+  agreeing: which part (tools, a message, a block) and the first differing token;
+- OpenAI (automatic): nothing below 1,024 tokens; above, hits come in 128-token steps
+  (``openai_cached_tokens``). The numbers come from ``data/models.json``;
+- Anthropic (``cache_control`` breakpoints, at most 4): a request reads the longest prefix
+  written before that ends at a block boundary, and writes up to its last breakpoint if that
+  prefix is at least the model's minimum (``anthropic_turn``). Writes cost 1.25x (5-minute) or
+  2x (1-hour) the input price and reads 0.1x (applied by ``helpers.cost`` via genai-prices).
+
+For Claude and Gemini the tokens come from the labelled proxy estimate, so their cache numbers
+are estimates too.
+
+What it deliberately does not do: model time (TTLs, eviction, routing misses): every earlier
+request is assumed still cached.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+
+from helpers.messages import Request
+from helpers.models import ModelInfo, model_info
+from helpers.tokens import Count, count, token_keys
+
+__all__ = [
+    "CacheBreak",
+    "CacheTurn",
+    "MAX_BREAKPOINTS",
+    "anthropic_turn",
+    "breakpoint_positions",
+    "cache_break",
+    "common_prefix",
+    "openai_cached_tokens",
+]
+
+MAX_BREAKPOINTS = 4  # Anthropic: "A maximum of 4 blocks with cache_control may be provided."
+
+
+def common_prefix(a: list[object], b: list[object]) -> int:
+    """Length of the longest common prefix of two token sequences."""
+    n = min(len(a), len(b))
+    i = 0
+    while i < n and a[i] == b[i]:
+        i += 1
+    return i
+
+
+@dataclass
+class CacheBreak:
+    """Where two consecutive requests stop sharing tokens."""
+
+    shared: int  # tokens in the common prefix
+    previous_total: int
+    current_total: int
+    part: str | None  # the part of the current request holding the first differing token
+    previous_token: str | None  # that token in each request, decoded (None past the end)
+    current_token: str | None
+
+    @property
+    def whole_previous_reused(self) -> bool:
+        return self.shared == self.previous_total
+
+    def __str__(self) -> str:
+        if self.whole_previous_reused:
+            return (
+                f"the whole previous request ({self.previous_total} tokens) is a prefix of this "
+                f"one; new tokens start in {self.part}"
+            )
+        return (
+            f"shared prefix {self.shared} of {self.previous_total} tokens; breaks in {self.part}: "
+            f"{self.previous_token!r} became {self.current_token!r}"
+        )
+
+    def _repr_html_(self) -> str:
+        return f"<p>{html.escape(str(self))}</p>"
+
+
+def _decode(counted: Count, keys: list[object], i: int) -> str | None:
+    if i >= len(keys):
+        return None
+    key = keys[i]
+    if not isinstance(key, int):
+        return f"<{key[0][0]}>" if isinstance(key, tuple) and isinstance(key[0], tuple) else "<?>"
+    from helpers.tokens.encodings import encoding
+    from helpers.tokens.estimate import PROXY
+
+    info = model_info(counted.model)
+    return encoding(info.encoding or PROXY).decode([key])
+
+
+def cache_break(
+    previous: Request, current: Request, model: str | ModelInfo | None = None
+) -> CacheBreak:
+    """Compare two consecutive requests token by token (``model``: default ``current.model``)."""
+    info = model if isinstance(model, ModelInfo) else model_info(model or current.model)
+    before, after = count(previous, info), count(current, info)
+    a, _ = token_keys(before)
+    b, parts = token_keys(after)
+    shared = common_prefix(a, b)
+    return CacheBreak(
+        shared=shared,
+        previous_total=len(a),
+        current_total=len(b),
+        part=parts[shared] if shared < len(parts) else None,
+        previous_token=_decode(before, a, shared),
+        current_token=_decode(after, b, shared),
+    )
+
+
+def openai_cached_tokens(shared: int, min_tokens: int = 1024, step: int = 128) -> int:
+    """Tokens OpenAI serves from cache for a shared prefix: 0 below the minimum, then in steps."""
+    if shared < min_tokens:
+        return 0
+    return min_tokens + step * ((shared - min_tokens) // step)
+
+
+@dataclass
+class CacheTurn:
+    """One request's cache arithmetic (tokens; ``helpers.cost`` prices them)."""
+
+    total: int
+    read: int  # served from the cache
+    write: int  # written to the cache by this request (Anthropic; 0 for OpenAI before GPT-5.6)
+    breakpoints: list[int]  # token positions where this request's breakpoints end
+
+    @property
+    def uncached(self) -> int:
+        return self.total - self.read - self.write
+
+
+def breakpoint_positions(counted: Count, marks: list[str]) -> list[int]:
+    """Token positions (prefix lengths) at the end of each marked part.
+
+    A mark is a part path (``tools``, ``messages[0]``, ``messages[3].content[1]``) or
+    ``last`` (the end of the last message), ``system`` (the end of the first system message).
+    """
+    if len(marks) > MAX_BREAKPOINTS:
+        raise ValueError(
+            f"A maximum of {MAX_BREAKPOINTS} blocks with cache_control may be provided. "
+            f"Found {len(marks)}."
+        )
+    ends: dict[str, int] = {}
+    position = 0
+    messages: list[str] = []
+    for piece in counted.pieces:
+        position += piece.n
+        path = piece.part
+        head = path.split(".", 1)[0]
+        for name in {path, head, "tools" if head.startswith("tools") else head}:
+            ends[name] = position
+        if head.startswith("messages[") and head not in messages:
+            messages.append(head)
+    systems = [r.part for r in counted.rows if r.level == 0 and r.label.startswith("system")]
+    aliases = {"last": messages[-1] if messages else "", "system": systems[0] if systems else ""}
+    positions = []
+    for mark in marks:
+        target = aliases.get(mark, mark)
+        if target not in ends:
+            raise ValueError(f"no part {mark!r} in this request to put a cache breakpoint on")
+        positions.append(ends[target])
+    return sorted(set(positions))
+
+
+def anthropic_turn(
+    keys: list[object], breakpoints: list[int], written: list[list[object]], min_tokens: int
+) -> CacheTurn:
+    """Read the longest earlier-written prefix of ``keys``; write up to the last breakpoint.
+
+    ``written`` holds the prefixes earlier requests wrote; this turn's writes are appended.
+    """
+    read = 0
+    for prefix in written:
+        if len(prefix) > read and keys[: len(prefix)] == prefix:
+            read = len(prefix)
+    write = 0
+    for position in breakpoints:
+        if position >= min_tokens and position > read:
+            written.append(keys[:position])
+            write = position - read
+    return CacheTurn(len(keys), read, write, breakpoints)

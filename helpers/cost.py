@@ -1,0 +1,424 @@
+"""What a request costs, and how a ticket's cost grows as the message list is rebuilt each turn.
+
+Usage semantics differ by provider; ``usage_from(raw, provider)`` turns each provider's usage
+object into the neutral ``Usage`` (``helpers.replies``), where ``input_tokens`` counts *all*
+input, cached or not:
+
+============  =======================================  =================================
+provider      input field                              cached tokens
+============  =======================================  =================================
+OpenAI chat   ``prompt_tokens`` (includes cached)      ``prompt_tokens_details.cached_tokens``
+Responses     ``input_tokens`` (includes cached)       ``input_tokens_details.cached_tokens``
+Anthropic     ``input_tokens`` (**excludes** cache     ``cache_read_input_tokens``; writes in
+              reads and writes: we add them)           ``cache_creation_input_tokens``
+Gemini        ``promptTokenCount`` (includes cached)   ``cachedContentTokenCount``; thoughts
+                                                       (``thoughtsTokenCount``) are output
+============  =======================================  =================================
+
+``price(usage, model)`` prices it with genai-prices (pinned, offline, at the model table's
+``as_of`` date: never ``UpdatePrices``). ``Ticket`` holds one row per turn (input, cached,
+written, output, cost, cumulative) for tables and plots; ``ticket_from_usages`` builds it from
+real usages and ``project_ticket`` from the requests themselves (counted with
+``helpers.tokens``, cached per ``helpers.caching``). ``tool_overhead`` is the arithmetic of the
+lesson on tool definitions; ``compact`` replaces early history with a summary.
+
+What it deliberately does not do: type a price (they all come from genai-prices) or fetch one.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from helpers.messages import Message, Request, Text, Tool
+from helpers.models import ModelInfo, model_info, price_timestamp
+from helpers.replies import Usage
+
+__all__ = [
+    "Cost",
+    "Ticket",
+    "ToolOverhead",
+    "Turn",
+    "compact",
+    "compact_ticket",
+    "price",
+    "project_ticket",
+    "ticket_from_usages",
+    "tool_overhead",
+    "usage_from",
+    "with_tools",
+]
+
+PROVIDERS = ("openai-chat", "openai-responses", "anthropic", "gemini")
+
+
+def usage_from(raw: dict[str, Any], provider: str) -> Usage:
+    """A provider's raw usage object as the neutral ``Usage`` (see the table above)."""
+    if provider == "openai-chat":
+        details = raw.get("prompt_tokens_details") or {}
+        out = raw.get("completion_tokens_details") or {}
+        return Usage(
+            input_tokens=raw.get("prompt_tokens", 0),
+            output_tokens=raw.get("completion_tokens", 0),
+            cache_read_tokens=details.get("cached_tokens") or 0,
+            cache_write_tokens=details.get("cache_write_tokens") or 0,
+            reasoning_tokens=out.get("reasoning_tokens") or 0,
+            raw=raw,
+        )
+    if provider == "openai-responses":
+        details = raw.get("input_tokens_details") or {}
+        out = raw.get("output_tokens_details") or {}
+        return Usage(
+            input_tokens=raw.get("input_tokens", 0),
+            output_tokens=raw.get("output_tokens", 0),
+            cache_read_tokens=details.get("cached_tokens") or 0,
+            cache_write_tokens=details.get("cache_write_tokens") or 0,
+            reasoning_tokens=out.get("reasoning_tokens") or 0,
+            raw=raw,
+        )
+    if provider == "anthropic":
+        read = raw.get("cache_read_input_tokens") or 0
+        write = raw.get("cache_creation_input_tokens") or 0
+        return Usage(
+            input_tokens=raw.get("input_tokens", 0) + read + write,
+            output_tokens=raw.get("output_tokens", 0),
+            cache_read_tokens=read,
+            cache_write_tokens=write,
+            reasoning_tokens=(raw.get("output_tokens_details") or {}).get("thinking_tokens") or 0,
+            raw=raw,
+        )
+    if provider == "gemini":
+        thoughts = raw.get("thoughtsTokenCount") or 0
+        return Usage(
+            input_tokens=(raw.get("promptTokenCount") or 0)
+            + (raw.get("toolUsePromptTokenCount") or 0),
+            output_tokens=(raw.get("candidatesTokenCount") or 0) + thoughts,
+            cache_read_tokens=raw.get("cachedContentTokenCount") or 0,
+            reasoning_tokens=thoughts,
+            raw=raw,
+        )
+    raise ValueError(f"unknown provider {provider!r} (known: {', '.join(PROVIDERS)})")
+
+
+@dataclass
+class Cost:
+    """One request's bill, in US dollars, split the way the price list splits it."""
+
+    model: str
+    usage: Usage
+    uncached_usd: Decimal
+    cache_read_usd: Decimal
+    cache_write_usd: Decimal
+    output_usd: Decimal
+
+    @property
+    def input_usd(self) -> Decimal:
+        return self.uncached_usd + self.cache_read_usd + self.cache_write_usd
+
+    @property
+    def total_usd(self) -> Decimal:
+        return self.input_usd + self.output_usd
+
+    def _repr_html_(self) -> str:
+        u = self.usage
+        return (
+            f"<p><b>${self.total_usd:.6f}</b> on <code>{html.escape(self.model)}</code>: "
+            f"{u.uncached_input_tokens} uncached (${self.uncached_usd:.6f}) + "
+            f"{u.cache_read_tokens} cache reads (${self.cache_read_usd:.6f}) + "
+            f"{u.cache_write_tokens} cache writes (${self.cache_write_usd:.6f}) + "
+            f"{u.output_tokens} output (${self.output_usd:.6f})</p>"
+        )
+
+
+def _calc(info: ModelInfo, **usage: int):
+    from genai_prices import Usage as PriceUsage
+    from genai_prices import calc_price
+
+    usage = {k: v for k, v in usage.items() if v}
+    return calc_price(
+        PriceUsage(**usage),
+        info.price_ref,
+        provider_id=info.price_provider,
+        genai_request_timestamp=price_timestamp(),
+    )
+
+
+def price(usage: Usage, model: str | ModelInfo, *, cache_write_1h_tokens: int = 0) -> Cost:
+    """Price a neutral ``Usage`` (input includes cached tokens) with genai-prices.
+
+    Anthropic's 1-hour cache writes cost more than 5-minute ones: pass how many of
+    ``usage.cache_write_tokens`` were 1-hour (or keep the raw usage: its
+    ``cache_creation.ephemeral_1h_input_tokens`` is read).
+    """
+    info = model if isinstance(model, ModelInfo) else model_info(model)
+    one_hour = cache_write_1h_tokens or (usage.raw.get("cache_creation") or {}).get(
+        "ephemeral_1h_input_tokens", 0
+    )
+    full = _calc(
+        info,
+        input_tokens=usage.input_tokens,
+        cache_read_tokens=usage.cache_read_tokens,
+        cache_write_tokens=usage.cache_write_tokens,
+        cache_write_1h_tokens=one_hour,
+        output_tokens=usage.output_tokens,
+    )
+    # Split the input price: price each kind of input token alone (genai-prices is linear).
+    read = _calc(
+        info, input_tokens=usage.cache_read_tokens, cache_read_tokens=usage.cache_read_tokens
+    )
+    write = _calc(
+        info,
+        input_tokens=usage.cache_write_tokens,
+        cache_write_tokens=usage.cache_write_tokens,
+        cache_write_1h_tokens=one_hour,
+    )
+    read_usd = read.input_price if usage.cache_read_tokens else Decimal(0)
+    write_usd = write.input_price if usage.cache_write_tokens else Decimal(0)
+    return Cost(
+        model=info.id,
+        usage=usage,
+        uncached_usd=full.input_price - read_usd - write_usd,
+        cache_read_usd=read_usd,
+        cache_write_usd=write_usd,
+        output_usd=full.output_price,
+    )
+
+
+@dataclass
+class Turn:
+    """One row of a ticket: one request and its reply."""
+
+    turn: int
+    input_tokens: int
+    cached_tokens: int
+    cache_write_tokens: int
+    output_tokens: int
+    cost_usd: Decimal
+    cumulative_input_tokens: int
+    cumulative_usd: Decimal
+    note: str = ""
+
+
+@dataclass
+class Ticket:
+    """A whole ticket, turn by turn: the rows a lesson prints, plots or sums."""
+
+    model: str
+    turns: list[Turn]
+    estimate: bool = False
+    source: str = "usage reported per turn"
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def total_usd(self) -> Decimal:
+        return sum((t.cost_usd for t in self.turns), Decimal(0))
+
+    @property
+    def input_tokens(self) -> int:
+        return sum(t.input_tokens for t in self.turns)
+
+    @property
+    def cached_tokens(self) -> int:
+        return sum(t.cached_tokens for t in self.turns)
+
+    @property
+    def output_tokens(self) -> int:
+        return sum(t.output_tokens for t in self.turns)
+
+    def rows(self) -> list[dict[str, Any]]:
+        """Plain dicts, one per turn (for pandas, matplotlib or a JSON dump)."""
+        return [t.__dict__.copy() for t in self.turns]
+
+    def table(self) -> str:
+        lines = [
+            f"{'turn':>4} {'input':>8} {'cached':>8} {'written':>8} {'output':>7} "
+            f"{'cost $':>11} {'total $':>11}"
+        ]
+        for t in self.turns:
+            lines.append(
+                f"{t.turn:>4} {t.input_tokens:>8} {t.cached_tokens:>8} {t.cache_write_tokens:>8} "
+                f"{t.output_tokens:>7} {t.cost_usd:>11.6f} {t.cumulative_usd:>11.6f}"
+            )
+        lines.append(
+            f"{'all':>4} {self.input_tokens:>8} {self.cached_tokens:>8} "
+            f"{sum(t.cache_write_tokens for t in self.turns):>8} {self.output_tokens:>7} "
+            f"{self.total_usd:>11.6f}"
+        )
+        kind = ", an estimate" if self.estimate else ""
+        lines.append(f"model {self.model}: {self.source}{kind}; prices: genai-prices, as_of date")
+        return "\n".join(lines + [f"note: {n}" for n in self.notes])
+
+    def _repr_html_(self) -> str:
+        cells = "".join(
+            f"<tr><td>{t.turn}</td><td>{t.input_tokens}</td><td>{t.cached_tokens}</td>"
+            f"<td>{t.cache_write_tokens}</td><td>{t.output_tokens}</td><td>{t.cost_usd:.6f}</td>"
+            f"<td>{t.cumulative_usd:.6f}</td><td>{html.escape(t.note)}</td></tr>"
+            for t in self.turns
+        )
+        return (
+            f"<table><tr><th>turn</th><th>input</th><th>cached</th><th>written</th>"
+            f"<th>output</th><th>cost $</th><th>cumulative $</th><th></th></tr>{cells}"
+            f"<tr><th>all</th><th>{self.input_tokens}</th><th>{self.cached_tokens}</th><th></th>"
+            f"<th>{self.output_tokens}</th><th>{self.total_usd:.6f}</th><th></th><th></th></tr>"
+            f"</table><small>{html.escape(self.model)}</small>"
+        )
+
+
+def ticket_from_usages(
+    usages: list[Usage], model: str | ModelInfo, notes: list[str] | None = None
+) -> Ticket:
+    """A ticket from the usage each turn reported (or that ``project_ticket`` computed)."""
+    info = model if isinstance(model, ModelInfo) else model_info(model)
+    turns, running, seen = [], Decimal(0), 0
+    for k, usage in enumerate(usages, start=1):
+        cost = price(usage, info).total_usd
+        running += cost
+        seen += usage.input_tokens
+        turns.append(
+            Turn(
+                k,
+                usage.input_tokens,
+                usage.cache_read_tokens,
+                usage.cache_write_tokens,
+                usage.output_tokens,
+                cost,
+                seen,
+                running,
+                notes[k - 1] if notes and k <= len(notes) else "",
+            )
+        )
+    return Ticket(info.id, turns)
+
+
+def project_ticket(
+    requests: list[Request],
+    model: str | ModelInfo | None = None,
+    *,
+    output_tokens: list[int] | int | None = None,
+    caching: bool = True,
+    breakpoints: list[str] | None = None,
+) -> Ticket:
+    """Cost of sending each request in turn, counted and cached from the tokens themselves.
+
+    ``output_tokens`` per turn: by default each turn's output is what the next request adds as
+    the assistant's message (counted), and the last turn's is 0 unless given. ``caching``
+    follows the model's cache rule from the table: OpenAI's automatic prefix cache, Anthropic
+    ``breakpoints`` (default ``["tools", "system", "last"]``; the automatic cache is not modelled),
+    Gemini's implicit cache as a prefix cache with its minimum (no guarantee: an estimate).
+    """
+    from helpers.caching import (
+        anthropic_turn,
+        breakpoint_positions,
+        common_prefix,
+        openai_cached_tokens,
+    )
+    from helpers.tokens import count, count_message, token_keys
+
+    info = model if isinstance(model, ModelInfo) else model_info(model or requests[0].model)
+    outputs = _outputs(requests, info, output_tokens, count_message)
+    usages, previous, written = [], [], []
+    rule = info.cache if caching else {"kind": "none"}
+    estimate = False
+    for request, out in zip(requests, outputs, strict=True):
+        counted = count(request, info)
+        estimate |= counted.estimate
+        keys, _ = token_keys(counted)
+        read = write = 0
+        if rule.get("kind") in ("openai-prefix", "gemini-implicit"):
+            shared = max((common_prefix(keys, p) for p in previous[-1:]), default=0)
+            step = rule.get("step_tokens", 1)
+            read = openai_cached_tokens(shared, rule["min_tokens"], step)
+        elif rule.get("kind") == "anthropic-breakpoints":
+            marks = breakpoints if breakpoints is not None else ["tools", "system", "last"]
+            marks = [m for m in marks if m != "tools" or request.tools]
+            turn = anthropic_turn(
+                keys, breakpoint_positions(counted, marks), written, rule["min_tokens"]
+            )
+            read, write = turn.read, turn.write
+        previous.append(keys)
+        usages.append(Usage(len(keys), out, read, write))
+    ticket = ticket_from_usages(usages, info)
+    ticket.estimate = estimate or rule.get("kind") == "gemini-implicit"
+    ticket.source = "projected: counted with helpers.tokens" + (
+        f", cache rule {rule.get('kind')}" if caching else ", no caching"
+    )
+    return ticket
+
+
+def _outputs(requests, info, output_tokens, count_message) -> list[int]:
+    if isinstance(output_tokens, int):
+        return [output_tokens] * len(requests)
+    if output_tokens is not None:
+        return list(output_tokens)
+    outputs = []
+    for now, after in zip(requests, requests[1:], strict=False):
+        added = after.messages[len(now.messages) :]
+        replies = [m for m in added if m.role == "assistant"]
+        outputs.append(sum(count_message(m, info) for m in replies[:1]))
+    return outputs + [0]
+
+
+@dataclass
+class ToolOverhead:
+    """The fixed part of every request: tool definitions and system prompt, in tokens."""
+
+    model: str
+    tools: int
+    system: int
+    opening_request: int  # the whole first request (tools, system, first user message)
+
+    @property
+    def tools_and_system(self) -> int:
+        return self.tools + self.system
+
+
+def tool_overhead(request: Request, model: str | ModelInfo | None = None) -> ToolOverhead:
+    """Split a request's tokens into tool definitions, system prompt and the rest."""
+    from helpers.tokens import count
+
+    counted = count(request, model)
+    systems = [r.part for r in counted.rows if r.level == 0 and r.label.startswith("system")]
+    return ToolOverhead(
+        counted.model,
+        counted.part("tools"),
+        sum(counted.part(p) for p in systems),
+        counted.total,
+    )
+
+
+def compact(request: Request, keep_last: int, summary: str) -> Request:
+    """The request with everything before its last ``keep_last`` messages (after the system
+    messages) replaced by one user message holding ``summary``: what compaction sends."""
+    head = [m for m in request.messages if m.role == "system"]
+    rest = [m for m in request.messages if m.role != "system"]
+    kept = rest[-keep_last:] if keep_last else []
+    while kept and kept[0].role == "tool":  # never keep a result without its call
+        kept = kept[1:]
+    note = Message("user", [Text(f"Summary of the conversation so far:\n{summary}")])
+    return Request(request.model, [*head, note, *kept], list(request.tools), request.tool_choice)
+
+
+def compact_ticket(
+    requests: list[Request], at: int, summary: str, keep_last: int = 2
+) -> list[Request]:
+    """The ticket's requests if history is compacted before request ``at`` (0-based).
+
+    Request ``at`` becomes ``compact(requests[at], keep_last, summary)``; every later request
+    is that plus what the conversation added after it. Earlier requests are unchanged.
+    """
+    if not 0 <= at < len(requests):
+        raise ValueError(f"compaction turn {at} is outside the ticket (0..{len(requests) - 1})")
+    base = compact(requests[at], keep_last, summary)
+    seen = len(requests[at].messages)
+    later = [
+        Request(r.model, [*base.messages, *r.messages[seen:]], list(r.tools), r.tool_choice)
+        for r in requests[at + 1 :]
+    ]
+    return [*requests[:at], base, *later]
+
+
+def with_tools(requests: list[Request], tools: list[Tool]) -> list[Request]:
+    """The same requests with another tool list (for "what do five more tools cost?")."""
+    return [Request(r.model, list(r.messages), list(tools), r.tool_choice) for r in requests]

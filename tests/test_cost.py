@@ -1,0 +1,176 @@
+"""Usage semantics per provider, prices from genai-prices, and tickets turn by turn."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from benchmarks.sundry_ticket import requests as sundry_requests
+from helpers import formats
+from helpers.cost import (
+    compact_ticket,
+    price,
+    project_ticket,
+    ticket_from_usages,
+    tool_overhead,
+    usage_from,
+    with_tools,
+)
+from helpers.examples import sundry
+from helpers.replies import Usage
+from helpers.tokens import count
+
+# --- each provider's usage, normalised: input includes cached ----------------------------------
+
+RAW = {
+    "openai-chat": {
+        "prompt_tokens": 1566,
+        "completion_tokens": 40,
+        "prompt_tokens_details": {"cached_tokens": 1408},
+        "completion_tokens_details": {"reasoning_tokens": 10},
+    },
+    "openai-responses": {
+        "input_tokens": 1566,
+        "output_tokens": 40,
+        "input_tokens_details": {"cached_tokens": 1408},
+        "output_tokens_details": {"reasoning_tokens": 10},
+    },
+    "anthropic": {
+        "input_tokens": 504,
+        "cache_creation_input_tokens": 123,
+        "cache_read_input_tokens": 200,
+        "output_tokens": 40,
+    },
+    "gemini": {
+        "promptTokenCount": 1566,
+        "cachedContentTokenCount": 1408,
+        "candidatesTokenCount": 30,
+        "thoughtsTokenCount": 10,
+    },
+}
+
+
+def test_openai_and_gemini_count_cached_tokens_inside_input():
+    for provider in ("openai-chat", "openai-responses", "gemini"):
+        usage = usage_from(RAW[provider], provider)
+        assert (usage.input_tokens, usage.cache_read_tokens) == (1566, 1408)
+        assert usage.uncached_input_tokens == 158
+        assert (usage.output_tokens, usage.reasoning_tokens) == (40, 10)
+
+
+def test_anthropic_input_excludes_cache_reads_and_writes_so_they_are_added():
+    usage = usage_from(RAW["anthropic"], "anthropic")
+    assert usage.input_tokens == 504 + 123 + 200
+    assert (usage.cache_read_tokens, usage.cache_write_tokens) == (200, 123)
+    assert usage.uncached_input_tokens == 504
+
+
+@pytest.mark.parametrize(
+    ("provider", "body"),
+    [
+        ("openai-chat", {"choices": [{"message": {"content": "hi"}}], "usage": RAW["openai-chat"]}),
+        (
+            "openai-responses",
+            {"output": [], "status": "completed", "usage": RAW["openai-responses"]},
+        ),
+        (
+            "anthropic",
+            {"content": [{"type": "text", "text": "hi"}], "usage": RAW["anthropic"]},
+        ),
+        (
+            "gemini",
+            {
+                "candidates": [{"content": {"role": "model", "parts": [{"text": "hi"}]}}],
+                "usageMetadata": RAW["gemini"],
+            },
+        ),
+    ],
+)
+def test_usage_from_agrees_with_the_response_parsers(provider, body):
+    assert formats.parse_response(body, provider).usage == usage_from(RAW[provider], provider)
+
+
+def test_unknown_provider_is_an_error():
+    with pytest.raises(ValueError, match="known: openai-chat"):
+        usage_from({}, "mistral")
+
+
+# --- prices -------------------------------------------------------------------------------------
+
+
+def test_price_splits_input_by_kind_and_adds_up():
+    usage = Usage(input_tokens=10_000, output_tokens=1_000, cache_read_tokens=6_000)
+    cost = price(usage, "gpt-4o")  # $2.50 / $1.25 cached / $10 per million
+    assert cost.uncached_usd == Decimal("0.01")
+    assert cost.cache_read_usd == Decimal("0.0075")
+    assert cost.output_usd == Decimal("0.01")
+    assert cost.total_usd == Decimal("0.0275")
+
+
+def test_anthropic_cache_writes_5m_and_1h():
+    usage = Usage(10_000, 1_000, cache_read_tokens=6_000, cache_write_tokens=2_000)
+    five = price(usage, "claude-sonnet-4-5")  # $3 in, 0.1x read, 1.25x 5m write, $15 out
+    assert (five.uncached_usd, five.cache_read_usd) == (Decimal("0.006"), Decimal("0.0018"))
+    assert five.cache_write_usd == Decimal("0.0075")
+    one_hour = price(usage, "claude-sonnet-4-5", cache_write_1h_tokens=2_000)
+    assert one_hour.cache_write_usd == Decimal("0.012")  # 2x
+    raw = Usage(
+        10_000, 1_000, 6_000, 2_000, raw={"cache_creation": {"ephemeral_1h_input_tokens": 2_000}}
+    )
+    assert price(raw, "claude-sonnet-4-5").cache_write_usd == Decimal("0.012")
+
+
+# --- tickets ------------------------------------------------------------------------------------
+
+
+def test_ticket_rows_accumulate():
+    ticket = ticket_from_usages([Usage(1000, 10), Usage(1100, 20, 1024)], "gpt-4o-mini")
+    assert [t.cumulative_input_tokens for t in ticket.turns] == [1000, 2100]
+    assert ticket.turns[1].cumulative_usd == ticket.total_usd
+    assert ticket.rows()[1]["cached_tokens"] == 1024
+    assert "1024" in ticket.table() and "<table>" in ticket._repr_html_()
+
+
+def test_projected_sundry_ticket_counts_every_rebuilt_request():
+    model = "gpt-4o-mini"
+    reqs = sundry_requests(model)
+    ticket = project_ticket(reqs, model)
+    assert [t.input_tokens for t in ticket.turns] == [count(r).total for r in reqs]
+    assert [t.cached_tokens for t in ticket.turns] == [0, 0, 1024, 1024, 1152]
+    assert ticket.turns[-1].output_tokens == 0 and all(t.output_tokens for t in ticket.turns[:-1])
+    uncached = project_ticket(reqs, model, caching=False)
+    assert uncached.total_usd > ticket.total_usd and uncached.cached_tokens == 0
+
+
+def test_projected_anthropic_ticket_writes_then_reads():
+    ticket = project_ticket(sundry_requests("claude-sonnet-4-5"))
+    first, second = ticket.turns[:2]
+    assert first.cache_write_tokens == first.input_tokens and first.cached_tokens == 0
+    assert second.cached_tokens == first.input_tokens
+    assert ticket.estimate
+
+
+def test_compaction_shrinks_later_requests_only():
+    model = "gpt-4o-mini"
+    reqs = sundry_requests(model)
+    compacted = compact_ticket(reqs, 4, "Maya's order SO-48213 was refunded ($129).", keep_last=1)
+    assert compacted[:4] == reqs[:4]
+    assert count(compacted[4]).total < count(reqs[4]).total
+    assert compacted[4].messages[-1] == reqs[4].messages[-1]
+    with pytest.raises(ValueError, match="outside the ticket"):
+        compact_ticket(reqs, 9, "x")
+
+
+def test_tool_overhead_and_the_effect_of_five_more_tools():
+    model = "gpt-4o-mini"
+    opening = sundry.opening(model)
+    nine = tool_overhead(opening)
+    counted = count(opening)
+    assert nine.tools == counted.part("tools") and nine.system == counted.part("messages[0]")
+    assert nine.opening_request == counted.total
+    more = with_tools(sundry_requests(model), sundry.TOOLS + sundry.EXTRA_TOOLS)
+    fourteen = tool_overhead(more[0])
+    assert fourteen.tools > nine.tools and fourteen.system == nine.system
+    base, bigger = project_ticket(sundry_requests(model)), project_ticket(more)
+    assert bigger.total_usd > base.total_usd
