@@ -21,6 +21,8 @@ from typing import Any
 COMMANDS: dict[str, str] = {
     "render": "render",
     "check": "check",
+    "serve": "serve",
+    "assemble": "assemble",
 }
 
 

@@ -1,0 +1,47 @@
+"""python -m helpers assemble FILE --from PROVIDER."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from helpers.cli import main
+
+FIXTURES = Path(__file__).parent / "fixtures" / "sse"
+
+
+def test_assembles_a_recorded_anthropic_stream(capsys):
+    assert main(["assemble", str(FIXTURES / "anthropic_tool_use.sse"), "--from", "anthropic"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["stop_reason"] == "tool_calls"
+    assert out["message"]["content"][1] == {
+        "type": "tool_call",
+        "id": "toolu_01NRLabsLyVHZPKxbKvkfSMn",
+        "name": "get_weather",
+        "arguments": {"location": "Paris"},
+    }
+    assert out["usage"]["output_tokens"] == 65
+
+
+def test_reads_standard_input():
+    raw = (FIXTURES / "openai_chat_tool_call.sse").read_bytes()
+    done = subprocess.run(
+        [sys.executable, "-m", "helpers", "assemble", "-", "--from", "openai-chat"],
+        input=raw, capture_output=True, check=True,
+    )  # fmt: skip
+    assert json.loads(done.stdout)["message"]["content"][0]["name"] == "GetWeatherArgs"
+
+
+def test_a_cut_stream_is_one_line_on_stderr(tmp_path, capsys):
+    cut = tmp_path / "cut.sse"
+    cut.write_bytes((FIXTURES / "openai_chat_tool_call.sse").read_bytes()[:1500])
+    assert main(["assemble", str(cut), "--from", "openai-chat"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and "not JSON" in err and err.count("\n") == 1
+
+
+def test_missing_file(capsys):
+    assert main(["assemble", "/nonexistent.sse", "--from", "gemini"]) == 2
+    assert "cannot read /nonexistent.sse" in capsys.readouterr().err
