@@ -303,3 +303,105 @@ def test_count_shows_a_table_and_html():
 
 def test_messages_without_content_still_count_their_framing():
     assert count(Request("gpt-4o", [Message("user", [])])).total == 3 + 1 + 3
+
+
+# --- live mode, against a loopback server that checks the request shape ------------------------
+
+
+@pytest.fixture
+def loopback():
+    """A stdlib HTTP server on 127.0.0.1 that records requests and answers like each provider."""
+    import json
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    seen: list[dict] = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self):
+            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            seen.append({"path": self.path, "headers": dict(self.headers), "body": body})
+            if self.path.endswith(":countTokens"):
+                answer = {"totalTokens": 321}
+            elif self.path == "/v1/messages/count_tokens":
+                answer = {"input_tokens": 123}
+            elif self.path == "/v1/responses/input_tokens":
+                answer = {"object": "response.input_tokens", "input_tokens": 222}
+            else:
+                self.send_response(404)
+                self.end_headers()
+                return
+            data = json.dumps(answer).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}", seen
+    server.shutdown()
+    server.server_close()
+
+
+def _live(request, model, url):
+    from helpers.models import model_info
+    from helpers.tokens.live import count_live
+
+    return count_live(request, model_info(model), base_url=url, api_key="test-key-not-real")
+
+
+def test_live_anthropic_count_tokens_request_shape(loopback):
+    url, seen = loopback
+    request = Request("claude-sonnet-4-5", [system("Be brief."), user("Hi")], [WEATHER])
+    counted = _live(request, "claude-sonnet-4-5", url)
+    assert counted.total == 123 and not counted.estimate and "live" in counted.method
+    call = seen[0]
+    assert call["path"] == "/v1/messages/count_tokens"
+    assert call["headers"]["x-api-key"] == "test-key-not-real"
+    assert call["headers"]["anthropic-version"] == "2023-06-01"
+    assert call["body"]["model"] == "claude-sonnet-4-5" and "max_tokens" not in call["body"]
+    assert call["body"]["system"] and call["body"]["tools"][0]["name"] == "get_current_weather"
+    assert "test-key" not in repr(counted)
+
+
+def test_live_gemini_and_openai_request_shapes(loopback):
+    url, seen = loopback
+    request = Request("gemini-2.5-flash", [user("Hi")], [WEATHER])
+    assert _live(request, "gemini-2.5-flash", url).total == 321
+    gemini = seen[-1]
+    assert gemini["path"] == "/v1beta/models/gemini-2.5-flash:countTokens"
+    assert gemini["headers"]["x-goog-api-key"] == "test-key-not-real"
+    assert gemini["body"]["generateContentRequest"]["model"] == "models/gemini-2.5-flash"
+    assert gemini["body"]["generateContentRequest"]["contents"]
+    assert _live(Request("gpt-4o", [user("Hi")]), "gpt-4o", url).total == 222
+    openai = seen[-1]
+    assert openai["path"] == "/v1/responses/input_tokens"
+    assert openai["headers"]["authorization"] == "Bearer test-key-not-real"
+    assert openai["body"]["model"] == "gpt-4o" and openai["body"]["input"]
+
+
+def test_live_errors_are_one_line_without_the_key(loopback, monkeypatch):
+    from helpers.models import model_info
+    from helpers.tokens.live import LiveCountError, count_live, live_enabled
+
+    url, _ = loopback
+    info = model_info("claude-sonnet-4-5")
+    with pytest.raises(LiveCountError, match="HTTP 404") as err:
+        count_live(Request("x", [user("Hi")]), info, base_url=url + "/nowhere", api_key="sk-secret")
+    assert "sk-secret" not in str(err.value)
+    assert not live_enabled("anthropic")  # conftest removed keys and the opt-in
+    monkeypatch.setenv("ON_THE_WIRE_LIVE", "1")
+    assert not live_enabled("anthropic")  # still no key
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-secret")
+    assert live_enabled("anthropic")
+    from helpers.tokens import live
+
+    monkeypatch.setitem(live.BASE_URLS, "anthropic", url)  # never the real host
+    counted = count(Request("claude-sonnet-4-5", [user("Hi")]))
+    assert counted.total == 123 and counted.notes[-1].startswith("offline: ")
+    assert count(Request("claude-sonnet-4-5", [user("Hi")]), live=False).estimate

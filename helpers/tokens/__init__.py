@@ -56,9 +56,24 @@ def _exactness(info: ModelInfo) -> tuple[bool, str]:
     return True, method(info)
 
 
-def count(request: Request, model: str | ModelInfo | None = None) -> Count:
-    """Input tokens of a whole request on ``model`` (default: the request's own model)."""
+def count(
+    request: Request, model: str | ModelInfo | None = None, *, live: bool | None = None
+) -> Count:
+    """Input tokens of a whole request on ``model`` (default: the request's own model).
+
+    ``live``: None (default) asks the provider's count-tokens endpoint only when live mode is
+    on (``ON_THE_WIRE_LIVE=1`` and the provider's key set, see ``helpers.tokens.live``);
+    True always asks; False never does.
+    """
     info = _info(model, request)
+    if info.counting != "harmony" and live is not False:
+        from helpers.tokens.live import count_live, live_enabled
+
+        if live or live_enabled(info.provider):
+            offline = count(request, info, live=False)
+            counted = count_live(request, info)
+            counted.notes.append(f"offline: {offline.total} ({offline.method})")
+            return counted
     if info.counting == "openai-chat-2024":
         from helpers.tokens.openai_chat import render
     elif info.counting in ("anthropic-estimate", "gemini-estimate"):

@@ -1,0 +1,127 @@
+"""Live mode: ask the provider's own count-tokens endpoint (a real key and an explicit opt-in).
+
+Offline, Claude and Gemini counts are labelled estimates. With ``ON_THE_WIRE_LIVE=1`` *and* the
+provider's key in the environment, ``helpers.tokens.count`` asks the provider instead:
+
+=========  ===============================================  ====================================
+provider   endpoint                                         answer
+=========  ===============================================  ====================================
+anthropic  ``POST /v1/messages/count_tokens``               ``{"input_tokens": N}``
+gemini     ``POST /v1beta/models/{model}:countTokens``      ``{"totalTokens": N}``
+openai     ``POST /v1/responses/input_tokens`` (Responses)  ``{"input_tokens": N}``
+=========  ===============================================  ====================================
+
+The body is the request rendered by ``helpers.formats`` for that provider. Keys go in headers
+only and never into an error message or a ``Count``.
+
+What it deliberately does not do: retry, cache answers, or run unless both switches are on
+(tests never reach it: they point ``base_url`` at a loopback server).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from helpers.messages import FormatError, Request
+from helpers.models import ModelInfo
+from helpers.tokens.breakdown import Count, Row
+
+__all__ = ["ENDPOINTS", "KEYS", "LiveCountError", "count_live", "live_enabled"]
+
+KEYS = {"anthropic": "ANTHROPIC_API_KEY", "gemini": "GEMINI_API_KEY", "openai": "OPENAI_API_KEY"}
+BASE_URLS = {
+    "anthropic": "https://api.anthropic.com",
+    "gemini": "https://generativelanguage.googleapis.com",
+    "openai": "https://api.openai.com",
+}
+ENDPOINTS = {
+    "anthropic": "/v1/messages/count_tokens",
+    "gemini": "/v1beta/models/{model}:countTokens",
+    "openai": "/v1/responses/input_tokens",
+}
+ANTHROPIC_VERSION = "2023-06-01"
+
+
+class LiveCountError(RuntimeError):
+    """The provider did not answer with a count (the message never includes the key)."""
+
+
+def live_enabled(provider: str) -> bool:
+    """True only with ``ON_THE_WIRE_LIVE=1`` and the provider's API key set."""
+    return os.environ.get("ON_THE_WIRE_LIVE") == "1" and bool(os.environ.get(KEYS[provider], ""))
+
+
+def _call(info: ModelInfo, request: Request) -> tuple[str, dict[str, str], dict[str, Any]]:
+    """Path, headers (without the key) and JSON body of the count request."""
+    from helpers.formats import render
+
+    provider = info.provider
+    if provider == "anthropic":
+        body = render(request, "anthropic").body
+        body.pop("max_tokens", None)  # count_tokens takes no max_tokens
+        body["model"] = info.id
+        return ENDPOINTS[provider], {"anthropic-version": ANTHROPIC_VERSION}, body
+    if provider == "gemini":
+        body = render(request, "gemini").body
+        body["model"] = f"models/{info.id}"
+        path = ENDPOINTS[provider].format(model=info.id)
+        return path, {}, {"generateContentRequest": body}
+    body = render(request, "openai-responses").body
+    body["model"] = info.id
+    return ENDPOINTS["openai"], {}, body
+
+
+def _auth(provider: str, key: str) -> dict[str, str]:
+    if provider == "anthropic":
+        return {"x-api-key": key}
+    if provider == "gemini":
+        return {"x-goog-api-key": key}
+    return {"authorization": f"Bearer {key}"}
+
+
+def count_live(
+    request: Request,
+    info: ModelInfo,
+    *,
+    base_url: str | None = None,
+    api_key: str | None = None,
+    timeout: float = 30.0,
+) -> Count:
+    """The provider's own count of ``request``'s input tokens."""
+    import httpx
+
+    provider = info.provider
+    key = api_key if api_key is not None else os.environ.get(KEYS[provider], "")
+    if not key:
+        raise LiveCountError(f"live count needs {KEYS[provider]} in the environment")
+    path, headers, body = _call(info, request)
+    url = (base_url or BASE_URLS[provider]).rstrip("/") + path
+    try:
+        response = httpx.post(
+            url, json=body, headers={**headers, **_auth(provider, key)}, timeout=timeout
+        )
+    except httpx.HTTPError as err:
+        kind = type(err).__name__
+        raise LiveCountError(f"{provider} count-tokens request failed: {kind}") from None
+    if response.status_code != 200:
+        raise LiveCountError(f"{provider} count-tokens answered HTTP {response.status_code}")
+    try:
+        answer = response.json()
+        total = int(answer["totalTokens" if provider == "gemini" else "input_tokens"])
+    except (ValueError, KeyError, TypeError):
+        raise FormatError(f"{provider} count-tokens answer has no token count") from None
+    notes = []
+    if provider == "anthropic":
+        notes.append(
+            "Anthropic documents count_tokens as an estimate that may include tokens it adds "
+            "for system optimizations and does not bill"
+        )
+    return Count(
+        model=info.id,
+        total=total,
+        rows=[Row("request", f"counted by {provider} ({path})", total, 0)],
+        estimate=False,
+        method=f"live: {provider} {path} (the provider's own count)",
+        notes=notes,
+    )
