@@ -240,6 +240,7 @@ class Ticket:
             lines.append(
                 f"{t.turn:>4} {t.input_tokens:>8} {t.cached_tokens:>8} {t.cache_write_tokens:>8} "
                 f"{t.output_tokens:>7} {t.cost_usd:>11.6f} {t.cumulative_usd:>11.6f}"
+                + (f"  {t.note}" if t.note else "")
             )
         lines.append(
             f"{'all':>4} {self.input_tokens:>8} {self.cached_tokens:>8} "

@@ -23,6 +23,8 @@ COMMANDS: dict[str, str] = {
     "check": "check",
     "serve": "serve",
     "assemble": "assemble",
+    "count": "count",
+    "cost": "cost",
 }
 
 

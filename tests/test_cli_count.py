@@ -1,0 +1,83 @@
+"""``python -m helpers count``: the breakdown, --total, every provider format, one-line errors."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from helpers.cli import main
+from helpers.examples import sundry
+from helpers.formats import FORMATS, render
+from helpers.tokens import count
+
+
+def _write(tmp_path, body, name="body.json"):
+    path = tmp_path / name
+    path.write_text(json.dumps(body), encoding="utf-8")
+    return str(path)
+
+
+def test_breakdown_table_of_a_neutral_request(tmp_path, capsys):
+    path = _write(tmp_path, sundry.ticket("gpt-4o-mini").to_json())
+    assert main(["count", path]) == 0
+    out = capsys.readouterr().out
+    assert "tools[4]" in out and "issue_refund" in out and "exact, gpt-4o-mini" in out
+    assert out.splitlines()[-2].split()[-1] == str(count(sundry.ticket("gpt-4o-mini")).total)
+
+
+def test_total_only(tmp_path, capsys):
+    path = _write(tmp_path, sundry.opening("gpt-4o-mini").to_json())
+    assert main(["count", path, "--total"]) == 0
+    assert capsys.readouterr().out.strip() == str(count(sundry.opening("gpt-4o-mini")).total)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_every_provider_body_counts_like_its_neutral_request(fmt, tmp_path, capsys):
+    from helpers.formats import parse
+
+    body = render(sundry.ticket("gpt-4o-mini"), fmt).body
+    path = _write(tmp_path, body)
+    assert main(["count", path, "--model", "gpt-4o-mini", "--total"]) == 0
+    expected = count(parse(body), "gpt-4o-mini").total
+    assert capsys.readouterr().out.strip() == str(expected)
+    assert main(["count", path, "--from", fmt, "--model", "claude-sonnet-4-5"]) == 0
+    assert "estimate, claude-sonnet-4-5" in capsys.readouterr().out
+
+
+def test_standard_input(monkeypatch, capsys):
+    monkeypatch.setattr("sys.stdin", io.StringIO(json.dumps(sundry.opening("gpt-4o").to_json())))
+    assert main(["count", "-", "--total"]) == 0
+    assert int(capsys.readouterr().out) == count(sundry.opening("gpt-4o")).total
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["count", "missing.json"], "cannot read missing.json"),
+        (["count", "{bad}"], "cannot read"),
+        (["count", "BODY", "--model", "gpt-9"], "unknown model 'gpt-9'"),
+        (["count", "BODY", "--from", "cohere"], "--from: unknown format 'cohere'"),
+        (["count", "LIST"], "a request body is a JSON object, not list"),
+        (["count", "NOTJSON"], "is not valid JSON"),
+    ],
+)
+def test_errors_are_one_line_and_exit_2(argv, message, tmp_path, capsys):
+    paths = {
+        "BODY": _write(tmp_path, sundry.opening("gpt-4o").to_json()),
+        "LIST": _write(tmp_path, [1, 2], "list.json"),
+    }
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json", encoding="utf-8")
+    paths["NOTJSON"] = str(bad)
+    argv = [paths.get(a, a) for a in argv]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_body_whose_model_is_unknown_asks_for_model(tmp_path, capsys):
+    body = sundry.opening("my-finetune").to_json()
+    assert main(["count", _write(tmp_path, body)]) == 2
+    assert "pass --model" in capsys.readouterr().err
