@@ -148,7 +148,7 @@ def test_what_anthropic_cannot_hold_is_noted():
     )
     assert notes == [
         "messages[1].content[1]: image detail has no field in anthropic",
-        "messages[0].content[1]: 'system' is text only; dropped",
+        "messages[0].content[1]: 'system' is text only; image dropped",
         "messages[1].name: anthropic has no participant name; dropped",
         "messages[2].content[0]: reasoning from openai dropped: its signature is only valid for "
         "openai, not anthropic",
@@ -365,3 +365,14 @@ def test_the_anthropic_sdk_reads_our_message():
     parsed = SdkMessage.model_validate(render_response(reply, FMT))
     assert parsed.content[1].input == {"x": 1}
     assert parsed.stop_reason == "tool_use"
+
+
+def test_a_system_list_keeps_its_text_blocks_only():
+    system_blocks = [
+        {"type": "text", "text": "rules"},
+        {"type": "image", "source": {"type": "url", "url": "https://example.com/a.png"}},
+        {"type": "text", "text": "more"},
+    ]
+    request, notes = read({"model": "m", "max_tokens": 5, "system": system_blocks, "messages": []})
+    assert request.messages == [system("rules", "more")]
+    assert notes == ["system.content[1]: a system message holds text only; dropped"]

@@ -19,7 +19,17 @@ from helpers.formats import (
     render_response,
 )
 from helpers.formats.common import load_arguments
-from helpers.messages import Request, assistant, system, tool, tool_call, tool_result, user
+from helpers.messages import (
+    Message,
+    Request,
+    Text,
+    assistant,
+    system,
+    tool,
+    tool_call,
+    tool_result,
+    user,
+)
 from helpers.replies import Reply, Usage
 
 
@@ -185,6 +195,10 @@ def test_empty_arguments_are_an_empty_object():
         (user(tool_call("c1", "f")), r"messages\[0\]\.content\[0\]: a tool_call block belongs in "),
         (assistant(tool_result("c1", "x")), r"messages\[0\]\.content\[0\]: a tool_result block"),
         (tool(), r"messages\[0\]: a tool message needs at least one tool_result"),
+        (
+            Message("tool", [Text("loose text")]),
+            r"messages\[0\]\.content\[0\]: a tool message holds tool_result blocks, not text",
+        ),
     ],
 )
 @pytest.mark.parametrize("fmt", FORMATS)

@@ -148,7 +148,7 @@ def test_what_gemini_cannot_hold_is_noted():
     )
     assert notes == [
         "messages[1].content[1]: image detail has no field in gemini",
-        "messages[0].content[1]: 'systemInstruction' is text only; dropped",
+        "messages[0].content[1]: 'systemInstruction' is text only; image dropped",
         "messages[1].name: gemini has no participant name; dropped",
         "messages[2].content[0]: reasoning from anthropic dropped: its signature is only valid "
         "for anthropic, not gemini",
@@ -446,3 +446,21 @@ def test_made_up_ids_differ_from_one_response_to_the_next():
     ]
     assert len(set(ids)) == 3 and all(i.startswith(NO_ID) for i in ids)
     assert ids[2] == f"{NO_ID}r_1_0"
+
+
+def test_odd_but_legal_bodies():
+    body = {
+        "model": "gemini-x",
+        "systemInstruction": {
+            "parts": [{"text": "rules"}, {"inlineData": {"mimeType": "image/png", "data": "AA=="}}]
+        },
+        "contents": [
+            {"role": "model", "parts": [{"thought": True, "thoughtSignature": "only-state"}]}
+        ],
+    }
+    request, notes = read(body)
+    assert request.model == "gemini-x"
+    assert request.messages == [system("rules"), assistant(Reasoning("", "only-state", "gemini"))]
+    assert notes == ["systemInstruction.parts[1]: a system message holds text only"]
+    with pytest.raises(FormatError, match=r"tools\[0\]\.functionDeclarations\[1\]: needs a 'name'"):
+        parse({"contents": [], "tools": [{"functionDeclarations": [{"name": "f"}, {}]}]}, FMT)

@@ -136,7 +136,7 @@ def test_what_responses_cannot_hold_is_noted():
         system("late rule", PNG),
     )
     assert notes == [
-        "messages[0].content[2]: 'instructions' is text only; dropped",
+        "messages[0].content[2]: 'instructions' is text only; image dropped",
         "messages[0]: 2 text blocks joined into 'instructions'",
         "messages[1].name: openai-responses has no participant name; dropped",
         "messages[2].content[0]: reasoning from anthropic dropped: its signature is only valid "
@@ -369,3 +369,12 @@ def test_the_openai_sdk_reads_our_response():
     parsed = Response.model_validate(body)
     assert parsed.output_text == "Checking."
     assert parsed.output[1].call_id == "c1"
+
+
+def test_a_message_with_nothing_sendable_is_left_out():
+    body, notes = body_and_notes(
+        user("q"), assistant(Reasoning("claude's", "s", "anthropic")), system(PNG)
+    )
+    assert len(body["input"]) == 1
+    assert notes[1] == "messages[1]: nothing left to send in this message; left out"
+    assert notes[-1] == "messages[2]: nothing left to send in this message; left out"

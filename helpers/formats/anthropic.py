@@ -26,6 +26,7 @@ from helpers.formats.common import (
     note_image_detail,
     note_unused,
     replayable,
+    system_texts,
 )
 from helpers.messages import (
     FormatError,
@@ -124,11 +125,8 @@ def render_request(request: Request, notes: Notes) -> dict:
         if message.role == "system":
             if i > 0:
                 notes.add(where, _LATE_SYSTEM)
-            for j, block in enumerate(message.content):
-                if isinstance(block, Text):
-                    system.append({"type": "text", "text": block.text})
-                else:
-                    notes.add(f"{where}.content[{j}]", "'system' is text only; dropped")
+            texts = system_texts(message, where, "system", notes)
+            system += [{"type": "text", "text": t} for t in texts]
             continue
         blocks = _blocks(message, where, notes)
         role = "assistant" if message.role == "assistant" else "user"
@@ -231,7 +229,11 @@ def _read_system(system: Any, notes: Notes) -> list[Text]:
         return [Text(system)] if system else []
     if not isinstance(system, list):
         raise FormatError("system: expected a string or a list of text blocks")
-    return [b for b in _read_content(system, "system", notes) if isinstance(b, Text)]
+    blocks = _read_content(system, "system", notes)
+    for k, block in enumerate(blocks):
+        if not isinstance(block, Text):
+            notes.add(f"system.content[{k}]", "a system message holds text only; dropped")
+    return [b for b in blocks if isinstance(b, Text)]
 
 
 _BODY_KEYS = {"model", "max_tokens", "system", "messages", "tools", "tool_choice"}

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import Any
 
-from helpers.messages import FormatError, Image, Message, Reasoning, ToolCall, ToolResult
+from helpers.messages import FormatError, Image, Message, Reasoning, Text, ToolCall, ToolResult
 
 #: Both OpenAI formats have no error flag on a tool result: the text carries it instead.
 ERROR_PREFIX = "ERROR: "
@@ -146,11 +146,16 @@ def check_placement(messages: list[Message]) -> None:
     """Refuse blocks no format can place where they stand, e.g. a tool call in a user message."""
     for i, message in enumerate(messages):
         for j, block in enumerate(message.content):
+            where = f"messages[{i}].content[{j}]"
             roles = _ALLOWED.get(type(block))
             if roles and message.role not in roles:
                 raise FormatError(
-                    f"messages[{i}].content[{j}]: a {block.type} block belongs in "
-                    f"{' or '.join(roles)} messages, not in a {message.role} message"
+                    f"{where}: a {block.type} block belongs in {' or '.join(roles)} messages, "
+                    f"not in a {message.role} message"
+                )
+            if message.role == "tool" and not isinstance(block, ToolResult):
+                raise FormatError(
+                    f"{where}: a tool message holds tool_result blocks, not {block.type}"
                 )
         if message.role == "tool" and not message.content:
             raise FormatError(f"messages[{i}]: a tool message needs at least one tool_result")
@@ -166,6 +171,17 @@ def replayable(block: Reasoning, provider: str, where: str, notes: Notes) -> boo
         f"{block.provider}, not {provider}",
     )
     return False
+
+
+def system_texts(message: Message, where: str, field: str, notes: Notes) -> list[str]:
+    """The texts of a system message bound for a top-level ``field``; other blocks are noted."""
+    texts = []
+    for j, block in enumerate(message.content):
+        if isinstance(block, Text):
+            texts.append(block.text)
+        else:
+            notes.add(f"{where}.content[{j}]", f"'{field}' is text only; {block.type} dropped")
+    return texts
 
 
 def note_unused(obj: dict[str, Any], used: set[str], where: str, notes: Notes) -> None:

@@ -33,6 +33,7 @@ from helpers.formats.common import (
     note_image_detail,
     note_unused,
     replayable,
+    system_texts,
 )
 from helpers.messages import (
     FormatError,
@@ -108,6 +109,26 @@ def _response_part(result: ToolResult, name: str, where: str, notes: Notes) -> d
     return {"functionResponse": response}
 
 
+def _response_parts(message: Message, names: dict[str, str], where: str, notes: Notes) -> list:
+    """A tool message's results; each needs the name of its call (``names``: id -> name)."""
+    parts = []
+    for j, result in enumerate(message.tool_results):
+        at = f"{where}.content[{j}]"
+        if result.call_id not in names:
+            raise FormatError(
+                f"{at}: no earlier tool call with id {result.call_id!r}; Gemini needs its "
+                "function name for the functionResponse"
+            )
+        parts.append(_response_part(result, names[result.call_id], at, notes))
+    return parts
+
+
+_LATE_SYSTEM = (
+    "system message not first: moved into 'systemInstruction' (its place in the "
+    "conversation is lost)"
+)
+
+
 def render_request(request: Request, notes: Notes) -> dict:
     check_placement(request.messages)
     check_tool_choice(request.tool_choice)
@@ -121,30 +142,15 @@ def render_request(request: Request, notes: Notes) -> dict:
             notes.add(f"{where}.name", "gemini has no participant name; dropped")
         if message.role == "system":
             if i > 0:
-                notes.add(
-                    where,
-                    "system message not first: moved into 'systemInstruction' "
-                    "(its place in the conversation is lost)",
-                )
-            for j, block in enumerate(message.content):
-                if isinstance(block, Text):
-                    system.append({"text": block.text})
-                else:
-                    notes.add(f"{where}.content[{j}]", "'systemInstruction' is text only; dropped")
+                notes.add(where, _LATE_SYSTEM)
+            texts = system_texts(message, where, "systemInstruction", notes)
+            system += [{"text": t} for t in texts]
             continue
         if message.role == "assistant":
             names.update((c.id, c.name) for c in message.tool_calls)
             content = {"role": "model", "parts": _model_parts(message, where, notes)}
         elif message.role == "tool":
-            parts = []
-            for j, result in enumerate(message.tool_results):
-                at = f"{where}.content[{j}]"
-                if result.call_id not in names:
-                    raise FormatError(
-                        f"{at}: no earlier tool call with id {result.call_id!r}; Gemini needs "
-                        "its function name for the functionResponse"
-                    )
-                parts.append(_response_part(result, names[result.call_id], at, notes))
+            parts = _response_parts(message, names, where, notes)
             content = {"role": "user", "parts": parts}
         else:
             content = {"role": "user", "parts": [_user_part(b) for b in message.content]}
@@ -227,8 +233,8 @@ def read_parts(parts: list, where: str, pending: list[ToolCall], notes: Notes, s
         if not isinstance(part, dict):
             raise FormatError(f"{at}: a part must be an object")
         signature = part.get("thoughtSignature")
-        if "text" in part and part.get("thought"):
-            blocks.append(Reasoning(part["text"], signature, provider=PROVIDER))
+        if part.get("thought"):
+            blocks.append(Reasoning(part.get("text", ""), signature, provider=PROVIDER))
         elif "text" in part:
             if signature is not None:
                 notes.add(at, "thoughtSignature on a text part dropped (a text block has none)")
@@ -269,6 +275,10 @@ def _answer(name: Any, pending: list[ToolCall], where: str) -> str:
     )
 
 
+# "model" is not Gemini's (it is in the URL), but a body written by hand may carry it
+_BODY_KEYS = {"model", "contents", "systemInstruction", "tools", "toolConfig", "generationConfig"}
+
+
 def parse_request(body: dict, notes: Notes) -> Request:
     raw = body.get("contents")
     if not isinstance(raw, list):
@@ -277,6 +287,9 @@ def parse_request(body: dict, notes: Notes) -> Request:
     system = body.get("systemInstruction")
     if system:
         parts = read_parts(system.get("parts") or [], "systemInstruction", [], notes, "system")
+        for k, block in enumerate(parts):
+            if not isinstance(block, Text):
+                notes.add(f"systemInstruction.parts[{k}]", "a system message holds text only")
         messages.append(Message("system", [b for b in parts if isinstance(b, Text)]))
     pending: list[ToolCall] = []
     for i, content in enumerate(raw):
@@ -294,12 +307,7 @@ def parse_request(body: dict, notes: Notes) -> Request:
             messages.append(Message("tool", list(results)))
         if rest or not results:
             messages.append(Message("user", rest))
-    note_unused(
-        body,
-        {"contents", "systemInstruction", "tools", "toolConfig", "generationConfig"},
-        "",
-        notes,
-    )
+    note_unused(body, _BODY_KEYS, "", notes)
     generation = body.get("generationConfig") or {}
     note_unused(generation, {"maxOutputTokens"}, "generationConfig", notes)
     return Request(
@@ -317,7 +325,9 @@ def _parse_tools(raw: list, notes: Notes) -> list[Tool]:
         if not isinstance(entry, dict):
             raise FormatError(f"tools[{k}]: expected an object")
         note_unused(entry, {"functionDeclarations"}, f"tools[{k}]", notes)
-        for d in entry.get("functionDeclarations") or []:
+        for n, d in enumerate(entry.get("functionDeclarations") or []):
+            if not isinstance(d, dict) or not isinstance(d.get("name"), str):
+                raise FormatError(f"tools[{k}].functionDeclarations[{n}]: needs a 'name'")
             schema = d.get("parametersJsonSchema") or d.get("parameters")
             schema = schema or {"type": "object", "properties": {}}
             tools.append(Tool(d["name"], d.get("description", ""), schema))

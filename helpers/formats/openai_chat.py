@@ -109,9 +109,10 @@ def _results(message: Message, where: str, notes: Notes) -> list[dict]:
             notes.add(at, "openai-chat tool results hold text only; image dropped")
         texts = [b.text for b in result.content if isinstance(b, Text)]
         texts = flag_error(texts, result.is_error, NAME, at, notes)
-        content: str | list[dict] = (
-            texts[0] if len(texts) == 1 else [{"type": "text", "text": t} for t in texts]
-        )
+        if len(texts) == 1:
+            content: str | list[dict] = texts[0]
+        else:  # several text blocks stay several parts; none is an empty string
+            content = [{"type": "text", "text": t} for t in texts] if texts else ""
         out.append({"role": "tool", "tool_call_id": result.call_id, "content": content})
     return out
 
@@ -283,7 +284,12 @@ _STOP: dict[str, StopReason] = {
     "function_call": "tool_calls",
     "content_filter": "refusal",
 }
-_FINISH = {"end_turn": "stop", "tool_calls": "tool_calls", "max_tokens": "length"}
+_FINISH = {
+    "end_turn": "stop",
+    "tool_calls": "tool_calls",
+    "max_tokens": "length",
+    "refusal": "content_filter",
+}
 
 
 def parse_response(body: dict, notes: Notes) -> Reply:
@@ -340,8 +346,8 @@ def render_response(reply: Reply, notes: Notes, *, created: int = 0) -> dict:
     calls = [_tool_call(c, where, notes) for c in reply.message.tool_calls]
     if calls:
         message["tool_calls"] = calls
-    finish = _FINISH.get(reply.stop_reason, "content_filter")
-    if reply.stop_reason == "other":
+    finish = _FINISH.get(reply.stop_reason)
+    if finish is None:
         finish = "stop"
         notes.add("stop_reason", "'other' has no finish_reason in Chat; sent 'stop'")
     u = reply.usage

@@ -35,6 +35,7 @@ from helpers.formats.common import (
     load_arguments,
     note_unused,
     replayable,
+    system_texts,
 )
 from helpers.messages import (
     FormatError,
@@ -153,20 +154,12 @@ def render_request(request: Request, notes: Notes) -> dict:
     items: list[dict] = []
     for i, message in messages:
         where = f"messages[{i}]"
-        if message.role == "assistant":
-            items += _assistant_items(message, where, notes)
-        elif message.role == "tool":
-            for j, r in enumerate(message.content):
-                output = _output(r, f"{where}.content[{j}]", notes)  # type: ignore[arg-type]
-                items.append(
-                    {"type": "function_call_output", "call_id": r.call_id, "output": output}
-                )
-        else:
-            if message.role == "system":
-                notes.add(where, _LATE_SYSTEM)
-            items.append(_input_message(message, where, notes))
         if message.name is not None:
             notes.add(f"{where}.name", "openai-responses has no participant name; dropped")
+        new = _items(message, where, notes)
+        if not new:
+            notes.add(where, "nothing left to send in this message; left out")
+        items += new
     body["input"] = items
     if request.tools:
         body["tools"] = [_tool(t) for t in request.tools]
@@ -180,13 +173,24 @@ def render_request(request: Request, notes: Notes) -> dict:
     return body
 
 
+def _items(message: Message, where: str, notes: Notes) -> list[dict]:
+    """The input items for one neutral message (none if nothing in it can be sent)."""
+    if message.role == "assistant":
+        return _assistant_items(message, where, notes)
+    if message.role == "tool":
+        items = []
+        for j, r in enumerate(message.tool_results):
+            output = _output(r, f"{where}.content[{j}]", notes)
+            items.append({"type": "function_call_output", "call_id": r.call_id, "output": output})
+        return items
+    if message.role == "system":
+        notes.add(where, _LATE_SYSTEM)
+    item = _input_message(message, where, notes)
+    return [item] if item["content"] else []
+
+
 def _instructions(message: Message, notes: Notes) -> str:
-    texts = []
-    for j, block in enumerate(message.content):
-        if isinstance(block, Text):
-            texts.append(block.text)
-        else:
-            notes.add(f"messages[0].content[{j}]", "'instructions' is text only; dropped")
+    texts = system_texts(message, "messages[0]", "instructions", notes)
     if len(texts) > 1:
         notes.add("messages[0]", f"{len(texts)} text blocks joined into 'instructions'")
     return "\n\n".join(texts)
