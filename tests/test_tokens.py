@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from helpers.examples import sundry
 from helpers.messages import (
     Image,
     Message,
@@ -19,7 +20,15 @@ from helpers.messages import (
     tool_result,
     user,
 )
-from helpers.tokens import count, count_message, count_text, count_tools, token_keys
+from helpers.tokens import (
+    Counter,
+    count,
+    count_message,
+    count_text,
+    count_tools,
+    count_total,
+    token_keys,
+)
 from helpers.tokens.encodings import encode, special_id
 from helpers.tokens.images import image_size, image_tokens
 from helpers.tokens.tool_namespace import render_namespace
@@ -197,25 +206,53 @@ def test_harmony_breakdown_sums_to_the_total(request):
     assert sum(r.tokens for r in counted.rows if r.level == 0) == counted.total
 
 
-@settings(max_examples=60, deadline=None)
-@given(conversations(max_turns=6))
-def test_incremental_counting_equals_counting_from_scratch(request):
-    """Counting every turn reuses cached pieces; the totals must equal a cold count."""
+def _clear_caches():
     from helpers.tokens import openai_chat
-    from helpers.tokens.encodings import encode as cached_encode
+    from helpers.tokens.encodings import encode
 
-    warm = []
-    for end in range(1, len(request.messages) + 1):
-        prefix = Request(request.model, request.messages[:end], request.tools)
-        warm.append(count(prefix, "gpt-4o-mini").total)
+    encode.cache_clear()
+    for cached in (
+        openai_chat._render_message,
+        openai_chat._render_system,
+        openai_chat.message_total,
+        openai_chat._short,
+        openai_chat._system_total,
+    ):
+        cached.cache_clear()
+
+
+@settings(max_examples=60, deadline=None)
+@given(conversations(max_turns=6), st.sampled_from(MODELS))
+def test_incremental_counting_equals_counting_from_scratch(request, model):
+    """A Counter fed every turn gives the totals of cold, independent full counts."""
+    prefixes = [
+        Request(request.model, request.messages[:end], request.tools)
+        for end in range(1, len(request.messages) + 1)
+    ]
+    counter = Counter(model)
+    warm = [counter(p) for p in prefixes]
     cold = []
-    for end in range(1, len(request.messages) + 1):
-        cached_encode.cache_clear()
-        openai_chat._render_message.cache_clear()
-        openai_chat._render_system.cache_clear()
-        prefix = Request(request.model, request.messages[:end], request.tools)
-        cold.append(count(prefix, "gpt-4o-mini").total)
+    for prefix in prefixes:
+        _clear_caches()
+        cold.append(count(prefix, model).total)
     assert warm == cold
+
+
+def test_counter_starts_over_when_the_head_or_the_middle_changes():
+    base = sundry.ticket("gpt-4o-mini")
+    counter = Counter()
+    assert counter(base) == count(base).total
+    edited = Request(base.model, [system("Different policy."), *base.messages[1:]], base.tools)
+    assert counter(edited) == count(edited).total
+    fewer = Request(base.model, list(base.messages), base.tools[:3])
+    assert counter(fewer) == count(fewer).total
+    middle = Request(
+        base.model, [*base.messages[:2], user("changed"), *base.messages[3:]], base.tools
+    )
+    assert counter(middle) == count(middle).total
+    forced = Request(base.model, list(base.messages), base.tools, {"name": "get_order"})
+    assert counter(forced) == count(forced).total
+    assert count_total(forced) == count(forced).total
 
 
 def test_a_long_system_text_merges_with_the_tools_header_like_one_string():

@@ -5,6 +5,8 @@
 >>> c.total, c.estimate, c.method     # 1342, False, "tiktoken o200k_base, ..."
 >>> c.top()                           # {"tools": 612, "messages[0]": 301, ...}
 >>> print(c.table())                  # where the tokens go (Jupyter shows an HTML table)
+>>> counter = Counter(model)          # every turn of a ticket: each message tokenized once
+>>> [counter(r) for r in requests]    # == [count(r).total for r in requests], much faster
 
 How a model is counted comes from ``data/models.json`` (``helpers.models``):
 
@@ -23,15 +25,18 @@ from __future__ import annotations
 from helpers.messages import Message, Request, Tool
 from helpers.models import ModelInfo, default_model, model_info
 from helpers.tokens.breakdown import Count, Piece, Row, rows_from_pieces
+from helpers.tokens.incremental import Counter, count_total
 
 __all__ = [
     "Count",
+    "Counter",
     "Piece",
     "Row",
     "count",
     "count_message",
     "count_text",
     "count_tools",
+    "count_total",
     "token_keys",
 ]
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from helpers.messages import Image, Reasoning, Request, Text, ToolCall, ToolResult
+from helpers.messages import Image, Message, Reasoning, Request, Text, ToolCall, ToolResult
 from helpers.models import ModelInfo
 from helpers.tokens.breakdown import Piece
 from helpers.tokens.encodings import encode
@@ -72,46 +72,54 @@ def _block_text(block: Any) -> str | None:
     return None
 
 
-def render(request: Request, info: ModelInfo) -> tuple[list[Piece], dict[str, str], list[str]]:
-    """Pieces, row labels and notes for an estimate on an Anthropic or Gemini model."""
+def tool_pieces(request: Request, info: ModelInfo, labels: dict, notes: list) -> list[Piece]:
+    """The tools part: the documented tool-use system prompt (Anthropic) and each tool's JSON."""
+    if not request.tools:
+        return []
     anthropic = info.counting == "anthropic-estimate"
     pieces: list[Piece] = []
+    labels["tools"] = f"{len(request.tools)} tool definitions"
+    if anthropic:
+        choice = _choice_type(request.tool_choice)
+        overhead = (info.tool_use_overhead or {}).get(choice)
+        if overhead is None:
+            notes.append(f"no documented tool-use system prompt size for {info.id}: 0 used")
+        else:
+            pieces.append(Piece("tools", None, overhead, ("tool-use prompt", info.id, choice)))
+            labels["tools"] += f" + tool-use system prompt ({overhead}, tool_choice {choice})"
+    for k, tool in enumerate(request.tools):
+        schema_key = "input_schema" if anthropic else "parameters"
+        body = {"name": tool.name, "description": tool.description, schema_key: tool.parameters}
+        pieces.append(Piece.of(f"tools[{k}]", encode(PROXY, json.dumps(body))))
+        labels[f"tools[{k}]"] = tool.name
+    return pieces
+
+
+def message_pieces(i: int, message: Message, info: ModelInfo, labels: dict) -> list[Piece]:
+    """One message: framing (an assumption) and its blocks."""
+    prefix = f"messages[{i}]"
+    labels[prefix] = message.role
+    pieces = [Piece(prefix, None, FRAMING_PER_MESSAGE, ("framing", message.role))]
+    for j, block in enumerate(message.content):
+        part = f"{prefix}.content[{j}]"
+        labels[part] = block.type
+        images = [block] if isinstance(block, Image) else []
+        if isinstance(block, ToolResult):
+            images = [b for b in block.content if isinstance(b, Image)]
+        for image in images:
+            cost = image_tokens(image, info.image)
+            pieces.append(Piece(part, None, cost.tokens, ("image", image.data or image.url)))
+        text = _block_text(block)
+        if text:
+            pieces.append(Piece.of(part, encode(PROXY, text)))
+    return pieces
+
+
+def render(request: Request, info: ModelInfo) -> tuple[list[Piece], dict[str, str], list[str]]:
+    """Pieces, row labels and notes for an estimate on an Anthropic or Gemini model."""
     labels: dict[str, str] = {}
     notes: list[str] = []
-    if request.tools:
-        labels["tools"] = f"{len(request.tools)} tool definitions"
-        if anthropic:
-            choice = _choice_type(request.tool_choice)
-            overhead = (info.tool_use_overhead or {}).get(choice)
-            if overhead is None:
-                notes.append(f"no documented tool-use system prompt size for {info.id}: 0 used")
-            else:
-                pieces.append(Piece("tools", None, overhead, ("tool-use prompt", info.id, choice)))
-                labels["tools"] += f" + tool-use system prompt ({overhead}, tool_choice {choice})"
-        for k, tool in enumerate(request.tools):
-            schema_key = "input_schema" if anthropic else "parameters"
-            body = {"name": tool.name, "description": tool.description, schema_key: tool.parameters}
-            pieces.append(Piece.of(f"tools[{k}]", encode(PROXY, json.dumps(body))))
-            labels[f"tools[{k}]"] = tool.name
+    pieces = tool_pieces(request, info, labels, notes)
     for i, message in enumerate(request.messages):
-        prefix = f"messages[{i}]"
-        labels[prefix] = message.role
-        pieces.append(Piece(prefix, None, FRAMING_PER_MESSAGE, ("framing", message.role)))
-        for j, block in enumerate(message.content):
-            part = f"{prefix}.content[{j}]"
-            labels[part] = block.type
-            if isinstance(block, Image):
-                cost = image_tokens(block, info.image)
-                pieces.append(Piece(part, None, cost.tokens, ("image", block.data or block.url)))
-                continue
-            if isinstance(block, ToolResult):
-                images = [b for b in block.content if isinstance(b, Image)]
-                for image in images:
-                    cost = image_tokens(image, info.image)
-                    pieces.append(
-                        Piece(part, None, cost.tokens, ("image", image.data or image.url))
-                    )
-            text = _block_text(block)
-            if text:
-                pieces.append(Piece.of(part, encode(PROXY, text)))
+        pieces += message_pieces(i, message, info, labels)
     return pieces, labels, notes

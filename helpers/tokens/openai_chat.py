@@ -33,7 +33,7 @@ from helpers.tokens.encodings import encode, encoding, special_id
 from helpers.tokens.images import image_tokens
 from helpers.tokens.tool_namespace import HEADER, render_namespace
 
-__all__ = ["arguments_text", "render"]
+__all__ = ["arguments_text", "head_total", "message_spec", "message_total", "render"]
 
 Spec = tuple  # a hashable description of one message, enough to render it
 
@@ -298,3 +298,59 @@ def _block_label(block: Any, names: dict[str, str]) -> str:
     if isinstance(block, Reasoning):
         return "reasoning (not sent)"
     return block.type
+
+
+# --- totals only: the fast path for the incremental counter -------------------------------------
+
+
+@lru_cache(maxsize=1 << 10)
+def _short(enc: str, text: str) -> int:
+    """Tokens of a short, often repeated string (a role, a function name)."""
+    return len(encode(enc, text))
+
+
+@lru_cache(maxsize=1 << 15)
+def message_total(model_id: str, enc: str, spec: Spec, image_rule: str) -> int:
+    """Tokens of one non-system message (same rendering as ``render``, counted directly)."""
+    role, name, blocks = spec
+    size = encoding(enc).encode_ordinary  # no memo: this whole function is memoised
+    if role == "tool":
+        return sum(3 + _short(enc, b[1] or "tool") + len(size(b[2])) for b in blocks)
+    calls = [b for b in blocks if b[0] == "tool_call"]
+    if len(calls) > 1 or any(b[0] == "image" for b in blocks):
+        return sum(p[2] for p in _render_message(model_id, enc, spec, image_rule)[0])
+    total = 0
+    if len(calls) < len(blocks) or not calls:
+        total = 3 + _short(enc, role) + (1 + _short(enc, name) if name else 0)
+        total += sum(len(size(b[1])) for b in blocks if b[0] == "text")
+    for _, fn, args in calls:
+        total += 3 + _short(enc, "assistant") + _short(enc, f" to=functions.{fn}") + len(size(args))
+    return total
+
+
+def tools_key(request: Request) -> tuple:
+    return tuple(
+        (t.name, t.description, json.dumps(t.parameters, ensure_ascii=False)) for t in request.tools
+    )
+
+
+@lru_cache(maxsize=256)
+def _system_total(enc: str, system: Spec | None, tools: tuple) -> int:
+    """``_render_system`` counted without splitting the text by part."""
+    namespace, _ = render_namespace([(n, d, json.loads(p)) for n, d, p in tools])
+    if system is None:
+        return 3 + _short(enc, "system") + len(encode(enc, HEADER + namespace))
+    _, name, blocks = system
+    texts = [b[1] for b in blocks if b[0] == "text"]
+    total = 3 + _short(enc, "system") + (1 + _short(enc, name) if name else 0)
+    total += sum(len(encode(enc, text)) for text in texts[:-1])
+    lead = f"{texts[-1]}\n\n" if texts else ""
+    return total + len(encode(enc, lead + HEADER + namespace))
+
+
+def head_total(enc: str, system: Spec | None, tools: tuple, request: Request) -> int:
+    """The system message carrying the tools (or one of their own) plus the reply priming."""
+    total = _system_total(enc, system, tools) if tools else 0
+    out = _Out(enc)
+    _priming(out, request, [])
+    return total + sum(p[2] for p in out.pieces)

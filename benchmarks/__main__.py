@@ -1,0 +1,160 @@
+"""``python -m benchmarks``: how fast counting is, printed as a table (never asserted in tests).
+
+Rows:
+
+- import times of ``helpers`` and the counting modules, each in a fresh interpreter (target:
+  ``import helpers`` under 150 ms; tokenizers load lazily);
+- tokenizer load time (o200k, cl100k), in a fresh interpreter;
+- counting overhead, cold caches, against tiktoken's ``encode`` of the same rendered text
+  (target: within 1.3x): ``count_text`` on that text, ``count_total`` (the total only) and
+  ``count`` (with the breakdown: rows for every message and block, which costs more);
+- incremental counting: a 1,000-turn Sundry ticket counted after every turn with ``Counter``,
+  against one count of its final request (target: about 1x, not n^2/2); plus the naive way
+  (caches cleared every turn) on a shorter ticket to show the quadratic cost it avoids.
+
+Timings are medians of a few runs on whatever machine runs this; they are indicative only.
+"""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+
+ROWS: list[tuple[str, str, str]] = []
+
+
+def _row(what: str, value: str, note: str = "") -> None:
+    ROWS.append((what, value, note))
+    print(f"  {what:<58} {value:>12}  {note}", file=sys.stderr)
+
+
+def _fresh(code: str, runs: int = 7) -> float:
+    """Median wall time of ``code`` in a fresh interpreter, minus a bare interpreter's start."""
+
+    def once(source: str) -> float:
+        started = time.perf_counter()
+        subprocess.run([sys.executable, "-c", source], check=True)
+        return time.perf_counter() - started
+
+    bare = statistics.median(once("pass") for _ in range(runs))
+    return statistics.median(once(code) for _ in range(runs)) - bare
+
+
+def _timed(fn: Callable[[], object], runs: int = 5) -> float:
+    times = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)
+
+
+def _clear_caches() -> None:
+    from helpers.tokens import openai_chat
+    from helpers.tokens.encodings import encode
+
+    encode.cache_clear()
+    openai_chat._render_message.cache_clear()
+    openai_chat._render_system.cache_clear()
+    openai_chat.message_total.cache_clear()
+    openai_chat._short.cache_clear()
+    openai_chat._system_total.cache_clear()
+
+
+def imports() -> None:
+    for module in ("helpers", "helpers.tokens", "helpers.cost", "helpers.caching"):
+        _row(f"import {module}", f"{1000 * _fresh(f'import {module}'):.0f} ms", "target < 150 ms")
+    for name in ("o200k_base", "cl100k_base"):
+        code = f"from helpers.tokens.encodings import encoding; encoding('{name}')"
+        load = _fresh(code, runs=5) - _fresh("import helpers.tokens.encodings", runs=5)
+        _row(f"tokenizer load: {name}", f"{1000 * load:.0f} ms", "once per process, lazily")
+
+
+def overhead() -> None:
+    from benchmarks.sundry_ticket import long_ticket
+    from helpers.tokens import count, count_text, count_total
+    from helpers.tokens.encodings import encoding
+
+    request = long_ticket(200, "gpt-4o-mini")[-1]
+    counted = count(request)
+    enc = encoding("o200k_base")
+    text = "".join(enc.decode(list(p.ids)) for p in counted.pieces if p.ids)
+
+    def cold(fn: Callable[[], object]) -> Callable[[], object]:
+        return lambda: (_clear_caches(), fn())
+
+    raw = _timed(lambda: enc.encode(text, allowed_special="all"))
+    _row(f"raw encode of the rendered text ({counted.total} tokens)", f"{1000 * raw:.1f} ms")
+    ratios = []
+    for what, fn in [
+        ("count_text(same text)", lambda: count_text(text, "gpt-4o-mini")),
+        ("count_total(request): total only", lambda: count_total(request)),
+        ("count(request): with the breakdown", lambda: count(request)),
+    ]:
+        took = _timed(cold(fn))
+        ratios.append(took / raw)
+        _row(f"{what}, cold", f"{1000 * took:.1f} ms", f"{took / raw:.2f}x encode")
+
+
+def incremental(turns: int = 1000, naive_turns: int = 200) -> None:
+    from benchmarks.sundry_ticket import long_ticket
+    from helpers.tokens import Counter, count, count_total
+
+    ticket = long_ticket(turns, "gpt-4o-mini")
+
+    def every_turn() -> None:
+        _clear_caches()
+        counter = Counter("gpt-4o-mini")
+        for request in ticket:
+            counter(request)
+
+    def final_only() -> None:
+        _clear_caches()
+        count_total(ticket[-1])
+
+    per_turn, once = _timed(every_turn, runs=3), _timed(final_only, runs=3)
+    final_tokens = count(ticket[-1]).total
+    _row(f"{turns}-turn ticket: count after every turn", f"{per_turn:.2f} s", "incremental")
+    _row(
+        f"{turns}-turn ticket: one count of the final request",
+        f"{once:.2f} s",
+        f"{final_tokens} tokens",
+    )
+    _row("incremental / one final count", f"{per_turn / once:.2f}x", "target: about 1x")
+    short = long_ticket(naive_turns, "gpt-4o-mini")
+
+    def naive() -> None:
+        for request in short:
+            _clear_caches()
+            count_total(request)
+
+    def short_once() -> None:
+        _clear_caches()
+        count_total(short[-1])
+
+    slow, base = _timed(naive, runs=1), _timed(short_once, runs=3)
+    _row(
+        f"{naive_turns}-turn ticket, naive (no cache)",
+        f"{slow:.2f} s",
+        f"{slow / base:.0f}x one count",
+    )
+
+
+def main() -> int:
+    print("running benchmarks (indicative timings)...", file=sys.stderr)
+    imports()
+    overhead()
+    incremental()
+    width = max(len(r[0]) for r in ROWS)
+    print(f"| {'benchmark':<{width}} | {'result':>12} | note |")
+    print(f"|{'-' * (width + 2)}|{'-' * 14}|------|")
+    for what, value, note in ROWS:
+        print(f"| {what:<{width}} | {value:>12} | {note} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
