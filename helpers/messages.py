@@ -225,7 +225,7 @@ class Tool:
         return {"name": self.name, "description": self.description, "parameters": self.parameters}
 
 
-@dataclass
+@dataclass(repr=False)
 class Request:
     """Everything one HTTP request carries: model, tool definitions, the whole message list."""
 
@@ -245,6 +245,13 @@ class Request:
         if self.max_tokens is not None:
             out["max_tokens"] = self.max_tokens
         return out
+
+    def __repr__(self) -> str:
+        roles = ", ".join(m.role for m in self.messages)
+        return (
+            f"Request(model={self.model!r}, {len(self.messages)} messages [{roles}], "
+            f"{len(self.tools)} tools)"
+        )
 
     def _repr_html_(self) -> str:
         from helpers.show import request_html
