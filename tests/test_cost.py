@@ -13,6 +13,7 @@ from helpers.cost import (
     price,
     project_ticket,
     ticket_from_usages,
+    tool_count_effect,
     tool_overhead,
     usage_from,
     with_tools,
@@ -174,3 +175,7 @@ def test_tool_overhead_and_the_effect_of_five_more_tools():
     assert fourteen.tools > nine.tools and fourteen.system == nine.system
     base, bigger = project_ticket(sundry_requests(model)), project_ticket(more)
     assert bigger.total_usd > base.total_usd
+    effect = tool_count_effect(sundry_requests(model), sundry.TOOLS + sundry.EXTRA_TOOLS)
+    assert (effect.before, effect.after) == (nine, fourteen)
+    assert effect.ticket_ratio == bigger.total_usd / base.total_usd
+    assert f"{nine.tools} -> {fourteen.tools} tokens" in str(effect)

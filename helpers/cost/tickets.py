@@ -1,28 +1,14 @@
-"""What a request costs, and how a ticket's cost grows as the message list is rebuilt each turn.
+"""A ticket turn by turn: the whole message list is resent every turn, so input grows.
 
-Usage semantics differ by provider; ``usage_from(raw, provider)`` turns each provider's usage
-object into the neutral ``Usage`` (``helpers.replies``), where ``input_tokens`` counts *all*
-input, cached or not:
+``Ticket`` holds one ``Turn`` row per request (input, cached, written, output, cost,
+cumulative) for tables and plots. ``ticket_from_usages`` builds it from reported usage;
+``project_ticket`` from the requests themselves (counted with ``helpers.tokens``, cached per
+``helpers.caching``). ``tool_overhead`` splits a request into tools, system prompt and the rest;
+``with_tools`` swaps the tool list; ``compact`` / ``compact_ticket`` replace early history with
+a summary, as compaction does.
 
-============  =======================================  =================================
-provider      input field                              cached tokens
-============  =======================================  =================================
-OpenAI chat   ``prompt_tokens`` (includes cached)      ``prompt_tokens_details.cached_tokens``
-Responses     ``input_tokens`` (includes cached)       ``input_tokens_details.cached_tokens``
-Anthropic     ``input_tokens`` (**excludes** cache     ``cache_read_input_tokens``; writes in
-              reads and writes: we add them)           ``cache_creation_input_tokens``
-Gemini        ``promptTokenCount`` (includes cached)   ``cachedContentTokenCount``; thoughts
-                                                       (``thoughtsTokenCount``) are output
-============  =======================================  =================================
-
-``price(usage, model)`` prices it with genai-prices (pinned, offline, at the model table's
-``as_of`` date: never ``UpdatePrices``). ``Ticket`` holds one row per turn (input, cached,
-written, output, cost, cumulative) for tables and plots; ``ticket_from_usages`` builds it from
-real usages and ``project_ticket`` from the requests themselves (counted with
-``helpers.tokens``, cached per ``helpers.caching``). ``tool_overhead`` is the arithmetic of the
-lesson on tool definitions; ``compact`` replaces early history with a summary.
-
-What it deliberately does not do: type a price (they all come from genai-prices) or fetch one.
+What it deliberately does not do: simulate time (cache TTLs) or the model's replies (outputs
+are read from the next request, or given).
 """
 
 from __future__ import annotations
@@ -32,158 +18,24 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from helpers.cost.prices import price
 from helpers.messages import Message, Request, Text, Tool
-from helpers.models import ModelInfo, model_info, price_timestamp
+from helpers.models import ModelInfo, model_info
 from helpers.replies import Usage
 
 __all__ = [
-    "Cost",
     "Ticket",
+    "ToolCountEffect",
     "ToolOverhead",
     "Turn",
     "compact",
     "compact_ticket",
-    "price",
     "project_ticket",
     "ticket_from_usages",
+    "tool_count_effect",
     "tool_overhead",
-    "usage_from",
     "with_tools",
 ]
-
-PROVIDERS = ("openai-chat", "openai-responses", "anthropic", "gemini")
-
-
-def usage_from(raw: dict[str, Any], provider: str) -> Usage:
-    """A provider's raw usage object as the neutral ``Usage`` (see the table above)."""
-    if provider == "openai-chat":
-        details = raw.get("prompt_tokens_details") or {}
-        out = raw.get("completion_tokens_details") or {}
-        return Usage(
-            input_tokens=raw.get("prompt_tokens", 0),
-            output_tokens=raw.get("completion_tokens", 0),
-            cache_read_tokens=details.get("cached_tokens") or 0,
-            cache_write_tokens=details.get("cache_write_tokens") or 0,
-            reasoning_tokens=out.get("reasoning_tokens") or 0,
-            raw=raw,
-        )
-    if provider == "openai-responses":
-        details = raw.get("input_tokens_details") or {}
-        out = raw.get("output_tokens_details") or {}
-        return Usage(
-            input_tokens=raw.get("input_tokens", 0),
-            output_tokens=raw.get("output_tokens", 0),
-            cache_read_tokens=details.get("cached_tokens") or 0,
-            cache_write_tokens=details.get("cache_write_tokens") or 0,
-            reasoning_tokens=out.get("reasoning_tokens") or 0,
-            raw=raw,
-        )
-    if provider == "anthropic":
-        read = raw.get("cache_read_input_tokens") or 0
-        write = raw.get("cache_creation_input_tokens") or 0
-        return Usage(
-            input_tokens=raw.get("input_tokens", 0) + read + write,
-            output_tokens=raw.get("output_tokens", 0),
-            cache_read_tokens=read,
-            cache_write_tokens=write,
-            reasoning_tokens=(raw.get("output_tokens_details") or {}).get("thinking_tokens") or 0,
-            raw=raw,
-        )
-    if provider == "gemini":
-        thoughts = raw.get("thoughtsTokenCount") or 0
-        return Usage(
-            input_tokens=(raw.get("promptTokenCount") or 0)
-            + (raw.get("toolUsePromptTokenCount") or 0),
-            output_tokens=(raw.get("candidatesTokenCount") or 0) + thoughts,
-            cache_read_tokens=raw.get("cachedContentTokenCount") or 0,
-            reasoning_tokens=thoughts,
-            raw=raw,
-        )
-    raise ValueError(f"unknown provider {provider!r} (known: {', '.join(PROVIDERS)})")
-
-
-@dataclass
-class Cost:
-    """One request's bill, in US dollars, split the way the price list splits it."""
-
-    model: str
-    usage: Usage
-    uncached_usd: Decimal
-    cache_read_usd: Decimal
-    cache_write_usd: Decimal
-    output_usd: Decimal
-
-    @property
-    def input_usd(self) -> Decimal:
-        return self.uncached_usd + self.cache_read_usd + self.cache_write_usd
-
-    @property
-    def total_usd(self) -> Decimal:
-        return self.input_usd + self.output_usd
-
-    def _repr_html_(self) -> str:
-        u = self.usage
-        return (
-            f"<p><b>${self.total_usd:.6f}</b> on <code>{html.escape(self.model)}</code>: "
-            f"{u.uncached_input_tokens} uncached (${self.uncached_usd:.6f}) + "
-            f"{u.cache_read_tokens} cache reads (${self.cache_read_usd:.6f}) + "
-            f"{u.cache_write_tokens} cache writes (${self.cache_write_usd:.6f}) + "
-            f"{u.output_tokens} output (${self.output_usd:.6f})</p>"
-        )
-
-
-def _calc(info: ModelInfo, **usage: int):
-    from genai_prices import Usage as PriceUsage
-    from genai_prices import calc_price
-
-    usage = {k: v for k, v in usage.items() if v}
-    return calc_price(
-        PriceUsage(**usage),
-        info.price_ref,
-        provider_id=info.price_provider,
-        genai_request_timestamp=price_timestamp(),
-    )
-
-
-def price(usage: Usage, model: str | ModelInfo, *, cache_write_1h_tokens: int = 0) -> Cost:
-    """Price a neutral ``Usage`` (input includes cached tokens) with genai-prices.
-
-    Anthropic's 1-hour cache writes cost more than 5-minute ones: pass how many of
-    ``usage.cache_write_tokens`` were 1-hour (or keep the raw usage: its
-    ``cache_creation.ephemeral_1h_input_tokens`` is read).
-    """
-    info = model if isinstance(model, ModelInfo) else model_info(model)
-    one_hour = cache_write_1h_tokens or (usage.raw.get("cache_creation") or {}).get(
-        "ephemeral_1h_input_tokens", 0
-    )
-    full = _calc(
-        info,
-        input_tokens=usage.input_tokens,
-        cache_read_tokens=usage.cache_read_tokens,
-        cache_write_tokens=usage.cache_write_tokens,
-        cache_write_1h_tokens=one_hour,
-        output_tokens=usage.output_tokens,
-    )
-    # Split the input price: price each kind of input token alone (genai-prices is linear).
-    read = _calc(
-        info, input_tokens=usage.cache_read_tokens, cache_read_tokens=usage.cache_read_tokens
-    )
-    write = _calc(
-        info,
-        input_tokens=usage.cache_write_tokens,
-        cache_write_tokens=usage.cache_write_tokens,
-        cache_write_1h_tokens=one_hour,
-    )
-    read_usd = read.input_price if usage.cache_read_tokens else Decimal(0)
-    write_usd = write.input_price if usage.cache_write_tokens else Decimal(0)
-    return Cost(
-        model=info.id,
-        usage=usage,
-        uncached_usd=full.input_price - read_usd - write_usd,
-        cache_read_usd=read_usd,
-        cache_write_usd=write_usd,
-        output_usd=full.output_price,
-    )
 
 
 @dataclass
@@ -423,3 +275,45 @@ def compact_ticket(
 def with_tools(requests: list[Request], tools: list[Tool]) -> list[Request]:
     """The same requests with another tool list (for "what do five more tools cost?")."""
     return [Request(r.model, list(r.messages), list(tools), r.tool_choice) for r in requests]
+
+
+@dataclass
+class ToolCountEffect:
+    """The same ticket with two tool lists: what the extra definitions cost."""
+
+    before: ToolOverhead
+    after: ToolOverhead
+    ticket_before: Ticket
+    ticket_after: Ticket
+
+    @property
+    def ticket_ratio(self) -> Decimal:
+        return self.ticket_after.total_usd / self.ticket_before.total_usd
+
+    def __str__(self) -> str:
+        b, a = self.before, self.after
+        tb, ta = self.ticket_before, self.ticket_after
+        return (
+            f"tools: {b.tools} -> {a.tools} tokens (+{a.tools - b.tools} per request); "
+            f"tools + system: {b.tools_and_system} -> {a.tools_and_system}; "
+            f"ticket of {len(tb.turns)} requests: ${tb.total_usd:.6f} -> ${ta.total_usd:.6f} "
+            f"(x{self.ticket_ratio:.3f}) on {tb.model}"
+        )
+
+
+def tool_count_effect(
+    requests: list[Request],
+    tools: list[Tool],
+    model: str | ModelInfo | None = None,
+    *,
+    caching: bool = True,
+) -> ToolCountEffect:
+    """Cost the ticket as sent, and again with ``tools`` in every request instead."""
+    info = model if isinstance(model, ModelInfo) else model_info(model or requests[0].model)
+    other = with_tools(requests, tools)
+    return ToolCountEffect(
+        tool_overhead(requests[0], info),
+        tool_overhead(other[0], info),
+        project_ticket(requests, info, caching=caching),
+        project_ticket(other, info, caching=caching),
+    )

@@ -1,0 +1,105 @@
+"""Prices from genai-prices: pinned, offline, at the model table's date (never ``UpdatePrices``).
+
+``price(usage, model)`` returns a ``Cost`` split the way price lists are: uncached input, cache
+reads, cache writes (Anthropic 5-minute and 1-hour), output. genai-prices bills the whole
+usage; the split prices each kind of input on its own (exact except for models whose price
+tier depends on the total input, such as prompts above 200k tokens: there the total is right
+and the split is approximate).
+
+What it deliberately does not do: type a price, or download one.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+from decimal import Decimal
+
+from helpers.models import ModelInfo, model_info, price_timestamp
+from helpers.replies import Usage
+
+__all__ = ["Cost", "price"]
+
+
+@dataclass
+class Cost:
+    """One request's bill, in US dollars, split the way the price list splits it."""
+
+    model: str
+    usage: Usage
+    uncached_usd: Decimal
+    cache_read_usd: Decimal
+    cache_write_usd: Decimal
+    output_usd: Decimal
+
+    @property
+    def input_usd(self) -> Decimal:
+        return self.uncached_usd + self.cache_read_usd + self.cache_write_usd
+
+    @property
+    def total_usd(self) -> Decimal:
+        return self.input_usd + self.output_usd
+
+    def _repr_html_(self) -> str:
+        u = self.usage
+        return (
+            f"<p><b>${self.total_usd:.6f}</b> on <code>{html.escape(self.model)}</code>: "
+            f"{u.uncached_input_tokens} uncached (${self.uncached_usd:.6f}) + "
+            f"{u.cache_read_tokens} cache reads (${self.cache_read_usd:.6f}) + "
+            f"{u.cache_write_tokens} cache writes (${self.cache_write_usd:.6f}) + "
+            f"{u.output_tokens} output (${self.output_usd:.6f})</p>"
+        )
+
+
+def _calc(info: ModelInfo, **usage: int):
+    from genai_prices import Usage as PriceUsage
+    from genai_prices import calc_price
+
+    usage = {k: v for k, v in usage.items() if v}
+    return calc_price(
+        PriceUsage(**usage),
+        info.price_ref,
+        provider_id=info.price_provider,
+        genai_request_timestamp=price_timestamp(),
+    )
+
+
+def price(usage: Usage, model: str | ModelInfo, *, cache_write_1h_tokens: int = 0) -> Cost:
+    """Price a neutral ``Usage`` (input includes cached tokens) with genai-prices.
+
+    Anthropic's 1-hour cache writes cost more than 5-minute ones: pass how many of
+    ``usage.cache_write_tokens`` were 1-hour (or keep the raw usage: its
+    ``cache_creation.ephemeral_1h_input_tokens`` is read).
+    """
+    info = model if isinstance(model, ModelInfo) else model_info(model)
+    one_hour = cache_write_1h_tokens or (usage.raw.get("cache_creation") or {}).get(
+        "ephemeral_1h_input_tokens", 0
+    )
+    full = _calc(
+        info,
+        input_tokens=usage.input_tokens,
+        cache_read_tokens=usage.cache_read_tokens,
+        cache_write_tokens=usage.cache_write_tokens,
+        cache_write_1h_tokens=one_hour,
+        output_tokens=usage.output_tokens,
+    )
+    # Split the input price: price each kind of input token alone (genai-prices is linear).
+    read = _calc(
+        info, input_tokens=usage.cache_read_tokens, cache_read_tokens=usage.cache_read_tokens
+    )
+    write = _calc(
+        info,
+        input_tokens=usage.cache_write_tokens,
+        cache_write_tokens=usage.cache_write_tokens,
+        cache_write_1h_tokens=one_hour,
+    )
+    read_usd = read.input_price if usage.cache_read_tokens else Decimal(0)
+    write_usd = write.input_price if usage.cache_write_tokens else Decimal(0)
+    return Cost(
+        model=info.id,
+        usage=usage,
+        uncached_usd=full.input_price - read_usd - write_usd,
+        cache_read_usd=read_usd,
+        cache_write_usd=write_usd,
+        output_usd=full.output_price,
+    )
