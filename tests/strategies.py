@@ -10,9 +10,12 @@ Tests that corrupt a conversation start from these and break exactly one rule.
 
 from __future__ import annotations
 
+import base64
+
 from hypothesis import strategies as st
 
 from helpers.messages import (
+    Image,
     Message,
     Reasoning,
     Request,
@@ -21,6 +24,7 @@ from helpers.messages import (
     ToolCall,
     ToolResult,
 )
+from helpers.replies import Reply, Usage
 
 # Printable text without surrogates; never empty (empty text blocks break Anthropic's rules).
 words = st.text(
@@ -105,3 +109,98 @@ def conversations(
     if messages[-1].role == "assistant" or draw(st.booleans()):
         messages.append(Message("user", [Text(draw(words))]))
     return Request(model="test-model", messages=messages, tools=tool_list)
+
+
+# --- per wire format: what each one can hold (used by the helpers.formats tests) ---------------
+
+#: Who issues the reasoning each wire format can replay (Chat replays none).
+REASONING_PROVIDER = {
+    "openai-chat": None,
+    "openai-responses": "openai",
+    "anthropic": "anthropic",
+    "gemini": "gemini",
+}
+
+images = st.builds(
+    Image,
+    st.sampled_from(["image/png", "image/jpeg", "image/webp"]),
+    data=st.binary(min_size=1, max_size=9).map(lambda b: base64.b64encode(b).decode()),
+)
+
+
+@st.composite
+def held_by(draw, fmt: str):
+    """A valid conversation holding only what wire format ``fmt`` can carry both ways.
+
+    Images in user messages, a ``tool_choice`` and ``max_tokens`` everywhere; reasoning from the
+    format's own provider (with the ``rs_`` id OpenAI needs, the signature Anthropic needs, plain
+    or redacted); images in tool results except in Chat (text only); ``is_error`` only outside
+    OpenAI (no flag there); Gemini call signatures.
+    """
+    request = draw(conversations(reasoning=fmt != "openai-chat"))
+    provider = REASONING_PROVIDER[fmt]
+    for i, message in enumerate(request.messages):
+        for j, block in enumerate(message.content):
+            where = f"{i}_{j}"
+            if isinstance(block, Reasoning):
+                block.provider = provider
+                if fmt == "openai-responses":
+                    block.id = f"rs_{where}"
+                if fmt == "anthropic":
+                    block.signature = block.signature or f"sig_{where}"
+                    if draw(st.booleans()):
+                        block.text, block.redacted = "", True
+            if isinstance(block, ToolResult):
+                if fmt.startswith("openai"):
+                    block.is_error = False
+                if fmt != "openai-chat" and draw(st.booleans()):
+                    block.content.append(draw(images))
+            if isinstance(block, ToolCall) and fmt == "gemini" and draw(st.booleans()):
+                block.signature = draw(words)
+        if message.role == "user" and draw(st.booleans()):
+            message.content.append(draw(images))
+    tool_names = [t.name for t in request.tools]
+    request.tool_choice = draw(
+        st.none()
+        | st.sampled_from(["auto", "none", "required"])
+        | st.sampled_from(tool_names).map(lambda n: {"name": n})
+    )
+    request.max_tokens = draw(st.none() | st.integers(min_value=1, max_value=200_000))
+    return request
+
+
+@st.composite
+def replies(draw, fmt: str) -> Reply:
+    """A reply that wire format ``fmt`` can express: Chat holds one text and no reasoning; Gemini
+    reports no cache writes; ``tool_calls`` exactly when there are calls; "other" only where the
+    format has a value for it."""
+    blocks: list = []
+    provider = REASONING_PROVIDER[fmt]
+    if fmt != "openai-chat" and draw(st.booleans()):
+        rid = "rs_1" if fmt == "openai-responses" else None
+        blocks.append(Reasoning(draw(words), draw(words), provider=provider, id=rid))
+    max_texts = 1 if fmt == "openai-chat" else 2
+    blocks += [Text(t) for t in draw(st.lists(words, max_size=max_texts))]
+    calls = [
+        ToolCall(f"call_{n}", draw(names), draw(st.dictionaries(names, words, max_size=2)))
+        for n in range(draw(st.integers(min_value=0, max_value=3)))
+    ]
+    if fmt == "gemini":
+        for call in calls:
+            call.signature = draw(st.none() | words)
+    blocks += calls
+    others = ["end_turn", "max_tokens", "refusal"]
+    if fmt in ("anthropic", "gemini", "openai-responses"):
+        others.append("other")
+    stop = draw(st.sampled_from(["tool_calls", "max_tokens"] if calls else others))
+    reasoning = draw(st.integers(min_value=0, max_value=500))
+    read = draw(st.integers(min_value=0, max_value=5000))
+    write = 0 if fmt == "gemini" else draw(st.integers(min_value=0, max_value=5000))
+    usage = Usage(
+        input_tokens=read + write + draw(st.integers(min_value=0, max_value=9000)),
+        output_tokens=reasoning + draw(st.integers(min_value=0, max_value=900)),
+        cache_read_tokens=read,
+        cache_write_tokens=write,
+        reasoning_tokens=reasoning,
+    )
+    return Reply(Message("assistant", blocks), usage, stop, draw(names), "id_" + draw(names))

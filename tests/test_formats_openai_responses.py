@@ -66,11 +66,7 @@ def test_the_shape_of_a_tool_round():
                 "summary": [{"type": "summary_text", "text": "Look it up."}],
                 "encrypted_content": "gAAAA-opaque",
             },
-            {
-                "type": "message",
-                "role": "assistant",
-                "content": [{"type": "output_text", "text": "Looking.", "annotations": []}],
-            },
+            {"type": "message", "role": "assistant", "content": "Looking."},
             {
                 "type": "function_call",
                 "call_id": "c1",
@@ -104,12 +100,20 @@ def test_is_error_becomes_a_text_prefix_and_images_stay_in_the_output():
     )
     assert body["input"][3]["output"] == [
         {"type": "input_text", "text": "ERROR: cracked cup"},
-        {"type": "input_image", "image_url": "data:image/png;base64,iVBORw0KGgo="},
+        {
+            "type": "input_image",
+            "image_url": "data:image/png;base64,iVBORw0KGgo=",
+            "detail": "auto",
+        },
         {"type": "input_text", "text": "!"},
     ]
     assert body["input"][4]["output"] == [
         {"type": "input_text", "text": "ERROR: "},
-        {"type": "input_image", "image_url": "data:image/png;base64,iVBORw0KGgo="},
+        {
+            "type": "input_image",
+            "image_url": "data:image/png;base64,iVBORw0KGgo=",
+            "detail": "auto",
+        },
     ]
     prefix = "is_error has no field in openai-responses; carried as a text prefix 'ERROR: '"
     assert notes == [f"messages[2].content[0]: {prefix}", f"messages[2].content[1]: {prefix}"]

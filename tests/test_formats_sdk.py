@@ -9,13 +9,17 @@ from __future__ import annotations
 
 import importlib.util
 import json
+from functools import cache
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from helpers.examples.sundry import SYSTEM_PROMPT, TICKET_TEXT
-from helpers.formats import FORMATS, detect, parse, render
+from helpers.formats import FORMATS, detect, parse, render, render_response
 from helpers.messages import assistant, system, tool, tool_call, tool_result, user
+from tests.strategies import conversations, held_by, replies
 
 HERE = Path(__file__).parent / "fixtures" / "sdk"
 FIXTURES = {
@@ -133,3 +137,48 @@ def test_capture_keeps_secrets_out():
         capture._header("Authorization", "Bearer sk-ant-test") == "Authorization: Bearer <redacted>"
     )
     assert capture._header("x-api-key", "sk-test") == "x-api-key: <redacted>"
+
+
+# --- the SDKs' own types -----------------------------------------------------------------------
+
+
+@cache
+def request_types() -> dict:
+    """The SDKs' request TypedDicts as pydantic validators: the closest thing to a wire schema."""
+    from anthropic.types.message_create_params import MessageCreateParamsNonStreaming
+    from openai.types.chat.completion_create_params import CompletionCreateParamsNonStreaming
+    from openai.types.responses.response_create_params import ResponseCreateParamsNonStreaming
+    from pydantic import TypeAdapter
+
+    return {
+        "openai-chat": TypeAdapter(CompletionCreateParamsNonStreaming),
+        "openai-responses": TypeAdapter(ResponseCreateParamsNonStreaming),
+        "anthropic": TypeAdapter(MessageCreateParamsNonStreaming),
+    }
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.data())
+def test_rendered_requests_match_the_sdk_request_types(data):
+    fmt = data.draw(st.sampled_from(sorted(request_types())))
+    conversation = data.draw(held_by(fmt) | conversations())
+    request_types()[fmt].validate_python(render(conversation, fmt).body)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.data())
+def test_rendered_responses_match_the_sdk_response_models(data):
+    from anthropic.types import Message as AnthropicMessage
+    from openai.types.chat import ChatCompletion
+    from openai.types.responses import Response
+
+    models = {
+        "openai-chat": ChatCompletion,
+        "openai-responses": Response,
+        "anthropic": AnthropicMessage,
+    }
+    fmt = data.draw(st.sampled_from(sorted(models)))
+    body = render_response(data.draw(replies(fmt)), fmt)
+    if fmt == "openai-responses":  # a real body echoes the request's settings; ours cannot
+        body.update(parallel_tool_calls=True, tool_choice="auto", tools=[])
+    models[fmt].model_validate(body)

@@ -59,10 +59,8 @@ PROVIDER = "openai"
 
 
 def _image(image: Image) -> dict:
-    part = {"type": "input_image", "image_url": data_url(image)}
-    if image.detail is not None:  # the API's default is "auto"
-        part["detail"] = image.detail
-    return part
+    """The SDK type requires ``detail``; unset means the API's default, ``"auto"``."""
+    return {"type": "input_image", "image_url": data_url(image), "detail": image.detail or "auto"}
 
 
 def _input_message(message: Message, where: str, notes: Notes) -> dict:
@@ -81,16 +79,13 @@ def _input_message(message: Message, where: str, notes: Notes) -> dict:
 
 
 def _assistant_items(message: Message, where: str, notes: Notes) -> list[dict]:
-    """Blocks in order; neighbouring text blocks share one ``message`` item."""
+    """Blocks in order, one item each: a text block is an assistant ``message`` with string
+    content (the input form the SDK types allow without an ``id`` and ``status``)."""
     items: list[dict] = []
     for j, block in enumerate(message.content):
         at = f"{where}.content[{j}]"
         if isinstance(block, Text):
-            part = {"type": "output_text", "text": block.text, "annotations": []}
-            if items and items[-1]["type"] == "message":
-                items[-1]["content"].append(part)
-            else:
-                items.append({"type": "message", "role": "assistant", "content": [part]})
+            items.append({"type": "message", "role": "assistant", "content": block.text})
         elif isinstance(block, ToolCall):
             if block.signature is not None:
                 notes.add(at, f"call {block.id!r}: its signature is Gemini state; dropped")
@@ -222,7 +217,8 @@ def _parts(content: Any, where: str, notes: Notes) -> list:
             blocks.append(Text(part["refusal"]))
             notes.add(f"{where}[{k}]", "a refusal part read as text")
         elif kind == "input_image" and part.get("image_url"):
-            blocks.append(image_from_url(part["image_url"], part.get("detail")))
+            detail = part.get("detail")  # "auto" is the default: read back as unset
+            blocks.append(image_from_url(part["image_url"], None if detail == "auto" else detail))
         else:
             notes.add(f"{where}[{k}]", f"part type {kind!r} has no neutral block; dropped")
     return blocks
@@ -391,7 +387,15 @@ def render_response(reply: Reply, notes: Notes, *, created: int = 0) -> dict:
         replace(b, id=f"rs_{suffix}_{n}") if isinstance(b, Reasoning) and b.id is None else b
         for n, b in enumerate(reply.message.content)
     ]
-    items = _assistant_items(Message("assistant", blocks), "message", notes)
+    items: list[dict] = []
+    for item in _assistant_items(Message("assistant", blocks), "message", notes):
+        if item["type"] == "message":  # output messages hold output_text parts
+            part = {"type": "output_text", "text": item["content"], "annotations": []}
+            if items and items[-1]["type"] == "message":
+                items[-1]["content"].append(part)
+                continue
+            item = {**item, "content": [part]}
+        items.append(item)
     prefixes = {"message": "msg", "function_call": "fc", "reasoning": "rs"}
     items = [
         {"id": f"{prefixes[item['type']]}_{suffix}_{n}", **item, "status": "completed"}
