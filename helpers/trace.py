@@ -36,7 +36,7 @@ class Step:
         return [c.name for c in self.reply.message.tool_calls]
 
 
-@dataclass
+@dataclass(repr=False)
 class Trace:
     """What one run of the loop did, turn by turn."""
 
@@ -77,6 +77,8 @@ class Trace:
         widths = [max(len(r[i]) for r in rows) for i in range(len(self.HEADERS))]
         lines = ["  ".join(v.ljust(w) for v, w in zip(r, widths, strict=True)) for r in rows]
         return f"{self.wire} / {self.model}\n" + "\n".join(line.rstrip() for line in lines)
+
+    __repr__ = __str__
 
     def _repr_html_(self) -> str:
         head = "".join(f"<th>{escape(h)}</th>" for h in self.HEADERS)
