@@ -1,7 +1,9 @@
 """OpenAI Responses (``POST /v1/responses``): render and parse, both directions.
 
 The shape: a list of typed **items** in ``input``, not a list of role messages. Text turns are
-``message`` items; a tool call is a ``function_call`` item and its result a
+``message`` items (user parts ``input_text``/``input_image``; each assistant text block its own
+item with string content, the form the SDK types allow without the ``id`` and ``status`` of a
+model's output message); a tool call is a ``function_call`` item and its result a
 ``function_call_output`` item, linked by ``call_id`` (not by the ``fc_...`` item ``id``);
 reasoning is a ``reasoning`` item with a summary and ``encrypted_content``. The leading system
 message becomes ``instructions``; a system message further down stays an input message with
