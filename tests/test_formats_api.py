@@ -126,6 +126,9 @@ def test_detect_neutral_and_plain_text_bodies():
     strings = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}
     assert detect(strings) == "openai-chat"
     assert parse(strings).messages == [user("hi")]
+    image = {"type": "image", "media_type": "image/png", "data": "AA=="}
+    assert detect({"messages": [{"role": "user", "content": [image]}]}) == "neutral"
+    assert detect({"messages": [{"role": "developer", "content": "be brief"}]}) == "openai-chat"
 
 
 @pytest.mark.parametrize(

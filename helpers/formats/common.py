@@ -12,7 +12,6 @@ meaning where they stand (a tool call in a user message), naming the message and
 
 from __future__ import annotations
 
-import base64
 import json
 import re
 from dataclasses import dataclass, field
@@ -129,11 +128,6 @@ def note_image_detail(messages: list[Message], fmt: str, notes: Notes) -> None:
             inner = block.content if isinstance(block, ToolResult) else [block]
             if any(isinstance(b, Image) and b.detail is not None for b in inner):
                 notes.add(f"messages[{i}].content[{j}]", f"image detail has no field in {fmt}")
-
-
-def base64_text(value: Any) -> str:
-    """Opaque signatures are strings on the wire; bytes (from an SDK object) become base64."""
-    return base64.b64encode(value).decode() if isinstance(value, bytes) else str(value)
 
 
 # --- placement and provider binding ------------------------------------------------------------
