@@ -152,12 +152,15 @@ def test_images_keep_their_detail_and_urls():
     assert read(body)[0].messages[0].content == [PNG, Image(url=url.url, detail="low")]
 
 
-def test_names_are_kept():
+def test_names_are_kept_except_on_tool_messages():
     message = user("hi")
     message.name = "maya"
-    body, _ = body_and_notes(message)
+    results = tool(tool_result("c1", "ok"))
+    results.name = "shop"
+    body, notes = body_and_notes(message, assistant(tool_call("c1", "f")), results)
     assert body["messages"][0]["name"] == "maya"
     assert read(body)[0].messages[0].name == "maya"
+    assert notes == ["messages[2].name: a Chat tool message has no name; dropped"]
 
 
 def test_what_the_parser_cannot_keep_is_noted():

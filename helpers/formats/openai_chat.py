@@ -133,6 +133,8 @@ def render_request(request: Request, notes: Notes, *, system_role: str = "system
     for i, message in enumerate(request.messages):
         where = f"messages[{i}]"
         if message.role == "tool":
+            if message.name is not None:
+                notes.add(f"{where}.name", "a Chat tool message has no name; dropped")
             messages += _results(message, where, notes)
             continue
         if message.role == "assistant":
