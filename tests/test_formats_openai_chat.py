@@ -161,6 +161,8 @@ def test_names_are_kept_except_on_tool_messages():
     assert body["messages"][0]["name"] == "maya"
     assert read(body)[0].messages[0].name == "maya"
     assert notes == ["messages[2].name: a Chat tool message has no name; dropped"]
+    body["messages"][2]["name"] = "f"  # what some older clients send
+    assert read(body)[1] == ["messages[2].name: a neutral tool result has no name; dropped"]
 
 
 def test_what_the_parser_cannot_keep_is_noted():

@@ -229,6 +229,8 @@ def parse_request(body: dict, notes: Notes) -> Request:
             call_id = m.get("tool_call_id")
             if not isinstance(call_id, str):
                 raise FormatError(f"{where}: a tool message needs a 'tool_call_id'")
+            if "name" in m:
+                notes.add(f"{where}.name", "a neutral tool result has no name; dropped")
             result = ToolResult(call_id, _blocks(m.get("content"), where, notes))
             if messages and messages[-1].role == "tool":  # the results of one turn: one message
                 messages[-1].content.append(result)
