@@ -1,0 +1,42 @@
+"""Tool parts: every token of the rendered namespace is attributed to exactly one part."""
+
+from __future__ import annotations
+
+from helpers.examples import sundry
+from helpers.messages import Tool
+from helpers.tokens.encodings import encoding
+from helpers.tokens.tool_namespace import render_namespace
+from helpers.tokens.tool_parts import tool_parts
+
+
+def test_parts_add_up_to_the_rendered_namespace():
+    tools = sundry.TOOLS + sundry.EXTRA_TOOLS
+    parts, framing = tool_parts(tools, "gpt-4o-mini")
+    text, _ = render_namespace([(t.name, t.description, t.parameters) for t in tools])
+    assert sum(p.total for p in parts) + framing == len(encoding("o200k_base").encode(text))
+    assert [p.name for p in parts] == [t.name for t in tools]
+    assert all(p.description > 0 and p.signature > 0 and p.parameters > 0 for p in parts)
+
+
+def test_a_tool_without_description_or_parameters():
+    bare = Tool("ping", "", {"type": "object", "properties": {}})
+    (part,), framing = tool_parts([bare], "gpt-4o-mini")
+    assert part.description == 0 and part.parameters == 0
+    assert part.signature == len(encoding("o200k_base").encode("type ping = () => any;\n\n"))
+    assert framing > 0
+
+
+def test_longer_descriptions_cost_more_in_the_description_part_only():
+    short = Tool("f", "Find.", {"type": "object", "properties": {"q": {"type": "string"}}})
+    long = Tool("f", "Find orders by number, email or item title; newest first.", short.parameters)
+    (a,), _ = tool_parts([short], "gpt-4o-mini")
+    (b,), _ = tool_parts([long], "gpt-4o-mini")
+    assert b.description > a.description
+    assert (a.signature, a.parameters) == (b.signature, b.parameters)
+
+
+def test_models_without_a_public_tokenizer_are_marked_estimates():
+    from helpers.models import default_model
+
+    (part,), _ = tool_parts(sundry.TOOLS[:1], default_model("anthropic"))
+    assert part.estimate
