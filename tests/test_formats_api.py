@@ -159,6 +159,11 @@ def test_parse_detects_by_default_and_accepts_neutral():
     assert parse(ticket().to_json(), "neutral") == ticket()
 
 
+def test_parse_wants_an_object():
+    with pytest.raises(FormatError, match="a request body must be a JSON object, got list"):
+        parse([], "anthropic")  # type: ignore[arg-type]
+
+
 def test_parse_response_wants_an_object():
     with pytest.raises(FormatError, match="a response body must be a JSON object, got str"):
         parse_response("{}", "anthropic")  # type: ignore[arg-type]

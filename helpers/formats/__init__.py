@@ -86,6 +86,8 @@ def render(
 
 def parse(body: dict, from_: str | None = None, *, notes: list[Note] | None = None) -> Request:
     """Read a request body (of format ``from_``, or whatever ``detect`` finds) as neutral."""
+    if not isinstance(body, dict):
+        raise FormatError(f"a request body must be a JSON object, got {type(body).__name__}")
     name = from_ or detect(body)
     if name == "neutral":
         return load(body)
