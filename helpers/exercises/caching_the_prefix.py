@@ -42,6 +42,6 @@ def check_savings(answer: Decimal, requests: list[Request], model: str) -> Resul
     return check_equal(
         answer,
         off - on,
-        hint="tickets[(model, 'no cache')].total_usd - tickets[(model, 'automatic cache')].total_usd",
+        hint="the no-cache ticket's total_usd minus the automatic-cache ticket's total_usd",
         success=f"Right: ${off - on:.6f}, {100 * (off - on) / off:.0f}% of this ticket.",
     )
