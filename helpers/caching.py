@@ -16,8 +16,9 @@ prefix decides everything:
 For Claude and Gemini the tokens come from the labelled proxy estimate, so their cache numbers
 are estimates too.
 
-What it deliberately does not do: model time (TTLs, eviction, routing misses): every earlier
-request is assumed still cached.
+What it deliberately does not do: model time (TTLs, eviction, routing misses: every earlier
+request is assumed still cached), Anthropic's 20-block lookback limit or its top-level
+automatic ``cache_control``, or OpenAI's GPT-5.6+ explicit breakpoints and paid writes.
 """
 
 from __future__ import annotations
