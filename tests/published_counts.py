@@ -452,9 +452,9 @@ _add(
 # --- pamelafox/openai-messages-token-helper (Azure gpt-35-turbo, gpt-4o, gpt-4o-mini; 2024) ---
 BOT = [_m("system", "You are a bot.")]
 UNDESCRIBED = (
-    "pamelafox's own model over-counts these by the same amount (her tests allow +3): properties "
-    "without a description and nested objects cost 1-3 tokens less than the namespace model; "
-    "cause unknown"
+    "properties without a description and nested objects cost 1-3 tokens less than the "
+    "namespace model gives; pamelafox's own model over-counts these too (her tests allow up to "
+    "+3); cause unknown"
 )
 SEARCH = _tool(
     "search_sources",
