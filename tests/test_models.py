@@ -18,14 +18,22 @@ from helpers.models import (
 def test_required_models_are_in_the_table():
     required = {
         "gpt-4o", "gpt-4o-mini", "gpt-4.1", "gpt-4.1-mini", "gpt-5", "gpt-5-mini",
-        "claude-sonnet-4-5", "claude-haiku-4-5", "claude-opus-4-1", "claude-sonnet-4",
-        "gemini-2.5-flash", "gemini-2.5-pro", "gpt-oss-120b",
+        "claude-sonnet-4-6", "claude-sonnet-4-5", "claude-haiku-4-5", "claude-opus-4-1",
+        "claude-sonnet-4", "gemini-2.5-flash", "gemini-2.5-pro", "gpt-oss-120b",
     }  # fmt: skip
     assert required <= set(models())
     assert set(models("anthropic")) == {
-        "claude-sonnet-4-5", "claude-haiku-4-5", "claude-opus-4-1", "claude-sonnet-4"
+        "claude-sonnet-4-6", "claude-sonnet-4-5", "claude-haiku-4-5", "claude-opus-4-1",
+        "claude-sonnet-4",
     }  # fmt: skip
     assert "gpt-3.5-turbo" not in models() and "gpt-3.5-turbo" in models(include_legacy=True)
+
+
+def test_the_default_claude_is_not_past_its_end_of_life():
+    """The SDK warns about deprecated models on every call; a lesson default must not be one."""
+    from anthropic._data import DEPRECATED_MODELS
+
+    assert default_model("anthropic") not in DEPRECATED_MODELS
 
 
 def test_defaults_exist_in_the_table():
