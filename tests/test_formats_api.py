@@ -6,6 +6,8 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from helpers.formats import (
     FORMATS,
@@ -31,6 +33,7 @@ from helpers.messages import (
     user,
 )
 from helpers.replies import Reply, Usage
+from tests.strategies import held_by, replies
 
 
 def ticket() -> Request:
@@ -240,3 +243,42 @@ def test_importing_formats_stays_light():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+# --- damaged bodies: a FormatError that says where, never a traceback from deep inside ---------
+
+JUNK = st.sampled_from([None, True, 0, -1, "", "x", [], {}, [None], {"type": "text"}])
+
+
+def _paths(node, prefix=()):
+    yield prefix
+    children = (
+        node.items()
+        if isinstance(node, dict)
+        else enumerate(node)
+        if isinstance(node, list)
+        else []
+    )
+    for key, value in children:
+        yield from _paths(value, (*prefix, key))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_a_damaged_body_raises_format_error_or_parses(data):
+    fmt = data.draw(st.sampled_from(FORMATS))
+    response = data.draw(st.booleans())
+    if response:
+        body = render_response(data.draw(replies(fmt)), fmt)
+    else:
+        body = render(data.draw(held_by(fmt)), fmt).body
+    for _ in range(data.draw(st.integers(min_value=1, max_value=3))):
+        *parent, last = data.draw(st.sampled_from([p for p in _paths(body) if p]))
+        node = body
+        for key in parent:
+            node = node[key]
+        node[last] = data.draw(JUNK)
+    try:
+        parse_response(body, fmt) if response else parse(body, fmt)
+    except FormatError as err:
+        assert str(err)  # a message a person can read

@@ -318,7 +318,7 @@ def test_a_user_content_with_results_and_text_splits():
         ),
         (
             [{"role": "user", "parts": ["hi"]}],
-            r"contents\[0\]\.parts\[0\]: a part must be an object",
+            r"contents\[0\]\.parts\[0\]: expected an object, got str",
         ),
     ],
 )

@@ -242,7 +242,9 @@ def test_parse_errors_name_the_message(messages, match):
 def test_parse_errors_for_the_body():
     with pytest.raises(FormatError, match="messages: an openai-chat body needs a 'messages' list"):
         parse({"model": "m"}, FMT)
-    with pytest.raises(FormatError, match=r"tools\[0\]\.function: missing 'name'"):
+    with pytest.raises(
+        FormatError, match=r"tools\[0\]\.function\.name: expected a string, got null"
+    ):
         parse({"messages": [], "tools": [{"type": "function", "function": {}}]}, FMT)
 
 

@@ -235,7 +235,7 @@ def test_a_string_input_is_one_user_message():
             r"input\[0\]: a function_call needs a 'call_id'",
         ),
         ([{"role": "tool", "content": "x"}], r"input\[0\]\.role: 'tool' is not a Responses"),
-        (["hi"], r"input\[0\]: an item must be an object"),
+        (["hi"], r"input\[0\]: expected an object, got str"),
         ([{"role": "user", "content": 5}], r"input\[0\]\.content: expected a string or a list"),
     ],
 )

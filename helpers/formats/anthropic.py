@@ -21,11 +21,16 @@ from typing import Any
 from helpers.formats.common import (
     DEFAULT_MAX_TOKENS,
     Notes,
+    array,
     check_placement,
     check_tool_choice,
+    count,
+    limit,
     note_image_detail,
     note_unused,
+    obj,
     replayable,
+    string,
     system_texts,
 )
 from helpers.messages import (
@@ -178,41 +183,55 @@ _BLOCK_KEYS = {
 
 
 def _read_image(block: dict, where: str) -> Image:
-    source = block.get("source") or {}
+    source = obj(block.get("source"), f"{where}.source")
     if source.get("type") == "base64":
-        return Image(source.get("media_type", "image/png"), data=source.get("data"))
+        media_type = string(source.get("media_type"), f"{where}.source.media_type")
+        return Image(media_type, data=string(source.get("data"), f"{where}.source.data"))
     if source.get("type") == "url":
-        return Image(url=source.get("url"))
+        return Image(url=string(source.get("url"), f"{where}.source.url"))
     raise FormatError(f"{where}.source: expected a 'base64' or 'url' image source")
 
 
 def _read_block(block: Any, where: str, notes: Notes) -> Any:
     """One Anthropic block as a neutral block, or ``None`` (with a note) if it has none."""
-    kind = block.get("type") if isinstance(block, dict) else None
-    if kind not in _BLOCK_KEYS:
+    kind = obj(block, where).get("type")
+    if not isinstance(kind, str) or kind not in _BLOCK_KEYS:
         notes.add(where, f"block type {kind!r} has no neutral equivalent; dropped")
         return None
     note_unused(block, _BLOCK_KEYS[kind], where, notes)
     if kind == "text":
-        return Text(block.get("text", ""))
+        return Text(string(block.get("text"), f"{where}.text"))
     if kind == "image":
         return _read_image(block, where)
     if kind == "tool_use":
         if not isinstance(block.get("id"), str) or not isinstance(block.get("input", {}), dict):
             raise FormatError(f"{where}: a tool_use needs an 'id' and an object 'input'")
-        return ToolCall(block["id"], block.get("name", ""), block.get("input", {}))
+        name = string(block.get("name"), f"{where}.name")
+        return ToolCall(block["id"], name, block.get("input", {}))
     if kind == "thinking":
-        return Reasoning(block.get("thinking", ""), block.get("signature"), provider=PROVIDER)
+        text = string(block.get("thinking", ""), f"{where}.thinking")
+        signature = string(block.get("signature"), f"{where}.signature")
+        return Reasoning(text, signature, provider=PROVIDER)
     if kind == "redacted_thinking":
-        return Reasoning("", block.get("data"), provider=PROVIDER, redacted=True)
+        data = string(block.get("data"), f"{where}.data")
+        return Reasoning("", data, provider=PROVIDER, redacted=True)
+    return _read_result(block, where, notes)
+
+
+def _read_result(block: dict, where: str, notes: Notes) -> ToolResult:
     if not isinstance(block.get("tool_use_id"), str):
         raise FormatError(f"{where}: a tool_result needs a 'tool_use_id'")
     content = block.get("content", [])
     if isinstance(content, str):
         content = [{"type": "text", "text": content}]
-    parts = [_read_block(b, f"{where}.content[{k}]", notes) for k, b in enumerate(content)]
-    parts = [p for p in parts if isinstance(p, Text | Image)]
-    return ToolResult(block["tool_use_id"], parts, bool(block.get("is_error", False)))
+    parts = []
+    for k, b in enumerate(array(content, f"{where}.content")):
+        part = _read_block(b, f"{where}.content[{k}]", notes)
+        if isinstance(part, Text | Image):
+            parts.append(part)
+        elif part is not None:
+            notes.add(f"{where}.content[{k}]", f"a tool result holds no {part.type}; dropped")
+    return ToolResult(block["tool_use_id"], parts, block.get("is_error") is True)
 
 
 def _read_content(content: Any, where: str, notes: Notes) -> list:
@@ -249,7 +268,7 @@ def parse_request(body: dict, notes: Notes) -> Request:
         messages.append(Message("system", list(system)))
     for i, m in enumerate(raw):
         where = f"messages[{i}]"
-        if not isinstance(m, dict) or m.get("role") not in ("user", "assistant", "system"):
+        if obj(m, where).get("role") not in ("user", "assistant", "system"):
             raise FormatError(f"{where}: expected a message with role 'user' or 'assistant'")
         note_unused(m, {"role", "content"}, where, notes)
         blocks = _read_content(m.get("content"), where, notes)
@@ -265,22 +284,24 @@ def parse_request(body: dict, notes: Notes) -> Request:
             messages.append(Message("user", rest))
     note_unused(body, _BODY_KEYS, "", notes)
     return Request(
-        model=body.get("model", ""),
+        model=string(body.get("model", ""), "model"),
         messages=messages,
-        tools=_parse_tools(body.get("tools") or [], notes),
+        tools=_parse_tools(body.get("tools"), notes),
         tool_choice=_parse_tool_choice(body.get("tool_choice"), notes),
-        max_tokens=body.get("max_tokens"),
+        max_tokens=limit(body, "max_tokens"),
     )
 
 
-def _parse_tools(raw: list, notes: Notes) -> list[Tool]:
+def _parse_tools(raw: Any, notes: Notes) -> list[Tool]:
     tools = []
-    for k, t in enumerate(raw):
-        if not isinstance(t, dict) or "input_schema" not in t or "name" not in t:
+    for k, t in enumerate(array(raw, "tools")):
+        if "input_schema" not in obj(t, f"tools[{k}]"):
             notes.add(f"tools[{k}]", "not a custom tool with an input_schema; dropped")
             continue
         note_unused(t, {"name", "description", "input_schema", "type"}, f"tools[{k}]", notes)
-        tools.append(Tool(t["name"], t.get("description", ""), t["input_schema"]))
+        name = string(t.get("name"), f"tools[{k}].name")
+        description = string(t.get("description", ""), f"tools[{k}].description")
+        tools.append(Tool(name, description, obj(t["input_schema"], f"tools[{k}].input_schema")))
     return tools
 
 
@@ -292,7 +313,7 @@ def _parse_tool_choice(choice: Any, notes: Notes) -> str | dict | None:
         raise FormatError(f"tool_choice: expected type auto, none, any or tool, got {choice!r}")
     note_unused(choice, {"type", "name"}, "tool_choice", notes)
     if kind == "tool":
-        return {"name": choice.get("name", "")}
+        return {"name": string(choice.get("name"), "tool_choice.name")}
     return "required" if kind == "any" else kind
 
 
@@ -321,22 +342,26 @@ def parse_response(body: dict, notes: Notes) -> Reply:
     if not isinstance(body.get("content"), list):
         raise FormatError("content: an Anthropic message needs a 'content' list")
     blocks = _read_content(body["content"], "content", notes)
-    usage = body.get("usage") or {}
-    read = usage.get("cache_read_input_tokens") or 0
-    write = usage.get("cache_creation_input_tokens") or 0
     return Reply(
         message=Message("assistant", blocks),
-        usage=Usage(
-            input_tokens=usage.get("input_tokens", 0) + read + write,
-            output_tokens=usage.get("output_tokens", 0),
-            cache_read_tokens=read,
-            cache_write_tokens=write,
-            reasoning_tokens=(usage.get("output_tokens_details") or {}).get("thinking_tokens") or 0,
-            raw=usage,
-        ),
-        stop_reason=_STOP.get(body.get("stop_reason") or "", "other"),
-        model=body.get("model", ""),
-        id=body.get("id", ""),
+        usage=_usage(obj(body.get("usage") or {}, "usage")),
+        stop_reason=_STOP.get(str(body.get("stop_reason")), "other"),
+        model=str(body.get("model") or ""),
+        id=str(body.get("id") or ""),
+    )
+
+
+def _usage(usage: dict) -> Usage:
+    read = count(usage, "cache_read_input_tokens", "usage")
+    write = count(usage, "cache_creation_input_tokens", "usage")
+    details = obj(usage.get("output_tokens_details") or {}, "usage.output_tokens_details")
+    return Usage(
+        input_tokens=count(usage, "input_tokens", "usage") + read + write,
+        output_tokens=count(usage, "output_tokens", "usage"),
+        cache_read_tokens=read,
+        cache_write_tokens=write,
+        reasoning_tokens=count(details, "thinking_tokens", "usage.output_tokens_details"),
+        raw=usage,
     )
 
 

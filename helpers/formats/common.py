@@ -72,6 +72,51 @@ class Rendered:
         return head + body + notes
 
 
+# --- reading JSON from outside: the expected kind, or an error that says where ----------------
+
+
+def obj(value: Any, where: str) -> dict:
+    """``value`` if it is a JSON object, else a ``FormatError`` naming ``where``."""
+    if not isinstance(value, dict):
+        raise FormatError(f"{where}: expected an object, got {_kind(value)}")
+    return value
+
+
+def array(value: Any, where: str) -> list:
+    """``value`` if it is a JSON array (a missing or null one is empty)."""
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise FormatError(f"{where}: expected a list, got {_kind(value)}")
+    return value
+
+
+def string(value: Any, where: str) -> str:
+    if not isinstance(value, str):
+        raise FormatError(f"{where}: expected a string, got {_kind(value)}")
+    return value
+
+
+def count(usage: dict, key: str, where: str) -> int:
+    """A token count from a usage object: missing or null is 0, anything but an integer is bad."""
+    value = usage.get(key)
+    if value is None:
+        return 0
+    if not isinstance(value, int) or isinstance(value, bool):
+        at = f"{where}.{key}" if where else key
+        raise FormatError(f"{at}: expected a token count, got {_kind(value)}")
+    return value
+
+
+def limit(body: dict, key: str, where: str = "") -> int | None:
+    """A ``max_tokens``-like setting: ``None`` when unset, else a count."""
+    return None if body.get(key) is None else count(body, key, where)
+
+
+def _kind(value: Any) -> str:
+    return "null" if value is None else type(value).__name__
+
+
 # --- tool-call arguments: an object in the neutral model, a JSON string in OpenAI's formats ----
 
 

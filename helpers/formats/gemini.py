@@ -27,12 +27,17 @@ from typing import Any
 
 from helpers.formats.common import (
     Notes,
+    array,
     check_placement,
     check_tool_choice,
+    count,
     json_text,
+    limit,
     note_image_detail,
     note_unused,
+    obj,
     replayable,
+    string,
     system_texts,
 )
 from helpers.messages import (
@@ -206,8 +211,10 @@ def _result(response: dict, call_id: str, where: str, notes: Notes) -> ToolResul
         note_unused(payload, {key}, f"{where}.functionResponse.response", notes)
         text = json_text(payload[key])
     content: list[Text | Image] = [Text(text)]
-    for k, part in enumerate(response.get("parts") or []):
-        image = _read_image(part, f"{where}.functionResponse.parts[{k}]", notes)
+    parts = array(response.get("parts"), f"{where}.functionResponse.parts")
+    for k, part in enumerate(parts):
+        at = f"{where}.functionResponse.parts[{k}]"
+        image = _read_image(obj(part, at), at, notes)
         if image is not None:
             content.append(image)
     return ToolResult(call_id, content, is_error=key == "error")
@@ -215,11 +222,13 @@ def _result(response: dict, call_id: str, where: str, notes: Notes) -> ToolResul
 
 def _read_image(part: dict, where: str, notes: Notes) -> Image | None:
     if "inlineData" in part:
-        blob = part["inlineData"]
-        return Image(blob.get("mimeType", "image/png"), data=blob.get("data"))
+        blob = obj(part["inlineData"], f"{where}.inlineData")
+        mime = string(blob.get("mimeType"), f"{where}.inlineData.mimeType")
+        return Image(mime, data=string(blob.get("data"), f"{where}.inlineData.data"))
     if "fileData" in part:
-        ref = part["fileData"]
-        return Image(ref.get("mimeType", "image/png"), url=ref.get("fileUri"))
+        ref = obj(part["fileData"], f"{where}.fileData")
+        mime = string(ref.get("mimeType", "image/png"), f"{where}.fileData.mimeType")
+        return Image(mime, url=string(ref.get("fileUri"), f"{where}.fileData.fileUri"))
     notes.add(where, f"part with {sorted(part)} has no neutral block; dropped")
     return None
 
@@ -228,19 +237,20 @@ def read_parts(parts: list, where: str, pending: list[ToolCall], notes: Notes, s
     """Neutral blocks for one content's parts. ``pending`` holds calls not yet answered;
     an id-less call at part ``k`` gets the id ``gemini_noid_{stem}_{k}``."""
     blocks: list = []
-    for k, part in enumerate(parts):
+    for k, part in enumerate(array(parts, f"{where}.parts")):
         at = f"{where}.parts[{k}]"
-        if not isinstance(part, dict):
-            raise FormatError(f"{at}: a part must be an object")
-        signature = part.get("thoughtSignature")
+        signature = obj(part, at).get("thoughtSignature")
+        if signature is not None:
+            signature = string(signature, f"{at}.thoughtSignature")
         if part.get("thought"):
-            blocks.append(Reasoning(part.get("text", ""), signature, provider=PROVIDER))
+            text = string(part.get("text", ""), f"{at}.text")
+            blocks.append(Reasoning(text, signature, provider=PROVIDER))
         elif "text" in part:
             if signature is not None:
                 notes.add(at, "thoughtSignature on a text part dropped (a text block has none)")
-            blocks.append(Text(part["text"]))
+            blocks.append(Text(string(part["text"], f"{at}.text")))
         elif "functionCall" in part:
-            call = part["functionCall"]
+            call = obj(part["functionCall"], f"{at}.functionCall")
             call_id = call.get("id")
             if not call_id:
                 call_id = f"{NO_ID}{stem}_{k}"
@@ -249,13 +259,14 @@ def read_parts(parts: list, where: str, pending: list[ToolCall], notes: Notes, s
                     f"functionCall has no id; named it {call_id!r} (left out again "
                     "when rendering to gemini)",
                 )
-            blocks.append(
-                ToolCall(call_id, call.get("name", ""), call.get("args") or {}, signature)
-            )
+            name = string(call.get("name"), f"{at}.functionCall.name")
+            args = obj(call.get("args") or {}, f"{at}.functionCall.args")
+            blocks.append(ToolCall(string(call_id, f"{at}.functionCall.id"), name, args, signature))
             pending.append(blocks[-1])
         elif "functionResponse" in part:
-            response = part["functionResponse"]
+            response = obj(part["functionResponse"], f"{at}.functionResponse")
             call_id = response.get("id") or _answer(response.get("name"), pending, at)
+            call_id = string(call_id, f"{at}.functionResponse.id")
             pending[:] = [c for c in pending if c.id != call_id]
             blocks.append(_result(response, call_id, at, notes))
         else:
@@ -286,7 +297,8 @@ def parse_request(body: dict, notes: Notes) -> Request:
     messages: list[Message] = []
     system = body.get("systemInstruction")
     if system:
-        parts = read_parts(system.get("parts") or [], "systemInstruction", [], notes, "system")
+        system = obj(system, "systemInstruction")
+        parts = read_parts(system.get("parts"), "systemInstruction", [], notes, "system")
         for k, block in enumerate(parts):
             if not isinstance(block, Text):
                 notes.add(f"systemInstruction.parts[{k}]", "a system message holds text only")
@@ -294,10 +306,10 @@ def parse_request(body: dict, notes: Notes) -> Request:
     pending: list[ToolCall] = []
     for i, content in enumerate(raw):
         where = f"contents[{i}]"
-        role = content.get("role", "user") if isinstance(content, dict) else None
+        role = obj(content, where).get("role", "user")
         if role not in ("user", "model", "function"):
             raise FormatError(f"{where}.role: expected 'user' or 'model', got {role!r}")
-        blocks = read_parts(content.get("parts") or [], where, pending, notes, f"c{i}")
+        blocks = read_parts(content.get("parts"), where, pending, notes, f"c{i}")
         if role == "model":
             messages.append(Message("assistant", blocks))
             continue
@@ -308,43 +320,46 @@ def parse_request(body: dict, notes: Notes) -> Request:
         if rest or not results:
             messages.append(Message("user", rest))
     note_unused(body, _BODY_KEYS, "", notes)
-    generation = body.get("generationConfig") or {}
+    generation = obj(body.get("generationConfig") or {}, "generationConfig")
     note_unused(generation, {"maxOutputTokens"}, "generationConfig", notes)
     return Request(
-        model=body.get("model", ""),
+        model=string(body.get("model", ""), "model"),
         messages=messages,
-        tools=_parse_tools(body.get("tools") or [], notes),
+        tools=_parse_tools(body.get("tools"), notes),
         tool_choice=_parse_tool_config(body.get("toolConfig"), notes),
-        max_tokens=generation.get("maxOutputTokens"),
+        max_tokens=limit(generation, "maxOutputTokens", "generationConfig"),
     )
 
 
-def _parse_tools(raw: list, notes: Notes) -> list[Tool]:
+def _parse_tools(raw: Any, notes: Notes) -> list[Tool]:
     tools = []
-    for k, entry in enumerate(raw):
-        if not isinstance(entry, dict):
-            raise FormatError(f"tools[{k}]: expected an object")
-        note_unused(entry, {"functionDeclarations"}, f"tools[{k}]", notes)
-        for n, d in enumerate(entry.get("functionDeclarations") or []):
+    for k, entry in enumerate(array(raw, "tools")):
+        note_unused(obj(entry, f"tools[{k}]"), {"functionDeclarations"}, f"tools[{k}]", notes)
+        declarations = array(entry.get("functionDeclarations"), f"tools[{k}].functionDeclarations")
+        for n, d in enumerate(declarations):
+            at = f"tools[{k}].functionDeclarations[{n}]"
             if not isinstance(d, dict) or not isinstance(d.get("name"), str):
-                raise FormatError(f"tools[{k}].functionDeclarations[{n}]: needs a 'name'")
+                raise FormatError(f"{at}: needs a 'name'")
             schema = d.get("parametersJsonSchema") or d.get("parameters")
-            schema = schema or {"type": "object", "properties": {}}
-            tools.append(Tool(d["name"], d.get("description", ""), schema))
+            schema = obj(schema or {"type": "object", "properties": {}}, f"{at}.parameters")
+            tools.append(
+                Tool(d["name"], string(d.get("description", ""), f"{at}.description"), schema)
+            )
     return tools
 
 
 def _parse_tool_config(config: Any, notes: Notes) -> str | dict | None:
-    calling = (config or {}).get("functionCallingConfig")
+    calling = obj(config or {}, "toolConfig").get("functionCallingConfig")
     if not calling:
         return None
+    calling = obj(calling, "toolConfig.functionCallingConfig")
     mode = calling.get("mode")
-    names = calling.get("allowedFunctionNames") or []
+    names = array(calling.get("allowedFunctionNames"), "toolConfig.allowedFunctionNames")
     if mode == "ANY" and len(names) == 1:
-        return {"name": names[0]}
+        return {"name": string(names[0], "toolConfig.allowedFunctionNames[0]")}
     if mode == "ANY" and names:
         notes.add("toolConfig", f"allowed names {names} have no neutral form; read as 'required'")
-    choice = {"AUTO": "auto", "NONE": "none", "ANY": "required"}.get(mode)
+    choice = {"AUTO": "auto", "NONE": "none", "ANY": "required"}.get(str(mode))
     if choice is None:
         notes.add("toolConfig", f"mode {mode!r} has no neutral equivalent; dropped")
     return choice
@@ -370,15 +385,15 @@ _FINISH = {
 def parse_response(body: dict, notes: Notes) -> Reply:
     """A ``GenerateContentResponse``. Gemini counts thoughts *outside* ``candidatesTokenCount``;
     the neutral ``output_tokens`` adds them in (see ``helpers.replies``)."""
-    candidates = body.get("candidates")
-    if not isinstance(candidates, list) or not candidates:
+    candidates = array(body.get("candidates"), "candidates")
+    if not candidates:
         raise FormatError("candidates: a Gemini response needs at least one candidate")
-    candidate = candidates[0]
-    parts = (candidate.get("content") or {}).get("parts") or []
+    candidate = obj(candidates[0], "candidates[0]")
+    parts = obj(candidate.get("content") or {}, "candidates[0].content").get("parts")
     # Ids made up here must differ from one response to the next: take the response's own id.
-    stem = re.sub(r"[^A-Za-z0-9]+", "_", body.get("responseId") or "") or _digest(body)
+    stem = re.sub(r"[^A-Za-z0-9]+", "_", str(body.get("responseId") or "")) or _digest(body)
     blocks = read_parts(parts, "candidates[0].content", [], notes, stem)
-    finish = candidate.get("finishReason")
+    finish = str(candidate.get("finishReason"))
     stop: StopReason = "other"
     if finish == "STOP":
         stop = "tool_calls" if any(isinstance(b, ToolCall) for b in blocks) else "end_turn"
@@ -386,21 +401,25 @@ def parse_response(body: dict, notes: Notes) -> Reply:
         stop = "max_tokens"
     elif finish in _REFUSED:
         stop = "refusal"
-    usage = body.get("usageMetadata") or {}
-    thoughts = usage.get("thoughtsTokenCount") or 0
     return Reply(
         message=Message("assistant", blocks),
-        usage=Usage(
-            input_tokens=(usage.get("promptTokenCount") or 0)
-            + (usage.get("toolUsePromptTokenCount") or 0),
-            output_tokens=(usage.get("candidatesTokenCount") or 0) + thoughts,
-            cache_read_tokens=usage.get("cachedContentTokenCount") or 0,
-            reasoning_tokens=thoughts,
-            raw=usage,
-        ),
+        usage=_usage(obj(body.get("usageMetadata") or {}, "usageMetadata")),
         stop_reason=stop,
-        model=body.get("modelVersion", ""),
-        id=body.get("responseId", ""),
+        model=str(body.get("modelVersion") or ""),
+        id=str(body.get("responseId") or ""),
+    )
+
+
+def _usage(usage: dict) -> Usage:
+    """Tool-use prompt tokens (results of Google's own tools) are input too; thoughts output."""
+    thoughts = count(usage, "thoughtsTokenCount", "usageMetadata")
+    return Usage(
+        input_tokens=count(usage, "promptTokenCount", "usageMetadata")
+        + count(usage, "toolUsePromptTokenCount", "usageMetadata"),
+        output_tokens=count(usage, "candidatesTokenCount", "usageMetadata") + thoughts,
+        cache_read_tokens=count(usage, "cachedContentTokenCount", "usageMetadata"),
+        reasoning_tokens=thoughts,
+        raw=usage,
     )
 
 

@@ -24,14 +24,19 @@ from typing import Any
 
 from helpers.formats.common import (
     Notes,
+    array,
     check_placement,
     check_tool_choice,
+    count,
     data_url,
     dump_arguments,
     flag_error,
     image_from_url,
+    limit,
     load_arguments,
     note_unused,
+    obj,
+    string,
 )
 from helpers.messages import (
     FormatError,
@@ -181,23 +186,25 @@ def _blocks(content: Any, where: str, notes: Notes) -> list:
         raise FormatError(f"{where}.content: expected a string or a list of parts")
     blocks: list = []
     for k, part in enumerate(content):
-        kind = part.get("type") if isinstance(part, dict) else None
+        at = f"{where}.content[{k}]"
+        kind = obj(part, at).get("type")
         if kind == "text":
-            blocks.append(Text(part["text"]))
+            blocks.append(Text(string(part.get("text"), f"{at}.text")))
         elif kind == "refusal":
-            blocks.append(Text(part["refusal"]))
-            notes.add(f"{where}.content[{k}]", "a refusal part read as text")
+            blocks.append(Text(string(part.get("refusal"), f"{at}.refusal")))
+            notes.add(at, "a refusal part read as text")
         elif kind == "image_url":
-            image_url = part["image_url"]
-            blocks.append(image_from_url(image_url["url"], image_url.get("detail")))
+            image_url = obj(part.get("image_url"), f"{at}.image_url")
+            url = string(image_url.get("url"), f"{at}.image_url.url")
+            blocks.append(image_from_url(url, image_url.get("detail")))
         else:
-            notes.add(f"{where}.content[{k}]", f"part type {kind!r} has no neutral block; dropped")
+            notes.add(at, f"part type {kind!r} has no neutral block; dropped")
     return blocks
 
 
-def _calls(raw: list, where: str) -> list[ToolCall]:
+def _calls(raw: Any, where: str) -> list[ToolCall]:
     calls = []
-    for k, call in enumerate(raw):
+    for k, call in enumerate(array(raw, f"{where}.tool_calls")):
         at = f"{where}.tool_calls[{k}]"
         if not isinstance(call, dict) or not isinstance(call.get("function"), dict):
             raise FormatError(f"{at}: expected {{id, type: 'function', function: {{...}}}}")
@@ -243,30 +250,31 @@ def parse_request(body: dict, notes: Notes) -> Request:
             notes.add(f"{where}.role", "'developer' read as system (one system role in neutral)")
         blocks = _blocks(m.get("content"), where, notes)
         if role == "assistant":
-            blocks += _calls(m.get("tool_calls") or [], where)
+            blocks += _calls(m.get("tool_calls"), where)
         neutral_role = "system" if role == "developer" else role
         messages.append(Message(neutral_role, blocks, m.get("name")))
     note_unused(body, _BODY_KEYS, "", notes)
+    key = "max_completion_tokens" if "max_completion_tokens" in body else "max_tokens"
     return Request(
-        model=body.get("model", ""),
+        model=string(body.get("model", ""), "model"),
         messages=messages,
-        tools=_parse_tools(body.get("tools") or [], notes),
+        tools=_parse_tools(body.get("tools"), notes),
         tool_choice=_parse_tool_choice(body.get("tool_choice"), notes),
-        max_tokens=body.get("max_completion_tokens", body.get("max_tokens")),
+        max_tokens=limit(body, key),
     )
 
 
-def _parse_tools(raw: list, notes: Notes) -> list[Tool]:
+def _parse_tools(raw: Any, notes: Notes) -> list[Tool]:
     tools = []
-    for k, tool in enumerate(raw):
-        function = tool.get("function") if isinstance(tool, dict) else None
+    for k, tool in enumerate(array(raw, "tools")):
+        function = obj(tool, f"tools[{k}]").get("function")
         if tool.get("type") != "function" or not isinstance(function, dict):
             notes.add(f"tools[{k}]", "not a function tool; dropped")
             continue
-        if "name" not in function:
-            raise FormatError(f"tools[{k}].function: missing 'name'")
+        name = string(function.get("name"), f"tools[{k}].function.name")
         parameters = function.get("parameters") or {"type": "object", "properties": {}}
-        tools.append(Tool(function["name"], function.get("description", ""), parameters))
+        description = string(function.get("description", ""), f"tools[{k}].function.description")
+        tools.append(Tool(name, description, obj(parameters, f"tools[{k}].function.parameters")))
     return tools
 
 
@@ -274,7 +282,8 @@ def _parse_tool_choice(choice: Any, notes: Notes) -> str | dict | None:
     if choice is None or choice in ("auto", "none", "required"):
         return choice
     if isinstance(choice, dict) and choice.get("type") == "function":
-        return {"name": choice["function"]["name"]}
+        function = obj(choice.get("function"), "tool_choice.function")
+        return {"name": string(function.get("name"), "tool_choice.function.name")}
     notes.add("tool_choice", f"{choice!r} has no neutral equivalent; dropped")
     return None
 
@@ -298,37 +307,45 @@ _FINISH = {
 
 def parse_response(body: dict, notes: Notes) -> Reply:
     """A ``chat.completion`` body: ``choices[0].message``, ``finish_reason`` and ``usage``."""
-    choices = body.get("choices")
-    if not isinstance(choices, list) or not choices:
+    choices = array(body.get("choices"), "choices")
+    if not choices:
         raise FormatError("choices: a chat completion needs at least one choice")
     if len(choices) > 1:
         notes.add("choices", f"{len(choices)} choices; only choices[0] read")
-    raw = choices[0].get("message") or {}
-    blocks = _blocks(raw.get("content"), "choices[0].message", notes)
-    if raw.get("refusal"):
-        blocks.append(Text(raw["refusal"]))
-    blocks += _calls(raw.get("tool_calls") or [], "choices[0].message")
-    stop = _STOP.get(choices[0].get("finish_reason") or "", "other")
-    if raw.get("refusal"):
+    choice = obj(choices[0], "choices[0]")
+    where = "choices[0].message"
+    raw = obj(choice.get("message") or {}, where)
+    blocks = _blocks(raw.get("content"), where, notes)
+    refusal = raw.get("refusal")
+    if refusal:
+        blocks.append(Text(string(refusal, f"{where}.refusal")))
+    blocks += _calls(raw.get("tool_calls"), where)
+    stop = _STOP.get(str(choice.get("finish_reason")), "other")
+    if refusal:
         stop = "refusal"
     elif stop == "end_turn" and any(isinstance(b, ToolCall) for b in blocks):
         stop = "tool_calls"  # forced tool_choice answers with finish_reason "stop"
-    usage = body.get("usage") or {}
-    prompt = usage.get("prompt_tokens_details") or {}
-    completion = usage.get("completion_tokens_details") or {}
     return Reply(
         message=Message("assistant", blocks),
-        usage=Usage(
-            input_tokens=usage.get("prompt_tokens", 0),
-            output_tokens=usage.get("completion_tokens", 0),
-            cache_read_tokens=prompt.get("cached_tokens") or 0,
-            cache_write_tokens=prompt.get("cache_write_tokens") or 0,
-            reasoning_tokens=completion.get("reasoning_tokens") or 0,
-            raw=usage,
-        ),
+        usage=_usage(obj(body.get("usage") or {}, "usage")),
         stop_reason=stop,
-        model=body.get("model", ""),
-        id=body.get("id", ""),
+        model=str(body.get("model") or ""),
+        id=str(body.get("id") or ""),
+    )
+
+
+def _usage(usage: dict) -> Usage:
+    prompt = obj(usage.get("prompt_tokens_details") or {}, "usage.prompt_tokens_details")
+    completion = obj(
+        usage.get("completion_tokens_details") or {}, "usage.completion_tokens_details"
+    )
+    return Usage(
+        input_tokens=count(usage, "prompt_tokens", "usage"),
+        output_tokens=count(usage, "completion_tokens", "usage"),
+        cache_read_tokens=count(prompt, "cached_tokens", "usage.prompt_tokens_details"),
+        cache_write_tokens=count(prompt, "cache_write_tokens", "usage.prompt_tokens_details"),
+        reasoning_tokens=count(completion, "reasoning_tokens", "usage.completion_tokens_details"),
+        raw=usage,
     )
 
 

@@ -28,15 +28,20 @@ from typing import Any
 
 from helpers.formats.common import (
     Notes,
+    array,
     check_placement,
     check_tool_choice,
+    count,
     data_url,
     dump_arguments,
     flag_error,
     image_from_url,
+    limit,
     load_arguments,
     note_unused,
+    obj,
     replayable,
+    string,
     system_texts,
 )
 from helpers.messages import (
@@ -212,17 +217,19 @@ def _parts(content: Any, where: str, notes: Notes) -> list:
         raise FormatError(f"{where}: expected a string or a list of content parts")
     blocks: list = []
     for k, part in enumerate(content):
-        kind = part.get("type") if isinstance(part, dict) else None
+        at = f"{where}[{k}]"
+        kind = obj(part, at).get("type")
         if kind in ("input_text", "output_text"):
-            blocks.append(Text(part["text"]))
+            blocks.append(Text(string(part.get("text"), f"{at}.text")))
         elif kind == "refusal":
-            blocks.append(Text(part["refusal"]))
-            notes.add(f"{where}[{k}]", "a refusal part read as text")
+            blocks.append(Text(string(part.get("refusal"), f"{at}.refusal")))
+            notes.add(at, "a refusal part read as text")
         elif kind == "input_image" and part.get("image_url"):
+            url = string(part["image_url"], f"{at}.image_url")
             detail = part.get("detail")  # "auto" is the default: read back as unset
-            blocks.append(image_from_url(part["image_url"], None if detail == "auto" else detail))
+            blocks.append(image_from_url(url, None if detail == "auto" else detail))
         else:
-            notes.add(f"{where}[{k}]", f"part type {kind!r} has no neutral block; dropped")
+            notes.add(at, f"part type {kind!r} has no neutral block; dropped")
     return blocks
 
 
@@ -245,10 +252,8 @@ def read_items(items: list, messages: list[Message], notes: Notes, where: str) -
     """Append the neutral reading of ``input`` (or response ``output``) items to ``messages``."""
     for k, item in enumerate(items):
         at = f"{where}[{k}]"
-        if not isinstance(item, dict):
-            raise FormatError(f"{at}: an item must be an object")
-        kind = item.get("type", "message" if "role" in item else None)
-        if kind not in _ITEM_KEYS:
+        kind = obj(item, at).get("type", "message" if "role" in item else None)
+        if not isinstance(kind, str) or kind not in _ITEM_KEYS:
             notes.add(at, f"item type {kind!r} has no neutral equivalent; dropped")
             continue
         note_unused(item, _ITEM_KEYS[kind], at, notes)
@@ -274,17 +279,21 @@ def read_items(items: list, messages: list[Message], notes: Notes, where: str) -
             if "id" in item:
                 notes.add(f"{at}.id", "the item id is not kept (call_id is the link)")
             args = load_arguments(item.get("arguments", ""), at, call_id)
-            _to_assistant(messages, ToolCall(call_id, item.get("name", ""), args))
+            name = string(item.get("name"), f"{at}.name")
+            _to_assistant(messages, ToolCall(call_id, name, args))
         elif kind == "reasoning":
             if item.get("content"):
                 notes.add(f"{at}.content", "raw reasoning text not kept (summary only)")
-            summary = "\n\n".join(s.get("text", "") for s in item.get("summary") or [])
+            summary = [
+                string(obj(part, f"{at}.summary[{n}]").get("text"), f"{at}.summary[{n}].text")
+                for n, part in enumerate(array(item.get("summary"), f"{at}.summary"))
+            ]
             signature = item.get("encrypted_content")
-            block = Reasoning(summary, signature, provider=PROVIDER, id=item.get("id"))
+            block = Reasoning("\n\n".join(summary), signature, provider=PROVIDER, id=item.get("id"))
             _to_assistant(messages, block)
         else:
-            output = item.get("output", "")
-            result = ToolResult(item.get("call_id", ""), _parts(output, f"{at}.output", notes))
+            call_id = string(item.get("call_id"), f"{at}.call_id")
+            result = ToolResult(call_id, _parts(item.get("output", ""), f"{at}.output", notes))
             if messages and messages[-1].role == "tool":
                 messages[-1].content.append(result)
             else:
@@ -302,29 +311,42 @@ def parse_request(body: dict, notes: Notes) -> Request:
         raise FormatError("input: an openai-responses body needs 'input' (a string or items)")
     messages: list[Message] = []
     if body.get("instructions"):
-        messages.append(Message("system", [Text(body["instructions"])]))
+        messages.append(Message("system", [Text(string(body["instructions"], "instructions"))]))
     read_items(raw, messages, notes, "input")
     note_unused(body, _BODY_KEYS, "", notes)
+    return Request(
+        model=string(body.get("model", ""), "model"),
+        messages=messages,
+        tools=_parse_tools(body.get("tools"), notes),
+        tool_choice=_parse_tool_choice(body.get("tool_choice"), notes),
+        max_tokens=limit(body, "max_output_tokens"),
+    )
+
+
+def _parse_tools(raw: Any, notes: Notes) -> list[Tool]:
     tools = []
-    for k, t in enumerate(body.get("tools") or []):
-        if not isinstance(t, dict) or t.get("type") != "function" or "name" not in t:
+    for k, t in enumerate(array(raw, "tools")):
+        if obj(t, f"tools[{k}]").get("type") != "function":
             notes.add(f"tools[{k}]", "not a function tool; dropped")
             continue
         parameters = t.get("parameters") or {"type": "object", "properties": {}}
-        tools.append(Tool(t["name"], t.get("description") or "", parameters))
-    choice = body.get("tool_choice")
+        tools.append(
+            Tool(
+                string(t.get("name"), f"tools[{k}].name"),
+                string(t.get("description") or "", f"tools[{k}].description"),
+                obj(parameters, f"tools[{k}].parameters"),
+            )
+        )
+    return tools
+
+
+def _parse_tool_choice(choice: Any, notes: Notes) -> str | dict | None:
     if isinstance(choice, dict) and choice.get("type") == "function":
-        choice = {"name": choice["name"]}
-    elif choice not in (None, "auto", "none", "required"):
-        notes.add("tool_choice", f"{choice!r} has no neutral equivalent; dropped")
-        choice = None
-    return Request(
-        model=body.get("model", ""),
-        messages=messages,
-        tools=tools,
-        tool_choice=choice,
-        max_tokens=body.get("max_output_tokens"),
-    )
+        return {"name": string(choice.get("name"), "tool_choice.name")}
+    if choice in (None, "auto", "none", "required"):
+        return choice
+    notes.add("tool_choice", f"{choice!r} has no neutral equivalent; dropped")
+    return None
 
 
 # --- responses ------------------------------------------------------------------------------
@@ -339,7 +361,7 @@ def parse_response(body: dict, notes: Notes) -> Reply:
     read_items(output, messages, notes, "output")
     blocks = [b for m in messages for b in m.content]
     status = body.get("status")
-    reason = (body.get("incomplete_details") or {}).get("reason")
+    reason = obj(body.get("incomplete_details") or {}, "incomplete_details").get("reason")
     refused = any(
         isinstance(part, dict) and part.get("type") == "refusal"
         for item in output
@@ -351,23 +373,32 @@ def parse_response(body: dict, notes: Notes) -> Reply:
         stop = "tool_calls" if any(isinstance(b, ToolCall) for b in blocks) else "end_turn"
         stop = "refusal" if refused else stop
     elif status == "incomplete":
-        stop = {"max_output_tokens": "max_tokens", "content_filter": "refusal"}.get(reason, "other")
-    usage = body.get("usage") or {}
-    details_in = usage.get("input_tokens_details") or {}
-    details_out = usage.get("output_tokens_details") or {}
+        stop = _INCOMPLETE.get(str(reason), "other")
     return Reply(
         message=Message("assistant", blocks),
-        usage=Usage(
-            input_tokens=usage.get("input_tokens", 0),
-            output_tokens=usage.get("output_tokens", 0),
-            cache_read_tokens=details_in.get("cached_tokens") or 0,
-            cache_write_tokens=details_in.get("cache_write_tokens") or 0,
-            reasoning_tokens=details_out.get("reasoning_tokens") or 0,
-            raw=usage,
-        ),
+        usage=_usage(obj(body.get("usage") or {}, "usage")),
         stop_reason=stop,
-        model=body.get("model", ""),
-        id=body.get("id", ""),
+        model=str(body.get("model") or ""),
+        id=str(body.get("id") or ""),
+    )
+
+
+_INCOMPLETE: dict[str, StopReason] = {
+    "max_output_tokens": "max_tokens",
+    "content_filter": "refusal",
+}
+
+
+def _usage(usage: dict) -> Usage:
+    details_in = obj(usage.get("input_tokens_details") or {}, "usage.input_tokens_details")
+    details_out = obj(usage.get("output_tokens_details") or {}, "usage.output_tokens_details")
+    return Usage(
+        input_tokens=count(usage, "input_tokens", "usage"),
+        output_tokens=count(usage, "output_tokens", "usage"),
+        cache_read_tokens=count(details_in, "cached_tokens", "usage.input_tokens_details"),
+        cache_write_tokens=count(details_in, "cache_write_tokens", "usage.input_tokens_details"),
+        reasoning_tokens=count(details_out, "reasoning_tokens", "usage.output_tokens_details"),
+        raw=usage,
     )
 
 
