@@ -251,8 +251,10 @@ def parse_request(body: dict, notes: Notes) -> Request:
         blocks = _blocks(m.get("content"), where, notes)
         if role == "assistant":
             blocks += _calls(m.get("tool_calls"), where)
+        name = m.get("name")
         neutral_role = "system" if role == "developer" else role
-        messages.append(Message(neutral_role, blocks, m.get("name")))
+        name = None if name is None else string(name, f"{where}.name")
+        messages.append(Message(neutral_role, blocks, name))
     note_unused(body, _BODY_KEYS, "", notes)
     key = "max_completion_tokens" if "max_completion_tokens" in body else "max_tokens"
     return Request(
