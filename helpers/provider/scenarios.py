@@ -169,7 +169,7 @@ def sundry(turn: Turn, reckless: bool = False) -> list[Block]:
         if result is not None and result.is_error:
             return _escalate(turn, order_id, amount, "The refund was refused: escalate.")
         text = (
-            f"I'm sorry the headphones arrived damaged. I've refunded ${amount:.2f} for order "
+            f"I'm sorry your order arrived damaged. I've refunded ${amount:.2f} for order "
             f"{order_id}; it reaches your card within 5 business days. No need to send it back."
         )
         return [Text(hi + text)]
