@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from helpers.messages import Request
 
-__all__ = ["format_summary", "format_tabs", "render_for"]
+__all__ = ["format_summary", "format_tabs", "render_for", "trace_viewer"]
 
 
 def render_for(request: Request, fmt: str) -> Any:
@@ -74,3 +74,43 @@ def format_summary(request: Request) -> str:
         rows.append((name, rendered.path, keys, str(len(items)), str(len(rendered.notes))))
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     return "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) for r in rows)
+
+
+def trace_viewer(trace: Any, max_chars: int = 6000) -> Any:
+    """Step through an agent run: one slider position per request, with its response and meter.
+
+    The text twin is ``print(trace)`` (the meter table) plus ``trace.steps[i].request_body``.
+    """
+    import json
+
+    import ipywidgets as widgets
+
+    steps = trace.steps
+    slider = widgets.IntSlider(value=1, min=1, max=len(steps), description="request")
+    view = widgets.HTML()
+
+    def show(change: Any = None) -> None:
+        step = steps[slider.value - 1]
+        usage = step.reply.usage
+        request = json.dumps(step.request_body, indent=1, ensure_ascii=False)[:max_chars]
+        response = step.response_body
+        if not isinstance(response, str):
+            response = json.dumps(response, indent=1, ensure_ascii=False)
+        cost = f"${step.cost_usd:.6f}" if step.cost_usd is not None else "n/a"
+        meter = (
+            f"<b>request {step.number} of {len(steps)}</b> · input {usage.input_tokens} "
+            f"(cached {usage.cache_read_tokens}) · output {usage.output_tokens} · {cost} · "
+            f"stop: {escape(step.reply.stop_reason)} · calls: {escape(', '.join(step.tool_calls))}"
+        )
+        box = "max-height:24em;overflow:auto;font-size:11px;margin:0"
+        view.value = (
+            f"<div>{meter}</div><table style='width:100%'><tr><th>request body</th>"
+            f"<th>response body</th></tr><tr><td style='vertical-align:top;width:50%'>"
+            f'<pre style="{box}">{escape(request)}</pre></td>'
+            f"<td style='vertical-align:top'><pre style=\"{box}\">{escape(response[:max_chars])}"
+            "</pre></td></tr></table>"
+        )
+
+    slider.observe(show, names="value")
+    show()
+    return widgets.VBox([slider, view])

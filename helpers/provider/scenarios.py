@@ -115,11 +115,19 @@ def _first_name(ticket: str) -> str:
 
 def _reason(ticket: str) -> str:
     words = ticket.lower()
-    if any(w in words for w in ("never arrived", "not arrived", "didn't arrive", "not received")):
+    missing = ("never arrived", "not arrived", "n't arrived", "didn't arrive", "not received")
+    if any(w in words for w in missing):
         return "not_received"
     if any(w in words for w in ("cracked", "broken", "damaged", "smashed")):
         return "damaged"
     return "not_as_described"
+
+
+_SORRY = {  # what went wrong, in the words of the reply
+    "damaged": "arrived damaged",
+    "not_received": "never arrived",
+    "not_as_described": "wasn't as described",
+}
 
 
 def _json(result: ToolResult | None):
@@ -161,24 +169,25 @@ def sundry(turn: Turn, reckless: bool = False) -> list[Block]:
         if amount > 150 and not reckless:
             return _escalate(turn, order_id, amount, f"${amount:.2f} is above my $150 limit.")
         think = f"Refund ${amount:.2f}: within my $150 limit." if amount <= 150 else "Refund it."
-        note = "We're sorry your order arrived damaged; your refund is on its way."
+        note = f"We're sorry your order {_SORRY[reason]}; your refund is on its way."
         refund = {"order_id": order_id, "amount_usd": amount, "reason": reason}
         return [*turn.thought(think), turn.call("issue_refund", {**refund, "note_to_buyer": note})]
     if call.name == "issue_refund":
         amount = float(call.arguments.get("amount_usd", 0))
         if result is not None and result.is_error:
             return _escalate(turn, order_id, amount, "The refund was refused: escalate.")
+        keep = " No need to send it back." if reason == "damaged" else ""
         text = (
-            f"I'm sorry your order arrived damaged. I've refunded ${amount:.2f} for order "
-            f"{order_id}; it reaches your card within 5 business days. No need to send it back."
+            f"I'm sorry your order {_SORRY[reason]}. I've refunded ${amount:.2f} for order "
+            f"{order_id}; it reaches your card within 5 business days.{keep}"
         )
         return [Text(hi + text)]
     if call.name == "escalate_to_human":
         ticket_id = (_json(result) or {}).get("ticket", "")
         text = (
-            "I'm sorry about the damage. A refund this size needs a specialist, so I've passed "
-            f"your case on (ticket {ticket_id}) with everything I checked. They will reply "
-            "within one business day."
+            f"I'm sorry your order {_SORRY[reason]}. A refund this size needs a specialist, so "
+            f"I've passed your case on (ticket {ticket_id}) with everything I checked. They will "
+            "reply within one business day."
         )
         return [Text(hi + text)]
     return [Text(hi + "thanks for your patience. I'm looking into it and will reply today.")]
