@@ -179,3 +179,17 @@ def test_tool_overhead_and_the_effect_of_five_more_tools():
     assert (effect.before, effect.after) == (nine, fourteen)
     assert effect.ticket_ratio == bigger.total_usd / base.total_usd
     assert f"{nine.tools} -> {fourteen.tools} tokens" in str(effect)
+
+
+def test_compaction_does_not_lose_the_replies_output_tokens():
+    """Each turn's output is the reply the next request adds, even when that request is the
+    compacted one (its start is a summary, not the previous request)."""
+    from helpers.cost import compact_ticket
+    from helpers.lab import Scenario, build_requests
+
+    requests = build_requests(Scenario("gpt-4o-mini", requests=8, result_tokens=300))
+    for at, keep_last in ((3, 2), (5, 4), (6, 1)):
+        compacted = compact_ticket(requests, at, "summary", keep_last)
+        plain = project_ticket(requests, "gpt-4o-mini", caching=False)
+        shortened = project_ticket(compacted, "gpt-4o-mini", caching=False)
+        assert [t.output_tokens for t in shortened.turns] == [t.output_tokens for t in plain.turns]

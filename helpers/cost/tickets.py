@@ -207,10 +207,25 @@ def _outputs(requests, info, output_tokens, count_message) -> list[int]:
         return list(output_tokens)
     outputs = []
     for now, after in zip(requests, requests[1:], strict=False):
-        added = after.messages[len(now.messages) :]
-        replies = [m for m in added if m.role == "assistant"]
-        outputs.append(sum(count_message(m, info) for m in replies[:1]))
+        reply = _reply_to(now, after)
+        outputs.append(count_message(reply, info) if reply is not None else 0)
     return outputs + [0]
+
+
+def _reply_to(now: Request, after: Request) -> Message | None:
+    """The assistant message the next request adds after ``now``'s last message.
+
+    Usually ``after`` starts with all of ``now``; after compaction it starts with a summary
+    instead, so look for ``now``'s last message in ``after`` and take the reply that follows,
+    or, when compaction dropped that message too, the first assistant message ``now`` lacks.
+    """
+    last = now.messages[-1] if now.messages else None
+    positions = [i for i, m in enumerate(after.messages) if m == last]
+    if positions:
+        later = after.messages[positions[-1] + 1 :]
+    else:  # compaction dropped it too: the reply is the first assistant message that is new
+        later = [m for m in after.messages if m not in now.messages]
+    return next((m for m in later if m.role == "assistant"), None)
 
 
 @dataclass

@@ -1,0 +1,140 @@
+"""The token arithmetic lab: a ticket described by a few numbers, costed turn by turn.
+
+A ``Scenario`` says which model, how many requests a ticket takes, how many tool definitions
+ride along, how big each tool result is, whether the prompt cache is used, whether (and when)
+history is compacted, and how many tickets a day. ``build_requests`` turns it into the actual
+requests a loop would send (Sundry's system prompt and tools; tool results of exactly the
+requested size in tokens), and ``cost_scenario`` prices them with the same code as every other
+lesson (``helpers.cost.project_ticket``): real tokenizer, genai-prices, the cache rules of
+``helpers.caching``. Nothing here is a formula fitted by hand.
+
+What it does not do: model the assistant's prose (each turn is a short narration plus one call)
+or how a real model would change its behaviour with more tools.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+from helpers.messages import Request, assistant, tool, tool_call, tool_result
+
+__all__ = ["LabResult", "Scenario", "build_requests", "cost_scenario"]
+
+_FILLER = (
+    '{"order_id": "SO-48213", "item": "Aurora ANC wireless headphones", "total_usd": 129.0, '
+    '"status": "delivered", "events": ["Picked up by carrier", "Out for delivery", '
+    '"Delivered, left at front door"], "seller": "SoundNest", "buyer_id": "B-1093"}\n'
+)
+
+
+@dataclass
+class Scenario:
+    model: str
+    requests: int = 6  # model calls per ticket
+    tools: int = 9  # tool definitions sent with every request (Sundry's catalogue, up to 14)
+    result_tokens: int = 150  # size of each tool result
+    caching: bool = True
+    compact_before: int = 0  # compact history before this request (1-based); 0 = never
+    keep_last: int = 2  # messages kept verbatim when compacting
+    tickets_per_day: int = 1000
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), indent=2)
+
+    @classmethod
+    def from_json(cls, text: str) -> Scenario:
+        data = json.loads(text)
+        unknown = set(data) - set(cls.__dataclass_fields__)
+        if unknown:
+            raise ValueError(f"unknown scenario field(s): {', '.join(sorted(unknown))}")
+        return cls(**data)
+
+    def save(self, path: str | Path) -> Path:
+        path = Path(path)
+        path.write_text(self.to_json() + "\n", encoding="utf-8")
+        return path
+
+
+def _text_of(tokens: int, model: str) -> str:
+    """A realistic tool result (order records) cut to exactly ``tokens`` tokens."""
+    from helpers.models import model_info
+    from helpers.tokens.encodings import encoding
+
+    enc = encoding(model_info(model).encoding or "o200k_base")
+    ids = enc.encode_ordinary(_FILLER * (tokens // 40 + 2))
+    return enc.decode(ids[:tokens])
+
+
+def build_requests(s: Scenario) -> list[Request]:
+    """The requests one ticket sends: request k carries the first k-1 tool round trips."""
+    from helpers.examples import sundry
+
+    if not 1 <= s.requests <= 200:
+        raise ValueError(f"requests per ticket must be 1 to 200, got {s.requests}")
+    catalogue = sundry.TOOLS + sundry.EXTRA_TOOLS
+    if not 0 <= s.tools <= len(catalogue):
+        raise ValueError(f"tools must be 0 to {len(catalogue)}, got {s.tools}")
+    tools = catalogue[: s.tools]
+    messages = list(sundry.opening(s.model).messages)
+    result = _text_of(s.result_tokens, s.model)
+    requests = [Request(s.model, list(messages), list(tools))]
+    for k in range(1, s.requests):
+        name = tools[(k - 1) % len(tools)].name if tools else "lookup"
+        call = tool_call(f"c{k}", name, {"order_id": "SO-48213"})
+        messages += [assistant(f"Step {k}: checking.", call), tool(tool_result(call.id, result))]
+        requests.append(Request(s.model, list(messages), list(tools)))
+    return requests
+
+
+@dataclass
+class LabResult:
+    scenario: Scenario
+    ticket: Any  # helpers.cost.Ticket
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def per_ticket(self) -> Decimal:
+        return self.ticket.total_usd
+
+    @property
+    def per_day(self) -> Decimal:
+        return self.per_ticket * self.scenario.tickets_per_day
+
+    @property
+    def per_month(self) -> Decimal:
+        return self.per_day * 30
+
+    def summary(self) -> str:
+        t = self.ticket
+        kind = " (estimate)" if t.estimate else ""
+        return (
+            f"{self.scenario.model}: {len(t.turns)} requests, {t.input_tokens:,} input tokens "
+            f"({t.cached_tokens:,} cached), {t.output_tokens:,} output; ${self.per_ticket:.6f} "
+            f"per ticket, ${self.per_day:,.2f} per day at {self.scenario.tickets_per_day:,} "
+            f"tickets, ${self.per_month:,.2f} per 30 days{kind}"
+        )
+
+    __str__ = summary
+
+
+def cost_scenario(s: Scenario) -> LabResult:
+    """Build the ticket's requests, compact them if asked, and price every request."""
+    from helpers.cost import compact_ticket, project_ticket
+
+    requests = build_requests(s)
+    notes = []
+    if s.compact_before:
+        if not 2 <= s.compact_before <= len(requests):
+            raise ValueError(
+                f"compact_before must be 2 to {len(requests)} (or 0 for never), "
+                f"got {s.compact_before}"
+            )
+        summary = "Order SO-48213 checked; see the last steps."
+        requests = compact_ticket(requests, s.compact_before - 1, summary, s.keep_last)
+        notes.append(f"history compacted before request {s.compact_before}")
+    ticket = project_ticket(requests, s.model, caching=s.caching)
+    return LabResult(s, ticket, notes)
