@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from helpers.messages import Request
 
-__all__ = ["format_summary", "format_tabs", "render_for", "trace_viewer"]
+__all__ = ["format_summary", "format_tabs", "lab", "render_for", "trace_viewer"]
 
 
 def render_for(request: Request, fmt: str) -> Any:
@@ -114,3 +114,62 @@ def trace_viewer(trace: Any, max_chars: int = 6000) -> Any:
     slider.observe(show, names="value")
     show()
     return widgets.VBox([slider, view])
+
+
+def lab(baseline: Any) -> Any:
+    """The token arithmetic lab: every ``helpers.lab.Scenario`` knob as a control.
+
+    The text twin is ``print(cost_scenario(scenario))`` and ``.ticket.table()``.
+    """
+    from dataclasses import replace
+
+    import ipywidgets as widgets
+    import matplotlib.pyplot as plt
+
+    from helpers.lab import Scenario, cost_scenario
+    from helpers.models import models
+    from helpers.plots import PALETTE
+
+    controls = {
+        "model": widgets.Dropdown(options=models(), value=baseline.model, description="model"),
+        "requests": widgets.IntSlider(
+            value=baseline.requests, min=1, max=40, description="requests"
+        ),
+        "tools": widgets.IntSlider(value=baseline.tools, min=0, max=14, description="tools"),
+        "result_tokens": widgets.IntSlider(
+            value=baseline.result_tokens, min=10, max=3000, step=10, description="result size"
+        ),
+        "caching": widgets.Checkbox(value=baseline.caching, description="prompt cache"),
+        "compact_before": widgets.IntSlider(value=0, min=0, max=40, description="compact at"),
+        "keep_last": widgets.IntSlider(
+            value=baseline.keep_last, min=0, max=10, description="keep last"
+        ),
+        "tickets_per_day": widgets.IntText(
+            value=baseline.tickets_per_day, description="tickets/day"
+        ),
+    }
+
+    def show(**knobs: Any) -> None:
+        scenario = Scenario(**knobs)
+        if scenario.compact_before == 1 or scenario.compact_before > scenario.requests:
+            scenario = replace(scenario, compact_before=0)  # "compact at 1" means nothing yet
+        result = cost_scenario(scenario)
+        print(result)
+        turns = result.ticket.turns
+        fig, ax = plt.subplots(figsize=(6, 2.4))
+        numbers = [t.turn for t in turns]
+        ax.bar(numbers, [t.input_tokens for t in turns], color=PALETTE[0], label="sent")
+        ax.bar(
+            numbers, [t.cached_tokens for t in turns], color=PALETTE[2], hatch="//", label="cached"
+        )
+        ax.set_xlabel("request")
+        ax.set_ylabel("input tokens")
+        ax.legend(fontsize=8)
+        fig.tight_layout()
+        plt.show()
+
+    output = widgets.interactive_output(show, controls)
+    columns = list(controls.values())
+    return widgets.VBox(
+        [widgets.HBox([widgets.VBox(columns[:4]), widgets.VBox(columns[4:])]), output]
+    )
