@@ -9,7 +9,7 @@ BIN    := $(VENV)/bin
 # JupyterLab refuses to run as root (containers, CI) unless told it is on purpose.
 ROOT_FLAG := $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
 
-.PHONY: lab test setup browser outputs student bench lock clean
+.PHONY: lab test setup browser outputs student site bench lock clean
 
 lab: setup
 	$(BIN)/jupyter lab notebooks/00_start_here.ipynb $(ROOT_FLAG)
@@ -38,6 +38,10 @@ outputs: setup
 # Authors: learner copies in student/ (solutions removed, outputs cleared); the tests check sync.
 student: setup
 	$(BIN)/python scripts/make_student.py
+
+# Anyone: a static website of the whole series (outputs, figures, navigation) in site/.
+site: setup
+	$(BIN)/python scripts/build_site.py site
 
 # Authors: speed and memory benchmarks, printed as a table.
 bench: setup
