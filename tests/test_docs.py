@@ -1,0 +1,58 @@
+"""The documents learners and instructors read stay true to the repository."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "scripts"))
+
+import lesson_times  # noqa: E402
+
+LESSONS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+DOCS = [ROOT / "README.md", ROOT / "notebooks" / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+
+
+def test_the_instructor_guide_timing_table_matches_the_lessons():
+    guide = (ROOT / "docs" / "instructor_guide.md").read_text(encoding="utf-8")
+    stored = guide.split("<!-- lesson-times:start -->\n")[1].split("\n<!-- lesson-times:end -->")[0]
+    assert stored == lesson_times.table(), (
+        "run: python scripts/lesson_times.py, paste into the guide"
+    )
+
+
+def test_every_lesson_is_listed_in_the_readme_and_the_index():
+    for doc in (ROOT / "README.md", ROOT / "notebooks" / "README.md"):
+        text = doc.read_text(encoding="utf-8")
+        missing = [p.name for p in LESSONS if p.name not in text]
+        assert missing == [], f"{doc.relative_to(ROOT)} does not list {missing}"
+
+
+def test_relative_links_in_the_documents_point_at_files_that_exist():
+    broken = []
+    for doc in DOCS:
+        for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", doc.read_text(encoding="utf-8")):
+            if target.startswith(("http:", "https:", "mailto:")):
+                continue
+            if not (doc.parent / target).exists():
+                broken.append(f"{doc.relative_to(ROOT)} -> {target}")
+    assert broken == []
+
+
+def test_the_readme_names_exactly_two_commands_and_ci_runs_the_test_one():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "make lab" in readme and "make test" in readme
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert [line for line in ci.splitlines() if line and not line.startswith("#")][
+        -1
+    ] == "exec make test"
+
+
+def test_the_index_times_are_the_computed_estimates():
+    index = (ROOT / "notebooks" / "README.md").read_text(encoding="utf-8")
+    for path in LESSONS:
+        row = next(line for line in index.splitlines() if f"({path.name})" in line)
+        stated = int(re.search(r"(\d+) min \|$", row).group(1))
+        assert stated == lesson_times.lesson_stats(path)["minutes"], path.name
