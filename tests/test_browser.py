@@ -45,7 +45,11 @@ ALL_CELLS_RAN = """() => { const ps = [...document.querySelectorAll(
   '.jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell .jp-InputPrompt')];
   return ps.length > 0 && ps.every(p => /\\[\\d+\\]/.test(p.textContent)); }"""
 LAB_SETTINGS = {
-    "@jupyterlab/notebook-extension:tracker": {"autoStartDefaultKernel": True},
+    # render every cell (no virtual scrolling), so every output is in the page to be checked
+    "@jupyterlab/notebook-extension:tracker": {
+        "autoStartDefaultKernel": True,
+        "windowingMode": "none",
+    },
     "@jupyterlab/apputils-extension:notification": {"fetchNews": "false"},
 }
 
@@ -157,8 +161,20 @@ def _stored_widgets(path: Path, *model_names: str) -> int:
     return sum(1 for m in state.get("state", {}).values() if m.get("model_name") in model_names)
 
 
+def _shut_down_kernels(base: str, token: str) -> None:
+    """Stop every kernel the last notebook left running, so the next one starts alone."""
+    with urllib.request.urlopen(f"{base}/api/kernels?token={token}", timeout=10) as answer:
+        kernels = json.load(answer)
+    for kernel in kernels:
+        url = f"{base}/api/kernels/{kernel['id']}?token={token}"
+        urllib.request.urlopen(urllib.request.Request(url, method="DELETE"), timeout=10).close()
+
+
 def _run_all(page, base: str, token: str, name: str) -> None:
-    page.goto(f"{base}/lab/tree/notebooks/{name}?token={token}")
+    # A workspace of its own for each notebook: only this notebook is open, so the status bar
+    # can only be talking about its kernel.
+    workspace = name.removesuffix(".ipynb").replace("_", "-")
+    page.goto(f"{base}/lab/workspaces/{workspace}/tree/notebooks/{name}?token={token}")
     page.wait_for_selector(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell", timeout=60_000)
     page.wait_for_function(KERNEL_IDLE, timeout=90_000)
     page.get_by_role("menuitem", name="Run", exact=True).click()
@@ -167,8 +183,16 @@ def _run_all(page, base: str, token: str, name: str) -> None:
     page.wait_for_function(KERNEL_IDLE, timeout=60_000)
 
 
+def _wait_for(locator, count: int, seconds: float = 20) -> None:
+    deadline = time.monotonic() + seconds
+    while locator.count() < count and time.monotonic() < deadline:
+        time.sleep(0.25)
+
+
 def _check_sliders(panel, expected: int) -> list[str]:
     problems = []
+    if expected:  # widgets render asynchronously, after the cell counts as done
+        _wait_for(panel.locator(".widget-slider .noUi-handle"), expected)
     handles = panel.locator(".widget-slider .noUi-handle").all()
     if len(handles) < expected:
         problems.append(f"{len(handles)} sliders rendered, the stored run displayed {expected}")
@@ -190,6 +214,8 @@ def _check_sliders(panel, expected: int) -> list[str]:
 
 def _check_tabs(panel, expected: int) -> list[str]:
     problems = []
+    if expected:
+        _wait_for(panel.locator(".widget-tab .lm-TabBar"), expected)
     bars = panel.locator(".widget-tab .lm-TabBar").all()
     if len(bars) < expected:
         problems.append(f"{len(bars)} tab bars rendered, the stored run displayed {expected}")
@@ -208,7 +234,18 @@ def _check_tabs(panel, expected: int) -> list[str]:
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_lesson_runs_and_its_widgets_respond_in_the_browser(lab, page, path):
     base, token = lab
-    _run_all(page, base, token, path.name)
+    try:
+        _run_all(page, base, token, path.name)
+        _check(page, path)
+    except Exception:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"{path.stem}.png"), full_page=True)
+        raise
+    finally:
+        _shut_down_kernels(base, token)
+
+
+def _check(page, path: Path) -> None:
     panel = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)")
     problems = []
     errors = panel.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
@@ -226,7 +263,4 @@ def test_lesson_runs_and_its_widgets_respond_in_the_browser(lab, page, path):
     sliders = _stored_widgets(path, "IntSliderModel", "FloatSliderModel", "SelectionSliderModel")
     problems += _check_sliders(panel, sliders)
     problems += _check_tabs(panel, _stored_widgets(path, "TabModel"))
-    if problems:
-        ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / f"{path.stem}.png"), full_page=True)
     assert problems == [], f"{path.name}: " + "; ".join(problems)
