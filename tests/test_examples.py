@@ -122,3 +122,18 @@ def test_data_fixtures_are_built_from_their_parts():
     assert load_file(ROOT / "data" / "sundry" / "request.json") == sundry.ticket("gpt-4.1-mini")
     crash = load_file(ROOT / "data" / "crash_triage" / "request.json")
     assert [len(m.tool_calls) for m in crash.messages if m.role == "assistant"] == [1, 2]
+
+
+def test_arguments_that_do_not_fit_the_schema_get_a_precise_error():
+    missing = sundry.run_tool(tool_call("a1", "issue_refund", {"order_id": "SO-48213"}))
+    assert missing.is_error and "'amount_usd' is a required property" in missing.text
+    wrong_type = sundry.run_tool(
+        tool_call(
+            "a2", "issue_refund", {"order_id": "SO-48213", "amount_usd": "129", "reason": "damaged"}
+        )
+    )
+    assert wrong_type.is_error and "at amount_usd" in wrong_type.text and "'129'" in wrong_type.text
+    bad_enum = sundry.run_tool(
+        tool_call("a3", "check_refund_eligibility", {"order_id": "SO-48213", "reason": "bored"})
+    )
+    assert bad_enum.is_error and "at reason" in bad_enum.text

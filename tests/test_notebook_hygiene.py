@@ -72,3 +72,34 @@ def test_rules_accept_a_tagged_expected_error(tmp_path):
     error = {"output_type": "error", "ename": "ValueError", "evalue": "x", "traceback": []}
     path = _write(tmp_path, [_cell("raise ValueError('x')", 1, [error], ["raises-exception"])])
     assert problems(path) == []
+
+
+def _code_sources(path: Path) -> list[str]:
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    return ["".join(c["source"]) if isinstance(c["source"], list) else c["source"]
+            for c in nb["cells"] if c["cell_type"] == "code"]  # fmt: skip
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_no_model_id_or_price_is_typed_in_a_lesson(path):
+    """Model ids come from the model table (default_model), prices from genai-prices."""
+    import re
+
+    table = json.loads((ROOT / "data" / "models.json").read_text(encoding="utf-8"))
+    ids = set(table["models"]) | {r["price"]["model_ref"] for r in table["models"].values()}
+    found = []
+    for i, code in enumerate(_code_sources(path)):
+        for model_id in ids:
+            if re.search(rf"[\"']{re.escape(model_id)}[\"']", code):
+                found.append(f"code cell {i}: model id {model_id!r}")
+        if re.search(r"(?i)per[_ ]?(million|mtok|1k)|price\s*=\s*[\d.]+", code):
+            found.append(f"code cell {i}: a typed price")
+    assert found == []
+
+
+def test_the_model_id_check_can_fail(tmp_path):
+    probe = {"cells": [{"cell_type": "code", "source": 'model = "gpt-4o-mini"'}]}
+    path = tmp_path / "99_probe.ipynb"
+    path.write_text(json.dumps(probe))
+    with pytest.raises(AssertionError, match="gpt-4o-mini"):
+        test_no_model_id_or_price_is_typed_in_a_lesson(path)

@@ -117,9 +117,31 @@ def _eligibility(order: dict[str, Any], reason: str) -> dict[str, Any]:
     return {"eligible": True, "max_refund_usd": order["total_usd"], "why": "within 30 days"}
 
 
+def _invalid_arguments(call: ToolCall) -> str | None:
+    """Why the call's arguments do not fit its tool's JSON Schema, or None if they do.
+
+    Models sometimes send a missing field, a string for a number, or a value outside an enum.
+    Checking with the schema the model was given (the ``jsonschema`` library, not hand-written
+    checks) lets the tool answer with a precise error the model can correct.
+    """
+    from jsonschema import Draft202012Validator
+
+    schema = next((t.parameters for t in TOOLS + EXTRA_TOOLS if t.name == call.name), None)
+    if schema is None:
+        return None  # unknown tools are reported below
+    error = next(iter(Draft202012Validator(schema).iter_errors(call.arguments)), None)
+    if error is None:
+        return None
+    where = "/".join(str(p) for p in error.absolute_path) or "arguments"
+    return f"invalid arguments for {call.name} at {where}: {error.message}"
+
+
 def run_tool(call: ToolCall) -> ToolResult:
     """Execute one Sundry tool call and answer it with a result carrying the call's id."""
     args = call.arguments
+    problem = _invalid_arguments(call)
+    if problem:
+        return _error(call, problem)
     world = _world()
     needs_order = {"get_order", "get_tracking", "check_refund_eligibility", "issue_refund"}
     order = _order(args.get("order_id", ""))
