@@ -1,19 +1,51 @@
 """Figures for the lessons (matplotlib), in the series' colour-blind-safe palette.
 
-Each function takes plain numbers (computed elsewhere), draws one figure, and returns it; the
-lesson prints the same numbers beside it, because nbval compares text, never images. Every
-figure has a title and axis labels that say what is drawn, and no information is carried by
-colour alone (bars are also labelled, lines also marked).
+Each function takes plain numbers (computed elsewhere), draws one figure, shows it, and returns
+it; the lesson prints the same numbers beside it, because nbval compares text, never images.
+Every figure has a title and axis labels that say what is drawn, and no information is carried
+by colour alone (bars are also labelled or hatched, lines also marked).
+
+``show(fig)`` displays a figure with a text alternative in its output metadata (written from
+the figure's own title, axis labels and legend unless you pass ``alt``). JupyterLab does not
+read it, so lessons print the plotted numbers as text; the static site (``make site``) puts it
+in each image's ``alt`` attribute for screen readers.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["PALETTE", "growth", "stacked_parts"]
+__all__ = ["PALETTE", "describe", "growth", "show", "stacked_parts"]
 
 #: Okabe-Ito: distinguishable with every common form of colour blindness.
 PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#999999"]
+
+
+def describe(fig: Any) -> str:
+    """A text alternative for a figure, from what it says about itself."""
+    parts = []
+    for ax in fig.axes:
+        bits = [ax.get_title()] if ax.get_title() else []
+        if ax.get_xlabel():
+            bits.append(f"horizontal axis: {ax.get_xlabel()}")
+        if ax.get_ylabel():
+            bits.append(f"vertical axis: {ax.get_ylabel()}")
+        legend = ax.get_legend()
+        if legend is not None:
+            labels = [t.get_text() for t in legend.get_texts()]
+            bits.append("series: " + ", ".join(labels))
+        if bits:
+            parts.append("; ".join(bits))
+    return "Figure. " + ". ".join(parts) + ". The numbers are printed beside it."
+
+
+def show(fig: Any, alt: str | None = None) -> None:
+    """Display ``fig`` once, with its text alternative, and close it."""
+    import matplotlib.pyplot as plt
+    from IPython.display import display
+
+    display(fig, metadata={"image/png": {"alt": alt or describe(fig)}})
+    plt.close(fig)
 
 
 def growth(sent: list[int], title: str, *, label: str = "input tokens sent") -> Any:
@@ -37,6 +69,7 @@ def growth(sent: list[int], title: str, *, label: str = "input tokens sent") -> 
     ax.legend(handles, [h.get_label() for h in handles], loc="upper left", fontsize=8)
     ax.set_title(title)
     fig.tight_layout()
+    show(fig)
     return fig
 
 
@@ -64,4 +97,5 @@ def stacked_parts(labels: list[str], parts: dict[str, list[int]], title: str, yl
     ax.set_title(title)
     ax.legend(fontsize=8)
     fig.tight_layout()
+    show(fig)
     return fig

@@ -6,7 +6,8 @@ Each lesson becomes one HTML page with its stored outputs and figures, a navigat
 previous, next) at the top and bottom, and links between lessons rewritten from ``.ipynb`` to
 ``.html``. ``index.html`` lists the lessons with their goals. ``data/`` is copied next to the
 pages so links to fixtures work. Interactive widgets cannot run in a static page; every lesson
-prints or plots the same numbers beside them, so nothing is lost for a reader.
+prints or plots the same numbers beside them, so nothing is lost for a reader. Every figure
+gets the text alternative ``helpers.plots.show`` stored with it, as its ``alt`` attribute.
 """
 
 from __future__ import annotations
@@ -38,6 +39,29 @@ def title(path: Path) -> str:
     return path.stem
 
 
+def figure_alts(path: Path) -> list[str]:
+    """The text alternative of every figure, in order (``helpers.plots.show`` stores it)."""
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    return [
+        out.get("metadata", {})
+        .get("image/png", {})
+        .get("alt", "Figure (described in the text beside it).")
+        for cell in nb["cells"]
+        for out in cell.get("outputs", [])
+        if "image/png" in out.get("data", {})
+    ]
+
+
+def with_alt_text(body: str, alts: list[str]) -> str:
+    """Give each inline PNG, in order, its alt text (nbconvert's template has no place for it)."""
+    pieces = body.split('<img src="data:image/png;base64,')
+    out = pieces[0]
+    for k, piece in enumerate(pieces[1:]):
+        alt = alts[k] if k < len(alts) else "Figure (described in the text beside it)."
+        out += f'<img alt="{html.escape(alt)}" src="data:image/png;base64,' + piece
+    return out
+
+
 def nav(i: int) -> str:
     parts = ['<a href="index.html">On the Wire: all lessons</a>']
     if i > 0:
@@ -60,6 +84,7 @@ def build(out: Path) -> list[Path]:
     pages = []
     for i, path in enumerate(LESSONS):
         body, _ = exporter.from_filename(str(path))
+        body = with_alt_text(body, figure_alts(path))
         body = LINK.sub(lambda m: f'href="{m.group(1)}.html{m.group(2) or ""}"', body)
         body = body.replace("../data/", "data/")
         body = body.replace("<body", STYLE + "<body", 1)

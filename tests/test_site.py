@@ -38,3 +38,18 @@ def test_site_builds_with_every_lesson_and_no_broken_links(tmp_path):
     assert broken == []
     index = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
     assert "00 · Start here" in index
+
+
+def test_every_figure_in_the_site_has_alt_text(tmp_path):
+    pages = build_site.build(tmp_path / "site")
+    missing, figures = [], 0
+    for page in pages:
+        for tag in re.findall(r"<img[^>]*>", page.read_text(encoding="utf-8")):
+            if "data:image/png" not in tag:
+                continue
+            figures += 1
+            alt = re.search(r'alt="([^"]*)"', tag)
+            if not alt or len(alt.group(1)) < 20:
+                missing.append(page.name)
+    assert figures >= len(build_site.LESSONS) - 3  # most lessons have a figure
+    assert missing == []
