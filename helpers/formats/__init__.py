@@ -26,7 +26,7 @@ from typing import Any
 
 from helpers.formats.common import ERROR_PREFIX, Note, Notes, Rendered
 from helpers.messages import FormatError, Request, load
-from helpers.replies import Reply
+from helpers.replies import Reply, Usage
 
 __all__ = [
     "ERROR_PREFIX",
@@ -37,6 +37,7 @@ __all__ = [
     "detect",
     "parse",
     "parse_response",
+    "parse_usage",
     "render",
     "render_response",
 ]
@@ -107,6 +108,17 @@ def parse_response(body: dict, provider: str, *, notes: list[Note] | None = None
     if notes is not None:
         notes.extend(found)
     return reply
+
+
+def parse_usage(usage: dict, provider: str) -> Usage:
+    """One provider's ``usage`` object alone (as a log or a TRACE file keeps it) -> ``Usage``.
+
+    The same function ``parse_response`` uses, so a usage read on its own and one read inside
+    a whole response always agree. Input counts every input token, cached or not.
+    """
+    if not isinstance(usage, dict):
+        raise FormatError(f"usage: expected an object, got {type(usage).__name__}")
+    return module(provider).parse_usage(usage)
 
 
 def render_response(

@@ -344,14 +344,14 @@ def parse_response(body: dict, notes: Notes) -> Reply:
     blocks = _read_content(body["content"], "content", notes)
     return Reply(
         message=Message("assistant", blocks),
-        usage=_usage(obj(body.get("usage") or {}, "usage")),
+        usage=parse_usage(obj(body.get("usage") or {}, "usage")),
         stop_reason=_STOP.get(str(body.get("stop_reason")), "other"),
         model=str(body.get("model") or ""),
         id=str(body.get("id") or ""),
     )
 
 
-def _usage(usage: dict) -> Usage:
+def parse_usage(usage: dict) -> Usage:
     read = count(usage, "cache_read_input_tokens", "usage")
     write = count(usage, "cache_creation_input_tokens", "usage")
     details = obj(usage.get("output_tokens_details") or {}, "usage.output_tokens_details")

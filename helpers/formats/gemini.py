@@ -403,14 +403,14 @@ def parse_response(body: dict, notes: Notes) -> Reply:
         stop = "refusal"
     return Reply(
         message=Message("assistant", blocks),
-        usage=_usage(obj(body.get("usageMetadata") or {}, "usageMetadata")),
+        usage=parse_usage(obj(body.get("usageMetadata") or {}, "usageMetadata")),
         stop_reason=stop,
         model=str(body.get("modelVersion") or ""),
         id=str(body.get("responseId") or ""),
     )
 
 
-def _usage(usage: dict) -> Usage:
+def parse_usage(usage: dict) -> Usage:
     """Tool-use prompt tokens (results of Google's own tools) are input too; thoughts output."""
     thoughts = count(usage, "thoughtsTokenCount", "usageMetadata")
     return Usage(

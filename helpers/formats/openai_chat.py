@@ -329,14 +329,14 @@ def parse_response(body: dict, notes: Notes) -> Reply:
         stop = "tool_calls"  # forced tool_choice answers with finish_reason "stop"
     return Reply(
         message=Message("assistant", blocks),
-        usage=_usage(obj(body.get("usage") or {}, "usage")),
+        usage=parse_usage(obj(body.get("usage") or {}, "usage")),
         stop_reason=stop,
         model=str(body.get("model") or ""),
         id=str(body.get("id") or ""),
     )
 
 
-def _usage(usage: dict) -> Usage:
+def parse_usage(usage: dict) -> Usage:
     prompt = obj(usage.get("prompt_tokens_details") or {}, "usage.prompt_tokens_details")
     completion = obj(
         usage.get("completion_tokens_details") or {}, "usage.completion_tokens_details"

@@ -376,7 +376,7 @@ def parse_response(body: dict, notes: Notes) -> Reply:
         stop = _INCOMPLETE.get(str(reason), "other")
     return Reply(
         message=Message("assistant", blocks),
-        usage=_usage(obj(body.get("usage") or {}, "usage")),
+        usage=parse_usage(obj(body.get("usage") or {}, "usage")),
         stop_reason=stop,
         model=str(body.get("model") or ""),
         id=str(body.get("id") or ""),
@@ -389,7 +389,7 @@ _INCOMPLETE: dict[str, StopReason] = {
 }
 
 
-def _usage(usage: dict) -> Usage:
+def parse_usage(usage: dict) -> Usage:
     details_in = obj(usage.get("input_tokens_details") or {}, "usage.input_tokens_details")
     details_out = obj(usage.get("output_tokens_details") or {}, "usage.output_tokens_details")
     return Usage(
