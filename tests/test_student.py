@@ -64,17 +64,11 @@ def test_every_lesson_has_self_checking_exercises():
         assert _exercise_cells(nb), f"{path.name} has no exercise with a marked solution"
 
 
-@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.name)
-def test_checks_pass_on_the_reference_and_fail_on_the_blank(path):
+def _run_student_copy(path: Path):
     import nbformat
     from nbclient import NotebookClient
 
     lesson = json.loads(path.read_text(encoding="utf-8"))
-    exercises = _exercise_cells(lesson)
-    for i in exercises:
-        shown = _verdict(lesson["cells"][i])
-        assert shown.startswith("✅"), f"{path.name} cell {i}: reference solution not confirmed"
-
     student = nbformat.reads(make_student.render(make_student.student_copy(lesson)), as_version=4)
     NotebookClient(
         student,
@@ -82,6 +76,27 @@ def test_checks_pass_on_the_reference_and_fail_on_the_blank(path):
         kernel_name="python3",
         resources={"metadata": {"path": str(path.parent)}},
     ).execute()
+    return student
+
+
+@pytest.fixture(scope="module")
+def student_runs():
+    """Every student copy, executed in its own fresh kernel, two at a time (two cores)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        return dict(zip(LESSONS, pool.map(_run_student_copy, LESSONS), strict=True))
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.name)
+def test_checks_pass_on_the_reference_and_fail_on_the_blank(path, student_runs):
+    lesson = json.loads(path.read_text(encoding="utf-8"))
+    exercises = _exercise_cells(lesson)
+    for i in exercises:
+        shown = _verdict(lesson["cells"][i])
+        assert shown.startswith("✅"), f"{path.name} cell {i}: reference solution not confirmed"
+
+    student = student_runs[path]
     for i, cell in enumerate(student.cells):
         errors = [o for o in cell.get("outputs", []) if o.get("output_type") == "error"]
         assert errors == [], f"student copy cell {i}: {_shown(cell)}"
