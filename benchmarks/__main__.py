@@ -96,6 +96,17 @@ def imports() -> None:
         _row(f"tokenizer load: {name}", f"{1000 * load:.0f} ms", "once per process, lazily")
 
 
+def _everyday_requests() -> list:
+    """Requests the size lessons send: Sundry's last turn, the crash-triage fixture."""
+    from benchmarks.sundry_ticket import requests
+    from helpers.messages import load_file
+    from helpers.paths import DATA
+
+    crash = load_file(DATA / "crash_triage" / "request.json")
+    crash.model = "gpt-4o-mini"
+    return [("Sundry's last request", requests("gpt-4o-mini")[-1]), ("crash-triage request", crash)]
+
+
 def overhead() -> None:
     from benchmarks.sundry_ticket import long_ticket
     from helpers.tokens import count, count_text, count_total
@@ -109,13 +120,23 @@ def overhead() -> None:
     def cold(fn: Callable[[], object]) -> Callable[[], object]:
         return lambda: (_clear_caches(), fn())
 
+    for label, small in _everyday_requests():
+        small_text = "".join(enc.decode(list(p.ids)) for p in count(small).pieces if p.ids)
+        small_raw = _timed(lambda t=small_text: enc.encode(t, allowed_special="all"), runs=21)
+        took = _timed(cold(lambda r=small: count_total(r)), runs=21)
+        _row(
+            f"count_total({label}), cold",
+            f"{1000 * took:.2f} ms",
+            f"{took / small_raw:.2f}x encode",
+        )
+
     raw = _timed(lambda: enc.encode(text, allowed_special="all"))
-    _row(f"raw encode of the rendered text ({counted.total} tokens)", f"{1000 * raw:.1f} ms")
+    _row(f"raw encode, a 200-turn request ({counted.total} tokens)", f"{1000 * raw:.1f} ms")
     ratios = []
     for what, fn in [
         ("count_text(same text)", lambda: count_text(text, "gpt-4o-mini")),
-        ("count_total(request): total only", lambda: count_total(request)),
-        ("count(request): with the breakdown", lambda: count(request)),
+        ("count_total(200-turn request)", lambda: count_total(request)),
+        ("count(200-turn request), with breakdown", lambda: count(request)),
     ]:
         took = _timed(cold(fn))
         ratios.append(took / raw)

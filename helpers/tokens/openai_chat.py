@@ -163,15 +163,20 @@ def _parallel(out: _Out, calls: list[tuple[int, tuple]]) -> None:
     out.text("", "assistant")
     out.text("", " to=multi_tool_use.parallel")
     out.special("", "<|message|>")
+    text, starts = _parallel_text([call for _, call in calls])
+    _split(out, text, starts, [f".content[{j}]" for j, _ in calls], head="")
+    out.special("", "<|end|>")
+
+
+def _parallel_text(calls: list[tuple]) -> tuple[str, list[int]]:
+    """The one JSON argument of a parallel call, and where each call's part of it starts."""
     text, starts = '{"tool_uses":[', []
-    for k, (_, (_, fn, args)) in enumerate(calls):
+    for k, (_, fn, args) in enumerate(calls):
         starts.append(len(text))
         text += (
             "" if k == 0 else ", "
         ) + f'{{"recipient_name":"functions.{fn}","parameters":{args}}}'
-    text += "]}"
-    _split(out, text, starts, [f".content[{j}]" for j, _ in calls], head="")
-    out.special("", "<|end|>")
+    return text + "]}", starts
 
 
 def _split(out: _Out, text: str, starts: list[int], owners: list[str], head: str) -> None:
@@ -317,14 +322,19 @@ def message_total(model_id: str, enc: str, spec: Spec, image_rule: str) -> int:
     if role == "tool":
         return sum(3 + _short(enc, b[1] or "tool") + len(size(b[2])) for b in blocks)
     calls = [b for b in blocks if b[0] == "tool_call"]
-    if len(calls) > 1 or any(b[0] == "image" for b in blocks):
+    if any(b[0] == "image" for b in blocks):
         return sum(p[2] for p in _render_message(model_id, enc, spec, image_rule)[0])
     total = 0
     if len(calls) < len(blocks) or not calls:
         total = 3 + _short(enc, role) + (1 + _short(enc, name) if name else 0)
         total += sum(len(size(b[1])) for b in blocks if b[0] == "text")
-    for _, fn, args in calls:
+    if len(calls) == 1:
+        _, fn, args = calls[0]
         total += 3 + _short(enc, "assistant") + _short(enc, f" to=functions.{fn}") + len(size(args))
+    elif calls:  # as _parallel renders it: one multi_tool_use.parallel call
+        text, _ = _parallel_text(calls)
+        total += 3 + _short(enc, "assistant") + _short(enc, " to=multi_tool_use.parallel")
+        total += len(size(text))
     return total
 
 
