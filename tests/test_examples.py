@@ -137,3 +137,11 @@ def test_arguments_that_do_not_fit_the_schema_get_a_precise_error():
         tool_call("a3", "check_refund_eligibility", {"order_id": "SO-48213", "reason": "bored"})
     )
     assert bad_enum.is_error and "at reason" in bad_enum.text
+
+
+def test_there_are_two_crash_reports_and_only_one_is_in_this_checkout():
+    reports = crash_triage.CRASH_REPORTS
+    assert len(reports) == 2 and crash_triage.CRASH_REPORT in reports.values()
+    files = crash_triage.Workspace().files
+    assert "internal/orders/shipping.go" in files and "internal/payments/refunds.go" not in files
+    assert "refunds.go:41" in reports["index out of range in Refunder.Split"]

@@ -97,3 +97,19 @@ def test_echo_and_custom_scenarios():
     assert resolve(len) is len
     with pytest.raises(ValueError, match="unknown scenario 'nope'.*sundry"):
         resolve("nope")
+
+
+def test_a_crash_from_code_not_in_the_checkout_is_reported_not_invented():
+    """The system prompt's "when stuck" instruction: look, then stop and say what was tried."""
+    report = crash_triage.CRASH_REPORTS["index out of range in Refunder.Split"]
+    workspace = crash_triage.Workspace()
+    request, calls = drive(
+        "crash-triage",
+        crash_triage.opening("m", report),
+        lambda c: crash_triage.run_tool(c, workspace),
+    )
+    assert calls == [["read_file", "search_code"]]
+    final = request.messages[-1].text
+    assert final.startswith("**Could not reproduce.**")
+    assert "internal/payments/refunds.go:41" in final and "no such file" in final
+    assert workspace.files == crash_triage.Workspace().files  # nothing was written

@@ -1,7 +1,9 @@
 """The crash-triage agent for ``storefront``, a Go web service.
 
 - ``SYSTEM_PROMPT`` and ``TOOLS`` come from ``data/crash_triage/``; ``CRASH_REPORT`` is the
-  production panic it starts from.
+  production panic it starts from; ``CRASH_REPORTS`` holds it and a second one, from code that
+  is not in this checkout (the agent cannot reproduce it and must say so: the system prompt's
+  "when stuck" instruction).
 - ``run_tool(call)`` works on a small copy of the repository in ``data/crash_triage/repo``:
   ``search_code`` and ``read_file`` read it for real; ``write_file`` keeps changes in memory
   (per ``Workspace``); ``run_tests`` cannot run Go here, so it answers from what the workspace
@@ -19,13 +21,27 @@ from dataclasses import dataclass, field
 from helpers.messages import Request, Tool, ToolCall, ToolResult, system, tool_result, user
 from helpers.paths import DATA
 
-__all__ = ["CRASH_REPORT", "SYSTEM_PROMPT", "TOOLS", "Workspace", "opening", "run_tool"]
+__all__ = [
+    "CRASH_REPORT",
+    "CRASH_REPORTS",
+    "SYSTEM_PROMPT",
+    "TOOLS",
+    "Workspace",
+    "opening",
+    "run_tool",
+]
 
 HERE = DATA / "crash_triage"
 REPO = HERE / "repo"
 
 SYSTEM_PROMPT: str = (HERE / "system_prompt.md").read_text(encoding="utf-8").strip()
 CRASH_REPORT: str = (HERE / "crash_report.txt").read_text(encoding="utf-8").strip()
+CRASH_REPORTS: dict[str, str] = {
+    "nil address in ShippingQuote": CRASH_REPORT,
+    "index out of range in Refunder.Split": (HERE / "crash_report_refunds.txt")
+    .read_text(encoding="utf-8")
+    .strip(),
+}
 TOOLS: list[Tool] = [
     Tool(t["name"], t["description"], t["parameters"])
     for t in json.loads((HERE / "tools.json").read_text(encoding="utf-8"))
@@ -33,12 +49,12 @@ TOOLS: list[Tool] = [
 TASK = "This panic hit production at 03:12 last night. Triage it, please.\n\n"
 
 
-def opening(model: str = "") -> Request:
-    """The first request: the system prompt, the tools, and the crash report."""
+def opening(model: str = "", report: str = CRASH_REPORT) -> Request:
+    """The first request: the system prompt, the tools, and a crash report."""
     return Request(
         model=model,
         tools=list(TOOLS),
-        messages=[system(SYSTEM_PROMPT), user(TASK + CRASH_REPORT)],
+        messages=[system(SYSTEM_PROMPT), user(TASK + report)],
     )
 
 

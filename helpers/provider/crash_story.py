@@ -11,6 +11,10 @@
 The new files are built from what the ``read_file`` results showed, as a model would, so the
 diff in the report is real. If a write is refused (the "do not change existing tests" rule in
 ``helpers.examples.crash_triage.run_tool``), the report says so instead.
+
+A crash whose first frame in our module is some other file takes the "when stuck" path of the
+system prompt: read that file and search for the function in parallel; when neither finds the
+code (it is not in this checkout), stop and report what was found, tried, and what comes next.
 """
 
 from __future__ import annotations
@@ -63,7 +67,45 @@ def _fix(code: str) -> str:
     )
 
 
+_FRAME = re.compile(
+    r"github\.com/sundry/storefront/\S*?\.(?:\(\*?(\w+)\)\.)?(\w+)\(.*?\n\s*/src/(\S+?):(\d+)",
+    re.S,
+)
+
+
+def _first_frame(report: str) -> tuple[str, str, int] | None:
+    """(function, path, line) of the first stack frame in our module, if any."""
+    match = _FRAME.search(report)
+    return (match.group(2), match.group(3), int(match.group(4))) if match else None
+
+
+def _stuck(turn: Turn, function: str, path: str, line: int) -> list[Block]:
+    """The crash points at code this checkout does not have: look, then say so and stop."""
+    done = turn.calls()
+    if not done:
+        think = f"First frame in our code: {path}:{line}, in {function}. Read it and find it."
+        return [
+            *turn.thought(think),
+            Text(f"The panic is in {function} at {path}:{line}. Reading the code."),
+            turn.call("read_file", {"path": path, "start_line": max(line - 10, 1)}),
+            turn.call("search_code", {"pattern": rf"func .*\b{function}\("}),
+        ]
+    found = "\n".join(f"- {c.name}: {r.text if r else 'no answer'}" for c, r in done)
+    return [
+        Text(
+            "**Could not reproduce.** The stack trace points at "
+            f"`{path}:{line}` (`{function}`), but that code is not in this checkout:\n"
+            f"{found}\n\nThe crash probably comes from a build whose source differs from "
+            "/src. Stopping here, as instructed. **Next:** check which commit production runs "
+            "(the build's version endpoint or deploy log), check it out, and triage again."
+        )
+    ]
+
+
 def crash_triage(turn: Turn) -> list[Block]:
+    frame = _first_frame(turn.user_text())
+    if frame is not None and frame[1] != CODE:
+        return _stuck(turn, *frame)
     done = turn.calls()
     steps = [c.name for c, _ in done]
     read = {c.arguments.get("path"): r for c, r in done if c.name == "read_file"}
