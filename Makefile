@@ -34,6 +34,7 @@ browser:
 # Authors: re-run every notebook top to bottom and store its outputs (do this after any edit).
 outputs: setup
 	$(BIN)/python scripts/run_notebooks.py
+	$(BIN)/python scripts/lesson_times.py --write
 
 # Authors: learner copies in student/ (solutions removed, outputs cleared); the tests check sync.
 student: setup

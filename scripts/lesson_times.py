@@ -1,6 +1,7 @@
 """How long each lesson takes a learner, estimated from what is in it.
 
-Usage: python scripts/lesson_times.py          (prints a Markdown table)
+Usage: python scripts/lesson_times.py            (prints a Markdown table)
+       python scripts/lesson_times.py --write    (puts it into docs/instructor_guide.md)
 
 The estimate is arithmetic on the notebook itself, so it is reproducible and stays true as
 lessons change: prose read at 200 words a minute, one minute per code cell (read, run, look at
@@ -74,6 +75,21 @@ def table() -> str:
     return "\n".join(lines)
 
 
+GUIDE = ROOT / "docs" / "instructor_guide.md"
+START, END = "<!-- lesson-times:start -->\n", "\n<!-- lesson-times:end -->"
+
+
+def write_guide() -> None:
+    """Replace the table between the guide's markers with the current one."""
+    text = GUIDE.read_text(encoding="utf-8")
+    head, rest = text.split(START, 1)
+    _, tail = rest.split(END, 1)
+    GUIDE.write_text(head + START + table() + END + tail, encoding="utf-8")
+
+
 if __name__ == "__main__":
-    print(table())
+    if "--write" in sys.argv[1:]:
+        write_guide()
+    else:
+        print(table())
     sys.exit(0)
