@@ -118,8 +118,13 @@ def default_model(provider: str) -> str:
     return defaults[provider]
 
 
+@cache
 def model_info(model_id: str) -> ModelInfo:
-    """The table row for ``model_id``, or for the longest known id it starts with (noted)."""
+    """The table row for ``model_id``, or for the longest known id it starts with (noted).
+
+    Memoised: counting a long ticket asks for the same row once per request. Treat the
+    returned row as read-only.
+    """
     rows = _table()["models"]
     if model_id in rows:
         return _row(model_id, rows[model_id])
