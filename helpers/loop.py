@@ -22,6 +22,7 @@ of their own.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from helpers.messages import Message, Reasoning, Request, Text, ToolCall, ToolResult, tool
@@ -93,7 +94,7 @@ def run(
     trace = Trace(wire, request.model, messages=messages)
     with _client(wire, base_url, api_key, via) as client:
         for number in range(1, max_turns + 1):
-            rendered = render(Request(**{**vars(request), "messages": messages}), wire)
+            rendered = render(replace(request, messages=messages), wire)  # the whole list, again
             if via == "sdk":
                 raw = _send_sdk(client, wire, rendered.body)
             else:
