@@ -442,3 +442,14 @@ def test_live_errors_are_one_line_without_the_key(loopback, monkeypatch):
     counted = count(Request("claude-sonnet-4-5", [user("Hi")]))
     assert counted.total == 123 and counted.notes[-1].startswith("offline: ")
     assert count(Request("claude-sonnet-4-5", [user("Hi")]), live=False).estimate
+
+
+def test_split_at_gives_every_token_to_the_span_it_starts_in():
+    from helpers.tokens.encodings import encode, split_at
+
+    text = "alpha beta\n\ngamma delta"
+    groups = split_at("o200k_base", text, [0, 12])
+    assert groups[0] == () and sum(len(g) for g in groups) == len(encode("o200k_base", text))
+    assert groups[2] == encode("o200k_base", text)[-len(groups[2]) :]
+    with pytest.raises(ValueError, match="in order"):
+        split_at("o200k_base", text, [12, 0])

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import tiktoken
 
-__all__ = ["FRAMING", "encode", "encoding", "load_seconds", "special_id"]
+__all__ = ["FRAMING", "encode", "encoding", "load_seconds", "special_id", "split_at"]
 
 #: The framing tokens every chat rendering here uses, by name.
 FRAMING = ("<|start|>", "<|message|>", "<|end|>", "<|constrain|>")
@@ -70,6 +70,26 @@ def special_id(name: str, token: str) -> int:
 def encode(name: str, text: str) -> tuple[int, ...]:
     """Token ids of ``text`` (no special tokens recognised), memoised by content."""
     return tuple(encoding(name).encode_ordinary(text))
+
+
+def split_at(name: str, text: str, cuts: list[int]) -> list[tuple[int, ...]]:
+    """Encode ``text`` once, then cut its tokens at the character positions ``cuts``.
+
+    Group 0 holds the tokens that start before ``cuts[0]``; group ``k`` those that start at or
+    after ``cuts[k - 1]`` and before ``cuts[k]``. A token that straddles a cut belongs to the
+    group it starts in, so the groups always add up to the text's exact token count. This is
+    how a breakdown (per tool, per paragraph, per part of a tool) stays exact.
+    """
+    from bisect import bisect_right
+
+    if list(cuts) != sorted(cuts):
+        raise ValueError(f"cut positions must be in order, got {cuts}")
+    ids = encode(name, text)
+    _, offsets = encoding(name).decode_with_offsets(list(ids))
+    groups: list[list[int]] = [[] for _ in range(len(cuts) + 1)]
+    for token, offset in zip(ids, offsets, strict=True):
+        groups[bisect_right(cuts, offset)].append(token)
+    return [tuple(group) for group in groups]
 
 
 def load_seconds() -> dict[str, float]:

@@ -29,7 +29,7 @@ from typing import Any
 from helpers.messages import Image, Message, Reasoning, Request, Text, ToolCall, ToolResult
 from helpers.models import ModelInfo
 from helpers.tokens.breakdown import Piece
-from helpers.tokens.encodings import encode, encoding, special_id
+from helpers.tokens.encodings import encode, encoding, special_id, split_at
 from helpers.tokens.images import image_tokens
 from helpers.tokens.tool_namespace import HEADER, render_namespace
 
@@ -181,20 +181,15 @@ def _parallel_text(calls: list[tuple]) -> tuple[str, list[int]]:
 
 def _split(out: _Out, text: str, starts: list[int], owners: list[str], head: str) -> None:
     """Encode ``text`` once; give each token to the owner whose span it starts in."""
-    ids = encode(out.enc, text)
-    _, offsets = encoding(out.enc).decode_with_offsets(list(ids))
-    current, run = head, []
-    for token, offset in zip(ids, offsets, strict=True):
-        owner = head
-        for start, name in zip(starts, owners, strict=True):
-            if offset >= start:
-                owner = name
-        if owner != current and run:
-            out.ids(current, tuple(run))
-            run = []
-        current = owner
-        run.append(token)
-    out.ids(current, tuple(run))
+    groups = split_at(out.enc, text, starts)
+    runs: list[tuple[str, tuple[int, ...]]] = []
+    for owner, ids in zip([head, *owners], groups, strict=True):
+        if runs and runs[-1][0] == owner:  # the head and the first owner may be one part
+            runs[-1] = (owner, runs[-1][1] + ids)
+        elif ids:
+            runs.append((owner, ids))
+    for owner, ids in runs or [(head, ())]:
+        out.ids(owner, ids)
 
 
 @lru_cache(maxsize=256)

@@ -32,19 +32,14 @@ class Section:
 
 def count_sections(text: str, model: str | ModelInfo, separator: str = "\n\n") -> list[Section]:
     """Split ``text`` at ``separator`` and count each piece's tokens inside the whole text."""
-    from helpers.tokens.encodings import encoding
+    from helpers.tokens.encodings import split_at
 
     info = model if isinstance(model, ModelInfo) else model_info(model)
-    enc = encoding(info.encoding or PROXY_ENCODING)
     pieces = text.split(separator)
-    starts, position = [], 0
-    for piece in pieces:
-        starts.append(position)
+    cuts, position = [], 0
+    for piece in pieces[:-1]:
         position += len(piece) + len(separator)
-    counts = [0] * len(pieces)
-    _, offsets = enc.decode_with_offsets(enc.encode_ordinary(text))
-    for offset in offsets:
-        index = max(i for i, start in enumerate(starts) if start <= offset)
-        counts[index] += 1
+        cuts.append(position)
+    groups = split_at(info.encoding or PROXY_ENCODING, text, cuts)
     estimate = info.encoding is None
-    return [Section(p, n, estimate) for p, n in zip(pieces, counts, strict=True)]
+    return [Section(p, len(g), estimate) for p, g in zip(pieces, groups, strict=True)]

@@ -38,28 +38,18 @@ class ToolParts:
 
 def tool_parts(tools: list[Tool], model: str | ModelInfo) -> tuple[list[ToolParts], int]:
     """Per tool, its tokens by part; and the tokens of the namespace framing around them."""
-    from helpers.tokens.encodings import encoding
+    from helpers.tokens.encodings import split_at
     from helpers.tokens.tool_namespace import render_namespace
 
     info = model if isinstance(model, ModelInfo) else model_info(model)
-    enc = encoding(info.encoding or PROXY_ENCODING)
     text, starts = render_namespace([(t.name, t.description, t.parameters) for t in tools])
-    # character boundaries: for each tool, where its signature line and its parameters begin
-    bounds = []
+    cuts = []  # for each tool: where its description, its name line and its parameters start
     for tool, start in zip(tools, starts, strict=True):
         signature = start + (len(f"// {tool.description}\n") if tool.description else 0)
-        bounds.append((start, signature, text.index("\n", signature) + 1))
-    ends = [*starts[1:], text.rindex("} // namespace functions")]
-    counts = [[0, 0, 0] for _ in tools]
-    framing = 0
-    _, offsets = enc.decode_with_offsets(enc.encode_ordinary(text))
-    for offset in offsets:
-        owner = next((i for i, end in enumerate(ends) if starts[i] <= offset < end), None)
-        if owner is None:
-            framing += 1
-            continue
-        _, signature, parameters = bounds[owner]
-        counts[owner][0 if offset < signature else 1 if offset < parameters else 2] += 1
-    estimate = info.encoding is None
-    parts = [ToolParts(t.name, *c, estimate=estimate) for t, c in zip(tools, counts, strict=True)]
-    return parts, framing
+        cuts += [start, signature, text.index("\n", signature) + 1]
+    groups = split_at(info.encoding or PROXY_ENCODING, text, [*cuts, text.rindex("} // ")])
+    parts = [
+        ToolParts(t.name, *(len(g) for g in groups[1 + 3 * i : 4 + 3 * i]), info.encoding is None)
+        for i, t in enumerate(tools)
+    ]
+    return parts, len(groups[0]) + len(groups[-1])
