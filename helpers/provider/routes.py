@@ -174,7 +174,7 @@ def answer(route: Route, headers: dict[str, str], raw: bytes, scenario: Scenario
     from helpers.formats import parse, parse_response, render_response
     from helpers.messages import FormatError, Message, ToolCall
     from helpers.replies import Reply
-    from helpers.rules import check, error_response
+    from helpers.rules import error_response, first_enforced
 
     provider = route.provider
     if not any(h in headers for h in ("authorization", "x-api-key", "x-goog-api-key")):
@@ -211,12 +211,11 @@ def answer(route: Route, headers: dict[str, str], raw: bytes, scenario: Scenario
     complaint = _bad_signature(provider, body)
     if complaint:
         return error(provider, 400, complaint)
-    # Only what the real provider is known to reject: a rule it does not enforce (or whose
-    # answer nobody has published, so provider_error is None) lets the request through.
-    enforced = [v for v in check(request, provider) if v.provider_error]
-    if enforced:
-        status, envelope = error_response(enforced[0], provider)
-        return _json_response(status, envelope, provider, f"rule: {enforced[0].rule}")
+    # Only what the real provider is known to reject (see rules.first_enforced).
+    violation = first_enforced(request, provider)
+    if violation is not None:
+        status, envelope = error_response(violation, provider)
+        return _json_response(status, envelope, provider, f"rule: {violation.rule}")
 
     turn = Turn(request, provider, _wants_reasoning(provider, body))
     blocks = list(scenario(turn))

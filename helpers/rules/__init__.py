@@ -27,7 +27,13 @@ from __future__ import annotations
 from helpers.messages import Message, Request, Tool, message_from_json
 from helpers.rules import anthropic, gemini, openai_chat, openai_responses
 from helpers.rules.core import check_core
-from helpers.rules.errors import FORMATS, error_response, first_violation_error, provider_of
+from helpers.rules.errors import (
+    FORMATS,
+    error_response,
+    first_enforced,
+    first_violation_error,
+    provider_of,
+)
 from helpers.rules.pairing import check_pairing
 from helpers.rules.violation import Violation, Violations, explain
 
@@ -39,6 +45,7 @@ __all__ = [
     "check",
     "error_response",
     "explain",
+    "first_enforced",
     "first_violation_error",
     "provider_of",
 ]

@@ -62,10 +62,8 @@ def error_response(
     return 400, {"error": {"code": 400, "message": text, "status": "INVALID_ARGUMENT"}}
 
 
-def first_violation_error(
-    request: Request, profile: str, request_id: str | None = None
-) -> tuple[int, dict] | None:
-    """The error the provider answers for ``request``, or None if it would accept it.
+def first_enforced(request: Request, profile: str) -> Violation | None:
+    """The first violation the provider is known to reject, or None if it would accept it.
 
     A violation counts only if the provider's own text for it is known: rules the provider
     does not enforce (or whose answer nobody has published) let the request through, as the
@@ -73,8 +71,13 @@ def first_violation_error(
     """
     from helpers.rules import check
 
-    provider = provider_of(profile)
-    for violation in check(request, profile):
-        if violation.provider_error:
-            return error_response(violation, provider, request_id)
-    return None
+    return next((v for v in check(request, profile) if v.provider_error), None)
+
+
+def first_violation_error(
+    request: Request, profile: str, request_id: str | None = None
+) -> tuple[int, dict] | None:
+    """The error the provider answers for ``request`` (see ``first_enforced``), or None."""
+    provider = provider_of(profile)  # a profile that is no provider ("neutral") has no answer
+    violation = first_enforced(request, profile)
+    return None if violation is None else error_response(violation, provider, request_id)
