@@ -21,6 +21,7 @@ __all__ = [
     "block_network",
     "is_blocking",
     "unblock_network",
+    "offline_test_environment",
     "write_offline_ipython_profile",
 ]
 
@@ -125,3 +126,21 @@ def write_offline_ipython_profile(ipython_dir: Path) -> Path:
         "__import__('helpers.netguard').netguard.block_network()\n", encoding="utf-8"
     )
     return Path(ipython_dir)
+
+
+def offline_test_environment(ipython_dir: Path) -> None:
+    """Make this process and the kernels it starts run as the tests do.
+
+    Drops every ``*_API_KEY`` and the live-mode switch (nothing can reach a real provider),
+    sets ``ON_THE_WIRE_OFFLINE=1`` (any Python subprocess that imports ``helpers`` blocks the
+    network) and points ``IPYTHONDIR`` at a fresh profile whose kernels block it before their
+    first cell. The test suite and ``make outputs`` both call this, so stored outputs come from
+    exactly the conditions nbval re-checks them under.
+    """
+    import os
+
+    for name in list(os.environ):
+        if name.endswith("_API_KEY") or name == "ON_THE_WIRE_LIVE":
+            del os.environ[name]
+    os.environ["ON_THE_WIRE_OFFLINE"] = "1"
+    os.environ["IPYTHONDIR"] = str(write_offline_ipython_profile(ipython_dir))

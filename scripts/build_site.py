@@ -17,6 +17,7 @@ import json
 import re
 import shutil
 import sys
+from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -28,6 +29,7 @@ STYLE = (
 )
 
 
+@cache
 def title(path: Path) -> str:
     nb = json.loads(path.read_text(encoding="utf-8"))
     for cell in nb["cells"]:

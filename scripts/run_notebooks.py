@@ -8,19 +8,20 @@ The stored outputs are what nbval later compares, so run this after every edit t
 
 from __future__ import annotations
 
-import os
 import re
 import sys
 import tempfile
 import time
+from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from helpers.netguard import write_offline_ipython_profile  # noqa: E402
+from helpers.netguard import offline_test_environment  # noqa: E402
 
 
+@cache
 def _sanitizer() -> list[tuple[re.Pattern, str]]:
     """The same normalisation nbval applies (ports, addresses...), plus widget model ids."""
     text = (ROOT / "tests" / "nbval_sanitize.cfg").read_text(encoding="utf-8")
@@ -71,12 +72,8 @@ def run(path: Path) -> tuple[float, bool]:
 
 def main(args: list[str]) -> int:
     paths = [Path(a) for a in args] or sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
-    for name in list(os.environ):
-        if name.endswith("_API_KEY") or name == "ON_THE_WIRE_LIVE":
-            del os.environ[name]
-    os.environ["ON_THE_WIRE_OFFLINE"] = "1"
     with tempfile.TemporaryDirectory(prefix="on-the-wire-ipython-") as ipython_dir:
-        os.environ["IPYTHONDIR"] = str(write_offline_ipython_profile(Path(ipython_dir)))
+        offline_test_environment(Path(ipython_dir))
         for i, path in enumerate(paths, start=1):
             print(f"[{i}/{len(paths)}] {path.name} ...", end=" ", flush=True)
             seconds, changed = run(path)

@@ -76,3 +76,17 @@ def test_unblock_restores_the_original_functions():
         assert socket.getaddrinfo.__module__ == "socket"
     finally:
         netguard.block_network()
+
+
+def test_the_offline_test_environment_drops_keys_and_blocks_kernels(tmp_path, monkeypatch):
+    import os
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-real-key")
+    monkeypatch.setenv("ON_THE_WIRE_LIVE", "1")
+    monkeypatch.setenv("IPYTHONDIR", os.environ.get("IPYTHONDIR", ""))
+    monkeypatch.setenv("ON_THE_WIRE_OFFLINE", "1")
+    netguard.offline_test_environment(tmp_path)
+    assert "OPENAI_API_KEY" not in os.environ and "ON_THE_WIRE_LIVE" not in os.environ
+    assert os.environ["ON_THE_WIRE_OFFLINE"] == "1" and os.environ["IPYTHONDIR"] == str(tmp_path)
+    startup = tmp_path / "profile_default" / "startup" / "00-no-network.py"
+    assert "block_network()" in startup.read_text()

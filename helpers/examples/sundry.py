@@ -117,6 +117,14 @@ def _eligibility(order: dict[str, Any], reason: str) -> dict[str, Any]:
     return {"eligible": True, "max_refund_usd": order["total_usd"], "why": "within 30 days"}
 
 
+@cache
+def _validators() -> dict[str, Any]:
+    """One JSON Schema validator per tool, built once."""
+    from jsonschema import Draft202012Validator
+
+    return {t.name: Draft202012Validator(t.parameters) for t in TOOLS + EXTRA_TOOLS}
+
+
 def _invalid_arguments(call: ToolCall) -> str | None:
     """Why the call's arguments do not fit its tool's JSON Schema, or None if they do.
 
@@ -124,12 +132,10 @@ def _invalid_arguments(call: ToolCall) -> str | None:
     Checking with the schema the model was given (the ``jsonschema`` library, not hand-written
     checks) lets the tool answer with a precise error the model can correct.
     """
-    from jsonschema import Draft202012Validator
-
-    schema = next((t.parameters for t in TOOLS + EXTRA_TOOLS if t.name == call.name), None)
-    if schema is None:
+    validator = _validators().get(call.name)
+    if validator is None:
         return None  # unknown tools are reported below
-    error = next(iter(Draft202012Validator(schema).iter_errors(call.arguments)), None)
+    error = next(iter(validator.iter_errors(call.arguments)), None)
     if error is None:
         return None
     where = "/".join(str(p) for p in error.absolute_path) or "arguments"

@@ -44,27 +44,16 @@ _REPLIES = [
 def check_tool_ids(fn: Callable[[list[dict]], list[str]]) -> Result:
     """Call the learner's function on three replies and compare."""
     for content, expected in _REPLIES:
+        kinds = [b["type"] for b in content]
         try:
             got = fn(content)
         except Exception as err:  # the learner's code: report, don't crash the notebook
-            return check_equal(
-                f"{type(err).__name__}: {err}", expected, hint="loop over content", success=""
-            )
+            return Result(False, f"Your function raised {type(err).__name__}: {err} on {kinds}.")
         if not_answered(got):
-            return check_equal(..., expected, hint="return a list of ids", success="")
+            return Result(False, "Not answered yet: return the list of tool_use ids.")
         if list(got) != expected:
-            return check_equal(
-                list(got),
-                expected,
-                hint=f"for {[b['type'] for b in content]} the ids are {expected}",
-                success="",
-            )
-    return check_equal(
-        True,
-        True,
-        hint="",
-        success="Right: every tool_use block found, the parallel ones too, in order.",
-    )
+            return Result(False, f"Not quite: for {kinds} you gave {got!r}; expected {expected}.")
+    return Result(True, "Right: every tool_use block found, the parallel ones too, in order.")
 
 
 def check_flat_count(answer: int, crash: Request) -> Result:
