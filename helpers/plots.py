@@ -52,11 +52,10 @@ def growth(sent: list[int], title: str, *, label: str = "input tokens sent") -> 
     """Tokens sent per turn (bars) and their running total, what is billed (line, right axis)."""
     import matplotlib.pyplot as plt
 
+    from itertools import accumulate
+
     turns = list(range(1, len(sent) + 1))
-    total, cumulative = 0, []
-    for n in sent:
-        total += n
-        cumulative.append(total)
+    cumulative = list(accumulate(sent))
     fig, ax = plt.subplots(figsize=(7, 3))
     ax.bar(turns, sent, color=PALETTE[0], label=f"{label} (bars, left)")
     ax.set_xlabel("turn")

@@ -68,10 +68,9 @@ def format_summary(request: Request) -> str:
         rendered = render_for(request, name)
         body = rendered.body
         items = body.get("messages") or body.get("input") or body.get("contents") or []
-        keys = ", ".join(k for k in body if k not in ("tools",)) + (
-            ", tools" if "tools" in body else ""
+        rows.append(
+            (name, rendered.path, ", ".join(body), str(len(items)), str(len(rendered.notes)))
         )
-        rows.append((name, rendered.path, keys, str(len(items)), str(len(rendered.notes))))
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     return "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) for r in rows)
 
