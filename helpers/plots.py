@@ -50,9 +50,9 @@ def show(fig: Any, alt: str | None = None) -> None:
 
 def growth(sent: list[int], title: str, *, label: str = "input tokens sent") -> Any:
     """Tokens sent per turn (bars) and their running total, what is billed (line, right axis)."""
-    import matplotlib.pyplot as plt
-
     from itertools import accumulate
+
+    import matplotlib.pyplot as plt
 
     turns = list(range(1, len(sent) + 1))
     cumulative = list(accumulate(sent))
