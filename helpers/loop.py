@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from helpers.messages import Message, Reasoning, Request, Text, ToolCall, ToolResult, tool
+from helpers.messages import Reasoning, Request, Text, ToolCall, ToolResult, tool
 from helpers.replies import Reply
 from helpers.trace import Step, Trace
 
@@ -124,8 +124,3 @@ def _cost(price: Callable, reply: Reply, model: str) -> Any:
         return price(reply.usage, model).total_usd
     except LookupError:
         return None
-
-
-def final_message(trace: Trace) -> Message | None:
-    """The last assistant message of a run."""
-    return next((m for m in reversed(trace.messages) if m.role == "assistant"), None)
