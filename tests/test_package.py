@@ -257,3 +257,32 @@ def test_platform_pins_never_apply_on_linux():
             assert not pin.marker.evaluate(_LINUX), pin
             assert any(pin.marker.evaluate(env) for env in _PLATFORMS.values()), pin
             assert Marker(str(pin.marker))  # parses back
+
+
+# --- licences and citations --------------------------------------------------------------------
+
+
+def test_code_and_prose_licences_are_both_stated():
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert project["license"] == "MIT"
+    assert (ROOT / "LICENSE").read_text().startswith("MIT License")
+    content = (ROOT / "LICENSE-CONTENT").read_text(encoding="utf-8")
+    assert "Creative Commons Attribution 4.0 International Public License" in content
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "[MIT License](LICENSE)" in readme and "(LICENSE-CONTENT)" in readme
+
+
+def test_nothing_shipped_cites_a_machine_path():
+    """Sources are public: no path of the authors' machines in data, docs, lessons or code."""
+    folders = ["data", "docs", "helpers", "notebooks", "student", "scripts", "binder"]
+    files = [ROOT / "README.md", ROOT / "pyproject.toml"]
+    files += [p for f in folders for p in (ROOT / f).rglob("*") if p.is_file()]
+    found = [
+        str(p.relative_to(ROOT))
+        for p in files
+        if "__pycache__" not in p.parts
+        and any(s in p.read_text(encoding="utf-8", errors="replace") for s in ("/work/", "shared/"))
+    ]
+    assert found == []
