@@ -15,7 +15,20 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["PALETTE", "describe", "growth", "show", "stacked_parts"]
+__all__ = [
+    "PALETTE",
+    "cache_turns",
+    "describe",
+    "growth",
+    "labelled_bars",
+    "priced_ways",
+    "request_parts",
+    "show",
+    "stacked_parts",
+    "stream_growth",
+]
+
+HATCHES = ["", "//", "..", "xx", "\\\\", "oo", "++", "--"]
 
 #: Okabe-Ito: distinguishable with every common form of colour blindness.
 PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#999999"]
@@ -72,29 +85,161 @@ def growth(sent: list[int], title: str, *, label: str = "input tokens sent") -> 
     return fig
 
 
-def stacked_parts(labels: list[str], parts: dict[str, list[int]], title: str, ylabel: str) -> Any:
-    """One stacked bar per label; ``parts`` maps a part name to its value for each label."""
+def stacked_parts(labels: list[str], parts: dict[str, list[int]], title: str, xlabel: str) -> Any:
+    """One stacked horizontal bar per label (long names stay readable); ``parts`` maps a part
+    name to its value for each label. The total is written at the end of each bar."""
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(7, 3))
-    bottom = [0] * len(labels)
-    hatches = ["", "//", "..", "xx", "\\\\", "oo", "++", "--"]
+    fig, ax = plt.subplots(figsize=(7, 0.8 + 0.32 * len(labels)))
+    left = [0] * len(labels)
     for i, (name, values) in enumerate(parts.items()):
-        ax.bar(
+        ax.barh(
             labels,
             values,
-            bottom=bottom,
+            left=left,
             label=name,
             color=PALETTE[i % len(PALETTE)],
-            hatch=hatches[i % len(hatches)],
+            hatch=HATCHES[i % len(HATCHES)],
             edgecolor="white",
         )
-        bottom = [b + v for b, v in zip(bottom, values, strict=True)]
-    for x, top in enumerate(bottom):
-        ax.text(x, top, f"{top}", ha="center", va="bottom", fontsize=8)
-    ax.set_ylabel(ylabel)
+        left = [b + v for b, v in zip(left, values, strict=True)]
+    for y, total in enumerate(left):
+        ax.text(total, y, f" {total}", va="center", fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xlabel(xlabel)
     ax.set_title(title)
-    ax.legend(fontsize=8)
+    ax.set_xlim(right=max(left) * 1.12)
+    _legend_below(ax, len(parts))
+    fig.tight_layout()
+    show(fig)
+    return fig
+
+
+def _legend_below(ax: Any, entries: int) -> None:
+    """The legend under the axes, where it cannot hide a bar or a label."""
+    ax.legend(
+        fontsize=8,
+        ncols=min(entries, 3),
+        loc="upper center",
+        bbox_to_anchor=(0.5, -0.28),
+        frameon=False,
+    )
+
+
+def labelled_bars(
+    labels: list[str],
+    values: list[float],
+    title: str,
+    xlabel: str,
+    *,
+    colours: list[str] | None = None,
+    fmt: str = "{}",
+) -> Any:
+    """Horizontal bars, first label on top, each with its value written beside it."""
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 0.8 + 0.35 * len(labels)))
+    ax.barh(labels, values, color=colours or PALETTE[0], edgecolor="white")
+    for y, value in enumerate(values):
+        ax.text(value, y, " " + fmt.format(value), va="center", fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xlabel(xlabel)
+    ax.set_title(title)
+    ax.set_xlim(right=max(values) * 1.15 if values else 1)
+    fig.tight_layout()
+    show(fig)
+    return fig
+
+
+def cache_turns(rows: list[tuple[int, int, int, int]], title: str) -> Any:
+    """Per turn: (turn, tokens sent, tokens shared with the previous request, tokens cached).
+
+    Three stacked segments: served from the cache, shared but not a whole cache step, new."""
+    import matplotlib.pyplot as plt
+
+    turns = [str(r[0]) for r in rows]
+    cached = [r[3] for r in rows]
+    partial = [r[2] - r[3] for r in rows]
+    new = [r[1] - r[2] for r in rows]
+    fig, ax = plt.subplots(figsize=(7, 1.2 + 0.3 * len(rows)))
+    ax.barh(turns, cached, color=PALETTE[2], label="served from cache")
+    ax.barh(turns, partial, left=cached, color=PALETTE[4], hatch="//", label="shared, not cached")
+    left = [c + p for c, p in zip(cached, partial, strict=True)]
+    ax.barh(turns, new, left=left, color=PALETTE[1], hatch="..", label="new this turn")
+    ax.invert_yaxis()
+    ax.set_xlabel("tokens of the request, from the start")
+    ax.set_ylabel("turn")
+    ax.set_title(title)
+    _legend_below(ax, 3)
+    fig.tight_layout()
+    show(fig)
+    return fig
+
+
+def priced_ways(costs: dict[tuple[str, str], float], title: str) -> Any:
+    """One panel per model (each with its own scale, so a cheap model is not a sliver next to
+    an expensive one); one bar per way of pricing the same run, labelled with its cost."""
+    import matplotlib.pyplot as plt
+
+    models = list(dict.fromkeys(model for model, _ in costs))
+    fig, axes = plt.subplots(1, len(models), figsize=(3.5 * len(models), 2.8), squeeze=False)
+    for ax, model in zip(axes[0], models, strict=True):
+        ways = [(way, usd) for (m, way), usd in costs.items() if m == model]
+        names, values = [w for w, _ in ways], [v for _, v in ways]
+        ax.bar(names, values, color=PALETTE[1 : 1 + len(ways)], hatch="/", edgecolor="white")
+        for x, value in enumerate(values):
+            ax.text(x, value, f"${value:.4f}", ha="center", va="bottom", fontsize=8)
+        ax.set_title(model, fontsize=10)
+        ax.set_ylabel("run cost (USD)")
+        ax.set_ylim(top=max(values) * 1.2)
+    fig.suptitle(title)
+    fig.tight_layout()
+    show(fig)
+    return fig
+
+
+def request_parts(sizes: dict[str, int], repeats: set[str], title: str, xlabel: str) -> Any:
+    """One request as one bar, split into its parts; the parts that repeat unchanged every
+    turn (what a prefix cache can pay for) are solid, the parts that grow are hatched."""
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 2.2))
+    left = 0
+    for i, (name, size) in enumerate(sizes.items()):
+        again = name in repeats
+        label = f"{name} ({'repeats' if again else 'grows'})"
+        hatch = "" if again else "//"
+        ax.barh(["request"], [size], left=left, color=PALETTE[i], hatch=hatch, label=label)
+        left += size
+    ax.set_xlabel(xlabel)
+    ax.set_title(title)
+    _legend_below(ax, len(sizes))
+    fig.tight_layout()
+    show(fig)
+    return fig
+
+
+def stream_growth(timeline: list[tuple[int, int, int]], kinds: dict[int, str], title: str) -> Any:
+    """(event number, block index, characters so far) as one step line per block."""
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 2.8))
+    for index, kind in kinds.items():
+        points = [(n, size) for n, i, size in timeline if i == index]
+        if not points:
+            continue
+        ax.step(
+            [p[0] for p in points],
+            [p[1] for p in points],
+            where="post",
+            marker="os^D"[index % 4],
+            color=PALETTE[index % len(PALETTE)],
+            label=f"block {index}: {kind}",
+        )
+    ax.set_xlabel("event number in the stream")
+    ax.set_ylabel("characters received")
+    ax.set_title(title)
+    ax.legend(fontsize=8, loc="upper left")
     fig.tight_layout()
     show(fig)
     return fig

@@ -51,4 +51,62 @@ def test_stacked_parts_labels_every_bar_total(monkeypatch):
     monkeypatch.setattr(plots, "show", lambda fig, alt=None: None)
     fig = plots.stacked_parts(["x", "y"], {"a": [1, 2], "b": [3, 4]}, "Parts", "tokens")
     (ax,) = fig.axes
-    assert sorted(t.get_text() for t in ax.texts) == ["4", "6"]
+    assert sorted(t.get_text().strip() for t in ax.texts) == ["4", "6"]
+
+
+def _no_show(monkeypatch):
+    monkeypatch.setattr(plots, "show", lambda fig, alt=None: None)
+
+
+def _extent(artist):
+    return artist.get_window_extent(artist.figure.canvas.get_renderer())
+
+
+def test_legends_sit_below_the_axes_and_hide_nothing(monkeypatch):
+    _no_show(monkeypatch)
+    figures = [
+        plots.stacked_parts(["search_orders", "get_order"], {"a": [5, 2], "b": [1, 1]}, "P", "t"),
+        plots.cache_turns([(1, 1300, 0, 0), (2, 2400, 1320, 1280)], "Cache"),
+        plots.request_parts({"tools": 3700, "tool result": 300}, {"tools"}, "Bytes", "bytes"),
+    ]
+    for fig in figures:
+        fig.canvas.draw()
+        (ax,) = fig.axes
+        assert _extent(ax.get_legend()).y1 <= _extent(ax).y0  # wholly under the plot area
+
+
+def test_long_tool_names_do_not_overlap(monkeypatch):
+    _no_show(monkeypatch)
+    names = ["check_refund_eligibility", "issue_refund", "escalate_to_human", "search_help_center"]
+    fig = plots.stacked_parts(names, {"a": [70, 100, 78, 43]}, "Tokens per tool", "tokens")
+    fig.canvas.draw()
+    boxes = [_extent(t) for t in fig.axes[0].get_yticklabels()]
+    for upper, lower in zip(boxes, boxes[1:], strict=False):
+        assert not upper.overlaps(lower)
+
+
+def test_priced_ways_gives_each_model_its_own_scale(monkeypatch):
+    _no_show(monkeypatch)
+    costs = {("cheap", "no cache"): 0.0044, ("cheap", "cache"): 0.0030}
+    costs |= {("dear", "no cache"): 0.1119, ("dear", "cache"): 0.0471}
+    fig = plots.priced_ways(costs, "One run, four prices")
+    cheap, dear = fig.axes
+    assert cheap.get_title() == "cheap" and dear.get_title() == "dear"
+    assert cheap.get_ylim()[1] < 0.01 < dear.get_ylim()[1]
+    assert [t.get_text() for t in cheap.texts] == ["$0.0044", "$0.0030"]
+
+
+def test_request_parts_tells_what_repeats_from_what_grows(monkeypatch):
+    _no_show(monkeypatch)
+    fig = plots.request_parts({"tools": 10, "result": 5}, {"tools"}, "Parts", "bytes")
+    labels = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    assert labels == ["tools (repeats)", "result (grows)"]
+
+
+def test_labelled_bars_and_stream_growth(monkeypatch):
+    _no_show(monkeypatch)
+    fig = plots.labelled_bars(["a", "b"], [3, 5], "T", "tokens")
+    assert [t.get_text() for t in fig.axes[0].texts] == [" 3", " 5"]
+    timeline = [(1, 0, 4), (2, 1, 3), (3, 0, 9)]
+    fig = plots.stream_growth(timeline, {0: "text", 1: "tool_call"}, "Stream")
+    assert len(fig.axes[0].lines) == 2
