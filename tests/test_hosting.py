@@ -54,7 +54,7 @@ def test_a_non_editable_install_still_finds_the_data_from_the_notebooks_folder(t
         ROOT / "helpers", site / "helpers", ignore=shutil.ignore_patterns("__pycache__")
     )
     script = (
-        "import helpers.paths as p, helpers.examples.sundry as s;"
+        "import helpers.machinery.paths as p, helpers.examples.sundry as s;"
         "print(p.DATA.parent == p.Path.cwd().parent, len(s.TOOLS))"
     )
     env = dict(os.environ, PYTHONPATH=str(site))
@@ -78,7 +78,7 @@ def test_outside_the_repository_the_error_says_what_to_do(tmp_path):
     env = dict(os.environ, PYTHONPATH=str(site))
     env.pop("ON_THE_WIRE_ROOT", None)
     out = subprocess.run(
-        [sys.executable, "-c", "import helpers.paths"],
+        [sys.executable, "-c", "import helpers.machinery.paths"],
         cwd=tmp_path,
         env=env,
         capture_output=True,

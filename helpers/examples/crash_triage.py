@@ -18,8 +18,8 @@ import json
 import re
 from dataclasses import dataclass, field
 
+from helpers.machinery.paths import DATA
 from helpers.messages import Request, Tool, ToolCall, ToolResult, system, tool_result, user
-from helpers.paths import DATA
 
 __all__ = [
     "CRASH_REPORT",

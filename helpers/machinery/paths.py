@@ -21,7 +21,7 @@ def find_root() -> Path:
     candidates = []
     if os.environ.get("ON_THE_WIRE_ROOT"):
         candidates.append(Path(os.environ["ON_THE_WIRE_ROOT"]))
-    candidates.append(Path(__file__).resolve().parents[1])
+    candidates.append(Path(__file__).resolve().parents[2])
     here = Path.cwd().resolve()
     candidates += [here, *here.parents]
     for candidate in candidates:
