@@ -130,13 +130,15 @@ DISAGREEMENTS: dict[str, dict[str, str]] = {
             "OpenAI accepted (200) a reasoning item followed directly by a user message; check "
             "reports reasoning-not-followed"
         ),
-        "mira-call_with_tools-openai_responses_gpt_4o-sync-1": (
-            "Responses continuation (`conversation`) whose input is only a function_call_output; "
-            "check reports [result-without-call] without the stored chain (issue 11 item 5)"
-        ),
         "pyd-resp-conversation_id_tool_call_continuation-2": (
-            "Responses continuation (`conversation`) whose input is only a function_call_output; "
-            "check reports [result-without-call] without the stored chain (issue 11 item 5)"
+            "Responses continuation (`conversation`) whose input is only function_call_output "
+            "items; check reports [result-without-call] without the stored chain (issue 11 item "
+            "5)"
+        ),
+        "mira-call_with_tools-openai_responses_gpt_4o-sync-1": (
+            "Responses continuation (`previous_response_id`) whose input is only "
+            "function_call_output items; check reports [result-without-call] without the stored "
+            "chain (issue 11 item 5)"
         ),
         "pyd-chat-apply_patch_toolset_stream-1": R19,
         "pyd-chat-apply_patch_toolset_stream-2": R19,
@@ -223,13 +225,13 @@ DISAGREEMENTS: dict[str, dict[str, str]] = {
             "Anthropic refused `container` given as an object ('container: Input should be a "
             "valid string'); field types outside the conversation are not checked"
         ),
-        "mira-call_with_tools-openai_responses_gpt_4o-sync-1": (
-            "Responses continuation (`conversation`) is not resolved by the local provider, so "
-            "its function_call_output is an orphan (issue 11 item 5)"
-        ),
         "pyd-resp-conversation_id_tool_call_continuation-2": (
             "Responses continuation (`conversation`) is not resolved by the local provider, so "
             "its function_call_output is an orphan (issue 11 item 5)"
+        ),
+        "mira-call_with_tools-openai_responses_gpt_4o-sync-1": (
+            "Responses continuation (`previous_response_id`) is not resolved by the local "
+            "provider, so its function_call_output is an orphan (issue 11 item 5)"
         ),
         "pyd-chat-web_search_tool_model_not_supported-0": (
             "model-specific: gpt-4o refuses `web_search_options`; no per-model parameter rules"
