@@ -26,6 +26,7 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass
 
+from helpers.machinery.html import no_math
 from helpers.messages import Request
 from helpers.models import ModelInfo, model_info
 from helpers.tokens import Count, count, token_keys
@@ -80,7 +81,7 @@ class CacheBreak:
         )
 
     def _repr_html_(self) -> str:
-        return f"<p>{html.escape(str(self))}</p>"
+        return no_math(f"<p>{html.escape(str(self))}</p>")
 
 
 def _decode(counted: Count, keys: list[object], i: int) -> str | None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass, field
 
+from helpers.machinery.html import no_math
+
 __all__ = ["Check", "Report", "check_environment"]
 
 
@@ -44,7 +46,9 @@ class Report:
             for c in self.checks
         )
         verdict = "All checks passed." if self.ok else "<b>Some checks failed.</b>"
-        return f"<table><tr><th></th><th>check</th><th>result</th></tr>{rows}</table>{verdict}"
+        return no_math(
+            f"<table><tr><th></th><th>check</th><th>result</th></tr>{rows}</table>{verdict}"
+        )
 
 
 def _python() -> Check:

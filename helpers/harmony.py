@@ -27,6 +27,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from helpers.formats.common import dump_arguments
+from helpers.machinery.html import no_math
 from helpers.messages import Image, Reasoning, Request, Text, ToolCall, ToolResult
 
 if TYPE_CHECKING:
@@ -86,7 +87,7 @@ class HarmonyView:
             )
         more = f"<p>... {self.count - MAX_CHIPS} more tokens</p>" if self.count > MAX_CHIPS else ""
         notes = "".join(f"<li>{html.escape(n)}</li>" for n in self.notes)
-        return (
+        return no_math(
             f'{_STYLE}<div class="otw-harmony"><b>{self.count} tokens</b> (gpt-oss harmony)'
             f"{''.join(chips)}{more}{f'<ul>{notes}</ul>' if notes else ''}</div>"
         )

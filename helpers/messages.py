@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from helpers.machinery.html import no_math
+
 __all__ = [
     "Block",
     "FormatError",
@@ -210,7 +212,7 @@ class Message:
     def _repr_html_(self) -> str:
         from helpers.show import message_html
 
-        return message_html(self)
+        return no_math(message_html(self))
 
 
 @dataclass
@@ -256,7 +258,7 @@ class Request:
     def _repr_html_(self) -> str:
         from helpers.show import request_html
 
-        return request_html(self)
+        return no_math(request_html(self))
 
 
 # --- builders: they read like the JSON they make -----------------------------------------------

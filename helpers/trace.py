@@ -15,6 +15,7 @@ from decimal import Decimal
 from html import escape
 from typing import Any
 
+from helpers.machinery.html import no_math
 from helpers.messages import Message, ToolCall
 from helpers.replies import Reply
 
@@ -92,4 +93,4 @@ class Trace:
             "<tr>" + "".join(f"<td>{escape(v)}</td>" for v in row) + "</tr>" for row in self.rows()
         )
         title = f"<b>{escape(self.format)}</b> / <code>{escape(self.model)}</code>"
-        return f"<div>{title}<table><tr>{head}</tr>{body}</table></div>"
+        return no_math(f"<div>{title}<table><tr>{head}</tr>{body}</table></div>")

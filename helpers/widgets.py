@@ -11,6 +11,8 @@ from __future__ import annotations
 from html import escape
 from typing import TYPE_CHECKING, Any
 
+from helpers.machinery.html import no_math
+
 if TYPE_CHECKING:
     from helpers.messages import Request
 
@@ -38,7 +40,7 @@ def format_tabs(request: Request, formats: tuple[str, ...] | None = None) -> Any
                 else ""
             )
         )
-        pages.append(widgets.HTML(html))
+        pages.append(widgets.HTML(no_math(html)))
     tabs = widgets.Tab(children=pages)
     for i, name in enumerate(names):
         tabs.set_title(i, name)
@@ -88,7 +90,7 @@ def trace_viewer(trace: Any, max_chars: int = 6000) -> Any:
             f"stop: {escape(step.reply.stop_reason)} · calls: {escape(', '.join(step.tool_calls))}"
         )
         box = "max-height:24em;overflow:auto;font-size:11px;margin:0"
-        view.value = (
+        view.value = no_math(
             f"<div>{meter}</div><table style='width:100%'><tr><th>request body</th>"
             f"<th>response body</th></tr><tr><td style='vertical-align:top;width:50%'>"
             f'<pre style="{box}">{escape(request)}</pre></td>'

@@ -8,7 +8,11 @@ until every cell has run, then assert
 - no error output and no "Error displaying widget";
 - every figure the stored notebook has is rendered as an image;
 - every slider responds: pressing → on its handle changes the text of its output area;
-- every tab bar responds: clicking another tab shows different content.
+- every tab bar responds: clicking another tab shows different content;
+- no text was typeset as LaTeX: JupyterLab's MathJax reads a pair of ``$`` signs in markdown or
+  in an HTML output as a formula and swallows the text between them ("$150 or less ... $289"
+  becomes "150orless...289"). A probe notebook with a bare pair and an escaped one proves the
+  check sees MathJax at work.
 
 Screenshots of failures land in ``test-artifacts/browser/``. Skipped (with the reason) when
 Playwright or Debian's Chromium is missing; ``make test`` installs Chromium where it can.
@@ -54,6 +58,36 @@ LAB_SETTINGS = {
 }
 
 
+PROBE = "zz_dollar_probe.ipynb"
+BARE = "Refunds of $150 or less yourself, above that a human: $289 needs one."
+
+
+def _dollar_probe() -> dict:
+    """A notebook with a bare $ pair (MathJax must fire) and the same text escaped (it must not)."""
+    from helpers.machinery.html import no_math
+
+    def markdown(text: str) -> dict:
+        return {"cell_type": "markdown", "metadata": {}, "source": text}
+
+    html = {"text/html": no_math(BARE), "text/plain": BARE}
+    return {
+        "cells": [
+            markdown(BARE),
+            markdown(BARE.replace("$", "\\$")),
+            {
+                "cell_type": "code",
+                "execution_count": 1,
+                "metadata": {},
+                "outputs": [{"output_type": "display_data", "data": html, "metadata": {}}],
+                "source": "from helpers.machinery.html import no_math",
+            },
+        ],
+        "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3"}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -66,6 +100,7 @@ def lab(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("lab")
     root = tmp / "root"
     shutil.copytree(ROOT / "notebooks", root / "notebooks")
+    (root / "notebooks" / PROBE).write_text(json.dumps(_dollar_probe()))
     shutil.copytree(ROOT / "data", root / "data")
     (tmp / "app-settings").mkdir()
     (tmp / "app-settings" / "overrides.json").write_text(json.dumps(LAB_SETTINGS))
@@ -245,9 +280,35 @@ def test_lesson_runs_and_its_widgets_respond_in_the_browser(lab, page, path):
         _shut_down_kernels(base, token)
 
 
+def test_a_bare_dollar_pair_is_typeset_and_an_escaped_one_is_not(lab, page):
+    """The LaTeX check below can fail: MathJax eats a bare pair, `\\$` and no_math() survive."""
+    base, token = lab
+    page.goto(f"{base}/lab/workspaces/probe/tree/notebooks/{PROBE}?token={token}")
+    panel = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)")
+    panel.locator("mjx-container").first.wait_for(timeout=30_000)
+    cells = panel.locator(".jp-Cell")
+    assert cells.nth(0).locator("mjx-container").count() >= 1  # the bare pair became a formula
+    for i in (1, 2):  # the escaped markdown, and the HTML output wrapped in no_math()
+        assert cells.nth(i).locator("mjx-container").count() == 0
+        assert "$150 or less yourself" in cells.nth(i).inner_text()
+    _shut_down_kernels(base, token)
+
+
+def _latex_problems(panel) -> list[str]:
+    time.sleep(1.5)  # MathJax typesets asynchronously, after the output is in the page
+    formulas = panel.locator("mjx-container")
+    if not formulas.count():
+        return []
+    near = formulas.first.locator("xpath=ancestor::div[contains(@class,'jp-Cell')][1]")
+    return [
+        f"{formulas.count()} piece(s) of text typeset as LaTeX (a bare $ pair); first in: "
+        f"{near.inner_text()[:200]!r}"
+    ]
+
+
 def _check(page, path: Path) -> None:
     panel = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)")
-    problems = []
+    problems = _latex_problems(panel)
     errors = panel.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
     tracebacks = panel.locator(".jp-RenderedText[data-mime-type='application/vnd.jupyter.error']")
     for label, locator in (("stderr output", errors), ("error output", tracebacks)):

@@ -15,6 +15,7 @@ import html
 from dataclasses import dataclass
 from decimal import Decimal
 
+from helpers.machinery.html import no_math
 from helpers.models import ModelInfo, model_info, price_timestamp
 from helpers.replies import Usage
 
@@ -42,7 +43,7 @@ class Cost:
 
     def _repr_html_(self) -> str:
         u = self.usage
-        return (
+        return no_math(
             f"<p><b>${self.total_usd:.6f}</b> on <code>{html.escape(self.model)}</code>: "
             f"{u.uncached_input_tokens} uncached (${self.uncached_usd:.6f}) + "
             f"{u.cache_read_tokens} cache reads (${self.cache_read_usd:.6f}) + "

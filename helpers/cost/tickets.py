@@ -19,6 +19,7 @@ from decimal import Decimal
 from typing import Any
 
 from helpers.cost.prices import price
+from helpers.machinery.html import no_math
 from helpers.messages import Message, Request, Text, Tool
 from helpers.models import ModelInfo, model_info
 from helpers.replies import Usage
@@ -110,7 +111,7 @@ class Ticket:
             f"<td>{t.cumulative_usd:.6f}</td><td>{html.escape(t.note)}</td></tr>"
             for t in self.turns
         )
-        return (
+        return no_math(
             f"<table><tr><th>turn</th><th>input</th><th>cached</th><th>written</th>"
             f"<th>output</th><th>cost $</th><th>cumulative $</th><th></th></tr>{cells}"
             f"<tr><th>all</th><th>{self.input_tokens}</th><th>{self.cached_tokens}</th><th></th>"

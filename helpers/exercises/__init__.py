@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from html import escape
 from typing import Any
 
+from helpers.machinery.html import no_math
+
 __all__ = ["Result", "check_equal", "not_answered"]
 
 
@@ -29,7 +31,7 @@ class Result:
 
     def _repr_html_(self) -> str:
         colour, icon = ("#1b7837", "✅") if self.ok else ("#b35806", "❌")
-        return (
+        return no_math(
             f'<div style="border-left:4px solid {colour};padding:4px 8px">'
             f"{icon} {escape(self.message)}</div>"
         )

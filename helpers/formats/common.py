@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import Any
 
+from helpers.machinery.html import no_math
 from helpers.messages import FormatError, Image, Message, Reasoning, Text, ToolCall, ToolResult
 
 #: Both OpenAI formats have no error flag on a tool result: the text carries it instead.
@@ -69,7 +70,7 @@ class Rendered:
         body = f'<pre style="max-height:32em;overflow:auto">{escape(self.json())}</pre>'
         items = "".join(f"<li>{escape(str(n))}</li>" for n in self.notes)
         notes = f"<div><b>notes</b><ul>{items}</ul></div>" if self.notes else ""
-        return head + body + notes
+        return no_math(head + body + notes)
 
 
 # --- reading JSON from outside: the expected kind, or an error that says where ----------------

@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import Any
 
+from helpers.machinery.html import no_math
+
 __all__ = ["Exchange", "Recorder", "redact", "redact_headers"]
 
 REDACTED = "<redacted>"
@@ -146,7 +148,7 @@ class Exchange:
             "font-family:var(--jp-code-font-family,monospace);font-size:12px;max-width:50%"
         )
         note = f" <i>({escape(self.note)})</i>" if self.note else ""
-        return (
+        return no_math(
             "<table><tr><th style='text-align:left'>request</th>"
             f"<th style='text-align:left'>response{note}</th></tr>"
             f"<tr><td style='{cell}'>{escape(self.request_http())}</td>"
@@ -205,4 +207,4 @@ class Recorder:
             for i, e in enumerate(self.exchanges)
         )
         head = "<tr><th>#</th><th>request</th><th>status</th><th>note</th></tr>"
-        return f"<table>{head}{rows}</table>"
+        return no_math(f"<table>{head}{rows}</table>")

@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from html import escape
 
+from helpers.machinery.html import no_math
+
 
 @dataclass
 class Violation:
@@ -55,7 +57,7 @@ class Violation:
         return f"{self.where}{call}: {self.message} [{self.rule}]"
 
     def _repr_html_(self) -> str:
-        return f"<ul style='margin:2px 0'>{_item_html(self)}</ul>"
+        return no_math(f"<ul style='margin:2px 0'>{_item_html(self)}</ul>")
 
 
 def set_provider_error(
@@ -80,9 +82,11 @@ class Violations(list):
 
     def _repr_html_(self) -> str:
         if not self:
-            return "<div>✅ no violations</div>"
+            return no_math("<div>✅ no violations</div>")
         items = "".join(_item_html(v) for v in self)
-        return f"<div><b>{_count(len(self))}</b><ul style='margin:2px 0'>{items}</ul></div>"
+        return no_math(
+            f"<div><b>{_count(len(self))}</b><ul style='margin:2px 0'>{items}</ul></div>"
+        )
 
 
 def _count(n: int) -> str:

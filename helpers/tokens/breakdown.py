@@ -18,6 +18,8 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass, field
 
+from helpers.machinery.html import no_math
+
 __all__ = ["Count", "Piece", "Row"]
 
 
@@ -95,7 +97,7 @@ class Count:
                 f"<td style='text-align:right'>{share}</td></tr>"
             )
         notes = "".join(f"<li>{html.escape(n)}</li>" for n in self.notes)
-        return (
+        return no_math(
             f"<div><b>{self.total} input tokens</b> on <code>{html.escape(self.model)}</code> "
             f"({kind})<table><tr><th>part</th><th>what</th><th>tokens</th><th>share</th></tr>"
             f"{''.join(body)}</table><small>{html.escape(self.method)}</small>"
