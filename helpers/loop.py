@@ -3,14 +3,16 @@
 >>> trace = run(sundry.opening(model), sundry.run_tool, format="anthropic", base_url=p.url)
 >>> trace                     # the meter: tokens sent, cached, output and cost per turn
 
-The three rules that keep a loop correct, each one line below:
+Three habits keep the rules of the list (lesson 10) without ever checking them, each one line
+below, marked (a), (b), (c):
 
-1. append the model's reply to the history **before** running its tools (the next request must
-   show the calls it answers);
-2. answer **every** tool call of the reply, all results in one ``tool`` message (the renderers
-   turn it into what each provider needs: one Anthropic user turn, N Chat tool messages, ...);
-3. dispatch on the **block type**, never on "is there text?": a reply can hold reasoning, text
-   and several calls at once.
+(a) append the model's reply to the history **before** running its tools (the next request
+    must show the calls it answers);
+(b) answer **every** tool call of the reply, all results in one ``tool`` message (the
+    renderers turn it into what each provider needs: one Anthropic user turn, N Chat tool
+    messages, ...);
+(c) dispatch on the **block type**, never on "is there text?": a reply can hold reasoning,
+    text and several calls at once.
 
 Rules that matter (the refund ceiling, "don't edit existing tests") live in the tools
 (``helpers.examples.*.run_tool``), not in the prompt. The loop talks plain HTTP with ``httpx``
@@ -106,13 +108,13 @@ def run(
             else:
                 raw = send(client, format, rendered.body, rendered.path)
             reply: Reply = parse_response(raw, format)
-            messages.append(reply.message)  # 1. the reply goes into the history first
+            messages.append(reply.message)  # (a) the reply goes into the history first
             step = Step(number, rendered.body, raw, reply, messages_sent=len(messages) - 1)
             step.cost_usd = _cost(price, reply, request.model)
             trace.steps.append(step)
 
             results: list[ToolResult] = []
-            for block in reply.message.content:  # 3. dispatch on the block type
+            for block in reply.message.content:  # (c) dispatch on the block type
                 match block:
                     case ToolCall():
                         results.append(run_tool(block))
@@ -122,7 +124,7 @@ def run(
                         pass  # already in the history; shown by the trace
             if not results:
                 return trace
-            messages.append(tool(*results))  # 2. every call answered, in one message
+            messages.append(tool(*results))  # (b) every call answered, in one message
             if trace.finish is not None:
                 return trace  # the agent said it is done, in a form the program can read
     return trace

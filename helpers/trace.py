@@ -77,7 +77,7 @@ class Trace:
         out.append(["total"] + [str(v) for v in totals] + ["", ""])
         return out
 
-    HEADERS = ["turn", "input sent", "cached", "output", "cost", "stop", "tool calls"]
+    HEADERS = ["turn", "input sent", "cached", "output", "cost", "stop (neutral)", "tool calls"]
 
     def __str__(self) -> str:
         rows = [self.HEADERS] + self.rows()

@@ -73,7 +73,7 @@ def _dollar_probe() -> dict:
     return {
         "cells": [
             markdown(BARE),
-            markdown(BARE.replace("$", "\\$")),
+            markdown(BARE.replace("$", "\\\\$")),  # two backslashes: see notebook_rules
             {
                 "cell_type": "code",
                 "execution_count": 1,
@@ -286,6 +286,7 @@ def test_a_bare_dollar_pair_is_typeset_and_an_escaped_one_is_not(lab, page):
     page.goto(f"{base}/lab/workspaces/probe/tree/notebooks/{PROBE}?token={token}")
     panel = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)")
     panel.locator("mjx-container").first.wait_for(timeout=30_000)
+    time.sleep(3)  # the other cells are typeset one by one, asynchronously
     cells = panel.locator(".jp-Cell")
     assert cells.nth(0).locator("mjx-container").count() >= 1  # the bare pair became a formula
     for i in (1, 2):  # the escaped markdown, and the HTML output wrapped in no_math()

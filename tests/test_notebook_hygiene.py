@@ -76,11 +76,13 @@ def test_rules_catch_a_bare_dollar_in_markdown(tmp_path):
         tmp_path,
         [
             markdown("Refunds above $150 need a human; Jon wants $289."),
-            markdown(r"Refunds above \$150 need a human; `price = $5` and ```\n$x$\n``` are code."),
+            markdown(r"Refunds above \$150 need a human; Jon wants \$289."),  # not enough
+            markdown(r"Refunds above \\$150; `price = $5` and ```\n$x$\n``` are code."),
         ],
     )
     found = problems(path)
-    assert len(found) == 1 and "99_probe.ipynb cell 0: a bare $ in markdown" in found[0]
+    assert len(found) == 2, found
+    assert "cell 0: a $ in markdown not written" in found[0] and "cell 1:" in found[1]
 
 
 def test_rules_accept_a_tagged_expected_error(tmp_path):
