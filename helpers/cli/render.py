@@ -40,7 +40,7 @@ def _check(name: str | None, flag: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from helpers.cli import UsageError, read_json
+    from helpers.cli import UsageError, check_request, read_json
     from helpers.formats import parse, render
 
     _check(args.to, "--to")
@@ -50,6 +50,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"{args.file}: a request body is a JSON object, not {type(body).__name__}")
     notes: list = []
     request = parse(body, args.source, notes=notes)
+    check_request(request, args.file)
     if args.to == "neutral":
         out = request.to_json()
     else:
