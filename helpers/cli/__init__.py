@@ -102,7 +102,7 @@ def read_text(path: str) -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
         raise UsageError(
-            f"{_name(path)}: not UTF-8 text (byte {err.start}: {data[err.start:err.start + 1]!r})"
+            f"{_name(path)}: not UTF-8 text (byte {err.start}: {data[err.start : err.start + 1]!r})"
         ) from None
 
 
@@ -169,7 +169,9 @@ def check_request(request: Any, name: str) -> None:
             raise UsageError(f"{where}: description: expected a string, got {kind}")
         schema = tool.parameters
         if not isinstance(schema, dict):
-            raise UsageError(f"{where}: parameters: expected an object, got {type(schema).__name__}")
+            raise UsageError(
+                f"{where}: parameters: expected an object, got {type(schema).__name__}"
+            )
         properties = schema.get("properties", {})
         if not isinstance(properties, dict) or not all(
             isinstance(v, dict | bool) for v in properties.values()
@@ -181,7 +183,7 @@ def check_request(request: Any, name: str) -> None:
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
-_LONG_INT = re.compile(r"-?\d{%d,}" % (MAX_INT_DIGITS + 1))
+_LONG_INT = re.compile(rf"-?\d{{{MAX_INT_DIGITS + 1},}}")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -237,4 +239,4 @@ def main(argv: list[str] | None = None) -> int:
 
 def _say(line: str) -> None:
     with contextlib.suppress(Exception):
-        print(" ".join(line.split("\n")), file=sys.stderr)
+        print(" ".join(line.splitlines()), file=sys.stderr)  # one line, whatever it quotes

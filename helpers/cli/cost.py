@@ -133,8 +133,7 @@ def run(args: argparse.Namespace) -> int:
         ticket = project_ticket(requests, info, output_tokens=outputs)
     else:
         usages = [
-            _checked(_usage(t, provider, f"turns[{i}]"), f"turns[{i}]")
-            for i, t in enumerate(turns)
+            _checked(_usage(t, provider, f"turns[{i}]"), f"turns[{i}]") for i, t in enumerate(turns)
         ]
         notes = [str(t.get("note", "")) for t in turns]
         ticket = ticket_from_usages(usages, info, notes)

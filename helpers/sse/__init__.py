@@ -129,7 +129,8 @@ class _Checked:
     def __iter__(self) -> Iterator[ServerSentEvent]:
         import json
 
-        for self.current, event in enumerate(self.items):
+        for number, event in enumerate(self.items):
+            self.current = number
             data = event.data
             if not data.startswith("[DONE]") and event.event != "ping":
                 parsed = json.loads(data)
