@@ -11,9 +11,9 @@ One contract for every command, so a script can tell the cases apart:
   the wrong type, an input over a limit): one line on stderr naming the place;
 - exit 3: a bug of ours: one line, ``internal error, please report``, never a traceback.
 
-Limits are checked before any work: an input of at most ``MAX_INPUT_BYTES``, JSON nested at most
-``MAX_DEPTH`` deep, integers of at most ``MAX_INT_DIGITS`` digits, no ``NaN``/``Infinity`` (not
-JSON) and no lone surrogate (``"\\ud800"``: no real API accepts one).
+Limits are checked before any work: an input of at most ``MAX_INPUT_BYTES``; then the JSON
+limits of ``helpers.machinery.input_checks`` (shared with the local provider): nesting depth,
+integer length, no ``NaN``/``Infinity`` (not JSON), no lone surrogate (``"\\ud800"``).
 """
 
 from __future__ import annotations
@@ -24,10 +24,12 @@ import functools
 import importlib
 import json
 import os
-import re
 import sys
 from pathlib import Path
 from typing import Any, NoReturn
+
+from helpers.machinery.input_checks import InputError, loads, tool_problem
+from helpers.machinery.input_checks import check_value as _check_value
 
 # command name -> module under helpers.cli, in the order ``--help`` lists them
 COMMANDS: dict[str, str] = {
@@ -40,33 +42,14 @@ COMMANDS: dict[str, str] = {
 }
 
 
-#: Inputs above these limits are refused (exit 2) before any work is done.
+#: Inputs above these limits are refused (exit 2) before any work is done (the JSON limits are
+#: in ``helpers.machinery.input_checks``, shared with the local provider).
 MAX_INPUT_BYTES = 64 * 1024 * 1024
-MAX_DEPTH = 100
-MAX_INT_DIGITS = 30
 EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
 
 
 class UsageError(Exception):
     """A problem with the user's input: printed as one line, exit status 2."""
-
-
-class _TooLong(ValueError):
-    pass
-
-
-def _int(text: str) -> int:
-    if len(text.lstrip("-")) > MAX_INT_DIGITS:
-        raise _TooLong(f"an integer of {len(text.lstrip('-'))} digits")
-    return int(text)
-
-
-class _NotJSON(ValueError):
-    pass
-
-
-def _constant(name: str) -> Any:
-    raise _NotJSON(f"{name} is not a JSON value (JSON has no NaN or Infinity)")
 
 
 def _name(path: str) -> str:
@@ -106,26 +89,6 @@ def read_text(path: str) -> str:
         ) from None
 
 
-def check_value(value: Any, name: str) -> None:
-    """Refuse nesting deeper than ``MAX_DEPTH`` and lone surrogates, naming the JSON path."""
-    stack: list[tuple[Any, str, int]] = [(value, "", 0)]
-    while stack:
-        node, at, depth = stack.pop()
-        if depth > MAX_DEPTH:
-            raise UsageError(f"{name}: nested deeper than {MAX_DEPTH} levels at {at or 'top'}")
-        if isinstance(node, dict):
-            for key, item in node.items():
-                if _SURROGATE.search(key):
-                    raise UsageError(f"{name}: a key at {at or 'top'} holds a lone surrogate")
-                stack.append((item, f"{at}.{key}" if at else key, depth + 1))
-        elif isinstance(node, list):
-            stack.extend((item, f"{at}[{i}]", depth + 1) for i, item in enumerate(node))
-        elif isinstance(node, str) and _SURROGATE.search(node):
-            raise UsageError(
-                f"{name}: {at or 'the value'} holds a lone surrogate (not valid Unicode text)"
-            )
-
-
 def read_json(path: str) -> Any:
     """Read JSON from a file path, or from standard input when the path is ``-``.
 
@@ -135,19 +98,19 @@ def read_json(path: str) -> Any:
     text = read_text(path)
     name = _name(path)
     try:
-        value = json.loads(text, parse_int=_int, parse_constant=_constant)
+        return loads(text, name)
     except json.JSONDecodeError as err:
         raise UsageError(f"{name} is not valid JSON: {err}") from None
-    except _TooLong as err:
-        where = _LONG_INT.search(text)
-        at = f" (line {text.count(chr(10), 0, where.start()) + 1})" if where else ""
-        raise UsageError(f"{name}: {err}{at} is refused (limit {MAX_INT_DIGITS} digits)") from None
-    except _NotJSON as err:
-        raise UsageError(f"{name}: {err}") from None
-    except RecursionError:
-        raise UsageError(f"{name}: nested deeper than {MAX_DEPTH} levels") from None
-    check_value(value, name)
-    return value
+    except InputError as err:
+        raise UsageError(str(err)) from None
+
+
+def check_value(value: Any, name: str) -> None:
+    """``input_checks.check_value``, failing as a usage error (exit 2)."""
+    try:
+        _check_value(value, name)
+    except InputError as err:
+        raise UsageError(str(err)) from None
 
 
 def check_request(request: Any, name: str) -> None:
@@ -160,30 +123,10 @@ def check_request(request: Any, name: str) -> None:
     if request.model is not None and not isinstance(request.model, str):
         raise UsageError(f"{name}: model: expected a string, got {type(request.model).__name__}")
     for i, tool in enumerate(request.tools):
-        where = f"{name}: tools[{i}]"
-        if not isinstance(tool.name, str) or not tool.name:
-            raise UsageError(f"{where}.name: expected a non-empty string")
-        where += f" ({tool.name})"
-        if not isinstance(tool.description, str):
-            kind = type(tool.description).__name__
-            raise UsageError(f"{where}: description: expected a string, got {kind}")
-        schema = tool.parameters
-        if not isinstance(schema, dict):
-            raise UsageError(
-                f"{where}: parameters: expected an object, got {type(schema).__name__}"
-            )
-        properties = schema.get("properties", {})
-        if not isinstance(properties, dict) or not all(
-            isinstance(v, dict | bool) for v in properties.values()
-        ):
-            raise UsageError(f"{where}: parameters.properties: expected an object of schemas")
-        required = schema.get("required", [])
-        if not isinstance(required, list) or not all(isinstance(r, str) for r in required):
-            raise UsageError(f"{where}: parameters.required: expected a list of strings")
-
-
-_SURROGATE = re.compile("[\ud800-\udfff]")
-_LONG_INT = re.compile(rf"-?\d{{{MAX_INT_DIGITS + 1},}}")
+        problem = tool_problem(tool)
+        if problem:
+            label = f" ({tool.name})" if isinstance(tool.name, str) and tool.name else ""
+            raise UsageError(f"{name}: tools[{i}]{label}: {problem}")
 
 
 class _Parser(argparse.ArgumentParser):

@@ -10,6 +10,9 @@ from __future__ import annotations
 import argparse
 import threading
 
+#: Exchanges ``serve`` keeps in memory (the newest; each line is printed as it happens).
+KEEP = 100
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from helpers.provider.scenarios import SCENARIOS
@@ -28,6 +31,12 @@ def _port(text: str) -> int:
     if not 0 <= port <= 65535:
         raise argparse.ArgumentTypeError(f"{port} is not a port (0 to 65535; 0 = any free one)")
     return port
+
+
+def log_line(exchange) -> str:
+    """One line per exchange (its path and note are already redacted by the recorder)."""
+    note = f"  ({exchange.note})" if exchange.note else ""
+    return f"{exchange.method} {exchange.path} -> {exchange.status}{note}"
 
 
 def banner(p) -> str:
@@ -67,11 +76,16 @@ def run(args: argparse.Namespace) -> int:
     from helpers.provider import LocalProvider
 
     def log(exchange) -> None:
-        note = f"  ({exchange.note})" if exchange.note else ""
-        print(f"{exchange.method} {exchange.path} -> {exchange.status}{note}", flush=True)
+        print(log_line(exchange), flush=True)
 
     try:
-        provider = LocalProvider(args.scenario, port=args.port, on_exchange=log).start()
+        provider = LocalProvider(
+            args.scenario,
+            port=args.port,
+            on_exchange=log,
+            keep=KEEP,  # runs for hours: memory stays bounded
+            log=lambda line: print(line, flush=True),
+        ).start()
     except (OSError, OverflowError) as err:
         reason = getattr(err, "strerror", None) or err
         raise UsageError(f"cannot listen on 127.0.0.1:{args.port}: {reason}") from None
