@@ -35,9 +35,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from helpers import sse
-from helpers.cli import main
 from helpers.examples import crash_triage, sundry
 from helpers.formats import FORMATS, detect, parse, parse_response, render, render_response
+from helpers.machinery import sse_write
+from helpers.machinery.cli import main
 from helpers.messages import FormatError, Message
 from helpers.replies import Reply, Usage
 from helpers.rules import PROFILES, check
@@ -109,7 +110,7 @@ def anthropic_reply() -> dict:
 @cache
 def streams() -> list[tuple[str, list[str]]]:
     """(format, events): every reply streamed in every format, and the recorded SDK streams."""
-    out = [(fmt, list(sse.encode(body, fmt))) for fmt, body in response_bodies()]
+    out = [(fmt, list(sse_write.encode(body, fmt))) for fmt, body in response_bodies()]
     recorded = {"openai_chat": "openai-chat", "anthropic": "anthropic"}
     for path in sorted((ROOT / "tests/fixtures/sse").glob("*.sse")):
         fmt = next(f for prefix, f in recorded.items() if path.name.startswith(prefix))
@@ -360,10 +361,10 @@ COMMANDS = [
     ["count", "{file}", "--total", "--model", "claude-sonnet-4-5"],
     ["render", "{file}", "--to", "gemini"],
     ["render", "{file}", "--to", "neutral"],
-    ["check", "{file}", "--provider", "anthropic"],
-    ["check", "{file}", "--provider", "openai-responses"],
+    ["check", "{file}", "--profile", "anthropic"],
+    ["check", "{file}", "--profile", "openai-responses"],
     ["cost", "{trace}"],
-    ["assemble", "{stream}", "--from", "anthropic"],
+    ["assemble", "{stream}", "--format", "anthropic"],
 ]
 
 
@@ -386,11 +387,11 @@ def test_every_command_keeps_the_contract_on_wrong_types(tmp_path_factory, site,
     files = {
         "file": json.dumps(body),
         "trace": json.dumps(trace),
-        "stream": "".join(sse.encode(reply, "anthropic")),
+        "stream": "".join(sse_write.encode(reply, "anthropic")),
     }
     with contextlib.suppress(KeyError, TypeError, AttributeError, IndexError, ValueError):
         # the encoder is ours and trusts its input: a wrong field may stop it, then keep the stream
-        files["stream"] = "".join(sse.encode(put(reply, at[-1:], value), "anthropic"))
+        files["stream"] = "".join(sse_write.encode(put(reply, at[-1:], value), "anthropic"))
     argv = []
     for arg in command:
         if arg.startswith("{"):
@@ -479,10 +480,10 @@ def test_each_exit_code_in_a_real_process(argv, stdin, code):
 
 def test_an_internal_error_is_one_line_and_exit_3():
     program = (
-        "import sys, helpers.cli.count as command\n"
+        "import sys, helpers.machinery.cli.count as command\n"
         "def broken(args): raise KeyError('a bug of ours')\n"
         "command.run = broken\n"
-        "from helpers.cli import main\n"
+        "from helpers.machinery.cli import main\n"
         "sys.exit(main(['count', 'data/sundry/request.json']))\n"
     )
     done = _python("-c", program)
@@ -493,11 +494,11 @@ def test_an_internal_error_is_one_line_and_exit_3():
 
 
 def test_a_lone_surrogate_in_a_stream_is_bad_input(tmp_path):
-    stream = "".join(sse.encode(anthropic_reply(), "anthropic")).encode()
+    stream = "".join(sse_write.encode(anthropic_reply(), "anthropic")).encode()
     raw = stream.replace(b'"text_delta","text":"', b'"text_delta","text":"\\ud800', 1)
     assert raw != stream
     path = tmp_path / "s.sse"
     path.write_bytes(raw)
-    done = _python("-m", "helpers", "assemble", str(path), "--from", "anthropic")
+    done = _python("-m", "helpers", "assemble", str(path), "--format", "anthropic")
     assert done.returncode == 2, done.stderr
     assert b"lone surrogate" in done.stderr

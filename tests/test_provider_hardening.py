@@ -145,7 +145,7 @@ def test_serve_keeps_a_bounded_recorder():
         for _ in range(5):
             exchange(small, b"GET /a HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         assert len(small.recorder) == 3
-    from helpers.cli import serve
+    from helpers.machinery.cli import serve
 
     source = Path(serve.__file__).read_text(encoding="utf-8")
     assert "keep=KEEP" in source and serve.KEEP == 100

@@ -9,7 +9,7 @@ from urllib.parse import quote
 import httpx
 import pytest
 
-from helpers.cli.serve import log_line
+from helpers.machinery.cli.serve import log_line
 from helpers.machinery.redaction import is_secret_name, redact, redact_body, redact_path
 from helpers.provider import LocalProvider
 
