@@ -5,6 +5,7 @@ and a client that resets the connection is one log line."""
 
 from __future__ import annotations
 
+import copy
 import json
 import socket
 import time
@@ -109,7 +110,7 @@ def test_a_bad_request_line_is_a_json_400_not_an_html_page(p):
     ],
 )
 def test_bad_but_parseable_bodies_get_a_400_never_a_500(p, path, value, wording):
-    payload = body("anthropic")
+    payload = copy.deepcopy(body("anthropic"))  # never change a body other tests share
     payload["tools"] = payload.get("tools") or [
         {"name": "f", "description": "d", "input_schema": {"type": "object", "properties": {}}}
     ]
