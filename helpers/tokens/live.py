@@ -28,7 +28,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from helpers.live import KEYS, is_live, live_url
+from helpers.live import KEYS, failure_line, is_live, live_url
 from helpers.messages import FormatError, Request
 from helpers.models import ModelInfo
 from helpers.tokens.breakdown import Count, Row
@@ -99,8 +99,6 @@ def count_live(
 ) -> Count:
     """The provider's own count of ``request``'s input tokens."""
     import httpx
-
-    from helpers.live import failure_line
 
     provider = info.provider
     key = api_key if api_key is not None else os.environ.get(KEYS[provider], "")
