@@ -164,7 +164,7 @@ def endpoint(provider: str, local: Any = None, env: Mapping[str, str] | None = N
     env, _ = _env(env), family(provider)
     if is_live(provider, env):
         return Endpoint(provider, live_url(provider, env), env[KEYS[family(provider)]], True)
-    from helpers.provider.server import LOCAL_KEY
+    from helpers.machinery.provider_server import LOCAL_KEY
 
     server = local if local is not None else local_provider()
     return Endpoint(provider, server.url, LOCAL_KEY, False)
@@ -230,7 +230,7 @@ def run_live(
         trace = run(
             request,
             run_tool,
-            wire=format,
+            format=format,
             base_url=where.base_url,
             api_key=where.api_key,
             max_turns=max_turns,

@@ -37,13 +37,15 @@ def rows() -> list[dict]:
 
     out = []
     with LocalProvider("sundry") as local:
-        for wire in FORMATS:
-            model = default_model(family(wire))
-            trace = run(sundry.opening(model), sundry.run_tool, wire=wire, base_url=local.url)
+        for wire_format in FORMATS:
+            model = default_model(family(wire_format))
+            trace = run(
+                sundry.opening(model), sundry.run_tool, format=wire_format, base_url=local.url
+            )
             out.append(
                 {
-                    "format": wire,
-                    "key": KEYS[family(wire)],
+                    "format": wire_format,
+                    "key": KEYS[family(wire_format)],
                     "model": model,
                     "estimate": model_info(model).counting.endswith("estimate"),
                     "requests": len(trace.steps),

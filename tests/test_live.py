@@ -139,8 +139,8 @@ def test_show_switch_prints_exactly_one_line(capsys, monkeypatch):
 # --- the live cell: run_live ----------------------------------------------------------------------
 
 
-def _run(capsys, env, model="claude-sonnet-4-6", wire="anthropic"):
-    trace = live.run_live(sundry.opening(model), sundry.run_tool, format=wire, env=env)
+def _run(capsys, env, model="claude-sonnet-4-6", wire_format="anthropic"):
+    trace = live.run_live(sundry.opening(model), sundry.run_tool, format=wire_format, env=env)
     out = capsys.readouterr().out
     _no_key_in(out)
     return trace, out
@@ -172,7 +172,7 @@ def test_run_live_sends_to_the_remote_with_the_key_in_a_header_only(capsys):
 
 
 @pytest.mark.parametrize(
-    "wire, model, path, body_part",
+    "wire_format, model, path, body_part",
     [
         ("anthropic", "claude-sonnet-4-6", "/v1/messages", '"authentication_error"'),
         ("openai-chat", "gpt-4o-mini", "/v1/chat/completions", '"code": "invalid_api_key"'),
@@ -181,12 +181,12 @@ def test_run_live_sends_to_the_remote_with_the_key_in_a_header_only(capsys):
     ],
 )
 def test_a_rejected_key_is_one_line_with_the_providers_own_body(
-    capsys, wire, model, path, body_part
+    capsys, wire_format, model, path, body_part
 ):
     with RejectingAPI() as remote:
-        trace, out = _run(capsys, live_env(remote.url), model, wire)
+        trace, out = _run(capsys, live_env(remote.url), model, wire_format)
     assert trace is None and out.count("\n") == 1
-    assert out.startswith(f"LIVE {live.family(wire)} {remote.url}/")
+    assert out.startswith(f"LIVE {live.family(wire_format)} {remote.url}/")
     assert path in out.split(" failed: ")[0] and body_part in out
     assert len(remote.records) == 1 and remote.records[0]["path"].endswith(path)
     _no_key_in(repr(remote.records))

@@ -80,7 +80,7 @@ def test_only_lesson_11_can_go_live_and_it_says_so_in_its_first_output():
 def test_the_stored_live_outputs_are_the_offline_lines():
     nb = nbformat.read(LIVE_LESSON, as_version=4)
     live_cells = [c for c in nb.cells if "live" in _tags(c)]
-    wire = re.search(r'(?:wire_format|wire) = "([a-z-]+)"', live_cells[0].source).group(1)
+    wire = re.search(r'wire_format = "([a-z-]+)"', live_cells[0].source).group(1)
     off = live.switch_line(wire, env={})
     assert _text(live_cells[0]) == off + "\n"
     assert [_text(c) for c in live_cells[1:]] == [
