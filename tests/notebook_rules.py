@@ -26,7 +26,9 @@ SHELL_ESCAPE = re.compile(
     r"|\b(?:subprocess\.\w+|os\.(?:system|popen|exec\w*|spawn\w*|fork)|pty\.spawn)\s*\(",
     re.M,
 )
+# "live": the cell's output depends on the live-mode switch (tests/test_live_notebooks.py)
 KNOWN_TAGS = {
+    "live",
     "nbval-ignore-output",
     "nbval-skip",
     "raises-exception",
