@@ -29,12 +29,16 @@ def sources_problems(path: Path) -> list[str]:
     recap = [i for i, text in cells if text.startswith("## Recap")]
     sources = [(i, text) for i, text in cells if text.startswith("## Sources")]
     if len(recap) != 1 or len(sources) != 1:
-        return [f"{path.name}: {len(recap)} recap cell(s) and {len(sources)} sources cell(s), want 1 and 1"]
+        return [
+            f"{path.name}: {len(recap)} recap and {len(sources)} sources cell(s), want one each"
+        ]
     found: list[str] = []
     at, text = sources[0]
     between = [t for i, t in cells if recap[0] < i < at]
     if at < recap[0] or between:
-        found.append(f"{path.name}: the Sources cell must be the first markdown cell after the recap")
+        found.append(
+            f"{path.name}: the Sources cell must be the first markdown cell after the recap"
+        )
     entries = [line for line in text.splitlines() if line.startswith("- ")]
     if not entries:
         found.append(f"{path.name}: the Sources cell lists nothing")
@@ -78,13 +82,19 @@ def test_the_check_accepts_a_good_list(tmp_path):
 @pytest.mark.parametrize(
     "cells, complaint",
     [
-        (["## Recap", "**Next:** 01"], "0 sources cell"),
+        (["## Recap", "**Next:** 01"], "and 0 sources"),
         (["## Sources\n" + GOOD, "## Recap"], "first markdown cell after the recap"),
-        (["## Recap", "**Next:** 01", "## Sources\n" + GOOD], "first markdown cell after the recap"),
+        (
+            ["## Recap", "**Next:** 01", "## Sources\n" + GOOD],
+            "first markdown cell after the recap",
+        ),
         (["## Recap", "## Sources\n- a claim, checked 2026-11-30"], "no link"),
         (["## Recap", "## Sources\n- a: [p](../data/x.json), checked 2026-11-30"], "not a public"),
         (["## Recap", "## Sources\n- a: [p](https://example.org)"], "no 'checked"),
-        (["## Recap", "## Sources\n- a: [p](http://127.0.0.1/x), checked 2026-11-30"], "local path"),
+        (
+            ["## Recap", "## Sources\n- a: [p](http://127.0.0.1/x), checked 2026-11-30"],
+            "local path",
+        ),
     ],
 )
 def test_the_check_refuses_each_problem(tmp_path, cells, complaint):
