@@ -227,10 +227,6 @@ def test_a_string_input_is_one_user_message():
     ("items", "match"),
     [
         (
-            [{"type": "function_call", "call_id": "call_7", "name": "f", "arguments": '{"a":'}],
-            r"input\[0\]: arguments of call 'call_7' are not valid JSON",
-        ),
-        (
             [{"type": "function_call", "id": "fc_1", "name": "f", "arguments": "{}"}],
             r"input\[0\]: a function_call needs a 'call_id'",
         ),
@@ -382,3 +378,19 @@ def test_a_message_with_nothing_sendable_is_left_out():
     assert len(body["input"]) == 1
     assert notes[1] == "messages[1]: nothing left to send in this message; left out"
     assert notes[-1] == "messages[2]: nothing left to send in this message; left out"
+
+
+def test_arguments_that_are_not_json_are_kept_and_named_by_their_rule():
+    from helpers.formats.common import Notes
+
+    items = [
+        {"type": "function_call", "call_id": "call_7", "name": "f", "arguments": '{"a":'},
+        {"type": "telepathy"},
+    ]
+    notes = Notes()
+    request = parse({"model": "m", "input": items}, FMT, notes=notes)
+    assert [(n.where, n.rule) for n in notes if n.rule] == [
+        ("input[0]", "arguments-not-object"),
+        ("input[1]", "unknown-block"),
+    ]
+    assert request.messages[0].content[0].arguments == '{"a":'

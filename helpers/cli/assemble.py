@@ -1,8 +1,9 @@
 """Assemble a recorded SSE stream into one neutral message (JSON).
 
 Reads raw stream bytes (a file, or - for standard input) as PROVIDER sends them and prints the
-assembled reply: the message with its blocks, the stop reason and the usage. The same function
-as ``helpers.sse.assemble``.
+assembled reply: the message with its blocks, the stop reason and the usage. What had to be
+recovered rather than read whole (a tool call whose block never closed, say) is printed on
+stderr as a note. The same function as ``helpers.sse.assemble``.
 """
 
 from __future__ import annotations
@@ -29,10 +30,13 @@ def run(args: argparse.Namespace) -> int:
         raw = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
     except OSError as err:
         raise UsageError(f"cannot read {args.file}: {err.strerror or err}") from None
+    notes: list[str] = []
     try:
-        reply = assemble(raw, args.provider)
+        reply = assemble(raw, args.provider, notes)
     except StreamError as err:
         raise UsageError(f"{args.file}: {err}") from None
+    for note in notes:
+        print(f"note: {note}", file=sys.stderr)
     out = {
         "message": reply.message.to_json(),
         "stop_reason": reply.stop_reason,

@@ -45,7 +45,7 @@ def error_response(
     """
     if provider not in FORMATS:
         raise ValueError(f"unknown provider {provider!r}; providers: {', '.join(FORMATS)}")
-    own = violation.profile != "neutral" and provider_of(violation.profile) == provider
+    own = violation.profile != "portable" and provider_of(violation.profile) == provider
     text = violation.provider_error if own and violation.provider_error else violation.message
     if provider.startswith("openai"):
         error = {
@@ -63,21 +63,20 @@ def error_response(
 
 
 def first_enforced(request: Request, profile: str) -> Violation | None:
-    """The first violation the provider is known to reject, or None if it would accept it.
+    """The first error ``check`` finds under ``profile``, or None if the provider accepts it.
 
-    A violation counts only if the provider's own text for it is known: rules the provider
-    does not enforce (or whose answer nobody has published) let the request through, as the
-    real endpoint would as far as we know.
+    The same decision ``check`` makes (``rules.severity``): warnings let the request through,
+    as the real endpoint does as far as anyone has published.
     """
     from helpers.rules import check
 
-    return next((v for v in check(request, profile) if v.provider_error), None)
+    return next(iter(check(request, profile).errors), None)
 
 
 def first_violation_error(
     request: Request, profile: str, request_id: str | None = None
 ) -> tuple[int, dict] | None:
     """The error the provider answers for ``request`` (see ``first_enforced``), or None."""
-    provider = provider_of(profile)  # a profile that is no provider ("neutral") has no answer
+    provider = provider_of(profile)  # a profile that is no provider ("portable") has no answer
     violation = first_enforced(request, profile)
     return None if violation is None else error_response(violation, provider, request_id)

@@ -97,21 +97,63 @@ def frame(data: dict[str, Any] | str, event: str | None = None) -> str:
     return f"{head}data: {payload}\n\n"
 
 
-def accumulate(raw: bytes | str | Iterable[bytes], provider: str) -> dict[str, Any]:
-    """The whole response body that a stream of ``provider`` adds up to."""
+def accumulate(
+    raw: bytes | str | Iterable[bytes], provider: str, notes: list[str] | None = None
+) -> dict[str, Any]:
+    """The whole response body that a stream of ``provider`` adds up to.
+
+    ``notes`` (a list) collects what was recovered rather than read whole: a tool call whose
+    block never closed, a ``data: [DONE]`` line after a format that has none. A stream that is
+    cut short raises ``StreamError`` with what was assembled so far in ``.partial``.
+    """
+    import inspect
     import json
 
+    found = events(raw)
+    if provider != "openai-chat" and found and found[-1].data.strip() == "[DONE]":
+        found = found[:-1]  # proxies end every format's stream this way; it carries nothing
+        if notes is not None:
+            notes.append("a final 'data: [DONE]' line (not part of this format) was skipped")
+    accumulate_events = _module(provider).accumulate
+    options = {"notes": notes} if "notes" in inspect.signature(accumulate_events).parameters else {}
     try:
-        return _module(provider).accumulate(events(raw))
+        return accumulate_events(found, **options)
     except json.JSONDecodeError as err:
         raise StreamError(f"an event's data is not JSON (a stream cut mid-event?): {err}") from None
 
 
-def assemble(raw: bytes | str | Iterable[bytes], provider: str) -> Reply:
-    """Raw SSE bytes -> a neutral ``Reply`` (message, usage, stop reason)."""
+def assemble(
+    raw: bytes | str | Iterable[bytes], provider: str, notes: list[str] | None = None
+) -> Reply:
+    """Raw SSE bytes -> a neutral ``Reply`` (message, usage, stop reason).
+
+    An incomplete stream raises ``StreamError`` saying what was recovered before the cut.
+    """
     from helpers.formats import parse_response
 
-    return parse_response(accumulate(raw, provider), provider)
+    try:
+        body = accumulate(raw, provider, notes)
+    except StreamError as err:
+        err.args = (f"{err}{_recovered(err.partial, provider)}",)
+        raise
+    return parse_response(body, provider)
+
+
+def _recovered(partial: dict[str, Any] | None, provider: str) -> str:
+    """ "; recovered before the cut: ..." from a partial body, or "" if nothing is readable."""
+    from helpers.formats import FormatError, parse_response
+
+    if not partial:
+        return "; nothing was recovered"
+    try:
+        blocks = parse_response(partial, provider).message.content
+    except (FormatError, KeyError, TypeError, ValueError):
+        return ""
+    parts = [
+        f"text ({len(b.text)} chars)" if b.type == "text" else f"{b.type} {getattr(b, 'name', '')}"
+        for b in blocks
+    ]
+    return "; recovered before the cut: " + (", ".join(p.strip() for p in parts) or "no blocks")
 
 
 def encode(body: dict[str, Any], provider: str, **options: Any) -> Iterator[str]:
