@@ -84,16 +84,52 @@ class Verdict:
         return self.violations._repr_html_()
 
 
-def verdict(body: Any, profile: str = "portable", format: str | None = None) -> Verdict:
+def verdict(
+    body: Any, profile: str = "portable", format: str | None = None, chain: list | None = None
+) -> Verdict:
     """Check a request body (any format, or neutral JSON) under ``profile``.
 
     ``format`` names the body's format; by default ``helpers.formats.detect`` finds it. A body
     of no known shape raises ``FormatError`` (that is not a rule of the list: nothing could be
     read). Everything else the provider refuses is a violation with its place in the body.
+
+    A Responses body that continues a stored response (``previous_response_id``,
+    ``conversation``) is checked against ``chain`` (the stored input and output items) when
+    given; without it, what depends on the stored part is a warning that says so.
     """
     if not isinstance(body, dict):
         raise FormatError(f"a request body must be a JSON object, got {type(body).__name__}")
     fmt = format or detect(body, prefer="anthropic" if profile == "anthropic-strict" else profile)
+    stored = body.get("previous_response_id") or body.get("conversation")
+    if fmt == "openai-responses" and chain is not None:
+        new = body.get("input")
+        new = [{"role": "user", "content": new}] if isinstance(new, str) else list(new or [])
+        body = {**body, "input": list(chain) + new}
+    result = _verdict(body, profile, fmt)
+    if fmt == "openai-responses" and chain is not None:
+        for v in result.violations:
+            v.path = _in_chain(v.path, len(chain))
+    elif fmt == "openai-responses" and stored:
+        for v in result.violations:
+            if (v.rule.startswith("result-") or v.rule == "no-messages") and v.severity == "error":
+                v.severity = "warning"
+                v.message += (
+                    f" (this body continues {stored!r}: what it answers may be in that stored "
+                    "chain, which check cannot see; pass the chain to check against it)"
+                )
+    return result
+
+
+def _in_chain(path: str | None, length: int) -> str | None:
+    """``input[k]`` of the joined list -> ``chain[k]`` or the body's own ``input[k - length]``."""
+    if not path or not path.startswith("input["):
+        return path
+    k = int(path[6 : path.index("]")])
+    rest = path[path.index("]") + 1 :]
+    return f"chain[{k}]{rest}" if k < length else f"input[{k - length}]{rest}"
+
+
+def _verdict(body: dict, profile: str, fmt: str) -> Verdict:
     own = profile == fmt
     missing = [_missing(text, profile) for key, text in REQUIRED.get(fmt, []) if key not in body]
     if own and missing:

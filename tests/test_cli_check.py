@@ -198,3 +198,16 @@ def test_a_system_message_further_down_is_a_warning_for_providers(tmp_path, caps
     assert code == 0 and out.startswith("warning: messages[1]: ")
     code, out = _check(tmp_path, capsys, body, "portable")
     assert code == 1 and "[system-not-first]" in out
+
+
+def test_a_responses_continuation_is_checked_against_the_chain_given(tmp_path, capsys):
+    call = {"type": "function_call", "call_id": "call_1", "name": "f", "arguments": "{}"}
+    output = {"type": "function_call_output", "call_id": "call_1", "output": "ok"}
+    body = {"model": "gpt-4o", "previous_response_id": "resp_1", "input": [output]}
+    code, out = _check(tmp_path, capsys, body, "openai-responses")
+    assert code == 0 and "check cannot see" in out  # the call may be in the stored chain
+    chain = tmp_path / "chain.json"
+    chain.write_text(json.dumps([{"role": "user", "content": "hi"}, call]))
+    path = _write(tmp_path, body)
+    assert main(["check", path, "--profile", "openai-responses", "--chain", str(chain)]) == 0
+    assert capsys.readouterr().out == "no violations (profile openai-responses)\n"

@@ -31,6 +31,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"whose rules to check: {', '.join(PROFILES)} (default: portable, the rules that "
         "hold everywhere)",
     )
+    parser.add_argument(
+        "--chain",
+        metavar="FILE",
+        help="for an OpenAI Responses body that continues a stored response "
+        "(previous_response_id): the stored input and output items, a JSON list",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -41,7 +47,10 @@ def run(args: argparse.Namespace) -> int:
     if not isinstance(body, dict):
         name = "standard input" if args.file == "-" else args.file
         raise UsageError(f"{name}: a request is a JSON object, not a {type(body).__name__}")
-    result = verdict(body, args.profile)
+    chain = read_json(args.chain) if args.chain else None
+    if chain is not None and not isinstance(chain, list):
+        raise UsageError(f"{args.chain}: the chain is a JSON list of Responses items")
+    result = verdict(body, args.profile, chain=chain)
     if result.format != "neutral":
         print(f"note: read in the {result.format} format", file=sys.stderr)
     for note in result.notes:

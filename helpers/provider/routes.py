@@ -179,6 +179,15 @@ def answer(route: Route, headers: dict[str, str], raw: bytes, scenario: Scenario
     if not isinstance(body, dict):
         kind = type(body).__name__
         return error(provider, 400, f"The request body must be a JSON object, not {kind}.")
+    sent = body
+    if provider == "openai-responses":  # a stored chain goes in front of the new input
+        from helpers.provider import state
+
+        body, not_found = state.expand(sent)
+        if not_found:
+            envelope = errors.envelope(provider, 400, not_found, param="previous_response_id")
+            envelope["error"]["code"] = "previous_response_not_found"
+            return _json_response(400, envelope, provider, "error 400")
     # One decision (helpers.verdict), the one `python -m helpers check` prints.
     result = verdict(body, provider, format=provider)
     first = result.first_error
@@ -216,6 +225,8 @@ def answer(route: Route, headers: dict[str, str], raw: bytes, scenario: Scenario
     reply = Reply(message, _usage(request, message, model), stop, model, reply_id)
     whole = render_response(reply, provider)
     parse_response(whole, provider)  # our own output must parse: fail here, not in the client
+    if provider == "openai-responses":
+        state.remember(reply_id, sent, body, whole["output"])
 
     request_id = "req_" + _digest("request", raw)[:24]
     extra = [(_REQUEST_ID_HEADER[errors.family(provider)], request_id)]

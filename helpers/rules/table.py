@@ -78,6 +78,13 @@ ROWS: list[Row] = [
     ),
     Row(
         "openai-responses",
+        "previous-response-not-found",
+        "refused",
+        openai_responses.NOT_STORED,
+        openai_responses.SOURCES[openai_responses.NOT_STORED],
+    ),
+    Row(
+        "openai-responses",
         "system-not-first",
         "accepted",
         "",

@@ -50,7 +50,9 @@ TEXTS: dict[tuple[str, str], tuple[str, str, str]] = {
     ),
     ("gemini", "unknown-block"): (
         "Invalid JSON payload received. Unknown name \"{kind}\" at '{path}': Cannot find field.",
-        "flyun/chatAir#108, gera2ld/ai.nvim#13, 0x4m4/hexstrike-ai#70",
+        "flyun/chatAir#108, gera2ld/ai.nvim#13, 0x4m4/hexstrike-ai#70; a recorded exchange: "
+        "pydantic/pydantic-ai tests/models/cassettes/test_google/"
+        "test_google_model_image_url_detail.yaml @ c7cb28fd",
         "2026-11-30",
     ),
     ("gemini", "unknown-role"): (

@@ -30,7 +30,11 @@ OPAQUE = frozenset(
     }
 )
 
-#: The fields of a ``Part`` (google-genai ``types.Part``); anything else Gemini refuses.
+#: The fields of a ``Part`` Gemini takes (google-genai ``types.Part``), less ``mediaResolution``:
+#: the SDK type has it, but a recorded exchange shows the API refusing it on a part
+#: (pydantic/pydantic-ai tests/models/cassettes/test_google/
+#: test_google_model_image_url_detail.yaml @ c7cb28fd, gemini-3-pro-preview: 'Unknown name
+#: "mediaResolution" at 'contents[0].parts[1]': Cannot find field.'). Anything else is refused.
 PART_FIELDS = frozenset(
     {
         "text",
@@ -43,7 +47,6 @@ PART_FIELDS = frozenset(
         "thought",
         "thoughtSignature",
         "videoMetadata",
-        "mediaResolution",
         "partMetadata",
     }
 )
