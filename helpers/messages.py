@@ -67,10 +67,16 @@ class FormatError(ValueError):
 @dataclass
 class Text:
     text: str
+    #: The provider's id of the output item this text came in (OpenAI Responses' ``msg_...``),
+    #: kept so a replay names the same item; equality ignores it.
+    item_id: str | None = field(default=None, compare=False, repr=False)
     type: Literal["text"] = field(default="text", init=False, repr=False)
 
     def to_json(self) -> dict:
-        return {"type": "text", "text": self.text}
+        out = {"type": "text", "text": self.text}
+        if self.item_id is not None:
+            out["item_id"] = self.item_id
+        return out
 
 
 @dataclass
@@ -85,6 +91,9 @@ class ToolCall:
     #: The exact JSON text of the arguments as a provider sent it, when a parser keeps it.
     #: Token counts and prompt caches see this text, spacing included; equality ignores it.
     raw_arguments: str | None = field(default=None, compare=False, repr=False)
+    #: The provider's id of the item that carried the call (OpenAI Responses' ``fc_...``, not
+    #: the ``call_id``), kept so a replay names the same item; equality ignores it.
+    item_id: str | None = field(default=None, compare=False, repr=False)
     type: Literal["tool_call"] = field(default="tool_call", init=False, repr=False)
 
     def to_json(self) -> dict:
@@ -93,6 +102,8 @@ class ToolCall:
             out["signature"] = self.signature
         if self.raw_arguments is not None:
             out["raw_arguments"] = self.raw_arguments
+        if self.item_id is not None:
+            out["item_id"] = self.item_id
         return out
 
 
@@ -318,7 +329,7 @@ def block_from_json(obj: Any, where: str = "block") -> Block:
         raise FormatError(f"{where}: a block must be an object, got {type(obj).__name__}")
     kind = obj.get("type")
     if kind == "text":
-        return Text(_require(obj, "text", str, where))
+        return Text(_require(obj, "text", str, where), obj.get("item_id"))
     if kind == "tool_call":
         args = obj.get("arguments", {})
         if isinstance(args, str):
@@ -331,6 +342,7 @@ def block_from_json(obj: Any, where: str = "block") -> Block:
         call = ToolCall(_require(obj, "id", str, where), _require(obj, "name", str, where), args)
         call.signature = obj.get("signature")
         call.raw_arguments = obj.get("raw_arguments")
+        call.item_id = obj.get("item_id")
         return call
     if kind == "tool_result":
         call_id = _require(obj, "call_id", str, where)

@@ -103,7 +103,7 @@ def _to_assistant(messages: list[Message], block: Any, at: str, notes: Notes) ->
 
 
 _ITEM_KEYS = {
-    "message": {"type", "role", "content", "status"},
+    "message": {"type", "id", "role", "content", "status"},
     "function_call": {"type", "id", "call_id", "name", "arguments", "status"},
     "function_call_output": {"type", "call_id", "output", "status"},
     "reasoning": {"type", "id", "summary", "content", "encrypted_content", "status"},
@@ -135,6 +135,8 @@ def read_items(
             blocks = _parts(item.get("content"), f"{at}.content", notes)
             if role == "assistant":
                 for block in blocks:
+                    if isinstance(block, Text) and isinstance(item.get("id"), str):
+                        block.item_id = item["id"]  # replayed with it: reasoning pairs by id
                     _to_assistant(messages, block, notes.origin(block) or at, notes)
                 continue
             if role == "developer":
@@ -148,15 +150,15 @@ def read_items(
                     f"{at}: a function_call needs a 'call_id' (the link to its output; the "
                     "'fc_...' id is the item's own)"
                 )
-            if "id" in item:
-                notes.add(f"{at}.id", "the item id is not kept (call_id is the link)")
             text = item.get("arguments", "")
             if strict:
                 args = load_arguments(text, at, call_id)
             else:
                 args = read_arguments(text, at, call_id, notes)
             name = string(item.get("name"), f"{at}.name")
-            _to_assistant(messages, ToolCall(call_id, name, args), at, notes)
+            call = ToolCall(call_id, name, args)
+            call.item_id = item.get("id") if isinstance(item.get("id"), str) else None
+            _to_assistant(messages, call, at, notes)
         elif kind == "reasoning":
             if item.get("content"):
                 notes.add(f"{at}.content", "raw reasoning text not kept (summary only)")
