@@ -22,6 +22,7 @@ but is worth a look. The local provider answers with ``Verdict.response()``, and
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -143,9 +144,42 @@ def _verdict(body: dict, profile: str, fmt: str) -> Verdict:
     seen = {(v.rule, v.path) for v in found}
     for v in check(request, profile):
         v.path = _path(v, request, notes)
-        if (v.rule, v.path) not in seen:  # the body-level finding already says it, in its words
-            found.append(v)
+        if (v.rule, v.path) in seen:  # the body-level finding already says it, in its words
+            continue
+        if v.rule == "empty-content" and v.block_index is None and _has_content(body, v.path):
+            continue  # empty only in the neutral reading: its blocks have no neutral form
+        found.append(v)
+    if fmt == "openai-responses":
+        _followed_on_the_wire(found, body)
     return Verdict(profile, fmt, Violations(found), list(notes), request)
+
+
+def _followed_on_the_wire(found: list[Violation], body: dict) -> None:
+    """A reasoning item the neutral reading leaves last may be followed on the wire by an item
+    the neutral model cannot hold (a ``custom_tool_call``, a user message after it). Recorded
+    exchanges show OpenAI accepting those; the public 400s show the item it produced missing
+    (the next item is the call's output, or nothing). Only those stay errors."""
+    items = body.get("input") if isinstance(body.get("input"), list) else []
+    for v in found:
+        if v.rule != "reasoning-not-followed" or not (v.path or "").startswith("input["):
+            continue
+        k = int(v.path[6 : v.path.index("]")])
+        after = items[k + 1] if k + 1 < len(items) else None
+        kind = after.get("type", "message") if isinstance(after, dict) else None
+        if after is not None and kind != "function_call_output":
+            v.severity = "warning"
+            v.message += f" (on the wire input[{k + 1}], a {kind} item, follows it)"
+
+
+def _has_content(body: dict, path: str | None) -> bool:
+    """Whether the message at ``path`` (``messages[3]``, ``contents[2]``) is non-empty on the
+    wire."""
+    found = re.fullmatch(r"(messages|contents|input)\[(\d+)\]", path or "")
+    items = body.get(found.group(1)) if found else None
+    if not found or not isinstance(items, list) or int(found.group(2)) >= len(items):
+        return False
+    message = items[int(found.group(2))]
+    return isinstance(message, dict) and bool(message.get("content") or message.get("parts"))
 
 
 def _missing(text: str, profile: str) -> Violation:

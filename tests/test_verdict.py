@@ -288,3 +288,44 @@ def test_gemini_reads_snake_case_and_keeps_the_schema():
     }
     request = verdict(body, "gemini").request
     assert request.tools[0].parameters["properties"] == {"user_id": {"type": "string"}}
+
+
+# --- what recorded exchanges taught (tests/corpus): types the providers take, and what they refuse
+
+
+def test_block_types_the_provider_takes_are_notes_not_violations():
+    anthropic_body = {
+        "model": model("anthropic"),
+        "max_tokens": 10,
+        "messages": [
+            {"role": "user", "content": "hi"},
+            {"role": "assistant", "content": [{"type": "compaction", "content": "summary"}]},
+            {"role": "user", "content": "go on"},
+        ],
+    }
+    assert verdict(anthropic_body, "anthropic").accepted
+    responses_body = {
+        "model": model("openai-responses"),
+        "input": [{"role": "user", "content": "hi"}, {"type": "tool_search_call", "id": "ts_1"}],
+    }
+    assert verdict(responses_body, "openai-responses").accepted
+    gemini_body = {"contents": [{"role": "model", "parts": [{"toolCall": {}}]}]}
+    assert verdict(gemini_body, "gemini").accepted
+    refused = {"contents": [{"role": "user", "parts": [{"text": "hi", "mediaResolution": "low"}]}]}
+    assert verdict(refused, "gemini").first_error.rule == "unknown-block"
+
+
+def _reasoning_then(item: dict) -> dict:
+    reasoning = {"type": "reasoning", "id": "rs_1", "summary": [], "encrypted_content": "x"}
+    items = [{"role": "user", "content": "hi"}, reasoning, item]
+    return {"model": model("openai-responses"), "input": items}
+
+
+def test_a_reasoning_item_followed_on_the_wire_is_not_refused():
+    custom = {"type": "custom_tool_call", "call_id": "c1", "name": "sql", "input": "select 1"}
+    result = verdict(_reasoning_then(custom), "openai-responses")
+    assert result.accepted
+    assert [v.rule for v in result.violations] == ["reasoning-not-followed"]  # a warning
+    output = {"type": "function_call_output", "call_id": "c9", "output": "x"}
+    result = verdict(_reasoning_then(output), "openai-responses")
+    assert "reasoning-not-followed" in {v.rule for v in result.violations.errors}

@@ -56,20 +56,30 @@ def _read_image(block: dict, where: str) -> Image:
     raise FormatError(f"{where}.source: expected a 'base64' or 'url' image source")
 
 
-#: Block types the Messages API takes that the neutral model has no place for (noted, dropped).
+#: Block types the Messages API takes that the neutral model has no place for (noted, dropped):
+#: the block unions of the pinned SDK (anthropic 2.14.0, ``types/content_block_param.py`` and
+#: ``types/beta/beta_content_block_param.py``), ``tool_reference`` (inside a tool_result) and
+#: ``mid_conv_system``. Recorded exchanges show beta blocks such as ``compaction`` accepted;
+#: ``fallback`` is left out: without its beta header the API refuses it (code-yeongyu/senpi#1212).
 OTHER_BLOCKS = (
     "document",
     "search_result",
     "server_tool_use",
     "web_search_tool_result",
     "web_fetch_tool_result",
+    "advisor_tool_result",
     "code_execution_tool_result",
     "bash_code_execution_tool_result",
     "text_editor_code_execution_tool_result",
     "tool_search_tool_result",
     "mcp_tool_use",
     "mcp_tool_result",
+    "mcp_tool_listing",
     "container_upload",
+    "compaction",
+    "tool_addition",
+    "tool_removal",
+    "tool_reference",
     "mid_conv_system",
 )
 

@@ -72,11 +72,7 @@ def _read_image(part: dict, where: str, notes: Notes) -> Image | None:
         ref = obj(part["fileData"], f"{where}.fileData")
         mime = string(ref.get("mimeType", "image/png"), f"{where}.fileData.mimeType")
         return Image(mime, url=string(ref.get("fileUri"), f"{where}.fileData.fileUri"))
-    unknown = sorted(set(part) - PART_FIELDS)
-    if unknown:
-        message = f"{unknown[0]!r} is not a field of a Gemini part; dropped"
-        notes.add(where, message, rule="unknown-block")
-    else:
+    if not set(part) - PART_FIELDS:  # unknown fields are named by _read_part
         notes.add(where, f"part with {sorted(part)} has no neutral block; dropped")
     return None
 
@@ -95,7 +91,10 @@ def read_parts(parts: list, where: str, pending: list[ToolCall], notes: Notes, s
 
 def _read_part(part: Any, at: str, k: int, pending: list[ToolCall], notes: Notes, stem: str):
     """One part as a neutral block, or None (with a note) when it has none."""
-    signature = obj(part, at).get("thoughtSignature")
+    unknown = sorted(set(obj(part, at)) - PART_FIELDS)
+    if unknown:
+        notes.add(at, f"{unknown[0]!r} is not a field of a Gemini part", rule="unknown-block")
+    signature = part.get("thoughtSignature")
     if signature is not None:
         signature = string(signature, f"{at}.thoughtSignature")
     if part.get("thought"):

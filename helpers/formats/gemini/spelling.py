@@ -48,6 +48,8 @@ PART_FIELDS = frozenset(
         "thoughtSignature",
         "videoMetadata",
         "partMetadata",
+        "toolCall",  # server-side tool parts of Gemini 3: accepted in recorded exchanges
+        "toolResponse",  # (pydantic-ai test_google_model_file_search_grounding_gemini_3)
     }
 )
 

@@ -69,14 +69,20 @@ def _parts(content: Any, where: str, notes: Notes) -> list:
 
 #: Content part types the Responses API takes.
 PART_TYPES = ("input_text", "output_text", "refusal", "input_image", "input_file", "input_audio")
-#: Input item types the Responses API takes that the neutral model has no place for.
+#: Input item types the Responses API takes that the neutral model has no place for: the
+#: ``ResponseInputItemParam`` union of the pinned SDK (openai 3.57.0).
 OTHER_ITEMS = (
     "item_reference",
     "compaction",
-    "web_search_call",
+    "compaction_trigger",
+    "configuration_update",
+    "additional_tools",
     "file_search_call",
+    "web_search_call",
     "computer_call",
     "computer_call_output",
+    "tool_search_call",
+    "tool_search_output",
     "code_interpreter_call",
     "image_generation_call",
     "local_shell_call",
@@ -91,6 +97,8 @@ OTHER_ITEMS = (
     "mcp_call",
     "custom_tool_call",
     "custom_tool_call_output",
+    "program",
+    "program_output",
 )
 
 
