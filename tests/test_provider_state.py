@@ -65,11 +65,16 @@ def test_an_unknown_or_unstored_response_is_not_found():
     assert status == 400 and unstored["id"] in error["error"]["message"]
 
 
-def test_a_conversation_grows_with_each_response():
+def test_a_conversation_is_created_first_then_grows_with_each_response():
     body, _ = _opening()
-    status, first = _post({**body, "conversation": "conv_test"})
+    status, error = _post({**body, "conversation": "conv_never_made"})
+    assert status == 404 and "conv_never_made" in error["error"]["message"]
+    route = routes.find_route("/v1/conversations")
+    headers = {"authorization": "Bearer sk-local-test", "content-type": "application/json"}
+    made = json.loads(routes.answer(route, headers, b"{}", resolve("sundry")).body)
+    status, first = _post({**body, "conversation": made["id"]})
     assert status == 200
-    grown = state.CONVERSATIONS["conv_test"]
+    grown = state.CONVERSATIONS[made["id"]]
     assert grown[-len(first["output"]) :] == first["output"]
 
 

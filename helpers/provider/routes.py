@@ -40,6 +40,7 @@ __all__ = ["Response", "Route", "answer", "error", "find_route"]
 _ROUTES: list[tuple[re.Pattern[str], str, bool]] = [
     (re.compile(r"/v1/chat/completions"), "openai-chat", False),
     (re.compile(r"/v1/responses"), "openai-responses", False),
+    (re.compile(r"/v1/conversations"), "openai-responses", False),  # state: a new conversation
     (re.compile(r"/v1/messages"), "anthropic", False),
     (re.compile(r"/v1beta/models/(?P<model>[^/:]+):generateContent"), "gemini", False),
     (re.compile(r"/v1beta/models/(?P<model>[^/:]+):streamGenerateContent"), "gemini", True),
@@ -60,6 +61,8 @@ class Route:
     model: str | None = None  # Gemini names the model in the path
     #: Gemini streams SSE only with ``?alt=sse``; without it, one JSON array of records.
     sse: bool = True
+    #: ``POST /v1/conversations``: create a conversation (OpenAI Responses state), no model
+    conversations: bool = False
 
 
 @dataclass
@@ -80,7 +83,9 @@ def find_route(path: str, query: str = "") -> Route | None:
         match = pattern.fullmatch(path)
         if match:
             model = match.groupdict().get("model")
-            return Route(provider, stream, model, sse="alt=sse" in query.split("&"))
+            route = Route(provider, stream, model, sse="alt=sse" in query.split("&"))
+            route.conversations = path == "/v1/conversations"
+            return route
     return None
 
 
@@ -183,11 +188,14 @@ def answer(route: Route, headers: dict[str, str], raw: bytes, scenario: Scenario
     if provider == "openai-responses":  # a stored chain goes in front of the new input
         from helpers.provider import state
 
-        body, not_found = state.expand(sent)
+        if route.conversations:
+            return _json_response(200, state.create(sent, _digest("conversation", raw)), provider)
+        body, (status, not_found, param) = state.expand(sent)
         if not_found:
-            envelope = errors.envelope(provider, 400, not_found, param="previous_response_id")
-            envelope["error"]["code"] = "previous_response_not_found"
-            return _json_response(400, envelope, provider, "error 400")
+            envelope = errors.envelope(provider, status, not_found, param=param)
+            if param == "previous_response_id":
+                envelope["error"]["code"] = "previous_response_not_found"
+            return _json_response(status, envelope, provider, f"error {status}")
     # One decision (helpers.verdict), the one `python -m helpers check` prints.
     result = verdict(body, provider, format=provider)
     first = result.first_error

@@ -13,9 +13,10 @@ response are automatically added to this conversation after this response comple
 checked 2026-11-30). The ``instructions`` and ``tools`` of earlier responses are not carried
 over (the SDK's docstring of ``instructions``): a continuation sends them again.
 
-This module is that memory for the local provider: a dict, gone when the process ends. One
-simplification: a real conversation is created first (``POST /v1/conversations``); here the
-first request that names a conversation id starts it.
+This module is that memory for the local provider: a dict, gone when the process ends. A
+conversation is created first, as with OpenAI (``POST /v1/conversations``, optionally with its
+first ``items``); naming one that was never created is an error (the wording of that one is
+ours: no public report quotes OpenAI's).
 """
 
 from __future__ import annotations
@@ -44,21 +45,35 @@ def _conversation_id(body: dict[str, Any]) -> str | None:
     return conversation if isinstance(conversation, str) else None
 
 
-def expand(body: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
-    """The body with its stored chain in front of ``input``, or ``(body, error text)``."""
+#: What the local provider answers for a conversation it never created (our wording).
+NO_CONVERSATION = "Conversation with id '{id}' not found."
+_OK = (200, None, None)
+
+
+def create(body: dict[str, Any], digest: str) -> dict[str, Any]:
+    """``POST /v1/conversations``: a new conversation holding the body's ``items``, if any."""
+    conversation_id = "conv_" + digest[:48]
+    CONVERSATIONS[conversation_id] = _items(body.get("items"))
+    return {"id": conversation_id, "object": "conversation", "created_at": 0, "metadata": {}}
+
+
+def expand(body: dict[str, Any]) -> tuple[dict[str, Any], tuple[int, str | None, str | None]]:
+    """The body with its stored chain in front of ``input``, and ``(status, error, param)``."""
     previous = body.get("previous_response_id")
     conversation = _conversation_id(body)
     if previous is None and conversation is None:
-        return body, None
+        return body, _OK
     if previous is not None:
         if previous not in RESPONSES:
-            return body, NOT_STORED.format(id=previous)
+            return body, (400, NOT_STORED.format(id=previous), "previous_response_id")
         chain = RESPONSES[previous]
+    elif conversation not in CONVERSATIONS:
+        return body, (404, NO_CONVERSATION.format(id=conversation), "conversation")
     else:
-        chain = CONVERSATIONS.get(str(conversation), [])
+        chain = CONVERSATIONS[str(conversation)]
     full = {k: v for k, v in body.items() if k not in ("previous_response_id", "conversation")}
     full["input"] = list(chain) + _items(body.get("input"))
-    return full, None
+    return full, _OK
 
 
 def remember(response_id: str, body: dict[str, Any], full: dict[str, Any], output: list) -> None:
