@@ -1,6 +1,6 @@
 """The rules of the list: check a neutral conversation before a provider rejects it.
 
-Used in lessons: 10.
+Used in lessons: 04, 08, 10.
 
 ``check(request, profile)`` returns every broken rule as a ``Violation``; ``explain()`` turns
 them into a readable report. The ``portable`` profile holds the rules code should keep so that
@@ -25,7 +25,8 @@ refuses it (its text is known, or the body cannot be written in its format at al
 else it breaks is a *warning*: printed, but the provider takes the request (a system message
 further down, a call to a tool the request does not define). ``first_enforced`` (the first
 error) is what the local provider answers with, so ``check`` and the local provider never
-disagree. ``helpers.verdict`` applies the same decision to a body read from a file.
+disagree. ``helpers.verdict`` applies the same decision to a body read from a file. ``ROWS``
+(``table.py``) lists every rule per provider, refused or accepted, with its source.
 
 ``error_response(violation, provider)`` builds the HTTP status and JSON error body that provider
 sends back, for the local fake provider. This package works on the neutral model only: it never
@@ -45,11 +46,14 @@ from helpers.rules.errors import (
     provider_of,
 )
 from helpers.rules.pairing import check_pairing
+from helpers.rules.table import ROWS, Row
 from helpers.rules.violation import Violation, Violations, explain
 
 __all__ = [
     "FORMATS",
     "PROFILES",
+    "ROWS",
+    "Row",
     "Violation",
     "Violations",
     "check",
