@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from helpers import sse
+from helpers.machinery import sse_write
 from tests.sse_support import tools_reply
 
 
@@ -26,21 +27,21 @@ def test_an_event_cut_mid_json_is_a_stream_error():
 
 
 def test_frame_is_one_event():
-    assert sse.frame({"type": "ping"}, "ping") == 'event: ping\ndata: {"type":"ping"}\n\n'
-    assert sse.frame("[DONE]") == "data: [DONE]\n\n"
+    assert sse_write.frame({"type": "ping"}, "ping") == 'event: ping\ndata: {"type":"ping"}\n\n'
+    assert sse_write.frame("[DONE]") == "data: [DONE]\n\n"
 
 
 @pytest.mark.parametrize(
     "text, size", [("", 12), ("short", 12), ("Let me look that order up, please.", 8)]
 )
 def test_pieces_join_back_to_the_text(text, size):
-    parts = sse.pieces(text, size)
+    parts = sse_write.pieces(text, size)
     assert "".join(parts) == text
     assert all(len(p) <= size for p in parts)
 
 
 def test_unknown_provider_is_named():
-    with pytest.raises(ValueError, match="unknown provider 'cohere'.*openai-chat"):
+    with pytest.raises(ValueError, match="unknown format 'cohere'.*openai-chat"):
         sse.accumulate(b"", "cohere")
 
 
@@ -48,7 +49,8 @@ def test_unknown_provider_is_named():
 
 
 def test_done_at_the_end_of_any_formats_stream_is_skipped_with_a_note():
-    from helpers.sse import accumulate, encode_reply
+    from helpers.machinery.sse_write import encode_reply
+    from helpers.sse import accumulate
 
     reply = tools_reply("anthropic", think=False)
     for provider in ("openai-responses", "anthropic", "gemini"):
@@ -61,7 +63,8 @@ def test_done_at_the_end_of_any_formats_stream_is_skipped_with_a_note():
 
 
 def test_an_anthropic_tool_use_without_its_stop_recovers_the_partial_input():
-    from helpers.sse import assemble, frame
+    from helpers.machinery.sse_write import frame
+    from helpers.sse import assemble
 
     start = {
         "type": "message_start",
@@ -111,7 +114,8 @@ def test_an_anthropic_tool_use_without_its_stop_recovers_the_partial_input():
 def test_an_incomplete_stream_says_what_was_recovered():
     import pytest
 
-    from helpers.sse import StreamError, assemble, encode_reply
+    from helpers.machinery.sse_write import encode_reply
+    from helpers.sse import StreamError, assemble
 
     raw = encode_reply(tools_reply("anthropic", think=False), "anthropic")
     cut = raw[: raw.index(b"event: message_delta")]

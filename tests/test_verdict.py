@@ -13,9 +13,9 @@ import json
 
 import pytest
 
-from helpers.cli import main
 from helpers.examples import sundry
 from helpers.formats import render
+from helpers.machinery.cli import main
 from helpers.messages import Message, Text, system, tool, tool_call, tool_result, user
 from helpers.provider import routes
 from helpers.provider.scenarios import resolve

@@ -23,8 +23,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", help="a JSON request (neutral or a provider's), or - for stdin")
     parser.add_argument(
         "--profile",
-        "--provider",
-        dest="profile",
         default="portable",
         choices=PROFILES,
         metavar="PROFILE",
@@ -40,7 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from helpers.cli import UsageError, read_json
+    from helpers.machinery.cli import UsageError, read_json
     from helpers.verdict import verdict
 
     body = read_json(args.file)
