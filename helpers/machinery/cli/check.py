@@ -38,7 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from helpers.machinery.cli import UsageError, read_json
+    from helpers.machinery.cli import UsageError, check_request, read_json
     from helpers.verdict import verdict
 
     body = read_json(args.file)
@@ -49,6 +49,8 @@ def run(args: argparse.Namespace) -> int:
     if chain is not None and not isinstance(chain, list):
         raise UsageError(f"{args.chain}: the chain is a JSON list of Responses items")
     result = verdict(body, args.profile, chain=chain)
+    if result.request is not None:
+        check_request(result.request, args.file)
     if result.format != "neutral":
         print(f"note: read in the {result.format} format", file=sys.stderr)
     for note in result.notes:
