@@ -1,4 +1,6 @@
-"""Live mode: the same loop and SDK calls against the real API, only when the learner asks.
+"""Used in lessons: 04, 05, 06, 09, 10, 11.
+
+Live mode: the same loop and SDK calls against the real API, only when the learner asks.
 
 Two switches, both required: the provider's key in the environment (``OPENAI_API_KEY``,
 ``ANTHROPIC_API_KEY`` or ``GEMINI_API_KEY``) **and** ``ON_THE_WIRE_LIVE=1``. Otherwise

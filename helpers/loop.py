@@ -1,4 +1,6 @@
-"""A minimal agent loop, readable in one sitting: send, append the reply, run every tool, repeat.
+"""Used in lessons: 04, 05, 06, 09, 10, 11.
+
+A minimal agent loop, readable in one sitting: send, append the reply, run every tool, repeat.
 
 >>> trace = run(sundry.opening(model), sundry.run_tool, format="anthropic", base_url=p.url)
 >>> trace                     # the meter: tokens sent, cached, output and cost per turn
@@ -25,11 +27,12 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from helpers.live import endpoint
 from helpers.messages import Reasoning, Request, Text, ToolCall, ToolResult, tool
 from helpers.replies import Reply
 from helpers.trace import Step, Trace
 
-__all__ = ["auth_headers", "run", "send"]
+__all__ = ["auth_headers", "endpoint", "run", "send"]
 
 ToolRunner = Callable[[ToolCall], ToolResult]
 

@@ -1,4 +1,6 @@
-"""Live mode: ask the provider's own count-tokens endpoint (a real key and an explicit opt-in).
+"""Used in lessons: 02, 04, 05, 06, 09, 12.
+
+Live mode: ask the provider's own count-tokens endpoint (a real key and an explicit opt-in).
 
 Offline, Claude and Gemini counts are labelled estimates. With ``ON_THE_WIRE_LIVE=1`` *and* the
 provider's key in the environment, ``helpers.tokens.count`` asks the provider instead:
