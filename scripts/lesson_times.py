@@ -31,7 +31,12 @@ def _source(cell: dict) -> str:
 
 def lesson_stats(path: Path) -> dict:
     nb = json.loads(path.read_text(encoding="utf-8"))
-    markdown = [_source(c) for c in nb["cells"] if c["cell_type"] == "markdown"]
+    # the "Under the hood" links are for reading after the lesson, not part of its time
+    markdown = [
+        _source(c)
+        for c in nb["cells"]
+        if c["cell_type"] == "markdown" and not _source(c).startswith("## Under the hood")
+    ]
     code = [_source(c) for c in nb["cells"] if c["cell_type"] == "code"]
     words = sum(len(re.findall(r"[A-Za-z0-9$'’-]+", text)) for text in markdown)
     exercises = sum(1 for text in code if SOLUTION.search(text))
