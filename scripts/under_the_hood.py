@@ -2,8 +2,8 @@
 
 Usage: python scripts/under_the_hood.py [NOTEBOOK ...]   (default: every notebooks/NN_*.ipynb)
 
-The cell sits right after the lesson's "## Recap" cell. It lists each ``helpers`` file that
-defines a name the lesson imports (a name re-exported by a package, such as
+The cell sits right after the lesson's "## Recap" cell (after its "## Sources" cell, if any).
+It lists each ``helpers`` file that defines a name the lesson imports (a name re-exported by a package, such as
 ``helpers.display.show``, links to the module that defines it, here ``helpers/plots.py``), as
 relative links that open in JupyterLab. A name defined in ``helpers/machinery/`` links to the
 package the lesson imported it from instead (``LocalProvider`` -> ``helpers/provider/``), so
@@ -114,7 +114,10 @@ def write(path: Path) -> bool:
         "metadata": {},
         "source": cell_text(used_files(notebook)).splitlines(keepends=True),
     }
-    cells.insert(recaps[-1] + 1, cell)
+    at = recaps[-1] + 1
+    if at < len(cells) and "".join(cells[at]["source"]).startswith("## Sources"):
+        at += 1  # the lesson's sources come first, then the files to read
+    cells.insert(at, cell)
     notebook["cells"] = cells
     new = json.dumps(notebook, indent=1, ensure_ascii=False) + "\n"
     if new != text:

@@ -266,6 +266,8 @@ def _under_the_hood(notebook: Path) -> tuple[int, int, str]:
     cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
     text = ["".join(c["source"]) if c["cell_type"] == "markdown" else "" for c in cells]
     recap = max((i for i, t in enumerate(text) if t.startswith("## Recap")), default=-1)
+    if recap + 1 < len(text) and text[recap + 1].startswith("## Sources"):
+        recap += 1  # the sources come first, then the files to read
     hood = [i for i, t in enumerate(text) if t.startswith("## Under the hood")]
     return recap, (hood[0] if len(hood) == 1 else -1), text[hood[0]] if hood else ""
 
@@ -279,7 +281,7 @@ def test_a_lesson_ends_with_links_to_the_files_it_used(notebook):
 
     recap, hood, text = _under_the_hood(notebook)
     assert hood >= 0, f"{notebook.name}: needs one 'Under the hood' cell: scripts/under_the_hood.py"
-    assert hood == recap + 1, f"{notebook.name}: 'Under the hood' goes right after the recap"
+    assert hood == recap + 1, f"{notebook.name}: 'Under the hood' goes after recap and sources"
     links = re.findall(r"\]\(([^)]+)\)", text)
     assert links, f"{notebook.name}: 'Under the hood' links no file"
     for link in links:
