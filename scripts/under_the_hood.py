@@ -3,12 +3,13 @@
 Usage: python scripts/under_the_hood.py [NOTEBOOK ...]   (default: every notebooks/NN_*.ipynb)
 
 The cell sits right after the lesson's "## Recap" cell (after its "## Sources" cell, if any).
-It lists each ``helpers`` file that defines a name the lesson imports (a name re-exported by a package, such as
-``helpers.display.show``, links to the module that defines it, here ``helpers/plots.py``), as
-relative links that open in JupyterLab. A name defined in ``helpers/machinery/`` links to the
-package the lesson imported it from instead (``LocalProvider`` -> ``helpers/provider/``), so
-no link leads a learner into plumbing. ``tests/test_architecture.py`` checks the cells are
-current; run this after changing a lesson's imports, then ``make student``.
+It lists each ``helpers`` file that defines a name the lesson imports (a name re-exported by
+a package, such as ``helpers.display.show``, links to the module that defines it, here
+``helpers/plots.py``), as relative links that open in JupyterLab. A name defined in
+``helpers/machinery/`` links to the package the lesson imported it from instead
+(``LocalProvider`` -> ``helpers/provider/``), so no link leads a learner into plumbing.
+``tests/test_architecture.py`` checks the cells are current; run this after changing a
+lesson's imports, then ``make student``.
 """
 
 from __future__ import annotations
