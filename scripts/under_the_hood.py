@@ -115,10 +115,17 @@ def write(path: Path) -> bool:
         "metadata": {},
         "source": cell_text(used_files(notebook)).splitlines(keepends=True),
     }
-    at = recaps[-1] + 1
-    if at < len(cells) and "".join(cells[at]["source"]).startswith("## Sources"):
-        at += 1  # the lesson's sources come first, then the files to read
-    cells.insert(at, cell)
+    anchor = recaps[-1]
+    sources = [
+        i
+        for i, c in enumerate(cells)
+        if i > anchor
+        and c["cell_type"] == "markdown"
+        and "".join(c["source"]).startswith("## Sources")
+    ]
+    if sources:
+        anchor = sources[0]  # the lesson's sources come first, then the files to read
+    cells.insert(anchor + 1, cell)
     notebook["cells"] = cells
     new = json.dumps(notebook, indent=1, ensure_ascii=False) + "\n"
     if new != text:

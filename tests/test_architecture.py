@@ -263,13 +263,15 @@ def test_a_learner_facing_module_opens_with_the_lessons_that_use_it(name, path):
 
 
 def _under_the_hood(notebook: Path) -> tuple[int, int, str]:
+    """(index of the cell it must follow, index of 'Under the hood' or -1, its text)."""
     cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
     text = ["".join(c["source"]) if c["cell_type"] == "markdown" else "" for c in cells]
-    recap = max((i for i, t in enumerate(text) if t.startswith("## Recap")), default=-1)
-    if recap + 1 < len(text) and text[recap + 1].startswith("## Sources"):
-        recap += 1  # the sources come first, then the files to read
+    anchor = max((i for i, t in enumerate(text) if t.startswith("## Recap")), default=-1)
+    sources = [i for i, t in enumerate(text) if i > anchor and t.startswith("## Sources")]
+    anchor = sources[0] if sources else anchor  # the sources come first, then the files
     hood = [i for i, t in enumerate(text) if t.startswith("## Under the hood")]
-    return recap, (hood[0] if len(hood) == 1 else -1), text[hood[0]] if hood else ""
+    after = next((i for i in range(anchor + 1, len(text)) if text[i]), -1)  # next markdown
+    return after, (hood[0] if len(hood) == 1 else -1), text[hood[0]] if hood else ""
 
 
 @pytest.mark.parametrize("notebook", LESSONS, ids=lambda p: p.name)
@@ -279,9 +281,9 @@ def test_a_lesson_ends_with_links_to_the_files_it_used(notebook):
     sys.path.insert(0, str(ROOT / "scripts"))
     import under_the_hood
 
-    recap, hood, text = _under_the_hood(notebook)
+    expected_at, hood, text = _under_the_hood(notebook)
     assert hood >= 0, f"{notebook.name}: needs one 'Under the hood' cell: scripts/under_the_hood.py"
-    assert hood == recap + 1, f"{notebook.name}: 'Under the hood' goes after recap and sources"
+    assert hood == expected_at, f"{notebook.name}: 'Under the hood' follows the recap and sources"
     links = re.findall(r"\]\(([^)]+)\)", text)
     assert links, f"{notebook.name}: 'Under the hood' links no file"
     for link in links:
