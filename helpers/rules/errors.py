@@ -1,4 +1,6 @@
-"""What a provider sends back for a broken list: HTTP status and its JSON error envelope.
+"""Used in lessons: 04, 08, 10.
+
+What a provider sends back for a broken list: HTTP status and its JSON error envelope.
 
 The local fake provider uses this to fail the way the real one does, so a learner meets the
 same 400 and the same text offline. Envelopes, as documented in the reference notes:
@@ -45,7 +47,7 @@ def error_response(
     """
     if provider not in FORMATS:
         raise ValueError(f"unknown provider {provider!r}; providers: {', '.join(FORMATS)}")
-    own = violation.profile != "neutral" and provider_of(violation.profile) == provider
+    own = violation.profile != "portable" and provider_of(violation.profile) == provider
     text = violation.provider_error if own and violation.provider_error else violation.message
     if provider.startswith("openai"):
         error = {

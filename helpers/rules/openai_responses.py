@@ -1,4 +1,6 @@
-"""OpenAI Responses: the shared rules, plus "a reasoning item is followed by what it produced".
+"""Used in lessons: 04, 08, 10.
+
+OpenAI Responses: the shared rules, plus "a reasoning item is followed by what it produced".
 
 The Responses API has no ``tool`` role: calls and results are typed *items* of ``input``
 (``function_call``, ``function_call_output``), paired by ``call_id``. What it checks, as far as
@@ -26,7 +28,11 @@ NO_CALL = "No tool call found for function call output with call_id {id}."
 REASONING_ALONE = (
     "Item '{id}' of type 'reasoning' was provided without its required following item."
 )
+#: A ``previous_response_id`` the server does not have (never stored, or ``store: false``);
+#: ``param: "previous_response_id"``, ``code: "previous_response_not_found"``.
+NOT_STORED = "Previous response with id '{id}' not found."
 SOURCES = {
+    NOT_STORED: "maximhq/bifrost#2441 (OpenAI's answer passed through, store false)",
     NO_OUTPUT: "tjardoo/openai-client#124, lace-ai/gai#49",
     NO_CALL: "james-6-23/codex2api#414, continuedev/continue#10092",
     REASONING_ALONE: "continuedev/continue#8933, openai/openai-node#1567, vercel/ai#7099",
