@@ -1,4 +1,4 @@
-"""Used in lessons: 04, 05, 06, 09, 10, 11.
+"""Used in lessons: 04, 05, 06, 07, 09, 10, 11.
 
 A minimal agent loop, readable in one sitting: send, append the reply, run every tool, repeat.
 

@@ -33,7 +33,11 @@ def test_every_html_repr_goes_through_no_math():
             value = ret.value
             if isinstance(value, ast.Constant) and value.value is None:
                 continue
-            wrapped = isinstance(value, ast.Call) and getattr(value.func, "id", "") == "no_math"
+            called = getattr(value, "func", None)
+            wrapped = isinstance(value, ast.Call) and (
+                getattr(called, "id", "") == "no_math"  # wrapped here
+                or getattr(called, "attr", "") == "_repr_html_"  # or by the repr it returns
+            )
             if not wrapped:
                 bare.append(f"{path}:{ret.lineno}")
     assert bare == [], "HTML reprs that MathJax may typeset: " + ", ".join(bare)
