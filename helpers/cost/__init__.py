@@ -22,24 +22,21 @@ real usages and ``project_ticket`` from the requests themselves (counted with
 ``helpers.tokens``, cached per ``helpers.caching``). ``tool_overhead`` is the arithmetic of the
 lesson on tool definitions; ``compact`` replaces early history with a summary.
 
-Three modules: ``usage`` (the table above), ``prices`` (``Cost``, ``price``), ``tickets``
-(turn-by-turn rows, projection, tool overhead, compaction).
+Modules: ``usage`` (the table above), ``prices`` (``Cost``, ``price``, ``rates``),
+``tickets`` (turn-by-turn rows and projection, every output billed), ``tools`` (tool
+overhead), ``compaction``.
 
 What it deliberately does not do: type a price (they all come from genai-prices) or fetch one.
 """
 
 from __future__ import annotations
 
-from helpers.cost.prices import Cost, price
-from helpers.cost.tickets import (
-    Ticket,
+from helpers.cost.compaction import compact, compact_ticket
+from helpers.cost.prices import Cost, price, rates
+from helpers.cost.tickets import Ticket, Turn, project_ticket, ticket_from_usages
+from helpers.cost.tools import (
     ToolCountEffect,
     ToolOverhead,
-    Turn,
-    compact,
-    compact_ticket,
-    project_ticket,
-    ticket_from_usages,
     tool_count_effect,
     tool_overhead,
     with_tools,
@@ -57,6 +54,7 @@ __all__ = [
     "compact_ticket",
     "price",
     "project_ticket",
+    "rates",
     "ticket_from_usages",
     "tool_count_effect",
     "tool_overhead",

@@ -34,6 +34,7 @@ __all__ = [
     "Row",
     "count",
     "count_message",
+    "count_output",
     "count_text",
     "count_tools",
     "count_total",
@@ -116,6 +117,28 @@ def count_message(message: Message, model: str | ModelInfo | None = None) -> int
     info = _info(model)
     counted = count(Request(info.id, [message]), info)
     return counted.total - counted.part("priming")
+
+
+def count_output(message: Message, model: str | ModelInfo | None = None) -> int:
+    """Output tokens of a reply: what the model generated, as the local provider bills it.
+
+    Text and reasoning: their tokens. A tool call: the tokens of its name followed by its
+    arguments as JSON. This is *our* rule, shared by the local provider's ``usage`` and the
+    cost model (``helpers.cost.project_ticket``), so a ticket has one price however it is
+    computed. Real providers add a few tokens of framing per tool call that none of them
+    publishes: against a real bill, treat the output count as an estimate.
+    """
+    import json
+
+    from helpers.messages import Reasoning, Text, ToolCall
+
+    total = 0
+    for block in message.content:
+        if isinstance(block, Text | Reasoning):
+            total += count_text(block.text, model) if block.text else 0
+        elif isinstance(block, ToolCall):
+            total += count_text(block.name + json.dumps(block.arguments), model)
+    return total
 
 
 def count_tools(tools: list[Tool], model: str | ModelInfo | None = None) -> int:
