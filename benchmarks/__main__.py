@@ -53,15 +53,9 @@ def _timed(fn: Callable[[], object], runs: int = 5) -> float:
 
 
 def _clear_caches() -> None:
-    from helpers.tokens import openai_chat
     from helpers.tokens.encodings import encode
 
     encode.cache_clear()
-    openai_chat._render_message.cache_clear()
-    openai_chat._render_system.cache_clear()
-    openai_chat.message_total.cache_clear()
-    openai_chat._short.cache_clear()
-    openai_chat._system_total.cache_clear()
 
 
 def _import_seconds(module: str, runs: int = 7) -> float:

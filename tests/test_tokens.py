@@ -207,18 +207,40 @@ def test_harmony_breakdown_sums_to_the_total(request):
 
 
 def _clear_caches():
-    from helpers.tokens import openai_chat
     from helpers.tokens.encodings import encode
 
     encode.cache_clear()
-    for cached in (
-        openai_chat._render_message,
-        openai_chat._render_system,
-        openai_chat.message_total,
-        openai_chat._short,
-        openai_chat._system_total,
-    ):
-        cached.cache_clear()
+
+
+@settings(max_examples=80, deadline=None)
+@given(conversations(), st.sampled_from(MODELS))
+def test_the_fast_path_always_agrees_with_the_readable_rule(request, model):
+    """One encode of the whole request (fast.total) == the rule's pieces tokenized one run at
+    a time (seen.tokenize) == count(); and the Counter, fed turn by turn, says the same."""
+    from helpers.models import model_info
+    from helpers.tokens.fast import total
+    from helpers.tokens.openai_chat import render_seen
+    from helpers.tokens.seen import tokenize
+
+    info = model_info(model)
+    if info.counting != "openai-chat-2024":
+        assert count_total(request, model) == count(request, model).total
+        return
+    seen = render_seen(request, info, [])
+    by_rule = sum(p.n for p in tokenize(seen, info.encoding))
+    assert total(seen, info.encoding) == by_rule == count(request, model).total
+    assert count_total(request, model) == by_rule == Counter(model)(request)
+
+
+def test_text_that_looks_like_a_special_token_takes_the_slow_path_and_still_agrees():
+    request = Request("gpt-4o", [user("say <|end|> then <|endoftext|>"), assistant("ok")])
+    assert count_total(request) == count(request).total
+    assert count_total(request) == count(
+        Request("gpt-4o", [user("say x then y"), assistant("ok")])
+    ).total + (
+        count_text("say <|end|> then <|endoftext|>", "gpt-4o")
+        - count_text("say x then y", "gpt-4o")
+    )
 
 
 @settings(max_examples=60, deadline=None)

@@ -25,7 +25,7 @@ from __future__ import annotations
 from helpers.messages import Message, Request, Tool
 from helpers.models import ModelInfo, default_model, model_info
 from helpers.tokens.breakdown import Count, Piece, Row, rows_from_pieces
-from helpers.tokens.incremental import Counter, count_total
+from helpers.tokens.fast import Counter, count_total
 
 __all__ = [
     "Count",

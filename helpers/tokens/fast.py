@@ -1,0 +1,167 @@
+"""The fast path for totals: one encode per request, each message counted once per ticket.
+
+Machinery, not a lesson: the rule lives in ``helpers.tokens.openai_chat`` (what the model
+sees) and ``helpers.tokens.seen`` (how those pieces become tokens). This module gives the same
+totals faster; ``tests/test_tokens.py`` checks with hypothesis that both always agree.
+
+- ``total(seen, encoding)``: the pieces joined into one string, with a sentinel special token
+  wherever two texts are tokenized separately, and encoded in **one** call. tiktoken encodes
+  the text between special tokens independently, so this is exactly ``tokenize`` minus the
+  attribution of tokens to parts. Text that itself contains ``<|`` (it could look like a
+  special token) takes the slow path.
+- ``Counter``: a ticket resends the whole list every turn; the counter keeps each message's
+  total and counts only what is new (n messages over a ticket, not n^2/2).
+- ``count_total(request)``: just the total of one request (``count(...).total``, faster).
+
+What it deliberately does not do: keep a breakdown (``helpers.tokens.count`` does), or speed up
+the ``harmony`` rule (harmony drops earlier reasoning, so a message's tokens depend on what
+follows it: each call there is a full count).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from helpers.messages import Message, Request
+from helpers.models import ModelInfo
+from helpers.tokens.seen import Seen, Sized, Special
+
+__all__ = ["Counter", "count_total", "total"]
+
+SENTINEL = "<|endoftext|>"  # a special token both encodings have: ends a run, then subtracted
+
+
+def total(seen: list[Seen], encoding: str) -> int:
+    """Tokens of the pieces: ``sum(p.n for p in tokenize(seen, encoding))``, in one encode."""
+    from helpers.tokens.encodings import encoding as load
+
+    parts: list[str] = []
+    sentinels = sized = 0
+    for _, content in seen:
+        if isinstance(content, Special):
+            parts.append(content or SENTINEL)
+            sentinels += not content
+        elif isinstance(content, Sized):
+            parts.append(SENTINEL)
+            sentinels += 1
+            sized += content.tokens
+        elif "<|" in content:
+            from helpers.tokens.seen import tokenize
+
+            return sum(p.n for p in tokenize(seen, encoding))
+        else:
+            parts.append(content)
+    enc = load(encoding)
+    return len(enc.encode("".join(parts), allowed_special="all")) - sentinels + sized
+
+
+def count_total(request: Request, model: str | ModelInfo | None = None) -> int:
+    """Just the total of one request (``count(request).total``, without the breakdown)."""
+    from helpers.tokens import _info
+
+    info = _info(model, request)
+    if info.counting != "openai-chat-2024":
+        return Counter(info)(request)
+    from helpers.tokens.openai_chat import render_seen
+
+    return total(render_seen(request, info, []), info.encoding or "o200k_base")
+
+
+@dataclass
+class _State:
+    info: ModelInfo
+    tools: list
+    tool_choice: object
+    head: int  # tools, the system message carrying them, the reply priming
+    system_at: int | None  # index of the message the head includes (OpenAI), or None
+    messages: list[Message] = field(default_factory=list)
+    totals: list[int] = field(default_factory=list)
+    running: int = 0  # sum(totals), kept up to date
+    names: dict[str, str] = field(default_factory=dict)
+
+
+class Counter:
+    """Input tokens of each request of a growing conversation, reusing earlier counts.
+
+    >>> counter = Counter("gpt-4o-mini")
+    >>> [counter(r) for r in ticket]     # == [count(r).total for r in ticket]
+    """
+
+    def __init__(self, model: str | ModelInfo | None = None):
+        self.model = model
+        self._state: _State | None = None
+
+    def __call__(self, request: Request) -> int:
+        from helpers.tokens import _info, count
+
+        info = _info(self.model, request)
+        if info.counting == "harmony":
+            return count(request, info, live=False).total
+        state = self._state
+        if (
+            state is None
+            or state.info != info
+            or state.tool_choice != request.tool_choice
+            or state.tools != request.tools
+        ):
+            state = self._state = _start(request, info)
+        old, new = state.messages, request.messages
+        keep = len(old)
+        if new[:keep] != old:  # a C loop that checks identity first: fast when appended to
+            keep = 0
+            limit = min(len(old), len(new))
+            while keep < limit and (old[keep] is new[keep] or old[keep] == new[keep]):
+                keep += 1
+        carrier = _system_at(request, info)
+        if carrier != state.system_at or (carrier is not None and carrier >= keep):
+            state = self._state = _start(request, info)
+            keep = 0
+        if keep < len(old):
+            state.running -= sum(state.totals[keep:])
+            del state.messages[keep:], state.totals[keep:]
+            state.names = {c.id: c.name for m in state.messages for c in m.tool_calls}
+        for i in range(keep, len(new)):
+            message = new[i]
+            state.names.update((c.id, c.name) for c in message.tool_calls)
+            state.messages.append(message)
+            tokens = 0 if i == carrier else _message_total(info, i, message, state.names)
+            state.totals.append(tokens)
+            state.running += tokens
+        return state.head + state.running
+
+
+def _start(request: Request, info: ModelInfo) -> _State:
+    carrier = _system_at(request, info)
+    if info.counting == "openai-chat-2024":
+        from helpers.tokens import openai_chat
+
+        seen = openai_chat.priming_seen(request, [])
+        if carrier is not None:  # the system message with the tools appended
+            system = request.messages[carrier]
+            seen = openai_chat.system_seen("system", system, request.tools) + seen
+        elif request.tools:
+            seen = openai_chat.tools_seen(request.tools) + seen
+        head = total(seen, info.encoding or "o200k_base")
+    else:
+        from helpers.tokens.estimate import tool_pieces
+
+        head = sum(p.n for p in tool_pieces(request, info, {}, []))
+    return _State(info, list(request.tools), request.tool_choice, head, carrier)
+
+
+def _system_at(request: Request, info: ModelInfo) -> int | None:
+    if info.counting != "openai-chat-2024":
+        return None
+    from helpers.tokens.openai_chat import system_at
+
+    return system_at(request)
+
+
+def _message_total(info: ModelInfo, i: int, message: Message, names: dict[str, str]) -> int:
+    if info.counting == "openai-chat-2024":
+        from helpers.tokens.openai_chat import message_seen
+
+        return total(message_seen(i, message, names, info, []), info.encoding or "o200k_base")
+    from helpers.tokens.estimate import message_pieces
+
+    return sum(p.n for p in message_pieces(0, message, info, {}))
