@@ -1,5 +1,7 @@
 """Prompt caching from the actual tokens: what two consecutive requests share, and what it saves.
 
+Used in lessons: 06, 12.
+
 A prompt cache only ever serves an exact *prefix* of the token sequence the model is shown. So
 both requests are rendered and tokenized (``helpers.tokens``), and the longest common token
 prefix decides everything:

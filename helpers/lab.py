@@ -1,5 +1,7 @@
 """The token arithmetic lab: a ticket described by a few numbers, costed turn by turn.
 
+Used in lessons: 12.
+
 A ``Scenario`` says which model, how many requests a ticket takes, how many tool definitions
 ride along, how big each tool result is, whether the prompt cache is used, whether (and when)
 history is compacted, and how many tickets a day. ``build_requests`` turns it into the actual

@@ -1,5 +1,7 @@
 """Prices from genai-prices: pinned, offline, at the model table's date (never ``UpdatePrices``).
 
+Used in lessons: 05, 06, 09, 11, 12.
+
 ``price(usage, model)`` returns a ``Cost`` split the way price lists are: uncached input, cache
 reads, cache writes (Anthropic 5-minute and 1-hour), output. genai-prices bills the whole
 usage; the split prices each kind of input on its own (exact except for models whose price

@@ -1,5 +1,7 @@
 """Each provider's usage object, as the neutral ``Usage`` (input includes cached tokens).
 
+Used in lessons: none directly (the `cost` command reads usage objects with it).
+
 See the table in ``helpers.cost``. The rules themselves live in ``helpers.formats`` (one
 ``parse_usage`` per wire format), which applies them when it parses a whole response; this
 module takes the usage object alone, as a TRACE file or a log holds it.

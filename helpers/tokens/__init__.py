@@ -1,5 +1,7 @@
 """Counting input tokens: text, one message, or a whole request with a breakdown by part.
 
+Used in lessons: 04, 05, 06, 09, 12.
+
 >>> from helpers.tokens import count
 >>> c = count(request)                # the request's model, or pass model=...
 >>> c.total, c.estimate, c.method     # 1342, False, "tiktoken o200k_base, ..."

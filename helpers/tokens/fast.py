@@ -1,6 +1,8 @@
 """The fast path for totals: one encode per request, each message counted once per ticket.
 
-Machinery, not a lesson: the rule lives in ``helpers.tokens.openai_chat`` (what the model
+Machinery: no lesson imports it.
+
+The rule lives in ``helpers.tokens.openai_chat`` (what the model
 sees) and ``helpers.tokens.seen`` (how those pieces become tokens). This module gives the same
 totals faster; ``tests/test_tokens.py`` checks with hypothesis that both always agree.
 
@@ -29,6 +31,7 @@ from helpers.tokens.seen import Seen, Sized, Special
 __all__ = ["Counter", "count_total", "total"]
 
 SENTINEL = "<|endoftext|>"  # a special token both encodings have: ends a run, then subtracted
+ALLOWED = frozenset({"<|start|>", "<|message|>", "<|end|>", "<|constrain|>", SENTINEL})
 
 
 def total(seen: list[Seen], encoding: str) -> int:
@@ -52,7 +55,8 @@ def total(seen: list[Seen], encoding: str) -> int:
         else:
             parts.append(content)
     enc = load(encoding)
-    return len(enc.encode("".join(parts), allowed_special="all")) - sentinels + sized
+    ids = enc.encode("".join(parts), allowed_special=ALLOWED, disallowed_special=())
+    return len(ids) - sentinels + sized
 
 
 def count_total(request: Request, model: str | ModelInfo | None = None) -> int:

@@ -1,6 +1,6 @@
 """Counting rule ``openai-chat-2024``: what an OpenAI chat model is shown, piece by piece.
 
-Used in lessons: 03, 04, 05, 06, 08, 09, 12.
+Used in lessons: 04, 05, 06, 09, 12.
 
 ``render(request, info)`` returns the request as the pieces the model reads, in order
 (``helpers.tokens.seen``: text, framing tokens, images by size); ``tokenize`` encodes them
@@ -64,7 +64,7 @@ def arguments_text(call: ToolCall) -> str:
 
 def call_names(request: Request) -> dict[str, str]:
     """Call id -> function name: a tool result is rendered under its call's name."""
-    return {c.id: c.name for m in request.messages for c in m.tool_calls}
+    return {b.id: b.name for m in request.messages for b in m.content if isinstance(b, ToolCall)}
 
 
 def system_at(request: Request) -> int | None:
@@ -128,8 +128,8 @@ def _content(part: str, message: Message, info: ModelInfo, notes: list[str]) -> 
     seen = _header(part, message.role, message.name)
     for j, block in enumerate(message.content):
         inner = f"{part}.content[{j}]"
-        if isinstance(block, Text):
-            seen += [(part, CUT), (inner, block.text)]
+        if isinstance(block, Text):  # each block tokenized on its own
+            seen += [(part, CUT), (inner, block.text)] if j else [(inner, block.text)]
         elif isinstance(block, Image):
             cost = image_tokens(block, info.image)
             seen.append(
@@ -187,10 +187,11 @@ def message_seen(
     part = f"messages[{i}]"
     if message.role == "tool":
         return _tool_results(part, message, names, notes)
-    has_calls = bool(message.tool_calls)
-    content = [b for b in message.content if not isinstance(b, ToolCall)]
-    seen = _content(part, message, info, notes) if content or not has_calls else []
-    return seen + (_calls(part, message) if has_calls else [])
+    calls = sum(isinstance(b, ToolCall) for b in message.content)
+    if not calls:
+        return _content(part, message, info, notes)
+    seen = _content(part, message, info, notes) if calls < len(message.content) else []
+    return seen + _calls(part, message)
 
 
 def priming_seen(request: Request, notes: list[str]) -> list[Seen]:

@@ -1,5 +1,7 @@
 """What the model sees, piece by piece, and how those pieces become tokens.
 
+Used in lessons: 04, 05, 06, 09, 12.
+
 A counting rule (``openai_chat``) turns a request into a list of ``(part, content)`` pieces in
 the order the model reads them. ``part`` names where the piece comes from (``tools[2]``,
 ``messages[3]``, ``messages[3].content[1]``, ``priming``); ``content`` is one of:
