@@ -94,8 +94,8 @@ def trace() -> dict:
             "The Sundry refund ticket (benchmarks/sundry_ticket.py): per-turn usage computed "
             f"offline by helpers.cost.project_ticket for {model} with the model table of "
             f"{as_of()} (input counted with helpers.tokens, cached tokens from OpenAI's prefix "
-            "rule, output = each reply, the last one being the answer to the follow-up). Regenerate: python -m "
-            "benchmarks.sundry_ticket"
+            "rule, output = each reply, the last one the answer to the follow-up). "
+            "Regenerate: python -m benchmarks.sundry_ticket"
         ),
         "turns": [
             {

@@ -26,9 +26,10 @@ from dataclasses import dataclass, field
 
 from helpers.messages import Message, Request
 from helpers.models import ModelInfo
+from helpers.tokens.breakdown import Piece
 from helpers.tokens.seen import Seen, Sized, Special
 
-__all__ = ["Counter", "count_total", "total"]
+__all__ = ["Counter", "count_total", "pieces", "total"]
 
 SENTINEL = "<|endoftext|>"  # a special token both encodings have: ends a run, then subtracted
 ALLOWED = frozenset({"<|start|>", "<|message|>", "<|end|>", "<|constrain|>", SENTINEL})
@@ -41,22 +42,113 @@ def total(seen: list[Seen], encoding: str) -> int:
     parts: list[str] = []
     sentinels = sized = 0
     for _, content in seen:
-        if isinstance(content, Special):
+        if type(content) is str:  # ordinary text, the common case
+            if "<|" in content:
+                from helpers.tokens.seen import tokenize
+
+                return sum(p.n for p in tokenize(seen, encoding))
+            parts.append(content)
+        elif isinstance(content, Special):
             parts.append(content or SENTINEL)
             sentinels += not content
-        elif isinstance(content, Sized):
+        else:
             parts.append(SENTINEL)
             sentinels += 1
             sized += content.tokens
-        elif "<|" in content:
-            from helpers.tokens.seen import tokenize
-
-            return sum(p.n for p in tokenize(seen, encoding))
-        else:
-            parts.append(content)
     enc = load(encoding)
     ids = enc.encode("".join(parts), allowed_special=ALLOWED, disallowed_special=())
     return len(ids) - sentinels + sized
+
+
+def pieces(seen: list[Seen], encoding: str) -> list[Piece]:
+    """``tokenize(seen, encoding)`` in one encode: the same tokens given to the same parts.
+
+    The units (a framing token, a text, a run of texts tokenized as one string) are joined
+    into one string, with a sentinel between two texts; one encode, then the ids are cut
+    back at the framing tokens and sentinels. Only a run with several owners (system text +
+    tools, a parallel call) needs offsets to share out its tokens. Consecutive pieces of one
+    part are merged (fewer, longer pieces).
+    """
+    from helpers.tokens.encodings import encoding as load
+    from helpers.tokens.encodings import split_at
+    from helpers.tokens.seen import tokenize
+
+    units: list[tuple] = []  # (part, text | Special | Sized, run of several owners or None)
+    run: list[tuple[str, str]] = []
+    for part, content in seen:
+        if isinstance(content, str) and not isinstance(content, Special):
+            if "<|" in content:
+                return tokenize(seen, encoding)
+            if content:
+                run.append((part, content))
+            continue
+        if run:
+            units.append(_unit(run))
+            run = []
+        if isinstance(content, Sized) or content:
+            units.append((part, content, None))
+    if run:
+        units.append(_unit(run))
+    enc = load(encoding)
+    specials = enc._special_tokens
+    strings: list[str] = []
+    ends: dict[int, int] = {}  # text unit -> the id that ends its tokens (None: the end)
+    last_text = None
+    for k, (_, content, _) in enumerate(units):
+        if isinstance(content, Sized):
+            continue
+        if isinstance(content, Special):
+            if last_text is not None:
+                ends[last_text] = specials[content]
+            last_text = None
+        else:
+            if last_text is not None:
+                strings.append(SENTINEL)
+                ends[last_text] = specials[SENTINEL]
+            last_text = k
+        strings.append(content)
+    ids = enc.encode("".join(strings), allowed_special=ALLOWED, disallowed_special=())
+    out: list[Piece] = []
+    part_now, ids_now = None, []
+    position = 0
+    for k, (part, content, several) in enumerate(units):
+        if isinstance(content, Sized):
+            if ids_now:
+                out.append(Piece(part_now, tuple(ids_now), len(ids_now)))
+            part_now, ids_now = None, []
+            out.append(Piece(part, None, content.tokens, content.key))
+            continue
+        if isinstance(content, Special):
+            groups = [(part, ids[position : position + 1])]
+            position += 1
+        else:
+            stop = ends.get(k)
+            end = ids.index(stop, position) if stop is not None else len(ids)
+            groups = [(part, ids[position:end])]
+            position = end + (stop == specials[SENTINEL])
+            if several is not None:  # several owners: share the run's tokens out by offset
+                cuts, at = [], 0
+                for _, piece_text in several[:-1]:
+                    at += len(piece_text)
+                    cuts.append(at)
+                owners = [owner for owner, _ in several]
+                groups = list(zip(owners, split_at(encoding, content, cuts), strict=True))
+        for owner, owned in groups:
+            if owner != part_now:
+                if ids_now:
+                    out.append(Piece(part_now, tuple(ids_now), len(ids_now)))
+                part_now, ids_now = owner, []
+            ids_now.extend(owned)
+    if ids_now:
+        out.append(Piece(part_now, tuple(ids_now), len(ids_now)))
+    return out
+
+
+def _unit(run: list[tuple[str, str]]) -> tuple:
+    """One unit for a run of text: its text, and its pieces when they have several owners."""
+    owner = run[0][0]
+    text = run[0][1] if len(run) == 1 else "".join(t for _, t in run)
+    return owner, text, None if all(part == owner for part, _ in run) else list(run)
 
 
 def count_total(request: Request, model: str | ModelInfo | None = None) -> int:
