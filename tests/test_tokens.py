@@ -486,3 +486,56 @@ def test_split_at_gives_every_token_to_the_span_it_starts_in():
     assert groups[2] == encode("o200k_base", text)[-len(groups[2]) :]
     with pytest.raises(ValueError, match="in order"):
         split_at("o200k_base", text, [12, 0])
+
+
+# --- honest labels: "exact" only where a published figure verifies model and feature ---------
+
+LEGACY = "legacy function_call param"  # not expressible as a neutral request
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if LEGACY not in c.xfail], ids=lambda c: c.id)
+def test_a_count_labelled_exact_matches_its_figure_and_an_estimate_is_within_its_bound(case):
+    counted = count(to_request(case.body, case.model))
+    if not counted.estimate:
+        assert counted.total == case.api and counted.uncertain == {}
+    else:
+        assert counted.uncertain and counted.error is not None
+        assert abs(counted.total - case.api) <= counted.error
+
+
+def test_estimates_name_the_part_and_the_bound():
+    from helpers.examples import crash_triage
+    from helpers.messages import load_file
+    from helpers.paths import DATA
+
+    crash = load_file(DATA / "crash_triage" / "request.json")
+    counted = count(crash, "gpt-4o-mini")
+    parallel = [p for p, (_, why) in counted.uncertain.items() if "parallel" in why]
+    assert counted.estimate and parallel and counted.error > 0
+    assert f"estimate ±{counted.error}" in counted.table()
+    assert "estimated: " + parallel[0] in counted.table()
+    assert not count(crash_triage.opening("gpt-4o-mini")).estimate  # no calls yet: exact
+
+    dated = count(Request("gpt-4o-2024-08-06", [user("hi")]))
+    assert dated.estimate and dated.error is None and "prefix" in dated.uncertain["model"][1]
+    assert "error unknown" in dated.table()
+
+    url = Request("gpt-4o", [Message("user", [Image("image/png", None, "https://x/y.png")])])
+    image = count(url).uncertain["messages[0].content[0]"]
+    assert image[0] > 0 and "size unknown" in image[1]
+
+
+def test_pydantic_schema_keywords_the_namespace_drops_are_an_estimate_bounded_by_their_text():
+    pydantic_like = {
+        "$defs": {"Item": {"properties": {"sku": {"title": "Sku", "type": "string"}}}},
+        "properties": {
+            "items": {"items": {"$ref": "#/$defs/Item"}, "title": "Items", "type": "array"},
+            "note": {"default": "", "title": "Note", "type": "string"},
+        },
+        "required": ["items"],
+        "title": "Order",
+        "type": "object",
+    }
+    counted = count(Request("gpt-4o", [user("hi")], [Tool("order", "Place one.", pydantic_like)]))
+    bound, why = counted.uncertain["tools[0]"]
+    assert "unrendered $defs" in why and "unrendered title" in why and bound > 20

@@ -55,7 +55,7 @@ def _exactness(info: ModelInfo) -> tuple[bool, str]:
     if info.counting == "openai-chat-2024":
         how = f"tiktoken {info.encoding} over the openai-chat-2024 rendering model"
         if info.counting_verified:
-            return False, how + " (matches published API prompt_tokens: tests/published_counts.py)"
+            return False, how + " (checked against published API prompt_tokens)"
         return True, how + f" (verified on gpt-4o/gpt-4o-mini, assumed for {info.id})"
     if info.counting == "harmony":
         return False, "openai-harmony render_conversation_for_completion, o200k_harmony (exact)"
@@ -92,6 +92,12 @@ def count(
         raise ValueError(f"data/models.json: unknown counting rule {info.counting!r}")
     pieces, labels, notes = render(request, info)
     estimate, method = _exactness(info)
+    uncertain = {}
+    if info.counting == "openai-chat-2024":
+        from helpers.tokens.exactness import uncertain as find_uncertain
+
+        uncertain = find_uncertain(request, info)
+        estimate = bool(uncertain)
     if info.note:
         notes = [info.note, *notes]
     return Count(
@@ -102,6 +108,7 @@ def count(
         method=method,
         notes=notes,
         pieces=pieces,
+        uncertain=uncertain,
     )
 
 
