@@ -11,11 +11,11 @@ def check_steps_tokens(answer: int, model: str) -> Result:
     from helpers.tokens.sections import count_sections
 
     sections = count_sections(crash_triage.SYSTEM_PROMPT, model)
-    expected = next(s.tokens for s in sections if s.text.startswith("Steps:"))
+    expected = next(s.tokens for s in sections if s.text.startswith("For each problem:"))
     return check_equal(
         answer,
         expected,
-        hint="the section whose text starts with 'Steps:' in sections",
+        hint="the section that holds the numbered steps",
         success=f"Right: {expected} tokens, the largest paragraph, and the one that earns them.",
     )
 
