@@ -504,7 +504,6 @@ def test_a_count_labelled_exact_matches_its_figure_and_an_estimate_is_within_its
 
 
 def test_estimates_name_the_part_and_the_bound():
-    from helpers.examples import crash_triage
     from helpers.messages import load_file
     from helpers.paths import DATA
 
@@ -514,7 +513,17 @@ def test_estimates_name_the_part_and_the_bound():
     assert counted.estimate and parallel and counted.error > 0
     assert f"estimate ±{counted.error}" in counted.table()
     assert "estimated: " + parallel[0] in counted.table()
-    assert not count(crash_triage.opening("gpt-4o-mini")).estimate  # no calls yet: exact
+    schema = {  # the published cookbook tool: every property described
+        "type": "object",
+        "properties": {
+            "location": {"type": "string", "description": "The city and state"},
+            "unit": {"type": "string", "enum": ["celsius", "fahrenheit"], "description": "Unit"},
+        },
+        "required": ["location"],
+    }
+    weather = Tool(WEATHER.name, WEATHER.description, schema)
+    plain = Request("gpt-4o-mini", [system("Be brief."), user("Weather in Paris?")], [weather])
+    assert not count(plain).estimate and count(plain).error == 0  # a verified shape: exact
 
     dated = count(Request("gpt-4o-2024-08-06", [user("hi")]))
     assert dated.estimate and dated.error is None and "prefix" in dated.uncertain["model"][1]
