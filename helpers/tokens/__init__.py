@@ -35,6 +35,7 @@ __all__ = [
     "Piece",
     "Row",
     "count",
+    "count_body",
     "count_message",
     "count_output",
     "count_text",
@@ -110,6 +111,23 @@ def count(
         pieces=pieces,
         uncertain=uncertain,
     )
+
+
+def count_body(
+    body: dict, format: str, model: str | ModelInfo | None = None, *, live: bool | None = None
+) -> Count:
+    """Count a wire body as sent: parse it, count it, and label as estimated whatever the body
+    carries that the neutral request drops (``response_format``, file parts...)."""
+    from helpers.formats import parse
+    from helpers.tokens.exactness import unmodelled
+
+    request = parse(body, format)
+    counted = count(request, model or body.get("model") or None, live=live)
+    dropped = unmodelled(body, format)
+    if dropped:
+        counted.uncertain = {**counted.uncertain, **dropped}
+        counted.estimate = True
+    return counted
 
 
 def count_text(text: str, model: str | ModelInfo | None = None) -> int:

@@ -33,7 +33,17 @@ from typing import Any
 from helpers.messages import Image, Request, ToolCall
 from helpers.models import ModelInfo
 
-__all__ = ["RENDERED", "uncertain"]
+__all__ = ["RENDERED", "uncertain", "unmodelled"]
+
+#: Request fields and content parts the neutral request does not carry, so no count sees them.
+UNMODELLED_FIELDS = {
+    "response_format": "response_format: its JSON schema is added to the prompt, size unknown",
+    "functions": "legacy functions: not counted",
+    "function_call": "legacy function_call: not counted",
+    "audio": "audio output settings: not counted",
+    "prediction": "predicted output: not counted",
+}
+UNMODELLED_PARTS = {"file", "input_audio", "input_file", "document", "audio"}
 
 #: The JSON Schema keywords the tool namespace renders (``tool_namespace``); others are dropped.
 RENDERED = {"type", "properties", "required", "description", "enum", "items", "anyOf", "oneOf"}
@@ -64,6 +74,22 @@ def uncertain(request: Request, info: ModelInfo) -> dict[str, tuple[int | None, 
             out[f"tools[{k}]"] = (bound, why)
     if request.tools and request.tool_choice == "required":
         out["priming"] = (REQUIRED_CHOICE, "no published figure for tool_choice='required'")
+    return out
+
+
+def unmodelled(body: dict[str, Any], format: str) -> dict[str, tuple[int | None, str]]:
+    """What a wire body carries that the neutral request drops: each makes a count an estimate
+    of unknown error (seen in recorded traffic: a ``file`` part or a ``response_format``
+    added 48 to 219 billed tokens that no offline count saw)."""
+    out: dict[str, tuple[int | None, str]] = {}
+    for key, why in UNMODELLED_FIELDS.items():
+        if body.get(key) not in (None, [], {}) and format == "openai-chat":
+            out[key] = (None, why)
+    for i, message in enumerate(body.get("messages") or []):
+        content = message.get("content") if isinstance(message, dict) else None
+        for j, part in enumerate(content if isinstance(content, list) else []):
+            if isinstance(part, dict) and part.get("type") in UNMODELLED_PARTS:
+                out[f"messages[{i}].content[{j}]"] = (None, f"{part['type']} part: not counted")
     return out
 
 
