@@ -23,9 +23,10 @@ def test_breakdown_table_of_a_neutral_request(tmp_path, capsys):
     path = _write(tmp_path, sundry.ticket("gpt-4o-mini").to_json())
     assert main(["count", path]) == 0
     out = capsys.readouterr().out
-    counted = count(sundry.ticket("gpt-4o-mini"))  # tool-call round trips: an estimate
+    counted = count(sundry.ticket("gpt-4o-mini"))
     assert "tools[4]" in out and "issue_refund" in out
-    assert f"estimate ±{counted.error}, gpt-4o-mini" in out and "estimated: messages[" in out
+    assert f"{counted._kind()}, gpt-4o-mini" in out
+    assert all(f"estimated: {part} " in out for part in counted.uncertain)
     total_line = next(line for line in out.splitlines() if line.startswith("total"))
     assert total_line.split()[-1] == str(counted.total)
 

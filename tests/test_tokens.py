@@ -138,10 +138,15 @@ def test_a_tool_call_and_its_result_are_rendered_with_the_function_name():
     o200k = "o200k_base"
     call = (
         len(encode(o200k, " to=functions.get_order"))
+        + 3  # " <|constrain|>json" on o200k models (recorded bills), then <|message|>
         + 1
         + len(encode(o200k, '{"order_id":"SO-1"}'))
     )
     assert counted.part("messages[1].content[0]") == call
+    on_gpt4 = count(request, "gpt-4")  # the cl100k-era form: published gpt-4 figure
+    assert on_gpt4.part("messages[1].content[0]") == len(
+        encode("cl100k_base", " to=functions.get_order")
+    ) + 1 + len(encode("cl100k_base", '{"order_id":"SO-1"}'))
     result_framing = 3 + len(encode(o200k, "get_order"))
     assert counted.part("messages[2]") == result_framing + len(encode(o200k, "shipped"))
 

@@ -8,10 +8,11 @@ prefix of its name), and every feature the request uses renders in a way a publi
 checked (``tests/published_counts.py``). Anything else makes the count an estimate, and
 ``uncertain`` says **which part** is estimated and **by how many tokens** it can be off:
 
-- a tool call and its results in the history, on a current model: published gpt-3.5/gpt-4
-  figures match, but recorded gpt-4o traffic comes out 1 to 4 tokens short per round trip;
+- a single tool call and its result are verified: published gpt-3.5/gpt-4 figures and recorded
+  gpt-4o, gpt-4o-mini and gpt-4.1-mini bills (``tests/corpus/``) match;
 - several calls in one turn: the ``multi_tool_use.parallel`` rendering is a community model;
-  published figures for 2 and 3 calls were 10 to 11 tokens short (about 6 per call);
+  published gpt-3.5 figures for 2 and 3 calls were 10 to 11 tokens short, recorded gpt-4o
+  bills 4 tokens long for 2 calls: up to 6 per call;
 - a tool schema with nested objects, arrays of objects, integer enums, ``anyOf`` or
   properties without a description: published figures differ by 1 to 3 tokens per tool
   (string enums and described top-level properties match);
@@ -47,7 +48,9 @@ UNMODELLED_PARTS = {"file", "input_audio", "input_file", "document", "audio"}
 
 #: The JSON Schema keywords the tool namespace renders (``tool_namespace``); others are dropped.
 RENDERED = {"type", "properties", "required", "description", "enum", "items", "anyOf", "oneOf"}
-ROUND_TRIP, PER_PARALLEL_CALL, TOOL_SHAPE, REQUIRED_CHOICE = 4, 6, 3, 4
+#: Dropped, and verified to cost nothing: ``additionalProperties`` (recorded gpt-4o-mini bills).
+VERIFIED_UNRENDERED = {"additionalProperties"}
+PER_PARALLEL_CALL, TOOL_SHAPE, REQUIRED_CHOICE = 6, 3, 4
 
 
 def uncertain(request: Request, info: ModelInfo) -> dict[str, tuple[int | None, str]]:
@@ -57,14 +60,11 @@ def uncertain(request: Request, info: ModelInfo) -> dict[str, tuple[int | None, 
         out["model"] = (None, f"no published figure for {info.id}: gpt-4o's rendering assumed")
     if "matched by prefix" in info.note:
         out["model"] = (None, f"{info.note}: its rendering and tokenizer are assumed the same")
-    current = info.encoding != "cl100k_base"  # the published tool-call figures are cl100k-era
     for i, message in enumerate(request.messages):
         calls = [b for b in message.content if isinstance(b, ToolCall)]
         if len(calls) > 1:
             bound = PER_PARALLEL_CALL * len(calls)
             out[f"messages[{i}]"] = (bound, f"{len(calls)} parallel calls: a community model")
-        elif calls and current:
-            out[f"messages[{i}]"] = (ROUND_TRIP, "tool-call round trip: 1 to 4 short on gpt-4o")
         for j, block in enumerate(message.content):
             if isinstance(block, Image) and block.data is None and info.image:
                 out[f"messages[{i}].content[{j}]"] = (_image_bound(info), "image size unknown")
@@ -113,7 +113,7 @@ def _walk(schema: Any, shapes: set, dropped: dict, nested: list, top: bool = Fal
     if not isinstance(schema, dict):
         return
     for key, value in schema.items():
-        if key not in RENDERED:
+        if key not in RENDERED and key not in VERIFIED_UNRENDERED:
             dropped.setdefault(key, value)
     if any(not isinstance(v, str) for v in schema.get("enum") or []):
         shapes.add("non-string enum")
