@@ -17,7 +17,7 @@ import statistics
 import sys
 from dataclasses import dataclass
 
-from helpers.paths import ROOT
+from helpers.machinery.paths import ROOT
 
 CORPUS = ROOT / "tests" / "corpus"
 FORMATS = ("openai-chat", "anthropic", "gemini")

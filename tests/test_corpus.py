@@ -422,31 +422,16 @@ def cases(path: str, only_accepted: bool = False) -> list:
 
 
 def _cli_main():
-    try:
-        from helpers.machinery.cli import main  # after the machinery move
-    except ImportError:
-        from helpers.cli import main
+    from helpers.machinery.cli import main
+
     return main
-
-
-def _profile_flag() -> str:
-    """``--profile`` (the agreed name); ``--provider`` until the rename lands."""
-    import argparse
-
-    try:
-        from helpers.machinery.cli import check as check_cli
-    except ImportError:
-        from helpers.cli import check as check_cli
-    parser = argparse.ArgumentParser()
-    check_cli.add_arguments(parser)
-    return "--profile" if "--profile" in parser._option_string_actions else "--provider"
 
 
 def run_check(entry: dict) -> tuple[int, str]:
     """``python -m helpers check FILE --profile FORMAT``, in process: (exit code, output)."""
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = _cli_main()(["check", str(body_path(entry)), _profile_flag(), entry["format"]])
+        code = _cli_main()(["check", str(body_path(entry)), "--profile", entry["format"]])
     return code, out.getvalue() + err.getvalue()
 
 

@@ -217,7 +217,7 @@ def test_one_ticket_priced_three_ways_gives_one_figure(wire):
         trace = run(
             crash_triage.opening(model),
             lambda call: crash_triage.run_tool(call, workspace),
-            wire=wire,
+            format=wire,
             base_url=p.url,
         )
     requests = [parse(step.request_body, wire) for step in trace.steps]

@@ -2,7 +2,7 @@
 
 Used in lessons: 04, 05, 06, 09, 10, 11.
 
-Usage semantics differ by provider; ``usage_from(raw, provider)`` turns each provider's usage
+Usage semantics differ by provider; ``usage_from(raw, format)`` turns each provider's usage
 object into the neutral ``Usage`` (``helpers.replies``), where ``input_tokens`` counts *all*
 input, cached or not:
 

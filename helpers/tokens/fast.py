@@ -153,9 +153,9 @@ def _unit(run: list[tuple[str, str]]) -> tuple:
 
 def count_total(request: Request, model: str | ModelInfo | None = None) -> int:
     """Just the total of one request (``count(request).total``, without the breakdown)."""
-    from helpers.tokens import _info
+    from helpers.models import info_for
 
-    info = _info(model, request)
+    info = info_for(model, request)
     if info.counting != "openai-chat-2024":
         return Counter(info)(request)
     from helpers.tokens.openai_chat import render_seen
@@ -188,9 +188,10 @@ class Counter:
         self._state: _State | None = None
 
     def __call__(self, request: Request) -> int:
-        from helpers.tokens import _info, count
+        from helpers.models import info_for
+        from helpers.tokens import count
 
-        info = _info(self.model, request)
+        info = info_for(self.model, request)
         if info.counting == "harmony":
             return count(request, info, live=False).total
         state = self._state
