@@ -25,7 +25,7 @@ def test_breakdown_table_of_a_neutral_request(tmp_path, capsys):
     out = capsys.readouterr().out
     counted = count(sundry.ticket("gpt-4o-mini"))
     assert "tools[4]" in out and "issue_refund" in out
-    assert f"{counted._kind()}, gpt-4o-mini" in out
+    assert f"{counted.label}, gpt-4o-mini" in out
     assert all(f"estimated: {part} " in out for part in counted.uncertain)
     total_line = next(line for line in out.splitlines() if line.startswith("total"))
     assert total_line.split()[-1] == str(counted.total)

@@ -66,7 +66,9 @@ class Count:
         bounds = [bound for bound, _ in self.uncertain.values()]
         return None if None in bounds else sum(bounds)
 
-    def _kind(self) -> str:
+    @property
+    def label(self) -> str:
+        """``exact``, ``estimate ±N`` or ``estimate, error unknown``: what the total can claim."""
         if not self.estimate:
             return "exact"
         error = self.error
@@ -91,7 +93,7 @@ class Count:
             share = f"{100 * r.tokens / self.total:5.1f}%" if self.total else ""
             name = "  " * r.level + r.part
             lines.append(f"{name:<{width}}  {r.label[:32]:<32} {r.tokens:>7} {share:>6}")
-        kind = self._kind()
+        kind = self.label
         lines.append(f"{'total':<{width}}  {kind + ', ' + self.model:<32} {self.total:>7}")
         lines.append(f"method: {self.method}")
         lines += [f"estimated: {p} {_bound(b)} ({why})" for p, (b, why) in self.uncertain.items()]
@@ -99,7 +101,7 @@ class Count:
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
-        kind = self._kind()
+        kind = self.label
         body = []
         for r in self.rows:
             style = "" if r.level == 0 else ' style="color:#666"'
