@@ -1,4 +1,6 @@
-"""The token arithmetic lab: a ticket described by a few numbers, costed turn by turn.
+"""Used in lessons: 05, 12.
+
+The token arithmetic lab: a ticket described by a few numbers, costed turn by turn.
 
 Used in lessons: 12.
 

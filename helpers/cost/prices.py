@@ -1,4 +1,6 @@
-"""Prices from genai-prices: pinned, offline, at the model table's date (never ``UpdatePrices``).
+"""Used in lessons: 04, 05, 06, 09, 10.
+
+Prices from genai-prices: pinned, offline, at the model table's date (never ``UpdatePrices``).
 
 Used in lessons: 05, 06, 09, 11, 12.
 

@@ -1,4 +1,6 @@
-"""The result of counting: the total, where the tokens go, and how sure we are.
+"""Used in lessons: 02, 04, 05, 06, 09, 12.
+
+The result of counting: the total, where the tokens go, and how sure we are.
 
 Used in lessons: 04, 05, 06, 09, 12.
 

@@ -1,4 +1,6 @@
-"""Counting rules ``anthropic-estimate`` and ``gemini-estimate``: labelled estimates.
+"""Used in lessons: 02, 04, 05, 06, 09, 12.
+
+Counting rules ``anthropic-estimate`` and ``gemini-estimate``: labelled estimates.
 
 Used in lessons: 05, 06, 12.
 
