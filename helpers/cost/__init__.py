@@ -33,7 +33,7 @@ What it deliberately does not do: type a price (they all come from genai-prices)
 
 from __future__ import annotations
 
-from helpers.caching import cache_break, common_prefix, openai_cached_tokens
+from helpers.caching import cache_break, cache_terms, common_prefix, openai_cached_tokens
 from helpers.cost.compaction import compact, compact_ticket
 from helpers.cost.prices import Cost, price, rates
 from helpers.cost.tickets import Ticket, Turn, project_ticket, ticket_from_usages
@@ -56,6 +56,7 @@ __all__ = [
     "Turn",
     "Usage",
     "cache_break",
+    "cache_terms",
     "common_prefix",
     "compact",
     "compact_ticket",

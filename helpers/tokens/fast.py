@@ -144,6 +144,15 @@ def pieces(seen: list[Seen], encoding: str) -> list[Piece]:
     return out
 
 
+def render(request: Request, info: ModelInfo) -> tuple[list[Piece], dict[str, str], list[str]]:
+    """``openai_chat.render``, tokenized by ``pieces`` (one encode): what ``count`` uses."""
+    from helpers.tokens.openai_chat import labels, render_seen
+
+    notes: list[str] = []
+    seen = render_seen(request, info, notes)
+    return pieces(seen, info.encoding or "o200k_base"), labels(request), notes
+
+
 def _unit(run: list[tuple[str, str]]) -> tuple:
     """One unit for a run of text: its text, and its pieces when they have several owners."""
     owner = run[0][0]
@@ -189,11 +198,12 @@ class Counter:
 
     def __call__(self, request: Request) -> int:
         from helpers.models import info_for
-        from helpers.tokens import count
 
         info = info_for(self.model, request)
         if info.counting == "harmony":
-            return count(request, info, live=False).total
+            from helpers.harmony import render_pieces
+
+            return sum(p.n for p in render_pieces(request, info)[0])
         state = self._state
         if (
             state is None
@@ -230,7 +240,7 @@ class Counter:
 def _start(request: Request, info: ModelInfo) -> _State:
     carrier = _system_at(request, info)
     if info.counting == "openai-chat-2024":
-        from helpers.tokens import openai_chat
+        import helpers.tokens.openai_chat as openai_chat
 
         seen = openai_chat.priming_seen(request, [])
         if carrier is not None:  # the system message with the tools appended

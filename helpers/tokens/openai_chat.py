@@ -247,12 +247,15 @@ def render_seen(request: Request, info: ModelInfo, notes: list[str]) -> list[See
 
 
 def render(request: Request, info: ModelInfo) -> tuple[list, dict[str, str], list[str]]:
-    """Token pieces, labels for the breakdown rows, and notes, for one request on one model."""
-    from helpers.tokens.fast import pieces  # = seen.tokenize, in one encode
+    """Token pieces, labels for the breakdown rows, and notes, for one request on one model.
+
+    (``count`` gets the same pieces from ``helpers.tokens.fast.pieces``, in one encode.)
+    """
+    from helpers.tokens.seen import tokenize
 
     notes: list[str] = []
     seen = render_seen(request, info, notes)
-    return pieces(seen, info.encoding or "o200k_base"), labels(request), notes
+    return tokenize(seen, info.encoding or "o200k_base"), labels(request), notes
 
 
 def labels(request: Request) -> dict[str, str]:
