@@ -2,8 +2,30 @@
 
 from __future__ import annotations
 
-from helpers.exercises import Result, check_equal
+from helpers.exercises import Exercise, Result, check_number, check_text
 from helpers.messages import Request
+
+EX1 = Exercise(
+    "02.1",
+    nudge="Anthropic has no role of its own for tool results: they travel inside a message of "
+    "one of the other roles.",
+    pointer="loop over bodies['anthropic']['messages'] and look at the blocks of each message's "
+    "content for the block type that carries a result.",
+)
+EX2 = Exercise(
+    "02.2",
+    nudge="Gemini does not put the system prompt in its list of contents: it has a top-level "
+    "field of its own.",
+    pointer="print(list(bodies['gemini'])) lists the top-level keys; one of them is about the "
+    "system.",
+)
+EX3 = Exercise(
+    "02.3",
+    nudge="role and channel markers are special tokens, written between <| and |>; count only "
+    "those among the pieces.",
+    pointer="view.pieces (from render_harmony in 'What the model actually sees') is the list of "
+    "token strings; test each one's start and end.",
+)
 
 
 def check_tool_result_role(answer: str, ticket: Request) -> Result:
@@ -16,24 +38,33 @@ def check_tool_result_role(answer: str, ticket: Request) -> Result:
         if isinstance(m["content"], list)
         and any(b.get("type") == "tool_result" for b in m["content"])
     )
-    return check_equal(
+    return check_text(
         answer,
         expected,
-        hint="loop over bodies['anthropic']['messages'] and look for a block of type tool_result.",
+        EX1,
+        ignore_case=True,
         success=f"Right: '{expected}'. Anthropic has no tool role: results travel in a user turn.",
     )
 
 
 def check_system_key(answer: str, ticket: Request) -> Result:
+    """Either spelling passes: Google's REST APIs follow the proto3 JSON mapping, whose parsers
+    accept the lowerCamelCase name and the original proto field name
+    (https://protobuf.dev/programming-guides/json/, checked 2026-11-30)."""
     from helpers.formats import render
 
     body = render(ticket, "gemini").body
     expected = next(k for k in body if "system" in k.lower())
-    return check_equal(
+    snake = "".join("_" + c.lower() if c.isupper() else c for c in expected)
+    return check_text(
         answer,
         expected,
-        hint="print(list(bodies['gemini'])) and look for the key that mentions the system.",
-        success=f"Right: {expected}, a Content object of its own, outside 'contents'.",
+        EX2,
+        spellings=[snake],
+        success=(
+            f"Right: {expected} (the REST API also accepts {snake}), a Content object of its "
+            "own, outside 'contents'."
+        ),
     )
 
 
@@ -42,10 +73,10 @@ def check_marker_tokens(answer: int, ticket: Request) -> Result:
 
     view = render_harmony(ticket)
     expected = sum(1 for p in view.pieces if p.startswith("<|") and p.endswith("|>"))
-    return check_equal(
+    return check_number(
         answer,
         expected,
-        hint="sum(1 for piece in view.pieces if piece.startswith('<|') and piece.endswith('|>'))",
+        EX3,
         success=(
             f"Right: {expected} of {view.count} tokens mark roles, channels and boundaries. "
             "You pay for them too."

@@ -11,7 +11,28 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from helpers.exercises import Result, check_equal
+from helpers.exercises import Exercise, Result, check_number, check_text
+
+EX1 = Exercise(
+    "08.1",
+    nudge="a tool definition has a name, a description and parameters; one of them lacks a "
+    "piece the others have.",
+    pointer="each entry of dump['tools'] has a 'function' dict; check which keys each one has.",
+)
+EX2 = Exercise(
+    "08.2",
+    nudge="the policy belongs once, first, in the system message; look for the same text "
+    "again further down the list.",
+    pointer="messages[0]['content'] is the policy; test whether it appears inside the content "
+    "of any later message, and keep that message's index.",
+)
+EX3 = Exercise(
+    "08.3",
+    nudge="every tool result names the call it answers by id; one names a call that is no "
+    "longer in the request.",
+    pointer="collect the ids of every assistant message's tool_calls, then look at each tool "
+    "message's tool_call_id.",
+)
 
 
 def _turn_two(model: str) -> dict[str, Any]:
@@ -53,10 +74,10 @@ def check_missing_description(answer: str, model: str) -> Result:
     expected = next(
         t["function"]["name"] for t in body["tools"] if "description" not in t["function"]
     )
-    return check_equal(
+    return check_text(
         answer,
         expected,
-        hint="look for the tool whose 'function' has no 'description' key",
+        EX1,
         success=(
             f"Right: {expected}. The model sees a bare name and parameters: nothing says it "
             "is capped at $150. The provider accepted the request."
@@ -72,10 +93,10 @@ def check_duplicate_index(answer: int, model: str) -> Result:
         for i, m in enumerate(body["messages"][1:], start=1)
         if isinstance(m.get("content"), str) and policy in m["content"]
     )
-    return check_equal(
+    return check_number(
         answer,
         expected,
-        hint="find the message after messages[0] whose content contains the system prompt",
+        EX2,
         success=(
             f"Right: messages[{expected}], a user message. The policy now arrives as material "
             "the buyer seems to have written, and its tokens are paid twice from now on."
@@ -91,9 +112,9 @@ def check_orphan_call_id(answer: str, model: str) -> Result:
         for m in body["messages"]
         if m["role"] == "tool" and m["tool_call_id"] not in calls
     )
-    return check_equal(
+    return check_text(
         answer,
         expected,
-        hint="a tool message's tool_call_id that no assistant message's tool_calls contains",
+        EX3,
         success=f"Right: {expected}. It answers a call the request no longer contains.",
     )

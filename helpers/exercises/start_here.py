@@ -2,10 +2,25 @@
 
 from __future__ import annotations
 
-from helpers.exercises import Result, check_equal
+from helpers.exercises import Exercise, Result, check_number
 
 POLICY = "Refunds above $150 need a human."
 POLICY_FR = "Les remboursements de plus de 150 $ nécessitent un humain."
+
+EX1 = Exercise(
+    "00.1",
+    nudge="a tokenizer turns text into a list of token ids, and the count is how long that "
+    "list is.",
+    pointer="the cell under 'Your first look at the wire' gets the o200k_base encoding from "
+    "tiktoken and encodes a sentence with it; do the same with POLICY.",
+)
+EX2 = Exercise(
+    "00.2",
+    nudge="the same text costs a different number of tokens under a different vocabulary; "
+    "count it under both encodings and compare.",
+    pointer="tiktoken.get_encoding(name) gives either encoding, as in 'Your first look at the "
+    "wire'; the answer is the older count minus the newer one.",
+)
 
 
 def _count(text: str, encoding: str) -> int:
@@ -17,10 +32,10 @@ def _count(text: str, encoding: str) -> int:
 def check_policy_tokens(answer: int) -> Result:
     """How many o200k_base tokens is the sentence ``POLICY``?"""
     expected = _count(POLICY, "o200k_base")
-    return check_equal(
+    return check_number(
         answer,
         expected,
-        hint="encode POLICY with tiktoken.get_encoding('o200k_base') and take len() of the ids.",
+        EX1,
         success=f"Right: {expected} tokens. Every one of them is billed on every request.",
     )
 
@@ -28,10 +43,10 @@ def check_policy_tokens(answer: int) -> Result:
 def check_french_difference(answer: int) -> Result:
     """How many more tokens does ``cl100k_base`` need than ``o200k_base`` for ``POLICY_FR``?"""
     older, newer = _count(POLICY_FR, "cl100k_base"), _count(POLICY_FR, "o200k_base")
-    return check_equal(
+    return check_number(
         answer,
         older - newer,
-        hint="count POLICY_FR with both encodings and subtract: cl100k_base minus o200k_base.",
+        EX2,
         success=(
             f"Right: {older} - {newer} = {older - newer}. The newer tokenizer has a bigger "
             "vocabulary with more non-English pieces, so the same French text costs fewer tokens."

@@ -2,9 +2,33 @@
 
 from __future__ import annotations
 
+import contextlib
+import json
 from typing import Any
 
-from helpers.exercises import Result, check_equal, not_answered
+from helpers.exercises import Exercise, Result, check_number, check_text, check_value
+
+EX1 = Exercise(
+    "07.1",
+    nudge="a retry re-sends the identical body with the same key; only a counter the SDK keeps "
+    "can tell the two attempts apart.",
+    pointer="first.request_headers and second.request_headers (from the 429 cell) are lists of "
+    "(name, value) pairs in the same order: compare them pair by pair.",
+)
+EX2 = Exercise(
+    "07.2",
+    nudge="a server-sent event starts with a line naming its type; count those lines in the "
+    "raw bytes, not the assembled message.",
+    pointer="raw_stream (from 'A stream, assembled') is bytes: decode it, split it into lines, "
+    "and keep the ones that begin with the event field's name.",
+)
+EX3 = Exercise(
+    "07.3",
+    nudge="the SDK sends the arguments you give it as the JSON body, no more and no less; "
+    "model and messages are arguments too.",
+    pointer="compare with the body the first cell of 'What the OpenAI SDK sends' printed: the "
+    "keys are the keyword arguments of create(), the values are what you passed.",
+)
 
 
 def check_retry_header(answer: str) -> Result:
@@ -28,28 +52,28 @@ def check_retry_header(answer: str) -> Result:
         for (k, v), (_, w) in zip(first.request_headers, second.request_headers, strict=True)
         if v != w
     ]
-    if isinstance(answer, str):
-        answer = answer.lower()
-    return check_equal(
+    return check_text(
         answer,
-        changed[0] if len(changed) == 1 else changed,
-        hint="compare first.request_headers with second.request_headers",
+        ", ".join(changed),
+        EX1,
+        ignore_case=True,  # HTTP header names are case-insensitive (RFC 9110, section 5.1)
         success="Right: only the retry count. Same body, same key, no idempotency key.",
     )
 
 
 def check_event_count(answer: int, raw_stream: bytes) -> Result:
     expected = sum(1 for line in raw_stream.decode().splitlines() if line.startswith("event:"))
-    return check_equal(
+    return check_number(
         answer,
         expected,
-        hint="count the lines of raw_stream.decode() that start with 'event:'",
+        EX2,
         success=f"Right: {expected} events for one short reply; the SDK hides every one of them.",
     )
 
 
-def check_wire_body(answer: dict[str, Any]) -> Result:
-    """Make the exercise's call on a fresh local provider and compare bodies (key order aside)."""
+def check_wire_body(answer: dict[str, Any] | str) -> Result:
+    """Make the exercise's call on a fresh local provider and compare bodies (key order aside).
+    A JSON string of the body passes too."""
     import openai
 
     from helpers.models import default_model
@@ -64,18 +88,22 @@ def check_wire_body(answer: dict[str, Any]) -> Result:
             temperature=0,
         )
         sent = p.recorder.last.request_json
-    if not_answered(answer):
-        return check_equal(answer, sent, hint="a dict with four keys", success="")
-    missing = sorted(set(sent) - set(answer or {}))
-    extra = sorted(set(answer or {}) - set(sent))
-    hint = (
-        f"missing keys {missing}, unexpected keys {extra}"
-        if missing or extra
-        else ("same keys; compare each value with what you passed to create()")
-    )
-    return check_equal(
+    if isinstance(answer, str):
+        with contextlib.suppress(ValueError):  # a JSON string of the body passes too
+            answer = json.loads(answer)
+    explain = ""
+    if isinstance(answer, dict):
+        missing = len(set(sent) - set(answer))
+        extra = len(set(answer) - set(sent))
+        explain = (
+            f"{missing} key(s) missing and {extra} key(s) the SDK does not send"
+            if missing or extra
+            else "the keys are right; compare each value with what you passed to create()"
+        )
+    return check_value(
         answer,
         sent,
-        hint=hint,
+        EX3,
+        explain=explain,
         success="Right: the body is exactly the arguments you passed, as JSON. Nothing hidden.",
     )
