@@ -34,6 +34,7 @@ __all__ = [
     "check_text",
     "check_value",
     "not_answered",
+    "not_yet",
     "show_solution",
 ]
 
@@ -112,6 +113,11 @@ def _wrong(ex: Exercise, what: str, **info: Any) -> Result:
             f'show_solution("{ex.id}") in a new cell shows the reference code.'
         )
     return Result(False, text, ex, **info)
+
+
+def not_yet(ex: Exercise, what: str, **info: Any) -> Result:
+    """A wrong answer the check explains itself (``what``), with the graduated hint."""
+    return _wrong(ex, what, **info)
 
 
 def _shown(answer: Any) -> str:
@@ -249,7 +255,7 @@ def check_function(
         return _wrong(ex, f"{_shown(fn)} is not a function", **info)
     for argument, expected in cases:
         try:
-            got = fn(argument)
+            got = fn(*argument) if isinstance(argument, tuple) else fn(argument)
         except Exception as err:  # the learner's code: report, don't crash the notebook
             return _wrong(
                 ex,

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import copy
+import json
+from collections.abc import Callable
 from decimal import Decimal
+from typing import Any
 
-from helpers.exercises import Exercise, Result, check_number, check_text
+from helpers.exercises import Exercise, Result, check_function, check_number
 from helpers.messages import Request
 
 EX1 = Exercise(
@@ -16,11 +20,11 @@ EX1 = Exercise(
 )
 EX2 = Exercise(
     "06.2",
-    nudge="a cache serves the exact prefix two requests share; the first token that differs "
-    "ends it, wherever that falls.",
-    pointer="cache_break(previous, current) (from 'The prefix two requests share') says where "
-    "two requests part; its .part names the place. The reordered request is in 'What breaks "
-    "a cache'.",
+    nudge="a cache serves the longest prefix two requests share; something that changes every "
+    "request must come after everything that does not.",
+    pointer="'What breaks a cache' put the time at the start of the system prompt; put it at "
+    "the end instead: a Request's .messages is a list, and user(...) from helpers.messages "
+    "makes a message; dataclasses.replace(request, messages=...) makes the changed copy.",
 )
 EX3 = Exercise(
     "06.3",
@@ -45,15 +49,51 @@ def check_cached_tokens(answer: int, model: str) -> Result:
     )
 
 
-def check_break_part(answer: str, previous: Request, current: Request) -> Result:
-    from helpers.caching import cache_break
+def check_stamp(
+    stamp: Callable[[Request, str], Request], previous: Request, current: Request, model: str
+) -> Result:
+    """Stamp two consecutive requests a few seconds apart with the learner's ``stamp`` and
+    compare what OpenAI's cache would serve with what it serves without a stamp."""
+    from helpers.caching import cache_break, openai_cached_tokens
+    from helpers.models import model_info
 
-    expected = cache_break(previous, current).part
-    return check_text(
-        answer,
-        expected,
+    rule = model_info(model).cache
+
+    def cached(prev: Request, now: Request) -> int:
+        shared = cache_break(prev, now).shared
+        return openai_cached_tokens(shared, rule["min_tokens"], rule["step_tokens"])
+
+    plain = cached(previous, current)
+    times = ("2026-11-28T03:12:44Z", "2026-11-28T03:13:02Z")
+
+    def effect(fn: Callable) -> Callable:
+        def run(_: str) -> Any:
+            stamped = []
+            for request, when in zip((previous, current), times, strict=True):
+                out = fn(copy.deepcopy(request), when)
+                if out is None or out is ...:
+                    return out
+                if not isinstance(out, Request):
+                    return f"a {type(out).__name__}, not a Request"
+                if when not in json.dumps(out.to_json() if hasattr(out, "to_json") else str(out)):
+                    return f"a request without the time {when} in it"
+                stamped.append(out)
+            got = cached(*stamped)
+            if got >= plain - rule["step_tokens"]:
+                return "the cache still works"
+            return f"a cache that serves {got} tokens (without a stamp: {plain})"
+
+        return run
+
+    return check_function(
+        effect(stamp) if callable(stamp) else stamp,
+        [("two requests", "the cache still works")],
         EX2,
-        success=f"Right: {expected}. Everything from there on is paid in full.",
+        describe=lambda _: "two consecutive requests",
+        success=(
+            f"Right: with your stamp the second request still gets {plain} tokens from the "
+            "cache, and the model still knows the time. Stable first, changing last."
+        ),
     )
 
 

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from helpers.exercises import Exercise, Result, check_number, check_text
+from helpers.exercises import (
+    Exercise,
+    Result,
+    check_text,
+    check_value,
+    not_answered,
+    not_yet,
+)
 
 EX1 = Exercise(
     "01.1",
@@ -14,10 +21,10 @@ EX1 = Exercise(
 )
 EX2 = Exercise(
     "01.2",
-    nudge="the body the server received is JSON with a list of messages; count that list, "
-    "not your own variable.",
-    pointer="second_exchange.request_json is the body as the server parsed it (see the cell "
-    "that makes the table of both requests).",
+    nudge="the provider keeps nothing: the third request is the second one, plus the reply it "
+    "got and the result of the call that reply asked for.",
+    pointer="do what the cells under 'The answer is one more message' did, once more: "
+    "second_message holds the new call; run_tool answers it; then post the longer list.",
 )
 EX3 = Exercise(
     "01.3",
@@ -47,15 +54,37 @@ def check_request_line(answer: str, provider: Any) -> Result:
     )
 
 
-def check_message_count(answer: int, provider: Any) -> Result:
-    expected = len(_last(provider).request_json["messages"])
-    return check_number(
-        answer,
-        expected,
+def check_third_request(answer: Any, provider: Any) -> Result:
+    """``answer``: the response to the learner's third request. Checks what the server got."""
+    if not_answered(answer):
+        return check_value(answer, None, EX2, success="")
+    status = getattr(answer, "status_code", None)
+    if status is None:
+        return not_yet(
+            EX2, f"{type(answer).__name__} is not an HTTP response; pass what httpx.post returned"
+        )
+    sent = _last(provider).request_json or {}
+    messages = sent.get("messages", [])
+    roles = [m.get("role") for m in messages]
+    calls = [c["id"] for c in (messages[-2].get("tool_calls") or [])] if len(messages) > 1 else []
+    answered = [m.get("tool_call_id") for m in messages[-1:] if m.get("role") == "tool"]
+    problem = (
+        f"the provider answered {status}"
+        if status != 200
+        else f"the last request held {len(messages)} messages ({', '.join(map(str, roles))})"
+        if len(messages) < 6 or roles[-2:] != ["assistant", "tool"]
+        else "its last tool message does not answer the call just before it"
+        if not calls or answered != calls[:1]
+        else ""
+    )
+    if problem:
+        return not_yet(EX2, problem)
+    return Result(
+        True,
+        f"Right: {len(messages)} messages, accepted. Every request repeats everything before it: "
+        "that is the whole series in one line.",
         EX2,
-        success=(
-            f"Right: {expected} messages: system, user, the assistant's turn and the tool result."
-        ),
+        expected="a 200 for the request with the next reply and result appended",
     )
 
 

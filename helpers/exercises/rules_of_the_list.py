@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from helpers.cost import Ticket
 from helpers.exercises import Exercise, Result, check_number, check_one_of, check_text
 from helpers.messages import Message, Request
 
 EX1 = Exercise(
     "10.1",
-    nudge="a tool call with no result breaks the first of the three rules; the checker names "
-    "each rule with a short id.",
-    pointer="check(history) (used in 'Three rules') returns a list of violations; each has a "
-    ".rule.",
+    nudge="the same broken order reaches another provider, which refuses it with an error of "
+    "its own shape and wording; the message is inside the JSON it answers with.",
+    pointer="render(...) in the 'anthropic' format gives .path and .body; post them to the "
+    "provider with the headers, as the loop cell does; the error_text helper (from 'What each "
+    "provider answers') reads the message out of the JSON.",
 )
 EX2 = Exercise(
     "10.2",
@@ -29,15 +32,35 @@ EX3 = Exercise(
 )
 
 
-def check_dropped_rule(answer: str, dropped: Request) -> Result:
-    from helpers.rules import check
+def check_order_error(answer: Any, broken: Request, provider: Any) -> Result:
+    """The error text Anthropic's format gets for a history with results before the reply.
+    The answer may be the message, or the error JSON holding it."""
+    import httpx
 
-    expected = check(dropped)[0].rule
+    from helpers.formats import render
+    from helpers.provider import LOCAL_KEY
+
+    rendered = render(broken, "anthropic")
+    response = httpx.post(
+        provider.url + rendered.path,
+        headers={"authorization": f"Bearer {LOCAL_KEY}"},
+        json=rendered.body,
+        timeout=30,
+    )
+    error = response.json().get("error", {}) if response.status_code >= 400 else {}
+    expected = error.get("message", "(accepted)") if isinstance(error, dict) else str(error)
+    if isinstance(answer, dict):  # the whole response, or its "error" object
+        inner = answer.get("error", answer)
+        answer = inner.get("message", answer) if isinstance(inner, dict) else inner
     return check_text(
         answer,
         expected,
         EX1,
-        success=f"Right: {expected}. The call c1 waits forever for its result.",
+        success=(
+            f"Right: HTTP {response.status_code}, {expected[:60]}... Anthropic names the "
+            "message by its index and insists each result follow its call in the previous "
+            "message; OpenAI said the same in other words. One rule, four spellings."
+        ),
     )
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from helpers.exercises import Exercise, Result, check_number
+from collections.abc import Callable
+
+from helpers.exercises import Exercise, Result, check_function, check_number
 
 POLICY = "Refunds above $150 need a human."
 POLICY_FR = "Les remboursements de plus de 150 $ nécessitent un humain."
@@ -10,9 +12,9 @@ POLICY_FR = "Les remboursements de plus de 150 $ nécessitent un humain."
 EX1 = Exercise(
     "00.1",
     nudge="a tokenizer turns text into a list of token ids, and the count is how long that "
-    "list is.",
-    pointer="the cell under 'Your first look at the wire' gets the o200k_base encoding from "
-    "tiktoken and encodes a sentence with it; do the same with POLICY.",
+    "list is; the encoding's name picks the vocabulary.",
+    pointer="the cell under 'Your first look at the wire' gets an encoding with "
+    "tiktoken.get_encoding(name) and calls its .encode(text).",
 )
 EX2 = Exercise(
     "00.2",
@@ -29,14 +31,27 @@ def _count(text: str, encoding: str) -> int:
     return len(tiktoken.get_encoding(encoding).encode(text))
 
 
-def check_policy_tokens(answer: int) -> Result:
-    """How many o200k_base tokens is the sentence ``POLICY``?"""
-    expected = _count(POLICY, "o200k_base")
-    return check_number(
-        answer,
-        expected,
+def check_token_counter(count_tokens: Callable[[str, str], int]) -> Result:
+    """Call the learner's ``count_tokens(text, encoding_name)`` on texts it has not seen."""
+    cases = [
+        ((text, name), _count(text, name))
+        for text, name in (
+            (POLICY, "o200k_base"),
+            (POLICY_FR, "cl100k_base"),
+            ("Where is my order SO-48213?", "o200k_base"),
+            ("", "cl100k_base"),
+        )
+    ]
+    return check_function(
+        count_tokens,
+        cases,
         EX1,
-        success=f"Right: {expected} tokens. Every one of them is billed on every request.",
+        describe=lambda args: f"{args[0]!r} in {args[1]}",
+        success=(
+            f"Right: your function counts like the tokenizer does (POLICY is "
+            f"{_count(POLICY, 'o200k_base')} tokens in o200k_base). Every one of them is billed "
+            "on every request."
+        ),
     )
 
 

@@ -2,14 +2,25 @@
 
 from __future__ import annotations
 
-from helpers.exercises import Exercise, Result, check_number, check_text
+from typing import Any
+
+from helpers.exercises import (
+    Exercise,
+    Result,
+    check_number,
+    check_text,
+    check_value,
+    not_answered,
+    not_yet,
+)
 from helpers.trace import Trace
 
 EX1 = Exercise(
     "11.1",
-    nudge="every trace keeps one step per request it sent; the batch is all three traces.",
-    pointer="runs (from 'A batch of tickets') maps each ticket's name to its trace; each trace "
-    "has .steps.",
+    nudge="the loop stops when a reply has no tool calls, or when it runs out of turns; give it "
+    "fewer turns than the ticket needs and look at how the trace ends.",
+    pointer="run(...) takes max_turns; call it as the error-result cell did for Jon's ticket "
+    "(against reckless), with a smaller budget, and pass the trace to the check.",
 )
 EX2 = Exercise(
     "11.2",
@@ -25,13 +36,27 @@ EX3 = Exercise(
 )
 
 
-def check_batch_requests(answer: int, runs: dict[str, Trace]) -> Result:
-    expected = sum(len(t.steps) for t in runs.values())
-    return check_number(
-        answer,
-        expected,
+def check_capped(answer: Any) -> Result:
+    """``answer``: the trace of Jon's ticket run with ``max_turns=2``."""
+    if not_answered(answer):
+        return check_value(answer, None, EX1, success="")
+    if not isinstance(answer, Trace):
+        return not_yet(EX1, f"{type(answer).__name__} is not a trace; pass what run(...) returned")
+    steps = answer.steps
+    if len(steps) != 2:
+        return not_yet(EX1, f"this trace has {len(steps)} requests, not the 2 the cap allows")
+    waiting = steps[-1].tool_calls
+    if not waiting:
+        return not_yet(
+            EX1, "this trace ends with a final answer: use Jon's ticket, which needs more turns"
+        )
+    return Result(
+        True,
+        f"Right: the loop stopped after 2 requests with the model still asking for "
+        f"{', '.join(waiting)}, and nobody answered the buyer. A budget needs an exit: tell the "
+        "user, or hand over to a human.",
         EX1,
-        success=f"Right: {expected} requests, each re-sending its ticket's whole history.",
+        expected="a trace of 2 requests that ends waiting for tools",
     )
 
 

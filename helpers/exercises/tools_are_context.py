@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from helpers.exercises import Exercise, Result, check_number, check_text
+from decimal import Decimal
+from typing import Any
+
+from helpers.exercises import Exercise, Result, check_number, check_text, not_answered, not_yet
 from helpers.messages import Request
 
 EX1 = Exercise(
@@ -21,10 +24,10 @@ EX2 = Exercise(
 )
 EX3 = Exercise(
     "05.3",
-    nudge="the extra definitions ride on every request of the ticket, so the difference adds "
-    "up over all four.",
-    pointer="with_tools(requests, catalogue) and count(r).total for each request r; compare "
-    "the totals of both tickets.",
+    nudge="every tool definition rides on every request of a ticket, called or not; the ticket "
+    "pays for yours as many times as it has requests.",
+    pointer="with_tools(requests, tools) swaps the tools of every request (as in 'Nine tools or "
+    "fourteen'); count(r).total for each request r, summed, gives a ticket's input tokens.",
 )
 
 
@@ -61,18 +64,31 @@ def check_costliest_parameters(answer: str, model: str) -> Result:
     )
 
 
-def check_per_request_extra(answer: int, requests: list[Request]) -> Result:
-    from helpers.cost import with_tools
+def check_added_tool(answer: int, my_tool: Any, requests: list[Request], model: str) -> Result:
+    """How many more input tokens the ticket sends with the learner's own tool added."""
+    from helpers.cost import project_ticket, with_tools
+    from helpers.examples import sundry
+    from helpers.messages import Tool
+
+    if not_answered(answer):
+        return check_number(answer, 0, EX3, success="")  # says "not answered yet"
+    if not isinstance(my_tool, Tool) or not my_tool.name or not my_tool.description:
+        what = "my_tool is not yet a Tool with a name and a description"
+        return not_yet(EX3, what, kind="number", expected=0, tolerance=Decimal(0))
     from helpers.tokens import count
 
-    more = sum(count(r).total for r in with_tools(requests, _catalogue()))
+    tools = [*sundry.TOOLS, my_tool]
+    more = sum(count(r).total for r in with_tools(requests, tools))
     expected = more - sum(count(r).total for r in requests)
+    before = project_ticket(requests, model, caching=False).total_usd
+    after = project_ticket(with_tools(requests, tools), model, caching=False).total_usd
     return check_number(
         answer,
         expected,
         EX3,
         success=(
-            f"Right: {expected} more input tokens, {expected // len(requests)} per request, "
-            "for tools the agent never called."
+            f"Right: {my_tool.name} adds {expected} input tokens to this {len(requests)}-request "
+            f"ticket ({expected // len(requests)} per request), ${before:.6f} -> ${after:.6f} "
+            f"(+{100 * (after / before - 1):.1f}%), whether the agent calls it or not."
         ),
     )

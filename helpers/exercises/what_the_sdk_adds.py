@@ -6,14 +6,23 @@ import contextlib
 import json
 from typing import Any
 
-from helpers.exercises import Exercise, Result, check_number, check_text, check_value
+from helpers.exercises import (
+    Exercise,
+    Result,
+    check_number,
+    check_text,
+    check_value,
+    not_answered,
+    not_yet,
+)
 
 EX1 = Exercise(
     "07.1",
-    nudge="a retry re-sends the identical body with the same key; only a counter the SDK keeps "
-    "can tell the two attempts apart.",
-    pointer="first.request_headers and second.request_headers (from the 429 cell) are lists of "
-    "(name, value) pairs in the same order: compare them pair by pair.",
+    nudge="an SDK retries a 429 on its own; with retries turned off, the first 429 reaches your "
+    "code as an exception, a typed error class of the SDK.",
+    pointer="openai.OpenAI(..., max_retries=0) makes a client that never retries; "
+    "provider.inject(RateLimited(...)) as in the 429 cell; catch the exception with "
+    "try/except Exception as err and read type(err).__name__.",
 )
 EX2 = Exercise(
     "07.2",
@@ -31,8 +40,9 @@ EX3 = Exercise(
 )
 
 
-def check_retry_header(answer: str) -> Result:
-    """Re-run a 429 + retry on a fresh provider and find the one header that changed."""
+def check_no_retry(answer: str, provider: Any) -> Result:
+    """The exception class a 429 raises when the SDK may not retry. The learner's provider must
+    show one 429 sent with retry count 0 as its last exchange (proof the call was made)."""
     import openai
 
     from helpers.examples import sundry
@@ -42,22 +52,34 @@ def check_retry_header(answer: str) -> Result:
 
     with LocalProvider("sundry") as p:
         p.inject(RateLimited(retry_after=0.01, retry_after_ms=10))
-        client = openai.OpenAI(base_url=p.base_url("openai"), api_key=LOCAL_KEY)
-        client.chat.completions.create(
-            **render(sundry.opening(default_model("openai")), "openai-chat").body
+        client = openai.OpenAI(base_url=p.base_url("openai"), api_key=LOCAL_KEY, max_retries=0)
+        try:
+            client.chat.completions.create(
+                **render(sundry.opening(default_model("openai")), "openai-chat").body
+            )
+            expected = "(no exception)"
+        except openai.APIError as err:
+            expected = type(err).__name__
+    last = provider.recorder.last
+    made = last is not None and last.status == 429
+    if not not_answered(answer) and not (made and last.header("x-stainless-retry-count") == "0"):
+        return not_yet(
+            EX1,
+            "the provider's last exchange is not one 429 sent with retry count 0; make the call "
+            "with max_retries=0 first",
+            kind="text",
+            expected=expected,
+            accepted=(expected,),
         )
-        first, second = p.recorder.exchanges
-    changed = [
-        k.lower()
-        for (k, v), (_, w) in zip(first.request_headers, second.request_headers, strict=True)
-        if v != w
-    ]
     return check_text(
         answer,
-        ", ".join(changed),
+        expected,
         EX1,
-        ignore_case=True,  # HTTP header names are case-insensitive (RFC 9110, section 5.1)
-        success="Right: only the retry count. Same body, same key, no idempotency key.",
+        spellings=[f"openai.{expected}"],
+        success=(
+            f"Right: openai.{expected}, after exactly one request. With max_retries=0 your own "
+            "code decides what a 429 means: wait, queue the ticket, or tell the user."
+        ),
     )
 
 
