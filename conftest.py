@@ -22,3 +22,13 @@ block_network()
 
 def pytest_sessionfinish(session, exitstatus):
     shutil.rmtree(_ipython_dir, ignore_errors=True)
+
+
+def pytest_collection_finish(session):
+    """Start building and installing the wheel (tests/test_package.py) while other tests run."""
+    if any(item.path.name == "test_package.py" for item in session.items):
+        from tests import test_package
+
+        folder = Path(tempfile.mkdtemp(prefix="on-the-wire-package-"))
+        session.config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))
+        test_package.PREPARED.start(folder)

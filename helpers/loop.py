@@ -85,8 +85,14 @@ def run(
     api_key: str = "sk-local-on-the-wire",
     via: str = "httpx",
     max_turns: int = 12,
+    finish: str | None = None,
 ) -> Trace:
-    """Run ``request`` to a final answer (or ``max_turns``), calling ``run_tool`` for each call."""
+    """Run ``request`` to a final answer (or ``max_turns``), calling ``run_tool`` for each call.
+
+    ``finish`` names a tool whose call ends the run (the crash-triage agent's
+    ``submit_diagnosis``): it is run and answered like any call, then the loop stops and
+    ``trace.finish`` holds the call, so the program reads a structured result, not prose.
+    """
     from helpers.cost import price
     from helpers.formats import parse_response, render
 
@@ -101,7 +107,7 @@ def run(
                 raw = send(client, wire, rendered.body, rendered.path)
             reply: Reply = parse_response(raw, wire)
             messages.append(reply.message)  # 1. the reply goes into the history first
-            step = Step(number, rendered.body, raw, reply)
+            step = Step(number, rendered.body, raw, reply, messages_sent=len(messages) - 1)
             step.cost_usd = _cost(price, reply, request.model)
             trace.steps.append(step)
 
@@ -110,11 +116,15 @@ def run(
                 match block:
                     case ToolCall():
                         results.append(run_tool(block))
+                        if block.name == finish and not results[-1].is_error:
+                            trace.finish = block
                     case Text() | Reasoning():
                         pass  # already in the history; shown by the trace
             if not results:
                 return trace
             messages.append(tool(*results))  # 2. every call answered, in one message
+            if trace.finish is not None:
+                return trace  # the agent said it is done, in a form the program can read
     return trace
 
 

@@ -15,7 +15,7 @@ from decimal import Decimal
 from html import escape
 from typing import Any
 
-from helpers.messages import Message
+from helpers.messages import Message, ToolCall
 from helpers.replies import Reply
 
 __all__ = ["Step", "Trace"]
@@ -30,6 +30,7 @@ class Step:
     response_body: dict[str, Any] | str
     reply: Reply
     cost_usd: Decimal | None = None
+    messages_sent: int = 0  # how many messages of the history this request carried
 
     @property
     def tool_calls(self) -> list[str]:
@@ -44,10 +45,15 @@ class Trace:
     model: str
     steps: list[Step] = field(default_factory=list)
     messages: list[Message] = field(default_factory=list)
+    finish: ToolCall | None = None  # the finishing tool's call, when the run ended through one
 
     @property
     def final_text(self) -> str:
         return self.messages[-1].text if self.messages else ""
+
+    def request_messages(self, step: int = -1) -> list[Message]:
+        """The history that request ``step`` sent (default: the last request of the run)."""
+        return self.messages[: self.steps[step].messages_sent]
 
     def total(self, name: str) -> int:
         """Sum of one usage field over all steps: ``trace.total("input_tokens")``."""

@@ -145,3 +145,38 @@ def test_there_are_two_crash_reports_and_only_one_is_in_this_checkout():
     files = crash_triage.Workspace().files
     assert "internal/orders/shipping.go" in files and "internal/payments/refunds.go" not in files
     assert "refunds.go:41" in reports["index out of range in Refunder.Split"]
+
+
+def test_crash_triage_finishing_rules_live_in_code():
+    """submit_diagnosis refuses an unfiled issue, a 'fixed' without a new test, a bad shape."""
+    ws = crash_triage.Workspace()
+    finish = crash_triage.FINISH
+
+    def submit(*groups):
+        return crash_triage.run_tool(tool_call("d1", finish, {"groups": list(groups)}), ws)
+
+    group = {"summary": "s", "status": "fixed", "cause": "c", "test": "TestX", "issue": "ST-501"}
+    assert "never filed" in submit(group).text
+    filed = crash_triage.run_tool(tool_call("i1", "file_issue", {"title": "t", "body": "b"}), ws)
+    assert filed.text == "filed ST-501" and ws.issues["ST-501"] == {"title": "t", "body": "b"}
+    refused = submit(group)
+    assert refused.is_error and "'TestX' is not one" in refused.text
+    assert ws.diagnosis is None
+    shape = submit({**group, "status": "done"})
+    assert shape.is_error and "groups/0/status" in shape.text and "'done'" in shape.text
+    assert "groups" in crash_triage.run_tool(tool_call("d2", finish, {}), ws).text
+    stuck = {**group, "status": "needs_human", "test": ""}
+    accepted = submit(stuck)
+    assert not accepted.is_error and accepted.text == "diagnosis recorded: 1 needs_human"
+    assert ws.diagnosis == {"groups": [stuck]}
+
+
+def test_crash_triage_workspace_diff_shows_every_change():
+    ws = crash_triage.Workspace()
+    assert ws.diff() == ""
+    ws.files["internal/orders/new_test.go"] = "package orders\n"
+    path = "internal/orders/shipping.go"
+    ws.files[path] = ws.files[path].replace("country := o.Address.Country", 'country := "DE"')
+    diff = ws.diff()
+    assert "--- /dev/null\n+++ b/internal/orders/new_test.go" in diff
+    assert '-\tcountry := o.Address.Country\n+\tcountry := "DE"' in diff

@@ -151,7 +151,7 @@ def test_every_exercise_of_every_lesson_is_registered_with_distinct_hints():
 
 def test_show_solution_reads_the_reference_lesson():
     shown = show_solution("00.1")
-    assert "o200k_base" in shown.code and "BEGIN SOLUTION" not in shown.code
+    assert "tiktoken.get_encoding" in shown.code and "BEGIN SOLUTION" not in shown.code
     assert "```python" in shown._repr_markdown_()
     with pytest.raises(ValueError, match="exercises 1 to"):
         show_solution("00.9")

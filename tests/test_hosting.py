@@ -1,8 +1,9 @@
 """What hosting a class needs from the repository, checked here (Binder, repo2docker, JupyterHub).
 
-repo2docker reads ``runtime.txt``, installs ``requirements.txt`` with pip (which installs the
-``helpers`` package editable), then also runs a plain ``pip install .`` and ``postBuild``. The
-last tests simulate that non-editable copy, which lives away from ``data/``.
+repo2docker reads its configuration from ``binder/`` (``runtime.txt``, ``requirements.txt``,
+which installs the ``helpers`` package editable, and ``postBuild``); tests/test_binder.py checks
+that it resolves against the base image. The last tests simulate a plain copy of ``helpers``
+(no data inside) run from the repository, and one run from elsewhere.
 """
 
 from __future__ import annotations
@@ -23,12 +24,12 @@ def _requirements(name: str) -> list[str]:
 
 
 def test_runtime_asks_for_python_311_or_newer():
-    match = re.fullmatch(r"python-3\.(\d+)", (ROOT / "runtime.txt").read_text().strip())
+    match = re.fullmatch(r"python-3\.(\d+)", (ROOT / "binder" / "runtime.txt").read_text().strip())
     assert match and int(match.group(1)) >= 11
 
 
 def test_post_build_is_an_executable_script_that_writes_the_lab_settings():
-    post_build = ROOT / "postBuild"
+    post_build = ROOT / "binder" / "postBuild"
     assert os.access(post_build, os.X_OK)
     text = post_build.read_text()
     assert text.startswith("#!/") and "scripts/lab_settings.py" in text
@@ -85,3 +86,17 @@ def test_outside_the_repository_the_error_says_what_to_do(tmp_path):
         text=True,
     )
     assert out.returncode != 0 and "set ON_THE_WIRE_ROOT" in out.stderr
+    assert "Traceback" in out.stderr  # an import error; the last line says what to do
+
+
+def test_a_wrong_on_the_wire_root_is_named_not_ignored(tmp_path):
+    env = dict(os.environ, ON_THE_WIRE_ROOT=str(tmp_path))
+    out = subprocess.run(
+        [sys.executable, "-c", "import helpers.paths"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert out.returncode != 0
+    assert f"ON_THE_WIRE_ROOT={tmp_path} is not a checkout" in out.stderr.splitlines()[-1]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from helpers.examples import crash_triage, sundry
+from helpers.formats import parse
 from helpers.loop import run
 from helpers.provider import LocalProvider
 from tests.provider_support import PROVIDERS, model
@@ -41,14 +42,48 @@ def test_crash_triage_answers_parallel_calls_in_one_message():
             lambda call: crash_triage.run_tool(call, workspace),
             wire="anthropic",
             base_url=p.url,
+            finish=crash_triage.FINISH,
         )
         second_request = p.recorder[2].request_json
-    assert len(trace.steps) == 7
+    assert len(trace.steps) == 8
     assert trace.steps[1].tool_calls == ["search_code", "run_tests"]
     # Anthropic: both results in ONE user message, right after the calls
     results = second_request["messages"][-1]["content"]
     assert [b["type"] for b in results] == ["tool_result", "tool_result"]
-    assert "```diff" in trace.final_text
+    assert "```diff" in workspace.issues["ST-501"]["body"]
+
+
+def test_a_finishing_tool_ends_the_run_with_a_structured_result():
+    workspace = crash_triage.Workspace()
+    with LocalProvider("crash-triage") as p:
+        trace = run(
+            crash_triage.opening(model("openai-chat")),
+            lambda call: crash_triage.run_tool(call, workspace),
+            wire="openai-chat",
+            base_url=p.url,
+            finish=crash_triage.FINISH,
+        )
+        sent = len(p.recorder)
+    assert sent == len(trace.steps) == 8  # no request after the finishing call
+    assert trace.finish.name == "submit_diagnosis"
+    assert trace.finish.arguments == workspace.diagnosis
+    assert trace.messages[-1].role == "tool"  # the finishing call is answered too
+    last_sent = parse(trace.steps[-1].request_body, "openai-chat").messages
+    assert [m.role for m in trace.request_messages()] == [m.role for m in last_sent]
+    assert trace.request_messages(0) == trace.messages[:2]
+
+
+def test_without_finish_the_loop_runs_until_a_reply_has_no_calls():
+    workspace = crash_triage.Workspace()
+    with LocalProvider("crash-triage") as p:
+        trace = run(
+            crash_triage.opening(model("anthropic")),
+            lambda call: crash_triage.run_tool(call, workspace),
+            wire="anthropic",
+            base_url=p.url,
+        )
+    assert trace.finish is None and len(trace.steps) == 9
+    assert trace.final_text == "Diagnosis submitted."
 
 
 @pytest.mark.parametrize("wire", ["openai-chat", "anthropic"])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from helpers.examples import crash_triage, sundry
-from helpers.messages import Message, Reasoning, Text, ToolCall, tool, user
+from helpers.messages import Message, Reasoning, Text, ToolCall, tool, tool_result, user
 from helpers.provider import signatures
 from helpers.provider.scenarios import SCENARIOS, Turn, resolve
 
@@ -47,7 +47,7 @@ def test_reckless_model_is_stopped_by_the_rule_in_code():
     assert refused.is_error and "ceiling" in refused.text
 
 
-def test_crash_triage_parallel_calls_failing_test_fix_and_report():
+def test_crash_triage_parallel_calls_failing_test_fix_issue_and_diagnosis():
     workspace = crash_triage.Workspace()
     request, calls = drive(
         "crash-triage", crash_triage.opening("m"), lambda c: crash_triage.run_tool(c, workspace)
@@ -59,13 +59,20 @@ def test_crash_triage_parallel_calls_failing_test_fix_and_report():
         ["run_tests"],
         ["write_file"],
         ["run_tests"],
+        ["file_issue"],
+        ["submit_diagnosis"],
     ]
     results = [m.content[0].text for m in request.messages if m.role == "tool"]
     assert "--- FAIL: TestShippingQuotePickupHasNoAddress" in results[3]
     assert "--- PASS: TestShippingQuotePickupHasNoAddress" in results[5]
-    report = request.messages[-1].text
-    assert "+\tif o.Address == nil {" in report and "ok  \t" in report
+    assert results[6] == "filed ST-501" and results[7] == "diagnosis recorded: 1 fixed"
+    issue = workspace.issues["ST-501"]["body"]
+    assert "+\tif o.Address == nil {" in issue and "ok  \t" in issue
     assert "o.Address == nil" in workspace.files["internal/orders/shipping.go"]
+    (group,) = workspace.diagnosis["groups"]
+    assert group["status"] == "fixed" and group["issue"] == "ST-501"
+    assert group["test"] == "TestShippingQuotePickupHasNoAddress"
+    assert request.messages[-1].text == "Diagnosis submitted."  # a loop that kept going
 
 
 @pytest.mark.parametrize("provider", ["anthropic", "openai-responses", "gemini", "openai-chat"])
@@ -100,7 +107,7 @@ def test_echo_and_custom_scenarios():
 
 
 def test_a_crash_from_code_not_in_the_checkout_is_reported_not_invented():
-    """The system prompt's "when stuck" instruction: look, then stop and say what was tried."""
+    """The system prompt's "when stuck" instruction: look, file what was tried, needs_human."""
     report = crash_triage.CRASH_REPORTS["index out of range in Refunder.Split"]
     workspace = crash_triage.Workspace()
     request, calls = drive(
@@ -108,8 +115,24 @@ def test_a_crash_from_code_not_in_the_checkout_is_reported_not_invented():
         crash_triage.opening("m", report),
         lambda c: crash_triage.run_tool(c, workspace),
     )
-    assert calls == [["read_file", "search_code"]]
-    final = request.messages[-1].text
-    assert final.startswith("**Could not reproduce.**")
-    assert "internal/payments/refunds.go:41" in final and "no such file" in final
+    assert calls == [["read_file", "search_code"], ["file_issue"], ["submit_diagnosis"]]
+    body = workspace.issues["ST-501"]["body"]
+    assert "internal/payments/refunds.go:41" in body and "no such file" in body
+    (group,) = workspace.diagnosis["groups"]
+    assert group["status"] == "needs_human" and group["issue"] == "ST-501"
     assert workspace.files == crash_triage.Workspace().files  # nothing was written
+
+
+def test_a_refused_write_ends_in_needs_human_not_in_a_made_up_fix():
+    """A tool error stops the fix: the agent files what happened and asks for a human."""
+    workspace = crash_triage.Workspace()
+
+    def refuse_writes(call):
+        if call.name == "write_file":
+            return tool_result(call.id, "refused: read-only workspace", is_error=True)
+        return crash_triage.run_tool(call, workspace)
+
+    request, calls = drive("crash-triage", crash_triage.opening("m"), refuse_writes)
+    assert calls[-2:] == [["file_issue"], ["submit_diagnosis"]]
+    (group,) = workspace.diagnosis["groups"]
+    assert group["status"] == "needs_human" and "read-only" in group["cause"]

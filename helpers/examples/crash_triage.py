@@ -8,15 +8,24 @@
   ``search_code`` and ``read_file`` read it for real; ``write_file`` keeps changes in memory
   (per ``Workspace``); ``run_tests`` cannot run Go here, so it answers from what the workspace
   now contains: the reproduction test fails until the nil check is in place.
-- The rule "do not change existing tests" is enforced in code: ``write_file`` refuses to alter
-  an existing ``_test.go`` file's existing test functions.
+- ``file_issue`` files into the workspace's own little tracker (ids ``ST-501``, ...), and
+  ``submit_diagnosis`` is how a run ends: one entry per group of reports, each ``fixed`` or
+  ``needs_human``. The loop stops on it (``run(..., finish="submit_diagnosis")``), so the
+  program reads a structured result instead of searching the model's prose.
+- The rules that matter are enforced in code, not only stated in the prompt: ``write_file``
+  refuses to alter an existing ``_test.go`` file's existing test functions, and
+  ``submit_diagnosis`` refuses an entry that names an issue nobody filed or calls a group
+  ``fixed`` without a new test in the workspace.
 """
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
 from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
 
 from helpers.messages import Request, Tool, ToolCall, ToolResult, system, tool_result, user
 from helpers.paths import DATA
@@ -24,6 +33,7 @@ from helpers.paths import DATA
 __all__ = [
     "CRASH_REPORT",
     "CRASH_REPORTS",
+    "FINISH",
     "SYSTEM_PROMPT",
     "TOOLS",
     "Workspace",
@@ -46,6 +56,7 @@ TOOLS: list[Tool] = [
     Tool(t["name"], t["description"], t["parameters"])
     for t in json.loads((HERE / "tools.json").read_text(encoding="utf-8"))
 ]
+FINISH = "submit_diagnosis"  # the tool whose call ends a run (see the system prompt)
 TASK = "This panic hit production at 03:12 last night. Triage it, please.\n\n"
 
 
@@ -71,6 +82,23 @@ class Workspace:
     """The repository as the agent sees it during one run (writes stay in memory)."""
 
     files: dict[str, str] = field(default_factory=_original_files)
+    issues: dict[str, dict[str, str]] = field(default_factory=dict)
+    diagnosis: dict[str, Any] | None = None
+
+    def diff(self) -> str:
+        """Every change made in this run, as one unified diff against the checkout."""
+        original = _original_files()
+        out = []
+        for path in sorted(set(original) | set(self.files)):
+            before, after = original.get(path, ""), self.files.get(path, "")
+            if before != after:
+                out += difflib.unified_diff(
+                    before.splitlines(keepends=True),
+                    after.splitlines(keepends=True),
+                    fromfile=f"a/{path}" if path in original else "/dev/null",
+                    tofile=f"b/{path}",
+                )
+        return "".join(out)
 
     def read(self, path: str, start: int = 1, end: int | None = None) -> str:
         lines = self.files[path].splitlines()
@@ -113,9 +141,43 @@ def _existing_test_functions(body: str) -> dict[str, str]:
     return {re.match(r"\w+", p).group(): p.strip() for p in parts[1:] if re.match(r"Test\w+", p)}
 
 
+@cache
+def _validators() -> dict[str, Any]:
+    """One JSON Schema validator per tool (the ``jsonschema`` library), built once."""
+    from jsonschema import Draft202012Validator
+
+    return {t.name: Draft202012Validator(t.parameters) for t in TOOLS}
+
+
+def _file_issue(args: dict[str, Any], workspace: Workspace) -> str:
+    number = f"ST-{501 + len(workspace.issues)}"
+    workspace.issues[number] = {"title": args["title"], "body": args["body"]}
+    return number
+
+
+def _diagnosis_problem(groups: list[dict[str, Any]], workspace: Workspace) -> str | None:
+    """Why this diagnosis cannot be accepted, or None. The finishing rules, kept in code."""
+    for n, group in enumerate(groups):
+        if group["issue"] not in workspace.issues:
+            return f"groups[{n}]: issue {group['issue']!r} was never filed (use file_issue first)"
+        if group["status"] == "fixed":
+            test = group.get("test", "")
+            tests = "".join(b for p, b in workspace.files.items() if p.endswith("_test.go"))
+            if not test or f"func {test}(" not in tests:
+                return f"groups[{n}]: status fixed needs the new test's name; {test!r} is not one"
+    return None
+
+
 def run_tool(call: ToolCall, workspace: Workspace) -> ToolResult:
     """Execute one crash-triage tool call in ``workspace``."""
     args = call.arguments
+    validator = _validators().get(call.name)
+    error = next(iter(validator.iter_errors(args)), None) if validator else None
+    if error is not None:
+        where = "/".join(str(p) for p in error.absolute_path) or "arguments"
+        return tool_result(
+            call.id, f"bad arguments for {call.name}: {where}: {error.message}", is_error=True
+        )
     try:
         if call.name == "search_code":
             return tool_result(call.id, workspace.search(args["pattern"], args.get("path", "")))
@@ -141,6 +203,16 @@ def run_tool(call: ToolCall, workspace: Workspace) -> ToolResult:
             return tool_result(call.id, f"wrote {path} ({len(new.splitlines())} lines)")
         if call.name == "run_tests":
             return tool_result(call.id, workspace.tests(args["packages"]))
+        if call.name == "file_issue":
+            return tool_result(call.id, f"filed {_file_issue(args, workspace)}")
+        if call.name == FINISH:
+            problem = _diagnosis_problem(args["groups"], workspace)
+            if problem:
+                return tool_result(call.id, f"refused: {problem}", is_error=True)
+            workspace.diagnosis = args
+            statuses = [g["status"] for g in args["groups"]]
+            summary = ", ".join(f"{statuses.count(s)} {s}" for s in sorted(set(statuses)))
+            return tool_result(call.id, f"diagnosis recorded: {summary}")
     except (KeyError, re.error) as err:
         return tool_result(call.id, f"bad arguments for {call.name}: {err}", is_error=True)
     return tool_result(call.id, f"unknown tool {call.name!r}", is_error=True)

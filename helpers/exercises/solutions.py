@@ -44,9 +44,22 @@ def solution_code(cell: dict) -> str:
     )
 
 
+def _lessons_folder() -> Path:
+    """``notebooks/`` of the checkout: next to the data, or above the working directory."""
+    from helpers.paths import ROOT
+
+    here = Path.cwd().resolve()
+    for candidate in (ROOT, here, *here.parents):
+        if (candidate / "notebooks").is_dir() and any((candidate / "notebooks").glob("00_*.ipynb")):
+            return candidate / "notebooks"
+    raise FileNotFoundError(
+        "show_solution reads the lessons with solutions in the repository's notebooks/ folder, "
+        "which this installation does not have: open the lesson on the project's site instead"
+    )
+
+
 def lesson_path(lesson: str, folder: Path | None = None) -> Path:
-    if folder is None:
-        from helpers.paths import NOTEBOOKS as folder
+    folder = folder if folder is not None else _lessons_folder()
     found = sorted(folder.glob(f"{lesson}_*.ipynb"))
     if not found:
         raise FileNotFoundError(f"no lesson {lesson} in {folder.name}/")

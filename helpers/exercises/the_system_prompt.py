@@ -36,7 +36,7 @@ def check_steps_share(answer: float, model: str) -> Result:
     from helpers.tokens.sections import count_sections
 
     sections = count_sections(crash_triage.SYSTEM_PROMPT, model)
-    steps = next(s.tokens for s in sections if s.text.startswith("Steps:"))
+    steps = next(s.tokens for s in sections if s.text.startswith("For each problem:"))
     share = steps / count_text(crash_triage.SYSTEM_PROMPT, model)
     return check_number(
         answer,

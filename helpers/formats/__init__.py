@@ -6,10 +6,11 @@
 >>> parse_response(body, "gemini")               # provider response -> Reply
 >>> render_response(reply, "openai-responses")   # Reply -> provider response (for a fake server)
 
-Each format lives in its own module (``openai_chat``, ``openai_responses``, ``anthropic``,
-``gemini``) with the same four functions: ``render_request``, ``parse_request``,
-``parse_response``, ``render_response``, plus ``evidence`` (what marks a body as that format).
-A fifth provider is a new module and one line in ``_MODULES``.
+Each format lives in its own package (``openai_chat``, ``openai_responses``, ``anthropic``,
+``gemini``), one file per direction: ``render.py`` (neutral -> wire: ``render_request``,
+``render_response``) and ``parse.py`` (wire -> neutral: ``parse_request``, ``parse_response``,
+``parse_usage``, and ``evidence``, what marks a body as that format). What all four share is in
+``common.py``, once. A fifth provider is a new package and one line in ``_MODULES``.
 
 Lossy conversions never fail silently: they add a ``Note`` (``where``, ``message``). Every
 public function takes an optional ``notes`` list to collect them; ``render`` also returns them

@@ -6,21 +6,26 @@
 4. ``run_tests``: it fails, as it should;
 5. ``write_file``: the nil check in ``shipping.go``;
 6. ``run_tests``: everything passes;
-7. the final report: cause, the patch as a unified diff, the test output.
+7. ``file_issue``: the cause, the patch as a unified diff, the test output;
+8. ``submit_diagnosis``: one group, ``fixed``, naming the new test and the issue. The system
+   prompt asks for this ending, so the program reads a structured result, not prose.
 
 The new files are built from what the ``read_file`` results showed, as a model would, so the
-diff in the report is real. If a write is refused (the "do not change existing tests" rule in
-``helpers.examples.crash_triage.run_tool``), the report says so instead.
+diff in the issue is real. If a tool answers with an error (a write refused by the "do not
+change existing tests" rule in ``helpers.examples.crash_triage.run_tool``, say), the agent
+stops working on the fix, files what happened, and finishes with ``needs_human``.
 
 A crash whose first frame in our module is some other file takes the "when stuck" path of the
 system prompt: read that file and search for the function in parallel; when neither finds the
-code (it is not in this checkout), stop and report what was found, tried, and what comes next.
+code (it is not in this checkout), file an issue with what was found and tried, and finish with
+the status ``needs_human``.
 """
 
 from __future__ import annotations
 
 import difflib
 import re
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from helpers.messages import Block, Text, ToolResult
@@ -30,6 +35,8 @@ if TYPE_CHECKING:
 
 __all__ = ["crash_triage"]
 
+FINISH = "submit_diagnosis"
+NEW_TEST_NAME = "TestShippingQuotePickupHasNoAddress"
 CODE = "internal/orders/shipping.go"
 TESTS = "internal/orders/shipping_test.go"
 PACKAGES = "./internal/orders/..."
@@ -79,9 +86,19 @@ def _first_frame(report: str) -> tuple[str, str, int] | None:
     return (match.group(2), match.group(3), int(match.group(4))) if match else None
 
 
-def _stuck(turn: Turn, function: str, path: str, line: int) -> list[Block]:
-    """The crash points at code this checkout does not have: look, then say so and stop."""
-    done = turn.calls()
+@dataclass
+class Finding:
+    """What the agent concluded about its one group of reports: what it files and submits."""
+
+    summary: str
+    status: str  # "fixed" or "needs_human"
+    cause: str
+    body: str
+    test: str = ""
+
+
+def _stuck(turn: Turn, done: list, function: str, path: str, line: int) -> list[Block] | Finding:
+    """The crash points at code this checkout does not have: look, then say so."""
     if not done:
         think = f"First frame in our code: {path}:{line}, in {function}. Read it and find it."
         return [
@@ -91,22 +108,21 @@ def _stuck(turn: Turn, function: str, path: str, line: int) -> list[Block]:
             turn.call("search_code", {"pattern": rf"func .*\b{function}\("}),
         ]
     found = "\n".join(f"- {c.name}: {r.text if r else 'no answer'}" for c, r in done)
-    return [
-        Text(
-            "**Could not reproduce.** The stack trace points at "
-            f"`{path}:{line}` (`{function}`), but that code is not in this checkout:\n"
-            f"{found}\n\nThe crash probably comes from a build whose source differs from "
-            "/src. Stopping here, as instructed. **Next:** check which commit production runs "
-            "(the build's version endpoint or deploy log), check it out, and triage again."
-        )
-    ]
+    return Finding(
+        summary=f"panic in {function} ({path}:{line})",
+        status="needs_human",
+        cause=f"{path} is not in this checkout, so the crash could not be reproduced.",
+        body=(
+            f"The stack trace points at `{path}:{line}` (`{function}`), but that code is not "
+            f"in this checkout:\n{found}\n\nThe crash probably comes from a build whose "
+            "source differs from the workspace. Next: check which commit production runs (the "
+            "build's version endpoint or deploy log), check it out, and triage again."
+        ),
+    )
 
 
-def crash_triage(turn: Turn) -> list[Block]:
-    frame = _first_frame(turn.user_text())
-    if frame is not None and frame[1] != CODE:
-        return _stuck(turn, *frame)
-    done = turn.calls()
+def _working(turn: Turn, done: list) -> list[Block] | Finding:
+    """The storefront panic, step by step: the next tool calls, or the finding when done."""
     steps = [c.name for c, _ in done]
     read = {c.arguments.get("path"): r for c, r in done if c.name == "read_file"}
     if not done:
@@ -119,7 +135,12 @@ def crash_triage(turn: Turn) -> list[Block]:
         ]
     last_call, last_result = done[-1]
     if last_result is not None and last_result.is_error and last_call.name != "run_tests":
-        return [Text(f"Stopped: {last_call.name} failed with: {last_result.text}")]
+        return Finding(
+            summary="nil Address in ShippingQuote (internal/orders/shipping.go:57)",
+            status="needs_human",
+            cause=f"{last_call.name} failed, so the fix is not done: {last_result.text}",
+            body=f"Stopped: {last_call.name} failed with: {last_result.text}",
+        )
     if steps.count("search_code") == 0:
         think = "o.Address is a pointer, nil for pickups. Who calls ShippingQuote? Baseline tests."
         return [
@@ -142,7 +163,52 @@ def crash_triage(turn: Turn) -> list[Block]:
         think = "The new test fails with the production panic. Now the nil check."
         fixed = _fix(_source(read.get(CODE)))
         return [*turn.thought(think), turn.call("write_file", {"path": CODE, "content": fixed})]
-    return [Text(_report(_source(read.get(CODE)), last_result))]
+    return Finding(
+        summary="nil Address in ShippingQuote (internal/orders/shipping.go:57)",
+        status="fixed",
+        cause=(
+            "ShippingQuote reads o.Address.Country, but Address is nil for in-store pickups "
+            "and digital orders, so a pickup order panics."
+        ),
+        body=_report(_source(read.get(CODE)), last_result),
+        test=NEW_TEST_NAME,
+    )
+
+
+def crash_triage(turn: Turn) -> list[Block]:
+    calls = turn.calls()
+    if any(c.name == FINISH and r is not None and not r.is_error for c, r in calls):
+        return [Text("Diagnosis submitted.")]  # for a loop that keeps going after the finish
+    done = [(c, r) for c, r in calls if c.name not in ("file_issue", FINISH)]
+    frame = _first_frame(turn.user_text())
+    if frame is not None and frame[1] != CODE:
+        step = _stuck(turn, done, *frame)
+    else:
+        step = _working(turn, done)
+    if isinstance(step, list):
+        return step
+    return _finish(turn, step, [r for c, r in calls if c.name == "file_issue"])
+
+
+def _finish(turn: Turn, finding: Finding, filed: list[ToolResult | None]) -> list[Block]:
+    """File the issue, then end through the finishing tool: a result a program can read."""
+    if not filed:
+        think = "Done with this group. File the issue, then submit the diagnosis."
+        title = finding.summary
+        return [
+            *turn.thought(think),
+            turn.call("file_issue", {"title": title, "body": finding.body}),
+        ]
+    answer = filed[-1].text if filed[-1] is not None else ""
+    issue = answer.split()[-1] if answer.startswith("filed ") else ""
+    group = {
+        "summary": finding.summary,
+        "status": finding.status,
+        "cause": finding.cause,
+        "test": finding.test,
+        "issue": issue,
+    }
+    return [turn.call(FINISH, {"groups": [group]})]
 
 
 def _report(original: str, tests: ToolResult | None) -> str:
@@ -155,9 +221,9 @@ def _report(original: str, tests: ToolResult | None) -> str:
         )
     )
     return (
-        "**Cause.** `ShippingQuote` reads `o.Address.Country`, but `Address` is nil for "
-        "in-store pickups and digital orders, so a pickup order panics at shipping.go:57.\n\n"
-        f"**Patch.**\n```diff\n{diff}```\n\n"
-        "I added `TestShippingQuotePickupHasNoAddress` (it failed before the fix); existing tests "
-        f"are unchanged.\n\n**Tests.**\n```\n{tests.text if tests else ''}\n```"
+        "Cause: `ShippingQuote` reads `o.Address.Country`, but `Address` is nil for in-store "
+        "pickups and digital orders, so a pickup order panics at shipping.go:57.\n\n"
+        f"Patch:\n```diff\n{diff}```\n\n"
+        f"New test `{NEW_TEST_NAME}` failed before the fix; existing tests are unchanged.\n\n"
+        f"Tests after the fix:\n```\n{tests.text if tests else ''}\n```"
     )

@@ -1,21 +1,10 @@
-"""OpenAI Chat Completions (``POST /v1/chat/completions``): render and parse, both directions.
+"""OpenAI Chat Completions -> neutral: read a request body or a ``chat.completion`` back.
 
-The shape: one flat ``messages`` list. The system prompt is a ``role:"system"`` message (or
-``"developer"``: a per-call option, since models disagree on which they accept); tool calls sit
-in the assistant message's ``tool_calls`` with ``arguments`` as a JSON *string*; every tool
-result is its own ``role:"tool"`` message with a ``tool_call_id``.
+Used in lessons: 02, 03, 04, 05, 06, 07, 08, 09, 10, 11.
 
-What Chat cannot hold, and what the renderer does (each adds a ``Note``):
-
-- reasoning: there is no field for it; dropped;
-- ``is_error``: there is no flag; the text gets the prefix ``"ERROR: "``. Parsing cannot tell
-  that prefix from a result that really starts with it, so it stays text and ``is_error`` comes
-  back ``False``: a round trip holds only for results with ``is_error=False``;
-- images outside user messages (tool results are text only); Gemini call signatures;
-- text after a tool call moves before the calls (content and ``tool_calls`` are two fields).
-
-Parsing reads consecutive ``tool`` messages into one neutral tool message (the neutral model
-groups the results of one assistant turn).
+Consecutive ``tool`` messages become one neutral tool message; ``arguments`` strings are parsed
+into objects. Fields the neutral model has no place for are named in a ``Note``. The other
+direction is ``render.py``.
 """
 
 from __future__ import annotations
@@ -25,12 +14,7 @@ from typing import Any
 from helpers.formats.common import (
     Notes,
     array,
-    check_placement,
-    check_tool_choice,
     count,
-    data_url,
-    dump_arguments,
-    flag_error,
     image_from_url,
     limit,
     load_arguments,
@@ -40,9 +24,7 @@ from helpers.formats.common import (
 )
 from helpers.messages import (
     FormatError,
-    Image,
     Message,
-    Reasoning,
     Request,
     Text,
     Tool,
@@ -50,128 +32,6 @@ from helpers.messages import (
     ToolResult,
 )
 from helpers.replies import Reply, StopReason, Usage
-
-NAME = "openai-chat"
-PATH = "/v1/chat/completions"
-
-
-# --- neutral -> Chat ------------------------------------------------------------------------
-
-
-def _content(message: Message, where: str, notes: Notes) -> str | list[dict] | None:
-    """Text (and, for users, images) as Chat content: a string when it is one text block."""
-    parts: list[dict] = []
-    for j, block in enumerate(message.content):
-        if isinstance(block, Text):
-            parts.append({"type": "text", "text": block.text})
-        elif isinstance(block, Image) and message.role == "user":
-            image_url = {"url": data_url(block)}
-            if block.detail is not None:
-                image_url["detail"] = block.detail
-            parts.append({"type": "image_url", "image_url": image_url})
-        elif isinstance(block, Image):
-            notes.add(
-                f"{where}.content[{j}]", f"no image in a Chat {message.role} message; dropped"
-            )
-        elif isinstance(block, Reasoning):
-            notes.add(f"{where}.content[{j}]", "openai-chat has no field for reasoning; dropped")
-    if not parts:
-        return None
-    if len(parts) == 1 and parts[0]["type"] == "text":
-        return parts[0]["text"]
-    return parts
-
-
-def _tool_call(call: ToolCall, where: str, notes: Notes) -> dict:
-    if call.signature is not None:
-        notes.add(where, f"call {call.id!r}: its signature is Gemini state; dropped")
-    function = {"name": call.name, "arguments": dump_arguments(call.arguments)}
-    return {"id": call.id, "type": "function", "function": function}
-
-
-def _assistant(message: Message, where: str, notes: Notes) -> dict:
-    out: dict[str, Any] = {"role": "assistant", "content": _content(message, where, notes)}
-    kinds = [type(b) for b in message.content]
-    if ToolCall in kinds and Text in kinds[kinds.index(ToolCall) :]:
-        notes.add(where, "text after a tool call moved before the calls (Chat has two fields)")
-    calls = [
-        _tool_call(b, f"{where}.content[{j}]", notes)
-        for j, b in enumerate(message.content)
-        if isinstance(b, ToolCall)
-    ]
-    if calls:
-        out["tool_calls"] = calls
-    return out
-
-
-def _results(message: Message, where: str, notes: Notes) -> list[dict]:
-    """One ``role:"tool"`` message per result: a neutral tool message may hold several."""
-    out = []
-    for j, result in enumerate(message.content):
-        assert isinstance(result, ToolResult)  # check_placement made sure
-        at = f"{where}.content[{j}]"
-        if any(isinstance(b, Image) for b in result.content):
-            notes.add(at, "openai-chat tool results hold text only; image dropped")
-        texts = [b.text for b in result.content if isinstance(b, Text)]
-        texts = flag_error(texts, result.is_error, NAME, at, notes)
-        if len(texts) == 1:
-            content: str | list[dict] = texts[0]
-        else:  # several text blocks stay several parts; none is an empty string
-            content = [{"type": "text", "text": t} for t in texts] if texts else ""
-        out.append({"role": "tool", "tool_call_id": result.call_id, "content": content})
-    return out
-
-
-def _tool_choice(choice: str | dict) -> str | dict:
-    if isinstance(choice, dict):
-        return {"type": "function", "function": {"name": choice["name"]}}
-    return choice
-
-
-def render_request(request: Request, notes: Notes, *, system_role: str = "system") -> dict:
-    """The Chat body. ``system_role="developer"`` for models that want that role instead."""
-    if system_role not in ("system", "developer"):
-        raise FormatError(f"system_role: expected 'system' or 'developer', got {system_role!r}")
-    check_placement(request.messages)
-    check_tool_choice(request.tool_choice)
-    messages: list[dict] = []
-    for i, message in enumerate(request.messages):
-        where = f"messages[{i}]"
-        if message.role == "tool":
-            if message.name is not None:
-                notes.add(f"{where}.name", "a Chat tool message has no name; dropped")
-            messages += _results(message, where, notes)
-            continue
-        if message.role == "assistant":
-            out = _assistant(message, where, notes)
-        else:
-            role = system_role if message.role == "system" else message.role
-            out = {"role": role, "content": _content(message, where, notes)}
-            if message.role == "system" and i > 0:
-                notes.add(where, "system message not first: kept in place (Chat allows that)")
-        if message.name is not None:
-            out["name"] = message.name
-        if out.get("content") is None and not out.get("tool_calls"):
-            notes.add(where, "nothing left to send in this message; left out")
-            continue
-        messages.append(out)
-    body: dict[str, Any] = {"model": request.model, "messages": messages}
-    if request.tools:
-        body["tools"] = [{"type": "function", "function": _function(t)} for t in request.tools]
-    if request.tool_choice is not None:
-        body["tool_choice"] = _tool_choice(request.tool_choice)
-    if request.max_tokens is not None:
-        body["max_completion_tokens"] = request.max_tokens
-    return body
-
-
-def _function(tool: Tool) -> dict:
-    out: dict[str, Any] = {"name": tool.name}
-    if tool.description:
-        out["description"] = tool.description
-    out["parameters"] = tool.parameters
-    return out
-
 
 # --- Chat -> neutral ------------------------------------------------------------------------
 
@@ -299,12 +159,6 @@ _STOP: dict[str, StopReason] = {
     "function_call": "tool_calls",
     "content_filter": "refusal",
 }
-_FINISH = {
-    "end_turn": "stop",
-    "tool_calls": "tool_calls",
-    "max_tokens": "length",
-    "refusal": "content_filter",
-}
 
 
 def parse_response(body: dict, notes: Notes) -> Reply:
@@ -349,55 +203,6 @@ def parse_usage(usage: dict) -> Usage:
         reasoning_tokens=count(completion, "reasoning_tokens", "usage.completion_tokens_details"),
         raw=usage,
     )
-
-
-def render_response(reply: Reply, notes: Notes, *, created: int = 0) -> dict:
-    """The ``chat.completion`` body a server would send for ``reply``."""
-    where = "message"
-    for j, block in enumerate(reply.message.content):
-        if isinstance(block, Reasoning | Image):
-            notes.add(f"{where}.content[{j}]", f"no {block.type} in a chat completion; dropped")
-    texts = [b.text for b in reply.message.content if isinstance(b, Text)]
-    if len(texts) > 1:
-        notes.add(where, f"{len(texts)} text blocks joined into one content string")
-    message: dict[str, Any] = {
-        "role": "assistant",
-        "content": "".join(texts) if texts else None,
-        "refusal": None,
-        "annotations": [],
-    }
-    calls = [_tool_call(c, where, notes) for c in reply.message.tool_calls]
-    if calls:
-        message["tool_calls"] = calls
-    finish = _FINISH.get(reply.stop_reason)
-    if finish is None:
-        finish = "stop"
-        notes.add("stop_reason", "'other' has no finish_reason in Chat; sent 'stop'")
-    u = reply.usage
-    prompt_details = {"cached_tokens": u.cache_read_tokens, "audio_tokens": 0}
-    if u.cache_write_tokens:
-        prompt_details["cache_write_tokens"] = u.cache_write_tokens
-    return {
-        "id": reply.id or "chatcmpl-local",
-        "object": "chat.completion",
-        "created": created,
-        "model": reply.model,
-        "choices": [{"index": 0, "message": message, "finish_reason": finish, "logprobs": None}],
-        "usage": {
-            "prompt_tokens": u.input_tokens,
-            "completion_tokens": u.output_tokens,
-            "total_tokens": u.input_tokens + u.output_tokens,
-            "prompt_tokens_details": prompt_details,
-            "completion_tokens_details": {
-                "reasoning_tokens": u.reasoning_tokens,
-                "audio_tokens": 0,
-                "accepted_prediction_tokens": 0,
-                "rejected_prediction_tokens": 0,
-            },
-        },
-        "service_tier": "default",
-        "system_fingerprint": None,
-    }
 
 
 def evidence(body: dict) -> list[str]:

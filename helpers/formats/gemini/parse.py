@@ -1,21 +1,10 @@
-"""Gemini ``generateContent`` (``POST /v1beta/models/{model}:generateContent``): both directions.
+"""Gemini ``generateContent`` -> neutral: read a request body or a ``GenerateContentResponse`` back.
 
-The shape: ``contents`` is a list of ``{role: "user" | "model", parts: [...]}``; each part holds
-exactly one thing (``text``, ``inlineData``, ``fileData``, ``functionCall``,
-``functionResponse``), plus the flags ``thought`` and ``thoughtSignature`` that ride on a part.
-The system prompt is the top-level ``systemInstruction``; the model name is in the URL, not the
-body. A tool result is a ``functionResponse`` part in a ``user`` content, carrying the function
-``name`` (looked up from the matching call) and ``response: {"output": text}`` or, for an
-error, ``{"error": text}``. Images in a tool result go in ``functionResponse.parts`` (Gemini 3
-multimodal function responses).
+Used in lessons: 02, 03, 10, 11.
 
-Tools are declared with ``parametersJsonSchema`` (full JSON Schema) rather than ``parameters``
-(Gemini's OpenAPI-3.0 subset, which rejects some JSON Schema keywords); the parser reads both.
-
-Ids: older Gemini models send calls without an ``id`` and pair responses by name and order. The
-parser then gives each call a deterministic id starting with ``gemini_noid_`` (with a Note) and
-the renderer leaves such ids out again, so Gemini -> neutral -> Gemini is faithful; real neutral
-ids are sent as ``id`` and round trip.
+Calls without an ``id`` get a deterministic one (``gemini_noid_...``, with a Note) and responses
+pair with them by name and order. Fields the neutral model has no place for are named in a
+``Note``. The other direction is ``render.py``.
 """
 
 from __future__ import annotations
@@ -28,18 +17,14 @@ from typing import Any
 from helpers.formats.common import (
     Notes,
     array,
-    check_placement,
-    check_tool_choice,
     count,
     json_text,
     limit,
-    note_image_detail,
     note_unused,
     obj,
-    replayable,
     string,
-    system_texts,
 )
+from helpers.formats.gemini.render import NO_ID, PROVIDER
 from helpers.messages import (
     FormatError,
     Image,
@@ -52,149 +37,6 @@ from helpers.messages import (
     ToolResult,
 )
 from helpers.replies import Reply, StopReason, Usage
-
-NAME = "gemini"
-PATH = "/v1beta/models/{model}:generateContent"
-PROVIDER = "gemini"
-#: Ids the parser made up for calls that came without one; never sent back to Gemini.
-NO_ID = "gemini_noid_"
-
-
-# --- neutral -> Gemini ----------------------------------------------------------------------
-
-
-def _image(image: Image) -> dict:
-    if image.data is not None:
-        return {"inlineData": {"mimeType": image.media_type, "data": image.data}}
-    return {"fileData": {"mimeType": image.media_type, "fileUri": image.url}}
-
-
-def _call_part(call: ToolCall) -> dict:
-    function: dict[str, Any] = {"name": call.name, "args": call.arguments}
-    if call.id and not call.id.startswith(NO_ID):
-        function = {"id": call.id, **function}
-    part: dict[str, Any] = {"functionCall": function}
-    if call.signature is not None:
-        part["thoughtSignature"] = call.signature
-    return part
-
-
-def _model_parts(message: Message, where: str, notes: Notes) -> list[dict]:
-    parts = []
-    for j, block in enumerate(message.content):
-        at = f"{where}.content[{j}]"
-        if isinstance(block, Text):
-            parts.append({"text": block.text})
-        elif isinstance(block, ToolCall):
-            parts.append(_call_part(block))
-        elif isinstance(block, Reasoning) and replayable(block, PROVIDER, at, notes):
-            part: dict[str, Any] = {"text": block.text, "thought": True}
-            if block.signature is not None:
-                part["thoughtSignature"] = block.signature
-            parts.append(part)
-        elif isinstance(block, Image):
-            parts.append(_image(block))
-    return parts
-
-
-def _response_part(result: ToolResult, name: str, where: str, notes: Notes) -> dict:
-    texts = [b.text for b in result.content if isinstance(b, Text)]
-    if len(texts) > 1:
-        notes.add(where, f"{len(texts)} text blocks joined into one response string")
-    text = "".join(texts)
-    response: dict[str, Any] = {
-        "name": name,
-        "response": {"error" if result.is_error else "output": text},
-    }
-    if result.call_id and not result.call_id.startswith(NO_ID):
-        response = {"id": result.call_id, **response}
-    images = [_image(b) for b in result.content if isinstance(b, Image)]
-    if images:
-        response["parts"] = images
-    return {"functionResponse": response}
-
-
-def _response_parts(message: Message, names: dict[str, str], where: str, notes: Notes) -> list:
-    """A tool message's results; each needs the name of its call (``names``: id -> name)."""
-    parts = []
-    for j, result in enumerate(message.tool_results):
-        at = f"{where}.content[{j}]"
-        if result.call_id not in names:
-            raise FormatError(
-                f"{at}: no earlier tool call with id {result.call_id!r}; Gemini needs its "
-                "function name for the functionResponse"
-            )
-        parts.append(_response_part(result, names[result.call_id], at, notes))
-    return parts
-
-
-_LATE_SYSTEM = (
-    "system message not first: moved into 'systemInstruction' (its place in the "
-    "conversation is lost)"
-)
-
-
-def render_request(request: Request, notes: Notes) -> dict:
-    check_placement(request.messages)
-    check_tool_choice(request.tool_choice)
-    note_image_detail(request.messages, NAME, notes)
-    names: dict[str, str] = {}  # call id -> function name: a functionResponse must name it
-    system: list[dict] = []
-    contents: list[dict] = []
-    for i, message in enumerate(request.messages):
-        where = f"messages[{i}]"
-        if message.name is not None:
-            notes.add(f"{where}.name", "gemini has no participant name; dropped")
-        if message.role == "system":
-            if i > 0:
-                notes.add(where, _LATE_SYSTEM)
-            texts = system_texts(message, where, "systemInstruction", notes)
-            system += [{"text": t} for t in texts]
-            continue
-        if message.role == "assistant":
-            names.update((c.id, c.name) for c in message.tool_calls)
-            content = {"role": "model", "parts": _model_parts(message, where, notes)}
-        elif message.role == "tool":
-            parts = _response_parts(message, names, where, notes)
-            content = {"role": "user", "parts": parts}
-        else:
-            content = {"role": "user", "parts": [_user_part(b) for b in message.content]}
-        if content["parts"]:
-            contents.append(content)
-        else:
-            notes.add(where, "nothing left to send in this message; left out")
-    body: dict[str, Any] = {}
-    if system:
-        body["systemInstruction"] = {"parts": system}
-    body["contents"] = contents
-    if request.tools:
-        body["tools"] = [{"functionDeclarations": [_declaration(t) for t in request.tools]}]
-    if request.tool_choice is not None:
-        body["toolConfig"] = {"functionCallingConfig": _calling_config(request.tool_choice)}
-    if request.max_tokens is not None:
-        body["generationConfig"] = {"maxOutputTokens": request.max_tokens}
-    where = PATH.format(model=request.model)
-    notes.add("model", f"gemini names the model in the URL (POST {where}), not in the body")
-    return body
-
-
-def _user_part(block: Text | Image) -> dict:
-    return {"text": block.text} if isinstance(block, Text) else _image(block)
-
-
-def _declaration(tool: Tool) -> dict:
-    out: dict[str, Any] = {"name": tool.name}
-    if tool.description:
-        out["description"] = tool.description
-    out["parametersJsonSchema"] = tool.parameters
-    return out
-
-
-def _calling_config(choice: str | dict) -> dict:
-    if isinstance(choice, dict):
-        return {"mode": "ANY", "allowedFunctionNames": [choice["name"]]}
-    return {"mode": {"auto": "AUTO", "none": "NONE", "required": "ANY"}[choice]}
-
 
 # --- Gemini -> neutral ----------------------------------------------------------------------
 
@@ -373,13 +215,6 @@ def _digest(body: dict) -> str:
 
 
 _REFUSED = {"SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "IMAGE_SAFETY"}
-_FINISH = {
-    "end_turn": "STOP",
-    "tool_calls": "STOP",
-    "max_tokens": "MAX_TOKENS",
-    "refusal": "SAFETY",
-    "other": "OTHER",
-}
 
 
 def parse_response(body: dict, notes: Notes) -> Reply:
@@ -421,31 +256,6 @@ def parse_usage(usage: dict) -> Usage:
         reasoning_tokens=thoughts,
         raw=usage,
     )
-
-
-def render_response(reply: Reply, notes: Notes, *, created: int = 0) -> dict:
-    """The ``GenerateContentResponse`` a server would send (no timestamp in Gemini bodies)."""
-    u = reply.usage
-    usage = {
-        "promptTokenCount": u.input_tokens,
-        "candidatesTokenCount": u.output_tokens - u.reasoning_tokens,
-    }
-    if u.cache_read_tokens:
-        usage["cachedContentTokenCount"] = u.cache_read_tokens
-    if u.reasoning_tokens:
-        usage["thoughtsTokenCount"] = u.reasoning_tokens
-    usage["totalTokenCount"] = u.input_tokens + u.output_tokens
-    if u.cache_write_tokens:
-        notes.add("usage", "gemini reports no cache writes; cache_write_tokens left out")
-    content = {"role": "model", "parts": _model_parts(reply.message, "message", notes)}
-    return {
-        "candidates": [
-            {"content": content, "finishReason": _FINISH[reply.stop_reason], "index": 0}
-        ],
-        "usageMetadata": usage,
-        "modelVersion": reply.model,
-        "responseId": reply.id or "gemini-local",
-    }
 
 
 def evidence(body: dict) -> list[str]:

@@ -1,0 +1,193 @@
+"""Neutral -> Anthropic Messages: the request body a client sends, the response body a server sends.
+
+Used in lessons: 02, 03, 05, 06, 07, 09, 10, 11.
+
+A neutral tool message and the user message after it become one user turn (results first, then
+the user's words); system messages go to the top-level ``system``; reasoning becomes a
+``thinking`` block with its signature (or ``redacted_thinking``). What cannot go on the wire is
+left out with a ``Note``. The other direction is ``parse.py``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from helpers.formats.common import (
+    DEFAULT_MAX_TOKENS,
+    Notes,
+    check_placement,
+    check_tool_choice,
+    note_image_detail,
+    replayable,
+    system_texts,
+)
+from helpers.messages import (
+    Image,
+    Message,
+    Reasoning,
+    Request,
+    Text,
+    Tool,
+    ToolCall,
+    ToolResult,
+)
+from helpers.replies import Reply
+
+NAME = "anthropic"
+PATH = "/v1/messages"
+PROVIDER = "anthropic"
+
+# --- neutral -> Anthropic -------------------------------------------------------------------
+
+
+def _image(image: Image) -> dict:
+    if image.data is not None:
+        source = {"type": "base64", "media_type": image.media_type, "data": image.data}
+    else:
+        source = {"type": "url", "url": image.url}
+    return {"type": "image", "source": source}
+
+
+def _tool_result(result: ToolResult) -> dict:
+    out: dict[str, Any] = {"type": "tool_result", "tool_use_id": result.call_id}
+    if len(result.content) == 1 and isinstance(result.content[0], Text):
+        out["content"] = result.content[0].text
+    elif result.content:
+        out["content"] = [
+            {"type": "text", "text": b.text} if isinstance(b, Text) else _image(b)
+            for b in result.content
+        ]
+    if result.is_error:
+        out["is_error"] = True
+    return out
+
+
+def _reasoning(block: Reasoning, where: str, notes: Notes) -> dict | None:
+    if not replayable(block, PROVIDER, where, notes):
+        return None
+    if block.signature is None:
+        notes.add(where, "reasoning without a signature: Anthropic rejects it; dropped")
+        return None
+    if block.redacted:
+        return {"type": "redacted_thinking", "data": block.signature}
+    return {"type": "thinking", "thinking": block.text, "signature": block.signature}
+
+
+def _blocks(message: Message, where: str, notes: Notes) -> list[dict]:
+    out: list[dict | None] = []
+    for j, block in enumerate(message.content):
+        at = f"{where}.content[{j}]"
+        if isinstance(block, Text):
+            out.append({"type": "text", "text": block.text})
+        elif isinstance(block, ToolCall):
+            if block.signature is not None:
+                notes.add(at, f"call {block.id!r}: its signature is Gemini state; dropped")
+            out.append(
+                {"type": "tool_use", "id": block.id, "name": block.name, "input": block.arguments}
+            )
+        elif isinstance(block, ToolResult):
+            out.append(_tool_result(block))
+        elif isinstance(block, Reasoning):
+            out.append(_reasoning(block, at, notes))
+        elif message.role == "user":
+            out.append(_image(block))
+        else:
+            notes.add(at, f"an image has no place in an Anthropic {message.role} message; dropped")
+    return [b for b in out if b is not None]
+
+
+_LATE_SYSTEM = (
+    "system message not first: moved to the top-level 'system' (its place in the "
+    "conversation is lost)"
+)
+
+
+def render_request(request: Request, notes: Notes) -> dict:
+    check_placement(request.messages)
+    check_tool_choice(request.tool_choice)
+    note_image_detail(request.messages, NAME, notes)
+    system: list[dict] = []
+    messages: list[dict] = []
+    previous = ""
+    for i, message in enumerate(request.messages):
+        where = f"messages[{i}]"
+        if message.name is not None:
+            notes.add(f"{where}.name", "anthropic has no participant name; dropped")
+        if message.role == "system":
+            if i > 0:
+                notes.add(where, _LATE_SYSTEM)
+            texts = system_texts(message, where, "system", notes)
+            system += [{"type": "text", "text": t} for t in texts]
+            continue
+        blocks = _blocks(message, where, notes)
+        role = "assistant" if message.role == "assistant" else "user"
+        if message.role == "user" and previous == "tool":
+            messages[-1]["content"] += blocks  # results first, then the user's words
+        elif blocks:
+            messages.append({"role": role, "content": blocks})
+        else:
+            notes.add(where, "nothing left to send in this message; left out")
+        previous = message.role
+    body: dict[str, Any] = {"model": request.model}
+    if request.max_tokens is None:
+        notes.add("max_tokens", f"required by anthropic; none given, sent {DEFAULT_MAX_TOKENS}")
+    body["max_tokens"] = request.max_tokens or DEFAULT_MAX_TOKENS
+    if system:
+        body["system"] = system[0]["text"] if len(system) == 1 else system
+    body["messages"] = messages
+    if request.tools:
+        body["tools"] = [_tool(t) for t in request.tools]
+    if request.tool_choice is not None:
+        body["tool_choice"] = _tool_choice(request.tool_choice)
+    return body
+
+
+def _tool(tool: Tool) -> dict:
+    out: dict[str, Any] = {"name": tool.name}
+    if tool.description:
+        out["description"] = tool.description
+    out["input_schema"] = tool.parameters
+    return out
+
+
+def _tool_choice(choice: str | dict) -> dict:
+    if isinstance(choice, dict):
+        return {"type": "tool", "name": choice["name"]}
+    return {"type": {"auto": "auto", "none": "none", "required": "any"}[choice]}
+
+
+# --- responses ------------------------------------------------------------------------------
+
+
+_STOP_BACK = {
+    "end_turn": "end_turn",
+    "tool_calls": "tool_use",
+    "max_tokens": "max_tokens",
+    "refusal": "refusal",
+    "other": "pause_turn",
+}
+
+
+def render_response(reply: Reply, notes: Notes, *, created: int = 0) -> dict:
+    """The ``message`` body a server would send (Anthropic bodies carry no timestamp)."""
+    u = reply.usage
+    usage: dict[str, Any] = {
+        "input_tokens": u.uncached_input_tokens,
+        "cache_creation_input_tokens": u.cache_write_tokens,
+        "cache_read_input_tokens": u.cache_read_tokens,
+        "output_tokens": u.output_tokens,
+    }
+    if u.reasoning_tokens:
+        usage["output_tokens_details"] = {"thinking_tokens": u.reasoning_tokens}
+    if reply.stop_reason == "other":
+        notes.add("stop_reason", "'other' sent as 'pause_turn'")
+    return {
+        "id": reply.id or "msg_local",
+        "type": "message",
+        "role": "assistant",
+        "model": reply.model,
+        "content": _blocks(reply.message, "message", notes),
+        "stop_reason": _STOP_BACK[reply.stop_reason],
+        "stop_sequence": None,
+        "usage": usage,
+    }

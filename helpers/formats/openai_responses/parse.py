@@ -1,0 +1,236 @@
+"""OpenAI Responses -> neutral: read ``input`` items or a ``response`` body's ``output`` back.
+
+Used in lessons: 02, 03, 10, 11.
+
+Consecutive assistant-side items (reasoning, message, function_call) become one assistant
+message, consecutive ``function_call_output`` items one tool message. Fields the neutral model
+has no place for are named in a ``Note``. The other direction is ``render.py``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from helpers.formats.common import (
+    Notes,
+    array,
+    count,
+    image_from_url,
+    limit,
+    load_arguments,
+    note_unused,
+    obj,
+    string,
+)
+from helpers.formats.openai_responses.render import PROVIDER
+from helpers.messages import (
+    FormatError,
+    Message,
+    Reasoning,
+    Request,
+    Text,
+    Tool,
+    ToolCall,
+    ToolResult,
+)
+from helpers.replies import Reply, StopReason, Usage
+
+# --- Responses -> neutral -------------------------------------------------------------------
+
+
+def _parts(content: Any, where: str, notes: Notes) -> list:
+    if isinstance(content, str):
+        return [Text(content)] if content else []
+    if not isinstance(content, list):
+        raise FormatError(f"{where}: expected a string or a list of content parts")
+    blocks: list = []
+    for k, part in enumerate(content):
+        at = f"{where}[{k}]"
+        kind = obj(part, at).get("type")
+        if kind in ("input_text", "output_text"):
+            blocks.append(Text(string(part.get("text"), f"{at}.text")))
+        elif kind == "refusal":
+            blocks.append(Text(string(part.get("refusal"), f"{at}.refusal")))
+            notes.add(at, "a refusal part read as text")
+        elif kind == "input_image" and part.get("image_url"):
+            url = string(part["image_url"], f"{at}.image_url")
+            detail = part.get("detail")  # "auto" is the default: read back as unset
+            blocks.append(image_from_url(url, None if detail == "auto" else detail))
+        else:
+            notes.add(at, f"part type {kind!r} has no neutral block; dropped")
+    return blocks
+
+
+def _to_assistant(messages: list[Message], block: Any) -> None:
+    if messages and messages[-1].role == "assistant":
+        messages[-1].content.append(block)
+    else:
+        messages.append(Message("assistant", [block]))
+
+
+_ITEM_KEYS = {
+    "message": {"type", "role", "content", "status"},
+    "function_call": {"type", "id", "call_id", "name", "arguments", "status"},
+    "function_call_output": {"type", "call_id", "output", "status"},
+    "reasoning": {"type", "id", "summary", "content", "encrypted_content", "status"},
+}
+
+
+def read_items(items: list, messages: list[Message], notes: Notes, where: str) -> None:
+    """Append the neutral reading of ``input`` (or response ``output``) items to ``messages``."""
+    for k, item in enumerate(items):
+        at = f"{where}[{k}]"
+        kind = obj(item, at).get("type", "message" if "role" in item else None)
+        if not isinstance(kind, str) or kind not in _ITEM_KEYS:
+            notes.add(at, f"item type {kind!r} has no neutral equivalent; dropped")
+            continue
+        note_unused(item, _ITEM_KEYS[kind], at, notes)
+        if kind == "message":
+            role = item.get("role")
+            if role not in ("user", "assistant", "system", "developer"):
+                raise FormatError(f"{at}.role: {role!r} is not a Responses message role")
+            blocks = _parts(item.get("content"), f"{at}.content", notes)
+            if role == "assistant":
+                for block in blocks:
+                    _to_assistant(messages, block)
+                continue
+            if role == "developer":
+                notes.add(f"{at}.role", "'developer' read as system (one system role in neutral)")
+            messages.append(Message("system" if role == "developer" else role, blocks))
+        elif kind == "function_call":
+            call_id = item.get("call_id")
+            if not isinstance(call_id, str):
+                raise FormatError(
+                    f"{at}: a function_call needs a 'call_id' (the link to its output; the "
+                    "'fc_...' id is the item's own)"
+                )
+            if "id" in item:
+                notes.add(f"{at}.id", "the item id is not kept (call_id is the link)")
+            args = load_arguments(item.get("arguments", ""), at, call_id)
+            name = string(item.get("name"), f"{at}.name")
+            _to_assistant(messages, ToolCall(call_id, name, args))
+        elif kind == "reasoning":
+            if item.get("content"):
+                notes.add(f"{at}.content", "raw reasoning text not kept (summary only)")
+            summary = [
+                string(obj(part, f"{at}.summary[{n}]").get("text"), f"{at}.summary[{n}].text")
+                for n, part in enumerate(array(item.get("summary"), f"{at}.summary"))
+            ]
+            signature = item.get("encrypted_content")
+            block = Reasoning("\n\n".join(summary), signature, provider=PROVIDER, id=item.get("id"))
+            _to_assistant(messages, block)
+        else:
+            call_id = string(item.get("call_id"), f"{at}.call_id")
+            result = ToolResult(call_id, _parts(item.get("output", ""), f"{at}.output", notes))
+            if messages and messages[-1].role == "tool":
+                messages[-1].content.append(result)
+            else:
+                messages.append(Message("tool", [result]))
+
+
+_BODY_KEYS = {"model", "instructions", "input", "tools", "tool_choice", "max_output_tokens"}
+
+
+def parse_request(body: dict, notes: Notes) -> Request:
+    raw = body.get("input")
+    if isinstance(raw, str):
+        raw = [{"type": "message", "role": "user", "content": raw}]
+    if not isinstance(raw, list):
+        raise FormatError("input: an openai-responses body needs 'input' (a string or items)")
+    messages: list[Message] = []
+    if body.get("instructions"):
+        messages.append(Message("system", [Text(string(body["instructions"], "instructions"))]))
+    read_items(raw, messages, notes, "input")
+    note_unused(body, _BODY_KEYS, "", notes)
+    return Request(
+        model=string(body.get("model", ""), "model"),
+        messages=messages,
+        tools=_parse_tools(body.get("tools"), notes),
+        tool_choice=_parse_tool_choice(body.get("tool_choice"), notes),
+        max_tokens=limit(body, "max_output_tokens"),
+    )
+
+
+def _parse_tools(raw: Any, notes: Notes) -> list[Tool]:
+    tools = []
+    for k, t in enumerate(array(raw, "tools")):
+        if obj(t, f"tools[{k}]").get("type") != "function":
+            notes.add(f"tools[{k}]", "not a function tool; dropped")
+            continue
+        parameters = t.get("parameters") or {"type": "object", "properties": {}}
+        tools.append(
+            Tool(
+                string(t.get("name"), f"tools[{k}].name"),
+                string(t.get("description") or "", f"tools[{k}].description"),
+                obj(parameters, f"tools[{k}].parameters"),
+            )
+        )
+    return tools
+
+
+def _parse_tool_choice(choice: Any, notes: Notes) -> str | dict | None:
+    if isinstance(choice, dict) and choice.get("type") == "function":
+        return {"name": string(choice.get("name"), "tool_choice.name")}
+    if choice in (None, "auto", "none", "required"):
+        return choice
+    notes.add("tool_choice", f"{choice!r} has no neutral equivalent; dropped")
+    return None
+
+
+# --- responses ------------------------------------------------------------------------------
+
+
+def parse_response(body: dict, notes: Notes) -> Reply:
+    """A ``response`` body: ``output`` items, ``status`` and ``usage``."""
+    output = body.get("output")
+    if not isinstance(output, list):
+        raise FormatError("output: a Responses body needs an 'output' list")
+    messages: list[Message] = []
+    read_items(output, messages, notes, "output")
+    blocks = [b for m in messages for b in m.content]
+    status = body.get("status")
+    reason = obj(body.get("incomplete_details") or {}, "incomplete_details").get("reason")
+    refused = any(
+        isinstance(part, dict) and part.get("type") == "refusal"
+        for item in output
+        if isinstance(item.get("content"), list)
+        for part in item["content"]
+    )
+    stop: StopReason = "other"
+    if status == "completed":
+        stop = "tool_calls" if any(isinstance(b, ToolCall) for b in blocks) else "end_turn"
+        stop = "refusal" if refused else stop
+    elif status == "incomplete":
+        stop = _INCOMPLETE.get(str(reason), "other")
+    return Reply(
+        message=Message("assistant", blocks),
+        usage=parse_usage(obj(body.get("usage") or {}, "usage")),
+        stop_reason=stop,
+        model=str(body.get("model") or ""),
+        id=str(body.get("id") or ""),
+    )
+
+
+_INCOMPLETE: dict[str, StopReason] = {
+    "max_output_tokens": "max_tokens",
+    "content_filter": "refusal",
+}
+
+
+def parse_usage(usage: dict) -> Usage:
+    details_in = obj(usage.get("input_tokens_details") or {}, "usage.input_tokens_details")
+    details_out = obj(usage.get("output_tokens_details") or {}, "usage.output_tokens_details")
+    return Usage(
+        input_tokens=count(usage, "input_tokens", "usage"),
+        output_tokens=count(usage, "output_tokens", "usage"),
+        cache_read_tokens=count(details_in, "cached_tokens", "usage.input_tokens_details"),
+        cache_write_tokens=count(details_in, "cache_write_tokens", "usage.input_tokens_details"),
+        reasoning_tokens=count(details_out, "reasoning_tokens", "usage.output_tokens_details"),
+        raw=usage,
+    )
+
+
+def evidence(body: dict) -> list[str]:
+    """What marks a body as a Responses request."""
+    keys = ("input", "instructions", "max_output_tokens", "previous_response_id")
+    return [f"has '{key}'" for key in keys if key in body]

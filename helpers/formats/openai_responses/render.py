@@ -1,0 +1,244 @@
+"""Neutral -> OpenAI Responses: the ``input`` items a client sends, the ``response`` a server sends.
+
+Used in lessons: 02, 03, 10, 11.
+
+Each neutral message becomes one or more typed items: ``message``, ``function_call``,
+``function_call_output``, ``reasoning``. The leading system message becomes ``instructions``.
+What Responses has no field for is dropped or carried in text, with a ``Note``. The other
+direction is ``parse.py``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from helpers.formats.common import (
+    Notes,
+    check_placement,
+    check_tool_choice,
+    data_url,
+    dump_arguments,
+    flag_error,
+    replayable,
+    system_texts,
+)
+from helpers.messages import (
+    Image,
+    Message,
+    Reasoning,
+    Request,
+    Text,
+    Tool,
+    ToolCall,
+    ToolResult,
+)
+from helpers.replies import Reply
+
+NAME = "openai-responses"
+PATH = "/v1/responses"
+PROVIDER = "openai"
+
+
+# --- neutral -> Responses -------------------------------------------------------------------
+
+
+def _image(image: Image) -> dict:
+    """The SDK type requires ``detail``; unset means the API's default, ``"auto"``."""
+    return {"type": "input_image", "image_url": data_url(image), "detail": image.detail or "auto"}
+
+
+def _input_message(message: Message, where: str, notes: Notes) -> dict:
+    parts = []
+    for j, block in enumerate(message.content):
+        if isinstance(block, Text):
+            parts.append({"type": "input_text", "text": block.text})
+        elif isinstance(block, Image) and message.role == "user":
+            parts.append(_image(block))
+        else:
+            notes.add(
+                f"{where}.content[{j}]",
+                f"no {block.type} in a Responses {message.role} message; dropped",
+            )
+    return {"type": "message", "role": message.role, "content": parts}
+
+
+def _assistant_items(message: Message, where: str, notes: Notes) -> list[dict]:
+    """Blocks in order, one item each: a text block is an assistant ``message`` with string
+    content (the input form the SDK types allow without an ``id`` and ``status``)."""
+    items: list[dict] = []
+    for j, block in enumerate(message.content):
+        at = f"{where}.content[{j}]"
+        if isinstance(block, Text):
+            items.append({"type": "message", "role": "assistant", "content": block.text})
+        elif isinstance(block, ToolCall):
+            if block.signature is not None:
+                notes.add(at, f"call {block.id!r}: its signature is Gemini state; dropped")
+            args = dump_arguments(block.arguments)
+            items.append(
+                {
+                    "type": "function_call",
+                    "call_id": block.id,
+                    "name": block.name,
+                    "arguments": args,
+                }
+            )
+        elif isinstance(block, Reasoning) and replayable(block, PROVIDER, at, notes):
+            if block.id is None:
+                notes.add(at, "reasoning without its 'rs_...' id cannot be replayed; dropped")
+                continue
+            items.append(_reasoning_item(block))
+        elif isinstance(block, Image):
+            notes.add(at, "no image in a Responses assistant message; dropped")
+    return items
+
+
+def _reasoning_item(block: Reasoning) -> dict:
+    summary = [{"type": "summary_text", "text": block.text}] if block.text else []
+    item: dict[str, Any] = {"type": "reasoning", "id": block.id, "summary": summary}
+    if block.signature is not None:
+        item["encrypted_content"] = block.signature
+    return item
+
+
+def _output(result: ToolResult, at: str, notes: Notes) -> str | list[dict]:
+    """A plain string for one text; a list of ``input_text``/``input_image`` otherwise."""
+    parts = [
+        {"type": "input_text", "text": b.text} if isinstance(b, Text) else _image(b)
+        for b in result.content
+    ]
+    text_parts = [p for p in parts if p["type"] == "input_text"]
+    texts = flag_error([p["text"] for p in text_parts], result.is_error, NAME, at, notes)
+    if len(texts) > len(text_parts):  # an error with no text at all: the prefix alone
+        parts.insert(0, {"type": "input_text", "text": texts[0]})
+    for part, text in zip(text_parts, texts, strict=False):
+        part["text"] = text
+    if len(parts) == 1 and parts[0]["type"] == "input_text":
+        return parts[0]["text"]
+    return parts
+
+
+_LATE_SYSTEM = (
+    "system message not first: sent in place as an input message with role 'system' "
+    "(only a leading one becomes 'instructions')"
+)
+
+
+def render_request(request: Request, notes: Notes) -> dict:
+    check_placement(request.messages)
+    check_tool_choice(request.tool_choice)
+    body: dict[str, Any] = {"model": request.model}
+    messages = list(enumerate(request.messages))
+    if messages and messages[0][1].role == "system":
+        body["instructions"] = _instructions(messages.pop(0)[1], notes)
+    items: list[dict] = []
+    for i, message in messages:
+        where = f"messages[{i}]"
+        if message.name is not None:
+            notes.add(f"{where}.name", "openai-responses has no participant name; dropped")
+        new = _items(message, where, notes)
+        if not new:
+            notes.add(where, "nothing left to send in this message; left out")
+        items += new
+    body["input"] = items
+    if request.tools:
+        body["tools"] = [_tool(t) for t in request.tools]
+    if request.tool_choice is not None:
+        choice = request.tool_choice
+        body["tool_choice"] = (
+            {"type": "function", "name": choice["name"]} if isinstance(choice, dict) else choice
+        )
+    if request.max_tokens is not None:
+        body["max_output_tokens"] = request.max_tokens
+    return body
+
+
+def _items(message: Message, where: str, notes: Notes) -> list[dict]:
+    """The input items for one neutral message (none if nothing in it can be sent)."""
+    if message.role == "assistant":
+        return _assistant_items(message, where, notes)
+    if message.role == "tool":
+        items = []
+        for j, r in enumerate(message.tool_results):
+            output = _output(r, f"{where}.content[{j}]", notes)
+            items.append({"type": "function_call_output", "call_id": r.call_id, "output": output})
+        return items
+    if message.role == "system":
+        notes.add(where, _LATE_SYSTEM)
+    item = _input_message(message, where, notes)
+    return [item] if item["content"] else []
+
+
+def _instructions(message: Message, notes: Notes) -> str:
+    texts = system_texts(message, "messages[0]", "instructions", notes)
+    if len(texts) > 1:
+        notes.add("messages[0]", f"{len(texts)} text blocks joined into 'instructions'")
+    return "\n\n".join(texts)
+
+
+def _tool(tool: Tool) -> dict:
+    out: dict[str, Any] = {"type": "function", "name": tool.name}
+    if tool.description:
+        out["description"] = tool.description
+    out["parameters"] = tool.parameters
+    out["strict"] = False  # the spec lists it as required; say it rather than send null
+    return out
+
+
+# --- responses ------------------------------------------------------------------------------
+
+
+_STATUS = {
+    "end_turn": ("completed", None),
+    "tool_calls": ("completed", None),
+    "max_tokens": ("incomplete", "max_output_tokens"),
+    "refusal": ("incomplete", "content_filter"),
+    "other": ("incomplete", None),
+}
+
+
+def render_response(reply: Reply, notes: Notes, *, created: int = 0) -> dict:
+    """The ``response`` body a server would send; item ids are derived from ``reply.id``."""
+    rid = reply.id or "resp_local"
+    suffix = rid.removeprefix("resp_")
+    # A server gives every output item an id; reasoning keeps its own when it has one.
+    blocks = [
+        replace(b, id=f"rs_{suffix}_{n}") if isinstance(b, Reasoning) and b.id is None else b
+        for n, b in enumerate(reply.message.content)
+    ]
+    items: list[dict] = []
+    for item in _assistant_items(Message("assistant", blocks), "message", notes):
+        if item["type"] == "message":  # output messages hold output_text parts
+            part = {"type": "output_text", "text": item["content"], "annotations": []}
+            if items and items[-1]["type"] == "message":
+                items[-1]["content"].append(part)
+                continue
+            item = {**item, "content": [part]}
+        items.append(item)
+    prefixes = {"message": "msg", "function_call": "fc", "reasoning": "rs"}
+    items = [
+        {"id": f"{prefixes[item['type']]}_{suffix}_{n}", **item, "status": "completed"}
+        for n, item in enumerate(items)
+    ]
+    status, reason = _STATUS[reply.stop_reason]
+    if reply.stop_reason == "other":
+        notes.add("stop_reason", "'other' sent as status 'incomplete' with no reason")
+    u = reply.usage
+    details_in = {"cached_tokens": u.cache_read_tokens, "cache_write_tokens": u.cache_write_tokens}
+    return {
+        "id": rid,
+        "object": "response",
+        "created_at": created,
+        "status": status,
+        "error": None,
+        "incomplete_details": {"reason": reason} if reason else None,
+        "model": reply.model,
+        "output": items,
+        "usage": {
+            "input_tokens": u.input_tokens,
+            "input_tokens_details": details_in,
+            "output_tokens": u.output_tokens,
+            "output_tokens_details": {"reasoning_tokens": u.reasoning_tokens},
+            "total_tokens": u.input_tokens + u.output_tokens,
+        },
+    }
