@@ -40,6 +40,7 @@ browser:
 outputs: setup
 	$(BIN)/python scripts/run_notebooks.py
 	$(BIN)/python scripts/lesson_times.py --write
+	$(BIN)/python scripts/live_costs.py --write
 
 # Authors: learner copies in student/ (solutions removed, exercises blank); the tests check sync.
 # A copy a learner changed is never overwritten unless FORCE=1 (then a backup is kept first).

@@ -13,7 +13,7 @@ How a model is counted comes from ``data/models.json`` (``helpers.models``):
 - ``openai-chat-2024``: exact tokenizer, our tested model of the chat rendering
   (``openai_chat``); ``estimate`` is False only where published API figures verify it;
 - ``anthropic-estimate`` / ``gemini-estimate``: a proxy tokenizer, always ``estimate=True``
-  (``estimate``); ``helpers.tokens.live`` asks the provider when live mode is on;
+  (``estimate``); ``count(request, live=True)`` asks the provider (``helpers.tokens.live``);
 - ``harmony``: the published gpt-oss format, rendered by ``openai-harmony`` (exact).
 
 What it deliberately does not do: load a tokenizer at import time (``import helpers.tokens``
@@ -23,7 +23,7 @@ stays instant; the first count loads one, about half a second), or touch the net
 from __future__ import annotations
 
 from helpers.messages import Message, Request, Tool
-from helpers.models import ModelInfo, default_model, model_info
+from helpers.models import ModelInfo, info_for
 from helpers.tokens.breakdown import Count, Piece, Row, rows_from_pieces
 from helpers.tokens.incremental import Counter, count_total
 
@@ -41,13 +41,6 @@ __all__ = [
 ]
 
 
-def _info(model: str | ModelInfo | None, request: Request | None = None) -> ModelInfo:
-    if isinstance(model, ModelInfo):
-        return model
-    chosen = model or (request.model if request is not None else "") or default_model("openai")
-    return model_info(chosen)
-
-
 def _exactness(info: ModelInfo) -> tuple[bool, str]:
     if info.counting == "openai-chat-2024":
         how = f"tiktoken {info.encoding} over the openai-chat-2024 rendering model"
@@ -61,24 +54,20 @@ def _exactness(info: ModelInfo) -> tuple[bool, str]:
     return True, method(info)
 
 
-def count(
-    request: Request, model: str | ModelInfo | None = None, *, live: bool | None = None
-) -> Count:
+def count(request: Request, model: str | ModelInfo | None = None, *, live: bool = False) -> Count:
     """Input tokens of a whole request on ``model`` (default: the request's own model).
 
-    ``live``: None (default) asks the provider's count-tokens endpoint only when live mode is
-    on (``ON_THE_WIRE_LIVE=1`` and the provider's key set, see ``helpers.tokens.live``);
-    True always asks; False never does.
+    ``live=True`` asks the provider's own count-tokens endpoint (``helpers.tokens.live``; needs
+    its key); the default never touches the network, whatever the environment says.
     """
-    info = _info(model, request)
-    if info.counting != "harmony" and live is not False:
-        from helpers.tokens.live import count_live, live_enabled
+    info = info_for(model, request)
+    if live and info.counting != "harmony":
+        from helpers.tokens.live import count_live
 
-        if live or live_enabled(info.provider):
-            offline = count(request, info, live=False)
-            counted = count_live(request, info)
-            counted.notes.append(f"offline: {offline.total} ({offline.method})")
-            return counted
+        offline = count(request, info)
+        counted = count_live(request, info)
+        counted.notes.append(f"offline: {offline.total} ({offline.method})")
+        return counted
     if info.counting == "openai-chat-2024":
         from helpers.tokens.openai_chat import render
     elif info.counting in ("anthropic-estimate", "gemini-estimate"):
@@ -107,20 +96,20 @@ def count_text(text: str, model: str | ModelInfo | None = None) -> int:
     from helpers.tokens.encodings import encode
     from helpers.tokens.estimate import PROXY
 
-    info = _info(model)
+    info = info_for(model)
     return len(encode(info.encoding or PROXY, text))
 
 
 def count_message(message: Message, model: str | ModelInfo | None = None) -> int:
     """Tokens one message adds to a request (its framing and blocks, not the reply priming)."""
-    info = _info(model)
+    info = info_for(model)
     counted = count(Request(info.id, [message]), info)
     return counted.total - counted.part("priming")
 
 
 def count_tools(tools: list[Tool], model: str | ModelInfo | None = None) -> int:
     """What adding these tool definitions to a request costs, alone (no system prompt)."""
-    info = _info(model)
+    info = info_for(model)
     probe = [Message("user", [])]
     return count(Request(info.id, probe, tools=list(tools)), info).part("tools")
 

@@ -32,9 +32,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _usage(turn: dict[str, Any], provider: str | None, where: str):
-    from helpers.cli import UsageError
     from helpers.cost import usage_from
     from helpers.formats import parse_response
+    from helpers.machinery.cli import UsageError
     from helpers.replies import Usage
 
     if "usage" in turn:
@@ -59,9 +59,9 @@ def _usage(turn: dict[str, Any], provider: str | None, where: str):
 
 
 def run(args: argparse.Namespace) -> int:
-    from helpers.cli import UsageError, read_json
     from helpers.cost import PROVIDERS, project_ticket, ticket_from_usages
     from helpers.formats import parse
+    from helpers.machinery.cli import UsageError, read_json
     from helpers.models import UnknownModelError, model_info
 
     data = read_json(args.trace)

@@ -123,7 +123,8 @@ def write_offline_ipython_profile(ipython_dir: Path) -> Path:
     startup = Path(ipython_dir) / "profile_default" / "startup"
     startup.mkdir(parents=True, exist_ok=True)
     (startup / "00-no-network.py").write_text(
-        "__import__('helpers.netguard').netguard.block_network()\n", encoding="utf-8"
+        "__import__('helpers.machinery.netguard').machinery.netguard.block_network()\n",
+        encoding="utf-8",
     )
     return Path(ipython_dir)
 

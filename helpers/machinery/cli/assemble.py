@@ -1,8 +1,8 @@
 """Assemble a recorded SSE stream into one neutral message (JSON).
 
-Reads raw stream bytes (a file, or - for standard input) as PROVIDER sends them and prints the
-assembled reply: the message with its blocks, the stop reason and the usage. The same function
-as ``helpers.sse.assemble``.
+Reads raw stream bytes (a file, or - for standard input) as a provider speaking ``--format``
+sends them, and prints the assembled reply: the message with its blocks, the stop reason and
+the usage. The same function as ``helpers.sse.assemble``.
 """
 
 from __future__ import annotations
@@ -14,15 +14,15 @@ from pathlib import Path
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from helpers.sse import PROVIDERS
+    from helpers.sse import FORMATS
 
     parser.add_argument("file", metavar="FILE", help="the SSE bytes, or - for standard input")
-    choices = list(PROVIDERS)
-    parser.add_argument("--from", dest="provider", required=True, choices=choices)
+    choices = list(FORMATS)
+    parser.add_argument("--format", required=True, choices=choices)
 
 
 def run(args: argparse.Namespace) -> int:
-    from helpers.cli import UsageError
+    from helpers.machinery.cli import UsageError
     from helpers.sse import StreamError, assemble
 
     try:
@@ -30,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
     except OSError as err:
         raise UsageError(f"cannot read {args.file}: {err.strerror or err}") from None
     try:
-        reply = assemble(raw, args.provider)
+        reply = assemble(raw, args.format)
     except StreamError as err:
         raise UsageError(f"{args.file}: {err}") from None
     out = {

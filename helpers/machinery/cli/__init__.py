@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-# command name -> module under helpers.cli, in the order ``--help`` lists them
+# command name -> module under helpers.machinery.cli, in the order ``--help`` lists them
 COMMANDS: dict[str, str] = {
     "render": "render",
     "check": "check",
@@ -52,7 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, module_name in COMMANDS.items():
-        module = importlib.import_module(f"helpers.cli.{module_name}")
+        module = importlib.import_module(f"helpers.machinery.cli.{module_name}")
         doc = (module.__doc__ or "").strip().splitlines()
         help_line = doc[0] if doc else ""
         command = sub.add_parser(name, help=help_line, description=(module.__doc__ or "").strip())

@@ -2,7 +2,7 @@
 
 FILE is a neutral request or a request body of any provider format (openai-chat,
 openai-responses, anthropic, gemini), or ``-`` for standard input. The format is detected
-unless ``--from`` names it. The model is ``--model``, else the body's own ``model``, else the
+unless ``--format`` names it. The model is ``--model``, else the body's own ``model``, else the
 default OpenAI model of ``data/models.json``. Prints the breakdown table (``--total``: only the
 number). Claude and Gemini counts are estimates and say so; with ``ON_THE_WIRE_LIVE=1`` and the
 provider's key, the provider's count-tokens endpoint answers instead.
@@ -22,7 +22,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", help="a JSON request body, or - to read standard input")
     parser.add_argument("--model", metavar="M", help="count for this model (see data/models.json)")
     parser.add_argument(
-        "--from",
+        "--format",
         dest="source",
         metavar="FORMAT",
         help=f"the body's format: neutral, {', '.join(FORMATS)} (default: detect it)",
@@ -31,14 +31,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from helpers.cli import UsageError, read_json
     from helpers.formats import FORMATS, parse
+    from helpers.machinery.cli import UsageError, read_json
     from helpers.models import UnknownModelError, default_model
     from helpers.tokens import count
 
     known = ("neutral", *FORMATS)
     if args.source is not None and args.source not in known:
-        raise UsageError(f"--from: unknown format {args.source!r} (known: {', '.join(known)})")
+        raise UsageError(f"--format: unknown format {args.source!r} (known: {', '.join(known)})")
     body = read_json(args.file)
     if not isinstance(body, dict):
         raise UsageError(f"{args.file}: a request body is a JSON object, not {type(body).__name__}")

@@ -17,7 +17,7 @@ from pathlib import Path
 
 __all__ = ["DATA", "ROOT", "find_data"]
 
-_PACKAGE = Path(__file__).resolve().parent
+_PACKAGE = Path(__file__).resolve().parents[1]  # the helpers/ folder (this file is in machinery/)
 
 
 def _checkout_data(path: Path) -> Path | None:

@@ -21,7 +21,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def banner(p) -> str:
     """The text printed at start: URLs, SDK settings and one curl per endpoint."""
-    from helpers.provider.server import LOCAL_KEY
+    from helpers.machinery.provider_server import LOCAL_KEY
 
     lines = [
         f"On the Wire local provider: {p.url}  (scenario {p.scenario_name!r}; Ctrl-C stops)",
@@ -52,7 +52,7 @@ def banner(p) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from helpers.cli import UsageError
+    from helpers.machinery.cli import UsageError
     from helpers.provider import LocalProvider
 
     def log(exchange) -> None:
