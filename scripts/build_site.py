@@ -4,10 +4,11 @@ Usage: python scripts/build_site.py [OUTPUT_DIR]      (default: site/)
 
 Each lesson becomes one HTML page with its stored outputs and figures, a navigation bar (index,
 previous, next) at the top and bottom, and links between lessons rewritten from ``.ipynb`` to
-``.html``. ``index.html`` lists the lessons with their goals. ``data/`` is copied next to the
-pages so links to fixtures work. Interactive widgets cannot run in a static page; every lesson
-prints or plots the same numbers beside them, so nothing is lost for a reader. Every figure
-gets the text alternative ``helpers.plots.show`` stored with it, as its ``alt`` attribute.
+``.html``. ``index.html`` lists the lessons with their goals. ``data/`` and ``helpers/`` are
+copied next to the pages so links to fixtures and to the helper files work. Interactive
+widgets cannot run in a static page; every lesson prints or plots the same numbers beside
+them, so nothing is lost for a reader. Every figure gets the text alternative
+``helpers.plots.show`` stored with it, as its ``alt`` attribute.
 """
 
 from __future__ import annotations
@@ -82,13 +83,16 @@ def build(out: Path) -> list[Path]:
         shutil.rmtree(out)
     out.mkdir(parents=True)
     shutil.copytree(ROOT / "data", out / "data")
+    # each lesson's "Under the hood" cell links the helper files its code came from
+    skip = shutil.ignore_patterns("__pycache__", "*.pyc", "data")
+    shutil.copytree(ROOT / "helpers", out / "helpers", ignore=skip)
     exporter = HTMLExporter(template_name="lab")
     pages = []
     for i, path in enumerate(LESSONS):
         body, _ = exporter.from_filename(str(path))
         body = with_alt_text(body, figure_alts(path))
         body = LINK.sub(lambda m: f'href="{m.group(1)}.html{m.group(2) or ""}"', body)
-        body = body.replace("../data/", "data/")
+        body = body.replace("../data/", "data/").replace("../helpers/", "helpers/")
         body = body.replace("<body", STYLE + "<body", 1)
         body = re.sub(r"(<body[^>]*>)", r"\1" + nav(i), body, count=1)
         body = body.replace("</body>", nav(i) + "</body>", 1)

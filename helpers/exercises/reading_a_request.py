@@ -1,4 +1,6 @@
-"""Exercises of notebooks/08_reading_a_real_request.ipynb: four unlabelled dumps, four bugs.
+"""Used in lessons: 08.
+
+Exercises of notebooks/08_reading_a_real_request.ipynb: four unlabelled dumps, four bugs.
 
 ``unlabelled_dumps(model)`` gives four OpenAI Chat request bodies from Sundry's support ticket,
 named only "A" to "D". Each has one bug a real codebase produced. Two of them break the rules

@@ -1,6 +1,6 @@
-"""Reference solutions, read from the lessons in ``notebooks/`` only when a learner asks.
+"""Used in lessons: 00, 01, 02, 03, 04, 05, 06, 07, 08, 09, 10, 11, 12.
 
-Used in lessons: 00, 01, 02, 03, 04, 05, 06, 07, 08, 09, 10, 11, 12 (through ``show_solution``).
+Reference solutions, read from the lessons in ``notebooks/`` only when a learner asks.
 
 In the lessons, solution code sits between ``### BEGIN SOLUTION`` and ``### END SOLUTION`` lines
 (the nbgrader convention); the learner copies (``student/``) have these regions removed. Exercise
