@@ -224,10 +224,6 @@ def main() -> int:
     print(f"|{'-' * (width + 2)}|{'-' * 14}|------|")
     for what, value, note in ROWS:
         print(f"| {what:<{width}} | {value:>12} | {note} |")
-    from benchmarks.corpus_spread import measure, table
-
-    print("\nOur counts against the bill (recorded real requests, tests/corpus/):\n")
-    print(table(*measure()))
     return 0
 
 

@@ -290,7 +290,7 @@ def test_gemini_reads_snake_case_and_keeps_the_schema():
     assert request.tools[0].parameters["properties"] == {"user_id": {"type": "string"}}
 
 
-# --- what recorded exchanges taught (tests/corpus): types the providers take, and what they refuse
+# --- what recorded exchanges taught (public cassettes): the types providers take and refuse
 
 
 def test_block_types_the_provider_takes_are_notes_not_violations():

@@ -9,7 +9,7 @@ checked (``tests/published_counts.py``). Anything else makes the count an estima
 ``uncertain`` says **which part** is estimated and **by how many tokens** it can be off:
 
 - a single tool call and its result are verified: published gpt-3.5/gpt-4 figures and recorded
-  gpt-4o, gpt-4o-mini and gpt-4.1-mini bills (``tests/corpus/``) match;
+  gpt-4o, gpt-4o-mini and gpt-4.1-mini bills (pydantic-ai's public VCR cassettes) match;
 - several calls in one turn: the ``multi_tool_use.parallel`` rendering is a community model;
   published gpt-3.5 figures for 2 and 3 calls were 10 to 11 tokens short, recorded gpt-4o
   bills 4 tokens long for 2 calls: up to 6 per call;

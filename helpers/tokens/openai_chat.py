@@ -15,7 +15,7 @@ API-reported ``prompt_tokens`` (``tests/published_counts.py``):
 - a tool call: ``<|start|>assistant to=functions.{name}<|message|>{arguments}<|end|>`` on
   cl100k models (published gpt-3.5/gpt-4 figures); on o200k models (gpt-4o, gpt-4o-mini,
   gpt-4.1...) `` <|constrain|>json`` follows the name, as in a forced reply's priming: recorded
-  billed traffic (pydantic-ai's cassettes in ``tests/corpus/``) is 3 tokens more per call
+  billed traffic (the VCR cassettes in pydantic-ai's public test suite) is 3 tokens more per call
   than the bare form, exactly. Several calls in one turn: one ``to=multi_tool_use.parallel``
   call whose JSON argument lists them (a community model; recorded gpt-4o traffic differs);
 - a tool result: ``<|start|>{function name}<|message|>{text}<|end|>``;
