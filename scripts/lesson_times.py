@@ -32,7 +32,12 @@ def _source(cell: dict) -> str:
 def lesson_stats(path: Path) -> dict:
     nb = json.loads(path.read_text(encoding="utf-8"))
     markdown = [_source(c) for c in nb["cells"] if c["cell_type"] == "markdown"]
-    code = [_source(c) for c in nb["cells"] if c["cell_type"] == "code"]
+    code = [
+        _source(c)
+        for c in nb["cells"]
+        if c["cell_type"] == "code"
+        and "colab-setup" not in c.get("metadata", {}).get("tags", [])  # not lesson content
+    ]
     words = sum(len(re.findall(r"[A-Za-z0-9$'’-]+", text)) for text in markdown)
     exercises = sum(1 for text in code if SOLUTION.search(text))
     minutes = (

@@ -15,7 +15,14 @@ API_KEY = re.compile(
     r"sk-ant-[A-Za-z0-9_-]{20,}|sk-(?:proj-)?[A-Za-z0-9_-]{20,}|AIza[0-9A-Za-z_-]{30,}"
 )
 NBVAL_COMMENT = re.compile(r"^\s*#+\s*NBVAL_", re.M)
-KNOWN_TAGS = {"nbval-ignore-output", "nbval-skip", "raises-exception", "solution", "hide-input"}
+KNOWN_TAGS = {
+    "nbval-ignore-output",
+    "nbval-skip",
+    "raises-exception",
+    "solution",
+    "hide-input",
+    "colab-setup",  # scripts/colab_cell.py: the first code cell, a no-op outside Colab
+}
 
 
 def load(path: Path) -> dict:
