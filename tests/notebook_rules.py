@@ -63,10 +63,24 @@ def problems(path: Path) -> list[str]:
         unknown = set(_tags(cell)) - KNOWN_TAGS
         if unknown:
             found.append(f"{where}: unknown tag(s) {sorted(unknown)}")
+    for i, cell in enumerate(nb["cells"]):
+        if cell["cell_type"] == "markdown" and unescaped_dollars(source(cell)):
+            found.append(
+                f"{name} cell {i}: a bare $ in markdown (JupyterLab's MathJax reads a pair of them "
+                r"as LaTeX and swallows the text between): write \$"
+            )
     text = path.read_text(encoding="utf-8")
     for match in API_KEY.finditer(text):
         found.append(f"{name}: something that looks like an API key: {match.group()[:8]}…")
     return found
+
+
+CODE_SPANS = re.compile(r"```.*?```|`[^`]*`", re.S)
+
+
+def unescaped_dollars(markdown: str) -> int:
+    """How many ``$`` signs in markdown prose are not written ``\\$`` (code spans excepted)."""
+    return len(re.findall(r"(?<!\\)\$", CODE_SPANS.sub("", markdown)))
 
 
 def _tags(cell: dict) -> list[str]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 from pathlib import Path
@@ -56,3 +57,21 @@ def test_the_index_times_are_the_computed_estimates():
         row = next(line for line in index.splitlines() if f"({path.name})" in line)
         stated = int(re.search(r"(\d+) min \|$", row).group(1))
         assert stated == lesson_times.lesson_stats(path)["minutes"], path.name
+
+
+def test_the_source_map_names_sections_that_exist():
+    """docs/source_map.md: every (lesson, section) it names is a heading in that lesson."""
+    table = (ROOT / "docs" / "source_map.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| ([AB]) \| (.+?) \| (\d\d) \| (.+?) \|$", table, re.M)
+    assert len(rows) >= 30
+    for _, point, lesson, section in rows:
+        (path,) = (ROOT / "notebooks").glob(f"{lesson}_*.ipynb")
+        nb = json.loads(path.read_text(encoding="utf-8"))
+        headings = {
+            line.lstrip("#").strip()
+            for cell in nb["cells"]
+            if cell["cell_type"] == "markdown"
+            for line in "".join(cell["source"]).splitlines()
+            if line.startswith("#")
+        }
+        assert section in headings, f"{point!r}: {path.name} has no section {section!r}"

@@ -68,6 +68,21 @@ def test_rules_catch_each_problem(tmp_path):
     assert "code cell 5: empty code cell" in found
 
 
+def test_rules_catch_a_bare_dollar_in_markdown(tmp_path):
+    def markdown(text):
+        return {"cell_type": "markdown", "metadata": {}, "source": text}
+
+    path = _write(
+        tmp_path,
+        [
+            markdown("Refunds above $150 need a human; Jon wants $289."),
+            markdown(r"Refunds above \$150 need a human; `price = $5` and ```\n$x$\n``` are code."),
+        ],
+    )
+    found = problems(path)
+    assert len(found) == 1 and "99_probe.ipynb cell 0: a bare $ in markdown" in found[0]
+
+
 def test_rules_accept_a_tagged_expected_error(tmp_path):
     error = {"output_type": "error", "ename": "ValueError", "evalue": "x", "traceback": []}
     path = _write(tmp_path, [_cell("raise ValueError('x')", 1, [error], ["raises-exception"])])
