@@ -12,6 +12,6 @@ __version__ = "0.1.0"
 
 # Tests (and anything else that sets this variable) run with the network blocked.
 if _os.environ.get("ON_THE_WIRE_OFFLINE") == "1":
-    from helpers.netguard import block_network as _block
+    from helpers.machinery.netguard import block_network as _block
 
     _block()

@@ -1,7 +1,7 @@
-"""``python -m helpers ...``: see ``helpers/cli/__init__.py``."""
+"""``python -m helpers ...``: see ``helpers/machinery/cli/__init__.py``."""
 
 import sys
 
-from helpers.cli import main
+from helpers.machinery.cli import main
 
 sys.exit(main())

@@ -4,9 +4,9 @@ Chat APIs hide the text a model is shown. The open-weight gpt-oss models publish
 stream with role markers (``<|start|>user<|message|>...<|end|>``), channels (``analysis`` for
 reasoning, ``commentary`` for tool calls and preambles, ``final`` for answers) and tools
 rendered as a TypeScript-like ``namespace functions {...}``. ``render_harmony(request)``
-renders a neutral request with the ``openai-harmony`` package (offline: the tokenizer file comes
-from ``helpers.offline_tokenizers``) and returns a ``HarmonyView``: the text, token ids, each
-token decoded, and an HTML view of the tokens as chips coloured by role.
+renders a neutral request with the ``openai-harmony`` package (offline: the tokenizer file
+comes from ``helpers.machinery.offline_tokenizers``) and returns a ``HarmonyView``: the text,
+token ids, each token decoded, and an HTML view of the tokens as chips coloured by role.
 
 Mapping: system messages become the developer message's ``# Instructions``; tools its
 ``# Tools``; assistant text next to a tool call is a ``commentary`` preamble, other assistant
@@ -94,7 +94,7 @@ class HarmonyView:
 
 @cache
 def _encoding() -> Any:
-    from helpers.offline_tokenizers import install
+    from helpers.machinery.offline_tokenizers import install
 
     install()
     import openai_harmony as h

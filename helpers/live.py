@@ -77,7 +77,7 @@ def endpoint(provider: str, local: Any = None, env: Mapping[str, str] | None = N
     family = _family(provider)
     if is_live(provider, env):
         return Endpoint(provider, LIVE_URLS[family], env[KEYS[family]], True)
-    from helpers.provider.server import LOCAL_KEY
+    from helpers.machinery.provider_server import LOCAL_KEY
 
     server = local if local is not None else local_provider()
     return Endpoint(provider, server.url, LOCAL_KEY, False)

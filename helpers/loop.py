@@ -1,6 +1,6 @@
 """A minimal agent loop, readable in one sitting: send, append the reply, run every tool, repeat.
 
->>> trace = run(sundry.opening(model), sundry.run_tool, wire="anthropic", base_url=p.url)
+>>> trace = run(sundry.opening(model), sundry.run_tool, format="anthropic", base_url=p.url)
 >>> trace                     # the meter: tokens sent, cached, output and cost per turn
 
 The three rules that keep a loop correct, each one line below:
@@ -14,7 +14,7 @@ The three rules that keep a loop correct, each one line below:
 
 Rules that matter (the refund ceiling, "don't edit existing tests") live in the tools
 (``helpers.examples.*.run_tool``), not in the prompt. The loop talks plain HTTP with ``httpx``
-in any of the four wire formats (``wire=``), or goes through the official SDK (``via="sdk"``,
+in any of the four wire formats (``format=``), or goes through the official SDK (``via="sdk"``,
 OpenAI and Anthropic only). It does not retry, stream or truncate history: those are lessons
 of their own.
 """
@@ -34,40 +34,40 @@ __all__ = ["auth_headers", "run", "send"]
 ToolRunner = Callable[[ToolCall], ToolResult]
 
 
-def auth_headers(wire: str, api_key: str) -> dict[str, str]:
+def auth_headers(format: str, api_key: str) -> dict[str, str]:
     """How each provider wants its key (and Anthropic its API version)."""
-    if wire == "anthropic":
+    if format == "anthropic":
         return {"x-api-key": api_key, "anthropic-version": "2023-06-01"}
-    if wire == "gemini":
+    if format == "gemini":
         return {"x-goog-api-key": api_key}
     return {"authorization": f"Bearer {api_key}"}
 
 
-def send(client: Any, wire: str, body: dict, path: str) -> dict:
+def send(client: Any, format: str, body: dict, path: str) -> dict:
     """POST one request body; raise with the provider's error text on a non-2xx answer."""
     response = client.post(path, json=body)
     if response.status_code >= 400:
-        raise RuntimeError(f"{wire} answered {response.status_code}: {response.text}")
+        raise RuntimeError(f"{format} answered {response.status_code}: {response.text}")
     return response.json()
 
 
-def _send_sdk(client: Any, wire: str, body: dict) -> dict:
+def _send_sdk(client: Any, format: str, body: dict) -> dict:
     """The same body through the official SDK; its typed object dumped back to JSON."""
-    if wire == "openai-chat":
+    if format == "openai-chat":
         return client.chat.completions.create(**body).model_dump(mode="json")
-    if wire == "openai-responses":
+    if format == "openai-responses":
         return client.responses.create(**body).model_dump(mode="json")
-    if wire == "anthropic":
+    if format == "anthropic":
         return client.messages.create(**body).model_dump(mode="json")
-    raise ValueError(f"no official SDK installed for {wire!r}; use via='httpx'")
+    raise ValueError(f"no official SDK installed for {format!r}; use via='httpx'")
 
 
-def _client(wire: str, base_url: str, api_key: str, via: str) -> Any:
+def _client(format: str, base_url: str, api_key: str, via: str) -> Any:
     if via == "httpx":
         import httpx
 
-        return httpx.Client(base_url=base_url, headers=auth_headers(wire, api_key), timeout=60)
-    if wire.startswith("openai"):
+        return httpx.Client(base_url=base_url, headers=auth_headers(format, api_key), timeout=60)
+    if format.startswith("openai"):
         import openai
 
         return openai.OpenAI(base_url=base_url + "/v1", api_key=api_key)
@@ -80,7 +80,7 @@ def run(
     request: Request,
     run_tool: ToolRunner,
     *,
-    wire: str = "anthropic",
+    format: str = "anthropic",
     base_url: str,
     api_key: str = "sk-local-on-the-wire",
     via: str = "httpx",
@@ -97,15 +97,15 @@ def run(
     from helpers.formats import parse_response, render
 
     messages = list(request.messages)
-    trace = Trace(wire, request.model, messages=messages)
-    with _client(wire, base_url, api_key, via) as client:
+    trace = Trace(format, request.model, messages=messages)
+    with _client(format, base_url, api_key, via) as client:
         for number in range(1, max_turns + 1):
-            rendered = render(replace(request, messages=messages), wire)  # the whole list, again
+            rendered = render(replace(request, messages=messages), format)  # the whole list, again
             if via == "sdk":
-                raw = _send_sdk(client, wire, rendered.body)
+                raw = _send_sdk(client, format, rendered.body)
             else:
-                raw = send(client, wire, rendered.body, rendered.path)
-            reply: Reply = parse_response(raw, wire)
+                raw = send(client, format, rendered.body, rendered.path)
+            reply: Reply = parse_response(raw, format)
             messages.append(reply.message)  # 1. the reply goes into the history first
             step = Step(number, rendered.body, raw, reply, messages_sent=len(messages) - 1)
             step.cost_usd = _cost(price, reply, request.model)

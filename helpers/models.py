@@ -18,9 +18,10 @@ from datetime import UTC, datetime
 from functools import cache
 from typing import Any
 
-from helpers.paths import DATA
+from helpers.machinery.paths import DATA
 
 __all__ = [
+    "info_for",
     "ModelInfo",
     "UnknownModelError",
     "as_of",
@@ -138,6 +139,15 @@ def model_info(model_id: str) -> ModelInfo:
     raise UnknownModelError(
         f"unknown model {model_id!r}; data/models.json (as of {as_of()}) knows: {known_ids}"
     )
+
+
+def info_for(model: str | ModelInfo | None, request: Any = None) -> ModelInfo:
+    """The row to count or price with: ``model`` itself, else the request's own model, else the
+    lessons' OpenAI default. ``request`` is anything with a ``.model`` (a neutral ``Request``)."""
+    if isinstance(model, ModelInfo):
+        return model
+    chosen = model or (request.model if request is not None else "") or default_model("openai")
+    return model_info(chosen)
 
 
 def source(key: str) -> str:

@@ -2,16 +2,17 @@
 
 Colours come from the Okabe-Ito palette (safe for colour-blind readers), and every card also
 names its role and each block's type in text, so no information is carried by colour alone.
+
+``helpers.messages`` calls these functions for a message's notebook view (``_repr_html_``), so
+this module imports nothing from it (that would be an import circle): it reads the fields by
+name (``role``, ``content``, each block's ``type``), which any neutral message has.
 """
 
 from __future__ import annotations
 
 import json
 from html import escape
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from helpers.messages import Block, Message, Request
+from typing import Any
 
 ROLE_COLOURS = {
     "system": "#E69F00",  # orange
@@ -31,7 +32,8 @@ def _pre(text: str) -> str:
     return f'<div style="white-space:pre-wrap">{escape(text)}</div>'
 
 
-def block_html(block: Block) -> str:
+def block_html(block: Any) -> str:
+    """One content block (``Text``, ``ToolCall``, ``ToolResult``, ``Reasoning``, ``Image``)."""
     kind = block.type
     label = f"<b>{kind}</b>"
     if kind == "text":
@@ -57,7 +59,8 @@ def block_html(block: Block) -> str:
     return f"<div>{escape(repr(block))}</div>"
 
 
-def message_html(message: Message, index: int | None = None) -> str:
+def message_html(message: Any, index: int | None = None) -> str:
+    """One ``Message`` as a card in its role's colour, numbered when ``index`` is given."""
     colour = ROLE_COLOURS.get(message.role, "#999999")
     number = f"[{index}] " if index is not None else ""
     body = "".join(block_html(b) for b in message.content) or "<i>(no content)</i>"
@@ -65,7 +68,8 @@ def message_html(message: Message, index: int | None = None) -> str:
     return f'<div style="{_BOX.format(colour=colour)}">{head}{body}</div>'
 
 
-def request_html(request: Request) -> str:
+def request_html(request: Any) -> str:
+    """A ``Request``: its model and tool names, then every message as a card."""
     tools = ", ".join(escape(t.name) for t in request.tools) or "none"
     head = (
         f"<div><b>model</b> {escape(request.model or '(unset)')} · <b>tools</b> "

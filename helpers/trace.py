@@ -41,7 +41,7 @@ class Step:
 class Trace:
     """What one run of the loop did, turn by turn."""
 
-    wire: str
+    format: str
     model: str
     steps: list[Step] = field(default_factory=list)
     messages: list[Message] = field(default_factory=list)
@@ -82,7 +82,7 @@ class Trace:
         rows = [self.HEADERS] + self.rows()
         widths = [max(len(r[i]) for r in rows) for i in range(len(self.HEADERS))]
         lines = ["  ".join(v.ljust(w) for v, w in zip(r, widths, strict=True)) for r in rows]
-        return f"{self.wire} / {self.model}\n" + "\n".join(line.rstrip() for line in lines)
+        return f"{self.format} / {self.model}\n" + "\n".join(line.rstrip() for line in lines)
 
     __repr__ = __str__
 
@@ -91,5 +91,5 @@ class Trace:
         body = "".join(
             "<tr>" + "".join(f"<td>{escape(v)}</td>" for v in row) + "</tr>" for row in self.rows()
         )
-        title = f"<b>{escape(self.wire)}</b> / <code>{escape(self.model)}</code>"
+        title = f"<b>{escape(self.format)}</b> / <code>{escape(self.model)}</code>"
         return f"<div>{title}<table><tr>{head}</tr>{body}</table></div>"

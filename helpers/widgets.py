@@ -14,28 +14,14 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from helpers.messages import Request
 
-__all__ = ["format_summary", "format_tabs", "lab", "render_for", "trace_viewer"]
-
-
-def render_for(request: Request, fmt: str) -> Any:
-    """Render ``request`` as ``fmt``, with that provider's default model instead of the request's.
-
-    One conversation shown in four formats should name a model each provider actually has.
-    """
-    from dataclasses import replace
-
-    from helpers.formats import render
-    from helpers.models import default_model
-
-    family = "openai" if fmt.startswith("openai") else fmt
-    return render(replace(request, model=default_model(family)), fmt)
+__all__ = ["format_summary", "format_tabs", "lab", "trace_viewer"]
 
 
 def format_tabs(request: Request, formats: tuple[str, ...] | None = None) -> Any:
     """One conversation as each provider's request body, one tab per wire format."""
     import ipywidgets as widgets
 
-    from helpers.formats import FORMATS
+    from helpers.formats import FORMATS, render_for
 
     names = formats or FORMATS
     pages = []
@@ -61,7 +47,7 @@ def format_tabs(request: Request, formats: tuple[str, ...] | None = None) -> Any
 
 def format_summary(request: Request) -> str:
     """The text twin of ``format_tabs``: where each format puts the parts of one conversation."""
-    from helpers.formats import FORMATS
+    from helpers.formats import FORMATS, render_for
 
     rows = [("format", "path", "top-level keys", "list length", "notes")]
     for name in FORMATS:

@@ -1,4 +1,4 @@
-"""python -m helpers assemble FILE --from PROVIDER."""
+"""python -m helpers assemble FILE --format FORMAT."""
 
 from __future__ import annotations
 
@@ -7,13 +7,15 @@ import subprocess
 import sys
 from pathlib import Path
 
-from helpers.cli import main
+from helpers.machinery.cli import main
 
 FIXTURES = Path(__file__).parent / "fixtures" / "sse"
 
 
 def test_assembles_a_recorded_anthropic_stream(capsys):
-    assert main(["assemble", str(FIXTURES / "anthropic_tool_use.sse"), "--from", "anthropic"]) == 0
+    assert (
+        main(["assemble", str(FIXTURES / "anthropic_tool_use.sse"), "--format", "anthropic"]) == 0
+    )
     out = json.loads(capsys.readouterr().out)
     assert out["stop_reason"] == "tool_calls"
     assert out["message"]["content"][1] == {
@@ -28,7 +30,7 @@ def test_assembles_a_recorded_anthropic_stream(capsys):
 def test_reads_standard_input():
     raw = (FIXTURES / "openai_chat_tool_call.sse").read_bytes()
     done = subprocess.run(
-        [sys.executable, "-m", "helpers", "assemble", "-", "--from", "openai-chat"],
+        [sys.executable, "-m", "helpers", "assemble", "-", "--format", "openai-chat"],
         input=raw, capture_output=True, check=True,
     )  # fmt: skip
     assert json.loads(done.stdout)["message"]["content"][0]["name"] == "GetWeatherArgs"
@@ -37,11 +39,11 @@ def test_reads_standard_input():
 def test_a_cut_stream_is_one_line_on_stderr(tmp_path, capsys):
     cut = tmp_path / "cut.sse"
     cut.write_bytes((FIXTURES / "openai_chat_tool_call.sse").read_bytes()[:1500])
-    assert main(["assemble", str(cut), "--from", "openai-chat"]) == 2
+    assert main(["assemble", str(cut), "--format", "openai-chat"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: ") and "not JSON" in err and err.count("\n") == 1
 
 
 def test_missing_file(capsys):
-    assert main(["assemble", "/nonexistent.sse", "--from", "gemini"]) == 2
+    assert main(["assemble", "/nonexistent.sse", "--format", "gemini"]) == 2
     assert "cannot read /nonexistent.sse" in capsys.readouterr().err

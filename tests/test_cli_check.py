@@ -1,5 +1,5 @@
 """Tests for ``python -m helpers check``: every exit path, files and stdin, with and without
-``--provider``, neutral files and provider bodies."""
+``--profile``, neutral files and provider bodies."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import sys
 
 import pytest
 
-from helpers.cli import main
 from helpers.examples import sundry
+from helpers.machinery.cli import main
 from helpers.messages import user
 
 MISSING_C1 = (
@@ -46,7 +46,7 @@ def test_violations_exit_1_one_line_each(tmp_path, capsys):
 
 
 def test_provider_adds_its_error_text(tmp_path, capsys):
-    assert main(["check", _write(tmp_path, _broken()), "--provider", "anthropic"]) == 1
+    assert main(["check", _write(tmp_path, _broken()), "--profile", "anthropic"]) == 1
     out = capsys.readouterr().out.splitlines()
     assert out[1].startswith(f"  anthropic answers: {MISSING_C1}")
     assert out[-1] == "1 violation (profile anthropic)"
@@ -54,7 +54,7 @@ def test_provider_adds_its_error_text(tmp_path, capsys):
 
 def test_standard_input(monkeypatch, capsys):
     monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(_broken())))
-    assert main(["check", "-", "--provider", "openai-chat"]) == 1
+    assert main(["check", "-", "--profile", "openai-chat"]) == 1
     out = capsys.readouterr().out
     assert "openai-chat answers: An assistant message with 'tool_calls'" in out
 
@@ -65,7 +65,7 @@ def test_a_provider_body_is_read_through_formats(tmp_path, capsys):
     from helpers.messages import load
 
     body = render(load(_broken()), "anthropic").body
-    assert main(["check", _write(tmp_path, body), "--provider", "anthropic"]) == 1
+    assert main(["check", _write(tmp_path, body), "--profile", "anthropic"]) == 1
     captured = capsys.readouterr()
     assert MISSING_C1 in captured.out
     assert captured.err.startswith("note: read in the anthropic format; messages[N] below")
@@ -94,7 +94,7 @@ def test_a_missing_file_exits_2(tmp_path, capsys):
 
 def test_an_unknown_provider_is_a_usage_error(tmp_path, capsys):
     with pytest.raises(SystemExit) as stop:
-        main(["check", _write(tmp_path, _broken()), "--provider", "openai"])
+        main(["check", _write(tmp_path, _broken()), "--profile", "openai"])
     assert stop.value.code == 2
     assert "invalid choice" in capsys.readouterr().err
 
@@ -107,7 +107,7 @@ def test_the_command_runs_as_a_module(tmp_path):
             "helpers",
             "check",
             _write(tmp_path, _broken()),
-            "--provider",
+            "--profile",
             "gemini",
         ],
         capture_output=True,

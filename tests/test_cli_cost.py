@@ -8,9 +8,9 @@ import pytest
 
 from benchmarks.sundry_ticket import requests as sundry_requests
 from benchmarks.sundry_ticket import trace
-from helpers.cli import main
 from helpers.cost import project_ticket
-from helpers.paths import DATA
+from helpers.machinery.cli import main
+from helpers.machinery.paths import DATA
 
 
 def _write(tmp_path, data):

@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from helpers.cli import main
 from helpers.examples import sundry
 from helpers.formats import FORMATS, render
+from helpers.machinery.cli import main
 from helpers.tokens import count
 
 
@@ -42,7 +42,7 @@ def test_every_provider_body_counts_like_its_neutral_request(fmt, tmp_path, caps
     assert main(["count", path, "--model", "gpt-4o-mini", "--total"]) == 0
     expected = count(parse(body), "gpt-4o-mini").total
     assert capsys.readouterr().out.strip() == str(expected)
-    assert main(["count", path, "--from", fmt, "--model", "claude-sonnet-4-5"]) == 0
+    assert main(["count", path, "--format", fmt, "--model", "claude-sonnet-4-5"]) == 0
     assert "estimate, claude-sonnet-4-5" in capsys.readouterr().out
 
 
@@ -58,7 +58,7 @@ def test_standard_input(monkeypatch, capsys):
         (["count", "missing.json"], "cannot read missing.json"),
         (["count", "{bad}"], "cannot read"),
         (["count", "BODY", "--model", "gpt-9"], "unknown model 'gpt-9'"),
-        (["count", "BODY", "--from", "cohere"], "--from: unknown format 'cohere'"),
+        (["count", "BODY", "--format", "cohere"], "--format: unknown format 'cohere'"),
         (["count", "LIST"], "a request body is a JSON object, not list"),
         (["count", "NOTJSON"], "is not valid JSON"),
     ],

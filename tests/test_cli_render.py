@@ -9,8 +9,8 @@ import sys
 
 import pytest
 
-from helpers.cli import main
-from helpers.paths import DATA
+from helpers.machinery.cli import main
+from helpers.machinery.paths import DATA
 
 SUNDRY = str(DATA / "sundry" / "request.json")
 CRASH = str(DATA / "crash_triage" / "request.json")
@@ -27,7 +27,7 @@ def run(
 
 
 def test_render_to_anthropic_prints_the_body_and_notes(capsys):
-    code, out, err = run([SUNDRY, "--to", "anthropic"], capsys)
+    code, out, err = run([SUNDRY, "--format", "anthropic"], capsys)
     assert code == 0
     body = json.loads(out)
     assert body["messages"][2]["content"][0]["type"] == "tool_result"
@@ -36,13 +36,13 @@ def test_render_to_anthropic_prints_the_body_and_notes(capsys):
 
 
 def test_render_with_system_role_and_no_notes(capsys):
-    code, out, err = run([SUNDRY, "--to", "openai-chat", "--system-role", "developer"], capsys)
+    code, out, err = run([SUNDRY, "--format", "openai-chat", "--system-role", "developer"], capsys)
     assert (code, err) == (0, "")
     assert json.loads(out)["messages"][0]["role"] == "developer"
 
 
 def test_provider_to_provider(tmp_path, capsys):
-    code, out, err = run([CRASH, "--to", "gemini"], capsys)
+    code, out, err = run([CRASH, "--format", "gemini"], capsys)
     assert code == 0
     assert err.splitlines() == [
         "note: messages[2].content[0]: reasoning from anthropic dropped: its signature is only "
@@ -52,7 +52,7 @@ def test_provider_to_provider(tmp_path, capsys):
     ]
     gemini = tmp_path / "gemini.json"
     gemini.write_text(out, encoding="utf-8")
-    code, out, err = run([str(gemini), "--to", "anthropic"], capsys)
+    code, out, err = run([str(gemini), "--format", "anthropic"], capsys)
     body = json.loads(out)
     assert (code, body["model"]) == (0, "")  # the model name stayed in Gemini's URL
     assert [b["type"] for b in body["messages"][1]["content"]] == ["text", "tool_use"]
@@ -66,7 +66,7 @@ def test_stdin_and_back_to_neutral(capsys, monkeypatch):
         "messages": [{"role": "user", "content": "hi"}],
         "tools": [{"type": "function", "function": {"name": "f"}}],
     }
-    code, out, err = run(["-", "--to", "neutral"], capsys, json.dumps(chat), monkeypatch)
+    code, out, err = run(["-", "--format", "neutral"], capsys, json.dumps(chat), monkeypatch)
     assert code == 0
     assert json.loads(out)["messages"] == [
         {"role": "user", "content": [{"type": "text", "text": "hi"}]}
@@ -80,7 +80,10 @@ def test_from_overrides_detection(capsys, monkeypatch):
         "messages": [{"role": "user", "content": [{"type": "text", "text": "x"}]}],
     }
     code, out, _ = run(
-        ["-", "--from", "anthropic", "--to", "gemini"], capsys, json.dumps(text_only), monkeypatch
+        ["-", "--input-format", "anthropic", "--format", "gemini"],
+        capsys,
+        json.dumps(text_only),
+        monkeypatch,
     )
     assert code == 0 and json.loads(out)["contents"] == [{"role": "user", "parts": [{"text": "x"}]}]
 
@@ -89,27 +92,39 @@ def test_from_overrides_detection(capsys, monkeypatch):
     ("argv", "stdin", "message"),
     [
         (
-            ["nope.json", "--to", "gemini"],
+            ["nope.json", "--format", "gemini"],
             None,
             "error: cannot read nope.json: No such file or directory",
         ),
-        ([str(DATA), "--to", "gemini"], None, f"error: cannot read {DATA}: Is a directory"),
-        (["-", "--to", "gemini"], "{not json", "error: standard input is not valid JSON: "),
-        (["-", "--to", "gemini"], "[1, 2]", "error: -: a request body is a JSON object, not list"),
-        (["-", "--to", "gemini"], '{"foo": 1}', "error: not a request body of any known format"),
+        ([str(DATA), "--format", "gemini"], None, f"error: cannot read {DATA}: Is a directory"),
+        (["-", "--format", "gemini"], "{not json", "error: standard input is not valid JSON: "),
         (
-            [SUNDRY, "--to", "claude"],
-            None,
-            "error: --to: unknown format 'claude' (known: neutral, openai-chat",
+            ["-", "--format", "gemini"],
+            "[1, 2]",
+            "error: -: a request body is a JSON object, not list",
         ),
-        ([SUNDRY, "--to", "gemini", "--from", "xml"], None, "error: --from: unknown format 'xml'"),
         (
-            ["-", "--to", "gemini"],
+            ["-", "--format", "gemini"],
+            '{"foo": 1}',
+            "error: not a request body of any known format",
+        ),
+        (
+            [SUNDRY, "--format", "claude"],
+            None,
+            "error: --format: unknown format 'claude' (known: neutral, openai-chat",
+        ),
+        (
+            [SUNDRY, "--format", "gemini", "--input-format", "xml"],
+            None,
+            "error: --input-format: unknown format 'xml'",
+        ),
+        (
+            ["-", "--format", "gemini"],
             '{"messages": [{"role": "bot", "content": []}]}',
             "error: messages[0].role",
         ),
         (
-            [SUNDRY, "--to", "anthropic", "--system-role", "developer"],
+            [SUNDRY, "--format", "anthropic", "--system-role", "developer"],
             None,
             "error: option 'system_role' is not used by anthropic",
         ),
@@ -125,7 +140,7 @@ def test_errors_are_one_line_with_status_2(argv, stdin, message, capsys, monkeyp
 
 def test_the_module_runs_as_a_command():
     result = subprocess.run(
-        [sys.executable, "-m", "helpers", "render", "-", "--to", "openai-responses"],
+        [sys.executable, "-m", "helpers", "render", "-", "--format", "openai-responses"],
         input=(DATA / "sundry" / "request.json").read_text(encoding="utf-8"),
         capture_output=True,
         text=True,
@@ -134,7 +149,7 @@ def test_the_module_runs_as_a_command():
     assert json.loads(result.stdout)["instructions"].startswith("You are the support agent")
     assert result.stderr == ""
     missing = subprocess.run(
-        [sys.executable, "-m", "helpers", "render", "missing.json", "--to", "gemini"],
+        [sys.executable, "-m", "helpers", "render", "missing.json", "--format", "gemini"],
         capture_output=True,
         text=True,
     )

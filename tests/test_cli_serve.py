@@ -9,7 +9,7 @@ import sys
 
 import httpx
 
-from helpers.cli.serve import banner
+from helpers.machinery.cli.serve import banner
 from helpers.provider import LocalProvider
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import subprocess
 import sys
 
@@ -237,7 +238,7 @@ def test_tool_choice_round_trips(fmt, choice, back):
 
 def test_importing_formats_stays_light():
     code = (
-        "import sys, helpers.formats, helpers.flat, helpers.cli.render; "
+        "import sys, helpers.formats, helpers.flat, helpers.machinery.cli.render; "
         "heavy = {'openai', 'anthropic', 'httpx', 'tiktoken'} & set(sys.modules); "
         "print(sorted(heavy))"
     )
@@ -277,7 +278,7 @@ def test_a_damaged_body_raises_format_error_or_parses(data):
         node = body
         for key in parent:
             node = node[key]
-        node[last] = data.draw(JUNK)
+        node[last] = copy.deepcopy(data.draw(JUNK))  # sampled_from hands out one shared object
     try:
         parse_response(body, fmt) if response else parse(body, fmt)
     except FormatError as err:

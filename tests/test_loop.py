@@ -19,7 +19,7 @@ def p():
 
 @pytest.mark.parametrize("wire", PROVIDERS)
 def test_sundry_ticket_in_every_wire_format(p, wire):
-    trace = run(sundry.opening(model(wire)), sundry.run_tool, wire=wire, base_url=p.url)
+    trace = run(sundry.opening(model(wire)), sundry.run_tool, format=wire, base_url=p.url)
     assert [s.tool_calls for s in trace.steps] == [
         ["search_orders"],
         ["check_refund_eligibility"],
@@ -40,7 +40,7 @@ def test_crash_triage_answers_parallel_calls_in_one_message():
         trace = run(
             crash_triage.opening(model("anthropic")),
             lambda call: crash_triage.run_tool(call, workspace),
-            wire="anthropic",
+            format="anthropic",
             base_url=p.url,
             finish=crash_triage.FINISH,
         )
@@ -59,7 +59,7 @@ def test_a_finishing_tool_ends_the_run_with_a_structured_result():
         trace = run(
             crash_triage.opening(model("openai-chat")),
             lambda call: crash_triage.run_tool(call, workspace),
-            wire="openai-chat",
+            format="openai-chat",
             base_url=p.url,
             finish=crash_triage.FINISH,
         )
@@ -79,7 +79,7 @@ def test_without_finish_the_loop_runs_until_a_reply_has_no_calls():
         trace = run(
             crash_triage.opening(model("anthropic")),
             lambda call: crash_triage.run_tool(call, workspace),
-            wire="anthropic",
+            format="anthropic",
             base_url=p.url,
         )
     assert trace.finish is None and len(trace.steps) == 9
@@ -90,14 +90,16 @@ def test_without_finish_the_loop_runs_until_a_reply_has_no_calls():
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")
 def test_the_same_loop_through_the_official_sdk(p, wire):
     p.recorder.clear()
-    trace = run(sundry.opening(model(wire)), sundry.run_tool, wire=wire, base_url=p.url, via="sdk")
+    trace = run(
+        sundry.opening(model(wire)), sundry.run_tool, format=wire, base_url=p.url, via="sdk"
+    )
     assert trace.final_text.startswith("Hi Maya,")
     assert p.recorder.last.header("x-stainless-retry-count") == "0"
 
 
 def test_meter_adds_up_and_prints(p):
     opening = sundry.opening(model("openai-chat"))
-    trace = run(opening, sundry.run_tool, wire="openai-chat", base_url=p.url)
+    trace = run(opening, sundry.run_tool, format="openai-chat", base_url=p.url)
     assert trace.total("input_tokens") == sum(s.reply.usage.input_tokens for s in trace.steps)
     assert trace.cost_usd > 0 and all(s.cost_usd is not None for s in trace.steps)
     text = str(trace)
@@ -109,4 +111,4 @@ def test_meter_adds_up_and_prints(p):
 def test_a_provider_error_stops_the_loop_with_its_text(p):
     p.inject("server_error")
     with pytest.raises(RuntimeError, match="anthropic answered 500"):
-        run(sundry.opening(model("anthropic")), sundry.run_tool, wire="anthropic", base_url=p.url)
+        run(sundry.opening(model("anthropic")), sundry.run_tool, format="anthropic", base_url=p.url)

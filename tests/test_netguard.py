@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from helpers import netguard
+from helpers.machinery import netguard
 
 
 @pytest.fixture(autouse=True)

@@ -1,4 +1,4 @@
-"""helpers.provider.server: loopback only, clean start/stop, reliability under bad clients."""
+"""helpers.machinery.provider_server: loopback only, clean start/stop, bad clients survived."""
 
 from __future__ import annotations
 

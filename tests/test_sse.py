@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from helpers import sse
+from helpers.machinery import sse_write
 
 
 def test_events_parse_names_data_comments_and_crlf():
@@ -25,19 +26,19 @@ def test_an_event_cut_mid_json_is_a_stream_error():
 
 
 def test_frame_is_one_event():
-    assert sse.frame({"type": "ping"}, "ping") == 'event: ping\ndata: {"type":"ping"}\n\n'
-    assert sse.frame("[DONE]") == "data: [DONE]\n\n"
+    assert sse_write.frame({"type": "ping"}, "ping") == 'event: ping\ndata: {"type":"ping"}\n\n'
+    assert sse_write.frame("[DONE]") == "data: [DONE]\n\n"
 
 
 @pytest.mark.parametrize(
     "text, size", [("", 12), ("short", 12), ("Let me look that order up, please.", 8)]
 )
 def test_pieces_join_back_to_the_text(text, size):
-    parts = sse.pieces(text, size)
+    parts = sse_write.pieces(text, size)
     assert "".join(parts) == text
     assert all(len(p) <= size for p in parts)
 
 
 def test_unknown_provider_is_named():
-    with pytest.raises(ValueError, match="unknown provider 'cohere'.*openai-chat"):
+    with pytest.raises(ValueError, match="unknown format 'cohere'.*openai-chat"):
         sse.accumulate(b"", "cohere")

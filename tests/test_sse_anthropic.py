@@ -6,6 +6,7 @@ import pytest
 
 from helpers import sse
 from helpers.formats import parse_response, render_response
+from helpers.machinery import sse_write
 from helpers.messages import Reasoning, Text, ToolCall
 from tests.sse_support import fixture, sdk_final, text_reply, tools_reply
 
@@ -50,7 +51,7 @@ def test_fixture_matches_the_sdk(name):
 def test_encode_then_assemble_gives_the_same_reply_as_the_sdk(make):
     reply = make()
     body = render_response(reply, "anthropic")
-    raw = "".join(sse.encode(body, "anthropic")).encode()
+    raw = "".join(sse_write.encode(body, "anthropic")).encode()
     assert sse.accumulate(raw, "anthropic") == body
     assert sse.assemble(raw, "anthropic").message == reply.message
     assert parse_response(sdk_final("anthropic", raw), "anthropic").message == reply.message
@@ -58,7 +59,7 @@ def test_encode_then_assemble_gives_the_same_reply_as_the_sdk(make):
 
 def test_encoded_stream_has_the_real_event_order():
     body = render_response(tools_reply("anthropic"), "anthropic")
-    events = sse.events("".join(sse.encode(body, "anthropic")))
+    events = sse.events("".join(sse_write.encode(body, "anthropic")))
     names = [e.event for e in events]
     assert names[0] == "message_start" and names[-2:] == ["message_delta", "message_stop"]
     assert "ping" in names
@@ -79,7 +80,7 @@ def test_cut_stream_raises_with_the_partial_message():
 
 def test_error_event_raises():
     error = {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}
-    raw = sse.frame(error, "error")
+    raw = sse_write.frame(error, "error")
     with pytest.raises(sse.StreamError, match="Overloaded"):
         sse.accumulate(raw, "anthropic")
 
@@ -92,7 +93,9 @@ def test_tool_input_that_is_not_json_is_reported():
 
 def test_tool_calls_keep_their_ids():
     reply = sse.assemble(
-        "".join(sse.encode(render_response(tools_reply("anthropic"), "anthropic"), "anthropic")),
+        "".join(
+            sse_write.encode(render_response(tools_reply("anthropic"), "anthropic"), "anthropic")
+        ),
         "anthropic",
     )
     assert [c.id for c in reply.message.content if isinstance(c, ToolCall)] == [

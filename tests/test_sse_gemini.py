@@ -8,6 +8,7 @@ import pytest
 
 from helpers import sse
 from helpers.formats import render_response
+from helpers.machinery import sse_write
 from helpers.messages import Text, ToolCall
 from tests.sse_support import text_reply, tools_reply
 
@@ -15,7 +16,7 @@ P = "gemini"
 
 
 def _raw(reply, size: int = 24) -> bytes:
-    return "".join(sse.encode(render_response(reply, P), P, size=size)).encode()
+    return "".join(sse_write.encode(render_response(reply, P), P, size=size)).encode()
 
 
 @pytest.mark.parametrize("make", [text_reply, lambda: tools_reply(P)])
@@ -52,7 +53,8 @@ def test_usage_is_taken_from_the_last_record():
 
 def test_no_finish_reason_is_an_incomplete_stream():
     raw = b"".join(
-        sse.frame(r).encode() for r in sse.gemini.records(render_response(text_reply(), P), 8)[:-1]
+        sse_write.frame(r).encode()
+        for r in sse_write.gemini.records(render_response(text_reply(), P), 8)[:-1]
     )
     with pytest.raises(sse.StreamError, match="without a finishReason"):
         sse.accumulate(raw, P)

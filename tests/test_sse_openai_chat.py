@@ -8,6 +8,7 @@ import pytest
 
 from helpers import sse
 from helpers.formats import parse_response, render_response
+from helpers.machinery import sse_write
 from helpers.messages import Text, ToolCall
 from tests.sse_support import fixture, sdk_final, text_reply, tools_reply
 
@@ -36,7 +37,7 @@ def test_fragments_are_joined_by_index_into_the_same_string_as_the_sdk():
 def test_encode_then_assemble_matches_the_sdk(make):
     reply = make()
     body = render_response(reply, "openai-chat")
-    raw = "".join(sse.encode(body, "openai-chat")).encode()
+    raw = "".join(sse_write.encode(body, "openai-chat")).encode()
     ours = sse.assemble(raw, "openai-chat")
     assert ours.message == reply.message
     assert ours.usage.input_tokens == reply.usage.input_tokens
@@ -45,7 +46,9 @@ def test_encode_then_assemble_matches_the_sdk(make):
 
 def test_parallel_calls_interleave_nothing_and_keep_their_index():
     body = render_response(tools_reply("openai-chat", think=False), "openai-chat")
-    chunks = [json.loads(e.data) for e in sse.events("".join(sse.encode(body, "openai-chat")))[:-1]]
+    chunks = [
+        json.loads(e.data) for e in sse.events("".join(sse_write.encode(body, "openai-chat")))[:-1]
+    ]
     firsts = [
         c["choices"][0]["delta"]["tool_calls"][0]
         for c in chunks
@@ -59,18 +62,18 @@ def test_parallel_calls_interleave_nothing_and_keep_their_index():
 
 def test_usage_chunk_only_when_asked():
     body = render_response(text_reply(), "openai-chat")
-    with_usage = sse.events("".join(sse.encode(body, "openai-chat", include_usage=True)))
-    without = sse.events("".join(sse.encode(body, "openai-chat", include_usage=False)))
+    with_usage = sse.events("".join(sse_write.encode(body, "openai-chat", include_usage=True)))
+    without = sse.events("".join(sse_write.encode(body, "openai-chat", include_usage=False)))
     assert json.loads(with_usage[-2].data)["choices"] == []
     assert len(with_usage) == len(without) + 1
     assert with_usage[-1].data == without[-1].data == "[DONE]"
-    quiet = "".join(sse.encode(body, "openai-chat", include_usage=False))
+    quiet = "".join(sse_write.encode(body, "openai-chat", include_usage=False))
     assert sse.assemble(quiet, "openai-chat").usage.input_tokens == 0
 
 
 def test_text_deltas_concatenate():
     body = render_response(text_reply(), "openai-chat")
-    reply = sse.assemble("".join(sse.encode(body, "openai-chat", size=5)), "openai-chat")
+    reply = sse.assemble("".join(sse_write.encode(body, "openai-chat", size=5)), "openai-chat")
     assert reply.message.content == [Text(text_reply().message.text)]
 
 

@@ -8,6 +8,7 @@ import pytest
 
 from helpers import sse
 from helpers.formats import parse_response, render_response
+from helpers.machinery import sse_write
 from helpers.messages import Reasoning
 from tests.sse_support import sdk_final, text_reply, tools_reply
 
@@ -15,7 +16,7 @@ P = "openai-responses"
 
 
 def _raw(reply) -> bytes:
-    return "".join(sse.encode(render_response(reply, P), P)).encode()
+    return "".join(sse_write.encode(render_response(reply, P), P)).encode()
 
 
 @pytest.mark.parametrize("make", [text_reply, lambda: tools_reply(P)])

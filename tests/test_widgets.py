@@ -8,6 +8,7 @@ matplotlib.use("Agg")
 
 from helpers import widgets as w  # noqa: E402
 from helpers.examples import sundry  # noqa: E402
+from helpers.formats import render_for  # noqa: E402
 from helpers.models import default_model  # noqa: E402
 
 
@@ -19,8 +20,8 @@ def test_format_tabs_has_one_tab_per_wire_format_with_the_body():
 
 
 def test_render_for_uses_each_providers_default_model():
-    assert w.render_for(sundry.ticket("x"), "anthropic").body["model"] == default_model("anthropic")
-    assert default_model("gemini") in w.render_for(sundry.ticket("x"), "gemini").path
+    assert render_for(sundry.ticket("x"), "anthropic").body["model"] == default_model("anthropic")
+    assert default_model("gemini") in render_for(sundry.ticket("x"), "gemini").path
 
 
 def test_the_text_twin_lists_every_format():
@@ -37,7 +38,7 @@ def test_trace_viewer_steps_through_every_request():
         trace = run(
             sundry.opening(default_model("openai")),
             sundry.run_tool,
-            wire="openai-chat",
+            format="openai-chat",
             base_url=p.url,
         )
     viewer = w.trace_viewer(trace)

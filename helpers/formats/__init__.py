@@ -40,6 +40,7 @@ __all__ = [
     "parse_response",
     "parse_usage",
     "render",
+    "render_for",
     "render_response",
 ]
 
@@ -61,14 +62,14 @@ def module(name: str) -> ModuleType:
 
 
 def render(
-    request: Request, to: str, *, notes: list[Note] | None = None, **options: Any
+    request: Request, format: str, *, notes: list[Note] | None = None, **options: Any
 ) -> Rendered:
-    """The request body for format ``to``, with the notes on what it changed or dropped.
+    """The request body for ``format``, with the notes on what it changed or dropped.
 
     ``options`` go to that format's renderer: ``render(r, "openai-chat",
     system_role="developer")``. An option the format does not take is an error.
     """
-    fmt = module(to)
+    fmt = module(format)
     accepted = [
         p.name
         for p in inspect.signature(fmt.render_request).parameters.values()
@@ -77,20 +78,34 @@ def render(
     for key in options:
         if key not in accepted:
             raise FormatError(
-                f"option {key!r} is not used by {to} (it takes: {', '.join(accepted) or 'none'})"
+                f"option {key!r} is not used by {format} "
+                f"(it takes: {', '.join(accepted) or 'none'})"
             )
     found = Notes()
     body = fmt.render_request(request, found, **options)
     if notes is not None:
         notes.extend(found)
-    return Rendered(to, body, list(found), fmt.PATH.format(model=request.model))
+    return Rendered(format, body, list(found), fmt.PATH.format(model=request.model))
 
 
-def parse(body: dict, from_: str | None = None, *, notes: list[Note] | None = None) -> Request:
-    """Read a request body (of format ``from_``, or whatever ``detect`` finds) as neutral."""
+def render_for(request: Request, format: str) -> Rendered:
+    """Render ``request`` as ``format``, with that provider's default model, not the request's.
+
+    One conversation shown in four formats should name a model each provider actually has.
+    """
+    from dataclasses import replace
+
+    from helpers.models import default_model
+
+    family = "openai" if format.startswith("openai") else format
+    return render(replace(request, model=default_model(family)), format)
+
+
+def parse(body: dict, format: str | None = None, *, notes: list[Note] | None = None) -> Request:
+    """Read a request body (in ``format``, or whatever ``detect`` finds) as neutral."""
     if not isinstance(body, dict):
         raise FormatError(f"a request body must be a JSON object, got {type(body).__name__}")
-    name = from_ or detect(body)
+    name = format or detect(body)
     if name == "neutral":
         return load(body)
     found = Notes()
@@ -100,18 +115,18 @@ def parse(body: dict, from_: str | None = None, *, notes: list[Note] | None = No
     return request
 
 
-def parse_response(body: dict, provider: str, *, notes: list[Note] | None = None) -> Reply:
-    """A provider's (non-streaming) response body as a ``Reply``; ``provider`` is a format name."""
+def parse_response(body: dict, format: str, *, notes: list[Note] | None = None) -> Reply:
+    """A provider's (non-streaming) response body, in ``format``, as a ``Reply``."""
     if not isinstance(body, dict):
         raise FormatError(f"a response body must be a JSON object, got {type(body).__name__}")
     found = Notes()
-    reply = module(provider).parse_response(body, found)
+    reply = module(format).parse_response(body, found)
     if notes is not None:
         notes.extend(found)
     return reply
 
 
-def parse_usage(usage: dict, provider: str) -> Usage:
+def parse_usage(usage: dict, format: str) -> Usage:
     """One provider's ``usage`` object alone (as a log or a TRACE file keeps it) -> ``Usage``.
 
     The same function ``parse_response`` uses, so a usage read on its own and one read inside
@@ -119,19 +134,19 @@ def parse_usage(usage: dict, provider: str) -> Usage:
     """
     if not isinstance(usage, dict):
         raise FormatError(f"usage: expected an object, got {type(usage).__name__}")
-    return module(provider).parse_usage(usage)
+    return module(format).parse_usage(usage)
 
 
 def render_response(
-    reply: Reply, provider: str, *, created: int = 0, notes: list[Note] | None = None
+    reply: Reply, format: str, *, created: int = 0, notes: list[Note] | None = None
 ) -> dict:
-    """The response body format ``provider`` would send for ``reply``.
+    """The response body a provider speaking ``format`` would send for ``reply``.
 
     Ids come from ``reply.id`` (pass ``chatcmpl-...``, ``resp_...``, ``msg_...``); ``created``
     is the Unix timestamp where the format has one (default 0, so output is deterministic).
     """
     found = Notes()
-    body = module(provider).render_response(reply, found, created=created)
+    body = module(format).render_response(reply, found, created=created)
     if notes is not None:
         notes.extend(found)
     return body

@@ -14,15 +14,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from helpers.machinery.provider_server import LOCAL_KEY, LocalProvider
     from helpers.provider.faults import CutStream, RateLimited, ServerError, Slow
-    from helpers.provider.server import LOCAL_KEY, LocalProvider
 
 __all__ = ["LOCAL_KEY", "CutStream", "LocalProvider", "RateLimited", "ServerError", "Slow"]
 
 
 def __getattr__(name: str) -> Any:
     if name in ("LocalProvider", "LOCAL_KEY"):
-        from helpers.provider import server
+        from helpers.machinery import provider_server as server
 
         return getattr(server, name)
     if name in ("CutStream", "RateLimited", "ServerError", "Slow"):

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 from helpers.messages import Block, Text, ToolResult
 
 if TYPE_CHECKING:
-    from helpers.provider.scenarios import Turn
+    from helpers.provider.turn import Turn
 
 __all__ = ["crash_triage"]
 

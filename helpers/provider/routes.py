@@ -243,11 +243,11 @@ def answer(route: Route, headers: dict[str, str], raw: bytes, scenario: Scenario
 
 
 def _stream(route: Route, body: dict, whole: dict, extra: list) -> Response:
-    from helpers import sse
+    from helpers.machinery import sse_write
 
     provider = route.provider
     if provider == "gemini" and not route.sse:
-        from helpers.sse.gemini import records
+        from helpers.machinery.sse_write.gemini import records
 
         response = _json_response(200, records(whole), provider, "streamed as one JSON array")
         response.headers += extra
@@ -255,6 +255,6 @@ def _stream(route: Route, body: dict, whole: dict, extra: list) -> Response:
     options = {}
     if provider == "openai-chat":
         options["include_usage"] = bool((body.get("stream_options") or {}).get("include_usage"))
-    events = list(sse.encode(whole, provider, **options))
+    events = list(sse_write.encode(whole, provider, **options))
     headers = [("content-type", "text/event-stream; charset=utf-8"), ("cache-control", "no-cache")]
     return Response(200, headers + extra, events=events, provider=provider, note="streamed")

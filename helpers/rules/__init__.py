@@ -27,13 +27,7 @@ from __future__ import annotations
 from helpers.messages import Message, Request, Tool, message_from_json
 from helpers.rules import anthropic, gemini, openai_chat, openai_responses
 from helpers.rules.core import check_core
-from helpers.rules.errors import (
-    FORMATS,
-    error_response,
-    first_enforced,
-    first_violation_error,
-    provider_of,
-)
+from helpers.rules.errors import FORMATS, error_response, provider_of
 from helpers.rules.pairing import check_pairing
 from helpers.rules.violation import Violation, Violations, explain
 
@@ -106,3 +100,22 @@ def _position(v: Violation) -> tuple[int, int]:
         -1 if v.message_index is None else v.message_index,
         -1 if v.block_index is None else v.block_index,
     )
+
+
+def first_enforced(request: Request, profile: str) -> Violation | None:
+    """The first violation the provider is known to reject, or None if it would accept it.
+
+    A violation counts only if the provider's own text for it is known: rules the provider
+    does not enforce (or whose answer nobody has published) let the request through, as the
+    real endpoint would as far as we know.
+    """
+    return next((v for v in check(request, profile) if v.provider_error), None)
+
+
+def first_violation_error(
+    request: Request, profile: str, request_id: str | None = None
+) -> tuple[int, dict] | None:
+    """The error the provider answers for ``request`` (see ``first_enforced``), or None."""
+    provider = provider_of(profile)  # a profile that is no provider ("neutral") has no answer
+    violation = first_enforced(request, profile)
+    return None if violation is None else error_response(violation, provider, request_id)

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from helpers.rules.violation import Violation
 
 if TYPE_CHECKING:
-    from helpers.messages import Request
+    pass
 
 #: The wire formats (the names ``helpers.formats`` uses), each a provider that answers errors.
 FORMATS: tuple[str, ...] = ("openai-chat", "openai-responses", "anthropic", "gemini")
@@ -60,24 +60,3 @@ def error_response(
         error = {"type": "invalid_request_error", "message": text}
         return 400, {"type": "error", "error": error, "request_id": request_id}
     return 400, {"error": {"code": 400, "message": text, "status": "INVALID_ARGUMENT"}}
-
-
-def first_enforced(request: Request, profile: str) -> Violation | None:
-    """The first violation the provider is known to reject, or None if it would accept it.
-
-    A violation counts only if the provider's own text for it is known: rules the provider
-    does not enforce (or whose answer nobody has published) let the request through, as the
-    real endpoint would as far as we know.
-    """
-    from helpers.rules import check
-
-    return next((v for v in check(request, profile) if v.provider_error), None)
-
-
-def first_violation_error(
-    request: Request, profile: str, request_id: str | None = None
-) -> tuple[int, dict] | None:
-    """The error the provider answers for ``request`` (see ``first_enforced``), or None."""
-    provider = provider_of(profile)  # a profile that is no provider ("neutral") has no answer
-    violation = first_enforced(request, profile)
-    return None if violation is None else error_response(violation, provider, request_id)

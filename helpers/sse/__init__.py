@@ -1,19 +1,19 @@
-"""Streaming, both ways: raw server-sent-event bytes <-> the provider's whole response.
+"""Streaming, read side: raw server-sent-event bytes -> the provider's whole response.
 
 A streamed reply is the same response as a non-streamed one, cut into events. So this package
-does two small things per provider (one module each, same three names):
+does one small thing per provider (one module each):
 
 - ``accumulate(events) -> dict``: add the events up into the provider's *whole* response body,
   exactly the JSON a non-streaming call returns. Text deltas are concatenated; tool-call
   argument fragments are joined by ``index`` (OpenAI chat), by item id (OpenAI Responses) or by
   content-block index (Anthropic); Gemini sends whole calls; Anthropic's ``signature_delta`` is an
   assignment, not an append.
-- ``encode(body) -> Iterator[str]``: the other direction, used by the local provider: cut a whole
-  body into the events that provider really sends, one SSE event (its text) per item.
 
 On top, :func:`assemble` turns raw bytes into a neutral :class:`~helpers.replies.Reply` by
 accumulating and then parsing the whole body with ``helpers.formats.parse_response``: the same
 parser the non-streaming path uses, so both paths give the same message by construction.
+The other direction, a whole body cut into the events a provider sends (the local provider
+streams with it), is machinery: ``helpers/machinery/sse_write/``.
 
 The SSE *framing* (``event:``/``data:`` lines, blank-line separators, CRLF, comments) is parsed by
 ``httpx-sse``, not by hand: :func:`events` wraps the bytes in an ``httpx.Response`` and reads it
@@ -30,7 +30,7 @@ repair a broken stream. A stream that ends early or carries an error event raise
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -39,18 +39,15 @@ if TYPE_CHECKING:
     from helpers.replies import Reply
 
 __all__ = [
-    "PROVIDERS",
+    "FORMATS",
     "StreamError",
     "accumulate",
     "assemble",
-    "encode",
-    "encode_reply",
     "events",
-    "frame",
 ]
 
-#: provider name -> module under helpers.sse (one file per provider)
-PROVIDERS: dict[str, str] = {
+#: format name -> module under helpers.sse (one file per provider)
+FORMATS: dict[str, str] = {
     "openai-chat": "openai_chat",
     "openai-responses": "openai_responses",
     "anthropic": "anthropic",
@@ -66,11 +63,11 @@ class StreamError(ValueError):
         self.partial = partial
 
 
-def _module(provider: str):
-    if provider not in PROVIDERS:
-        known = ", ".join(PROVIDERS)
-        raise ValueError(f"unknown provider {provider!r} (known: {known})")
-    return importlib.import_module(f"helpers.sse.{PROVIDERS[provider]}")
+def _module(format: str):
+    if format not in FORMATS:
+        known = ", ".join(FORMATS)
+        raise ValueError(f"unknown format {format!r} (known: {known})")
+    return importlib.import_module(f"helpers.sse.{FORMATS[format]}")
 
 
 def events(raw: bytes | str | Iterable[bytes]) -> list[ServerSentEvent]:
@@ -88,58 +85,18 @@ def events(raw: bytes | str | Iterable[bytes]) -> list[ServerSentEvent]:
     return list(EventSource(response).iter_sse())
 
 
-def frame(data: dict[str, Any] | str, event: str | None = None) -> str:
-    """One SSE event as text: an optional ``event:`` line, one ``data:`` line, a blank line."""
-    import json
-
-    payload = data if isinstance(data, str) else json.dumps(data, separators=(",", ":"))
-    head = f"event: {event}\n" if event else ""
-    return f"{head}data: {payload}\n\n"
-
-
-def accumulate(raw: bytes | str | Iterable[bytes], provider: str) -> dict[str, Any]:
-    """The whole response body that a stream of ``provider`` adds up to."""
+def accumulate(raw: bytes | str | Iterable[bytes], format: str) -> dict[str, Any]:
+    """The whole response body that a stream in ``format`` adds up to."""
     import json
 
     try:
-        return _module(provider).accumulate(events(raw))
+        return _module(format).accumulate(events(raw))
     except json.JSONDecodeError as err:
         raise StreamError(f"an event's data is not JSON (a stream cut mid-event?): {err}") from None
 
 
-def assemble(raw: bytes | str | Iterable[bytes], provider: str) -> Reply:
+def assemble(raw: bytes | str | Iterable[bytes], format: str) -> Reply:
     """Raw SSE bytes -> a neutral ``Reply`` (message, usage, stop reason)."""
     from helpers.formats import parse_response
 
-    return parse_response(accumulate(raw, provider), provider)
-
-
-def encode(body: dict[str, Any], provider: str, **options: Any) -> Iterator[str]:
-    """Cut a whole response body into the SSE events ``provider`` sends (one string each)."""
-    return _module(provider).encode(body, **options)
-
-
-def encode_reply(reply: Reply, provider: str, **options: Any) -> bytes:
-    """A neutral reply as the complete SSE byte stream of ``provider``."""
-    from helpers.formats import render_response
-
-    body = render_response(reply, provider)
-    return "".join(encode(body, provider, **options)).encode("utf-8")
-
-
-def pieces(text: str, size: int = 12) -> list[str]:
-    """Deterministic deltas: ``text`` cut after whitespace roughly every ``size`` characters.
-
-    Real providers cut at token boundaries; any cut is valid, and a fixed rule keeps the
-    local provider's streams reproducible.
-    """
-    out: list[str] = []
-    start = 0
-    while start < len(text):
-        end = min(start + size, len(text))
-        space = text.rfind(" ", start + 1, end)
-        if end < len(text) and space > start:
-            end = space + 1
-        out.append(text[start:end])
-        start = end
-    return out or [""]
+    return parse_response(accumulate(raw, format), format)

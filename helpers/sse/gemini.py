@@ -9,51 +9,20 @@ Gemini has no tool-specific finish reason: a tool-calling turn ends with ``STOP`
 
 Without ``alt=sse`` the same endpoint returns the records as one JSON array instead.
 Not handled: several candidates (``candidateCount > 1``), safety ratings, citations.
+
+The other direction (a whole body cut into these events, for the local provider) is machinery:
+``helpers/machinery/sse_write/gemini.py``.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import Any
 
-from helpers.sse import StreamError, frame, pieces
+from helpers.sse import StreamError
 
-__all__ = ["accumulate", "encode", "records"]
-
-
-def records(body: dict[str, Any], size: int = 24) -> list[dict[str, Any]]:
-    """A whole ``GenerateContentResponse`` cut into the partial responses Gemini streams."""
-    candidate = body["candidates"][0]
-    usage = dict(body.get("usageMetadata") or {})
-    head = {k: v for k, v in body.items() if k not in ("candidates", "usageMetadata")}
-    early_usage = {k: usage[k] for k in ("promptTokenCount",) if k in usage}
-    early_usage["totalTokenCount"] = usage.get("promptTokenCount", 0)
-    parts: list[dict[str, Any]] = []
-    for part in candidate["content"].get("parts") or []:
-        if "text" in part and len(part["text"]) > size:
-            texts = pieces(part["text"], size)
-            rest = {k: v for k, v in part.items() if k not in ("text", "thoughtSignature")}
-            parts.extend({**rest, "text": t} for t in texts[:-1])
-            parts.append({**part, "text": texts[-1]})  # the signature rides on the last piece
-        else:
-            parts.append(part)  # function calls, short texts: whole
-    out = []
-    for index, part in enumerate(parts):
-        last = index == len(parts) - 1
-        piece = {"content": {"parts": [part], "role": "model"}, "index": 0}
-        if last:
-            piece.update({k: v for k, v in candidate.items() if k not in ("content", "index")})
-        out.append({"candidates": [piece], "usageMetadata": usage if last else early_usage, **head})
-    if not parts:
-        out.append({"candidates": [candidate], "usageMetadata": usage, **head})
-    return out
-
-
-def encode(body: dict[str, Any], size: int = 24) -> Iterator[str]:
-    """A whole response as the ``data:`` records of ``streamGenerateContent?alt=sse``."""
-    for record in records(body, size):
-        yield frame(record)
+__all__ = ["accumulate"]
 
 
 def _append(parts: list[dict[str, Any]], part: dict[str, Any]) -> None:

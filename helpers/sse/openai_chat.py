@@ -9,52 +9,20 @@ content chunk. Usage comes only if the request asked for it (``stream_options.in
 in one extra chunk with ``choices: []`` just before ``[DONE]``.
 
 Not handled: ``logprobs`` (kept as ``null``) and the deprecated ``function_call`` delta.
+
+The other direction (a whole body cut into these events, for the local provider) is machinery:
+``helpers/machinery/sse_write/openai_chat.py``.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import Any
 
-from helpers.sse import StreamError, frame, pieces
+from helpers.sse import StreamError
 
-__all__ = ["accumulate", "encode"]
-
-
-def _choice(chunk: dict[str, Any], delta: dict[str, Any], finish: str | None = None) -> dict:
-    return {
-        **chunk,
-        "choices": [{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}],
-    }
-
-
-def encode(body: dict[str, Any], include_usage: bool = True, size: int = 12) -> Iterator[str]:
-    """A ``chat.completion`` body as the chunks OpenAI streams (first choice only)."""
-    choice = body["choices"][0]
-    message = choice["message"]
-    head: dict[str, Any] = {"id": body.get("id", ""), "object": "chat.completion.chunk"}
-    head.update({k: v for k, v in body.items() if k not in ("id", "object", "choices", "usage")})
-    if include_usage:
-        head["usage"] = None  # every chunk but the last says so when usage was requested
-
-    text = message.get("content")
-    yield frame(_choice(head, {"role": "assistant", "content": "" if text else None}))
-    if text:
-        for piece in pieces(text, size):
-            yield frame(_choice(head, {"content": piece}))
-    for index, call in enumerate(message.get("tool_calls") or []):
-        function = call["function"]
-        first = {"index": index, "id": call["id"], "type": "function"}
-        first["function"] = {"name": function["name"], "arguments": ""}
-        yield frame(_choice(head, {"tool_calls": [first]}))
-        for piece in pieces(function["arguments"], size):
-            fragment = {"index": index, "function": {"arguments": piece}}
-            yield frame(_choice(head, {"tool_calls": [fragment]}))
-    yield frame(_choice(head, {}, choice.get("finish_reason") or "stop"))
-    if include_usage:
-        yield frame({**head, "choices": [], "usage": body.get("usage")})
-    yield frame("[DONE]")
+__all__ = ["accumulate"]
 
 
 def _merge_tool_calls(calls: list[dict[str, Any]], fragments: list[dict[str, Any]]) -> None:

@@ -23,7 +23,7 @@ stays instant; the first count loads one, about half a second), or touch the net
 from __future__ import annotations
 
 from helpers.messages import Message, Request, Tool
-from helpers.models import ModelInfo, default_model, model_info
+from helpers.models import ModelInfo, info_for
 from helpers.tokens.breakdown import Count, Piece, Row, rows_from_pieces
 from helpers.tokens.incremental import Counter, count_total
 
@@ -39,13 +39,6 @@ __all__ = [
     "count_total",
     "token_keys",
 ]
-
-
-def _info(model: str | ModelInfo | None, request: Request | None = None) -> ModelInfo:
-    if isinstance(model, ModelInfo):
-        return model
-    chosen = model or (request.model if request is not None else "") or default_model("openai")
-    return model_info(chosen)
 
 
 def _exactness(info: ModelInfo) -> tuple[bool, str]:
@@ -70,7 +63,7 @@ def count(
     on (``ON_THE_WIRE_LIVE=1`` and the provider's key set, see ``helpers.tokens.live``);
     True always asks; False never does.
     """
-    info = _info(model, request)
+    info = info_for(model, request)
     if info.counting != "harmony" and live is not False:
         from helpers.tokens.live import count_live, live_enabled
 
@@ -107,20 +100,20 @@ def count_text(text: str, model: str | ModelInfo | None = None) -> int:
     from helpers.tokens.encodings import encode
     from helpers.tokens.estimate import PROXY
 
-    info = _info(model)
+    info = info_for(model)
     return len(encode(info.encoding or PROXY, text))
 
 
 def count_message(message: Message, model: str | ModelInfo | None = None) -> int:
     """Tokens one message adds to a request (its framing and blocks, not the reply priming)."""
-    info = _info(model)
+    info = info_for(model)
     counted = count(Request(info.id, [message]), info)
     return counted.total - counted.part("priming")
 
 
 def count_tools(tools: list[Tool], model: str | ModelInfo | None = None) -> int:
     """What adding these tool definitions to a request costs, alone (no system prompt)."""
-    info = _info(model)
+    info = info_for(model)
     probe = [Message("user", [])]
     return count(Request(info.id, probe, tools=list(tools)), info).part("tools")
 

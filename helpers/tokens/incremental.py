@@ -22,7 +22,7 @@ import json
 from dataclasses import dataclass, field
 
 from helpers.messages import Message, Request
-from helpers.models import ModelInfo
+from helpers.models import ModelInfo, info_for
 
 __all__ = ["Counter", "count_total"]
 
@@ -48,11 +48,11 @@ class Counter:
         self._state: _State | None = None
 
     def __call__(self, request: Request) -> int:
-        from helpers.tokens import _info, count
+        info = info_for(self.model, request)
+        if info.counting == "harmony":  # no per-message reuse: count the whole rendering
+            from helpers.harmony import render_pieces
 
-        info = _info(self.model, request)
-        if info.counting == "harmony":
-            return count(request, info, live=False).total
+            return sum(piece.n for piece in render_pieces(request, info)[0])
         state = self._state
         if (
             state is None

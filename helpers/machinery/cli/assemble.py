@@ -1,0 +1,44 @@
+"""Assemble a recorded SSE stream into one neutral message (JSON).
+
+Reads raw stream bytes (a file, or - for standard input) as a provider speaking ``--format``
+sends them, and prints the assembled reply: the message with its blocks, the stop reason and
+the usage. The same function as ``helpers.sse.assemble``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from helpers.sse import FORMATS
+
+    parser.add_argument("file", metavar="FILE", help="the SSE bytes, or - for standard input")
+    choices = list(FORMATS)
+    parser.add_argument("--format", required=True, choices=choices)
+
+
+def run(args: argparse.Namespace) -> int:
+    from helpers.machinery.cli import UsageError
+    from helpers.sse import StreamError, assemble
+
+    try:
+        raw = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
+    except OSError as err:
+        raise UsageError(f"cannot read {args.file}: {err.strerror or err}") from None
+    try:
+        reply = assemble(raw, args.format)
+    except StreamError as err:
+        raise UsageError(f"{args.file}: {err}") from None
+    out = {
+        "message": reply.message.to_json(),
+        "stop_reason": reply.stop_reason,
+        "usage": {k: v for k, v in vars(reply.usage).items() if k != "raw"},
+        "model": reply.model,
+        "id": reply.id,
+    }
+    print(json.dumps(out, indent=2, ensure_ascii=False))
+    return 0

@@ -1,0 +1,58 @@
+"""Count the input tokens of a request body and show where they go (tools, system, messages).
+
+FILE is a neutral request or a request body of any provider format (openai-chat,
+openai-responses, anthropic, gemini), or ``-`` for standard input. The format is detected
+unless ``--format`` names it. The model is ``--model``, else the body's own ``model``, else the
+default OpenAI model of ``data/models.json``. Prints the breakdown table (``--total``: only the
+number). Claude and Gemini counts are estimates and say so; with ``ON_THE_WIRE_LIVE=1`` and the
+provider's key, the provider's count-tokens endpoint answers instead.
+
+Example: ``python -m helpers count data/sundry/request.json --model claude-sonnet-4-5``
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from helpers.formats import FORMATS
+
+    parser.add_argument("file", help="a JSON request body, or - to read standard input")
+    parser.add_argument("--model", metavar="M", help="count for this model (see data/models.json)")
+    parser.add_argument(
+        "--format",
+        dest="source",
+        metavar="FORMAT",
+        help=f"the body's format: neutral, {', '.join(FORMATS)} (default: detect it)",
+    )
+    parser.add_argument("--total", action="store_true", help="print only the total")
+
+
+def run(args: argparse.Namespace) -> int:
+    from helpers.formats import FORMATS, parse
+    from helpers.machinery.cli import UsageError, read_json
+    from helpers.models import UnknownModelError, default_model
+    from helpers.tokens import count
+
+    known = ("neutral", *FORMATS)
+    if args.source is not None and args.source not in known:
+        raise UsageError(f"--format: unknown format {args.source!r} (known: {', '.join(known)})")
+    body = read_json(args.file)
+    if not isinstance(body, dict):
+        raise UsageError(f"{args.file}: a request body is a JSON object, not {type(body).__name__}")
+    notes: list = []
+    request = parse(body, args.source, notes=notes)
+    model = args.model or request.model or default_model("openai")
+    try:
+        counted = count(request, model)
+    except UnknownModelError as err:
+        raise UsageError(f"{err}; pass --model") from None
+    if args.total:
+        print(counted.total)
+    else:
+        print(counted.table())
+    for note in notes:
+        print(f"note: {note}", file=sys.stderr)
+    return 0
