@@ -35,6 +35,7 @@ browser:
 outputs: setup
 	$(BIN)/python scripts/run_notebooks.py
 	$(BIN)/python scripts/lesson_times.py --write
+	$(BIN)/python scripts/live_costs.py --write
 
 # Authors: learner copies in student/ (solutions removed, outputs cleared); the tests check sync.
 student: setup

@@ -29,7 +29,7 @@ from helpers.messages import Reasoning, Request, Text, ToolCall, ToolResult, too
 from helpers.replies import Reply
 from helpers.trace import Step, Trace
 
-__all__ = ["auth_headers", "run", "send"]
+__all__ = ["ProviderError", "auth_headers", "run", "send"]
 
 ToolRunner = Callable[[ToolCall], ToolResult]
 
@@ -43,11 +43,19 @@ def auth_headers(format: str, api_key: str) -> dict[str, str]:
     return {"authorization": f"Bearer {api_key}"}
 
 
+class ProviderError(RuntimeError):
+    """The provider answered with an error: its status and its own error body, unchanged."""
+
+    def __init__(self, format: str, url: str, status: int, body: str):
+        super().__init__(f"{format} answered {status}: {body}")
+        self.url, self.status, self.body = url, status, body
+
+
 def send(client: Any, format: str, body: dict, path: str) -> dict:
     """POST one request body; raise with the provider's error text on a non-2xx answer."""
     response = client.post(path, json=body)
     if response.status_code >= 400:
-        raise RuntimeError(f"{format} answered {response.status_code}: {response.text}")
+        raise ProviderError(format, str(response.url), response.status_code, response.text)
     return response.json()
 
 

@@ -15,7 +15,9 @@ API_KEY = re.compile(
     r"sk-ant-[A-Za-z0-9_-]{20,}|sk-(?:proj-)?[A-Za-z0-9_-]{20,}|AIza[0-9A-Za-z_-]{30,}"
 )
 NBVAL_COMMENT = re.compile(r"^\s*#+\s*NBVAL_", re.M)
+# "live": the cell's output depends on the live-mode switch (tests/test_live_notebooks.py)
 KNOWN_TAGS = {
+    "live",
     "nbval-ignore-output",
     "nbval-skip",
     "raises-exception",

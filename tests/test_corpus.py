@@ -130,6 +130,11 @@ DISAGREEMENTS: dict[str, dict[str, str]] = {
             "OpenAI accepted (200) a reasoning item followed directly by a user message; check "
             "reports reasoning-not-followed"
         ),
+        "pyd-resp-thinking_with_modified_history-1": (
+            "OpenAI refused a reasoning item followed by an assistant message without the id of "
+            "the item it produced ('provided without its required following item'); check pairs "
+            "reasoning with the next item by position, not by id (issue 11 item 5)"
+        ),
         "pyd-resp-conversation_id_tool_call_continuation-2": (
             "Responses continuation (`conversation`) whose input is only function_call_output "
             "items; check reports [result-without-call] without the stored chain (issue 11 item "

@@ -424,24 +424,30 @@ def test_live_gemini_and_openai_request_shapes(loopback):
 
 def test_live_errors_are_one_line_without_the_key(loopback, monkeypatch):
     from helpers.models import model_info
-    from helpers.tokens.live import LiveCountError, count_live, live_enabled
+    from helpers.tokens.live import LiveCountError, count_live
 
     url, _ = loopback
     info = model_info("claude-sonnet-4-5")
     with pytest.raises(LiveCountError, match="HTTP 404") as err:
         count_live(Request("x", [user("Hi")]), info, base_url=url + "/nowhere", api_key="sk-secret")
-    assert "sk-secret" not in str(err.value)
-    assert not live_enabled("anthropic")  # conftest removed keys and the opt-in
-    monkeypatch.setenv("ON_THE_WIRE_LIVE", "1")
-    assert not live_enabled("anthropic")  # still no key
-    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-secret")
-    assert live_enabled("anthropic")
-    from helpers.tokens import live
+    assert "sk-secret" not in str(err.value) and "\n" not in str(err.value)
+    assert f"{url}/nowhere/v1/messages/count_tokens" in str(err.value)
 
-    monkeypatch.setitem(live.BASE_URLS, "anthropic", url)  # never the real host
-    counted = count(Request("claude-sonnet-4-5", [user("Hi")]))
+
+def test_count_goes_live_only_when_asked(loopback, monkeypatch):
+    from helpers.tokens.live import LiveCountError
+
+    url, seen = loopback
+    request = Request("claude-sonnet-4-5", [user("Hi")])
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", url)  # never the real host
+    monkeypatch.setenv("ON_THE_WIRE_LIVE", "1")
+    with pytest.raises(LiveCountError, match="^live count needs ANTHROPIC_API_KEY"):
+        count(request, live=True)
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-secret")
+    assert count(request).estimate and seen == []  # live mode on, but count() was not asked
+    counted = count(request, live=True)
     assert counted.total == 123 and counted.notes[-1].startswith("offline: ")
-    assert count(Request("claude-sonnet-4-5", [user("Hi")]), live=False).estimate
+    assert [call["path"] for call in seen] == ["/v1/messages/count_tokens"]
 
 
 def test_split_at_gives_every_token_to_the_span_it_starts_in():

@@ -13,7 +13,7 @@ How a model is counted comes from ``data/models.json`` (``helpers.models``):
 - ``openai-chat-2024``: exact tokenizer, our tested model of the chat rendering
   (``openai_chat``); ``estimate`` is False only where published API figures verify it;
 - ``anthropic-estimate`` / ``gemini-estimate``: a proxy tokenizer, always ``estimate=True``
-  (``estimate``); ``helpers.tokens.live`` asks the provider when live mode is on;
+  (``estimate``); ``count(request, live=True)`` asks the provider (``helpers.tokens.live``);
 - ``harmony``: the published gpt-oss format, rendered by ``openai-harmony`` (exact).
 
 What it deliberately does not do: load a tokenizer at import time (``import helpers.tokens``
@@ -54,24 +54,20 @@ def _exactness(info: ModelInfo) -> tuple[bool, str]:
     return True, method(info)
 
 
-def count(
-    request: Request, model: str | ModelInfo | None = None, *, live: bool | None = None
-) -> Count:
+def count(request: Request, model: str | ModelInfo | None = None, *, live: bool = False) -> Count:
     """Input tokens of a whole request on ``model`` (default: the request's own model).
 
-    ``live``: None (default) asks the provider's count-tokens endpoint only when live mode is
-    on (``ON_THE_WIRE_LIVE=1`` and the provider's key set, see ``helpers.tokens.live``);
-    True always asks; False never does.
+    ``live=True`` asks the provider's own count-tokens endpoint (``helpers.tokens.live``; needs
+    its key); the default never touches the network, whatever the environment says.
     """
     info = info_for(model, request)
-    if info.counting != "harmony" and live is not False:
-        from helpers.tokens.live import count_live, live_enabled
+    if live and info.counting != "harmony":
+        from helpers.tokens.live import count_live
 
-        if live or live_enabled(info.provider):
-            offline = count(request, info, live=False)
-            counted = count_live(request, info)
-            counted.notes.append(f"offline: {offline.total} ({offline.method})")
-            return counted
+        offline = count(request, info)
+        counted = count_live(request, info)
+        counted.notes.append(f"offline: {offline.total} ({offline.method})")
+        return counted
     if info.counting == "openai-chat-2024":
         from helpers.tokens.openai_chat import render
     elif info.counting in ("anthropic-estimate", "gemini-estimate"):

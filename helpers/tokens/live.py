@@ -1,7 +1,9 @@
 """Live mode: ask the provider's own count-tokens endpoint (a real key and an explicit opt-in).
 
-Offline, Claude and Gemini counts are labelled estimates. With ``ON_THE_WIRE_LIVE=1`` *and* the
-provider's key in the environment, ``helpers.tokens.count`` asks the provider instead:
+Offline, Claude and Gemini counts are labelled estimates. ``helpers.tokens.count(request,
+live=True)`` asks the provider instead (it needs the provider's key in the environment; the
+default, ``live=False``, never touches the network, so the local provider's usage and every
+lesson stay offline whatever the environment says):
 
 =========  ===============================================  ====================================
 provider   endpoint                                         answer
@@ -12,10 +14,13 @@ openai     ``POST /v1/responses/input_tokens`` (Responses)  ``{"input_tokens": N
 =========  ===============================================  ====================================
 
 The body is the request rendered by ``helpers.formats`` for that provider. Keys go in headers
-only and never into an error message or a ``Count``.
+only and never into an error message or a ``Count``. The host is the real API's, or its
+override (``ANTHROPIC_BASE_URL``, ``OPENAI_BASE_URL``, ``GEMINI_BASE_URL``: see
+``helpers.live``). A failure is one :class:`LiveCountError` line: the URL and the cause, or the
+provider's own error body.
 
-What it deliberately does not do: retry, cache answers, or run unless both switches are on
-(tests never reach it: they point ``base_url`` at a loopback server).
+What it deliberately does not do: retry, cache answers, or run unless called with
+``live=True`` (tests never reach a real host: they point the base URL at a loopback server).
 """
 
 from __future__ import annotations
@@ -23,18 +28,13 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from helpers.live import KEYS, failure_line, is_live, live_url
 from helpers.messages import FormatError, Request
 from helpers.models import ModelInfo
 from helpers.tokens.breakdown import Count, Row
 
 __all__ = ["ENDPOINTS", "KEYS", "LiveCountError", "count_live", "live_enabled"]
 
-KEYS = {"anthropic": "ANTHROPIC_API_KEY", "gemini": "GEMINI_API_KEY", "openai": "OPENAI_API_KEY"}
-BASE_URLS = {
-    "anthropic": "https://api.anthropic.com",
-    "gemini": "https://generativelanguage.googleapis.com",
-    "openai": "https://api.openai.com",
-}
 ENDPOINTS = {
     "anthropic": "/v1/messages/count_tokens",
     "gemini": "/v1beta/models/{model}:countTokens",
@@ -47,9 +47,18 @@ class LiveCountError(RuntimeError):
     """The provider did not answer with a count (the message never includes the key)."""
 
 
+class _Answered(Exception):
+    """A non-200 answer, shaped for ``helpers.live.failure_line`` (status and own body)."""
+
+    def __init__(self, status: int, body: str):
+        super().__init__(status)
+        self.status, self.body = status, body
+
+
 def live_enabled(provider: str) -> bool:
-    """True only with ``ON_THE_WIRE_LIVE=1`` and the provider's API key set."""
-    return os.environ.get("ON_THE_WIRE_LIVE") == "1" and bool(os.environ.get(KEYS[provider], ""))
+    """True only with ``ON_THE_WIRE_LIVE=1`` and the provider's API key set: for a cell that
+    says it is live, ``count(request, live=live_enabled("anthropic"))``."""
+    return is_live(provider)
 
 
 def _call(info: ModelInfo, request: Request) -> tuple[str, dict[str, str], dict[str, Any]]:
@@ -96,16 +105,16 @@ def count_live(
     if not key:
         raise LiveCountError(f"live count needs {KEYS[provider]} in the environment")
     path, headers, body = _call(info, request)
-    url = (base_url or BASE_URLS[provider]).rstrip("/") + path
+    url = (base_url or live_url(provider)).rstrip("/") + path
     try:
         response = httpx.post(
             url, json=body, headers={**headers, **_auth(provider, key)}, timeout=timeout
         )
-    except httpx.HTTPError as err:
-        kind = type(err).__name__
-        raise LiveCountError(f"{provider} count-tokens request failed: {kind}") from None
+    except (httpx.HTTPError, OSError) as err:
+        raise LiveCountError(failure_line(provider, url, err, key)) from None
     if response.status_code != 200:
-        raise LiveCountError(f"{provider} count-tokens answered HTTP {response.status_code}")
+        answered = _Answered(response.status_code, response.text)
+        raise LiveCountError(failure_line(provider, url, answered, key))
     try:
         answer = response.json()
         total = int(answer["totalTokens" if provider == "gemini" else "input_tokens"])

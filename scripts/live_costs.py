@@ -1,0 +1,106 @@
+"""What one run of each live cell costs, computed from the dated price table (never typed).
+
+Usage: python scripts/live_costs.py            (prints the Markdown table)
+       python scripts/live_costs.py --write    (puts it into README.md's live-mode section)
+
+The only cell that goes live is lesson 11's LIVE cell: Maya's ticket through the agent loop, in
+the lesson's wire format (Anthropic by default; a learner may switch it). For each format this
+runs that same ticket against the local provider, which plays the model and counts usage with
+the offline counter, and prices every request with ``helpers.cost`` (genai-prices, pinned, at
+``data/models.json``'s ``as_of`` date). A real model may take more or fewer turns, and Claude
+and Gemini counts are estimates: the table says so. ``tests/test_live.py`` checks that the
+README holds exactly this table.
+"""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+from importlib.metadata import version
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+README = ROOT / "README.md"
+START, END = "<!-- live-costs:start -->\n", "\n<!-- live-costs:end -->"
+FORMATS = ["anthropic", "openai-chat", "openai-responses", "gemini"]  # lesson 11's default first
+
+
+def rows() -> list[dict]:
+    """One row per wire format: key, model, requests, tokens and the price of one run."""
+    from helpers.examples import sundry
+    from helpers.live import KEYS, family
+    from helpers.loop import run
+    from helpers.models import default_model, model_info
+    from helpers.provider import LocalProvider
+
+    out = []
+    with LocalProvider("sundry") as local:
+        for wire_format in FORMATS:
+            model = default_model(family(wire_format))
+            trace = run(
+                sundry.opening(model), sundry.run_tool, format=wire_format, base_url=local.url
+            )
+            out.append(
+                {
+                    "format": wire_format,
+                    "key": KEYS[family(wire_format)],
+                    "model": model,
+                    "estimate": model_info(model).counting.endswith("estimate"),
+                    "requests": len(trace.steps),
+                    "input": trace.total("input_tokens"),
+                    "output": trace.total("output_tokens"),
+                    "cost": trace.cost_usd,
+                }
+            )
+    return out
+
+
+def table() -> str:
+    """The Markdown table and its one-line caption (the price table's date and source)."""
+    from helpers.models import as_of
+
+    lines = [
+        "| `wire_format` in the LIVE cell | key it uses | model | requests | input tokens "
+        "| output tokens | one run |",
+        "|---|---|---|---:|---:|---:|---:|",
+    ]
+    for r in rows():
+        approx = "≈ " if r["estimate"] else ""
+        lines.append(
+            f"| `{r['format']}` | `{r['key']}` | `{r['model']}` | {r['requests']} "
+            f"| {approx}{r['input']:,} | {approx}{r['output']:,} | {approx}${r['cost']:.5f} |"
+        )
+    lines.append("")
+    caption = (
+        f"Prices: genai-prices {version('genai-prices')} at {as_of()} (`data/models.json`), "
+        "for the requests the local model makes; ≈ marks token counts that are estimates "
+        "offline (Claude, Gemini). A real model may take more or fewer turns. Computed by "
+        "`python scripts/live_costs.py`, checked by the tests."
+    )
+    return "\n".join(lines + textwrap.wrap(caption, width=96, break_on_hyphens=False))
+
+
+def write(text: str) -> bool:
+    """Put ``text`` between the README's markers; True if the file changed."""
+    readme = README.read_text(encoding="utf-8")
+    head, rest = readme.split(START, 1)
+    _, tail = rest.split(END, 1)
+    new = head + START + text + END + tail
+    if new != readme:
+        README.write_text(new, encoding="utf-8")
+    return new != readme
+
+
+def main(args: list[str]) -> int:
+    text = table()
+    if args == ["--write"]:
+        print("README.md", "updated" if write(text) else "unchanged")
+    else:
+        print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
