@@ -92,30 +92,48 @@ def test_the_stored_live_outputs_are_the_offline_lines():
 # --- 1. the whole suite, fake keys, live mode on ------------------------------------------------
 
 
-def test_every_notebook_passes_unchanged_with_fake_keys_and_live_mode_on():
+def test_every_notebook_passes_unchanged_with_fake_keys_and_live_mode_on(tmp_path):
     """nbval over every lesson in two pytest subprocesses side by side (two cores). The root
     conftest would drop the keys, so it is left out: the kernels still block the network, through
-    the ``IPYTHONDIR`` profile this session's conftest made."""
+    the ``IPYTHONDIR`` profile this session's conftest made. ``tests/live_nbval_plugin.py`` logs
+    every cell's new outputs, compared by nbval or not."""
     assert os.environ.get("IPYTHONDIR") and os.environ.get("ON_THE_WIRE_OFFLINE") == "1"
     halves = [[str(p.relative_to(ROOT)) for p in LESSONS[i::2]] for i in (0, 1)]
+    logs = [tmp_path / f"outputs-{i}.jsonl" for i in (0, 1)]
     with RejectingAPI() as remote:
         env = {**os.environ, **live_env(remote.url)}
         runs = [
             subprocess.Popen(
-                [sys.executable, "-m", "pytest", "--noconftest", "-q", *half],
+                [sys.executable, "-m", "pytest", "--noconftest", "-p", "tests.live_nbval_plugin"]
+                + ["-q", *half],
                 cwd=ROOT,
-                env=env,
+                env={**env, "ON_THE_WIRE_OUTPUTS_LOG": str(log)},
                 stdout=subprocess.PIPE,
                 stderr=subprocess.STDOUT,
                 text=True,
             )
-            for half in halves
+            for half, log in zip(halves, logs, strict=True)
         ]
         outputs = [run.communicate(timeout=1200)[0] for run in runs]
     for run, report in zip(runs, outputs, strict=True):
         assert run.returncode == 0, report[-4000:]
         assert re.search(r"\b\d+ passed\b", report) and " failed" not in report
         _no_key_in(report)
+    # What every cell printed: no key anywhere; the live cells one clear line each.
+    cells = [json.loads(line) for log in logs for line in log.read_text().splitlines()]
+    code_cells = sum(
+        1 for p in LESSONS for c in nbformat.read(p, as_version=4).cells if c.cell_type == "code"
+    )
+    assert len(cells) == code_cells
+    _no_key_in(json.dumps(cells))
+    shown = [_text({"outputs": c["outputs"]}) for c in cells if "live" in c["tags"]]
+    assert shown == [
+        f"live mode ON: anthropic → LIVE {remote.url} (ANTHROPIC_API_KEY=<redacted>); only the "
+        "cells marked LIVE send there\n",
+        f"LIVE anthropic {remote.url}/v1/messages failed: HTTP 401 (the key was refused: check "
+        'ANTHROPIC_API_KEY) {"type": "error", "error": {"type": "authentication_error", '
+        '"message": "invalid x-api-key"}, "request_id": "req_local_error"}\n',
+    ]
     # The stand-in saw the LIVE cell's first request (rejected: a fake key), and nothing else.
     assert [(r["method"], r["path"]) for r in remote.records] == [("POST", "/v1/messages")]
     sent = remote.records[0]
