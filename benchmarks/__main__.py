@@ -10,7 +10,9 @@ Rows:
   ``count`` (with the breakdown: rows for every message and block, which costs more);
 - incremental counting: a 1,000-turn Sundry ticket counted after every turn with ``Counter``,
   against one count of its final request (target: about 1x, not n^2/2); plus the naive way
-  (caches cleared every turn) on a shorter ticket to show the quadratic cost it avoids.
+  (caches cleared every turn) on a shorter ticket to show the quadratic cost it avoids;
+- the local provider's latency per request on a keep-alive connection, against a bare
+  ``http.server`` answering the same bytes in the same run (target: p50 <= 5 ms).
 
 Timings are medians of a few runs on whatever machine runs this; they are indicative only.
 """
@@ -187,11 +189,24 @@ def incremental(turns: int = 1000, naive_turns: int = 200) -> None:
     )
 
 
+def provider() -> None:
+    """The local provider on a keep-alive connection vs a bare http.server (same bytes)."""
+    from benchmarks.provider_latency import REQUESTS, measure
+
+    m = measure()
+    note = f"{REQUESTS} requests, keep-alive; target p50 <= 5 ms"
+    _row("local provider, p50 per request", f"{m['provider_p50']:.2f} ms", note)
+    _row("local provider, p95 per request", f"{m['provider_p95']:.2f} ms")
+    _row("bare http.server, same bytes, p50", f"{m['bare_p50']:.2f} ms", "the floor")
+    _row("local provider / bare http.server (p50)", f"{m['ratio']:.1f}x", "same run")
+
+
 def main() -> int:
     print("running benchmarks (indicative timings)...", file=sys.stderr)
     imports()
     overhead()
     incremental()
+    provider()
     width = max(len(r[0]) for r in ROWS)
     print(f"| {'benchmark':<{width}} | {'result':>12} | note |")
     print(f"|{'-' * (width + 2)}|{'-' * 14}|------|")

@@ -392,7 +392,10 @@ def load(obj: dict | str) -> Request:
     raw_messages = _require(obj, "messages", list, "request")
     messages = [message_from_json(m, f"messages[{i}]") for i, m in enumerate(raw_messages)]
     tools = []
-    for i, t in enumerate(obj.get("tools") or []):
+    raw_tools = obj.get("tools") or []
+    if not isinstance(raw_tools, list):
+        raise FormatError(f"request.tools: expected list, got {type(raw_tools).__name__}")
+    for i, t in enumerate(raw_tools):
         where = f"tools[{i}]"
         if not isinstance(t, dict):
             raise FormatError(f"{where}: a tool must be an object")

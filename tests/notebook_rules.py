@@ -15,6 +15,17 @@ API_KEY = re.compile(
     r"sk-ant-[A-Za-z0-9_-]{20,}|sk-(?:proj-)?[A-Za-z0-9_-]{20,}|AIza[0-9A-Za-z_-]{30,}"
 )
 NBVAL_COMMENT = re.compile(r"^\s*#+\s*NBVAL_", re.M)
+# A lesson runs Python only: no shell escapes (``!pip``, ``!curl``), no ``%pip``/``%conda``, no
+# shell cell magics, no subprocesses. They would reach past the network guard (a shell command
+# is not Python) and hide work from the reader. A Colab set-up cell (tag ``colab-setup``) may.
+SHELL_ESCAPE = re.compile(
+    r"^\s*(?:!|%(?:pip|conda|mamba|system|sx|sc)\b|%%(?:bash|sh|script|system)\b)"
+    r"|^\s*\w[\w.,\s]*=\s*!"  # files = !ls
+    r"|\bget_ipython\(\)\.(?:system|getoutput|run_cell_magic)\b"
+    r"|^\s*(?:import|from)\s+(?:subprocess|pty|multiprocessing)\b"
+    r"|\b(?:subprocess\.\w+|os\.(?:system|popen|exec\w*|spawn\w*|fork)|pty\.spawn)\s*\(",
+    re.M,
+)
 # "live": the cell's output depends on the live-mode switch (tests/test_live_notebooks.py)
 KNOWN_TAGS = {
     "live",
@@ -60,6 +71,12 @@ def problems(path: Path) -> list[str]:
         for out in cell.get("outputs", []):
             if out.get("output_type") == "error" and "raises-exception" not in _tags(cell):
                 found.append(f"{where}: holds an error output ({out.get('ename')})")
+        escape = SHELL_ESCAPE.search(source(cell))
+        if escape and "colab-setup" not in _tags(cell):
+            found.append(
+                f"{where}: runs a shell or a subprocess ({escape.group().strip()!r}); lessons run "
+                "Python only (a set-up cell for Colab is tagged colab-setup)"
+            )
         if NBVAL_COMMENT.search(source(cell)):
             found.append(f"{where}: uses an NBVAL_ comment; use a cell tag learners don't see")
         unknown = set(_tags(cell)) - KNOWN_TAGS

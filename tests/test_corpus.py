@@ -33,67 +33,72 @@ FORMATS = ("openai-chat", "openai-responses", "anthropic", "gemini")
 KEY = "sk-local-test-0123456789"
 
 R1 = (
-    "unknown model: the local provider answers 404 for gemini-2.0-flash, which the real API "
-    "served (200)"
-)
-R2 = (
-    "the local provider refuses a real Anthropic thinking `signature` it cannot verify (it "
-    "verifies only its own); Anthropic accepted (200)"
-)
-R3 = (
-    "the local provider refuses real Responses reasoning `encrypted_content` it cannot verify; "
-    "OpenAI accepted (200)"
-)
-R4 = (
-    "unknown model: the local provider answers 404 for gemini-3-flash-preview, which the real API"
-    " served (200)"
-)
-R5 = (
     "anthropic accepted (200) a replayed call to a tool missing from `tools`; check reports "
     "[unknown-tool] as a violation, issue 11 says warning"
 )
+R2 = (
+    "unknown model: the local provider answers 404 for gemini-2.0-flash, which the real API "
+    "served (200)"
+)
+R3 = (
+    "unknown model: the local provider answers 404 for gemini-3-flash-preview, which the real API"
+    " served (200)"
+)
+R4 = (
+    "the local provider refuses a real Anthropic thinking `signature` it cannot verify (it "
+    "verifies only its own); Anthropic accepted (200)"
+)
+R5 = (
+    "the local provider refuses real Responses reasoning `encrypted_content` it cannot verify; "
+    "OpenAI accepted (200)"
+)
 R6 = (
-    "unknown model: the local provider answers 404 for gemini-3-pro-preview, which the real API "
-    "served (200)"
-)
-R7 = "unknown model: the local provider answers 404 for o3-mini, which the real API served (200)"
-R8 = (
-    "unknown model: the provider refused model 'this-model-does-not-exist-12345' (404); check has"
-    " no list of models"
-)
-R9 = (
-    "unknown model: the local provider answers 404 for gemini-1.5-flash, which the real API "
-    "served (200)"
-)
-R10 = (
-    "unknown model: the local provider answers 404 for claude-opus-4-6, which the real API served"
-    " (200)"
-)
-R11 = (
-    "gemini accepted (200) an empty text part; check reports [empty-content] as a violation, "
-    "issue 11 says warning"
-)
-R12 = (
-    "unknown model: the local provider answers 404 for claude-sonnet-5, which the real API served"
-    " (200)"
-)
-R13 = "unknown model: the local provider answers 404 for gpt-5.4, which the real API served (200)"
-R14 = "unknown model: the local provider answers 404 for gpt-5.2, which the real API served (200)"
-R15 = "unknown model: the local provider answers 404 for gpt-5.5, which the real API served (200)"
-R16 = (
     "unknown model: the local provider answers 404 for claude-opus-4-8, which the real API served"
     " (200)"
 )
-R17 = "unknown model: the local provider answers 404 for o4-mini, which the real API served (200)"
+R7 = (
+    "unknown model: the local provider answers 404 for gemini-3-pro-preview, which the real API "
+    "served (200)"
+)
+R8 = "unknown model: the local provider answers 404 for o3-mini, which the real API served (200)"
+R9 = (
+    "unknown model: the provider refused model 'this-model-does-not-exist-12345' (404); check has"
+    " no list of models"
+)
+R10 = (
+    "unknown model: the local provider answers 404 for gemini-1.5-flash, which the real API "
+    "served (200)"
+)
+R11 = (
+    "unknown model: the local provider answers 404 for claude-opus-4-6, which the real API served"
+    " (200)"
+)
+R12 = (
+    "gemini accepted (200) an empty text part; check reports [empty-content] as a violation, "
+    "issue 11 says warning"
+)
+R13 = (
+    "unknown model: the local provider answers 404 for claude-sonnet-5, which the real API served"
+    " (200)"
+)
+R14 = "unknown model: the local provider answers 404 for gpt-5.4, which the real API served (200)"
+R15 = "unknown model: the local provider answers 404 for gpt-5.2, which the real API served (200)"
+R16 = "unknown model: the local provider answers 404 for gpt-5.5, which the real API served (200)"
+R17 = "unknown model: the local provider answers 404 for gpt-5.6, which the real API served (200)"
 R18 = (
+    "Anthropic accepted (200) a role 'system' turn inside `messages` (a tool_addition block after"
+    " a tool_result); check reports [system-not-first]"
+)
+R19 = "unknown model: the local provider answers 404 for o4-mini, which the real API served (200)"
+R20 = (
     "unknown model: the local provider answers 404 for claude-opus-5, which the real API served "
     "(200)"
 )
-R19 = (
+R21 = (
     "Responses continuation (previous_response_id) whose input is only a tool output; check "
     "reports [no-messages] without the stored chain (issue 11 item 5)"
 )
-R20 = (
+R22 = (
     "unknown model: the local provider answers 404 for gpt-5.4-mini, which the real API served "
     "(200)"
 )
@@ -102,14 +107,10 @@ R20 = (
 # provider's recorded verdict. Remove an entry when the code is fixed (its strict xfail fails).
 DISAGREEMENTS: dict[str, dict[str, str]] = {
     "check": {
-        "pyd-ant-lazy_advertisement_live-1": (
-            "Anthropic accepted (200) a role 'system' turn inside `messages` (a tool_addition "
-            "block after a tool_result); check reports [system-not-first]"
-        ),
-        "pyd-ant-lazy_advertisement_live-2": (
-            "Anthropic accepted (200) a role 'system' turn inside `messages` (a tool_addition "
-            "block after a tool_result); check reports [system-not-first]"
-        ),
+        "pyd-ant-lazy_advertisement_live-1": R18,
+        "pyd-ant-lazy_advertisement_live-2": R18,
+        "pyd-port-_R4-T1-tool-addition_-0": R18,
+        "pyd-port-_R4-T6-announcement_-0": R18,
         "pyd-ant-container_setting_explicit_dict_form_live-1": (
             "Anthropic refused `container` given as an object ('container: Input should be a "
             "valid string'); field types outside the conversation are not checked"
@@ -135,6 +136,11 @@ DISAGREEMENTS: dict[str, dict[str, str]] = {
             "the item it produced ('provided without its required following item'); check pairs "
             "reasoning with the next item by position, not by id (issue 11 item 5)"
         ),
+        "pyd-port-_R5-T3-native-search_-0": (
+            "Responses continuation (`conversation`) whose input is only function_call_output "
+            "items; check reports [result-without-call] without the stored chain (issue 11 item "
+            "5)"
+        ),
         "pyd-resp-conversation_id_tool_call_continuation-2": (
             "Responses continuation (`conversation`) whose input is only function_call_output "
             "items; check reports [result-without-call] without the stored chain (issue 11 item "
@@ -145,25 +151,41 @@ DISAGREEMENTS: dict[str, dict[str, str]] = {
             "function_call_output items; check reports [result-without-call] without the stored "
             "chain (issue 11 item 5)"
         ),
-        "pyd-chat-apply_patch_toolset_stream-1": R19,
-        "pyd-chat-apply_patch_toolset_stream-2": R19,
-        "pyd-chat-apply_patch_toolset_stream-3": R19,
-        "pyd-ant-deferred_capability_tool_callable_without_tool_search-1": R5,
-        "pyd-ant-deferred_capability_tool_callable_without_tool_search-2": R5,
-        "pyd-ant-deferred_capability_without_tool_search_across_models_claud-05fd7fc1": R5,
-        "pyd-ant-deferred_capability_without_tool_search_across_models_claud-196f3834": R5,
-        "pyd-ant-deferred_capability_without_tool_search_across_models_claud-594bc541": R5,
-        "pyd-ant-deferred_capability_without_tool_search_across_models_claud-690dc57f": R5,
-        "pyd-ant-deferred_capability_without_tool_search_across_models_claud-6a299a26": R5,
-        "pyd-ant-deferred_capability_without_tool_search_across_models_claud-7ffdc610": R5,
-        "pyd-ant-deferred_capability_without_tool_search_across_models_claud-9198b436": R5,
-        "pyd-ant-deferred_capability_without_tool_search_across_models_claud-948a3ec2": R5,
-        "pyd-gem-instructions_only_with_tool_calls-0": R11,
-        "pyd-gem-instructions_only_with_tool_calls-1": R11,
-        "pyd-gem-instructions_only_with_tool_calls-2": R11,
-        "pyd-gem-instructions_only_with_tool_calls-3": R11,
-        "pyd-gem-instructions_only_with_tool_calls-4": R11,
-        "pyd-gem-model_empty_assistant_response-0": R11,
+        "pyd-chat-apply_patch_toolset_stream-1": R21,
+        "pyd-chat-apply_patch_toolset_stream-2": R21,
+        "pyd-chat-apply_patch_toolset_stream-3": R21,
+        "pyd-ant-deferred_capability_tool_callable_without_tool_search-1": R1,
+        "pyd-ant-deferred_capability_tool_callable_without_tool_search-2": R1,
+        "pyd-ant-deferred_capability_without_tool_search_across_models_claud-05fd7fc1": R1,
+        "pyd-ant-deferred_capability_without_tool_search_across_models_claud-196f3834": R1,
+        "pyd-ant-deferred_capability_without_tool_search_across_models_claud-594bc541": R1,
+        "pyd-ant-deferred_capability_without_tool_search_across_models_claud-690dc57f": R1,
+        "pyd-ant-deferred_capability_without_tool_search_across_models_claud-6a299a26": R1,
+        "pyd-ant-deferred_capability_without_tool_search_across_models_claud-7ffdc610": R1,
+        "pyd-ant-deferred_capability_without_tool_search_across_models_claud-9198b436": R1,
+        "pyd-ant-deferred_capability_without_tool_search_across_models_claud-948a3ec2": R1,
+        "pyd-port-_R1-T1-native-search_-0": R1,
+        "pyd-port-_R1-T2-native-search_-0": R1,
+        "pyd-port-_R3-T1-native-search_-0": R1,
+        "pyd-port-_R3-T2-native-search_-0": R1,
+        "pyd-port-_R4-T2-local-search_-0": R1,
+        "pyd-port-_R4-T2-native-search_-0": R1,
+        "pyd-port-_R5-T1-native-search_-0": R1,
+        "pyd-port-_R5-T2-native-search_-0": R1,
+        "pyd-port-_R2-T1-native-search_-0": (
+            "anthropic accepted (200) an empty text part; check reports [empty-content] as a "
+            "violation, issue 11 says warning"
+        ),
+        "pyd-port-_R2-T2-native-search_-0": (
+            "anthropic accepted (200) an empty text part; check reports [empty-content] as a "
+            "violation, issue 11 says warning"
+        ),
+        "pyd-gem-instructions_only_with_tool_calls-0": R12,
+        "pyd-gem-instructions_only_with_tool_calls-1": R12,
+        "pyd-gem-instructions_only_with_tool_calls-2": R12,
+        "pyd-gem-instructions_only_with_tool_calls-3": R12,
+        "pyd-gem-instructions_only_with_tool_calls-4": R12,
+        "pyd-gem-model_empty_assistant_response-0": R12,
         "pyd-chat-web_search_tool_model_not_supported-0": (
             "model-specific: gpt-4o refuses `web_search_options`; no per-model parameter rules"
         ),
@@ -215,14 +237,14 @@ DISAGREEMENTS: dict[str, dict[str, str]] = {
             "unknown model: the provider refused model 'this-model-does-not-exist-12345' (400); "
             "check has no list of models"
         ),
-        "mira-in-model_not_found-anthropic_beta_claude_sonnet_4_0-0": R8,
-        "mira-in-model_not_found-anthropic_beta_claude_sonnet_4_0-1": R8,
-        "mira-in-model_not_found-anthropic_claude_sonnet_4_0-0": R8,
-        "mira-in-model_not_found-anthropic_claude_sonnet_4_0-1": R8,
-        "mira-in-model_not_found-google_gemini_2_5_flash-0": R8,
-        "mira-in-model_not_found-google_gemini_2_5_flash-1": R8,
-        "mira-in-model_not_found-openai_gpt_4o_completions-0": R8,
-        "mira-in-model_not_found-openai_gpt_4o_completions-1": R8,
+        "mira-in-model_not_found-anthropic_beta_claude_sonnet_4_0-0": R9,
+        "mira-in-model_not_found-anthropic_beta_claude_sonnet_4_0-1": R9,
+        "mira-in-model_not_found-anthropic_claude_sonnet_4_0-0": R9,
+        "mira-in-model_not_found-anthropic_claude_sonnet_4_0-1": R9,
+        "mira-in-model_not_found-google_gemini_2_5_flash-0": R9,
+        "mira-in-model_not_found-google_gemini_2_5_flash-1": R9,
+        "mira-in-model_not_found-openai_gpt_4o_completions-0": R9,
+        "mira-in-model_not_found-openai_gpt_4o_completions-1": R9,
     },
     "render": {},
     "provider": {
@@ -257,88 +279,104 @@ DISAGREEMENTS: dict[str, dict[str, str]] = {
             "state: OpenAI refused an unknown previous_response_id (previous_response_not_found);"
             " Responses state is not modelled (issue 11 item 5)"
         ),
-        "mira-call_with_thinking-anthropic_beta_claude_sonnet_4_0-async-1": R2,
-        "mira-call_with_thinking-anthropic_beta_claude_sonnet_4_0-async_stream-1": R2,
-        "mira-call_with_thinking-anthropic_beta_claude_sonnet_4_0-stream-1": R2,
-        "mira-call_with_thinking-anthropic_beta_claude_sonnet_4_0-sync-1": R2,
-        "mira-call_with_thinking-anthropic_claude_sonnet_4_0-async-1": R2,
-        "mira-call_with_thinking-anthropic_claude_sonnet_4_0-async_stream-1": R2,
-        "mira-call_with_thinking-anthropic_claude_sonnet_4_0-stream-1": R2,
-        "mira-call_with_thinking-anthropic_claude_sonnet_4_0-sync-1": R2,
-        "pyd-ant-mcp_servers-1": R2,
-        "pyd-ant-model_thinking_part-1": R2,
-        "pyd-ant-tool_with_thinking-1": R2,
-        "pyd-ant-url_context_tool_multi_turn-1": R2,
-        "pyd-ant-web_fetch_tool-1": R2,
-        "mira-call_with_thinking-openai_gpt_5_responses-async-1": R3,
-        "mira-call_with_thinking-openai_gpt_5_responses-async_stream-1": R3,
-        "mira-call_with_thinking-openai_gpt_5_responses-stream-1": R3,
-        "mira-call_with_thinking-openai_gpt_5_responses-sync-1": R3,
-        "mira-call_with_tools-openai_gpt_5_mini-async_stream-1": R3,
-        "pyd-resp-gpt5_freeform_text_sql_tool-1": R3,
-        "pyd-resp-gpt5_freeform_text_sql_tool-2": R3,
-        "pyd-resp-image_generation_tool_without_image_output-1": R3,
-        "pyd-resp-image_generation_with_tools-1": R3,
-        "pyd-resp-model_thinking_part-1": R3,
-        "pyd-resp-model_web_search_tool_stream-1": R3,
+        "pyd-port-_R2-T2-native-search_-0": (
+            "the Anthropic parser drops server-tool blocks (server_tool_use, "
+            "tool_search_tool_result, ...), leaving an empty turn; the local provider then "
+            "refuses it, Anthropic accepted (200)"
+        ),
+        "mira-call_with_thinking-anthropic_beta_claude_sonnet_4_0-async-1": R4,
+        "mira-call_with_thinking-anthropic_beta_claude_sonnet_4_0-async_stream-1": R4,
+        "mira-call_with_thinking-anthropic_beta_claude_sonnet_4_0-stream-1": R4,
+        "mira-call_with_thinking-anthropic_beta_claude_sonnet_4_0-sync-1": R4,
+        "mira-call_with_thinking-anthropic_claude_sonnet_4_0-async-1": R4,
+        "mira-call_with_thinking-anthropic_claude_sonnet_4_0-async_stream-1": R4,
+        "mira-call_with_thinking-anthropic_claude_sonnet_4_0-stream-1": R4,
+        "mira-call_with_thinking-anthropic_claude_sonnet_4_0-sync-1": R4,
+        "pyd-ant-mcp_servers-1": R4,
+        "pyd-ant-model_thinking_part-1": R4,
+        "pyd-ant-tool_with_thinking-1": R4,
+        "pyd-ant-url_context_tool_multi_turn-1": R4,
+        "pyd-ant-web_fetch_tool-1": R4,
+        "mira-call_with_thinking-openai_gpt_5_responses-async-1": R5,
+        "mira-call_with_thinking-openai_gpt_5_responses-async_stream-1": R5,
+        "mira-call_with_thinking-openai_gpt_5_responses-stream-1": R5,
+        "mira-call_with_thinking-openai_gpt_5_responses-sync-1": R5,
+        "mira-call_with_tools-openai_gpt_5_mini-async_stream-1": R5,
+        "pyd-resp-gpt5_freeform_text_sql_tool-1": R5,
+        "pyd-resp-gpt5_freeform_text_sql_tool-2": R5,
+        "pyd-resp-image_generation_tool_without_image_output-1": R5,
+        "pyd-resp-image_generation_with_tools-1": R5,
+        "pyd-resp-model_thinking_part-1": R5,
+        "pyd-resp-model_web_search_tool_stream-1": R5,
         "pyd-ant-model_instructions-0": (
             "unknown model: the local provider answers 404 for claude-3-opus-latest, which the "
             "real API served (200)"
         ),
-        "pyd-ant-opus_46_adaptive_thinking_accepts_tool_output-0": R10,
-        "pyd-ant-opus_46_adaptive_thinking_accepts_tool_output_provider_specific_-0": R10,
-        "pyd-ant-opus_46_adaptive_thinking_accepts_tool_output_unified_-0": R10,
-        "pyd-ant-opus_46_features_adaptive-thinking_-0": R10,
-        "pyd-ant-opus_46_features_basic_-0": R10,
-        "pyd-ant-opus_46_features_effort_-0": R10,
-        "pyd-ant-lazy_advertisement_live-0": R16,
-        "pyd-ant-lazy_advertisement_live-1": R16,
-        "pyd-ant-lazy_advertisement_live-2": R16,
-        "pyd-ant-opus_48_features-0": R16,
-        "pyd-ant-deferred_capability_without_tool_search_across_models_claud-594bc541": R18,
-        "pyd-ant-deferred_capability_without_tool_search_across_models_claud-948a3ec2": R18,
-        "pyd-ant-deferred_capability_without_tool_search_across_models_claud-ef85f59c": R18,
-        "pyd-ant-advisor_tool_redacted-0": R12,
-        "pyd-ant-advisor_tool_stream-0": R12,
-        "pyd-ant-deferred_capability_without_tool_search_across_models_claud-05fd7fc1": R12,
-        "pyd-ant-deferred_capability_without_tool_search_across_models_claud-690dc57f": R12,
-        "pyd-ant-deferred_capability_without_tool_search_across_models_claud-bbd2eedb": R12,
-        "pyd-gem-extra_headers-0": R9,
-        "pyd-gem-model_max_tokens-0": R9,
-        "pyd-gem-model_safety_settings-0": R9,
-        "pyd-gem-model_stream-0": R9,
-        "pyd-gem-model_top_p-0": R9,
-        "pyd-gem-no_finish_reason-0": R9,
-        "pyd-gem-timeout-0": R9,
-        "pyd-gem-dict_with_additional_properties_native_output_gemini_2_0-0": R1,
-        "pyd-gem-model_image_url_input-1": R1,
-        "pyd-gem-model_instructions-0": R1,
-        "pyd-gem-model_iter_stream-0": R1,
-        "pyd-gem-model_iter_stream-1": R1,
-        "pyd-gem-model_iter_stream-2": R1,
-        "pyd-gem-model_structured_output-0": R1,
-        "pyd-gem-model_structured_output-1": R1,
-        "pyd-gem-model_text_as_binary_content_input-0": R1,
-        "pyd-gem-model_text_document_url_input-1": R1,
-        "pyd-gem-model_youtube_video_url_input_with_vendor_metadata-0": R1,
-        "pyd-gem-native_output-0": R1,
-        "pyd-gem-native_output_multiple-0": R1,
-        "pyd-gem-optional_fields_native_output_gemini_2_0-0": R1,
-        "pyd-gem-optional_fields_native_output_gemini_2_0-1": R1,
-        "pyd-gem-prefix_items_native_output_gemini_2_0-0": R1,
-        "pyd-gem-prompted_output-0": R1,
-        "pyd-gem-prompted_output_multiple-0": R1,
-        "pyd-gem-auto_native_structured_stream_gemini_3-0": R4,
-        "pyd-gem-instructions_only_with_tool_calls-0": R4,
-        "pyd-gem-instructions_only_with_tool_calls-1": R4,
-        "pyd-gem-instructions_only_with_tool_calls-2": R4,
-        "pyd-gem-instructions_only_with_tool_calls-3": R4,
-        "pyd-gem-instructions_only_with_tool_calls-4": R4,
-        "pyd-gem-model_file_search_grounding_gemini_3-3": R4,
-        "pyd-gem-model_file_search_grounding_gemini_3_False_-3": R4,
-        "pyd-gem-model_file_search_grounding_gemini_3_False_-4": R4,
-        "pyd-gem-model_file_search_grounding_gemini_3_True_-3": R4,
-        "pyd-gem-model_file_search_grounding_gemini_3_True_-4": R4,
+        "pyd-ant-opus_46_adaptive_thinking_accepts_tool_output-0": R11,
+        "pyd-ant-opus_46_adaptive_thinking_accepts_tool_output_provider_specific_-0": R11,
+        "pyd-ant-opus_46_adaptive_thinking_accepts_tool_output_unified_-0": R11,
+        "pyd-ant-opus_46_features_adaptive-thinking_-0": R11,
+        "pyd-ant-opus_46_features_basic_-0": R11,
+        "pyd-ant-opus_46_features_effort_-0": R11,
+        "pyd-ant-lazy_advertisement_live-0": R6,
+        "pyd-ant-lazy_advertisement_live-1": R6,
+        "pyd-ant-lazy_advertisement_live-2": R6,
+        "pyd-ant-opus_48_features-0": R6,
+        "pyd-port-_R1-T1-native-search_-0": R6,
+        "pyd-port-_R2-T1-native-search_-0": R6,
+        "pyd-port-_R3-T1-native-search_-0": R6,
+        "pyd-port-_R4-T1-tool-addition_-0": R6,
+        "pyd-port-_R5-T1-native-search_-0": R6,
+        "pyd-ant-deferred_capability_without_tool_search_across_models_claud-594bc541": R20,
+        "pyd-ant-deferred_capability_without_tool_search_across_models_claud-948a3ec2": R20,
+        "pyd-ant-deferred_capability_without_tool_search_across_models_claud-ef85f59c": R20,
+        "pyd-ant-advisor_tool_redacted-0": R13,
+        "pyd-ant-advisor_tool_stream-0": R13,
+        "pyd-ant-deferred_capability_without_tool_search_across_models_claud-05fd7fc1": R13,
+        "pyd-ant-deferred_capability_without_tool_search_across_models_claud-690dc57f": R13,
+        "pyd-ant-deferred_capability_without_tool_search_across_models_claud-bbd2eedb": R13,
+        "pyd-gem-extra_headers-0": R10,
+        "pyd-gem-model_max_tokens-0": R10,
+        "pyd-gem-model_safety_settings-0": R10,
+        "pyd-gem-model_stream-0": R10,
+        "pyd-gem-model_top_p-0": R10,
+        "pyd-gem-no_finish_reason-0": R10,
+        "pyd-gem-timeout-0": R10,
+        "pyd-gem-dict_with_additional_properties_native_output_gemini_2_0-0": R2,
+        "pyd-gem-model_image_url_input-1": R2,
+        "pyd-gem-model_instructions-0": R2,
+        "pyd-gem-model_iter_stream-0": R2,
+        "pyd-gem-model_iter_stream-1": R2,
+        "pyd-gem-model_iter_stream-2": R2,
+        "pyd-gem-model_structured_output-0": R2,
+        "pyd-gem-model_structured_output-1": R2,
+        "pyd-gem-model_text_as_binary_content_input-0": R2,
+        "pyd-gem-model_text_document_url_input-1": R2,
+        "pyd-gem-model_youtube_video_url_input_with_vendor_metadata-0": R2,
+        "pyd-gem-native_output-0": R2,
+        "pyd-gem-native_output_multiple-0": R2,
+        "pyd-gem-optional_fields_native_output_gemini_2_0-0": R2,
+        "pyd-gem-optional_fields_native_output_gemini_2_0-1": R2,
+        "pyd-gem-prefix_items_native_output_gemini_2_0-0": R2,
+        "pyd-gem-prompted_output-0": R2,
+        "pyd-gem-prompted_output_multiple-0": R2,
+        "pyd-gem-auto_native_structured_stream_gemini_3-0": R3,
+        "pyd-gem-instructions_only_with_tool_calls-0": R3,
+        "pyd-gem-instructions_only_with_tool_calls-1": R3,
+        "pyd-gem-instructions_only_with_tool_calls-2": R3,
+        "pyd-gem-instructions_only_with_tool_calls-3": R3,
+        "pyd-gem-instructions_only_with_tool_calls-4": R3,
+        "pyd-gem-model_file_search_grounding_gemini_3-3": R3,
+        "pyd-gem-model_file_search_grounding_gemini_3_False_-3": R3,
+        "pyd-gem-model_file_search_grounding_gemini_3_False_-4": R3,
+        "pyd-gem-model_file_search_grounding_gemini_3_True_-3": R3,
+        "pyd-gem-model_file_search_grounding_gemini_3_True_-4": R3,
+        "pyd-port-_R1-T5-local-search_-0": R3,
+        "pyd-port-_R2-T5-local-search_-0": R3,
+        "pyd-port-_R3-T5-local-search_-0": R3,
+        "pyd-port-_R4-T5-announcement_-0": R3,
+        "pyd-port-_R4-T5-local-search_-0": R3,
+        "pyd-port-_R5-T5-local-search_-0": R3,
         "pyd-gem-image_generation_with_text-0": (
             "unknown model: the local provider answers 404 for gemini-3-pro-image-preview, which "
             "the real API served (200)"
@@ -347,37 +385,42 @@ DISAGREEMENTS: dict[str, dict[str, str]] = {
             "unknown model: the local provider answers 404 for gemini-3-pro-image-preview, which "
             "the real API served (200)"
         ),
-        "pyd-gem-combined_tools_gemini_3-0": R6,
-        "pyd-gem-combined_tools_gemini_3-1": R6,
-        "pyd-gem-model_retrying_after_empty_response-0": R6,
-        "pyd-gem-model_thinking_part-0": R6,
-        "pyd-gem-model_thinking_part-1": R6,
-        "pyd-gem-native_output_with_builtin_tools_gemini_3-0": R6,
-        "pyd-gem-native_output_with_builtin_tools_gemini_3-1": R6,
-        "pyd-gem-streaming_tool_call_thought_signature-0": R6,
-        "pyd-gem-streaming_tool_call_thought_signature-1": R6,
+        "pyd-gem-combined_tools_gemini_3-0": R7,
+        "pyd-gem-combined_tools_gemini_3-1": R7,
+        "pyd-gem-model_retrying_after_empty_response-0": R7,
+        "pyd-gem-model_thinking_part-0": R7,
+        "pyd-gem-model_thinking_part-1": R7,
+        "pyd-gem-native_output_with_builtin_tools_gemini_3-0": R7,
+        "pyd-gem-native_output_with_builtin_tools_gemini_3-1": R7,
+        "pyd-gem-streaming_tool_call_thought_signature-0": R7,
+        "pyd-gem-streaming_tool_call_thought_signature-1": R7,
         "pyd-chat-max_completion_tokens_gpt-4.5-preview_-0": (
             "unknown model: the local provider answers 404 for gpt-4.5-preview, which the real "
             "API served (200)"
         ),
-        "pyd-resp-hosted_shell_with_uploaded_file_stream-1": R14,
-        "pyd-resp-hosted_shell_with_uploaded_file_stream-4": R14,
-        "pyd-resp-include_raw_annotations_streaming-0": R14,
-        "pyd-resp-include_raw_annotations_streaming-1": R14,
-        "pyd-resp-include_raw_annotations_streaming-2": R14,
-        "pyd-chat-apply_patch_toolset_stream-0": R13,
-        "pyd-chat-apply_patch_toolset_stream-1": R13,
-        "pyd-chat-apply_patch_toolset_stream-2": R13,
-        "pyd-chat-apply_patch_toolset_stream-3": R13,
-        "pyd-chat-shell_tool-0": R13,
-        "pyd-resp-deferred_capability_keeps_native_tool_search-0": R20,
-        "pyd-resp-deferred_capability_keeps_native_tool_search-1": R20,
-        "pyd-resp-deferred_capability_keeps_native_tool_search-2": R20,
-        "pyd-resp-gpt_5_5_drops_sampling_params_by_default-0": R15,
-        "pyd-resp-phase_live-0": R15,
-        "pyd-resp-phase_live-1": R15,
-        "pyd-resp-phase_streamed_on_part_start-0": R15,
-        "pyd-resp-phase_streamed_on_part_start-1": R15,
+        "pyd-resp-hosted_shell_with_uploaded_file_stream-1": R15,
+        "pyd-resp-hosted_shell_with_uploaded_file_stream-4": R15,
+        "pyd-resp-include_raw_annotations_streaming-0": R15,
+        "pyd-resp-include_raw_annotations_streaming-1": R15,
+        "pyd-resp-include_raw_annotations_streaming-2": R15,
+        "pyd-chat-apply_patch_toolset_stream-0": R14,
+        "pyd-chat-apply_patch_toolset_stream-1": R14,
+        "pyd-chat-apply_patch_toolset_stream-2": R14,
+        "pyd-chat-apply_patch_toolset_stream-3": R14,
+        "pyd-chat-shell_tool-0": R14,
+        "pyd-resp-deferred_capability_keeps_native_tool_search-0": R22,
+        "pyd-resp-deferred_capability_keeps_native_tool_search-1": R22,
+        "pyd-resp-deferred_capability_keeps_native_tool_search-2": R22,
+        "pyd-resp-gpt_5_5_drops_sampling_params_by_default-0": R16,
+        "pyd-resp-phase_live-0": R16,
+        "pyd-resp-phase_live-1": R16,
+        "pyd-resp-phase_streamed_on_part_start-0": R16,
+        "pyd-resp-phase_streamed_on_part_start-1": R16,
+        "pyd-port-_R1-T3-native-search_-0": R17,
+        "pyd-port-_R2-T3-native-search_-0": R17,
+        "pyd-port-_R3-T3-native-search_-0": R17,
+        "pyd-port-_R4-T3-additional-tools_-0": R17,
+        "pyd-port-_R5-T3-native-search_-0": R17,
         "pyd-resp-gpt_5_6_reasoning_off_keeps_sampling_params-0": (
             "unknown model: the local provider answers 404 for gpt-5.6-sol, which the real API "
             "served (200)"
@@ -386,18 +429,18 @@ DISAGREEMENTS: dict[str, dict[str, str]] = {
             "unknown model: the local provider answers 404 for o1-mini, which the real API served"
             " (200)"
         ),
-        "pyd-chat-max_completion_tokens_o3-mini_-0": R7,
-        "pyd-chat-model_thinking_part-0": R7,
-        "pyd-chat-model_thinking_part-0-be912869": R7,
-        "pyd-chat-model_thinking_part-1": R7,
-        "pyd-chat-model_thinking_part-1-edaa964d": R7,
-        "pyd-chat-model_thinking_part_iter-0": R7,
-        "pyd-chat-model_without_system_prompt-0": R7,
-        "pyd-chat-reasoning_model_with_temperature-0": R7,
-        "pyd-resp-background_mode_reasoning_vcr-0": R17,
-        "pyd-resp-model_mcp_server_tool-0": R17,
-        "pyd-resp-model_mcp_server_tool-1": R17,
-        "pyd-resp-model_mcp_server_tool_with_connector-0": R17,
+        "pyd-chat-max_completion_tokens_o3-mini_-0": R8,
+        "pyd-chat-model_thinking_part-0": R8,
+        "pyd-chat-model_thinking_part-0-be912869": R8,
+        "pyd-chat-model_thinking_part-1": R8,
+        "pyd-chat-model_thinking_part-1-edaa964d": R8,
+        "pyd-chat-model_thinking_part_iter-0": R8,
+        "pyd-chat-model_without_system_prompt-0": R8,
+        "pyd-chat-reasoning_model_with_temperature-0": R8,
+        "pyd-resp-background_mode_reasoning_vcr-0": R19,
+        "pyd-resp-model_mcp_server_tool-0": R19,
+        "pyd-resp-model_mcp_server_tool-1": R19,
+        "pyd-resp-model_mcp_server_tool_with_connector-0": R19,
         "pyd-chat-system_prompt_role_o4_mini-0": (
             "unknown model: the local provider answers 404 for o4-mini-2025-04-16, which the real"
             " API served (200)"

@@ -90,3 +90,75 @@ def test_the_offline_test_environment_drops_keys_and_blocks_kernels(tmp_path, mo
     assert os.environ["ON_THE_WIRE_OFFLINE"] == "1" and os.environ["IPYTHONDIR"] == str(tmp_path)
     startup = tmp_path / "profile_default" / "startup" / "00-no-network.py"
     assert "block_network()" in startup.read_text()
+
+
+@pytest.mark.parametrize(
+    ("call", "target"),
+    [
+        (lambda: socket.gethostbyname("api.openai.com"), "api.openai.com"),
+        (lambda: socket.gethostbyname_ex("api.anthropic.com"), "api.anthropic.com"),
+        (lambda: socket.gethostbyaddr("8.8.8.8"), "8.8.8.8"),
+        (lambda: socket.getnameinfo(("1.1.1.1", 443), 0), "1.1.1.1"),
+        (lambda: socket.getfqdn("example.com"), None),  # built on gethostbyaddr
+    ],
+)
+def test_every_resolver_is_guarded(call, target):
+    if target is None:  # getfqdn swallows errors and answers the name it was given
+        assert call() == "example.com"
+        return
+    with pytest.raises(netguard.NetworkBlockedError, match=target.replace(".", r"\.")):
+        call()
+
+
+def test_resolvers_still_answer_for_this_machine():
+    assert socket.gethostbyname("localhost") == "127.0.0.1"
+    assert socket.getnameinfo(("127.0.0.1", 80), socket.NI_NUMERICHOST)[0] == "127.0.0.1"
+
+
+def test_proxy_variables_are_cleared_and_no_proxy_set(monkeypatch):
+    environ = {"HTTPS_PROXY": "http://127.0.0.1:3128", "http_proxy": "x", "ALL_PROXY": "y"}
+    netguard.clear_proxies(environ)
+    assert environ == {"NO_PROXY": "*", "no_proxy": "*"}
+    import os
+
+    assert not {k for k in os.environ if k.lower().endswith("_proxy") and k.lower() != "no_proxy"}
+
+
+def _proxy() -> tuple[socket.socket, list[bytes]]:
+    """A 'proxy' on loopback: it accepts and records what a client sends it, and never answers
+    (a real one would carry the request out)."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+    received: list[bytes] = []
+
+    def serve():
+        with server:
+            conn, _ = server.accept()
+            with conn:
+                received.append(conn.recv(65536))
+
+    threading.Thread(target=serve, daemon=True).start()
+    return server, received
+
+
+def test_an_sdk_through_a_loopback_proxy_is_refused():
+    import httpx
+
+    server, received = _proxy()
+    proxy = f"http://127.0.0.1:{server.getsockname()[1]}"
+    with httpx.Client(proxy=proxy, timeout=30) as client, pytest.raises(httpx.HTTPError) as err:
+        client.post("https://api.openai.com/v1/chat/completions", json={})
+    # refused before a byte left: the client sees the connection closed, not a 30 s timeout
+    assert not isinstance(err.value, httpx.TimeoutException)
+    assert not any(received)  # nothing reached the proxy
+
+
+def test_a_plain_http_proxy_request_is_refused():
+    server, _ = _proxy()
+    refused = pytest.raises(netguard.NetworkBlockedError, match="example.com")
+    with socket.create_connection(server.getsockname()) as s, refused:
+        s.sendall(b"GET http://example.com/ HTTP/1.1\r\nHost: example.com\r\n\r\n")
+    server, _ = _proxy()
+    with socket.create_connection(server.getsockname()) as s:
+        s.sendall(b"GET http://127.0.0.1/ HTTP/1.1\r\n\r\n")  # loopback through a proxy: fine

@@ -118,3 +118,45 @@ def test_the_model_id_check_can_fail(tmp_path):
     path.write_text(json.dumps(probe))
     with pytest.raises(AssertionError, match="gpt-4o-mini"):
         test_no_model_id_or_price_is_typed_in_a_lesson(path)
+
+
+@pytest.mark.parametrize(
+    "cell",
+    [
+        "!pip install openai",
+        "x = 1\n  !curl https://example.com",
+        "%pip install tiktoken",
+        "%%bash\nls",
+        "%%sh\nls",
+        "%system ls",
+        "files = !ls",
+        "import subprocess",
+        "from subprocess import run",
+        "result = subprocess.run(['ls'])",
+        "os.system('ls')",
+        "get_ipython().system('ls')",
+    ],
+)
+def test_rules_refuse_shell_escapes_and_subprocesses(tmp_path, cell):
+    found = problems(_write(tmp_path, [_cell(cell, 1)]))
+    assert len(found) == 1 and "runs a shell or a subprocess" in found[0], found
+
+
+@pytest.mark.parametrize(
+    "cell",
+    [
+        "x = a != b",
+        "print('!pip is not run here')",
+        "# a comment about %pip",
+        "total = 3  # !",
+        "from helpers import loop",
+        "percent = 5 % 2",
+    ],
+)
+def test_rules_let_python_that_only_looks_like_a_shell_through(tmp_path, cell):
+    assert problems(_write(tmp_path, [_cell(cell, 1)])) == []
+
+
+def test_a_colab_setup_cell_may_install(tmp_path):
+    cell = _cell("!pip install -q on-the-wire", 1, tags=["colab-setup"])
+    assert problems(_write(tmp_path, [cell])) == []

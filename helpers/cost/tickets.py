@@ -185,7 +185,9 @@ def project_ticket(
             read = openai_cached_tokens(shared, rule["min_tokens"], step)
         elif rule.get("kind") == "anthropic-breakpoints":
             marks = breakpoints if breakpoints is not None else ["tools", "system", "last"]
-            marks = [m for m in marks if m != "tools" or request.tools]
+            has_system = any(m.role == "system" for m in request.messages)
+            marks = [m for m in marks if (m != "tools" or request.tools)]
+            marks = [m for m in marks if m != "system" or has_system]
             turn = anthropic_turn(
                 keys, breakpoint_positions(counted, marks), written, rule["min_tokens"]
             )

@@ -183,6 +183,9 @@ def detect(body: dict) -> str:
     """
     if not isinstance(body, dict):
         raise FormatError(f"a request body must be a JSON object, got {type(body).__name__}")
+    for key in ("messages", "tools", "contents"):  # every format's evidence iterates these
+        if body.get(key) is not None and not isinstance(body[key], list):
+            raise FormatError(f"{key}: expected a list, got {type(body[key]).__name__}")
     found = {name: module(name).evidence(body) for name in FORMATS}
     found["neutral"] = _neutral_evidence(body)
     found = {name: reasons for name, reasons in found.items() if reasons}

@@ -13,6 +13,9 @@ cell into the code should meet the rule (``helpers.formats``, ``helpers.tokens``
 - ``netguard``: blocks the network in tests and offline notebook runs.
 - ``offline_tokenizers``: the tiktoken encodings installed from a package, sha256-checked.
 - ``paths``: where the repository's ``data/`` folder is.
+- ``redaction``: keys hidden in every record the local provider keeps (decoded values, real
+  key shapes only); ``input_checks``: the limits on input from outside (depth, integer length,
+  lone surrogates, tool schema types), shared by the command line and the local provider.
 
 Arrows point down only: learner-facing modules may import from here, never the reverse,
 except that the command line and the server call the learner-facing functions they wrap.

@@ -5,19 +5,28 @@ provider on 127.0.0.1. The test suite calls ``block_network()`` in its own proce
 notebook kernel it starts, so a lesson that quietly needs the internet fails loudly, with a
 message naming the address, instead of hanging or passing by luck on a connected machine.
 
-It works by wrapping the standard library's ``socket`` functions that resolve names and open
-connections. C libraries that open their own sockets (ZeroMQ, which Jupyter uses to talk to the
-kernel, only ever on loopback) are not affected.
+It works by wrapping the standard library's ``socket`` functions that resolve names
+(``getaddrinfo``, ``gethostbyname``, ``gethostbyname_ex``, ``gethostbyaddr``, ``getnameinfo``)
+and open connections (``connect``, ``connect_ex``, ``sendto``). A proxy on this machine would
+carry traffic out through an allowed loopback connection, so the guard also clears the proxy
+variables (``HTTPS_PROXY``...; ``NO_PROXY=*``) and refuses to *send* a proxy request for a
+remote host (``CONNECT api.openai.com:443``, ``GET http://example.com/``) on any socket. C
+libraries that open their own sockets (ZeroMQ, which Jupyter uses to talk to the kernel, only
+ever on loopback) are not affected.
 """
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
+import os
+import re
 import socket
 from pathlib import Path
 
 __all__ = [
     "NetworkBlockedError",
+    "clear_proxies",
     "block_network",
     "is_blocking",
     "unblock_network",
@@ -27,6 +36,34 @@ __all__ = [
 
 _LOCAL_NAMES = {"localhost", "localhost.localdomain", "ip6-localhost", "ip6-loopback"}
 _originals: dict[str, object] = {}
+#: Environment variables that send HTTP clients (httpx, requests, urllib, pip) through a proxy.
+PROXY_VARIABLES = ("http_proxy", "https_proxy", "all_proxy", "ftp_proxy", "ws_proxy", "wss_proxy")
+_RESOLVERS = ("gethostbyname", "gethostbyname_ex", "gethostbyaddr", "getnameinfo")
+# the start of a request to a proxy: CONNECT host:port, or an absolute URL in the request line
+_PROXY_REQUEST = re.compile(
+    rb"(?:CONNECT ([^\s:/]+|\[[^\]]+\])|[A-Z]+ https?://([^\s:/]+|\[[^\]]+\]))"
+)
+
+
+def clear_proxies(environ: dict | None = None) -> None:
+    """Remove every proxy variable (any case) and set ``NO_PROXY=*`` in ``environ``."""
+    environ = os.environ if environ is None else environ
+    for name in list(environ):
+        if name.lower() in PROXY_VARIABLES:
+            del environ[name]
+    environ["NO_PROXY"] = environ["no_proxy"] = "*"
+
+
+def _check_payload(data: object) -> None:
+    """Refuse a proxy request (``CONNECT`` or an absolute URL) for a host off this machine."""
+    if not isinstance(data, bytes | bytearray | memoryview):
+        return
+    head = bytes(data[:300])
+    match = _PROXY_REQUEST.match(head)
+    if match:
+        host = (match.group(1) or match.group(2)).decode("latin-1")
+        if not _is_local_host(host):
+            raise _refuse("a proxy request for", host)
 
 
 class NetworkBlockedError(ConnectionRefusedError):
@@ -65,15 +102,21 @@ def block_network() -> None:
     """Allow only loopback connections in this process, until ``unblock_network()``."""
     if _originals:
         return
+    clear_proxies()
     _originals.update(
         connect=socket.socket.connect,
         connect_ex=socket.socket.connect_ex,
         sendto=socket.socket.sendto,
+        send=socket.socket.send,
+        sendall=socket.socket.sendall,
         getaddrinfo=socket.getaddrinfo,
+        **{name: getattr(socket, name) for name in _RESOLVERS},
     )
     original_connect = socket.socket.connect
     original_connect_ex = socket.socket.connect_ex
     original_sendto = socket.socket.sendto
+    original_send = socket.socket.send
+    original_sendall = socket.socket.sendall
     original_getaddrinfo = socket.getaddrinfo
 
     def connect(self, address):
@@ -93,20 +136,54 @@ def block_network() -> None:
             raise _refuse("name lookup of", host, port)
         return original_getaddrinfo(host, port, *args, **kwargs)
 
+    def refuse_proxying(sock, data) -> None:
+        try:
+            _check_payload(data)
+        except NetworkBlockedError:
+            # Close it too: an HTTP client that ignores a failed write and waits for an early
+            # answer (httpcore does) then fails at once instead of after its read timeout.
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+            raise
+
+    def send(self, data, *args):
+        refuse_proxying(self, data)
+        return original_send(self, data, *args)
+
+    def sendall(self, data, *args):
+        refuse_proxying(self, data)
+        return original_sendall(self, data, *args)
+
+    def resolver(name: str):
+        original = getattr(socket, name)
+
+        def guarded(host, *args, **kwargs):
+            target = host[0] if isinstance(host, tuple) else host  # getnameinfo((host, port), f)
+            if not _is_local_host(target):
+                raise _refuse(f"{name} of", target)
+            return original(host, *args, **kwargs)
+
+        guarded.__name__ = name
+        return guarded
+
     socket.socket.connect = connect
     socket.socket.connect_ex = connect_ex
     socket.socket.sendto = sendto
+    socket.socket.send = send
+    socket.socket.sendall = sendall
     socket.getaddrinfo = getaddrinfo
+    for name in _RESOLVERS:
+        setattr(socket, name, resolver(name))
 
 
 def unblock_network() -> None:
     """Undo ``block_network()``."""
     if not _originals:
         return
-    socket.socket.connect = _originals["connect"]
-    socket.socket.connect_ex = _originals["connect_ex"]
-    socket.socket.sendto = _originals["sendto"]
-    socket.getaddrinfo = _originals["getaddrinfo"]
+    for name in ("connect", "connect_ex", "sendto", "send", "sendall"):
+        setattr(socket.socket, name, _originals[name])
+    for name in ("getaddrinfo", *_RESOLVERS):
+        setattr(socket, name, _originals[name])
     _originals.clear()
 
 
@@ -132,16 +209,16 @@ def write_offline_ipython_profile(ipython_dir: Path) -> Path:
 def offline_test_environment(ipython_dir: Path) -> None:
     """Make this process and the kernels it starts run as the tests do.
 
-    Drops every ``*_API_KEY`` and the live-mode switch (nothing can reach a real provider),
-    sets ``ON_THE_WIRE_OFFLINE=1`` (any Python subprocess that imports ``helpers`` blocks the
-    network) and points ``IPYTHONDIR`` at a fresh profile whose kernels block it before their
-    first cell. The test suite and ``make outputs`` both call this, so stored outputs come from
+    Drops every ``*_API_KEY``, the proxy variables (``NO_PROXY=*``) and the live-mode switch
+    (nothing can reach a real provider), sets ``ON_THE_WIRE_OFFLINE=1`` (any Python subprocess
+    that imports ``helpers`` blocks the network) and points ``IPYTHONDIR`` at a fresh profile
+    whose kernels block it before their first cell. The test suite and ``make outputs`` both
+    call this, so stored outputs come from
     exactly the conditions nbval re-checks them under.
     """
-    import os
-
     for name in list(os.environ):
         if name.endswith("_API_KEY") or name == "ON_THE_WIRE_LIVE":
             del os.environ[name]
+    clear_proxies()  # a proxy on loopback would carry requests out past the guard
     os.environ["ON_THE_WIRE_OFFLINE"] = "1"
     os.environ["IPYTHONDIR"] = str(write_offline_ipython_profile(ipython_dir))

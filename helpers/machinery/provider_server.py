@@ -21,9 +21,12 @@ answers live in :mod:`helpers.provider.routes`; faults in :mod:`helpers.provider
 from __future__ import annotations
 
 import contextlib
+import re
 import socket
+import sys
 import threading
 from collections.abc import Callable
+from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import urlsplit
@@ -38,6 +41,23 @@ LOOPBACK = "127.0.0.1"
 #: The key the lessons send to the local provider (any non-empty key is accepted).
 LOCAL_KEY = "sk-local-on-the-wire"
 _STREAM_ERRORS = (BrokenPipeError, ConnectionResetError, ConnectionAbortedError, TimeoutError)
+_DIGITS = re.compile(r"[0-9]{1,18}")
+_HEX = re.compile(rb"[0-9A-Fa-f]{1,15}")
+_LINE = 8192  # the longest chunk-size or trailer line read
+
+
+class _Malformed(Exception):
+    """The request's framing is broken: answered with a 400 and the connection is closed."""
+
+
+def _head(status: int, headers: list[tuple[str, str]]) -> bytes:
+    """Status line and headers as bytes, ready to go out with the body in one write."""
+    try:
+        reason = HTTPStatus(status).phrase
+    except ValueError:
+        reason = ""
+    lines = [f"HTTP/1.1 {status} {reason}".rstrip(), *(f"{k}: {v}" for k, v in headers)]
+    return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1", "replace")
 
 
 class _Server(ThreadingHTTPServer):
@@ -51,6 +71,16 @@ class _Server(ThreadingHTTPServer):
         self.stopping = threading.Event()
         super().__init__(address, _Handler)
 
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """One line instead of socketserver's traceback: a reset client is routine, not a bug."""
+        err = sys.exc_info()[1]
+        who = f"{client_address[0]}:{client_address[1]}" if client_address else "a client"
+        if isinstance(err, _STREAM_ERRORS + (ConnectionError,)):
+            line = f"client {who} went away ({type(err).__name__})"
+        else:
+            line = f"local provider: unexpected {type(err).__name__} serving {who}: {err}"
+        self.provider._log(line)
+
 
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
@@ -61,6 +91,10 @@ class _Handler(BaseHTTPRequestHandler):
     def setup(self) -> None:
         self.timeout = self.server.provider.idle_timeout
         super().setup()
+        # Send each write now: with Nagle's algorithm a small response waits for the client's
+        # delayed ACK (~40 ms a request on a keep-alive connection).
+        with contextlib.suppress(OSError):
+            self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         with self.server.connections_lock:
             self.server.connections.add(self.connection)
 
@@ -81,28 +115,62 @@ class _Handler(BaseHTTPRequestHandler):
     # --- one request -------------------------------------------------------------------------
 
     def _read_body(self, provider: str) -> bytes | routes.Response:
+        """The body, its declared size checked against the limit *before* anything is read."""
         limit = self.server.provider.max_body_bytes
-        if self.headers.get("transfer-encoding", "").lower() == "chunked":
+        encodings = self.headers.get_all("transfer-encoding") or []
+        if encodings:
+            if [e.strip().lower() for e in encodings] != ["chunked"]:
+                raise _Malformed(f"unsupported Transfer-Encoding {', '.join(encodings)!r}")
             return self._read_chunked(provider, limit)
-        length = int(self.headers.get("content-length") or 0)
+        lengths = {v.strip() for v in self.headers.get_all("content-length") or []}
+        if len(lengths) > 1:
+            raise _Malformed("conflicting Content-Length headers")
+        declared = lengths.pop() if lengths else "0"
+        if not _DIGITS.fullmatch(declared):
+            raise _Malformed(f"invalid Content-Length {declared[:40]!r}")
+        length = int(declared)
         if length > limit:
-            self.close_connection = True  # the unread body would poison the connection
-            text = errors.MESSAGES[413] + f" (limit {limit} bytes, got {length})"
-            return routes.error(provider, 413, text)
+            return self._too_large(provider, limit, length)
         return self.rfile.read(length)
 
+    def _too_large(self, provider: str, limit: int, got: int) -> routes.Response:
+        self.close_connection = True  # the unread body would poison the connection
+        text = errors.MESSAGES[413] + f" (limit {limit} bytes, got {got})"
+        return routes.error(provider, 413, text)
+
     def _read_chunked(self, provider: str, limit: int) -> bytes | routes.Response:
-        body = b""
+        parts: list[bytes] = []
+        total = 0
         while True:
-            size = int(self.rfile.readline().split(b";")[0].strip() or b"0", 16)
+            line = self.rfile.readline(_LINE + 1)
+            size_text = line.split(b";", 1)[0].strip()
+            if len(line) > _LINE or not line.endswith(b"\n") or not _HEX.fullmatch(size_text):
+                raise _Malformed(f"invalid chunk size line {line[:40]!r}")
+            size = int(size_text, 16)
             if size == 0:
-                self.rfile.readline()
-                return body
-            body += self.rfile.read(size)
-            self.rfile.readline()
-            if len(body) > limit:
-                self.close_connection = True
-                return routes.error(provider, 413, errors.MESSAGES[413])
+                for _ in range(64):  # trailer fields, then the blank line
+                    trailer = self.rfile.readline(_LINE + 1)
+                    if trailer in (b"\r\n", b"\n", b""):
+                        return b"".join(parts)
+                raise _Malformed("too many trailer lines")
+            total += size
+            if total > limit:
+                return self._too_large(provider, limit, total)
+            parts.append(self.rfile.read(size))
+            if self.rfile.readline(3) not in (b"\r\n", b"\n"):
+                raise _Malformed("a chunk is longer than its declared size")
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        """The standard library's answer to a broken request line or header, in a provider's
+        JSON envelope (a 400, as the real APIs answer) instead of an HTML page."""
+        path = self.path = getattr(self, "path", "") or ""
+        self.command = getattr(self, "command", None) or "?"
+        headers = getattr(self, "headers", None)
+        lower = {k.lower(): v for k, v in headers.items()} if headers is not None else {}
+        style = errors.provider_for_path(urlsplit(path).path, lower)
+        text = f"Malformed request: {message or explain or code}"
+        self.close_connection = True
+        self._send(routes.error(style, 400, text), list(lower.items()), b"", None)
 
     def _handle(self) -> None:
         provider_obj = self.server.provider
@@ -111,7 +179,14 @@ class _Handler(BaseHTTPRequestHandler):
         lower = {k.lower(): v for k, v in request_headers}
         route = routes.find_route(url.path, url.query)
         style = route.provider if route else errors.provider_for_path(url.path, lower)
-        body = self._read_body(style)
+        try:
+            body = self._read_body(style)
+        except _Malformed as err:
+            self.close_connection = True
+            self._send(
+                routes.error(style, 400, f"Malformed request: {err}"), request_headers, b"", None
+            )
+            return
         if isinstance(body, routes.Response):
             self._send(body, request_headers, b"", None)
             return
@@ -194,14 +269,12 @@ class _Handler(BaseHTTPRequestHandler):
             note=note.strip("; "),
         )
         try:
-            self.send_response_only(response.status)
-            for name, value in headers:
-                self.send_header(name, value)
-            self.end_headers()
+            head = _head(response.status, headers)
             if events is None:
                 self.server.provider._record(exchange)
-                self.wfile.write(body)
+                self.wfile.write(head + body)  # one write: one packet for a small answer
             else:
+                self.wfile.write(head)
                 for event in events:
                     data = event.encode("utf-8")
                     self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
@@ -233,6 +306,8 @@ class LocalProvider:
         max_body_bytes: int = 32 * 1024 * 1024,
         idle_timeout: float = 60.0,
         on_exchange: Callable[[Exchange], None] | None = None,
+        keep: int | None = None,
+        log: Callable[[str], None] | None = None,
     ):
         if host not in (LOOPBACK, "localhost"):
             raise ValueError(
@@ -241,7 +316,8 @@ class LocalProvider:
             )
         self.scenario_name = scenario if isinstance(scenario, str) else scenario.__name__
         self.scenario: Scenario = resolve(scenario)
-        self.recorder = Recorder()
+        self.recorder = Recorder(keep=keep)  # keep=N: only the newest N (``serve`` runs long)
+        self.log = log
         self.faults = faults.FaultQueue()
         self.max_body_bytes = max_body_bytes
         self.idle_timeout = idle_timeout
@@ -331,6 +407,14 @@ class LocalProvider:
     @property
     def exchanges(self) -> list[Exchange]:
         return self.recorder.exchanges
+
+    def _log(self, line: str) -> None:
+        """One line about the server itself (a client that went away...): ``log`` or stderr."""
+        if self.log is not None:
+            self.log(line)
+        else:
+            with contextlib.suppress(Exception):
+                print(line, file=sys.stderr)
 
     def _record(self, exchange: Exchange) -> None:
         self.recorder.add(exchange)

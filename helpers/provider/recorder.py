@@ -5,11 +5,14 @@ bytes) and the response as it left (status, headers, body bytes, or the SSE text
 ``str(exchange)`` prints both as HTTP text, ``POST /v1/messages HTTP/1.1`` then headers then the
 body as pretty JSON, and a notebook cell shows the same thing side by side.
 
-Secrets never reach the recorder: :func:`redact_headers` and :func:`redact` run *when an exchange
-is recorded* (request and response alike), so ``Authorization``, ``x-api-key``,
-``x-goog-api-key``, ``key=`` query parameters and key-shaped strings in bodies (``sk-...``,
-``AIza...``) are already ``<redacted>`` in memory.
-The recorded body is therefore "as received, except secrets".
+Secrets never reach the recorder: :mod:`helpers.machinery.redaction` runs *when an exchange is
+recorded* (request and response alike), on decoded values: headers named like a credential
+(``Authorization``, ``x-api-key``, ``X-Custom-Auth-Token``...), query parameters named like one
+(``?key=``, ``?API_KEY=``), key-shaped strings in JSON bodies after decoding (``sk\\u002d...``
+is ``sk-...``) and in streamed text after joining its deltas. So every output built from a
+record (``str()``, ``dump()``, the HTML view, the ``serve`` log) is free of keys.
+The recorded body is therefore "as received, except secrets" (a body that held a key is
+re-serialized without it).
 
 What it does not do: persist anything to disk, or record traffic of any server but this one.
 """
@@ -17,48 +20,21 @@ What it does not do: persist anything to disk, or record traffic of any server b
 from __future__ import annotations
 
 import json
-import re
 import threading
+from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from html import escape
 from typing import Any
 
-__all__ = ["Exchange", "Recorder", "redact", "redact_headers"]
+from helpers.machinery.redaction import REDACTED, redact, redact_body, redact_headers, redact_path
 
-REDACTED = "<redacted>"
-SECRET_HEADERS = {
-    "authorization",
-    "proxy-authorization",
-    "x-api-key",
-    "api-key",
-    "x-goog-api-key",
-    "cookie",
-}
-# sk-... (OpenAI, Anthropic sk-ant-...), AIza... (Google), and key=... in a URL or form
-_KEY_SHAPES = re.compile(r"\b(?:sk-[A-Za-z0-9_\-]{6,}|AIza[0-9A-Za-z_\-]{20,})")
-_KEY_PARAM = re.compile(r"((?:^|[?&])key=)[^&\s\"]+")
+__all__ = ["REDACTED", "Exchange", "Recorder", "redact", "redact_headers"]
 
 
-def redact(text: str) -> str:
-    """Replace key-shaped strings and ``key=`` parameters in any text."""
-    return _KEY_PARAM.sub(r"\1" + REDACTED, _KEY_SHAPES.sub(REDACTED, text))
-
-
-def redact_headers(headers: list[tuple[str, str]]) -> list[tuple[str, str]]:
-    """Headers with every credential replaced; a ``Bearer`` scheme stays visible."""
-    out = []
-    for name, value in headers:
-        if name.lower() in SECRET_HEADERS:
-            scheme = value.split(" ", 1)[0] + " " if value.lower().startswith("bearer ") else ""
-            value = scheme + REDACTED
-        out.append((name, redact(value)))
-    return out
-
-
-def _redact_bytes(body: bytes) -> bytes:
-    text = body.decode("utf-8", errors="replace")
-    return body if redact(text) == text else redact(text).encode("utf-8")
+def _redact_bytes(body: bytes, headers: list[tuple[str, str]]) -> bytes:
+    content_type = next((v for k, v in headers if k.lower() == "content-type"), "")
+    return redact_body(body, content_type)
 
 
 def _pretty(body: bytes, content_type: str) -> str:
@@ -88,11 +64,12 @@ class Exchange:
     note: str = ""
 
     def __post_init__(self) -> None:
-        self.path = redact(self.path)
+        self.path = redact_path(self.path)
+        self.request_body = _redact_bytes(self.request_body, self.request_headers)
         self.request_headers = redact_headers(self.request_headers)
-        self.request_body = _redact_bytes(self.request_body)
+        self.response_body = _redact_bytes(self.response_body, self.response_headers)
         self.response_headers = redact_headers(self.response_headers)
-        self.response_body = _redact_bytes(self.response_body)
+        self.note = redact(self.note)
 
     def header(self, name: str, response: bool = False) -> str | None:
         """A header's value (case-insensitive), from the request or the response."""
@@ -155,11 +132,16 @@ class Exchange:
 
 
 class Recorder:
-    """A thread-safe list of exchanges, newest last."""
+    """A thread-safe list of exchanges, newest last.
 
-    def __init__(self) -> None:
-        self._exchanges: list[Exchange] = []
+    ``keep=N`` keeps only the newest N (``python -m helpers serve`` runs for hours: memory
+    stays bounded); the default keeps every exchange, as a lesson wants.
+    """
+
+    def __init__(self, keep: int | None = None) -> None:
+        self._exchanges: deque[Exchange] = deque(maxlen=keep)
         self._lock = threading.Lock()
+        self.keep = keep
 
     def add(self, exchange: Exchange) -> Exchange:
         with self._lock:

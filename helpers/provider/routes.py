@@ -172,6 +172,7 @@ def _usage(request: Any, message: Any, model: str) -> Any:
 def answer(route: Route, headers: dict[str, str], raw: bytes, scenario: Scenario) -> Response:
     """Check one request like the provider does, then reply with the scenario's next turn."""
     from helpers.formats import parse, parse_response, render_response
+    from helpers.machinery.input_checks import InputError, loads, tool_problem
     from helpers.messages import FormatError, Message, ToolCall
     from helpers.replies import Reply
     from helpers.rules import error_response, first_enforced
@@ -184,10 +185,12 @@ def answer(route: Route, headers: dict[str, str], raw: bytes, scenario: Scenario
         text = f"Unsupported content type {content_type!r}: send 'application/json'."
         return error(provider, 400, text)
     try:
-        body = json.loads(raw)
+        body = loads(raw, "the request body")  # strict JSON, depth and size of numbers bounded
     except (json.JSONDecodeError, UnicodeDecodeError) as err:
         detail = str(err)
         return error(provider, 400, errors.BAD_JSON[errors.family(provider)].format(detail=detail))
+    except InputError as err:
+        return error(provider, 400, f"Invalid request: {err}")
     if not isinstance(body, dict):
         kind = type(body).__name__
         return error(provider, 400, f"The request body must be a JSON object, not {kind}.")
@@ -198,7 +201,13 @@ def answer(route: Route, headers: dict[str, str], raw: bytes, scenario: Scenario
         request = parse(body, provider)
     except (FormatError, KeyError, TypeError, ValueError) as err:
         return error(provider, 400, f"Invalid request: {err}")
+    for i, tool in enumerate(request.tools):
+        problem = tool_problem(tool)
+        if problem:
+            return error(provider, 400, f"Invalid schema for tools[{i}]: {problem}")
     model = route.model or body.get("model") or request.model
+    if not isinstance(model, str):
+        return error(provider, 400, f"model: expected a string, got {type(model).__name__}")
     request.model = model
     from helpers.models import UnknownModelError, model_info
 

@@ -93,7 +93,7 @@ def sundry(turn: Turn, reckless: bool = False) -> list[Block]:
             why = facts.get("why", "it does not qualify")
             text = f"I checked order {order_id}: buyer protection doesn't cover it ({why}). "
             return [Text(hi + text + "The seller's own return policy may still help.")]
-        amount = float(facts["max_refund_usd"])
+        amount = _amount(facts.get("max_refund_usd"))
         if amount > 150 and not reckless:
             return _escalate(turn, order_id, amount, f"${amount:.2f} is above my $150 limit.")
         think = f"Refund ${amount:.2f}: within my $150 limit." if amount <= 150 else "Refund it."
@@ -101,7 +101,7 @@ def sundry(turn: Turn, reckless: bool = False) -> list[Block]:
         refund = {"order_id": order_id, "amount_usd": amount, "reason": reason}
         return [*turn.thought(think), turn.call("issue_refund", {**refund, "note_to_buyer": note})]
     if call.name == "issue_refund":
-        amount = float(call.arguments.get("amount_usd", 0))
+        amount = _amount(call.arguments.get("amount_usd"))
         if result is not None and result.is_error:
             return _escalate(turn, order_id, amount, "The refund was refused: escalate.")
         keep = " No need to send it back." if reason == "damaged" else ""
@@ -149,3 +149,12 @@ def resolve(scenario: str | Scenario) -> Scenario:
     if scenario not in SCENARIOS:
         raise ValueError(f"unknown scenario {scenario!r} (known: {', '.join(SCENARIOS)})")
     return SCENARIOS[scenario]
+
+
+def _amount(value: object) -> float:
+    """A dollar amount from tool arguments or results a client may have edited (0 if none)."""
+    try:
+        amount = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return 0.0
+    return amount if amount == amount and abs(amount) < 1e12 else 0.0  # no NaN, no infinity

@@ -21,7 +21,7 @@ _KEY = b"on-the-wire local provider"  # not a secret: it only makes the check de
 
 
 def _mac(provider: str, text: str) -> str:
-    message = f"{provider}\n{text}".encode()
+    message = f"{provider}\n{text}".encode("utf-8", "surrogatepass")
     return hmac.new(_KEY, message, hashlib.sha256).hexdigest()[:32]
 
 
@@ -34,4 +34,7 @@ def sign(provider: str, text: str) -> str:
 
 def verify(provider: str, text: str, signature: str) -> bool:
     """True when ``signature`` is what :func:`sign` gives for this provider and text."""
-    return hmac.compare_digest(sign(provider, text), signature or "")
+    if not isinstance(text, str) or not isinstance(signature, str | None):
+        return False
+    given = (signature or "").encode("utf-8", "surrogatepass")  # compare_digest: ASCII str only
+    return hmac.compare_digest(sign(provider, text).encode(), given)

@@ -30,7 +30,7 @@ repair a broken stream. A stream that ends early or carries an error event raise
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -85,14 +85,70 @@ def events(raw: bytes | str | Iterable[bytes]) -> list[ServerSentEvent]:
     return list(EventSource(response).iter_sse())
 
 
+#: The largest ``index`` (tool call, content block, output item...) a stream may name. Real
+#: streams count up from 0; a huge index would make an accumulator pad a list up to it.
+MAX_INDEX = 4096
+
+
+def _check_indices(value: Any, where: str) -> None:
+    """Refuse an index that is not a small non-negative integer, before any work is done."""
+    stack = [(value, where)]
+    while stack:
+        node, at = stack.pop()
+        if isinstance(node, dict):
+            for key, item in node.items():
+                if key == "index" or (isinstance(key, str) and key.endswith("_index")):
+                    if isinstance(item, bool) or not isinstance(item, int):
+                        raise StreamError(f"{at}.{key}: expected an integer, got {item!r:.40}")
+                    if not 0 <= item <= MAX_INDEX:
+                        raise StreamError(f"{at}.{key}: {item} is outside 0..{MAX_INDEX}")
+                stack.append((item, f"{at}.{key}"))
+        elif isinstance(node, list):
+            stack.extend((item, f"{at}[{i}]") for i, item in enumerate(node))
+
+
+class _Checked:
+    """Hands the events to an accumulator one by one, remembering which one is being read."""
+
+    def __init__(self, items: list[ServerSentEvent]):
+        self.items = items
+        self.current = -1
+
+    def __iter__(self) -> Iterator[ServerSentEvent]:
+        import json
+
+        for number, event in enumerate(self.items):
+            self.current = number
+            data = event.data
+            if not data.startswith("[DONE]") and event.event != "ping":
+                parsed = json.loads(data)
+                if not isinstance(parsed, dict):
+                    kind = type(parsed).__name__
+                    raise StreamError(f"event {self.current}: data is a JSON {kind}, not an object")
+                _check_indices(parsed, f"event {self.current}")
+            yield event
+
+
 def accumulate(raw: bytes | str | Iterable[bytes], format: str) -> dict[str, Any]:
-    """The whole response body that a stream in ``format`` adds up to."""
+    """The whole response body that a stream in ``format`` adds up to.
+
+    A malformed stream raises :class:`StreamError` naming the event, whatever is wrong with it.
+    """
     import json
 
+    module = _module(format)
+    checked = _Checked(events(raw))
     try:
-        return _module(format).accumulate(events(raw))
-    except json.JSONDecodeError as err:
-        raise StreamError(f"an event's data is not JSON (a stream cut mid-event?): {err}") from None
+        return module.accumulate(checked)
+    except (json.JSONDecodeError, RecursionError) as err:
+        raise StreamError(
+            f"event {checked.current}: data is not JSON (a stream cut mid-event?): {err}"
+        ) from None
+    except (KeyError, TypeError, AttributeError, IndexError, ValueError) as err:
+        if isinstance(err, StreamError):
+            raise
+        what = f"missing {err}" if isinstance(err, KeyError) else str(err)
+        raise StreamError(f"event {checked.current} has an unexpected shape: {what}") from None
 
 
 def assemble(raw: bytes | str | Iterable[bytes], format: str) -> Reply:

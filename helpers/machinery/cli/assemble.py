@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
-from pathlib import Path
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -22,13 +20,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from helpers.machinery.cli import UsageError
+    from helpers.machinery.cli import UsageError, check_value, read_bytes
     from helpers.sse import StreamError, assemble
 
-    try:
-        raw = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
-    except OSError as err:
-        raise UsageError(f"cannot read {args.file}: {err.strerror or err}") from None
+    raw = read_bytes(args.file)
     try:
         reply = assemble(raw, args.format)
     except StreamError as err:
@@ -40,5 +35,6 @@ def run(args: argparse.Namespace) -> int:
         "model": reply.model,
         "id": reply.id,
     }
+    check_value(out, args.file)  # no lone surrogate or runaway nesting reaches the output
     print(json.dumps(out, indent=2, ensure_ascii=False))
     return 0

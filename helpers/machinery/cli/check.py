@@ -28,7 +28,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from helpers.machinery.cli import UsageError, read_json
+    from helpers.machinery.cli import UsageError, check_request, read_json
     from helpers.rules import check
 
     body = read_json(args.file)
@@ -36,6 +36,7 @@ def run(args: argparse.Namespace) -> int:
         name = "standard input" if args.file == "-" else args.file
         raise UsageError(f"{name}: a request is a JSON object, not a {type(body).__name__}")
     request = _read_request(body)
+    check_request(request, args.file)
     violations = check(request, args.profile)
     for v in violations:
         print(v)

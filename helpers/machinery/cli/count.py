@@ -32,7 +32,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from helpers.formats import FORMATS, parse
-    from helpers.machinery.cli import UsageError, read_json
+    from helpers.machinery.cli import UsageError, check_request, read_json
     from helpers.models import UnknownModelError, default_model
     from helpers.tokens import count
 
@@ -44,6 +44,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"{args.file}: a request body is a JSON object, not {type(body).__name__}")
     notes: list = []
     request = parse(body, args.source, notes=notes)
+    check_request(request, args.file)
     model = args.model or request.model or default_model("openai")
     try:
         counted = count(request, model)

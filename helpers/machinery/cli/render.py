@@ -44,7 +44,7 @@ def _check(name: str | None, flag: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from helpers.formats import parse, render
-    from helpers.machinery.cli import UsageError, read_json
+    from helpers.machinery.cli import UsageError, check_request, read_json
 
     _check(args.format, "--format")
     _check(args.source, "--input-format")
@@ -53,6 +53,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"{args.file}: a request body is a JSON object, not {type(body).__name__}")
     notes: list = []
     request = parse(body, args.source, notes=notes)
+    check_request(request, args.file)
     if args.format == "neutral":
         out = request.to_json()
     else:

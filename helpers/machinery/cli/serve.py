@@ -10,13 +10,33 @@ from __future__ import annotations
 import argparse
 import threading
 
+#: Exchanges ``serve`` keeps in memory (the newest; each line is printed as it happens).
+KEEP = 100
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from helpers.provider.scenarios import SCENARIOS
 
-    parser.add_argument("--port", type=int, default=0, help="port (default: a free one)")
+    parser.add_argument("--port", type=_port, default=0, help="port (default: a free one)")
     names = list(SCENARIOS)
     parser.add_argument("--scenario", default="sundry", choices=names, help="the scripted model")
+
+
+def _port(text: str) -> int:
+    """A TCP port, 0 (any free one) to 65535; anything else is a usage error (exit 2)."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port (0 to 65535; 0 = any free one)")
+    return port
+
+
+def log_line(exchange) -> str:
+    """One line per exchange (its path and note are already redacted by the recorder)."""
+    note = f"  ({exchange.note})" if exchange.note else ""
+    return f"{exchange.method} {exchange.path} -> {exchange.status}{note}"
 
 
 def banner(p) -> str:
@@ -56,13 +76,19 @@ def run(args: argparse.Namespace) -> int:
     from helpers.provider import LocalProvider
 
     def log(exchange) -> None:
-        note = f"  ({exchange.note})" if exchange.note else ""
-        print(f"{exchange.method} {exchange.path} -> {exchange.status}{note}", flush=True)
+        print(log_line(exchange), flush=True)
 
     try:
-        provider = LocalProvider(args.scenario, port=args.port, on_exchange=log).start()
-    except OSError as err:
-        raise UsageError(f"cannot listen on 127.0.0.1:{args.port}: {err.strerror or err}") from None
+        provider = LocalProvider(
+            args.scenario,
+            port=args.port,
+            on_exchange=log,
+            keep=KEEP,  # runs for hours: memory stays bounded
+            log=lambda line: print(line, flush=True),
+        ).start()
+    except (OSError, OverflowError) as err:
+        reason = getattr(err, "strerror", None) or err
+        raise UsageError(f"cannot listen on 127.0.0.1:{args.port}: {reason}") from None
     print(banner(provider), flush=True)
     try:
         threading.Event().wait()
