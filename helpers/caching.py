@@ -1,4 +1,6 @@
-"""Prompt caching from the actual tokens: what two consecutive requests share, and what it saves.
+"""Used in lessons: 04, 05, 06, 09, 10.
+
+Prompt caching from the actual tokens: what two consecutive requests share, and what it saves.
 
 A prompt cache only ever serves an exact *prefix* of the token sequence the model is shown. So
 both requests are rendered and tokenized (``helpers.tokens``), and the longest common token

@@ -1,4 +1,6 @@
-"""Check that this machine can run the series: Python, offline tokenizers, widgets, plots.
+"""Used in lessons: 00.
+
+Check that this machine can run the series: Python, offline tokenizers, widgets, plots.
 
 ``check_environment()`` runs each check and returns a small report that prints as a table in a
 notebook (and as text in a terminal). Nothing here touches the network.

@@ -1,4 +1,6 @@
-"""The flat view: one content *string* per message, the shape many codebases store.
+"""Used in lessons: 02, 03, 05, 06, 07, 08, 10, 11.
+
+The flat view: one content *string* per message, the shape many codebases store.
 
 A ``FlatMessage`` is ``role``, ``content: str``, ``tool_calls``, ``tool_call_id`` and
 ``is_error``: OpenAI Chat's message, more or less. It is enough for a lot: narration plus tool

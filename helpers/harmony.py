@@ -1,4 +1,6 @@
-"""What the model actually sees: a conversation in OpenAI's published gpt-oss "harmony" format.
+"""Used in lessons: 02, 04, 05, 06, 09, 12.
+
+What the model actually sees: a conversation in OpenAI's published gpt-oss "harmony" format.
 
 Chat APIs hide the text a model is shown. The open-weight gpt-oss models publish it: one token
 stream with role markers (``<|start|>user<|message|>...<|end|>``), channels (``analysis`` for

@@ -1,4 +1,6 @@
-"""The token arithmetic lab: a ticket described by a few numbers, costed turn by turn.
+"""Used in lessons: 05, 12.
+
+The token arithmetic lab: a ticket described by a few numbers, costed turn by turn.
 
 A ``Scenario`` says which model, how many requests a ticket takes, how many tool definitions
 ride along, how big each tool result is, whether the prompt cache is used, whether (and when)

@@ -1,4 +1,6 @@
-"""A minimal agent loop, readable in one sitting: send, append the reply, run every tool, repeat.
+"""Used in lessons: 04, 05, 06, 09, 10, 11.
+
+A minimal agent loop, readable in one sitting: send, append the reply, run every tool, repeat.
 
 >>> trace = run(sundry.opening(model), sundry.run_tool, format="anthropic", base_url=p.url)
 >>> trace                     # the meter: tokens sent, cached, output and cost per turn

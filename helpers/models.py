@@ -1,4 +1,6 @@
-"""The model table: which tokenizer, counting rule, prices and cache rules each model has.
+"""Used in lessons: 01, 02, 03, 04, 05, 06, 07, 08, 09, 10, 11, 12.
+
+The model table: which tokenizer, counting rule, prices and cache rules each model has.
 
 Everything comes from one dated file, ``data/models.json``: lessons never hard-code a model id
 (they call ``default_model("openai")``) and nothing per-model is typed into code. Prices are not

@@ -1,4 +1,6 @@
-"""Figures for the lessons (matplotlib), in the series' colour-blind-safe palette.
+"""Used in lessons: 01, 02, 03, 04, 05, 06, 07, 08, 09, 10, 11, 12.
+
+Figures for the lessons (matplotlib), in the series' colour-blind-safe palette.
 
 Each function takes plain numbers (computed elsewhere), draws one figure, shows it, and returns
 it; the lesson prints the same numbers beside it, because nbval compares text, never images.

@@ -1,4 +1,6 @@
-"""What comes back: one assistant message, why the model stopped, and normalised usage.
+"""Used in lessons: 01, 02, 03, 04, 05, 06, 07, 08, 09, 10, 11.
+
+What comes back: one assistant message, why the model stopped, and normalised usage.
 
 Every provider reports usage differently (see ``helpers/formats/*`` for each parser). The
 neutral ``Usage`` follows one rule so cost arithmetic has a single meaning:

@@ -1,4 +1,6 @@
-"""How neutral messages look in a notebook: role-coloured cards, one line per block.
+"""Used in lessons: 01, 02, 03, 04, 05, 06, 07, 08, 09, 10, 11, 12.
+
+How neutral messages look in a notebook: role-coloured cards, one line per block.
 
 Colours come from the Okabe-Ito palette (safe for colour-blind readers), and every card also
 names its role and each block's type in text, so no information is carried by colour alone.

@@ -1,4 +1,6 @@
-"""The agent loop's trace: every request and reply, with a running token and cost meter.
+"""Used in lessons: 04, 05, 06, 09, 10, 11.
+
+The agent loop's trace: every request and reply, with a running token and cost meter.
 
 One :class:`Step` per model call: the body sent, the body received, and the meter's numbers
 (input tokens sent, of them cached, output tokens, dollars). :class:`Trace` adds them up and

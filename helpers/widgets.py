@@ -1,4 +1,6 @@
-"""Interactive views for the lessons (ipywidgets), each with a plain-text twin.
+"""Used in lessons: 01, 02, 03, 04, 05, 06, 07, 08, 09, 10, 11, 12.
+
+Interactive views for the lessons (ipywidgets), each with a plain-text twin.
 
 nbval cannot see widgets, and a notebook read on GitHub cannot run them, so every widget here
 comes with a function that prints the same information as text: lessons show both.

@@ -4,8 +4,8 @@ Usage: python scripts/build_site.py [OUTPUT_DIR]      (default: site/)
 
 Each lesson becomes one HTML page with its stored outputs and figures, a navigation bar (index,
 previous, next) at the top and bottom, and links between lessons rewritten from ``.ipynb`` to
-``.html``. ``index.html`` lists the lessons with their goals. ``data/`` is copied next to the
-pages so links to fixtures work. Interactive widgets cannot run in a static page; every lesson
+``.html``. ``index.html`` lists the lessons with their goals. ``data/`` and ``helpers/`` are
+copied next to the pages so links to fixtures and to the helper files work. Interactive widgets cannot run in a static page; every lesson
 prints or plots the same numbers beside them, so nothing is lost for a reader.
 
 Every figure gets, as its ``alt`` attribute, the text alternative ``helpers.plots.show`` stored
@@ -172,7 +172,7 @@ def build(out: Path) -> list[Path]:
         body, _ = exporter.from_filename(str(path))
         body = with_alt_text(body, figure_alts(path), path.name)
         body = LINK.sub(lambda m: f'href="{m.group(1)}.html{m.group(2) or ""}"', body)
-        body = body.replace("../data/", "data/")
+        body = body.replace("../data/", "data/").replace("../helpers/", "helpers/")
         body = body.replace("<body", STYLE + "<body", 1)
         body = re.sub(r"(<body[^>]*>)", r"\1" + nav(i), body, count=1)
         body = body.replace("</body>", nav(i) + "</body>", 1)
@@ -195,6 +195,12 @@ def build(out: Path) -> list[Path]:
         if source.is_file() and "__pycache__" not in source.parts:
             name = source.relative_to(ROOT / "data").as_posix()
             folder.write(f"data/{name}", source.read_bytes())
+    # each lesson's "Under the hood" cell links the helper files its code came from
+    for source in sorted((ROOT / "helpers").rglob("*")):
+        skip = "__pycache__" in source.parts or source.suffix == ".pyc"
+        if source.is_file() and not skip and "data" not in source.relative_to(ROOT).parts:
+            name = source.relative_to(ROOT / "helpers").as_posix()
+            folder.write(f"helpers/{name}", source.read_bytes())
     folder.finish()
     return pages
 

@@ -32,8 +32,9 @@ def _source(cell: dict) -> str:
 def lesson_stats(path: Path) -> dict:
     nb = json.loads(path.read_text(encoding="utf-8"))
     markdown = [_source(c) for c in nb["cells"] if c["cell_type"] == "markdown"]
-    # The "## Sources" list is reference, not reading: it does not count toward the time.
-    markdown = [text for text in markdown if not text.startswith("## Sources")]
+    # The "## Sources" list and the "## Under the hood" links are reference, not reading: they
+    # do not count toward the time.
+    markdown = [t for t in markdown if not t.startswith(("## Sources", "## Under the hood"))]
     code = [
         _source(c)
         for c in nb["cells"]

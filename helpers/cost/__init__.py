@@ -1,4 +1,6 @@
-"""What a request costs, and how a ticket's cost grows as the message list is rebuilt each turn.
+"""Used in lessons: 04, 05, 06, 09, 10, 11, 12.
+
+What a request costs, and how a ticket's cost grows as the message list is rebuilt each turn.
 
 Usage semantics differ by provider; ``usage_from(raw, format)`` turns each provider's usage
 object into the neutral ``Usage`` (``helpers.replies``), where ``input_tokens`` counts *all*
@@ -30,6 +32,7 @@ What it deliberately does not do: type a price (they all come from genai-prices)
 
 from __future__ import annotations
 
+from helpers.caching import cache_break, common_prefix, openai_cached_tokens
 from helpers.cost.prices import Cost, price
 from helpers.cost.tickets import (
     Ticket,
@@ -45,6 +48,7 @@ from helpers.cost.tickets import (
     with_tools,
 )
 from helpers.cost.usage import PROVIDERS, usage_from
+from helpers.replies import Usage
 
 __all__ = [
     "Cost",
@@ -53,8 +57,12 @@ __all__ = [
     "ToolCountEffect",
     "ToolOverhead",
     "Turn",
+    "Usage",
+    "cache_break",
+    "common_prefix",
     "compact",
     "compact_ticket",
+    "openai_cached_tokens",
     "price",
     "project_ticket",
     "ticket_from_usages",

@@ -1,4 +1,6 @@
-"""The crash-triage agent for ``storefront``, a Go web service.
+"""Used in lessons: 00, 04, 06, 09, 10, 11.
+
+The crash-triage agent for ``storefront``, a Go web service.
 
 - ``SYSTEM_PROMPT`` and ``TOOLS`` come from ``data/crash_triage/``; ``CRASH_REPORT`` is the
   production panic it starts from; ``CRASH_REPORTS`` holds it and a second one, from code that

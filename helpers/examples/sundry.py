@@ -1,4 +1,6 @@
-"""Sundry: the support agent of an online marketplace (nine tools, a $150 refund ceiling).
+"""Used in lessons: 00, 01, 02, 03, 04, 05, 07, 08, 09, 10, 11, 12.
+
+Sundry: the support agent of an online marketplace (nine tools, a $150 refund ceiling).
 
 - ``SYSTEM_PROMPT``, ``TOOLS`` (nine) and ``EXTRA_TOOLS`` (five more) come from ``data/sundry/``.
 - ``ticket()`` is the conversation the lessons start from: the policy, Maya's ticket, the

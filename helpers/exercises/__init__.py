@@ -1,4 +1,6 @@
-"""Self-checking exercises: every lesson ends with a few, each with a ``check_...`` function.
+"""Used in lessons: 00, 01, 02, 03, 04, 05, 06, 07, 08, 09, 10, 11, 12.
+
+Self-checking exercises: every lesson ends with a few, each with a ``check_...`` function.
 
 A check never raises on a wrong answer. It returns a ``Result`` that prints a hint (wrong or
 missing answer) or a confirmation (right answer), and shows as a coloured box in a notebook.

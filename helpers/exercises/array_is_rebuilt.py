@@ -1,4 +1,6 @@
-"""Exercises of notebooks/04_the_array_is_rebuilt.ipynb."""
+"""Used in lessons: 04.
+
+Exercises of notebooks/04_the_array_is_rebuilt.ipynb."""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""Exercises of notebooks/06_caching_the_prefix.ipynb."""
+"""Used in lessons: 06.
+
+Exercises of notebooks/06_caching_the_prefix.ipynb."""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""Exercises of notebooks/03_content_is_a_list.ipynb."""
+"""Used in lessons: 03.
+
+Exercises of notebooks/03_content_is_a_list.ipynb."""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""Exercises of notebooks/02_four_roles.ipynb: find things in the rendered bodies."""
+"""Used in lessons: 02.
+
+Exercises of notebooks/02_four_roles.ipynb: find things in the rendered bodies."""
 
 from __future__ import annotations
 

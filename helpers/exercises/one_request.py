@@ -1,4 +1,6 @@
-"""Exercises of notebooks/01_one_request.ipynb: read what the local provider recorded."""
+"""Used in lessons: 01.
+
+Exercises of notebooks/01_one_request.ipynb: read what the local provider recorded."""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""Exercises of notebooks/08_reading_a_real_request.ipynb: four request dumps, four bugs.
+"""Used in lessons: 08.
+
+Exercises of notebooks/08_reading_a_real_request.ipynb: four request dumps, four bugs.
 
 ``buggy_bodies(model)`` builds four OpenAI Chat request bodies from Sundry's second turn, each
 with one bug a real codebase produced. Two of them break the rules of the list (the provider

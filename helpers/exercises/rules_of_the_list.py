@@ -1,4 +1,6 @@
-"""Exercises of notebooks/10_rules_of_the_list.ipynb."""
+"""Used in lessons: 10.
+
+Exercises of notebooks/10_rules_of_the_list.ipynb."""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""Exercises of notebooks/00_start_here.ipynb."""
+"""Used in lessons: 00.
+
+Exercises of notebooks/00_start_here.ipynb."""
 
 from __future__ import annotations
 

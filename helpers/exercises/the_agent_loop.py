@@ -1,4 +1,6 @@
-"""Exercises of notebooks/11_the_agent_loop.ipynb."""
+"""Used in lessons: 11.
+
+Exercises of notebooks/11_the_agent_loop.ipynb."""
 
 from __future__ import annotations
 

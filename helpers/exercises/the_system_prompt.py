@@ -1,4 +1,6 @@
-"""Exercises of notebooks/09_the_system_prompt.ipynb."""
+"""Used in lessons: 09.
+
+Exercises of notebooks/09_the_system_prompt.ipynb."""
 
 from __future__ import annotations
 

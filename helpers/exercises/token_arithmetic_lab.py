@@ -1,4 +1,6 @@
-"""Exercises of notebooks/12_token_arithmetic_lab.ipynb."""
+"""Used in lessons: 12.
+
+Exercises of notebooks/12_token_arithmetic_lab.ipynb."""
 
 from __future__ import annotations
 

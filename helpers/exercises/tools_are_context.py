@@ -1,4 +1,6 @@
-"""Exercises of notebooks/05_tools_are_context.ipynb."""
+"""Used in lessons: 05.
+
+Exercises of notebooks/05_tools_are_context.ipynb."""
 
 from __future__ import annotations
 

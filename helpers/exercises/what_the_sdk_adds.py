@@ -1,4 +1,6 @@
-"""Exercises of notebooks/07_what_the_sdk_adds.ipynb."""
+"""Used in lessons: 07.
+
+Exercises of notebooks/07_what_the_sdk_adds.ipynb."""
 
 from __future__ import annotations
 

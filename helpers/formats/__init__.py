@@ -1,4 +1,6 @@
-"""The four wire formats: one neutral conversation, rendered as each provider's request body.
+"""Used in lessons: 01, 02, 03, 04, 05, 06, 07, 08, 09, 10, 11, 12.
+
+The four wire formats: one neutral conversation, rendered as each provider's request body.
 
 >>> rendered = render(request, "anthropic")      # neutral Request -> Rendered(body, notes)
 >>> parse(rendered.body)                         # any provider body -> neutral Request
@@ -25,6 +27,7 @@ import inspect
 from types import ModuleType
 from typing import Any
 
+from helpers.flat import to_flat
 from helpers.formats.common import ERROR_PREFIX, Note, Notes, Rendered
 from helpers.messages import FormatError, Request, load
 from helpers.replies import Reply, Usage
@@ -42,6 +45,7 @@ __all__ = [
     "render",
     "render_for",
     "render_response",
+    "to_flat",
 ]
 
 # format name -> module under helpers.formats

@@ -1,4 +1,6 @@
-"""What every wire format shares: ``Note``, ``Rendered``, and small helpers for the renderers.
+"""Used in lessons: 02, 03, 04, 05, 06, 07, 08, 09, 10, 11, 12.
+
+What every wire format shares: ``Note``, ``Rendered``, and small helpers for the renderers.
 
 A renderer turns the neutral ``Request`` into one provider's JSON body; a parser reads it back.
 When a format has no place for something (reasoning in OpenAI Chat, ``is_error`` in both

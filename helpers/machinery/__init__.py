@@ -10,6 +10,8 @@ cell into the code should meet the rule (``helpers.formats``, ``helpers.tokens``
   threads, chunked bodies); what the local provider *answers* lives in ``helpers.provider``.
 - ``sse_write/``: the write side of streaming, a whole body cut into the events a provider sends
   (the local provider uses it); reading a stream is ``helpers.sse``.
+- ``live_switch``: the live-mode variables, real base URLs and one-line failure messages
+  (``helpers.live`` is the door lesson 11 uses).
 - ``netguard``: blocks the network in tests and offline notebook runs.
 - ``offline_tokenizers``: the tiktoken encodings installed from a package, sha256-checked.
 - ``paths``: where the repository's ``data/`` folder is.

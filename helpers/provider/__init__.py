@@ -1,4 +1,6 @@
-"""The local provider: a scripted model behind the real endpoints, on 127.0.0.1 only.
+"""Used in lessons: 01, 03, 04, 05, 06, 07, 08, 09, 10, 11.
+
+The local provider: a scripted model behind the real endpoints, on 127.0.0.1 only.
 
 - :class:`LocalProvider` (``server``): start it, point ``httpx`` or an SDK at ``p.url`` /
   ``p.base_url(...)``, read ``p.recorder``, queue faults with ``p.inject(...)``.

@@ -1,4 +1,6 @@
-"""The crash-triage scenario: how a careful model works the storefront panic, turn by turn.
+"""Used in lessons: 01, 03, 04, 05, 06, 07, 08, 09, 10, 11.
+
+The crash-triage scenario: how a careful model works the storefront panic, turn by turn.
 
 1. ``read_file`` the crashing file and its test file, **in parallel** (two calls, one turn);
 2. ``search_code`` for the callers and ``run_tests`` for a baseline, **in parallel**;

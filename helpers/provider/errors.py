@@ -1,4 +1,6 @@
-"""Error bodies the way each provider writes them, for failures that are not rule violations.
+"""Used in lessons: 01, 03, 04, 05, 06, 07, 08, 09, 10, 11.
+
+Error bodies the way each provider writes them, for failures that are not rule violations.
 
 A broken *conversation* (a tool call left unanswered, ...) is answered with the provider's own
 400 text by ``helpers.rules.error_response``. This module covers the rest: bad JSON, wrong

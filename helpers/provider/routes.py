@@ -1,4 +1,6 @@
-"""What the local provider answers: one request in, one response out (no sockets here).
+"""Used in lessons: 01, 03, 04, 05, 06, 07, 08, 09, 10, 11.
+
+What the local provider answers: one request in, one response out (no sockets here).
 
 The endpoints are the real ones:
 

@@ -1,4 +1,6 @@
-"""Synthetic reasoning signatures: shaped like each provider's, honest about being fake.
+"""Used in lessons: 01, 03, 04, 05, 06, 07, 08, 09, 10, 11.
+
+Synthetic reasoning signatures: shaped like each provider's, honest about being fake.
 
 Real providers attach opaque state to reasoning (Anthropic's ``signature``, OpenAI's
 ``encrypted_content``, Gemini's ``thoughtSignature``) and reject it when it was changed or comes

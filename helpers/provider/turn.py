@@ -1,4 +1,6 @@
-"""What a scenario sees on each turn, and how it makes tool-call ids in each provider's style.
+"""Used in lessons: 01, 03, 04, 05, 06, 07, 08, 09, 10, 11.
+
+What a scenario sees on each turn, and how it makes tool-call ids in each provider's style.
 
 A scenario (``helpers.provider.scenarios``) is a function ``(turn: Turn) -> list[Block]``.
 ``Turn`` carries the conversation so far (neutral messages, whatever wire format it came in),

@@ -1,4 +1,6 @@
-"""The rules of the list: check a neutral conversation before a provider rejects it.
+"""Used in lessons: 01, 03, 04, 05, 06, 07, 08, 09, 10, 11.
+
+The rules of the list: check a neutral conversation before a provider rejects it.
 
 ``check(request, profile)`` returns every broken rule as a ``Violation``; ``explain()`` turns
 them into a readable report. The ``neutral`` profile holds the rules every provider shares
@@ -27,6 +29,7 @@ from __future__ import annotations
 from helpers.messages import Message, Request, Tool, message_from_json
 from helpers.rules import anthropic, gemini, openai_chat, openai_responses
 from helpers.rules.core import check_core
+from helpers.rules.cuts import turn_boundaries
 from helpers.rules.errors import FORMATS, error_response, provider_of
 from helpers.rules.pairing import check_pairing
 from helpers.rules.violation import Violation, Violations, explain
@@ -42,6 +45,7 @@ __all__ = [
     "first_enforced",
     "first_violation_error",
     "provider_of",
+    "turn_boundaries",
 ]
 
 PROFILES: tuple[str, ...] = (

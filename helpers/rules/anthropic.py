@@ -1,4 +1,6 @@
-"""Anthropic Messages: the shared rules in Anthropic's numbering, plus its own rules.
+"""Used in lessons: 04, 08, 10.
+
+Anthropic Messages: the shared rules in Anthropic's numbering, plus its own rules.
 
 Two profiles:
 

@@ -1,4 +1,6 @@
-"""The rules every provider shares, checked on the neutral model: the ``neutral`` profile.
+"""Used in lessons: 04, 08, 10.
+
+The rules every provider shares, checked on the neutral model: the ``neutral`` profile.
 
 1. The system message comes first, and only first.
 2. Content is a non-empty list of known blocks; no text block is empty (or only whitespace).

@@ -1,4 +1,6 @@
-"""Where a history can be cut without breaking the rules of the list.
+"""Used in lessons: 04, 08, 10.
+
+Where a history can be cut without breaking the rules of the list.
 
 Shortening a long conversation means dropping (or summarising) its older messages. A cut is
 safe at index ``k`` when the kept part ``messages[k:]`` starts a turn: ``messages[k]`` is not a

@@ -1,4 +1,6 @@
-"""What a provider sends back for a broken list: HTTP status and its JSON error envelope.
+"""Used in lessons: 04, 08, 10.
+
+What a provider sends back for a broken list: HTTP status and its JSON error envelope.
 
 The local fake provider uses this to fail the way the real one does, so a learner meets the
 same 400 and the same text offline. Envelopes, as documented in the reference notes:

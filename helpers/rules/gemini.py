@@ -1,4 +1,6 @@
-"""Gemini ``generateContent``: the shared rules, plus where function calls and responses may sit.
+"""Used in lessons: 04, 08, 10.
+
+Gemini ``generateContent``: the shared rules, plus where function calls and responses may sit.
 
 Gemini's ``contents`` alternate ``user`` and ``model`` turns. A tool message becomes a ``user``
 turn of ``functionResponse`` parts (a *function-response turn*); an assistant message with calls

@@ -1,4 +1,6 @@
-"""OpenAI Chat Completions: the shared rules, plus "tool messages come right after their calls".
+"""Used in lessons: 04, 08, 10.
+
+OpenAI Chat Completions: the shared rules, plus "tool messages come right after their calls".
 
 Chat Completions checks the list it receives: an assistant message with ``tool_calls`` must be
 followed *immediately* by ``role: "tool"`` messages answering each ``tool_call_id``, and a tool

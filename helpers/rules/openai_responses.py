@@ -1,4 +1,6 @@
-"""OpenAI Responses: the shared rules, plus "a reasoning item is followed by what it produced".
+"""Used in lessons: 04, 08, 10.
+
+OpenAI Responses: the shared rules, plus "a reasoning item is followed by what it produced".
 
 The Responses API has no ``tool`` role: calls and results are typed *items* of ``input``
 (``function_call``, ``function_call_output``), paired by ``call_id``. What it checks, as far as

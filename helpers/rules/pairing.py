@@ -1,4 +1,6 @@
-"""Calls and results pair up: the heart of the rules of the list, checked on the neutral model.
+"""Used in lessons: 04, 08, 10.
+
+Calls and results pair up: the heart of the rules of the list, checked on the neutral model.
 
 - Call ids are unique across the whole conversation (``duplicate-id``): a result finds its call
   by id, so two calls with one id make the answer ambiguous.

@@ -1,4 +1,6 @@
-"""What a broken rule looks like: one ``Violation`` per problem, and a readable report of them.
+"""Used in lessons: 04, 08, 10.
+
+What a broken rule looks like: one ``Violation`` per problem, and a readable report of them.
 
 A violation names the rule (a short stable id such as ``call-not-answered``), says in plain
 English what is wrong and where (message index, block index, call id: whichever apply), and,

@@ -1,4 +1,6 @@
-"""Streaming, read side: raw server-sent-event bytes -> the provider's whole response.
+"""Used in lessons: 07.
+
+Streaming, read side: raw server-sent-event bytes -> the provider's whole response.
 
 A streamed reply is the same response as a non-streamed one, cut into events. So this package
 does one small thing per provider (one module each):

@@ -1,4 +1,6 @@
-"""Anthropic Messages streaming: named events, ``message_start`` ... ``message_stop``.
+"""Used in lessons: 07.
+
+Anthropic Messages streaming: named events, ``message_start`` ... ``message_stop``.
 
 The order is always: ``message_start`` (the message with ``content: []`` and the input usage),
 then per content block ``content_block_start`` (an empty skeleton at ``index``), some

@@ -1,4 +1,6 @@
-"""Gemini streaming (``:streamGenerateContent?alt=sse``): ``data:`` records, no ``[DONE]``.
+"""Used in lessons: 07.
+
+Gemini streaming (``:streamGenerateContent?alt=sse``): ``data:`` records, no ``[DONE]``.
 
 Each record is itself a whole ``GenerateContentResponse`` whose ``candidates[0].content.parts``
 hold only the *new* parts: text arrives in pieces (concatenate them in order), a

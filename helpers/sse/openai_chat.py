@@ -1,4 +1,6 @@
-"""OpenAI Chat Completions streaming: ``data:`` chunks, then ``data: [DONE]``.
+"""Used in lessons: 07.
+
+OpenAI Chat Completions streaming: ``data:`` chunks, then ``data: [DONE]``.
 
 Each chunk is a ``chat.completion.chunk`` whose ``choices[i].delta`` holds only what is new:
 ``role`` once, ``content`` fragments, and ``tool_calls`` fragments. A tool call's first fragment

@@ -1,4 +1,6 @@
-"""OpenAI Responses streaming: named ``response.*`` events, ending with ``response.completed``.
+"""Used in lessons: 07.
+
+OpenAI Responses streaming: named ``response.*`` events, ending with ``response.completed``.
 
 Every event has a ``type`` (repeated as the SSE ``event:`` name) and a ``sequence_number``. The
 output is a list of *items* (``message``, ``function_call``, ``reasoning``). Each item opens with

@@ -1,4 +1,6 @@
-"""Counting input tokens: text, one message, or a whole request with a breakdown by part.
+"""Used in lessons: 01, 02, 03, 04, 05, 06, 07, 08, 09, 10, 11, 12.
+
+Counting input tokens: text, one message, or a whole request with a breakdown by part.
 
 >>> from helpers.tokens import count
 >>> c = count(request)                # the request's model, or pass model=...
@@ -22,10 +24,14 @@ stays instant; the first count loads one, about half a second), or touch the net
 
 from __future__ import annotations
 
+from helpers.harmony import render_harmony
 from helpers.messages import Message, Request, Tool
 from helpers.models import ModelInfo, info_for
 from helpers.tokens.breakdown import Count, Piece, Row, rows_from_pieces
 from helpers.tokens.incremental import Counter, count_total
+from helpers.tokens.sections import count_sections
+from helpers.tokens.tool_namespace import render_namespace
+from helpers.tokens.tool_parts import tool_parts
 
 __all__ = [
     "Count",
@@ -35,9 +41,13 @@ __all__ = [
     "count",
     "count_message",
     "count_text",
+    "count_sections",
     "count_tools",
     "count_total",
+    "render_harmony",
+    "render_namespace",
     "token_keys",
+    "tool_parts",
 ]
 
 

@@ -1,4 +1,6 @@
-"""The result of counting: the total, where the tokens go, and how sure we are.
+"""Used in lessons: 02, 04, 05, 06, 09, 12.
+
+The result of counting: the total, where the tokens go, and how sure we are.
 
 A counter renders a request into ``Piece``\\ s: runs of tokens, each owned by one *part* of the
 request, named by its path: ``tools``, ``tools[3]``, ``messages[2]`` (that message's framing),

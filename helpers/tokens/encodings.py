@@ -1,4 +1,6 @@
-"""Tokenizers, loaded lazily, and a memo so the same text is never tokenized twice.
+"""Used in lessons: 02, 04, 05, 06, 09, 12.
+
+Tokenizers, loaded lazily, and a memo so the same text is never tokenized twice.
 
 ``encoding(name)`` returns a tiktoken ``Encoding`` that also knows the chat framing tokens
 ``<|start|>``, ``<|message|>``, ``<|end|>`` and ``<|constrain|>`` (the names the OpenAI cookbook

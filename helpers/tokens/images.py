@@ -1,4 +1,6 @@
-"""What an image costs in input tokens: tile or patch arithmetic from its pixel size.
+"""Used in lessons: 02, 04, 05, 06, 09, 12.
+
+What an image costs in input tokens: tile or patch arithmetic from its pixel size.
 
 Providers do not tokenize image bytes as text; they charge by size, per model:
 

@@ -1,4 +1,6 @@
-"""Counting turn after turn: each message is tokenized once, not once per turn.
+"""Used in lessons: 02, 04, 05, 06, 09, 12.
+
+Counting turn after turn: each message is tokenized once, not once per turn.
 
 An agent resends the whole message list every turn, so counting every request from scratch
 costs n^2/2 message tokenizations over a ticket. ``Counter`` keeps each message's token count

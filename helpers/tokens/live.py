@@ -1,4 +1,6 @@
-"""Live mode: ask the provider's own count-tokens endpoint (a real key and an explicit opt-in).
+"""Used in lessons: 02, 04, 05, 06, 09, 12.
+
+Live mode: ask the provider's own count-tokens endpoint (a real key and an explicit opt-in).
 
 Offline, Claude and Gemini counts are labelled estimates. ``helpers.tokens.count(request,
 live=True)`` asks the provider instead (it needs the provider's key in the environment; the
@@ -28,7 +30,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from helpers.live import KEYS, failure_line, is_live, live_url
+from helpers.machinery.live_switch import KEYS, failure_line, is_live, live_url
 from helpers.messages import FormatError, Request
 from helpers.models import ModelInfo
 from helpers.tokens.breakdown import Count, Row

@@ -1,4 +1,6 @@
-"""Counting rule ``openai-chat-2024``: a model of what an OpenAI chat model is shown.
+"""Used in lessons: 02, 04, 05, 06, 09, 12.
+
+Counting rule ``openai-chat-2024``: a model of what an OpenAI chat model is shown.
 
 The request is rendered as the token sequence we believe the model sees, and counted with the
 model's real tiktoken encoding. The rendering (each line checked against published

@@ -1,4 +1,6 @@
-"""Tokens per section of one text (paragraphs of a system prompt, say), adding up exactly.
+"""Used in lessons: 02, 04, 05, 06, 09, 12.
+
+Tokens per section of one text (paragraphs of a system prompt, say), adding up exactly.
 
 Counting each paragraph on its own gives slightly different numbers than counting the whole,
 because a token can straddle the break between two paragraphs. Here the whole text is encoded

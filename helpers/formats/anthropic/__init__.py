@@ -1,4 +1,6 @@
-"""Anthropic Messages (``POST /v1/messages``): render and parse, both directions.
+"""Used in lessons: 02, 03, 05, 06, 07, 09, 10, 11.
+
+Anthropic Messages (``POST /v1/messages``): render and parse, both directions.
 
 The shape: the system prompt is the top-level ``system`` (a string, or a list of text blocks);
 ``messages`` alternate ``user`` and ``assistant``, each with a list of typed blocks. A tool call
@@ -12,8 +14,6 @@ turn, and the parser splits such a turn again (results -> tool message, the rest
 message): neutral round trips hold. What it changes (each adds a ``Note``): system messages
 further down move to the top-level ``system``; reasoning from another provider, or without a
 signature, is dropped; a missing ``max_tokens`` becomes 1024; participant names are dropped.
-
-Used in lessons: 02, 03, 05, 06, 07, 09, 10, 11.
 
 One file per direction: ``render.py`` (neutral -> Anthropic, request and response bodies) and
 ``parse.py`` (Anthropic -> neutral).

@@ -1,4 +1,6 @@
-"""Gemini ``generateContent`` (``POST /v1beta/models/{model}:generateContent``): both directions.
+"""Used in lessons: 02, 03, 10, 11.
+
+Gemini ``generateContent`` (``POST /v1beta/models/{model}:generateContent``): both directions.
 
 The shape: ``contents`` is a list of ``{role: "user" | "model", parts: [...]}``; each part holds
 exactly one thing (``text``, ``inlineData``, ``fileData``, ``functionCall``,
@@ -16,8 +18,6 @@ Ids: older Gemini models send calls without an ``id`` and pair responses by name
 parser then gives each call a deterministic id starting with ``gemini_noid_`` (with a Note) and
 the renderer leaves such ids out again, so Gemini -> neutral -> Gemini is faithful; real neutral
 ids are sent as ``id`` and round trip.
-
-Used in lessons: 02, 03, 10, 11.
 
 One file per direction: ``render.py`` (neutral -> Gemini, request and response
 bodies) and ``parse.py`` (Gemini -> neutral).

@@ -1,4 +1,6 @@
-"""OpenAI Chat Completions (``POST /v1/chat/completions``): render and parse, both directions.
+"""Used in lessons: 02, 03, 04, 05, 06, 07, 08, 09, 10, 11.
+
+OpenAI Chat Completions (``POST /v1/chat/completions``): render and parse, both directions.
 
 The shape: one flat ``messages`` list. The system prompt is a ``role:"system"`` message (or
 ``"developer"``: a per-call option, since models disagree on which they accept); tool calls sit
@@ -16,8 +18,6 @@ What Chat cannot hold, and what the renderer does (each adds a ``Note``):
 
 Parsing reads consecutive ``tool`` messages into one neutral tool message (the neutral model
 groups the results of one assistant turn).
-
-Used in lessons: 02, 03, 04, 05, 06, 07, 08, 09, 10, 11.
 
 One file per direction: ``render.py`` (neutral -> Chat, request and response
 bodies) and ``parse.py`` (Chat -> neutral).

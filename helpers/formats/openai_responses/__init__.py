@@ -1,4 +1,6 @@
-"""OpenAI Responses (``POST /v1/responses``): render and parse, both directions.
+"""Used in lessons: 02, 03, 10, 11.
+
+OpenAI Responses (``POST /v1/responses``): render and parse, both directions.
 
 The shape: a list of typed **items** in ``input``, not a list of role messages. Text turns are
 ``message`` items (user parts ``input_text``/``input_image``; each assistant text block its own
@@ -19,8 +21,6 @@ What the renderer changes (each adds a ``Note``):
 
 Parsing reads consecutive assistant-side items (reasoning, message, function_call) into one
 assistant message, and consecutive ``function_call_output`` items into one tool message.
-
-Used in lessons: 02, 03, 10, 11.
 
 One file per direction: ``render.py`` (neutral -> Responses, request and response
 bodies) and ``parse.py`` (Responses -> neutral).

@@ -1,0 +1,32 @@
+"""Used in lessons: 01, 02, 03, 04, 05, 06, 07, 08, 09, 10, 11, 12.
+
+Everything a lesson *shows*, in one place: figures, message cards, tabbed views and sliders.
+
+Nothing here computes a number (``helpers.tokens``, ``helpers.cost`` and friends do); these
+only arrange numbers computed elsewhere. Each name is defined in a small module of its own, so
+open that one to read how it is drawn:
+
+- ``helpers/plots.py``: ``show`` (a figure with a text alternative), ``growth``,
+  ``stacked_parts``, ``PALETTE`` (the colour-blind-safe colours);
+- ``helpers/show.py``: ``ROLE_COLOURS``, the cards a ``Message`` or ``Request`` shows as;
+- ``helpers/widgets.py``: ``format_tabs``, ``format_summary``, ``trace_viewer``, ``lab``
+  (ipywidgets views, each with a plain-text twin).
+"""
+
+from __future__ import annotations
+
+from helpers.plots import PALETTE, growth, show, stacked_parts
+from helpers.show import ROLE_COLOURS
+from helpers.widgets import format_summary, format_tabs, lab, trace_viewer
+
+__all__ = [
+    "PALETTE",
+    "ROLE_COLOURS",
+    "format_summary",
+    "format_tabs",
+    "growth",
+    "lab",
+    "show",
+    "stacked_parts",
+    "trace_viewer",
+]

@@ -1,0 +1,150 @@
+"""Used in lessons: 01, 02, 03, 04, 05, 09, 10, 11.
+
+Messages (a role and a list of blocks), tools, and the request that carries them all, plus the
+builders (``user("...")``, ``assistant(...)``, ``tool(...)``) that read like the JSON they make.
+
+Lesson 02's point: four roles, one list. The caller owns that list and sends all of it every
+turn, tool definitions included. What this module does not do: know any provider.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from helpers.messages.blocks import Block, Image, Text, ToolCall, ToolResult
+
+__all__ = [
+    "ROLES",
+    "Message",
+    "Request",
+    "Tool",
+    "assistant",
+    "system",
+    "text",
+    "tool",
+    "tool_call",
+    "tool_result",
+    "user",
+]
+
+Role = Literal["system", "user", "assistant", "tool"]
+ROLES: tuple[str, ...] = ("system", "user", "assistant", "tool")
+
+
+@dataclass
+class Message:
+    role: Role
+    content: list[Block]
+    #: Optional participant name (OpenAI's ``name`` field); most conversations leave it out.
+    name: str | None = None
+
+    @property
+    def text(self) -> str:
+        """The text blocks joined. Reading *only* this is the classic bug: it drops tool calls."""
+        return "".join(b.text for b in self.content if isinstance(b, Text))
+
+    @property
+    def tool_calls(self) -> list[ToolCall]:
+        return [b for b in self.content if isinstance(b, ToolCall)]
+
+    @property
+    def tool_results(self) -> list[ToolResult]:
+        return [b for b in self.content if isinstance(b, ToolResult)]
+
+    def to_json(self) -> dict:
+        out: dict[str, Any] = {"role": self.role, "content": [b.to_json() for b in self.content]}
+        if self.name is not None:
+            out["name"] = self.name
+        return out
+
+    def _repr_html_(self) -> str:
+        from helpers.show import message_html
+
+        return message_html(self)
+
+
+@dataclass
+class Tool:
+    """A tool the model may call: a name, a description, and a JSON Schema for its arguments."""
+
+    name: str
+    description: str = ""
+    parameters: dict[str, Any] = field(default_factory=lambda: {"type": "object", "properties": {}})
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "description": self.description, "parameters": self.parameters}
+
+
+@dataclass(repr=False)
+class Request:
+    """Everything one HTTP request carries: model, tool definitions, the whole message list."""
+
+    model: str
+    messages: list[Message]
+    tools: list[Tool] = field(default_factory=list)
+    #: "auto", "none", "required", or {"name": "tool_name"} to force one tool.
+    tool_choice: str | dict | None = None
+    max_tokens: int | None = None
+
+    def to_json(self) -> dict:
+        out: dict[str, Any] = {"model": self.model}
+        out["tools"] = [t.to_json() for t in self.tools]
+        out["messages"] = [m.to_json() for m in self.messages]
+        if self.tool_choice is not None:
+            out["tool_choice"] = self.tool_choice
+        if self.max_tokens is not None:
+            out["max_tokens"] = self.max_tokens
+        return out
+
+    def __repr__(self) -> str:
+        roles = ", ".join(m.role for m in self.messages)
+        return (
+            f"Request(model={self.model!r}, {len(self.messages)} messages [{roles}], "
+            f"{len(self.tools)} tools)"
+        )
+
+    def _repr_html_(self) -> str:
+        from helpers.show import request_html
+
+        return request_html(self)
+
+
+# --- builders: they read like the JSON they make -----------------------------------------------
+
+
+def text(value: str) -> Text:
+    return Text(value)
+
+
+def _blocks(parts: tuple[str | Block, ...]) -> list[Block]:
+    return [Text(p) if isinstance(p, str) else p for p in parts]
+
+
+def system(*parts: str | Block) -> Message:
+    """``system("You are Sundry's support agent...")``"""
+    return Message("system", _blocks(parts))
+
+
+def user(*parts: str | Block) -> Message:
+    """``user("Where is my order?")`` or ``user(text(...), image(...))``"""
+    return Message("user", _blocks(parts))
+
+
+def assistant(*parts: str | Block) -> Message:
+    """``assistant("Let me look that order up.", tool_call("c1", "search_orders", {...}))``"""
+    return Message("assistant", _blocks(parts))
+
+
+def tool(*results: ToolResult) -> Message:
+    """A ``tool`` message holding one or more results: ``tool(tool_result("c1", "..."))``"""
+    return Message("tool", list(results))
+
+
+def tool_call(id: str, name: str, arguments: dict[str, Any] | None = None) -> ToolCall:
+    return ToolCall(id, name, dict(arguments or {}))
+
+
+def tool_result(call_id: str, text: str | list[Text | Image], is_error: bool = False) -> ToolResult:
+    content = [Text(text)] if isinstance(text, str) else list(text)
+    return ToolResult(call_id, content, is_error)
