@@ -5,8 +5,9 @@ Usage: python scripts/build_site.py [OUTPUT_DIR]      (default: site/)
 Each lesson becomes one HTML page with its stored outputs and figures, a navigation bar (index,
 previous, next) at the top and bottom, and links between lessons rewritten from ``.ipynb`` to
 ``.html``. ``index.html`` lists the lessons with their goals. ``data/`` and ``helpers/`` are
-copied next to the pages so links to fixtures and to the helper files work. Interactive widgets cannot run in a static page; every lesson
-prints or plots the same numbers beside them, so nothing is lost for a reader.
+copied next to the pages so links to fixtures and to the helper files work. Interactive
+widgets cannot run in a static page; every lesson prints or plots the same numbers beside
+them, so nothing is lost for a reader.
 
 Every figure gets, as its ``alt`` attribute, the text alternative ``helpers.plots.show`` stored
 with it in the notebook (matched by the image itself, so order does not matter); a figure
