@@ -105,31 +105,20 @@ R22 = (
 
 # path ("check", "render", "provider") -> corpus id -> why today's code disagrees with the
 # provider's recorded verdict. Remove an entry when the code is fixed (its strict xfail fails).
+STATE_PREV = (
+    "state: the previous response is stored at OpenAI, not in the local provider, which answers "
+    "400 previous_response_not_found (the chain was never sent to it)"
+)
+STATE_CONV = (
+    "state: the conversation was created at OpenAI (POST /v1/conversations); the local provider "
+    "never made it and answers 404 (the chain lives at OpenAI, not here)"
+)
+
 DISAGREEMENTS: dict[str, dict[str, str]] = {
     "check": {
-        "pyd-ant-lazy_advertisement_live-1": R18,
-        "pyd-ant-lazy_advertisement_live-2": R18,
-        "pyd-port-_R4-T1-tool-addition_-0": R18,
-        "pyd-port-_R4-T6-announcement_-0": R18,
         "pyd-ant-container_setting_explicit_dict_form_live-1": (
             "Anthropic refused `container` given as an object ('container: Input should be a "
             "valid string'); field types outside the conversation are not checked"
-        ),
-        "pyd-gem-model_image_url_detail-1": (
-            "Gemini refused an unknown part field `mediaResolution` at contents[0].parts[1] "
-            "(Invalid JSON payload: Cannot find field); unknown part fields are ignored"
-        ),
-        "pyd-gem-model_video_url_detail-0": (
-            "Gemini refused an unknown part field `mediaResolution` at contents[0].parts[1] "
-            "(Invalid JSON payload: Cannot find field); unknown part fields are ignored"
-        ),
-        "pyd-chat-model_without_system_prompt-0": (
-            "OpenAI Chat accepted (200) a body whose only message is a system message; check "
-            "reports [no-messages]"
-        ),
-        "pyd-chat-model_thinking_part-1-edaa964d": (
-            "OpenAI accepted (200) a reasoning item followed directly by a user message; check "
-            "reports reasoning-not-followed"
         ),
         "pyd-resp-thinking_with_modified_history-1": (
             "OpenAI refused a reasoning item followed by an assistant message without the id of "
@@ -141,51 +130,6 @@ DISAGREEMENTS: dict[str, dict[str, str]] = {
             "items; check reports [result-without-call] without the stored chain (issue 11 item "
             "5)"
         ),
-        "pyd-resp-conversation_id_tool_call_continuation-2": (
-            "Responses continuation (`conversation`) whose input is only function_call_output "
-            "items; check reports [result-without-call] without the stored chain (issue 11 item "
-            "5)"
-        ),
-        "mira-call_with_tools-openai_responses_gpt_4o-sync-1": (
-            "Responses continuation (`previous_response_id`) whose input is only "
-            "function_call_output items; check reports [result-without-call] without the stored "
-            "chain (issue 11 item 5)"
-        ),
-        "pyd-chat-apply_patch_toolset_stream-1": R21,
-        "pyd-chat-apply_patch_toolset_stream-2": R21,
-        "pyd-chat-apply_patch_toolset_stream-3": R21,
-        "pyd-ant-deferred_capability_tool_callable_without_tool_search-1": R1,
-        "pyd-ant-deferred_capability_tool_callable_without_tool_search-2": R1,
-        "pyd-ant-deferred_capability_without_tool_search_across_models_claud-05fd7fc1": R1,
-        "pyd-ant-deferred_capability_without_tool_search_across_models_claud-196f3834": R1,
-        "pyd-ant-deferred_capability_without_tool_search_across_models_claud-594bc541": R1,
-        "pyd-ant-deferred_capability_without_tool_search_across_models_claud-690dc57f": R1,
-        "pyd-ant-deferred_capability_without_tool_search_across_models_claud-6a299a26": R1,
-        "pyd-ant-deferred_capability_without_tool_search_across_models_claud-7ffdc610": R1,
-        "pyd-ant-deferred_capability_without_tool_search_across_models_claud-9198b436": R1,
-        "pyd-ant-deferred_capability_without_tool_search_across_models_claud-948a3ec2": R1,
-        "pyd-port-_R1-T1-native-search_-0": R1,
-        "pyd-port-_R1-T2-native-search_-0": R1,
-        "pyd-port-_R3-T1-native-search_-0": R1,
-        "pyd-port-_R3-T2-native-search_-0": R1,
-        "pyd-port-_R4-T2-local-search_-0": R1,
-        "pyd-port-_R4-T2-native-search_-0": R1,
-        "pyd-port-_R5-T1-native-search_-0": R1,
-        "pyd-port-_R5-T2-native-search_-0": R1,
-        "pyd-port-_R2-T1-native-search_-0": (
-            "anthropic accepted (200) an empty text part; check reports [empty-content] as a "
-            "violation, issue 11 says warning"
-        ),
-        "pyd-port-_R2-T2-native-search_-0": (
-            "anthropic accepted (200) an empty text part; check reports [empty-content] as a "
-            "violation, issue 11 says warning"
-        ),
-        "pyd-gem-instructions_only_with_tool_calls-0": R12,
-        "pyd-gem-instructions_only_with_tool_calls-1": R12,
-        "pyd-gem-instructions_only_with_tool_calls-2": R12,
-        "pyd-gem-instructions_only_with_tool_calls-3": R12,
-        "pyd-gem-instructions_only_with_tool_calls-4": R12,
-        "pyd-gem-model_empty_assistant_response-0": R12,
         "pyd-chat-web_search_tool_model_not_supported-0": (
             "model-specific: gpt-4o refuses `web_search_options`; no per-model parameter rules"
         ),
@@ -205,14 +149,6 @@ DISAGREEMENTS: dict[str, dict[str, str]] = {
             "model-specific: o1-mini refuses a system message (messages[0].role); no per-model "
             "role rules"
         ),
-        "pyd-resp-history_with_combined_tool_call_id-0": (
-            "openai-responses accepted (200) a replayed call to a tool missing from `tools`; "
-            "check reports [unknown-tool] as a violation, issue 11 says warning"
-        ),
-        "pyd-resp-image_generation_tool_without_image_output-1": (
-            "openai-responses accepted (200) an empty text part; check reports [empty-content] as"
-            " a violation, issue 11 says warning"
-        ),
         "pyd-resp-model_http_error-0": (
             "parameter range: OpenAI refuses temperature -1 (decimal_below_min_value); sampling "
             "parameters are not checked"
@@ -220,14 +156,6 @@ DISAGREEMENTS: dict[str, dict[str, str]] = {
         "pyd-resp-previous_response_id_auto_mode-0": (
             "state: OpenAI refused an unknown previous_response_id (previous_response_not_found);"
             " Responses state is not modelled (issue 11 item 5)"
-        ),
-        "pyd-resp-gpt5_freeform_text_sql_tool-1": (
-            "the Responses parser drops `custom_tool_call` items, so the reasoning item before "
-            "one looks last; check reports reasoning-not-followed, OpenAI accepted (200)"
-        ),
-        "pyd-resp-gpt5_freeform_text_sql_tool-2": (
-            "the Responses parser drops `custom_tool_call` items, so the reasoning item before "
-            "one looks last; check reports reasoning-not-followed, OpenAI accepted (200)"
         ),
         "mira-in-model_not_found-openai_gpt_4o_responses-0": (
             "unknown model: the provider refused model 'this-model-does-not-exist-12345' (400); "
@@ -248,6 +176,14 @@ DISAGREEMENTS: dict[str, dict[str, str]] = {
     },
     "render": {},
     "provider": {
+        "pyd-resp-conversation_id_auto_respects_pydantic_ai_conversation_id-1": STATE_CONV,
+        "pyd-resp-conversation_id_explicit_and_auto-1": STATE_CONV,
+        "pyd-resp-conversation_id_explicit_and_auto-2": STATE_CONV,
+        "pyd-resp-conversation_id_preserves_mismatched_history-1": STATE_CONV,
+        "pyd-resp-conversation_id_streaming_provider_details-1": STATE_CONV,
+        "pyd-resp-conversation_id_tool_call_continuation-1": STATE_CONV,
+        "pyd-resp-previous_response_id-1": STATE_PREV,
+        "pyd-resp-compact_with_auto_previous_response_id_chain-1": STATE_PREV,
         "pyd-ant-container_setting_explicit_dict_form_live-1": (
             "Anthropic refused `container` given as an object ('container: Input should be a "
             "valid string'); field types outside the conversation are not checked"
@@ -274,15 +210,6 @@ DISAGREEMENTS: dict[str, dict[str, str]] = {
         "pyd-resp-model_http_error-0": (
             "parameter range: OpenAI refuses temperature -1 (decimal_below_min_value); sampling "
             "parameters are not checked"
-        ),
-        "pyd-resp-previous_response_id_auto_mode-0": (
-            "state: OpenAI refused an unknown previous_response_id (previous_response_not_found);"
-            " Responses state is not modelled (issue 11 item 5)"
-        ),
-        "pyd-port-_R2-T2-native-search_-0": (
-            "the Anthropic parser drops server-tool blocks (server_tool_use, "
-            "tool_search_tool_result, ...), leaving an empty turn; the local provider then "
-            "refuses it, Anthropic accepted (200)"
         ),
         "mira-call_with_thinking-anthropic_beta_claude_sonnet_4_0-async-1": R4,
         "mira-call_with_thinking-anthropic_beta_claude_sonnet_4_0-async_stream-1": R4,

@@ -207,7 +207,8 @@ def test_what_the_parser_cannot_keep_is_noted():
     assert notes == [
         "system.content[0].cache_control: has no place in the neutral request",
         "messages[0].content[0]: block type 'document' has no neutral equivalent; dropped",
-        "messages[2]: text before the tool results; read as a user message after them",
+        "messages[2].content[0]: a block before a tool_result in this user turn: results must "
+        "come first",
         "stream: has no place in the neutral request",
         "tools[0]: not a custom tool with an input_schema; dropped",
         "tools[1].cache_control: has no place in the neutral request",
@@ -244,7 +245,7 @@ def test_a_string_system_and_string_content():
         ),
         (
             {"messages": [{"role": "assistant", "content": [{"type": "tool_use", "name": "f"}]}]},
-            r"messages\[0\]\.content\[0\]: a tool_use needs an 'id' and an object 'input'",
+            r"messages\[0\]\.content\[0\]: a tool_use needs an 'id'",
         ),
         (
             {
@@ -376,3 +377,29 @@ def test_a_system_list_keeps_its_text_blocks_only():
     request, notes = read({"model": "m", "max_tokens": 5, "system": system_blocks, "messages": []})
     assert request.messages == [system("rules", "more")]
     assert notes == ["system.content[1]: a system message holds text only; dropped"]
+
+
+def test_what_anthropic_refuses_is_read_and_named_by_its_rule():
+    """Text before a tool_result, an input that is no object, an unknown block: the parser reads
+    on and names the rule, for ``helpers.verdict`` to report (never a FormatError)."""
+    from helpers.formats.common import Notes
+
+    body = {
+        "model": "m",
+        "max_tokens": 5,
+        "messages": [
+            {"role": "user", "content": [{"type": "fallback"}]},
+            {
+                "role": "assistant",
+                "content": [{"type": "tool_use", "id": "t", "name": "f", "input": "x"}],
+            },
+        ],
+    }
+    notes = Notes()
+    request = parse(body, FMT, notes=notes)
+    assert [(n.where, n.rule) for n in notes if n.rule] == [
+        ("messages[0].content[0]", "unknown-block"),
+        ("messages[1].content[0]", "arguments-not-object"),
+    ]
+    assert request.messages[1].content[0].arguments == "x"
+    assert notes.origin(request.messages[1].content[0]) == "messages[1].content[0]"

@@ -197,23 +197,6 @@ def test_what_the_parser_cannot_keep_is_noted():
     [
         (
             [
-                {"role": "user", "content": "go"},
-                {"role": "assistant", "content": None, "tool_calls": []},
-                {
-                    "role": "assistant",
-                    "tool_calls": [
-                        {
-                            "id": "c1",
-                            "type": "function",
-                            "function": {"name": "f", "arguments": "{"},
-                        }
-                    ],
-                },
-            ],
-            r"messages\[2\]\.tool_calls\[0\]: arguments of call 'c1' are not valid JSON",
-        ),
-        (
-            [
                 {
                     "role": "assistant",
                     "tool_calls": [{"type": "function", "function": {"name": "f"}}],
@@ -364,3 +347,20 @@ def test_the_openai_sdk_reads_our_completion():
     parsed = ChatCompletion.model_validate(render_response(reply, FMT))
     assert parsed.choices[0].message.tool_calls[0].function.arguments == '{"x":1}'
     assert parsed.usage.prompt_tokens == 5
+
+
+def test_arguments_that_are_not_json_are_kept_and_named_by_their_rule():
+    from helpers.formats.common import Notes
+
+    call = {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{"}}
+    messages = [
+        {"role": "assistant", "tool_calls": [call]},
+        {"role": "user", "content": [{"type": "x"}]},
+    ]
+    notes = Notes()
+    request = parse({"model": "m", "messages": messages}, FMT, notes=notes)
+    assert [(n.where, n.rule) for n in notes if n.rule] == [
+        ("messages[0].tool_calls[0]", "arguments-not-object"),
+        ("messages[1].content[0]", "unknown-block"),
+    ]
+    assert request.messages[0].content[0].arguments == "{"

@@ -571,7 +571,7 @@ def test_error_response_for_a_violation_without_the_providers_text():
     with pytest.raises(ValueError):
         error_response(v, "openai")
     with pytest.raises(ValueError):
-        first_violation_error(req, "neutral")
+        first_violation_error(req, "portable")
 
 
 def test_error_response_uses_our_message_for_another_providers_violation():

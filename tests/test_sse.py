@@ -6,6 +6,7 @@ import pytest
 
 from helpers import sse
 from helpers.machinery import sse_write
+from tests.sse_support import tools_reply
 
 
 def test_events_parse_names_data_comments_and_crlf():
@@ -42,3 +43,83 @@ def test_pieces_join_back_to_the_text(text, size):
 def test_unknown_provider_is_named():
     with pytest.raises(ValueError, match="unknown format 'cohere'.*openai-chat"):
         sse.accumulate(b"", "cohere")
+
+
+# --- incomplete streams, notes, and a final [DONE] in any format
+
+
+def test_done_at_the_end_of_any_formats_stream_is_skipped_with_a_note():
+    from helpers.machinery.sse_write import encode_reply
+    from helpers.sse import accumulate
+
+    reply = tools_reply("anthropic", think=False)
+    for provider in ("openai-responses", "anthropic", "gemini"):
+        raw = encode_reply(reply, provider) + b"data: [DONE]\n\n"
+        notes: list[str] = []
+        body = accumulate(raw, provider, notes)
+        assert body and notes == [
+            "a final 'data: [DONE]' line (not part of this format) was skipped"
+        ]
+
+
+def test_an_anthropic_tool_use_without_its_stop_recovers_the_partial_input():
+    from helpers.machinery.sse_write import frame
+    from helpers.sse import assemble
+
+    start = {
+        "type": "message_start",
+        "message": {
+            "id": "m",
+            "type": "message",
+            "role": "assistant",
+            "model": "x",
+            "content": [],
+            "stop_reason": None,
+            "usage": {"input_tokens": 3},
+        },
+    }
+    block = {"type": "tool_use", "id": "t1", "name": "get_weather", "input": {}}
+    raw = "".join(
+        [
+            frame(start, "message_start"),
+            frame(
+                {"type": "content_block_start", "index": 0, "content_block": block},
+                "content_block_start",
+            ),
+            frame(
+                {
+                    "type": "content_block_delta",
+                    "index": 0,
+                    "delta": {"type": "input_json_delta", "partial_json": '{"city": "Par'},
+                },
+                "content_block_delta",
+            ),
+            frame(
+                {
+                    "type": "message_delta",
+                    "delta": {"stop_reason": "tool_use"},
+                    "usage": {"output_tokens": 9},
+                },
+                "message_delta",
+            ),
+            frame({"type": "message_stop"}, "message_stop"),
+        ]
+    )
+    notes: list[str] = []
+    reply = assemble(raw, "anthropic", notes)
+    assert reply.message.tool_calls[0].arguments == {"city": "Par"}
+    assert "never got its content_block_stop" in notes[0]
+
+
+def test_an_incomplete_stream_says_what_was_recovered():
+    import pytest
+
+    from helpers.machinery.sse_write import encode_reply
+    from helpers.sse import StreamError, assemble
+
+    raw = encode_reply(tools_reply("anthropic", think=False), "anthropic")
+    cut = raw[: raw.index(b"event: message_delta")]
+    with pytest.raises(StreamError) as caught:
+        assemble(cut, "anthropic")
+    assert "recovered before the cut: text (" in str(caught.value)
+    assert "tool_call search_code, tool_call run_tests" in str(caught.value)

@@ -112,9 +112,10 @@ def parse(body: dict, format: str | None = None, *, notes: list[Note] | None = N
     name = format or detect(body)
     if name == "neutral":
         return load(body)
-    found = Notes()
+    # A ``Notes`` passed in also collects where each message and block came from (``origin``).
+    found = notes if isinstance(notes, Notes) else Notes()
     request = module(name).parse_request(body, found)
-    if notes is not None:
+    if notes is not None and notes is not found:
         notes.extend(found)
     return request
 
@@ -177,13 +178,14 @@ def _neutral_evidence(body: dict) -> list[str]:
     return found
 
 
-def detect(body: dict) -> str:
+def detect(body: dict, prefer: str | None = None) -> str:
     """Which format a request body is in: one of ``FORMATS``, or ``"neutral"``.
 
     Each format names the fields that only it uses. A body with nothing format-specific (only
-    text messages) reads the same in every format: it is called neutral when it loads as
-    neutral JSON, else openai-chat. Marks of two formats at once, or no conversation at all,
-    are a ``FormatError`` that says what was found.
+    text messages) reads the same in every format: it is read as ``prefer`` when that names a
+    format (the provider it is being checked for), else neutral when it loads as neutral JSON,
+    else openai-chat. Marks of two formats at once, or no conversation at all, are a
+    ``FormatError`` that says what was found.
     """
     if not isinstance(body, dict):
         raise FormatError(f"a request body must be a JSON object, got {type(body).__name__}")
@@ -198,6 +200,8 @@ def detect(body: dict) -> str:
     if len(found) > 1:
         mixed = "; ".join(f"{name}: {reasons[0]}" for name, reasons in found.items())
         raise FormatError(f"the body mixes formats ({mixed}); pass the format explicitly")
+    if prefer in FORMATS and ("contents" if prefer == "gemini" else "messages") in body:
+        return prefer
     if isinstance(body.get("messages"), list):
         try:
             load(body)

@@ -30,20 +30,46 @@ DEFAULT_MAX_TOKENS = 1024
 
 @dataclass
 class Note:
-    """Something a renderer or parser changed or dropped, and where (``messages[3].content[0]``)."""
+    """Something a renderer or parser changed or dropped, and where (``messages[3].content[0]``).
+
+    A parser that meets something the provider itself refuses (text before a ``tool_result`` in
+    one Anthropic turn, a block type the format does not have) names the broken ``rule`` too:
+    ``helpers.verdict`` turns such notes into violations.
+    """
 
     where: str
     message: str
+    rule: str | None = None
 
     def __str__(self) -> str:
         return f"{self.where}: {self.message}" if self.where else self.message
 
 
 class Notes(list[Note]):
-    """A list of notes with one convenience: ``notes.add(where, message)``."""
+    """A list of notes, plus where each neutral message and block came from in the body.
 
-    def add(self, where: str, message: str) -> None:
-        self.append(Note(where, message))
+    ``notes.add(where, message)`` adds a note; ``notes.mark(block, where)`` records that
+    ``block`` was read from ``where`` (a path into the body: ``messages[3].tool_calls[0]``), so
+    a problem found later on the neutral request can point into the file the user gave.
+    """
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.origins: dict[int, tuple[Any, str]] = {}
+
+    def add(self, where: str, message: str, rule: str | None = None) -> None:
+        self.append(Note(where, message, rule))
+
+    def mark(self, item: Any, where: str) -> Any:
+        """Remember that ``item`` (a message or block) was read from ``where``; returns it."""
+        if item is not None:
+            self.origins.setdefault(id(item), (item, where))
+        return item
+
+    def origin(self, item: Any) -> str | None:
+        """The path ``item`` was read from, or None."""
+        found = self.origins.get(id(item))
+        return found[1] if found is not None and found[0] is item else None
 
 
 @dataclass
@@ -148,6 +174,23 @@ def load_arguments(text: Any, where: str, call_id: str) -> dict[str, Any]:
             f"got {type(value).__name__}"
         )
     return value
+
+
+def read_arguments(text: Any, where: str, call_id: str, notes: Notes) -> Any:
+    """Like ``load_arguments``, but a history is read as it is: arguments that are not a JSON
+    object stay as they came (a string, a list...), for the rules to report at ``where``
+    (``arguments-not-object``), instead of stopping the whole read."""
+    try:
+        return load_arguments(text, where, call_id)
+    except FormatError as err:
+        detail = str(err).removeprefix(f"{where}: ")
+        notes.add(where, f"{detail}; kept as it came", rule="arguments-not-object")
+        if isinstance(text, str):
+            try:
+                return json.loads(text)
+            except json.JSONDecodeError:
+                return text
+        return text
 
 
 # --- images ----------------------------------------------------------------------------------

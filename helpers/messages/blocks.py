@@ -19,10 +19,16 @@ __all__ = ["BLOCK_TYPES", "Block", "Image", "Reasoning", "Text", "ToolCall", "To
 @dataclass
 class Text:
     text: str
+    #: The provider's id of the output item this text came in (OpenAI Responses' ``msg_...``),
+    #: kept so a replay names the same item; equality ignores it.
+    item_id: str | None = field(default=None, compare=False, repr=False)
     type: Literal["text"] = field(default="text", init=False, repr=False)
 
     def to_json(self) -> dict:
-        return {"type": "text", "text": self.text}
+        out = {"type": "text", "text": self.text}
+        if self.item_id is not None:
+            out["item_id"] = self.item_id
+        return out
 
 
 @dataclass
@@ -37,6 +43,9 @@ class ToolCall:
     #: The exact JSON text of the arguments as a provider sent it, when a parser keeps it.
     #: Token counts and prompt caches see this text, spacing included; equality ignores it.
     raw_arguments: str | None = field(default=None, compare=False, repr=False)
+    #: The provider's id of the item that carried the call (OpenAI Responses' ``fc_...``, not
+    #: the ``call_id``), kept so a replay names the same item; equality ignores it.
+    item_id: str | None = field(default=None, compare=False, repr=False)
     type: Literal["tool_call"] = field(default="tool_call", init=False, repr=False)
 
     def to_json(self) -> dict:
@@ -45,6 +54,8 @@ class ToolCall:
             out["signature"] = self.signature
         if self.raw_arguments is not None:
             out["raw_arguments"] = self.raw_arguments
+        if self.item_id is not None:
+            out["item_id"] = self.item_id
         return out
 
 

@@ -37,7 +37,7 @@ def block_from_json(obj: Any, where: str = "block") -> Block:
         raise FormatError(f"{where}: a block must be an object, got {type(obj).__name__}")
     kind = obj.get("type")
     if kind == "text":
-        return Text(_require(obj, "text", str, where))
+        return Text(_require(obj, "text", str, where), obj.get("item_id"))
     if kind == "tool_call":
         args = obj.get("arguments", {})
         if isinstance(args, str):
@@ -50,6 +50,7 @@ def block_from_json(obj: Any, where: str = "block") -> Block:
         call = ToolCall(_require(obj, "id", str, where), _require(obj, "name", str, where), args)
         call.signature = obj.get("signature")
         call.raw_arguments = obj.get("raw_arguments")
+        call.item_id = obj.get("item_id")
         return call
     if kind == "tool_result":
         call_id = _require(obj, "call_id", str, where)

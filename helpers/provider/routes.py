@@ -13,9 +13,10 @@ The endpoints are the real ones:
 ==========================================================  ===================================
 
 :func:`answer` checks a request the way the provider does, in the order a real server does:
-a key is present, the body is JSON of the right content type, the required fields are there,
-the body parses into a neutral request (``helpers.formats.parse``), reasoning signatures are
-intact, and the conversation keeps the provider's rules of the list (``helpers.rules.check``).
+a key is present, the body is JSON of the right content type, then ``helpers.verdict``: the
+required fields are there and the body reads as a request; the model exists, reasoning
+signatures are intact, and the conversation keeps the provider's rules of the list (the same
+``verdict``, so ``python -m helpers check`` and this server never disagree).
 The first failure is answered with the provider's own status and error envelope. A good request
 goes to the scenario, whose reply is priced with the real token counter
 (``helpers.tokens``) and rendered with ``helpers.formats.render_response``; a streamed request
@@ -41,24 +42,11 @@ __all__ = ["Response", "Route", "answer", "error", "find_route"]
 _ROUTES: list[tuple[re.Pattern[str], str, bool]] = [
     (re.compile(r"/v1/chat/completions"), "openai-chat", False),
     (re.compile(r"/v1/responses"), "openai-responses", False),
+    (re.compile(r"/v1/conversations"), "openai-responses", False),  # state: a new conversation
     (re.compile(r"/v1/messages"), "anthropic", False),
     (re.compile(r"/v1beta/models/(?P<model>[^/:]+):generateContent"), "gemini", False),
     (re.compile(r"/v1beta/models/(?P<model>[^/:]+):streamGenerateContent"), "gemini", True),
 ]
-#: Fields each API requires, with the text it answers when one is missing.
-_REQUIRED: dict[str, list[tuple[str, str]]] = {
-    "openai-chat": [
-        ("model", "you must provide a model parameter"),
-        ("messages", "Missing required parameter: 'messages'."),
-    ],
-    "openai-responses": [("model", "Missing required parameter: 'model'.")],
-    "anthropic": [
-        ("model", "model: Field required"),
-        ("max_tokens", "max_tokens: Field required"),
-        ("messages", "messages: Field required"),
-    ],
-    "gemini": [("contents", "* GenerateContentRequest.contents: contents is not specified")],
-}
 _REQUEST_ID_HEADER = {"openai": "x-request-id", "anthropic": "request-id", "gemini": "x-request-id"}
 _REPLY_ID = {  # provider -> (prefix, length) of the response id
     "openai-chat": ("chatcmpl-", 29),
@@ -75,6 +63,8 @@ class Route:
     model: str | None = None  # Gemini names the model in the path
     #: Gemini streams SSE only with ``?alt=sse``; without it, one JSON array of records.
     sse: bool = True
+    #: ``POST /v1/conversations``: create a conversation (OpenAI Responses state), no model
+    conversations: bool = False
 
 
 @dataclass
@@ -95,7 +85,9 @@ def find_route(path: str, query: str = "") -> Route | None:
         match = pattern.fullmatch(path)
         if match:
             model = match.groupdict().get("model")
-            return Route(provider, stream, model, sse="alt=sse" in query.split("&"))
+            route = Route(provider, stream, model, sse="alt=sse" in query.split("&"))
+            route.conversations = path == "/v1/conversations"
+            return route
     return None
 
 
@@ -173,11 +165,12 @@ def _usage(request: Any, message: Any, model: str) -> Any:
 
 def answer(route: Route, headers: dict[str, str], raw: bytes, scenario: Scenario) -> Response:
     """Check one request like the provider does, then reply with the scenario's next turn."""
-    from helpers.formats import parse, parse_response, render_response
+    from helpers.formats import parse_response, render_response
     from helpers.machinery.input_checks import InputError, loads, tool_problem
-    from helpers.messages import FormatError, Message, ToolCall
+    from helpers.messages import Message, ToolCall
     from helpers.replies import Reply
-    from helpers.rules import error_response, first_enforced
+    from helpers.rules import error_response
+    from helpers.verdict import verdict
 
     provider = route.provider
     if not any(h in headers for h in ("authorization", "x-api-key", "x-goog-api-key")):
@@ -196,13 +189,24 @@ def answer(route: Route, headers: dict[str, str], raw: bytes, scenario: Scenario
     if not isinstance(body, dict):
         kind = type(body).__name__
         return error(provider, 400, f"The request body must be a JSON object, not {kind}.")
-    for key, text in _REQUIRED[provider]:
-        if key not in body:
-            return error(provider, 400, text)
-    try:
-        request = parse(body, provider)
-    except (FormatError, KeyError, TypeError, ValueError) as err:
-        return error(provider, 400, f"Invalid request: {err}")
+    sent = body
+    if provider == "openai-responses":  # a stored chain goes in front of the new input
+        from helpers.provider import state
+
+        if route.conversations:
+            return _json_response(200, state.create(sent, _digest("conversation", raw)), provider)
+        body, (status, not_found, param) = state.expand(sent)
+        if not_found:
+            envelope = errors.envelope(provider, status, not_found, param=param)
+            if param == "previous_response_id":
+                envelope["error"]["code"] = "previous_response_not_found"
+            return _json_response(status, envelope, provider, f"error {status}")
+    # One decision (helpers.verdict), the one `python -m helpers check` prints.
+    result = verdict(body, provider, format=provider)
+    first = result.first_error
+    if first is not None and first.rule in ("missing-field", "malformed"):
+        return error(provider, 400, first.provider_error or first.message)
+    request = result.request
     for i, tool in enumerate(request.tools):
         problem = tool_problem(tool)
         if problem:
@@ -222,11 +226,9 @@ def answer(route: Route, headers: dict[str, str], raw: bytes, scenario: Scenario
     complaint = _bad_signature(provider, body)
     if complaint:
         return error(provider, 400, complaint)
-    # Only what the real provider is known to reject (see rules.first_enforced).
-    violation = first_enforced(request, provider)
-    if violation is not None:
-        status, envelope = error_response(violation, provider)
-        return _json_response(status, envelope, provider, f"rule: {violation.rule}")
+    if first is not None:
+        status, envelope = error_response(first, provider)
+        return _json_response(status, envelope, provider, f"rule: {first.rule}")
 
     turn = Turn(request, provider, _wants_reasoning(provider, body))
     blocks = list(scenario(turn))
@@ -242,6 +244,8 @@ def answer(route: Route, headers: dict[str, str], raw: bytes, scenario: Scenario
     reply = Reply(message, _usage(request, message, model), stop, model, reply_id)
     whole = render_response(reply, provider)
     parse_response(whole, provider)  # our own output must parse: fail here, not in the client
+    if provider == "openai-responses":
+        state.remember(reply_id, sent, body, whole["output"])
 
     request_id = "req_" + _digest("request", raw)[:24]
     extra = [(_REQUEST_ID_HEADER[errors.family(provider)], request_id)]

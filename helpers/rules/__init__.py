@@ -3,21 +3,30 @@
 The rules of the list: check a neutral conversation before a provider rejects it.
 
 ``check(request, profile)`` returns every broken rule as a ``Violation``; ``explain()`` turns
-them into a readable report. The ``neutral`` profile holds the rules every provider shares
-(``core.py``: shapes and places; ``pairing.py``: calls and results); each provider profile is
+them into a readable report. The ``portable`` profile holds the rules code should keep so that
+it works with every provider (``core.py``: system first, shapes and places; ``pairing.py``:
+every call answered once before the next assistant turn, order kept); each provider profile is
 those rules plus the provider's own, with the provider's exact error text filled in where one
 is known:
 
 ==================  ============================================================================
 profile             adds to the shared rules
 ==================  ============================================================================
-neutral             nothing: the shared core
+portable            nothing: the shared core, every finding an error
 openai-chat         tool messages right after the calls (``results-not-adjacent``)
 openai-responses    a reasoning item is followed by what it produced (``reasoning-not-followed``)
 anthropic           results first in the next turn, id pattern, empty final assistant allowed
 anthropic-strict    anthropic + user/assistant alternation, user first (Amazon Bedrock)
 gemini              call-turn and response-turn positions, one response per call
 ==================  ============================================================================
+
+**One decision.** Under a provider profile a violation is an *error* only if that provider
+refuses it (its text is known, or the body cannot be written in its format at all); anything
+else it breaks is a *warning*: printed, but the provider takes the request (a system message
+further down, a call to a tool the request does not define). ``first_enforced`` (the first
+error) is what the local provider answers with, so ``check`` and the local provider never
+disagree. ``helpers.verdict`` applies the same decision to a body read from a file. ``ROWS``
+(``table.py``) lists every rule per provider, refused or accepted, with its source.
 
 ``error_response(violation, provider)`` builds the HTTP status and JSON error body that provider
 sends back, for the local fake provider. This package works on the neutral model only: it never
@@ -32,11 +41,14 @@ from helpers.rules.core import check_core
 from helpers.rules.cuts import turn_boundaries
 from helpers.rules.errors import FORMATS, error_response, provider_of
 from helpers.rules.pairing import check_pairing
+from helpers.rules.table import ROWS, Row
 from helpers.rules.violation import Violation, Violations, explain
 
 __all__ = [
     "FORMATS",
     "PROFILES",
+    "ROWS",
+    "Row",
     "Violation",
     "Violations",
     "check",
@@ -45,11 +57,12 @@ __all__ = [
     "first_enforced",
     "first_violation_error",
     "provider_of",
+    "severity",
     "turn_boundaries",
 ]
 
 PROFILES: tuple[str, ...] = (
-    "neutral",
+    "portable",
     "openai-chat",
     "openai-responses",
     "anthropic",
@@ -66,11 +79,30 @@ _CHECKS = {
 }
 
 
-def check(request_or_messages: Request | list[Message], profile: str = "neutral") -> Violations:
+#: Rules whose breach no wire format can carry: the request cannot be sent as it is.
+SHAPE_RULES = frozenset(
+    {
+        "unknown-role",
+        "content-not-list",
+        "unknown-block",
+        "block-not-allowed",
+        "call-outside-assistant",
+        "result-outside-tool-message",
+        "tool-message-content",
+        "missing-field",
+        "malformed",
+    }
+)
+#: Legal everywhere, but probably a mistake: always a warning.
+SUSPICIOUS_RULES = frozenset({"unknown-tool"})
+
+
+def check(request_or_messages: Request | list[Message], profile: str = "portable") -> Violations:
     """Every rule of the list the conversation breaks under ``profile``, in list order.
 
     Takes a ``Request`` (then tool names are checked against its tools too) or a plain list of
-    messages. An empty result means: as far as these rules know, the provider will accept it.
+    messages. ``.accepted`` on the result says whether the provider takes the request: it has
+    no errors (warnings may remain).
     """
     if profile not in PROFILES:
         raise ValueError(f"unknown profile {profile!r}; profiles: {', '.join(PROFILES)}")
@@ -80,7 +112,17 @@ def check(request_or_messages: Request | list[Message], profile: str = "neutral"
         found = _CHECKS[profile](messages, tools, found)
     for v in found:
         v.profile = profile
+        v.severity = severity(v, profile)
     return Violations(sorted(found, key=_position))
+
+
+def severity(violation: Violation, profile: str) -> str:
+    """``"error"`` if ``profile`` refuses what ``violation`` describes, else ``"warning"``."""
+    if violation.rule in SUSPICIOUS_RULES:
+        return "warning"
+    if profile == "portable" or violation.rule in SHAPE_RULES or violation.provider_error:
+        return "error"
+    return "warning"
 
 
 def _unpack(obj: Request | list[Message]) -> tuple[list[Message], list[Tool]]:
@@ -107,19 +149,18 @@ def _position(v: Violation) -> tuple[int, int]:
 
 
 def first_enforced(request: Request, profile: str) -> Violation | None:
-    """The first violation the provider is known to reject, or None if it would accept it.
+    """The first error ``check`` finds under ``profile``, or None if the provider accepts it.
 
-    A violation counts only if the provider's own text for it is known: rules the provider
-    does not enforce (or whose answer nobody has published) let the request through, as the
-    real endpoint would as far as we know.
+    The same decision ``check`` makes (``severity``): warnings let the request through, as the
+    real endpoint does as far as anyone has published.
     """
-    return next((v for v in check(request, profile) if v.provider_error), None)
+    return next(iter(check(request, profile).errors), None)
 
 
 def first_violation_error(
     request: Request, profile: str, request_id: str | None = None
 ) -> tuple[int, dict] | None:
     """The error the provider answers for ``request`` (see ``first_enforced``), or None."""
-    provider = provider_of(profile)  # a profile that is no provider ("neutral") has no answer
+    provider = provider_of(profile)  # a profile that is no provider ("portable") has no answer
     violation = first_enforced(request, profile)
     return None if violation is None else error_response(violation, provider, request_id)

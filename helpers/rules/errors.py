@@ -47,7 +47,7 @@ def error_response(
     """
     if provider not in FORMATS:
         raise ValueError(f"unknown provider {provider!r}; providers: {', '.join(FORMATS)}")
-    own = violation.profile != "neutral" and provider_of(violation.profile) == provider
+    own = violation.profile != "portable" and provider_of(violation.profile) == provider
     text = violation.provider_error if own and violation.provider_error else violation.message
     if provider.startswith("openai"):
         error = {

@@ -28,7 +28,11 @@ NO_CALL = "No tool call found for function call output with call_id {id}."
 REASONING_ALONE = (
     "Item '{id}' of type 'reasoning' was provided without its required following item."
 )
+#: A ``previous_response_id`` the server does not have (never stored, or ``store: false``);
+#: ``param: "previous_response_id"``, ``code: "previous_response_not_found"``.
+NOT_STORED = "Previous response with id '{id}' not found."
 SOURCES = {
+    NOT_STORED: "maximhq/bifrost#2441 (OpenAI's answer passed through, store false)",
     NO_OUTPUT: "tjardoo/openai-client#124, lace-ai/gai#49",
     NO_CALL: "james-6-23/codex2api#414, continuedev/continue#10092",
     REASONING_ALONE: "continuedev/continue#8933, openai/openai-node#1567, vercel/ai#7099",

@@ -7,6 +7,11 @@ English what is wrong and where (message index, block index, call id: whichever 
 when a provider profile was checked, carries what that provider answers for it: its exact error
 text where one is known, with the indices and ids filled in *in the provider's own numbering*.
 
+Its ``severity`` is the decision: an ``"error"`` is what the provider refuses (``check`` exits
+1, the local provider answers 400); a ``"warning"`` is legal there but suspicious, or only a
+portability concern (printed, exit 0, never a 400). When the request was read from a file,
+``path`` points into that file (``messages[3].tool_calls[0]``, ``contents[2].parts[1]``).
+
 This module only describes violations; finding them is the job of ``core`` and the provider
 modules next to it.
 """
@@ -33,18 +38,25 @@ class Violation:
     call_id: str | None = None
     #: What the provider answers, its exact text where known (see ``provider_source``), else None.
     provider_error: str | None = None
-    #: The profile that found this violation (``"neutral"``, ``"anthropic"``, ...).
-    profile: str = "neutral"
+    #: The profile that found this violation (``"portable"``, ``"anthropic"``, ...).
+    profile: str = "portable"
     #: OpenAI's ``param`` field for this error (``"messages.[4].role"``, ``"input"``), if known.
     provider_param: str | None = None
     #: OpenAI's ``code`` field (``"empty_array"``), if the provider sends one; usually None.
     provider_code: str | None = None
     #: Where ``provider_error``'s wording comes from (the public report that quotes it).
     provider_source: str | None = None
+    #: ``"error"``: the provider refuses it; ``"warning"``: accepted there, but worth a look.
+    severity: str = "error"
+    #: A path into the file the request was read from, e.g. ``contents[2].parts[1]``.
+    path: str | None = None
 
     @property
     def where(self) -> str:
-        """``messages[3].content[1]``, ``messages[3]`` or ``request``."""
+        """The path into the user's file if known, else ``messages[3].content[1]``, ``messages[3]``
+        or ``request``."""
+        if self.path is not None:
+            return self.path
         if self.message_index is None:
             return "request"
         out = f"messages[{self.message_index}]"
@@ -54,7 +66,8 @@ class Violation:
 
     def __str__(self) -> str:
         call = f" (call {self.call_id})" if self.call_id is not None else ""
-        return f"{self.where}{call}: {self.message} [{self.rule}]"
+        warning = "warning: " if self.severity == "warning" else ""
+        return f"{warning}{self.where}{call}: {self.message} [{self.rule}]"
 
     def _repr_html_(self) -> str:
         return f"<ul style='margin:2px 0'>{_item_html(self)}</ul>"
@@ -75,7 +88,21 @@ class Violations(list):
     """The list ``check()`` returns: a plain list of ``Violation`` that also prints well.
 
     ``str()`` gives ``explain()``'s report; in a notebook it shows as a short HTML list.
+    ``errors`` are what the provider refuses, ``warnings`` the rest; ``accepted`` says whether
+    the provider would take the request (no errors).
     """
+
+    @property
+    def errors(self) -> list[Violation]:
+        return [v for v in self if v.severity == "error"]
+
+    @property
+    def warnings(self) -> list[Violation]:
+        return [v for v in self if v.severity != "error"]
+
+    @property
+    def accepted(self) -> bool:
+        return not self.errors
 
     def __str__(self) -> str:
         return explain(self)
@@ -84,16 +111,25 @@ class Violations(list):
         if not self:
             return "<div>✅ no violations</div>"
         items = "".join(_item_html(v) for v in self)
-        return f"<div><b>{_count(len(self))}</b><ul style='margin:2px 0'>{items}</ul></div>"
+        head = _count(len(self.errors)) + _warning_count(len(self.warnings))
+        return f"<div><b>{head}</b><ul style='margin:2px 0'>{items}</ul></div>"
 
 
 def _count(n: int) -> str:
-    return f"{n} violation{'s' if n != 1 else ''}"
+    return f"{n} violation{'s' if n != 1 else ''}" if n else "no violations"
+
+
+def _warning_count(n: int) -> str:
+    return f", {n} warning{'s' if n != 1 else ''}" if n else ""
 
 
 def _item_html(v: Violation) -> str:
     call = f" (call <code>{escape(v.call_id)}</code>)" if v.call_id is not None else ""
-    head = f"<code>{escape(v.where)}</code>{call} <b>{escape(v.rule)}</b>: {escape(v.message)}"
+    warning = "warning: " if v.severity == "warning" else ""
+    head = (
+        f"{warning}<code>{escape(v.where)}</code>{call} <b>{escape(v.rule)}</b>: "
+        f"{escape(v.message)}"
+    )
     if v.provider_error:
         head += (
             f"<div style='font-family:var(--jp-code-font-family,monospace);font-size:12px'>"
@@ -105,14 +141,19 @@ def _item_html(v: Violation) -> str:
 def explain(violations: list[Violation]) -> str:
     """A readable multi-line report: one numbered line per violation, plus the provider's answer.
 
+    Errors (what the provider refuses) are counted; warnings follow them, marked ``warning:``.
+
     >>> print(explain([]))
     no violations
     """
     if not violations:
         return "no violations"
     profiles = sorted({v.profile for v in violations})
-    lines = [f"{_count(len(violations))} of the rules of the list (profile {', '.join(profiles)}):"]
-    for n, v in enumerate(violations, 1):
+    errors = [v for v in violations if v.severity == "error"]
+    warnings = [v for v in violations if v.severity != "error"]
+    head = _count(len(errors)) + _warning_count(len(warnings))
+    lines = [f"{head} of the rules of the list (profile {', '.join(profiles)}):"]
+    for n, v in enumerate(errors + warnings, 1):
         lines.append(f"{n}. {v}")
         if v.provider_error:
             lines.append(f"   {v.profile} answers: {v.provider_error}")

@@ -131,17 +131,29 @@ class _Checked:
             yield event
 
 
-def accumulate(raw: bytes | str | Iterable[bytes], format: str) -> dict[str, Any]:
+def accumulate(
+    raw: bytes | str | Iterable[bytes], format: str, notes: list[str] | None = None
+) -> dict[str, Any]:
     """The whole response body that a stream in ``format`` adds up to.
 
-    A malformed stream raises :class:`StreamError` naming the event, whatever is wrong with it.
+    A malformed stream raises :class:`StreamError` naming the event, whatever is wrong with it;
+    one cut short raises it with what was assembled so far in ``.partial``. ``notes`` (a list)
+    collects what was recovered rather than read whole: a tool call whose block never closed,
+    a ``data: [DONE]`` line after a format that has none.
     """
+    import inspect
     import json
 
-    module = _module(format)
-    checked = _Checked(events(raw))
+    found = events(raw)
+    if format != "openai-chat" and found and found[-1].data.strip() == "[DONE]":
+        found = found[:-1]  # proxies end every format's stream this way; it carries nothing
+        if notes is not None:
+            notes.append("a final 'data: [DONE]' line (not part of this format) was skipped")
+    accumulate_events = _module(format).accumulate
+    options = {"notes": notes} if "notes" in inspect.signature(accumulate_events).parameters else {}
+    checked = _Checked(found)
     try:
-        return module.accumulate(checked)
+        return accumulate_events(checked, **options)
     except (json.JSONDecodeError, RecursionError) as err:
         raise StreamError(
             f"event {checked.current}: data is not JSON (a stream cut mid-event?): {err}"
@@ -153,8 +165,35 @@ def accumulate(raw: bytes | str | Iterable[bytes], format: str) -> dict[str, Any
         raise StreamError(f"event {checked.current} has an unexpected shape: {what}") from None
 
 
-def assemble(raw: bytes | str | Iterable[bytes], format: str) -> Reply:
-    """Raw SSE bytes -> a neutral ``Reply`` (message, usage, stop reason)."""
+def assemble(
+    raw: bytes | str | Iterable[bytes], format: str, notes: list[str] | None = None
+) -> Reply:
+    """Raw SSE bytes -> a neutral ``Reply`` (message, usage, stop reason).
+
+    An incomplete stream raises ``StreamError`` saying what was recovered before the cut.
+    """
     from helpers.formats import parse_response
 
-    return parse_response(accumulate(raw, format), format)
+    try:
+        body = accumulate(raw, format, notes)
+    except StreamError as err:
+        err.args = (f"{err}{_recovered(err.partial, format)}",)
+        raise
+    return parse_response(body, format)
+
+
+def _recovered(partial: dict[str, Any] | None, format: str) -> str:
+    """ "; recovered before the cut: ..." from a partial body, or "" if nothing is readable."""
+    from helpers.formats import FormatError, parse_response
+
+    if not partial:
+        return "; nothing was recovered"
+    try:
+        blocks = parse_response(partial, format).message.content
+    except (FormatError, KeyError, TypeError, ValueError):
+        return ""
+    parts = [
+        f"text ({len(b.text)} chars)" if b.type == "text" else f"{b.type} {getattr(b, 'name', '')}"
+        for b in blocks
+    ]
+    return "; recovered before the cut: " + (", ".join(p.strip() for p in parts) or "no blocks")

@@ -42,8 +42,31 @@ def _close(block: dict[str, Any], buffer: str | None, index: int) -> None:
             ) from None
 
 
-def accumulate(events: Iterable[Any]) -> dict[str, Any]:
-    """Events -> the ``message`` body a non-streaming call returns."""
+def _recover(block: dict[str, Any], buffer: str, index: int, notes: list[str] | None) -> None:
+    """Read an unclosed tool call's JSON as far as it goes (the SDK's partial parse)."""
+    import jiter
+
+    if block.get("type") != "tool_use":
+        return
+    try:
+        value = jiter.from_json(buffer.encode(), partial_mode="trailing-strings") if buffer else {}
+    except ValueError:
+        value = {}
+    block["input"] = value if isinstance(value, dict) else {}
+    if notes is not None:
+        notes.append(
+            f"content block {index}: tool_use {block.get('name')!r} never got its "
+            f"content_block_stop; its input was read from the partial JSON: {block['input']}"
+        )
+
+
+def accumulate(events: Iterable[Any], notes: list[str] | None = None) -> dict[str, Any]:
+    """Events -> the ``message`` body a non-streaming call returns.
+
+    A ``tool_use`` block that never gets its ``content_block_stop`` keeps what its JSON
+    fragments hold, read as partial JSON the way the SDK does (``jiter``'s partial mode), with
+    a note: never a silent empty ``input``.
+    """
     message: dict[str, Any] | None = None
     buffers: dict[int, str] = {}  # content-block index -> raw JSON of a tool call's input
     stopped = False
@@ -86,6 +109,8 @@ def accumulate(events: Iterable[Any]) -> dict[str, Any]:
             stopped = True
     if message is None:
         raise StreamError("the stream has no 'message_start' event")
+    for index, buffer in buffers.items():  # blocks that never stopped
+        _recover(message["content"][index], buffer, index, notes)
     if not stopped:
         raise StreamError(
             "the stream ended before 'message_stop': the reply is incomplete", message

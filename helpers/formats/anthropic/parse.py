@@ -56,11 +56,46 @@ def _read_image(block: dict, where: str) -> Image:
     raise FormatError(f"{where}.source: expected a 'base64' or 'url' image source")
 
 
+#: Block types the Messages API takes that the neutral model has no place for (noted, dropped):
+#: the block unions of the pinned SDK (anthropic 2.14.0, ``types/content_block_param.py`` and
+#: ``types/beta/beta_content_block_param.py``), ``tool_reference`` (inside a tool_result) and
+#: ``mid_conv_system``. Recorded exchanges show beta blocks such as ``compaction`` accepted;
+#: ``fallback`` is left out: without its beta header the API refuses it (code-yeongyu/senpi#1212).
+OTHER_BLOCKS = (
+    "document",
+    "search_result",
+    "server_tool_use",
+    "web_search_tool_result",
+    "web_fetch_tool_result",
+    "advisor_tool_result",
+    "code_execution_tool_result",
+    "bash_code_execution_tool_result",
+    "text_editor_code_execution_tool_result",
+    "tool_search_tool_result",
+    "mcp_tool_use",
+    "mcp_tool_result",
+    "mcp_tool_listing",
+    "container_upload",
+    "compaction",
+    "tool_addition",
+    "tool_removal",
+    "tool_reference",
+    "mid_conv_system",
+)
+
+
 def _read_block(block: Any, where: str, notes: Notes) -> Any:
     """One Anthropic block as a neutral block, or ``None`` (with a note) if it has none."""
+    return notes.mark(_block(block, where, notes), where)
+
+
+def _block(block: Any, where: str, notes: Notes) -> Any:
     kind = obj(block, where).get("type")
-    if not isinstance(kind, str) or kind not in _BLOCK_KEYS:
+    if kind in OTHER_BLOCKS:
         notes.add(where, f"block type {kind!r} has no neutral equivalent; dropped")
+        return None
+    if not isinstance(kind, str) or kind not in _BLOCK_KEYS:
+        notes.add(where, f"block type {kind!r} is not a Messages block", rule="unknown-block")
         return None
     note_unused(block, _BLOCK_KEYS[kind], where, notes)
     if kind == "text":
@@ -68,10 +103,14 @@ def _read_block(block: Any, where: str, notes: Notes) -> Any:
     if kind == "image":
         return _read_image(block, where)
     if kind == "tool_use":
-        if not isinstance(block.get("id"), str) or not isinstance(block.get("input", {}), dict):
-            raise FormatError(f"{where}: a tool_use needs an 'id' and an object 'input'")
+        if not isinstance(block.get("id"), str):
+            raise FormatError(f"{where}: a tool_use needs an 'id'")
         name = string(block.get("name"), f"{where}.name")
-        return ToolCall(block["id"], name, block.get("input", {}))
+        arguments = block.get("input", {})
+        if not isinstance(arguments, dict):
+            message = f"input of tool_use {block['id']!r} is not an object; kept as it came"
+            notes.add(where, message, rule="arguments-not-object")
+        return ToolCall(block["id"], name, arguments)
     if kind == "thinking":
         text = string(block.get("thinking", ""), f"{where}.thinking")
         signature = string(block.get("signature"), f"{where}.signature")
@@ -100,7 +139,7 @@ def _read_result(block: dict, where: str, notes: Notes) -> ToolResult:
 
 def _read_content(content: Any, where: str, notes: Notes) -> list:
     if isinstance(content, str):
-        return [Text(content)]
+        return [notes.mark(Text(content), f"{where}.content")]
     if not isinstance(content, list):
         raise FormatError(f"{where}.content: expected a string or a list of blocks")
     blocks = [_read_block(b, f"{where}.content[{k}]", notes) for k, b in enumerate(content)]
@@ -129,7 +168,7 @@ def parse_request(body: dict, notes: Notes) -> Request:
     messages: list[Message] = []
     system = _read_system(body.get("system", ""), notes)
     if system:
-        messages.append(Message("system", list(system)))
+        messages.append(notes.mark(Message("system", list(system)), "system"))
     for i, m in enumerate(raw):
         where = f"messages[{i}]"
         if obj(m, where).get("role") not in ("user", "assistant", "system"):
@@ -139,13 +178,16 @@ def parse_request(body: dict, notes: Notes) -> Request:
         results = [b for b in blocks if isinstance(b, ToolResult)]
         rest = [b for b in blocks if not isinstance(b, ToolResult)]
         if m["role"] != "user" or not results:
-            messages.append(Message(m["role"], blocks))
+            messages.append(notes.mark(Message(m["role"], blocks), where))
             continue
-        if not isinstance(blocks[0], ToolResult):
-            notes.add(where, "text before the tool results; read as a user message after them")
-        messages.append(Message("tool", list(results)))
+        late = next((k for k, b in enumerate(blocks) if not isinstance(b, ToolResult)), None)
+        if late is not None and any(isinstance(b, ToolResult) for b in blocks[late:]):
+            at = notes.origin(blocks[late]) or where
+            message = "a block before a tool_result in this user turn: results must come first"
+            notes.add(at, message, rule="results-not-first")
+        messages.append(notes.mark(Message("tool", list(results)), where))
         if rest:
-            messages.append(Message("user", rest))
+            messages.append(notes.mark(Message("user", rest), where))
     note_unused(body, _BODY_KEYS, "", notes)
     return Request(
         model=string(body.get("model", ""), "model"),

@@ -25,6 +25,7 @@ from helpers.formats.common import (
     string,
 )
 from helpers.formats.gemini.render import NO_ID, PROVIDER
+from helpers.formats.gemini.spelling import PART_FIELDS, camel
 from helpers.messages import (
     FormatError,
     Image,
@@ -71,7 +72,8 @@ def _read_image(part: dict, where: str, notes: Notes) -> Image | None:
         ref = obj(part["fileData"], f"{where}.fileData")
         mime = string(ref.get("mimeType", "image/png"), f"{where}.fileData.mimeType")
         return Image(mime, url=string(ref.get("fileUri"), f"{where}.fileData.fileUri"))
-    notes.add(where, f"part with {sorted(part)} has no neutral block; dropped")
+    if not set(part) - PART_FIELDS:  # unknown fields are named by _read_part
+        notes.add(where, f"part with {sorted(part)} has no neutral block; dropped")
     return None
 
 
@@ -81,51 +83,66 @@ def read_parts(parts: list, where: str, pending: list[ToolCall], notes: Notes, s
     blocks: list = []
     for k, part in enumerate(array(parts, f"{where}.parts")):
         at = f"{where}.parts[{k}]"
-        signature = obj(part, at).get("thoughtSignature")
-        if signature is not None:
-            signature = string(signature, f"{at}.thoughtSignature")
-        if part.get("thought"):
-            text = string(part.get("text", ""), f"{at}.text")
-            blocks.append(Reasoning(text, signature, provider=PROVIDER))
-        elif "text" in part:
-            if signature is not None:
-                notes.add(at, "thoughtSignature on a text part dropped (a text block has none)")
-            blocks.append(Text(string(part["text"], f"{at}.text")))
-        elif "functionCall" in part:
-            call = obj(part["functionCall"], f"{at}.functionCall")
-            call_id = call.get("id")
-            if not call_id:
-                call_id = f"{NO_ID}{stem}_{k}"
-                notes.add(
-                    at,
-                    f"functionCall has no id; named it {call_id!r} (left out again "
-                    "when rendering to gemini)",
-                )
-            name = string(call.get("name"), f"{at}.functionCall.name")
-            args = obj(call.get("args") or {}, f"{at}.functionCall.args")
-            blocks.append(ToolCall(string(call_id, f"{at}.functionCall.id"), name, args, signature))
-            pending.append(blocks[-1])
-        elif "functionResponse" in part:
-            response = obj(part["functionResponse"], f"{at}.functionResponse")
-            call_id = response.get("id") or _answer(response.get("name"), pending, at)
-            call_id = string(call_id, f"{at}.functionResponse.id")
-            pending[:] = [c for c in pending if c.id != call_id]
-            blocks.append(_result(response, call_id, at, notes))
-        else:
-            image = _read_image(part, at, notes)
-            if image is not None:
-                blocks.append(image)
+        block = _read_part(part, at, k, pending, notes, stem)
+        if block is not None:
+            blocks.append(notes.mark(block, at))
     return blocks
 
 
-def _answer(name: Any, pending: list[ToolCall], where: str) -> str:
-    """The id of the first unanswered call with this name: how Gemini pairs id-less responses."""
+def _read_part(part: Any, at: str, k: int, pending: list[ToolCall], notes: Notes, stem: str):
+    """One part as a neutral block, or None (with a note) when it has none."""
+    unknown = sorted(set(obj(part, at)) - PART_FIELDS)
+    if unknown:
+        notes.add(at, f"{unknown[0]!r} is not a field of a Gemini part", rule="unknown-block")
+    signature = part.get("thoughtSignature")
+    if signature is not None:
+        signature = string(signature, f"{at}.thoughtSignature")
+    if part.get("thought"):
+        text = string(part.get("text", ""), f"{at}.text")
+        return Reasoning(text, signature, provider=PROVIDER)
+    if "text" in part:
+        if signature is not None:
+            notes.add(at, "thoughtSignature on a text part dropped (a text block has none)")
+        return Text(string(part["text"], f"{at}.text"))
+    if "functionCall" in part:
+        call = obj(part["functionCall"], f"{at}.functionCall")
+        call_id = call.get("id")
+        if not call_id:
+            call_id = f"{NO_ID}{stem}_{k}"
+            notes.add(
+                at,
+                f"functionCall has no id; named it {call_id!r} (left out again "
+                "when rendering to gemini)",
+            )
+        name = string(call.get("name"), f"{at}.functionCall.name")
+        args = call.get("args") or {}
+        if not isinstance(args, dict):
+            message = f"args of functionCall {name!r} is not an object; kept as it came"
+            notes.add(at, message, rule="arguments-not-object")
+        block = ToolCall(string(call_id, f"{at}.functionCall.id"), name, args, signature)
+        pending.append(block)
+        return block
+    if "functionResponse" in part:
+        response = obj(part["functionResponse"], f"{at}.functionResponse")
+        call_id = response.get("id") or _answer(response.get("name"), pending, at, notes)
+        call_id = string(call_id, f"{at}.functionResponse.id")
+        pending[:] = [c for c in pending if c.id != call_id]
+        return _result(response, call_id, at, notes)
+    return _read_image(part, at, notes)
+
+
+def _answer(name: Any, pending: list[ToolCall], where: str, notes: Notes) -> str:
+    """The id of the first unanswered call with this name: how Gemini pairs id-less responses.
+
+    With no such call the response answers nothing: it gets an id no call has, so the rules
+    report it (an orphan) at its place in the body.
+    """
     for call in pending:
         if call.name == name:
             return call.id
-    raise FormatError(
-        f"{where}: functionResponse {name!r} has no id and no unanswered functionCall of that name"
-    )
+    orphan = f"{NO_ID}unmatched_{name}"
+    notes.add(where, f"functionResponse {name!r} has no id and no unanswered call of that name")
+    return orphan
 
 
 # "model" is not Gemini's (it is in the URL), but a body written by hand may carry it
@@ -133,6 +150,7 @@ _BODY_KEYS = {"model", "contents", "systemInstruction", "tools", "toolConfig", "
 
 
 def parse_request(body: dict, notes: Notes) -> Request:
+    body = camel(body)  # snake_case field names read too (see spelling.py)
     raw = body.get("contents")
     if not isinstance(raw, list):
         raise FormatError("contents: a gemini body needs a 'contents' list")
@@ -144,23 +162,25 @@ def parse_request(body: dict, notes: Notes) -> Request:
         for k, block in enumerate(parts):
             if not isinstance(block, Text):
                 notes.add(f"systemInstruction.parts[{k}]", "a system message holds text only")
-        messages.append(Message("system", [b for b in parts if isinstance(b, Text)]))
+        texts = [b for b in parts if isinstance(b, Text)]
+        messages.append(notes.mark(Message("system", texts), "systemInstruction"))
     pending: list[ToolCall] = []
     for i, content in enumerate(raw):
         where = f"contents[{i}]"
         role = obj(content, where).get("role", "user")
         if role not in ("user", "model", "function"):
-            raise FormatError(f"{where}.role: expected 'user' or 'model', got {role!r}")
+            message = f"role {role!r} is not a Gemini role (user or model); read as user"
+            notes.add(f"{where}.role", message, rule="unknown-role")
         blocks = read_parts(content.get("parts"), where, pending, notes, f"c{i}")
         if role == "model":
-            messages.append(Message("assistant", blocks))
+            messages.append(notes.mark(Message("assistant", blocks), where))
             continue
         results = [b for b in blocks if isinstance(b, ToolResult)]
         rest = [b for b in blocks if not isinstance(b, ToolResult)]
         if results:
-            messages.append(Message("tool", list(results)))
+            messages.append(notes.mark(Message("tool", list(results)), where))
         if rest or not results:
-            messages.append(Message("user", rest))
+            messages.append(notes.mark(Message("user", rest), where))
     note_unused(body, _BODY_KEYS, "", notes)
     generation = obj(body.get("generationConfig") or {}, "generationConfig")
     note_unused(generation, {"maxOutputTokens"}, "generationConfig", notes)
@@ -220,6 +240,7 @@ _REFUSED = {"SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "
 def parse_response(body: dict, notes: Notes) -> Reply:
     """A ``GenerateContentResponse``. Gemini counts thoughts *outside* ``candidatesTokenCount``;
     the neutral ``output_tokens`` adds them in (see ``helpers.replies``)."""
+    body = camel(body)
     candidates = array(body.get("candidates"), "candidates")
     if not candidates:
         raise FormatError("candidates: a Gemini response needs at least one candidate")
@@ -247,6 +268,7 @@ def parse_response(body: dict, notes: Notes) -> Reply:
 
 def parse_usage(usage: dict) -> Usage:
     """Tool-use prompt tokens (results of Google's own tools) are input too; thoughts output."""
+    usage = camel(usage)
     thoughts = count(usage, "thoughtsTokenCount", "usageMetadata")
     return Usage(
         input_tokens=count(usage, "promptTokenCount", "usageMetadata")

@@ -20,6 +20,7 @@ from helpers.formats.common import (
     load_arguments,
     note_unused,
     obj,
+    read_arguments,
     string,
 )
 from helpers.messages import (
@@ -41,7 +42,7 @@ def _blocks(content: Any, where: str, notes: Notes) -> list:
     if content is None or content == "":
         return []
     if isinstance(content, str):
-        return [Text(content)]
+        return [notes.mark(Text(content), f"{where}.content")]
     if not isinstance(content, list):
         raise FormatError(f"{where}.content: expected a string or a list of parts")
     blocks: list = []
@@ -49,20 +50,27 @@ def _blocks(content: Any, where: str, notes: Notes) -> list:
         at = f"{where}.content[{k}]"
         kind = obj(part, at).get("type")
         if kind == "text":
-            blocks.append(Text(string(part.get("text"), f"{at}.text")))
+            blocks.append(notes.mark(Text(string(part.get("text"), f"{at}.text")), at))
         elif kind == "refusal":
-            blocks.append(Text(string(part.get("refusal"), f"{at}.refusal")))
+            blocks.append(notes.mark(Text(string(part.get("refusal"), f"{at}.refusal")), at))
             notes.add(at, "a refusal part read as text")
         elif kind == "image_url":
             image_url = obj(part.get("image_url"), f"{at}.image_url")
             url = string(image_url.get("url"), f"{at}.image_url.url")
-            blocks.append(image_from_url(url, image_url.get("detail")))
-        else:
+            blocks.append(notes.mark(image_from_url(url, image_url.get("detail")), at))
+        elif kind in PART_TYPES:
             notes.add(at, f"part type {kind!r} has no neutral block; dropped")
+        else:
+            notes.add(at, f"part type {kind!r} is not a Chat content part", rule="unknown-block")
     return blocks
 
 
-def _calls(raw: Any, where: str) -> list[ToolCall]:
+#: Every content part type Chat Completions takes (as its own error message lists them).
+PART_TYPES = ("text", "image_url", "input_audio", "refusal", "audio", "file")
+
+
+def _calls(raw: Any, where: str, notes: Notes, strict: bool = False) -> list[ToolCall]:
+    """Tool calls; a history keeps bad arguments for the rules, a reply (``strict``) refuses."""
     calls = []
     for k, call in enumerate(array(raw, f"{where}.tool_calls")):
         at = f"{where}.tool_calls[{k}]"
@@ -72,8 +80,12 @@ def _calls(raw: Any, where: str) -> list[ToolCall]:
         call_id = call.get("id")
         if not isinstance(call_id, str) or not isinstance(function.get("name"), str):
             raise FormatError(f"{at}: a tool call needs an 'id' and a 'function.name'")
-        arguments = load_arguments(function.get("arguments", ""), at, call_id)
-        calls.append(ToolCall(call_id, function["name"], arguments))
+        text = function.get("arguments", "")
+        if strict:
+            arguments = load_arguments(text, at, call_id)
+        else:
+            arguments = read_arguments(text, at, call_id, notes)
+        calls.append(notes.mark(ToolCall(call_id, function["name"], arguments), at))
     return calls
 
 
@@ -98,11 +110,11 @@ def parse_request(body: dict, notes: Notes) -> Request:
                 raise FormatError(f"{where}: a tool message needs a 'tool_call_id'")
             if "name" in m:
                 notes.add(f"{where}.name", "a neutral tool result has no name; dropped")
-            result = ToolResult(call_id, _blocks(m.get("content"), where, notes))
+            result = notes.mark(ToolResult(call_id, _blocks(m.get("content"), where, notes)), where)
             if messages and messages[-1].role == "tool":  # the results of one turn: one message
                 messages[-1].content.append(result)
             else:
-                messages.append(Message("tool", [result]))
+                messages.append(notes.mark(Message("tool", [result]), where))
             continue
         if role not in ("system", "developer", "user", "assistant"):
             raise FormatError(f"{where}.role: {role!r} is not a Chat role this parser reads")
@@ -110,11 +122,11 @@ def parse_request(body: dict, notes: Notes) -> Request:
             notes.add(f"{where}.role", "'developer' read as system (one system role in neutral)")
         blocks = _blocks(m.get("content"), where, notes)
         if role == "assistant":
-            blocks += _calls(m.get("tool_calls"), where)
+            blocks += _calls(m.get("tool_calls"), where, notes)
         name = m.get("name")
         neutral_role = "system" if role == "developer" else role
         name = None if name is None else string(name, f"{where}.name")
-        messages.append(Message(neutral_role, blocks, name))
+        messages.append(notes.mark(Message(neutral_role, blocks, name), where))
     note_unused(body, _BODY_KEYS, "", notes)
     key = "max_completion_tokens" if "max_completion_tokens" in body else "max_tokens"
     return Request(
@@ -175,7 +187,7 @@ def parse_response(body: dict, notes: Notes) -> Reply:
     refusal = raw.get("refusal")
     if refusal:
         blocks.append(Text(string(refusal, f"{where}.refusal")))
-    blocks += _calls(raw.get("tool_calls"), where)
+    blocks += _calls(raw.get("tool_calls"), where, notes, strict=True)
     stop = _STOP.get(str(choice.get("finish_reason")), "other")
     if refusal:
         stop = "refusal"

@@ -20,6 +20,7 @@ from helpers.formats.common import (
     load_arguments,
     note_unused,
     obj,
+    read_arguments,
     string,
 )
 from helpers.formats.openai_responses.render import PROVIDER
@@ -40,7 +41,7 @@ from helpers.replies import Reply, StopReason, Usage
 
 def _parts(content: Any, where: str, notes: Notes) -> list:
     if isinstance(content, str):
-        return [Text(content)] if content else []
+        return [notes.mark(Text(content), where)] if content else []
     if not isinstance(content, list):
         raise FormatError(f"{where}: expected a string or a list of content parts")
     blocks: list = []
@@ -48,41 +49,91 @@ def _parts(content: Any, where: str, notes: Notes) -> list:
         at = f"{where}[{k}]"
         kind = obj(part, at).get("type")
         if kind in ("input_text", "output_text"):
-            blocks.append(Text(string(part.get("text"), f"{at}.text")))
+            blocks.append(notes.mark(Text(string(part.get("text"), f"{at}.text")), at))
         elif kind == "refusal":
-            blocks.append(Text(string(part.get("refusal"), f"{at}.refusal")))
+            blocks.append(notes.mark(Text(string(part.get("refusal"), f"{at}.refusal")), at))
             notes.add(at, "a refusal part read as text")
         elif kind == "input_image" and part.get("image_url"):
             url = string(part["image_url"], f"{at}.image_url")
             detail = part.get("detail")  # "auto" is the default: read back as unset
-            blocks.append(image_from_url(url, None if detail == "auto" else detail))
-        else:
+            image = image_from_url(url, None if detail == "auto" else detail)
+            blocks.append(notes.mark(image, at))
+        elif kind in PART_TYPES:
             notes.add(at, f"part type {kind!r} has no neutral block; dropped")
+        else:
+            notes.add(
+                at, f"part type {kind!r} is not a Responses content part", rule="unknown-block"
+            )
     return blocks
 
 
-def _to_assistant(messages: list[Message], block: Any) -> None:
+#: Content part types the Responses API takes.
+PART_TYPES = ("input_text", "output_text", "refusal", "input_image", "input_file", "input_audio")
+#: Input item types the Responses API takes that the neutral model has no place for: the
+#: ``ResponseInputItemParam`` union of the pinned SDK (openai 3.57.0).
+OTHER_ITEMS = (
+    "item_reference",
+    "compaction",
+    "compaction_trigger",
+    "configuration_update",
+    "additional_tools",
+    "file_search_call",
+    "web_search_call",
+    "computer_call",
+    "computer_call_output",
+    "tool_search_call",
+    "tool_search_output",
+    "code_interpreter_call",
+    "image_generation_call",
+    "local_shell_call",
+    "local_shell_call_output",
+    "shell_call",
+    "shell_call_output",
+    "apply_patch_call",
+    "apply_patch_call_output",
+    "mcp_list_tools",
+    "mcp_approval_request",
+    "mcp_approval_response",
+    "mcp_call",
+    "custom_tool_call",
+    "custom_tool_call_output",
+    "program",
+    "program_output",
+)
+
+
+def _to_assistant(messages: list[Message], block: Any, at: str, notes: Notes) -> None:
+    notes.mark(block, at)
     if messages and messages[-1].role == "assistant":
         messages[-1].content.append(block)
     else:
-        messages.append(Message("assistant", [block]))
+        messages.append(notes.mark(Message("assistant", [block]), at))
 
 
 _ITEM_KEYS = {
-    "message": {"type", "role", "content", "status"},
+    "message": {"type", "id", "role", "content", "status"},
     "function_call": {"type", "id", "call_id", "name", "arguments", "status"},
     "function_call_output": {"type", "call_id", "output", "status"},
     "reasoning": {"type", "id", "summary", "content", "encrypted_content", "status"},
 }
 
 
-def read_items(items: list, messages: list[Message], notes: Notes, where: str) -> None:
-    """Append the neutral reading of ``input`` (or response ``output``) items to ``messages``."""
+def read_items(
+    items: list, messages: list[Message], notes: Notes, where: str, strict: bool = False
+) -> None:
+    """Append the neutral reading of ``input`` (or response ``output``) items to ``messages``.
+
+    A history keeps arguments that are not a JSON object for the rules to report; a reply
+    (``strict``) refuses them.
+    """
     for k, item in enumerate(items):
         at = f"{where}[{k}]"
         kind = obj(item, at).get("type", "message" if "role" in item else None)
-        if not isinstance(kind, str) or kind not in _ITEM_KEYS:
+        if kind in OTHER_ITEMS:
             notes.add(at, f"item type {kind!r} has no neutral equivalent; dropped")
+            continue
+        if not isinstance(kind, str) or kind not in _ITEM_KEYS:
+            notes.add(at, f"item type {kind!r} is not a Responses item", rule="unknown-block")
             continue
         note_unused(item, _ITEM_KEYS[kind], at, notes)
         if kind == "message":
@@ -92,11 +143,14 @@ def read_items(items: list, messages: list[Message], notes: Notes, where: str) -
             blocks = _parts(item.get("content"), f"{at}.content", notes)
             if role == "assistant":
                 for block in blocks:
-                    _to_assistant(messages, block)
+                    if isinstance(block, Text) and isinstance(item.get("id"), str):
+                        block.item_id = item["id"]  # replayed with it: reasoning pairs by id
+                    _to_assistant(messages, block, notes.origin(block) or at, notes)
                 continue
             if role == "developer":
                 notes.add(f"{at}.role", "'developer' read as system (one system role in neutral)")
-            messages.append(Message("system" if role == "developer" else role, blocks))
+            role = "system" if role == "developer" else role
+            messages.append(notes.mark(Message(role, blocks), at))
         elif kind == "function_call":
             call_id = item.get("call_id")
             if not isinstance(call_id, str):
@@ -104,11 +158,15 @@ def read_items(items: list, messages: list[Message], notes: Notes, where: str) -
                     f"{at}: a function_call needs a 'call_id' (the link to its output; the "
                     "'fc_...' id is the item's own)"
                 )
-            if "id" in item:
-                notes.add(f"{at}.id", "the item id is not kept (call_id is the link)")
-            args = load_arguments(item.get("arguments", ""), at, call_id)
+            text = item.get("arguments", "")
+            if strict:
+                args = load_arguments(text, at, call_id)
+            else:
+                args = read_arguments(text, at, call_id, notes)
             name = string(item.get("name"), f"{at}.name")
-            _to_assistant(messages, ToolCall(call_id, name, args))
+            call = ToolCall(call_id, name, args)
+            call.item_id = item.get("id") if isinstance(item.get("id"), str) else None
+            _to_assistant(messages, call, at, notes)
         elif kind == "reasoning":
             if item.get("content"):
                 notes.add(f"{at}.content", "raw reasoning text not kept (summary only)")
@@ -118,14 +176,15 @@ def read_items(items: list, messages: list[Message], notes: Notes, where: str) -
             ]
             signature = item.get("encrypted_content")
             block = Reasoning("\n\n".join(summary), signature, provider=PROVIDER, id=item.get("id"))
-            _to_assistant(messages, block)
+            _to_assistant(messages, block, at, notes)
         else:
             call_id = string(item.get("call_id"), f"{at}.call_id")
             result = ToolResult(call_id, _parts(item.get("output", ""), f"{at}.output", notes))
+            notes.mark(result, at)
             if messages and messages[-1].role == "tool":
                 messages[-1].content.append(result)
             else:
-                messages.append(Message("tool", [result]))
+                messages.append(notes.mark(Message("tool", [result]), at))
 
 
 _BODY_KEYS = {"model", "instructions", "input", "tools", "tool_choice", "max_output_tokens"}
@@ -186,7 +245,7 @@ def parse_response(body: dict, notes: Notes) -> Reply:
     if not isinstance(output, list):
         raise FormatError("output: a Responses body needs an 'output' list")
     messages: list[Message] = []
-    read_items(output, messages, notes, "output")
+    read_items(output, messages, notes, "output", strict=True)
     blocks = [b for m in messages for b in m.content]
     status = body.get("status")
     reason = obj(body.get("incomplete_details") or {}, "incomplete_details").get("reason")

@@ -69,20 +69,21 @@ def _assistant_items(message: Message, where: str, notes: Notes) -> list[dict]:
     items: list[dict] = []
     for j, block in enumerate(message.content):
         at = f"{where}.content[{j}]"
-        if isinstance(block, Text):
+        if isinstance(block, Text) and block.item_id is not None:
+            same = items and items[-1].get("id") == block.item_id
+            if same:  # two texts of one output message: two parts of it again
+                items[-1]["content"] += _output_message(block)["content"]
+            else:
+                items.append(_output_message(block))  # replayed as the item it was, id and all
+        elif isinstance(block, Text):
             items.append({"type": "message", "role": "assistant", "content": block.text})
         elif isinstance(block, ToolCall):
             if block.signature is not None:
                 notes.add(at, f"call {block.id!r}: its signature is Gemini state; dropped")
             args = dump_arguments(block.arguments)
-            items.append(
-                {
-                    "type": "function_call",
-                    "call_id": block.id,
-                    "name": block.name,
-                    "arguments": args,
-                }
-            )
+            item = {"type": "function_call", "call_id": block.id, "name": block.name}
+            item["arguments"] = args
+            items.append(item if block.item_id is None else {"id": block.item_id, **item})
         elif isinstance(block, Reasoning) and replayable(block, PROVIDER, at, notes):
             if block.id is None:
                 notes.add(at, "reasoning without its 'rs_...' id cannot be replayed; dropped")
@@ -91,6 +92,22 @@ def _assistant_items(message: Message, where: str, notes: Notes) -> list[dict]:
         elif isinstance(block, Image):
             notes.add(at, "no image in a Responses assistant message; dropped")
     return items
+
+
+def _output_message(block: Text) -> dict:
+    """An assistant text that came with its ``msg_...`` id: the output message item it was.
+
+    OpenAI pairs a replayed reasoning item with the item it produced by id, so a replay keeps
+    the ids it was given (the SDK's ``ResponseOutputMessageParam``: id, status, output_text).
+    """
+    part = {"type": "output_text", "text": block.text, "annotations": []}
+    return {
+        "id": block.item_id,
+        "type": "message",
+        "role": "assistant",
+        "status": "completed",
+        "content": [part],
+    }
 
 
 def _reasoning_item(block: Reasoning) -> dict:
@@ -208,9 +225,9 @@ def render_response(reply: Reply, notes: Notes, *, created: int = 0) -> dict:
     ]
     items: list[dict] = []
     for item in _assistant_items(Message("assistant", blocks), "message", notes):
-        if item["type"] == "message":  # output messages hold output_text parts
+        if item["type"] == "message" and isinstance(item["content"], str):
             part = {"type": "output_text", "text": item["content"], "annotations": []}
-            if items and items[-1]["type"] == "message":
+            if items and items[-1]["type"] == "message":  # output messages hold output_text parts
                 items[-1]["content"].append(part)
                 continue
             item = {**item, "content": [part]}

@@ -2,13 +2,15 @@
 
 Reads raw stream bytes (a file, or - for standard input) as a provider speaking ``--format``
 sends them, and prints the assembled reply: the message with its blocks, the stop reason and
-the usage. The same function as ``helpers.sse.assemble``.
+the usage. What had to be recovered rather than read whole (a tool call whose block never
+closed, say) is printed on stderr as a note. The same function as ``helpers.sse.assemble``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -24,10 +26,13 @@ def run(args: argparse.Namespace) -> int:
     from helpers.sse import StreamError, assemble
 
     raw = read_bytes(args.file)
+    notes: list[str] = []
     try:
-        reply = assemble(raw, args.format)
+        reply = assemble(raw, args.format, notes)
     except StreamError as err:
         raise UsageError(f"{args.file}: {err}") from None
+    for note in notes:
+        print(f"note: {note}", file=sys.stderr)
     out = {
         "message": reply.message.to_json(),
         "stop_reason": reply.stop_reason,

@@ -1,9 +1,12 @@
-"""Check a request against the rules of the list, for one provider's profile or the shared core.
+"""Check a request against the rules of the list, for one provider's profile or the portable one.
 
-Reads FILE (or ``-`` for standard input): a neutral request, or any provider's request body
-(read with ``helpers.formats.parse``). Prints one line per violation, and with ``--profile``
-what that provider answers for it; exits 1 if anything is broken, 0 if nothing is. Same
-function as the lessons: ``helpers.rules.check``.
+Reads FILE (or ``-`` for standard input): a neutral request, or any provider's request body.
+Every place it names is a path into that file (``messages[3].tool_calls[0]``,
+``contents[2].parts[1]``, ``input[4]``). Prints one line per violation and, with a provider's
+``--profile``, what that provider answers; warnings (accepted, but worth a look) are printed
+too. Exits 1 if the provider would refuse the request, 0 if it would accept it, 2 if the file
+is not JSON or not a request of any known shape. Same decision as the lessons and the local
+provider: ``helpers.verdict.verdict``.
 
 Example: ``python -m helpers check data/sundry/request.json --profile anthropic``
 """
@@ -20,50 +23,46 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", help="a JSON request (neutral or a provider's), or - for stdin")
     parser.add_argument(
         "--profile",
-        default="neutral",
+        default="portable",
         choices=PROFILES,
         metavar="PROFILE",
-        help=f"whose rules to check: {', '.join(PROFILES)} (default: neutral, the shared core)",
+        help=f"whose rules to check: {', '.join(PROFILES)} (default: portable, the rules that "
+        "hold everywhere)",
+    )
+    parser.add_argument(
+        "--chain",
+        metavar="FILE",
+        help="for an OpenAI Responses body that continues a stored response "
+        "(previous_response_id): the stored input and output items, a JSON list",
     )
 
 
 def run(args: argparse.Namespace) -> int:
     from helpers.machinery.cli import UsageError, check_request, read_json
-    from helpers.rules import check
+    from helpers.verdict import verdict
 
     body = read_json(args.file)
     if not isinstance(body, dict):
         name = "standard input" if args.file == "-" else args.file
         raise UsageError(f"{name}: a request is a JSON object, not a {type(body).__name__}")
-    request = _read_request(body)
-    check_request(request, args.file)
-    violations = check(request, args.profile)
-    for v in violations:
+    chain = read_json(args.chain) if args.chain else None
+    if chain is not None and not isinstance(chain, list):
+        raise UsageError(f"{args.chain}: the chain is a JSON list of Responses items")
+    result = verdict(body, args.profile, chain=chain)
+    if result.request is not None:
+        check_request(result.request, args.file)
+    if result.format != "neutral":
+        print(f"note: read in the {result.format} format", file=sys.stderr)
+    for note in result.notes:
+        if not note.rule:
+            print(f"note: {note}", file=sys.stderr)
+    for v in result.violations.errors + result.violations.warnings:
         print(v)
-        if v.provider_error:
+        if v.provider_error and v.severity == "error":
             print(f"  {args.profile} answers: {v.provider_error}")
-    count = f"{len(violations)} violation{'s' if len(violations) != 1 else ''}"
-    print(f"{count if violations else 'no violations'} (profile {args.profile})")
-    return 1 if violations else 0
-
-
-def _read_request(body: dict):
-    """A neutral request as is; a provider body through ``helpers.formats`` (notes on stderr)."""
-    from helpers.messages import load
-
-    try:
-        from helpers.formats import detect, parse
-    except ImportError:  # the formats layer is optional here: neutral files still work
-        return load(body)
-    fmt = detect(body)
-    notes: list = []
-    request = parse(body, fmt, notes=notes)
-    if fmt != "neutral":
-        print(
-            f"note: read in the {fmt} format; messages[N] below count its neutral messages "
-            "(python -m helpers render FILE --format neutral shows them)",
-            file=sys.stderr,
-        )
-    for note in notes:
-        print(f"note: {note}", file=sys.stderr)
-    return request
+    errors, warnings = len(result.violations.errors), len(result.violations.warnings)
+    count = f"{errors} violation{'s' if errors != 1 else ''}" if errors else "no violations"
+    if warnings:
+        count += f", {warnings} warning{'s' if warnings != 1 else ''}"
+    print(f"{count} (profile {args.profile})")
+    return 0 if result.accepted else 1

@@ -1,0 +1,194 @@
+"""Every rule, per provider: refused (with the provider's words) or accepted, and the evidence.
+
+Used in lessons: 08, 10.
+
+``ROWS`` is the table ``docs/rules.md`` is generated from (``scripts/rules_table.py``; a test
+keeps the page current). Each row says what one provider does with one rule of the list: it
+*refuses* the request (HTTP 400, with the error text quoted verbatim from a public report), or
+it *accepts* it (then ``check`` prints a warning at most, and the local provider answers 200).
+The texts are the ones the checks use (imported from the provider modules, never retyped), so
+the table cannot drift from what ``check`` and the local provider answer.
+
+A rule a provider is not known to refuse, and that no row lists as accepted, is a warning too:
+nobody has published a 400 for it, so the local provider lets it through.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from helpers.rules import anthropic, gemini, openai_chat, openai_responses
+from helpers.rules.wire import TEXTS
+
+#: When the sources were read: the provider modules' texts were gathered from public reports
+#: read in August 2026; rows added later (and the texts in ``rules.wire``) carry their own date.
+GATHERED = "2026-08"
+CHECKED = "2026-11-30"
+
+
+@dataclass(frozen=True)
+class Row:
+    profile: str
+    rule: str
+    #: "refused" (400) or "accepted" (a warning at most)
+    verdict: str
+    #: The provider's text, verbatim with {placeholders} for positions and ids ("" if accepted).
+    error: str
+    source: str
+    checked: str = CHECKED
+
+
+def _refused(profile: str, rule: str, module: object, text: str) -> Row:
+    source = module.SOURCES[text]  # type: ignore[attr-defined]
+    return Row(profile, rule, "refused", text, source, GATHERED)
+
+
+OPENAI_SYSTEM = (
+    "the SDK's message union takes system and developer messages at any position "
+    "(openai/openai-python chat_completion_message_param.py); a system or developer message "
+    "further down is accepted (https://community.openai.com/t/three-flavors-of-system-"
+    "messages-is-a-bit-too-much-can-the-api-normalize/1128108)"
+)
+ROWS: list[Row] = [
+    # --- OpenAI Chat Completions
+    _refused("openai-chat", "call-not-answered", openai_chat, openai_chat.MISSING),
+    _refused("openai-chat", "results-not-adjacent", openai_chat, openai_chat.MISSING),
+    _refused("openai-chat", "result-without-call", openai_chat, openai_chat.ORPHAN),
+    _refused("openai-chat", "result-wrong-turn", openai_chat, openai_chat.NOT_FOUND),
+    _refused("openai-chat", "no-messages", openai_chat, openai_chat.EMPTY_LIST),
+    Row("openai-chat", "unknown-block", "refused", *TEXTS["openai-chat", "unknown-block"]),
+    Row("openai-chat", "system-not-first", "accepted", "", OPENAI_SYSTEM),
+    Row(
+        "openai-chat",
+        "arguments-not-object",
+        "accepted",
+        "",
+        "arguments is a JSON string the API passes on (openai/openai-python "
+        "chat_completion_message_function_tool_call_param.py: 'the model does not always "
+        "generate valid JSON'); no public report of a 400 for it",
+    ),
+    # --- OpenAI Responses
+    _refused("openai-responses", "call-not-answered", openai_responses, openai_responses.NO_OUTPUT),
+    _refused("openai-responses", "result-without-call", openai_responses, openai_responses.NO_CALL),
+    _refused(
+        "openai-responses",
+        "reasoning-not-followed",
+        openai_responses,
+        openai_responses.REASONING_ALONE,
+    ),
+    Row(
+        "openai-responses",
+        "previous-response-not-found",
+        "refused",
+        openai_responses.NOT_STORED,
+        openai_responses.SOURCES[openai_responses.NOT_STORED],
+    ),
+    Row(
+        "openai-responses",
+        "system-not-first",
+        "accepted",
+        "",
+        "input messages take role system or developer anywhere (openai/openai-python "
+        "responses/easy_input_message_param.py)",
+    ),
+    # --- Anthropic Messages (first-party API)
+    _refused("anthropic", "call-not-answered", anthropic, anthropic.MISSING),
+    _refused("anthropic", "results-not-first", anthropic, anthropic.MISSING),
+    _refused("anthropic", "result-without-call", anthropic, anthropic.UNEXPECTED),
+    _refused("anthropic", "duplicate-id", anthropic, anthropic.DUPLICATE),
+    _refused("anthropic", "call-id-pattern", anthropic, anthropic.ID_PATTERN),
+    _refused("anthropic", "empty-content", anthropic, anthropic.EMPTY_MESSAGE),
+    _refused("anthropic", "empty-content", anthropic, anthropic.EMPTY_TEXT),
+    _refused("anthropic", "empty-content", anthropic, anthropic.BLANK_TEXT),
+    _refused("anthropic", "duplicate-tool", anthropic, anthropic.TOOL_NAMES),
+    Row("anthropic", "unknown-block", "refused", *TEXTS["anthropic", "unknown-block"]),
+    Row(
+        "anthropic", "arguments-not-object", "refused", *TEXTS["anthropic", "arguments-not-object"]
+    ),
+    Row(
+        "anthropic",
+        "roles-must-alternate",
+        "accepted",
+        "",
+        "'Consecutive user or assistant turns in your request will be combined into a single "
+        "turn' (anthropics/anthropic-sdk-python message_create_params.py since commit "
+        "5c0421e2; anthropics/anthropic-sdk-typescript#565)",
+    ),
+    Row(
+        "anthropic",
+        "system-not-first",
+        "accepted",
+        "",
+        "the renderer sends it in the top-level system field; role 'system' messages after a "
+        "user turn are accepted on recent models "
+        "(https://platform.claude.com/docs/en/build-with-claude/mid-conversation-system-messages)",
+    ),
+    # --- Anthropic, strict (Amazon Bedrock, older API versions)
+    _refused("anthropic-strict", "roles-must-alternate", anthropic, anthropic.ALTERNATE),
+    _refused("anthropic-strict", "first-must-be-user", anthropic, anthropic.FIRST_USER),
+    # --- Gemini generateContent
+    _refused("gemini", "call-turn-position", gemini, gemini.CALL_TURN),
+    _refused("gemini", "response-turn-position", gemini, gemini.RESPONSE_TURN),
+    _refused("gemini", "response-count", gemini, gemini.COUNT),
+    Row("gemini", "unknown-block", "refused", *TEXTS["gemini", "unknown-block"]),
+    Row("gemini", "unknown-role", "refused", *TEXTS["gemini", "unknown-role"]),
+    Row("gemini", "arguments-not-object", "refused", *TEXTS["gemini", "arguments-not-object"]),
+    Row(
+        "gemini",
+        "call-without-id",
+        "accepted",
+        "",
+        "FunctionCall.id is optional ('If populated, the client to execute the function_call "
+        "and return the response with the matching id'; googleapis/python-genai types.py); "
+        "calls without ids pair with responses by name and order",
+    ),
+    Row(
+        "gemini",
+        "system-not-first",
+        "accepted",
+        "",
+        "the renderer sends it in systemInstruction (its place in the conversation is lost, "
+        "with a note)",
+    ),
+    # --- everywhere
+    *[
+        Row(
+            profile,
+            "unknown-tool",
+            "accepted",
+            "",
+            "a call to a tool the request does not define is history, not a request to run it; "
+            "no public report of a 400 for it",
+        )
+        for profile in ("openai-chat", "openai-responses", "anthropic", "gemini")
+    ],
+]
+
+
+def markdown() -> str:
+    """The table as Markdown, one section per provider (what ``docs/rules.md`` holds)."""
+    lines = [
+        "# The rules of the list, provider by provider",
+        "",
+        "Generated by `scripts/rules_table.py` from `helpers/rules/table.py`; "
+        "`tests/test_rules_table.py` fails when this page is out of date. `check` and the local "
+        "provider use the same texts: a *refused* rule is an error (exit 1, HTTP 400 with the "
+        "text below), an *accepted* one a warning at most (exit 0, HTTP 200). The `portable` "
+        "profile refuses every rule: it is what code should keep to work with every provider.",
+        "",
+        "Positions and ids in `{braces}` are filled in from the request.",
+    ]
+    for profile in ("openai-chat", "openai-responses", "anthropic", "anthropic-strict", "gemini"):
+        lines += ["", f"## {profile}", "", "| rule | verdict | error text | source | checked |"]
+        lines.append("|---|---|---|---|---|")
+        for r in ROWS:
+            if r.profile == profile:
+                error = f"`{_cell(r.error)}`" if r.error else "(accepted)"
+                lines.append(
+                    f"| `{r.rule}` | {r.verdict} | {error} | {_cell(r.source)} | {r.checked} |"
+                )
+    return "\n".join(lines) + "\n"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("`", "'").replace("\n", " ")

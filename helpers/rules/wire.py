@@ -1,0 +1,130 @@
+"""Rules only the body itself shows: what the provider answers when a parser meets them.
+
+Used in lessons: 10.
+
+Some broken requests cannot be seen on the neutral model, because the neutral model cannot
+hold them: a block type the format does not have (``unknown-block``), tool arguments that are
+not a JSON object (``arguments-not-object``), a role the format does not have
+(``unknown-role``), Anthropic text placed *before* the ``tool_result`` blocks of one user turn
+(``results-not-first``). The parsers in ``helpers.formats`` name them as they read the body;
+``answer_wire`` fills in what the provider answers, with the body's own positions, since a
+violation found here already points into the body (``messages.3.content.1``).
+
+Every text is verbatim from the public report cited beside it, our positions filled in.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from helpers.rules import anthropic
+from helpers.rules.violation import Violation, set_provider_error
+
+#: (format, rule) -> (text with {placeholders}, source, date checked)
+TEXTS: dict[tuple[str, str], tuple[str, str, str]] = {
+    ("openai-chat", "unknown-block"): (
+        "Invalid value: '{kind}'. Supported values are: 'text', 'image_url', 'input_audio', "
+        "'refusal', 'audio', and 'file'.",
+        "openai/openai-dotnet#396 (param messages[0].content[1].type, code invalid_value; "
+        "'file' was added to the list later)",
+        "2026-11-30",
+    ),
+    ("anthropic", "unknown-block"): (
+        "messages.{w}.content.{b}: Input tag '{kind}' found using 'type' does not match any of "
+        "the expected tags",
+        "code-yeongyu/senpi#1212 (the list of expected tags that follows is cut in the report)",
+        "2026-11-30",
+    ),
+    ("anthropic", "arguments-not-object"): (
+        "messages.{w}.content.{b}.tool_use.input: Input should be a valid dictionary",
+        "anthropics/claude-code#6696, anthropics/anthropic-sdk-typescript#648, prism-php/prism#659",
+        "2026-11-30",
+    ),
+    ("anthropic", "results-not-first"): (
+        anthropic.MISSING,
+        "https://platform.claude.com/docs/en/agents-and-tools/tool-use/handle-tool-calls "
+        "(tool_result blocks must come first; text after them); the text is the one for "
+        "results not immediately after: " + anthropic.SOURCES[anthropic.MISSING],
+        "2026-11-30",
+    ),
+    ("gemini", "unknown-block"): (
+        "Invalid JSON payload received. Unknown name \"{kind}\" at '{path}': Cannot find field.",
+        "flyun/chatAir#108, gera2ld/ai.nvim#13, 0x4m4/hexstrike-ai#70; a recorded exchange: "
+        "pydantic/pydantic-ai tests/models/cassettes/test_google/"
+        "test_google_model_image_url_detail.yaml @ c7cb28fd",
+        "2026-11-30",
+    ),
+    ("gemini", "unknown-role"): (
+        "Please use a valid role: user, model.",
+        "langbot-app/LangBot#1486, the-open-agent/openagent#1666",
+        "2026-11-30",
+    ),
+    ("gemini", "arguments-not-object"): (
+        "Invalid value at '{path}.function_call.args' (type.googleapis.com/google.protobuf.Struct)",
+        "public reports quote it as a field violation; the top-level message may be the "
+        "generic 'Request contains an invalid argument.' (searched 2026-11-30)",
+        "2026-11-30",
+    ),
+}
+
+_INDEX = re.compile(r"\[(\d+)\]")
+
+
+def answer_wire(v: Violation, fmt: str, body: dict) -> None:
+    """Fill in what ``fmt``'s provider answers for the body-level violation ``v``, if known."""
+    found = TEXTS.get((fmt, v.rule))
+    if found is None:
+        return
+    text, source, _ = found
+    path = v.path or ""
+    numbers = [int(n) for n in _INDEX.findall(path)]
+    values: dict[str, Any] = {
+        "w": numbers[0] if numbers else 0,
+        "b": numbers[1] if len(numbers) > 1 else 0,
+        "path": path.split(".function")[0].removesuffix(".role"),
+        "kind": _kind(body, path, v.message, fmt),
+    }
+    if fmt == "anthropic" and v.rule == "results-not-first":
+        values.update(_unanswered(body, values["w"]))
+        if not values.get("ids"):
+            return
+    param = f"messages[{values['w']}].content[{values['b']}].type"
+    set_provider_error(v, text.format(**values), source, param if fmt == "openai-chat" else None)
+    if fmt == "openai-chat":
+        v.provider_code = "invalid_value"
+
+
+def _kind(body: dict, path: str, message: str, fmt: str) -> str:
+    """The block type at ``path`` in ``body`` (for Gemini: the unknown field, which the parser's
+    message names first)."""
+    if fmt == "gemini":
+        named = re.match(r"'([^']+)'", message)
+        return named.group(1) if named else "?"
+    node: Any = body
+    for step in re.findall(r"[A-Za-z_]+|\[\d+\]", path):
+        if step.startswith("["):
+            index = int(step[1:-1])
+            node = node[index] if isinstance(node, list) and index < len(node) else None
+        else:
+            node = node.get(step) if isinstance(node, dict) else None
+    return str(node.get("type")) if isinstance(node, dict) else "?"
+
+
+def _unanswered(body: dict, w: int) -> dict[str, Any]:
+    """For Anthropic text before results in ``messages[w]``: the calls it leaves unanswered."""
+    messages = body.get("messages") or []
+    calls = [b.get("id") for b in _blocks(messages, w - 1) if b.get("type") == "tool_use"]
+    leading = set()
+    for block in _blocks(messages, w):
+        if block.get("type") != "tool_result":
+            break
+        leading.add(block.get("tool_use_id"))
+    ids = [str(c) for c in calls if c not in leading]
+    return {"w": w - 1, "ids": ", ".join(ids)}
+
+
+def _blocks(messages: list, w: int) -> list[dict]:
+    message = messages[w] if 0 <= w < len(messages) else None
+    content = message.get("content") if isinstance(message, dict) else None
+    return [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []

@@ -1,0 +1,216 @@
+"""One decision per profile: would this provider accept this request body, and if not, what
+does it answer?
+
+Used in lessons: 08, 10.
+
+``verdict(body, profile)`` reads a body the way the provider does, in the order a real server
+checks it, and returns a :class:`Verdict`:
+
+1. required fields (``max_tokens`` for Anthropic, ``contents`` for Gemini...): each provider's
+   own "field required" text;
+2. the body itself, before anything is converted: a block or part type the format does not
+   have, arguments that are not a JSON object, Anthropic text placed before the
+   ``tool_result`` blocks of one user turn. The parsers (``helpers.formats``) name these as
+   they read (a ``Note`` with a ``rule``); here they become violations;
+3. the rules of the list (``helpers.rules.check``) on the neutral reading, each located back
+   in the body: ``messages[3].tool_calls[0]``, ``contents[2].parts[1]``, ``input[4]``.
+
+Errors are what the provider refuses (the first one is its answer), warnings what it accepts
+but is worth a look. The local provider answers with ``Verdict.response()``, and
+``python -m helpers check`` prints the same violations, so the two cannot disagree.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from helpers.formats import FormatError, Note, detect, parse
+from helpers.formats.common import Notes
+from helpers.messages import Request
+from helpers.rules import FORMATS, Violation, Violations, check, error_response, severity
+from helpers.rules.wire import answer_wire
+
+__all__ = ["REQUIRED", "Verdict", "verdict"]
+
+#: Fields each API requires, with the text it answers when one is missing.
+REQUIRED: dict[str, list[tuple[str, str]]] = {
+    "openai-chat": [
+        ("model", "you must provide a model parameter"),
+        ("messages", "Missing required parameter: 'messages'."),
+    ],
+    "openai-responses": [("model", "Missing required parameter: 'model'.")],
+    "anthropic": [
+        ("model", "model: Field required"),
+        ("max_tokens", "max_tokens: Field required"),
+        ("messages", "messages: Field required"),
+    ],
+    "gemini": [("contents", "* GenerateContentRequest.contents: contents is not specified")],
+}
+
+
+@dataclass
+class Verdict:
+    """What ``profile`` makes of one body: its violations (errors first), read as ``format``."""
+
+    profile: str
+    format: str
+    violations: Violations
+    notes: list[Note] = field(default_factory=list)
+    #: The neutral reading of the body (None when the body could not be read at all).
+    request: Request | None = None
+
+    @property
+    def accepted(self) -> bool:
+        """True when the provider takes the request: no errors (warnings may remain)."""
+        return self.violations.accepted
+
+    @property
+    def first_error(self) -> Violation | None:
+        return next(iter(self.violations.errors), None)
+
+    def response(self, request_id: str | None = None) -> tuple[int, dict] | None:
+        """``(400, error body)`` as the provider answers, or None when it accepts the body."""
+        first = self.first_error
+        if first is None:
+            return None
+        provider = self.format if self.format in FORMATS else "openai-chat"
+        return error_response(first, provider, request_id)
+
+    def __str__(self) -> str:
+        return str(self.violations)
+
+    def _repr_html_(self) -> str:
+        return self.violations._repr_html_()
+
+
+def verdict(
+    body: Any, profile: str = "portable", format: str | None = None, chain: list | None = None
+) -> Verdict:
+    """Check a request body (any format, or neutral JSON) under ``profile``.
+
+    ``format`` names the body's format; by default ``helpers.formats.detect`` finds it. A body
+    of no known shape raises ``FormatError`` (that is not a rule of the list: nothing could be
+    read). Everything else the provider refuses is a violation with its place in the body.
+
+    A Responses body that continues a stored response (``previous_response_id``,
+    ``conversation``) is checked against ``chain`` (the stored input and output items) when
+    given; without it, what depends on the stored part is a warning that says so.
+    """
+    if not isinstance(body, dict):
+        raise FormatError(f"a request body must be a JSON object, got {type(body).__name__}")
+    fmt = format or detect(body, prefer="anthropic" if profile == "anthropic-strict" else profile)
+    stored = body.get("previous_response_id") or body.get("conversation")
+    if fmt == "openai-responses" and chain is not None:
+        new = body.get("input")
+        new = [{"role": "user", "content": new}] if isinstance(new, str) else list(new or [])
+        body = {**body, "input": list(chain) + new}
+    result = _verdict(body, profile, fmt)
+    if fmt == "openai-responses" and chain is not None:
+        for v in result.violations:
+            v.path = _in_chain(v.path, len(chain))
+    elif fmt == "openai-responses" and stored:
+        for v in result.violations:
+            if (v.rule.startswith("result-") or v.rule == "no-messages") and v.severity == "error":
+                v.severity = "warning"
+                v.message += (
+                    f" (this body continues {stored!r}: what it answers may be in that stored "
+                    "chain, which check cannot see; pass the chain to check against it)"
+                )
+    return result
+
+
+def _in_chain(path: str | None, length: int) -> str | None:
+    """``input[k]`` of the joined list -> ``chain[k]`` or the body's own ``input[k - length]``."""
+    if not path or not path.startswith("input["):
+        return path
+    k = int(path[6 : path.index("]")])
+    rest = path[path.index("]") + 1 :]
+    return f"chain[{k}]{rest}" if k < length else f"input[{k - length}]{rest}"
+
+
+def _verdict(body: dict, profile: str, fmt: str) -> Verdict:
+    own = profile == fmt
+    missing = [_missing(text, profile) for key, text in REQUIRED.get(fmt, []) if key not in body]
+    if own and missing:
+        return Verdict(profile, fmt, Violations(missing[:1]))
+    notes = Notes()
+    try:
+        request = parse(body, fmt, notes=notes)
+    except (FormatError, KeyError, TypeError, ValueError) as err:
+        return Verdict(profile, fmt, Violations([_malformed(str(err), profile)]), list(notes))
+    found = [_from_note(n, profile, fmt, body) for n in notes if n.rule]
+    seen = {(v.rule, v.path) for v in found}
+    for v in check(request, profile):
+        v.path = _path(v, request, notes)
+        if (v.rule, v.path) in seen:  # the body-level finding already says it, in its words
+            continue
+        if v.rule == "empty-content" and v.block_index is None and _has_content(body, v.path):
+            continue  # empty only in the neutral reading: its blocks have no neutral form
+        found.append(v)
+    if fmt == "openai-responses":
+        _followed_on_the_wire(found, body)
+    return Verdict(profile, fmt, Violations(found), list(notes), request)
+
+
+def _followed_on_the_wire(found: list[Violation], body: dict) -> None:
+    """A reasoning item the neutral reading leaves last may be followed on the wire by an item
+    the neutral model cannot hold (a ``custom_tool_call``, a user message after it). Recorded
+    exchanges show OpenAI accepting those; the public 400s show the item it produced missing
+    (the next item is the call's output, or nothing). Only those stay errors."""
+    items = body.get("input") if isinstance(body.get("input"), list) else []
+    for v in found:
+        if v.rule != "reasoning-not-followed" or not (v.path or "").startswith("input["):
+            continue
+        k = int(v.path[6 : v.path.index("]")])
+        after = items[k + 1] if k + 1 < len(items) else None
+        kind = after.get("type", "message") if isinstance(after, dict) else None
+        if after is not None and kind != "function_call_output":
+            v.severity = "warning"
+            v.message += f" (on the wire input[{k + 1}], a {kind} item, follows it)"
+
+
+def _has_content(body: dict, path: str | None) -> bool:
+    """Whether the message at ``path`` (``messages[3]``, ``contents[2]``) is non-empty on the
+    wire."""
+    found = re.fullmatch(r"(messages|contents|input)\[(\d+)\]", path or "")
+    items = body.get(found.group(1)) if found else None
+    if not found or not isinstance(items, list) or int(found.group(2)) >= len(items):
+        return False
+    message = items[int(found.group(2))]
+    return isinstance(message, dict) and bool(message.get("content") or message.get("parts"))
+
+
+def _missing(text: str, profile: str) -> Violation:
+    v = Violation("missing-field", f"a required field is missing ({text})", profile=profile)
+    v.provider_error = text
+    return v
+
+
+def _malformed(error: str, profile: str) -> Violation:
+    """A body of a known format that does not hold together: the parser's error, located."""
+    path, _, detail = error.partition(": ")
+    v = Violation("malformed", f"Invalid request: {error}", profile=profile)
+    v.path = path if detail and " " not in path else None
+    return v
+
+
+def _from_note(note: Note, profile: str, fmt: str, body: dict) -> Violation:
+    v = Violation(str(note.rule), note.message, profile=profile)
+    v.path = note.where
+    if profile == fmt:
+        answer_wire(v, fmt, body)
+    v.severity = severity(v, profile)
+    return v
+
+
+def _path(v: Violation, request: Request, notes: Notes) -> str | None:
+    """Where the neutral message or block ``v`` points at was read from in the body."""
+    i, j = v.message_index, v.block_index
+    if i is None or not 0 <= i < len(request.messages):
+        return None
+    message = request.messages[i]
+    if j is not None and isinstance(message.content, list) and 0 <= j < len(message.content):
+        return notes.origin(message.content[j]) or notes.origin(message)
+    return notes.origin(message)

@@ -1,0 +1,331 @@
+"""helpers.verdict: one decision per profile, shared by ``check`` and the local provider.
+
+The test the issue asks for: run request bodies through both paths, ``python -m helpers
+check FILE --profile P`` and the local provider's answer to the same body, and prove they never
+disagree: exit 1 exactly when the provider answers 400, with the text ``check`` printed; exit 0
+exactly when it answers 200.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+
+from helpers.examples import sundry
+from helpers.formats import render
+from helpers.machinery.cli import main
+from helpers.messages import Message, Text, system, tool, tool_call, tool_result, user
+from helpers.provider import routes
+from helpers.provider.scenarios import resolve
+from helpers.verdict import verdict
+from tests.provider_support import PROVIDERS, model
+
+
+def _histories() -> dict[str, object]:
+    """Neutral histories, valid and broken in the ways real code breaks them."""
+    ticket = sundry.ticket()
+    out = {"valid": ticket}
+    dropped = copy.deepcopy(ticket)
+    del dropped.messages[3]
+    dropped.messages.append(user("Hello? Any news?"))
+    out["result dropped"] = dropped
+    orphaned = copy.deepcopy(ticket)
+    del orphaned.messages[1:3]
+    out["call cut off"] = orphaned
+    interrupted = copy.deepcopy(ticket)
+    interrupted.messages.insert(3, user("Also, can I keep the case?"))
+    out["user message in between"] = interrupted
+    late_system = copy.deepcopy(ticket)  # the case the issue names: a system message at index 1
+    late_system.messages.insert(1, system("Answer in French."))
+    out["system message at index 1"] = late_system
+    second = copy.deepcopy(ticket)
+    second.messages[2].content.append(tool_call("c2", "get_tracking", {"order_id": "SO-48213"}))
+    second.messages.append(tool(tool_result("c2", "[]")))
+    out["two tool messages in a row"] = second
+    unknown = copy.deepcopy(ticket)
+    unknown.tools = unknown.tools[1:]
+    out["call to an undefined tool"] = unknown
+    blank = copy.deepcopy(ticket)
+    blank.messages.append(Message("user", [Text("   ")]))
+    out["blank text"] = blank
+    return out
+
+
+def _wire_bodies() -> list[tuple[str, str, dict]]:
+    """Bodies written by hand: what the neutral form cannot hold."""
+    call = {"type": "tool_use", "id": "t1", "name": "search_orders", "input": {}}
+    anthropic_model = model("anthropic")
+    return [
+        (
+            "anthropic text before tool_result",
+            "anthropic",
+            {
+                "model": anthropic_model,
+                "max_tokens": 100,
+                "messages": [
+                    {"role": "user", "content": "hi"},
+                    {"role": "assistant", "content": [call]},
+                    {
+                        "role": "user",
+                        "content": [
+                            {"type": "text", "text": "also"},
+                            {"type": "tool_result", "tool_use_id": "t1", "content": "ok"},
+                        ],
+                    },
+                ],
+            },
+        ),
+        (
+            "anthropic input as a string",
+            "anthropic",
+            {
+                "model": anthropic_model,
+                "max_tokens": 100,
+                "messages": [
+                    {"role": "user", "content": "hi"},
+                    {"role": "assistant", "content": [{**call, "input": "{}"}]},
+                    {
+                        "role": "user",
+                        "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "ok"}],
+                    },
+                ],
+            },
+        ),
+        (
+            "anthropic unknown block",
+            "anthropic",
+            {
+                "model": anthropic_model,
+                "max_tokens": 100,
+                "messages": [{"role": "user", "content": [{"type": "fallback", "text": "x"}]}],
+            },
+        ),
+        (
+            "anthropic without max_tokens",
+            "anthropic",
+            {"model": anthropic_model, "messages": [{"role": "user", "content": "hi"}]},
+        ),
+        (
+            "chat arguments not JSON",
+            "openai-chat",
+            {
+                "model": model("openai-chat"),
+                "messages": [
+                    {"role": "user", "content": "hi"},
+                    {
+                        "role": "assistant",
+                        "content": None,
+                        "tool_calls": [
+                            {
+                                "id": "c1",
+                                "type": "function",
+                                "function": {"name": "search_orders", "arguments": '{"a": '},
+                            }
+                        ],
+                    },
+                    {"role": "tool", "tool_call_id": "c1", "content": "ok"},
+                ],
+            },
+        ),
+        (
+            "chat developer message further down",
+            "openai-chat",
+            {
+                "model": model("openai-chat"),
+                "messages": [
+                    {"role": "user", "content": "hi"},
+                    {"role": "developer", "content": "Answer in French."},
+                    {"role": "user", "content": "hello?"},
+                ],
+            },
+        ),
+        (
+            "gemini unknown part, snake_case",
+            "gemini",
+            {
+                "contents": [
+                    {"role": "user", "parts": [{"text": "hi"}, {"foo": 1}]},
+                ],
+                "system_instruction": {"parts": [{"text": "be terse"}]},
+            },
+        ),
+        (
+            "gemini system role",
+            "gemini",
+            {"contents": [{"role": "system", "parts": [{"text": "hi"}]}]},
+        ),
+        (
+            "gemini id-less calls paired by name and order",
+            "gemini",
+            {
+                "contents": [
+                    {"role": "user", "parts": [{"text": "hi"}]},
+                    {
+                        "role": "model",
+                        "parts": [
+                            {"functionCall": {"name": "search_orders", "args": {"query": "a"}}},
+                            {"functionCall": {"name": "search_orders", "args": {"query": "b"}}},
+                        ],
+                    },
+                    {
+                        "role": "user",
+                        "parts": [
+                            {"functionResponse": {"name": "search_orders", "response": {}}},
+                            {"functionResponse": {"name": "search_orders", "response": {}}},
+                        ],
+                    },
+                ],
+            },
+        ),
+        (
+            "responses orphan output",
+            "openai-responses",
+            {
+                "model": model("openai-responses"),
+                "input": [{"type": "function_call_output", "call_id": "c9", "output": "x"}],
+            },
+        ),
+    ]
+
+
+def _cases() -> list[tuple[str, str, dict]]:
+    cases = []
+    for name, history in _histories().items():
+        for fmt in PROVIDERS:
+            request = copy.deepcopy(history)
+            request.model = model(fmt)
+            try:
+                body = render(request, fmt).body
+            except Exception:  # a history some format cannot even be written in
+                continue
+            cases.append((name, fmt, body))
+    return cases + _wire_bodies()
+
+
+PATHS = {
+    "openai-chat": "/v1/chat/completions",
+    "openai-responses": "/v1/responses",
+    "anthropic": "/v1/messages",
+    "gemini": "/v1beta/models/{model}:generateContent",
+}
+
+
+def _local_answer(fmt: str, body: dict) -> routes.Response:
+    """What the local provider answers (its routes, without a socket)."""
+    route = routes.find_route(PATHS[fmt].format(model=model(fmt)))
+    headers = {"authorization": "Bearer sk-local-test", "content-type": "application/json"}
+    return routes.answer(route, headers, json.dumps(body).encode(), resolve("echo"))
+
+
+def _message(response: routes.Response) -> str:
+    error = json.loads(response.body).get("error")
+    return error.get("message") if isinstance(error, dict) else str(error)
+
+
+CASES = _cases()
+
+
+@pytest.mark.parametrize("name, fmt, body", CASES, ids=[f"{c[1]}: {c[0]}" for c in CASES])
+def test_check_and_the_local_provider_never_disagree(tmp_path, capsys, name, fmt, body):
+    path = tmp_path / "body.json"
+    path.write_text(json.dumps(body))
+    code = main(["check", str(path), "--profile", fmt])
+    out = capsys.readouterr().out
+    response = _local_answer(fmt, body)
+    assert code in (0, 1), out  # a provider's rule is never "bad input"
+    if code == 0:
+        assert response.status == 200, _message(response)
+    else:
+        assert response.status == 400, out
+        assert f"{fmt} answers: {_message(response)}" in out or _message(response) in out
+
+
+def test_the_issue_case_a_system_message_at_index_1_is_accepted_by_every_provider():
+    history = _histories()["system message at index 1"]
+    for fmt in PROVIDERS:
+        request = copy.deepcopy(history)
+        request.model = model(fmt)
+        result = verdict(render(request, fmt).body, fmt, format=fmt)
+        assert result.accepted, (fmt, str(result))
+        assert _local_answer(fmt, render(request, fmt).body).status == 200
+    assert not verdict(history.to_json(), "portable").accepted  # the portable rule still holds
+
+
+def test_paths_point_into_the_file_given():
+    result = verdict(_wire_bodies()[0][2], "anthropic")
+    assert [v.where for v in result.violations] == ["messages[2].content[0]"]
+    chat = _wire_bodies()[4][2]
+    assert verdict(chat, "portable").violations[0].where == "messages[1].tool_calls[0]"
+    body = render(_histories()["result dropped"], "gemini").body
+    assert verdict(body, "portable").violations[0].where == "contents[1].parts[1]"
+
+
+def test_a_body_of_no_known_shape_is_not_a_verdict():
+    from helpers.formats import FormatError
+
+    with pytest.raises(FormatError):
+        verdict({"foo": 1})
+
+
+def test_gemini_reads_snake_case_and_keeps_the_schema():
+    body = {
+        "contents": [{"role": "user", "parts": [{"text": "hi"}]}],
+        "tools": [
+            {
+                "function_declarations": [
+                    {
+                        "name": "lookup",
+                        "parameters_json_schema": {
+                            "type": "object",
+                            "properties": {"user_id": {"type": "string"}},
+                        },
+                    }
+                ]
+            }
+        ],
+    }
+    request = verdict(body, "gemini").request
+    assert request.tools[0].parameters["properties"] == {"user_id": {"type": "string"}}
+
+
+# --- what recorded exchanges taught (tests/corpus): types the providers take, and what they refuse
+
+
+def test_block_types_the_provider_takes_are_notes_not_violations():
+    anthropic_body = {
+        "model": model("anthropic"),
+        "max_tokens": 10,
+        "messages": [
+            {"role": "user", "content": "hi"},
+            {"role": "assistant", "content": [{"type": "compaction", "content": "summary"}]},
+            {"role": "user", "content": "go on"},
+        ],
+    }
+    assert verdict(anthropic_body, "anthropic").accepted
+    responses_body = {
+        "model": model("openai-responses"),
+        "input": [{"role": "user", "content": "hi"}, {"type": "tool_search_call", "id": "ts_1"}],
+    }
+    assert verdict(responses_body, "openai-responses").accepted
+    gemini_body = {"contents": [{"role": "model", "parts": [{"toolCall": {}}]}]}
+    assert verdict(gemini_body, "gemini").accepted
+    refused = {"contents": [{"role": "user", "parts": [{"text": "hi", "mediaResolution": "low"}]}]}
+    assert verdict(refused, "gemini").first_error.rule == "unknown-block"
+
+
+def _reasoning_then(item: dict) -> dict:
+    reasoning = {"type": "reasoning", "id": "rs_1", "summary": [], "encrypted_content": "x"}
+    items = [{"role": "user", "content": "hi"}, reasoning, item]
+    return {"model": model("openai-responses"), "input": items}
+
+
+def test_a_reasoning_item_followed_on_the_wire_is_not_refused():
+    custom = {"type": "custom_tool_call", "call_id": "c1", "name": "sql", "input": "select 1"}
+    result = verdict(_reasoning_then(custom), "openai-responses")
+    assert result.accepted
+    assert [v.rule for v in result.violations] == ["reasoning-not-followed"]  # a warning
+    output = {"type": "function_call_output", "call_id": "c9", "output": "x"}
+    result = verdict(_reasoning_then(output), "openai-responses")
+    assert "reasoning-not-followed" in {v.rule for v in result.violations.errors}
