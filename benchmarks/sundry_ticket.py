@@ -86,16 +86,16 @@ def trace() -> dict:
     from helpers.cost import project_ticket
 
     model = default_model("openai")
-    ticket = project_ticket(requests(model), model, output_tokens=None)
-    ticket.turns[-1].output_tokens = 0
+    final = assistant(ANSWER)  # the answer to Maya's follow-up: billed like every reply
+    ticket = project_ticket(requests(model), model, final_reply=final)
     return {
         "model": model,
         "about": (
             "The Sundry refund ticket (benchmarks/sundry_ticket.py): per-turn usage computed "
             f"offline by helpers.cost.project_ticket for {model} with the model table of "
             f"{as_of()} (input counted with helpers.tokens, cached tokens from OpenAI's prefix "
-            "rule, output = the next assistant message). Regenerate: python -m "
-            "benchmarks.sundry_ticket"
+            "rule, output = each reply, the last one the answer to the follow-up). "
+            "Regenerate: python -m benchmarks.sundry_ticket"
         ),
         "turns": [
             {

@@ -2,6 +2,8 @@
 
 Prompt caching from the actual tokens: what two consecutive requests share, and what it saves.
 
+Used in lessons: 06, 12.
+
 A prompt cache only ever serves an exact *prefix* of the token sequence the model is shown. So
 both requests are rendered and tokenized (``helpers.tokens``), and the longest common token
 prefix decides everything:
@@ -18,9 +20,16 @@ prefix decides everything:
 For Claude and Gemini the tokens come from the labelled proxy estimate, so their cache numbers
 are estimates too.
 
-What it deliberately does not do: model time (TTLs, eviction, routing misses: every earlier
-request is assumed still cached), Anthropic's 20-block lookback limit or its top-level
-automatic ``cache_control``, or OpenAI's GPT-5.6+ explicit breakpoints and paid writes.
+Caching is best effort on every provider, and entries live only so long (``cache_terms`` says
+how long, per model, with its source; figures the sources disagree on are labelled contested).
+Within one ticket, requests follow each other within seconds, so every earlier request is
+assumed still cached. Across tickets, tools and system prompt stay warm only if the next ticket
+starts within the cache lifetime (``shared_prefix`` is that part; ``helpers.cost`` takes the
+time between tickets).
+
+What it deliberately does not do: model eviction or routing misses (every eligible hit is
+assumed to happen), Anthropic's 20-block lookback limit or its top-level automatic
+``cache_control``, or OpenAI's GPT-5.6+ explicit breakpoints and paid writes.
 """
 
 from __future__ import annotations
@@ -40,7 +49,9 @@ __all__ = [
     "breakpoint_positions",
     "cache_break",
     "common_prefix",
+    "cache_terms",
     "openai_cached_tokens",
+    "shared_prefix",
 ]
 
 MAX_BREAKPOINTS = 4  # Anthropic: "A maximum of 4 blocks with cache_control may be provided."
@@ -188,3 +199,44 @@ def anthropic_turn(
             written.append(keys[:position])
             write = position - read
     return CacheTurn(len(keys), read, write, breakpoints)
+
+
+def shared_prefix(counted: Count) -> int:
+    """Tokens at the start of a request that every ticket shares: tools and system prompt.
+
+    The end of the last tool definition or system message before the first other message
+    (0 when a request has neither).
+    """
+    position, end = 0, 0
+    systems = {r.part for r in counted.rows if r.level == 0 and r.label.startswith("system")}
+    for piece in counted.pieces:
+        head = piece.part.split(".", 1)[0]
+        if head.startswith("messages[") and head not in systems:
+            break
+        position += piece.n
+        if head == "tools" or head.startswith("tools[") or head in systems:
+            end = position
+    return end
+
+
+def cache_terms(model: str | ModelInfo) -> list[str]:
+    """The cache's terms for ``model`` in words: price of a cached token, lifetime, best effort,
+    and any contested figure with both sources (from ``data/models.json`` and genai-prices)."""
+    from helpers.cost.prices import rates
+
+    info = model if isinstance(model, ModelInfo) else model_info(model)
+    rule = info.cache
+    if rule.get("kind", "none") == "none":
+        return [f"{info.id}: no prompt cache modelled"]
+    r = rates(info)
+    lines = [
+        f"cached input ${r['cached_input']:.4g} per million tokens "
+        f"(uncached ${r['input']:.4g}"
+        + (f", cache write ${r['cache_write']:.4g}" if "cache_write" in r else "")
+        + f"); cached from {rule['min_tokens']:,} tokens",
+        f"cache lifetime: {rule.get('lifetime', 'not documented')}",
+        f"best effort: {rule.get('best_effort', 'no provider guarantees a hit')}",
+    ]
+    for field, why in (rule.get("contested") or {}).items():
+        lines.append(f"contested ({field} = {rule.get(field)}): {why}")
+    return lines

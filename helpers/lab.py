@@ -2,6 +2,8 @@
 
 The token arithmetic lab: a ticket described by a few numbers, costed turn by turn.
 
+Used in lessons: 12.
+
 A ``Scenario`` says which model, how many requests a ticket takes, how many tool definitions
 ride along, how big each tool result is, whether the prompt cache is used, whether (and when)
 history is compacted, and how many tickets a day. ``build_requests`` turns it into the actual
@@ -22,9 +24,15 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from helpers.messages import Request, assistant, tool, tool_call, tool_result
+from helpers.messages import Message, Request, assistant, tool, tool_call, tool_result
 
-__all__ = ["LabResult", "Scenario", "build_requests", "cost_scenario"]
+__all__ = ["LabResult", "Scenario", "build_requests", "cost_scenario", "final_reply"]
+
+#: The agent's last message, the answer to the buyer: its output is billed like every other.
+ANSWER = (
+    "Hi Maya, I'm sorry your headphones arrived damaged. I've checked order SO-48213 and "
+    "refunded $129.00 to your card; it arrives within 5 business days. No need to send them back."
+)
 
 _FILLER = (
     '{"order_id": "SO-48213", "item": "Aurora ANC wireless headphones", "total_usd": 129.0, '
@@ -43,6 +51,7 @@ class Scenario:
     compact_before: int = 0  # compact history before this request (1-based); 0 = never
     keep_last: int = 2  # messages kept verbatim when compacting
     tickets_per_day: int = 1000
+    warm_prefix: bool = False  # tickets spread evenly over the day keep tools + system cached
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), indent=2)
@@ -92,6 +101,16 @@ def build_requests(s: Scenario) -> list[Request]:
     return requests
 
 
+def final_reply(s: Scenario) -> Message:
+    """The ticket's last reply: the answer to the buyer (its output tokens are billed)."""
+    return assistant(ANSWER)
+
+
+def seconds_between_tickets(s: Scenario) -> float:
+    """The gap between tickets if they are spread evenly over the day (an assumption)."""
+    return 86_400 / s.tickets_per_day
+
+
 @dataclass
 class LabResult:
     scenario: Scenario
@@ -118,6 +137,7 @@ class LabResult:
             f"({t.cached_tokens:,} cached), {t.output_tokens:,} output; ${self.per_ticket:.6f} "
             f"per ticket, ${self.per_day:,.2f} per day at {self.scenario.tickets_per_day:,} "
             f"tickets, ${self.per_month:,.2f} per 30 days{kind}"
+            + "".join(f"\n  note: {n}" for n in self.notes)
         )
 
     __str__ = summary
@@ -138,5 +158,8 @@ def cost_scenario(s: Scenario) -> LabResult:
         summary = "Order SO-48213 checked; see the last steps."
         requests = compact_ticket(requests, s.compact_before - 1, summary, s.keep_last)
         notes.append(f"history compacted before request {s.compact_before}")
-    ticket = project_ticket(requests, s.model, caching=s.caching)
+    gap = seconds_between_tickets(s) if s.warm_prefix else None
+    ticket = project_ticket(
+        requests, s.model, final_reply=final_reply(s), caching=s.caching, between_tickets=gap
+    )
     return LabResult(s, ticket, notes)

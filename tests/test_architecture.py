@@ -21,10 +21,7 @@ MAX_LINES = 300
 
 # Learner-facing modules still over MAX_LINES because another helper is splitting them right
 # now. Each entry names who removes it; nothing else may be added here.
-PENDING_SPLIT = {
-    "helpers/tokens/openai_chat.py": "numbers (issue 16 item 2) removes it",
-    "helpers/cost/tickets.py": "numbers (issue 16 item 2) removes it",
-}
+PENDING_SPLIT = {}
 
 
 def modules(root: Path, package: str = "helpers") -> dict[str, Path]:

@@ -27,7 +27,10 @@ def test_the_example_trace_is_up_to_date_and_prices(capsys):
     assert json.loads((DATA / "sundry" / "trace.json").read_text()) == trace()
     assert main(["cost", str(DATA / "sundry" / "trace.json")]) == 0
     out = capsys.readouterr().out
-    ticket = project_ticket(sundry_requests("gpt-4o-mini"))
+    from benchmarks.sundry_ticket import ANSWER
+    from helpers.messages import assistant
+
+    ticket = project_ticket(sundry_requests("gpt-4o-mini"), final_reply=assistant(ANSWER))
     assert _totals(out)[1:3] == [str(ticket.input_tokens), str(ticket.cached_tokens)]
     assert f"{ticket.total_usd:.6f}" in out and "search_orders result" in out
 

@@ -23,8 +23,12 @@ def test_breakdown_table_of_a_neutral_request(tmp_path, capsys):
     path = _write(tmp_path, sundry.ticket("gpt-4o-mini").to_json())
     assert main(["count", path]) == 0
     out = capsys.readouterr().out
-    assert "tools[4]" in out and "issue_refund" in out and "exact, gpt-4o-mini" in out
-    assert out.splitlines()[-2].split()[-1] == str(count(sundry.ticket("gpt-4o-mini")).total)
+    counted = count(sundry.ticket("gpt-4o-mini"))
+    assert "tools[4]" in out and "issue_refund" in out
+    assert f"{counted.label}, gpt-4o-mini" in out
+    assert all(f"estimated: {part} " in out for part in counted.uncertain)
+    total_line = next(line for line in out.splitlines() if line.startswith("total"))
+    assert total_line.split()[-1] == str(counted.total)
 
 
 def test_total_only(tmp_path, capsys):

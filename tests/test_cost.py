@@ -140,6 +140,7 @@ def test_projected_sundry_ticket_counts_every_rebuilt_request():
     assert [t.input_tokens for t in ticket.turns] == [count(r).total for r in reqs]
     assert [t.cached_tokens for t in ticket.turns] == [0, 0, 1024, 1024, 1152]
     assert ticket.turns[-1].output_tokens == 0 and all(t.output_tokens for t in ticket.turns[:-1])
+    assert any("final reply not given" in n for n in ticket.notes)
     uncached = project_ticket(reqs, model, caching=False)
     assert uncached.total_usd > ticket.total_usd and uncached.cached_tokens == 0
 
@@ -193,3 +194,88 @@ def test_compaction_does_not_lose_the_replies_output_tokens():
         plain = project_ticket(requests, "gpt-4o-mini", caching=False)
         shortened = project_ticket(compacted, "gpt-4o-mini", caching=False)
         assert [t.output_tokens for t in shortened.turns] == [t.output_tokens for t in plain.turns]
+
+
+# --- one ticket, one price: the model, the provider's usage and the arithmetic agree ----------
+
+
+@pytest.mark.parametrize("wire", ["openai-chat", "anthropic"])
+def test_one_ticket_priced_three_ways_gives_one_figure(wire):
+    """The crash-triage run priced by project_ticket, by summing the usage the local provider
+    reported, and by hand (tokens times genai-prices' rates): the same dollars, to the digit."""
+    from helpers.cost import rates
+    from helpers.examples import crash_triage
+    from helpers.formats import parse
+    from helpers.loop import run
+    from helpers.models import default_model
+    from helpers.provider import LocalProvider
+    from helpers.tokens import count_output
+
+    model = default_model("openai" if wire == "openai-chat" else wire)
+    workspace = crash_triage.Workspace()
+    with LocalProvider("crash-triage") as p:
+        trace = run(
+            crash_triage.opening(model),
+            lambda call: crash_triage.run_tool(call, workspace),
+            format=wire,
+            base_url=p.url,
+        )
+    requests = [parse(step.request_body, wire) for step in trace.steps]
+    final = trace.messages[-1]
+    projected = project_ticket(requests, model, final_reply=final, caching=False)
+
+    reported = sum((price(s.reply.usage, model).total_usd for s in trace.steps), Decimal(0))
+
+    r = rates(model)
+    replies = [s.reply.message for s in trace.steps]
+    inputs = sum(count(q, model).total for q in requests)
+    outputs = sum(count_output(m, model) for m in replies)
+    by_hand = (inputs * r["input"] + outputs * r["output"]) / 1_000_000
+
+    assert projected.total_usd == reported == by_hand == trace.cost_usd
+    assert projected.turns[-1].output_tokens == trace.steps[-1].reply.usage.output_tokens > 0
+    assert [t.output_tokens for t in projected.turns] == [
+        s.reply.usage.output_tokens for s in trace.steps
+    ]
+
+
+def test_without_the_final_reply_the_ticket_says_its_last_output_is_not_priced():
+    reqs = sundry_requests("gpt-4o-mini")
+    answer = sundry.opening("gpt-4o-mini").messages[:0]  # no reply given
+    assert answer == []
+    silent = project_ticket(reqs, "gpt-4o-mini")
+    from helpers.messages import assistant
+
+    billed = project_ticket(reqs, "gpt-4o-mini", final_reply=assistant("Refunded $129.00."))
+    assert billed.turns[-1].output_tokens > 0 == silent.turns[-1].output_tokens
+    assert billed.total_usd > silent.total_usd
+    assert not any("final reply not given" in n for n in billed.notes)
+
+
+# --- a prefix kept warm across tickets --------------------------------------------------------
+
+
+@pytest.mark.parametrize("model", ["gpt-4o-mini", "claude-sonnet-4-5"])
+def test_a_prefix_kept_warm_across_tickets_is_read_by_the_first_request(model):
+    from helpers.caching import shared_prefix
+
+    reqs = with_tools(sundry_requests(model), sundry.TOOLS + sundry.EXTRA_TOOLS)
+    cold = project_ticket(reqs, model)
+    warm = project_ticket(reqs, model, between_tickets=60)
+    late = project_ticket(reqs, model, between_tickets=3600)
+    assert cold.turns[0].cached_tokens == 0 == late.turns[0].cached_tokens
+    assert late.total_usd == cold.total_usd
+    assert 0 < warm.turns[0].cached_tokens <= shared_prefix(count(reqs[0], model))
+    assert warm.total_usd < cold.total_usd
+    assert any("still cached from the previous ticket" in n for n in warm.notes)
+    assert any("starts cold" in n for n in cold.notes + late.notes)
+
+
+def test_the_ticket_states_the_cache_terms_and_labels_contested_figures():
+    notes = project_ticket(sundry_requests("claude-sonnet-4-6")).notes
+    text = "\n".join(notes)
+    assert "cached input $0.30 per million tokens" in text and "uncached $3.00" in text
+    assert "cache lifetime: 5 minutes" in text and "best effort" in text
+    assert "contested (min_tokens = 2048)" in text and "#1194" in text and "orq" in text
+    gemini = "\n".join(project_ticket(sundry_requests("gemini-2.5-flash"), between_tickets=5).notes)
+    assert "not documented" in gemini and "contested" in gemini

@@ -75,3 +75,21 @@ def test_bad_scenarios_say_what_is_wrong(bad, message):
 def test_a_ticket_without_tools_still_counts():
     (request,) = build_requests(Scenario(MODEL, requests=1, tools=0))
     assert count(request).part("tools") == 0
+
+
+def test_the_final_answer_is_billed_and_a_warm_prefix_is_an_option():
+    from dataclasses import replace
+
+    from helpers.lab import final_reply, seconds_between_tickets
+    from helpers.tokens import count_output
+
+    base = Scenario(MODEL, requests=4, tools=14)
+    cold = cost_scenario(base)
+    assert cold.ticket.turns[-1].output_tokens == count_output(final_reply(base), MODEL) > 0
+    warm = cost_scenario(replace(base, warm_prefix=True))
+    assert seconds_between_tickets(base) == 86.4
+    assert cold.ticket.turns[0].cached_tokens == 0 < warm.ticket.turns[0].cached_tokens
+    assert warm.per_ticket < cold.per_ticket
+    rare = cost_scenario(replace(base, warm_prefix=True, tickets_per_day=100))  # 864 s apart
+    assert rare.per_ticket == cold.per_ticket
+    assert Scenario.from_json('{"model": "gpt-4o-mini"}').warm_prefix is False

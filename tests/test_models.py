@@ -63,11 +63,11 @@ def test_rows_carry_their_rules_and_sources():
     assert claude.encoding is None and claude.counting == "anthropic-estimate"
     assert claude.tool_use_overhead == {"auto": 496, "none": 496, "any": 588, "tool": 588}
     assert claude.cache_min_tokens == 4096
-    assert model_info("gpt-4o").cache == {
-        "kind": "openai-prefix",
-        "min_tokens": 1024,
-        "step_tokens": 128,
-    }
+    cache = model_info("gpt-4o").cache
+    rule = (cache["kind"], cache["min_tokens"], cache["step_tokens"])
+    assert rule == ("openai-prefix", 1024, 128)
+    assert cache["lifetime_s"] == 300 and "best_effort" in cache
+    assert "contested" in model_info("claude-sonnet-4-6").cache
     for model_id in models(include_legacy=True):
         for key in model_info(model_id).sources:
             assert source(key)

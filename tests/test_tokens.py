@@ -138,10 +138,15 @@ def test_a_tool_call_and_its_result_are_rendered_with_the_function_name():
     o200k = "o200k_base"
     call = (
         len(encode(o200k, " to=functions.get_order"))
+        + 3  # " <|constrain|>json" on o200k models (recorded bills), then <|message|>
         + 1
         + len(encode(o200k, '{"order_id":"SO-1"}'))
     )
     assert counted.part("messages[1].content[0]") == call
+    on_gpt4 = count(request, "gpt-4")  # the cl100k-era form: published gpt-4 figure
+    assert on_gpt4.part("messages[1].content[0]") == len(
+        encode("cl100k_base", " to=functions.get_order")
+    ) + 1 + len(encode("cl100k_base", '{"order_id":"SO-1"}'))
     result_framing = 3 + len(encode(o200k, "get_order"))
     assert counted.part("messages[2]") == result_framing + len(encode(o200k, "shipped"))
 
@@ -207,18 +212,51 @@ def test_harmony_breakdown_sums_to_the_total(request):
 
 
 def _clear_caches():
-    from helpers.tokens import openai_chat
     from helpers.tokens.encodings import encode
 
     encode.cache_clear()
-    for cached in (
-        openai_chat._render_message,
-        openai_chat._render_system,
-        openai_chat.message_total,
-        openai_chat._short,
-        openai_chat._system_total,
-    ):
-        cached.cache_clear()
+
+
+def _by_part(pieces):
+    """Token keys in order and tokens per part: what a breakdown means, however it is cut."""
+    keys = [k for p in pieces for k in (p.ids or [(p.key, i) for i in range(p.n)])]
+    parts: dict[str, int] = {}
+    for p in pieces:
+        parts[p.part] = parts.get(p.part, 0) + p.n
+    return keys, parts
+
+
+@settings(max_examples=80, deadline=None)
+@given(conversations(), st.sampled_from(MODELS))
+def test_the_fast_path_always_agrees_with_the_readable_rule(request, model):
+    """The rule's pieces tokenized one run at a time (seen.tokenize) == the one-encode
+    breakdown (fast.pieces, what count uses) == the one-encode total (fast.total); and the
+    Counter, fed the whole request, says the same."""
+    from helpers.models import model_info
+    from helpers.tokens.fast import pieces, total
+    from helpers.tokens.openai_chat import render_seen
+    from helpers.tokens.seen import tokenize
+
+    info = model_info(model)
+    if info.counting != "openai-chat-2024":
+        assert count_total(request, model) == count(request, model).total
+        return
+    seen = render_seen(request, info, [])
+    by_rule = tokenize(seen, info.encoding)
+    assert _by_part(pieces(seen, info.encoding)) == _by_part(by_rule)
+    assert total(seen, info.encoding) == sum(p.n for p in by_rule) == count(request, model).total
+    assert count_total(request, model) == count(request, model).total == Counter(model)(request)
+
+
+def test_text_that_looks_like_a_special_token_takes_the_slow_path_and_still_agrees():
+    request = Request("gpt-4o", [user("say <|end|> then <|endoftext|>"), assistant("ok")])
+    assert count_total(request) == count(request).total
+    assert count_total(request) == count(
+        Request("gpt-4o", [user("say x then y"), assistant("ok")])
+    ).total + (
+        count_text("say <|end|> then <|endoftext|>", "gpt-4o")
+        - count_text("say x then y", "gpt-4o")
+    )
 
 
 @settings(max_examples=60, deadline=None)
@@ -459,3 +497,65 @@ def test_split_at_gives_every_token_to_the_span_it_starts_in():
     assert groups[2] == encode("o200k_base", text)[-len(groups[2]) :]
     with pytest.raises(ValueError, match="in order"):
         split_at("o200k_base", text, [12, 0])
+
+
+# --- honest labels: "exact" only where a published figure verifies model and feature ---------
+
+LEGACY = "legacy function_call param"  # not expressible as a neutral request
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if LEGACY not in c.xfail], ids=lambda c: c.id)
+def test_a_count_labelled_exact_matches_its_figure_and_an_estimate_is_within_its_bound(case):
+    counted = count(to_request(case.body, case.model))
+    if not counted.estimate:
+        assert counted.total == case.api and counted.uncertain == {}
+    else:
+        assert counted.uncertain and counted.error is not None
+        assert abs(counted.total - case.api) <= counted.error
+
+
+def test_estimates_name_the_part_and_the_bound():
+    from helpers.machinery.paths import DATA
+    from helpers.messages import load_file
+
+    crash = load_file(DATA / "crash_triage" / "request.json")
+    counted = count(crash, "gpt-4o-mini")
+    parallel = [p for p, (_, why) in counted.uncertain.items() if "parallel" in why]
+    assert counted.estimate and parallel and counted.error > 0
+    assert f"estimate ±{counted.error}" in counted.table()
+    assert "estimated: " + parallel[0] in counted.table()
+    schema = {  # the published cookbook tool: every property described
+        "type": "object",
+        "properties": {
+            "location": {"type": "string", "description": "The city and state"},
+            "unit": {"type": "string", "enum": ["celsius", "fahrenheit"], "description": "Unit"},
+        },
+        "required": ["location"],
+    }
+    weather = Tool(WEATHER.name, WEATHER.description, schema)
+    plain = Request("gpt-4o-mini", [system("Be brief."), user("Weather in Paris?")], [weather])
+    assert not count(plain).estimate and count(plain).error == 0  # a verified shape: exact
+
+    dated = count(Request("gpt-4o-2024-08-06", [user("hi")]))
+    assert dated.estimate and dated.error is None and "prefix" in dated.uncertain["model"][1]
+    assert "error unknown" in dated.table()
+
+    url = Request("gpt-4o", [Message("user", [Image("image/png", None, "https://x/y.png")])])
+    image = count(url).uncertain["messages[0].content[0]"]
+    assert image[0] > 0 and "size unknown" in image[1]
+
+
+def test_pydantic_schema_keywords_the_namespace_drops_are_an_estimate_bounded_by_their_text():
+    pydantic_like = {
+        "$defs": {"Item": {"properties": {"sku": {"title": "Sku", "type": "string"}}}},
+        "properties": {
+            "items": {"items": {"$ref": "#/$defs/Item"}, "title": "Items", "type": "array"},
+            "note": {"default": "", "title": "Note", "type": "string"},
+        },
+        "required": ["items"],
+        "title": "Order",
+        "type": "object",
+    }
+    counted = count(Request("gpt-4o", [user("hi")], [Tool("order", "Place one.", pydantic_like)]))
+    bound, why = counted.uncertain["tools[0]"]
+    assert "unrendered $defs" in why and "unrendered title" in why and bound > 20

@@ -1,6 +1,6 @@
-"""Used in lessons: 04, 05, 06, 09, 10, 11, 12.
+"""What a request costs, and how a ticket's cost grows as the message list is rebuilt each turn.
 
-What a request costs, and how a ticket's cost grows as the message list is rebuilt each turn.
+Used in lessons: 04, 05, 06, 09, 10, 11, 12.
 
 Usage semantics differ by provider; ``usage_from(raw, format)`` turns each provider's usage
 object into the neutral ``Usage`` (``helpers.replies``), where ``input_tokens`` counts *all*
@@ -24,25 +24,22 @@ real usages and ``project_ticket`` from the requests themselves (counted with
 ``helpers.tokens``, cached per ``helpers.caching``). ``tool_overhead`` is the arithmetic of the
 lesson on tool definitions; ``compact`` replaces early history with a summary.
 
-Three modules: ``usage`` (the table above), ``prices`` (``Cost``, ``price``), ``tickets``
-(turn-by-turn rows, projection, tool overhead, compaction).
+Modules: ``usage`` (the table above), ``prices`` (``Cost``, ``price``, ``rates``),
+``tickets`` (turn-by-turn rows and projection, every output billed), ``tools`` (tool
+overhead), ``compaction``.
 
 What it deliberately does not do: type a price (they all come from genai-prices) or fetch one.
 """
 
 from __future__ import annotations
 
-from helpers.caching import cache_break, common_prefix, openai_cached_tokens
-from helpers.cost.prices import Cost, price
-from helpers.cost.tickets import (
-    Ticket,
+from helpers.caching import cache_break, cache_terms, common_prefix, openai_cached_tokens
+from helpers.cost.compaction import compact, compact_ticket
+from helpers.cost.prices import Cost, price, rates
+from helpers.cost.tickets import Ticket, Turn, project_ticket, ticket_from_usages
+from helpers.cost.tools import (
     ToolCountEffect,
     ToolOverhead,
-    Turn,
-    compact,
-    compact_ticket,
-    project_ticket,
-    ticket_from_usages,
     tool_count_effect,
     tool_overhead,
     with_tools,
@@ -59,12 +56,14 @@ __all__ = [
     "Turn",
     "Usage",
     "cache_break",
+    "cache_terms",
     "common_prefix",
     "compact",
     "compact_ticket",
     "openai_cached_tokens",
     "price",
     "project_ticket",
+    "rates",
     "ticket_from_usages",
     "tool_count_effect",
     "tool_overhead",

@@ -2,6 +2,8 @@
 
 Prices from genai-prices: pinned, offline, at the model table's date (never ``UpdatePrices``).
 
+Used in lessons: 05, 06, 09, 11, 12.
+
 ``price(usage, model)`` returns a ``Cost`` split the way price lists are: uncached input, cache
 reads, cache writes (Anthropic 5-minute and 1-hour), output. genai-prices bills the whole
 usage; the split prices each kind of input on its own (exact except for models whose price
@@ -20,7 +22,7 @@ from decimal import Decimal
 from helpers.models import ModelInfo, model_info, price_timestamp
 from helpers.replies import Usage
 
-__all__ = ["Cost", "price"]
+__all__ = ["Cost", "price", "rates"]
 
 
 @dataclass
@@ -105,3 +107,19 @@ def price(usage: Usage, model: str | ModelInfo, *, cache_write_1h_tokens: int = 
         cache_write_usd=write_usd,
         output_usd=full.output_price,
     )
+
+
+def rates(model: str | ModelInfo) -> dict[str, Decimal]:
+    """US dollars per million tokens by kind: ``input``, ``cached_input``, ``output`` (and
+    ``cache_write`` where the price list has one), from genai-prices at the table's date."""
+    info = model if isinstance(model, ModelInfo) else model_info(model)
+    million = 1_000_000
+    out = {
+        "input": _calc(info, input_tokens=million).input_price,
+        "cached_input": _calc(info, input_tokens=million, cache_read_tokens=million).input_price,
+        "output": _calc(info, output_tokens=million).output_price,
+    }
+    write = _calc(info, input_tokens=million, cache_write_tokens=million).input_price
+    if write != out["input"]:
+        out["cache_write"] = write
+    return out

@@ -2,15 +2,18 @@
 
 A ticket turn by turn: the whole message list is resent every turn, so input grows.
 
+Used in lessons: 05, 06, 10, 11, 12.
+
 ``Ticket`` holds one ``Turn`` row per request (input, cached, written, output, cost,
 cumulative) for tables and plots. ``ticket_from_usages`` builds it from reported usage;
-``project_ticket`` from the requests themselves (counted with ``helpers.tokens``, cached per
-``helpers.caching``). ``tool_overhead`` splits a request into tools, system prompt and the rest;
-``with_tools`` swaps the tool list; ``compact`` / ``compact_ticket`` replace early history with
-a summary, as compaction does.
+``project_ticket`` from the requests themselves: input counted with ``helpers.tokens``, cached
+per ``helpers.caching``, and every reply's output billed (each turn's reply is what the next
+request adds; the last one, the answer to the user, is ``final_reply``). Output is counted with
+``tokens.count_output``, the rule the local provider bills by, so a ticket has one price
+whether it is read from the provider's usage or projected from the requests.
 
-What it deliberately does not do: simulate time (cache TTLs) or the model's replies (outputs
-are read from the next request, or given).
+What it deliberately does not do: model eviction (see ``helpers.caching``) or the model's
+replies (they are read from the requests, or given).
 """
 
 from __future__ import annotations
@@ -21,23 +24,11 @@ from decimal import Decimal
 from typing import Any
 
 from helpers.cost.prices import price
-from helpers.messages import Message, Request, Text, Tool
+from helpers.messages import Message, Request
 from helpers.models import ModelInfo, model_info
 from helpers.replies import Usage
 
-__all__ = [
-    "Ticket",
-    "ToolCountEffect",
-    "ToolOverhead",
-    "Turn",
-    "compact",
-    "compact_ticket",
-    "project_ticket",
-    "ticket_from_usages",
-    "tool_count_effect",
-    "tool_overhead",
-    "with_tools",
-]
+__all__ = ["Ticket", "Turn", "project_ticket", "ticket_from_usages"]
 
 
 @dataclass
@@ -151,40 +142,51 @@ def project_ticket(
     requests: list[Request],
     model: str | ModelInfo | None = None,
     *,
+    final_reply: Message | None = None,
     output_tokens: list[int] | int | None = None,
     caching: bool = True,
     breakpoints: list[str] | None = None,
+    between_tickets: float | None = None,
 ) -> Ticket:
     """Cost of sending each request in turn, counted and cached from the tokens themselves.
 
-    ``output_tokens`` per turn: by default each turn's output is what the next request adds as
-    the assistant's message (counted), and the last turn's is 0 unless given. ``caching``
-    follows the model's cache rule from the table: OpenAI's automatic prefix cache, Anthropic
-    ``breakpoints`` (default ``["tools", "system", "last"]``; the automatic cache is not modelled),
-    Gemini's implicit cache as a prefix cache with its minimum (no guarantee: an estimate).
+    Output per turn: by default the reply each request got, i.e. the assistant message the
+    next request adds, and ``final_reply`` for the last request (without it the last output
+    is unknown: 0, and a note says so); or ``output_tokens`` (one number, or one per turn).
+    ``caching`` follows the model's cache rule from the table: OpenAI's automatic prefix
+    cache, Anthropic ``breakpoints`` (default ``["tools", "system", "last"]``; the automatic
+    cache is not modelled), Gemini's implicit cache as a prefix cache with its minimum (no
+    guarantee: an estimate). ``between_tickets``: seconds since the previous ticket of the
+    same agent; within the cache lifetime, its tools and system prompt are still cached.
     """
     from helpers.caching import (
         anthropic_turn,
         breakpoint_positions,
+        cache_terms,
         common_prefix,
         openai_cached_tokens,
     )
-    from helpers.tokens import count, count_message, token_keys
+    from helpers.tokens import count, token_keys
 
     info = model if isinstance(model, ModelInfo) else model_info(model or requests[0].model)
-    outputs = _outputs(requests, info, output_tokens, count_message)
-    usages, previous, written = [], [], []
+    notes: list[str] = []
+    outputs = _outputs(requests, info, output_tokens, final_reply, notes)
     rule = info.cache if caching else {"kind": "none"}
+    usages, previous, written = [], [], []
     estimate = False
-    for request, out in zip(requests, outputs, strict=True):
+    for k, (request, out) in enumerate(zip(requests, outputs, strict=True)):
         counted = count(request, info)
         estimate |= counted.estimate
         keys, _ = token_keys(counted)
+        if k == 0 and rule.get("kind", "none") != "none":
+            warm = _warm_prefix(counted, keys, rule, between_tickets, notes)
+            previous += [warm] if warm else []
+            marked = breakpoints is None or {"tools", "system"} & set(breakpoints)
+            written += [warm] if warm and marked and len(warm) >= rule["min_tokens"] else []
         read = write = 0
         if rule.get("kind") in ("openai-prefix", "gemini-implicit"):
             shared = max((common_prefix(keys, p) for p in previous[-1:]), default=0)
-            step = rule.get("step_tokens", 1)
-            read = openai_cached_tokens(shared, rule["min_tokens"], step)
+            read = openai_cached_tokens(shared, rule["min_tokens"], rule.get("step_tokens", 1))
         elif rule.get("kind") == "anthropic-breakpoints":
             marks = breakpoints if breakpoints is not None else ["tools", "system", "last"]
             has_system = any(m.role == "system" for m in request.messages)
@@ -201,10 +203,39 @@ def project_ticket(
     ticket.source = "projected: counted with helpers.tokens" + (
         f", cache rule {rule.get('kind')}" if caching else ", no caching"
     )
+    ticket.notes = notes + (cache_terms(info) if caching else [])
     return ticket
 
 
-def _outputs(requests, info, output_tokens, count_message) -> list[int]:
+def _warm_prefix(counted, keys, rule, between_tickets, notes) -> list[object]:
+    """The tools + system prompt the previous ticket left in the cache, if still there."""
+    from helpers.caching import shared_prefix
+
+    lifetime = rule.get("lifetime_s")
+    if between_tickets is None:
+        notes.append("cache modelled within this ticket only: it starts cold")
+        return []
+    if lifetime is None:
+        notes.append("cache lifetime not documented: a prefix warm across tickets not modelled")
+        return []
+    if between_tickets > lifetime:
+        notes.append(
+            f"{between_tickets:,.0f} s between tickets > {lifetime} s cache lifetime: "
+            "each ticket starts cold"
+        )
+        return []
+    size = shared_prefix(counted)
+    held = "still cached" if size >= rule["min_tokens"] else "below the cache minimum, not cached"
+    notes.append(
+        f"{between_tickets:,.0f} s between tickets <= {lifetime} s cache lifetime: tools and "
+        f"system prompt ({size:,} tokens) {held} from the previous ticket"
+    )
+    return keys[:size]
+
+
+def _outputs(requests, info, output_tokens, final_reply, notes) -> list[int]:
+    from helpers.tokens import count_output
+
     if isinstance(output_tokens, int):
         return [output_tokens] * len(requests)
     if output_tokens is not None:
@@ -212,8 +243,10 @@ def _outputs(requests, info, output_tokens, count_message) -> list[int]:
     outputs = []
     for now, after in zip(requests, requests[1:], strict=False):
         reply = _reply_to(now, after)
-        outputs.append(count_message(reply, info) if reply is not None else 0)
-    return outputs + [0]
+        outputs.append(count_output(reply, info) if reply is not None else 0)
+    if final_reply is None:
+        notes.append("final reply not given: its output is not priced (pass final_reply=)")
+    return outputs + [count_output(final_reply, info) if final_reply is not None else 0]
 
 
 def _reply_to(now: Request, after: Request) -> Message | None:
@@ -230,109 +263,3 @@ def _reply_to(now: Request, after: Request) -> Message | None:
     else:  # compaction dropped it too: the reply is the first assistant message that is new
         later = [m for m in after.messages if m not in now.messages]
     return next((m for m in later if m.role == "assistant"), None)
-
-
-@dataclass
-class ToolOverhead:
-    """The fixed part of every request: tool definitions and system prompt, in tokens."""
-
-    model: str
-    tools: int
-    system: int
-    opening_request: int  # the whole first request (tools, system, first user message)
-
-    @property
-    def tools_and_system(self) -> int:
-        return self.tools + self.system
-
-
-def tool_overhead(request: Request, model: str | ModelInfo | None = None) -> ToolOverhead:
-    """Split a request's tokens into tool definitions, system prompt and the rest."""
-    from helpers.tokens import count
-
-    counted = count(request, model)
-    systems = [r.part for r in counted.rows if r.level == 0 and r.label.startswith("system")]
-    return ToolOverhead(
-        counted.model,
-        counted.part("tools"),
-        sum(counted.part(p) for p in systems),
-        counted.total,
-    )
-
-
-def compact(request: Request, keep_last: int, summary: str) -> Request:
-    """The request with everything before its last ``keep_last`` messages (after the system
-    messages) replaced by one user message holding ``summary``: what compaction sends."""
-    head = [m for m in request.messages if m.role == "system"]
-    rest = [m for m in request.messages if m.role != "system"]
-    kept = rest[-keep_last:] if keep_last else []
-    while kept and kept[0].role == "tool":  # never keep a result without its call
-        kept = kept[1:]
-    note = Message("user", [Text(f"Summary of the conversation so far:\n{summary}")])
-    return Request(request.model, [*head, note, *kept], list(request.tools), request.tool_choice)
-
-
-def compact_ticket(
-    requests: list[Request], at: int, summary: str, keep_last: int = 2
-) -> list[Request]:
-    """The ticket's requests if history is compacted before request ``at`` (0-based).
-
-    Request ``at`` becomes ``compact(requests[at], keep_last, summary)``; every later request
-    is that plus what the conversation added after it. Earlier requests are unchanged.
-    """
-    if not 0 <= at < len(requests):
-        raise ValueError(f"compaction turn {at} is outside the ticket (0..{len(requests) - 1})")
-    base = compact(requests[at], keep_last, summary)
-    seen = len(requests[at].messages)
-    later = [
-        Request(r.model, [*base.messages, *r.messages[seen:]], list(r.tools), r.tool_choice)
-        for r in requests[at + 1 :]
-    ]
-    return [*requests[:at], base, *later]
-
-
-def with_tools(requests: list[Request], tools: list[Tool]) -> list[Request]:
-    """The same requests with another tool list (for "what do five more tools cost?")."""
-    return [Request(r.model, list(r.messages), list(tools), r.tool_choice) for r in requests]
-
-
-@dataclass
-class ToolCountEffect:
-    """The same ticket with two tool lists: what the extra definitions cost."""
-
-    before: ToolOverhead
-    after: ToolOverhead
-    ticket_before: Ticket
-    ticket_after: Ticket
-
-    @property
-    def ticket_ratio(self) -> Decimal:
-        return self.ticket_after.total_usd / self.ticket_before.total_usd
-
-    def __str__(self) -> str:
-        b, a = self.before, self.after
-        tb, ta = self.ticket_before, self.ticket_after
-        return (
-            f"tools: {b.tools} -> {a.tools} tokens (+{a.tools - b.tools} per request); "
-            f"tools + system: {b.tools_and_system} -> {a.tools_and_system}; "
-            f"ticket of {len(tb.turns)} requests: ${tb.total_usd:.6f} -> ${ta.total_usd:.6f} "
-            f"(x{self.ticket_ratio:.3f}) on {tb.model}"
-        )
-
-
-def tool_count_effect(
-    requests: list[Request],
-    tools: list[Tool],
-    model: str | ModelInfo | None = None,
-    *,
-    caching: bool = True,
-) -> ToolCountEffect:
-    """Cost the ticket as sent, and again with ``tools`` in every request instead."""
-    info = model if isinstance(model, ModelInfo) else model_info(model or requests[0].model)
-    other = with_tools(requests, tools)
-    return ToolCountEffect(
-        tool_overhead(requests[0], info),
-        tool_overhead(other[0], info),
-        project_ticket(requests, info, caching=caching),
-        project_ticket(other, info, caching=caching),
-    )

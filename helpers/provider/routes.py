@@ -144,21 +144,19 @@ def _bad_signature(provider: str, body: dict[str, Any]) -> str | None:
 
 
 def _usage(request: Any, message: Any, model: str) -> Any:
-    """Usage counted with the real tokenizer for ``model`` (an estimate where it says so)."""
+    """Usage counted with the real tokenizer for ``model`` (an estimate where it says so).
+
+    Output by ``tokens.count_output``, the same rule the cost model uses.
+    """
     from helpers import tokens
-    from helpers.messages import Reasoning, Text, ToolCall
+    from helpers.messages import Reasoning
     from helpers.replies import Usage
 
     counted = tokens.count(request, model)
-    output = reasoning = 0
-    for block in message.content:
-        if isinstance(block, Text):
-            output += tokens.count_text(block.text, model)
-        elif isinstance(block, ToolCall):
-            output += tokens.count_text(block.name + json.dumps(block.arguments), model)
-        elif isinstance(block, Reasoning):
-            reasoning += tokens.count_text(block.text, model)
-    usage = Usage(input_tokens=counted.total, output_tokens=output + reasoning)
+    reasoning = sum(
+        tokens.count_text(b.text, model) for b in message.content if isinstance(b, Reasoning)
+    )
+    usage = Usage(input_tokens=counted.total, output_tokens=tokens.count_output(message, model))
     usage.reasoning_tokens = reasoning
     return usage
 

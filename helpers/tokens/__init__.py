@@ -1,6 +1,6 @@
-"""Used in lessons: 01, 02, 03, 04, 05, 06, 07, 08, 09, 10, 11, 12.
+"""Counting input tokens: text, one message, or a whole request with a breakdown by part.
 
-Counting input tokens: text, one message, or a whole request with a breakdown by part.
+Used in lessons: 01, 02, 03, 04, 05, 06, 07, 08, 09, 10, 11, 12.
 
 >>> from helpers.tokens import count
 >>> c = count(request)                # the request's model, or pass model=...
@@ -28,7 +28,7 @@ from helpers.harmony import render_harmony
 from helpers.messages import Message, Request, Tool
 from helpers.models import ModelInfo, info_for
 from helpers.tokens.breakdown import Count, Piece, Row, rows_from_pieces
-from helpers.tokens.incremental import Counter, count_total
+from helpers.tokens.fast import Counter, count_total
 from helpers.tokens.sections import count_sections
 from helpers.tokens.tool_namespace import render_namespace
 from helpers.tokens.tool_parts import tool_parts
@@ -39,9 +39,11 @@ __all__ = [
     "Piece",
     "Row",
     "count",
+    "count_body",
     "count_message",
-    "count_text",
+    "count_output",
     "count_sections",
+    "count_text",
     "count_tools",
     "count_total",
     "render_harmony",
@@ -55,7 +57,7 @@ def _exactness(info: ModelInfo) -> tuple[bool, str]:
     if info.counting == "openai-chat-2024":
         how = f"tiktoken {info.encoding} over the openai-chat-2024 rendering model"
         if info.counting_verified:
-            return False, how + " (matches published API prompt_tokens: tests/published_counts.py)"
+            return False, how + " (checked against published API prompt_tokens)"
         return True, how + f" (verified on gpt-4o/gpt-4o-mini, assumed for {info.id})"
     if info.counting == "harmony":
         return False, "openai-harmony render_conversation_for_completion, o200k_harmony (exact)"
@@ -79,7 +81,7 @@ def count(request: Request, model: str | ModelInfo | None = None, *, live: bool 
         counted.notes.append(f"offline: {offline.total} ({offline.method})")
         return counted
     if info.counting == "openai-chat-2024":
-        from helpers.tokens.openai_chat import render
+        from helpers.tokens.fast import render  # openai_chat's rule, tokenized in one encode
     elif info.counting in ("anthropic-estimate", "gemini-estimate"):
         from helpers.tokens.estimate import render
     elif info.counting == "harmony":
@@ -88,6 +90,12 @@ def count(request: Request, model: str | ModelInfo | None = None, *, live: bool 
         raise ValueError(f"data/models.json: unknown counting rule {info.counting!r}")
     pieces, labels, notes = render(request, info)
     estimate, method = _exactness(info)
+    uncertain = {}
+    if info.counting == "openai-chat-2024":
+        from helpers.tokens.exactness import uncertain as find_uncertain
+
+        uncertain = find_uncertain(request, info)
+        estimate = bool(uncertain)
     if info.note:
         notes = [info.note, *notes]
     return Count(
@@ -98,7 +106,25 @@ def count(request: Request, model: str | ModelInfo | None = None, *, live: bool 
         method=method,
         notes=notes,
         pieces=pieces,
+        uncertain=uncertain,
     )
+
+
+def count_body(
+    body: dict, format: str, model: str | ModelInfo | None = None, *, live: bool | None = None
+) -> Count:
+    """Count a wire body as sent: parse it, count it, and label as estimated whatever the body
+    carries that the neutral request drops (``response_format``, file parts...)."""
+    from helpers.formats import parse
+    from helpers.tokens.exactness import unmodelled
+
+    request = parse(body, format)
+    counted = count(request, model or body.get("model") or None, live=live)
+    dropped = unmodelled(body, format)
+    if dropped:
+        counted.uncertain = {**counted.uncertain, **dropped}
+        counted.estimate = True
+    return counted
 
 
 def count_text(text: str, model: str | ModelInfo | None = None) -> int:
@@ -115,6 +141,28 @@ def count_message(message: Message, model: str | ModelInfo | None = None) -> int
     info = info_for(model)
     counted = count(Request(info.id, [message]), info)
     return counted.total - counted.part("priming")
+
+
+def count_output(message: Message, model: str | ModelInfo | None = None) -> int:
+    """Output tokens of a reply: what the model generated, as the local provider bills it.
+
+    Text and reasoning: their tokens. A tool call: the tokens of its name followed by its
+    arguments as JSON. This is *our* rule, shared by the local provider's ``usage`` and the
+    cost model (``helpers.cost.project_ticket``), so a ticket has one price however it is
+    computed. Real providers add a few tokens of framing per tool call that none of them
+    publishes: against a real bill, treat the output count as an estimate.
+    """
+    import json
+
+    from helpers.messages import Reasoning, Text, ToolCall
+
+    total = 0
+    for block in message.content:
+        if isinstance(block, Text | Reasoning):
+            total += count_text(block.text, model) if block.text else 0
+        elif isinstance(block, ToolCall):
+            total += count_text(block.name + json.dumps(block.arguments), model)
+    return total
 
 
 def count_tools(tools: list[Tool], model: str | ModelInfo | None = None) -> int:

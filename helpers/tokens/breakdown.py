@@ -2,6 +2,8 @@
 
 The result of counting: the total, where the tokens go, and how sure we are.
 
+Used in lessons: 04, 05, 06, 09, 12.
+
 A counter renders a request into ``Piece``\\ s: runs of tokens, each owned by one *part* of the
 request, named by its path: ``tools``, ``tools[3]``, ``messages[2]`` (that message's framing),
 ``messages[2].content[1]`` (one block), ``tool_choice``, ``priming`` (the tokens that start the
@@ -19,13 +21,13 @@ from __future__ import annotations
 
 import html
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 __all__ = ["Count", "Piece", "Row"]
 
 
-@dataclass(frozen=True)
-class Piece:
-    """A run of tokens owned by one part of the request."""
+class Piece(NamedTuple):
+    """A run of tokens owned by one part of the request (a named tuple: cheap to make)."""
 
     part: str  # "tools[3]", "messages[2]", "messages[2].content[1]", "priming", ...
     ids: tuple[int, ...] | None  # token ids, or None where only a count exists (images, overhead)
@@ -37,8 +39,7 @@ class Piece:
         return Piece(part, ids, len(ids))
 
 
-@dataclass(frozen=True)
-class Row:
+class Row(NamedTuple):
     """One line of the breakdown."""
 
     part: str  # "messages[2]" or "messages[2].content[1]"
@@ -58,6 +59,22 @@ class Count:
     method: str  # how the number was obtained, in words
     notes: list[str] = field(default_factory=list)
     pieces: list[Piece] = field(default_factory=list, repr=False)
+    #: part -> (tokens it can be off, None if unknown; why): what makes this an estimate
+    uncertain: dict[str, tuple[int | None, str]] = field(default_factory=dict)
+
+    @property
+    def error(self) -> int | None:
+        """How many tokens the total can be off (None: unknown, 0: exact)."""
+        bounds = [bound for bound, _ in self.uncertain.values()]
+        return None if None in bounds else sum(bounds)
+
+    @property
+    def label(self) -> str:
+        """``exact``, ``estimate ±N`` or ``estimate, error unknown``: what the total can claim."""
+        if not self.estimate:
+            return "exact"
+        error = self.error
+        return "estimate" + (f" ±{error}" if error else ", error unknown" if error is None else "")
 
     def __int__(self) -> int:
         return self.total
@@ -78,14 +95,15 @@ class Count:
             share = f"{100 * r.tokens / self.total:5.1f}%" if self.total else ""
             name = "  " * r.level + r.part
             lines.append(f"{name:<{width}}  {r.label[:32]:<32} {r.tokens:>7} {share:>6}")
-        kind = "estimate" if self.estimate else "exact"
+        kind = self.label
         lines.append(f"{'total':<{width}}  {kind + ', ' + self.model:<32} {self.total:>7}")
         lines.append(f"method: {self.method}")
+        lines += [f"estimated: {p} {_bound(b)} ({why})" for p, (b, why) in self.uncertain.items()]
         lines += [f"note: {n}" for n in self.notes]
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
-        kind = "estimate" if self.estimate else "exact"
+        kind = self.label
         body = []
         for r in self.rows:
             style = "" if r.level == 0 else ' style="color:#666"'
@@ -96,13 +114,20 @@ class Count:
                 f"<td>{html.escape(r.label)}</td><td style='text-align:right'>{r.tokens}</td>"
                 f"<td style='text-align:right'>{share}</td></tr>"
             )
-        notes = "".join(f"<li>{html.escape(n)}</li>" for n in self.notes)
+        estimated = [
+            f"estimated: {p} {_bound(b)} ({why})" for p, (b, why) in self.uncertain.items()
+        ]
+        notes = "".join(f"<li>{html.escape(n)}</li>" for n in estimated + self.notes)
         return (
             f"<div><b>{self.total} input tokens</b> on <code>{html.escape(self.model)}</code> "
             f"({kind})<table><tr><th>part</th><th>what</th><th>tokens</th><th>share</th></tr>"
             f"{''.join(body)}</table><small>{html.escape(self.method)}</small>"
             f"{f'<ul>{notes}</ul>' if notes else ''}</div>"
         )
+
+
+def _bound(bound: int | None) -> str:
+    return "±?" if bound is None else f"±{bound}"
 
 
 def _top_or_self(part: str, path: str) -> bool:

@@ -87,11 +87,24 @@ def split_at(name: str, text: str, cuts: list[int]) -> list[tuple[int, ...]]:
     if list(cuts) != sorted(cuts):
         raise ValueError(f"cut positions must be in order, got {cuts}")
     ids = encode(name, text)
-    _, offsets = encoding(name).decode_with_offsets(list(ids))
+    sizes = _token_bytes(name)
+    # Where each token starts, in bytes (a token can end inside a multi-byte character).
+    at_bytes = [len(text[:cut].encode("utf-8")) for cut in cuts]
     groups: list[list[int]] = [[] for _ in range(len(cuts) + 1)]
-    for token, offset in zip(ids, offsets, strict=True):
-        groups[bisect_right(cuts, offset)].append(token)
+    position = 0
+    for token in ids:
+        size = sizes.get(token)
+        if size is None:
+            size = sizes[token] = len(encoding(name).decode_single_token_bytes(token))
+        groups[bisect_right(at_bytes, position)].append(token)
+        position += size
     return [tuple(group) for group in groups]
+
+
+@cache
+def _token_bytes(name: str) -> dict[int, int]:
+    """Byte length of each token id met so far (filled lazily: part of the tokenizer's data)."""
+    return {}
 
 
 def load_seconds() -> dict[str, float]:

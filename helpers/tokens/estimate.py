@@ -2,6 +2,8 @@
 
 Counting rules ``anthropic-estimate`` and ``gemini-estimate``: labelled estimates.
 
+Used in lessons: 05, 06, 12.
+
 Claude's and Gemini's tokenizers are not public (offline), so an exact count is impossible
 here. The estimate renders what each API is documented to build and counts it with o200k_base
 as a *proxy* tokenizer:

@@ -2,6 +2,8 @@
 
 What an image costs in input tokens: tile or patch arithmetic from its pixel size.
 
+Used in lessons: 03.
+
 Providers do not tokenize image bytes as text; they charge by size, per model:
 
 - ``tiles`` (gpt-4o, gpt-4o-mini): ``detail: low`` costs the base; otherwise scale to fit

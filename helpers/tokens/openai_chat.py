@@ -1,241 +1,228 @@
-"""Used in lessons: 02, 04, 05, 06, 09, 12.
+"""Counting rule ``openai-chat-2024``: what an OpenAI chat model is shown, piece by piece.
 
-Counting rule ``openai-chat-2024``: a model of what an OpenAI chat model is shown.
+Used in lessons: 02, 04, 05, 06, 09, 12.
 
-The request is rendered as the token sequence we believe the model sees, and counted with the
-model's real tiktoken encoding. The rendering (each line checked against published
-API-reported ``prompt_tokens``, see ``tests/published_counts.py``):
+``render(request, info)`` returns the request as the pieces the model reads, in order
+(``helpers.tokens.seen``: text, framing tokens, images by size); ``tokenize`` encodes them
+with the model's real tiktoken encoding. The rendering, each line checked against published
+API-reported ``prompt_tokens`` (``tests/published_counts.py``):
 
-- every message: ``<|start|>{role}<|message|>{content}<|end|>`` (3 framing tokens + the role;
-  a ``name`` adds ``:{name}``, i.e. its tokens + 1), content blocks tokenized one by one;
+- every message: ``<|start|>{role}<|message|>{content}<|end|>``: 3 framing tokens + the
+  role; a ``name`` adds ``:{name}`` (its tokens + 1); each content block is its own text;
 - tools: ``\\n\\n# Tools\\n\\n## functions\\n\\n`` + the TypeScript-like namespace
-  (``tool_namespace``) appended to the first system message, or to a system message of
+  (``tool_namespace``), appended to the first system message, or in a system message of
   their own when there is none;
-- a tool call: ``<|start|>assistant to=functions.{name}<|message|>{arguments}<|end|>``;
-  several calls in one turn: one ``to=multi_tool_use.parallel`` message (community model);
+- a tool call: ``<|start|>assistant to=functions.{name}<|message|>{arguments}<|end|>`` on
+  cl100k models (published gpt-3.5/gpt-4 figures); on o200k models (gpt-4o, gpt-4o-mini,
+  gpt-4.1...) `` <|constrain|>json`` follows the name, as in a forced reply's priming: recorded
+  billed traffic (pydantic-ai's cassettes in ``tests/corpus/``) is 3 tokens more per call
+  than the bare form, exactly. Several calls in one turn: one ``to=multi_tool_use.parallel``
+  call whose JSON argument lists them (a community model; recorded gpt-4o traffic differs);
 - a tool result: ``<|start|>{function name}<|message|>{text}<|end|>``;
-- the reply is primed with ``<|start|>assistant<|message|>``; with tools, only
-  ``<|start|>assistant`` (the model may still write `` to=functions...``), back to the full
-  three with ``tool_choice="none"``; a forced tool adds `` to=functions.{name} <|constrain|>json``.
+- the reply is primed with ``<|start|>assistant<|message|>``; with tools only
+  ``<|start|>assistant`` (the model may still write `` to=functions...``), back to all three
+  with ``tool_choice="none"``; a forced tool adds `` to=functions.{name} <|constrain|>json``.
 
 What it deliberately does not do: claim to be OpenAI's renderer. It is a model that matches
-the published figures it is tested against and documents the ones it misses.
+the published figures it is tested against and documents the ones it misses. Counting fast
+(one encode for a whole request, each message once over a ticket) is ``helpers.tokens.fast``;
+a property test checks both always agree.
 """
 
 from __future__ import annotations
 
-import json
-from functools import lru_cache
 from typing import Any
 
-from helpers.messages import Image, Message, Reasoning, Request, Text, ToolCall, ToolResult
+from helpers.messages import Image, Message, Reasoning, Request, Text, Tool, ToolCall, ToolResult
 from helpers.models import ModelInfo
-from helpers.tokens.breakdown import Piece
-from helpers.tokens.encodings import encode, encoding, special_id, split_at
 from helpers.tokens.images import image_tokens
+from helpers.tokens.seen import CUT, Seen, Sized, Special
 from helpers.tokens.tool_namespace import HEADER, render_namespace
 
-__all__ = ["arguments_text", "head_total", "message_spec", "message_total", "render"]
+__all__ = [
+    "arguments_text",
+    "call_names",
+    "labels",
+    "message_seen",
+    "priming_seen",
+    "render",
+    "render_seen",
+    "system_at",
+    "system_seen",
+    "tools_seen",
+]
 
-Spec = tuple  # a hashable description of one message, enough to render it
+START, MESSAGE, END, CONSTRAIN = (
+    Special(n) for n in ("<|start|>", "<|message|>", "<|end|>", "<|constrain|>")
+)
 
 
-def arguments_text(arguments: dict[str, Any]) -> str:
-    """Arguments as JSON text when the provider's own text was not kept (``raw_arguments``).
-
-    The same text ``helpers.formats`` puts on the wire (compact JSON, UTF-8 kept), so the count
-    is of the body we would send.
-    """
+def arguments_text(call: ToolCall) -> str:
+    """A call's arguments as the JSON text on the wire: the provider's own text if kept, else
+    the compact JSON ``helpers.formats`` would send."""
     from helpers.formats.common import dump_arguments
 
-    return dump_arguments(arguments)
+    return call.raw_arguments if call.raw_arguments is not None else dump_arguments(call.arguments)
 
 
-def _text_of(result: ToolResult) -> str:
-    return result.text
+def call_names(request: Request) -> dict[str, str]:
+    """Call id -> function name: a tool result is rendered under its call's name."""
+    return {b.id: b.name for m in request.messages for b in m.content if isinstance(b, ToolCall)}
 
 
-def _block_spec(block: Any, names: dict[str, str]) -> tuple:
-    if isinstance(block, Text):
-        return ("text", block.text)
-    if isinstance(block, ToolCall):
-        raw = block.raw_arguments
-        return (
-            "tool_call",
-            block.name,
-            raw if raw is not None else arguments_text(block.arguments),
-        )
-    if isinstance(block, ToolResult):
-        has_image = any(isinstance(b, Image) for b in block.content)
-        name = names.get(block.call_id, "")
-        return ("tool_result", name, _text_of(block), has_image, block.is_error)
-    if isinstance(block, Image):
-        return ("image", block.media_type, block.data, block.url, block.detail)
-    if isinstance(block, Reasoning):
-        return ("reasoning",)
-    raise TypeError(f"unknown block {block!r}")
+def system_at(request: Request) -> int | None:
+    """The message the tool definitions are appended to: the first system message, if any."""
+    if not request.tools:
+        return None
+    return next((i for i, m in enumerate(request.messages) if m.role == "system"), None)
 
 
-def message_spec(message: Message, names: dict[str, str]) -> Spec:
-    return (message.role, message.name, tuple(_block_spec(b, names) for b in message.content))
+def _header(part: str, role: str, name: str | None = None) -> list[Seen]:
+    if not name:
+        return [(part, START), (part, role), (part, MESSAGE)]
+    return [
+        (part, START),
+        (part, role),
+        (part, CUT),
+        (part, ":"),
+        (part, CUT),
+        (part, name),
+        (part, MESSAGE),
+    ]
 
 
-class _Out:
-    """Collects pieces with part paths relative to one message ("" or ".content[j]")."""
-
-    def __init__(self, enc: str):
-        self.enc = enc
-        self.pieces: list[tuple[str, tuple[int, ...] | None, int, object]] = []
-
-    def special(self, suffix: str, *names: str) -> None:
-        self.ids(suffix, tuple(special_id(self.enc, n) for n in names))
-
-    def text(self, suffix: str, text: str) -> None:
-        self.ids(suffix, encode(self.enc, text))
-
-    def ids(self, suffix: str, ids: tuple[int, ...]) -> None:
-        if ids:
-            self.pieces.append((suffix, ids, len(ids), None))
-
-    def opaque(self, suffix: str, n: int, key: object) -> None:
-        self.pieces.append((suffix, None, n, key))
-
-    def header(self, role: str, name: str | None = None) -> None:
-        self.special("", "<|start|>")
-        self.text("", role)
-        if name:
-            self.text("", ":")
-            self.text("", name)
-        self.special("", "<|message|>")
+def _namespace(tools: list[Tool], lead: list[Seen]) -> list[Seen]:
+    """Text run: ``lead`` (the system text, if any), the tools header, one piece per tool."""
+    text, starts = render_namespace([(t.name, t.description, t.parameters) for t in tools])
+    ends = [*starts[1:], len(text)]
+    seen = [*lead, ("tools", HEADER + text[: starts[0] if starts else len(text)])]
+    return seen + [
+        (f"tools[{k}]", text[a:b]) for k, (a, b) in enumerate(zip(starts, ends, strict=True))
+    ]
 
 
-@lru_cache(maxsize=1 << 14)
-def _render_message(model_id: str, enc: str, spec: Spec, image_rule: str) -> tuple:
-    """Pieces of one non-system message (memoised by content: the incremental counter)."""
-    role, name, blocks = spec
-    rule = json.loads(image_rule) if image_rule else None
-    out = _Out(enc)
-    notes: list[str] = []
-    if role == "tool":
-        for j, (_, fn_name, text, has_image, is_error) in enumerate(blocks):
-            out.header(fn_name or "tool")
-            out.text(f".content[{j}]", text)
-            out.special("", "<|end|>")
-            if not fn_name:
-                notes.append("a tool result answers no call in this request: rendered as 'tool'")
-            if has_image:
-                notes.append("Chat Completions tool messages carry text only: image not counted")
-            if is_error:
-                notes.append("Chat Completions has no is_error flag: only the text is counted")
-        return tuple(out.pieces), tuple(notes)
-    calls = [(j, b) for j, b in enumerate(blocks) if b[0] == "tool_call"]
-    content = [(j, b) for j, b in enumerate(blocks) if b[0] != "tool_call"]
-    if content or not calls:
-        out.header(role, name)
-        for j, block in content:
-            kind = block[0]
-            if kind == "text":
-                out.text(f".content[{j}]", block[1])
-            elif kind == "image":
-                cost = image_tokens(Image(block[1], block[2], block[3], block[4]), rule)
-                out.opaque(f".content[{j}]", cost.tokens, ("image", block[2] or block[3]))
-                if not cost.exact:
-                    notes.append(f"image content[{j}]: {cost.how}")
-            elif kind == "reasoning":
-                notes.append("reasoning blocks are not sent to Chat Completions: 0 tokens")
-            else:
-                notes.append(f"content[{j}] ({kind}) cannot be sent in a {role} message")
-        out.special("", "<|end|>")
-    if len(calls) == 1:
-        j, (_, fn, args) = calls[0]
-        out.special("", "<|start|>")
-        out.text("", "assistant")
-        out.text(f".content[{j}]", f" to=functions.{fn}")
-        out.special(f".content[{j}]", "<|message|>")
-        out.text(f".content[{j}]", args)
-        out.special("", "<|end|>")
-    elif calls:
-        _parallel(out, calls)
-    return tuple(out.pieces), tuple(notes)
+def tools_seen(tools: list[Tool]) -> list[Seen]:
+    """The tools in a system message of their own (the request has no system message)."""
+    return _header("tools", "system") + _namespace(tools, []) + [("tools", END)]
 
 
-def _parallel(out: _Out, calls: list[tuple[int, tuple]]) -> None:
-    """Several calls in one turn: one ``multi_tool_use.parallel`` call (a community model)."""
-    out.special("", "<|start|>")
-    out.text("", "assistant")
-    out.text("", " to=multi_tool_use.parallel")
-    out.special("", "<|message|>")
-    text, starts = _parallel_text([call for _, call in calls])
-    _split(out, text, starts, [f".content[{j}]" for j, _ in calls], head="")
-    out.special("", "<|end|>")
-
-
-def _parallel_text(calls: list[tuple]) -> tuple[str, list[int]]:
-    """The one JSON argument of a parallel call, and where each call's part of it starts."""
-    text, starts = '{"tool_uses":[', []
-    for k, (_, fn, args) in enumerate(calls):
-        starts.append(len(text))
-        text += (
-            "" if k == 0 else ", "
-        ) + f'{{"recipient_name":"functions.{fn}","parameters":{args}}}'
-    return text + "]}", starts
-
-
-def _split(out: _Out, text: str, starts: list[int], owners: list[str], head: str) -> None:
-    """Encode ``text`` once; give each token to the owner whose span it starts in."""
-    groups = split_at(out.enc, text, starts)
-    runs: list[tuple[str, tuple[int, ...]]] = []
-    for owner, ids in zip([head, *owners], groups, strict=True):
-        if runs and runs[-1][0] == owner:  # the head and the first owner may be one part
-            runs[-1] = (owner, runs[-1][1] + ids)
-        elif ids:
-            runs.append((owner, ids))
-    for owner, ids in runs or [(head, ())]:
-        out.ids(owner, ids)
-
-
-@lru_cache(maxsize=256)
-def _render_system(enc: str, spec: Spec, tools: tuple) -> tuple:
-    """The system message with the tool namespace appended (or a system message of its own)."""
-    out = _Out(enc)
-    if spec is None:
-        out.special("tools", "<|start|>")
-        out.text("tools", "system")
-        out.special("tools", "<|message|>")
-        texts: list[tuple[int, str]] = []
-        name = None
-    else:
-        _, name, blocks = spec
-        out.header("system", name)
-        texts = [(j, b[1]) for j, b in enumerate(blocks) if b[0] == "text"]
+def system_seen(part: str, message: Message, tools: list[Tool]) -> list[Seen]:
+    """The system message with the tool definitions appended to its last text."""
+    texts = [(j, b.text) for j, b in enumerate(message.content) if isinstance(b, Text)]
+    seen = _header(part, "system", message.name)
     for j, text in texts[:-1]:
-        out.text(f".content[{j}]", text)
-    namespace, tool_starts = render_namespace([(n, d, json.loads(p)) for n, d, p in tools])
-    lead = f"{texts[-1][1]}\n\n" if texts else ""
-    text = lead + HEADER + namespace
-    starts = [len(lead)] + [len(lead) + len(HEADER) + s for s in tool_starts]
-    owners = ["tools"] + [f"tools[{k}]" for k in range(len(tools))]
-    head = f".content[{texts[-1][0]}]" if texts else "tools"
-    _split(out, text, starts, owners, head)
-    out.special("tools" if spec is None else "", "<|end|>")
-    return tuple(out.pieces)
+        seen += [(f"{part}.content[{j}]", text), (part, CUT)]
+    lead = [(f"{part}.content[{texts[-1][0]}]", texts[-1][1] + "\n\n")] if texts else []
+    return seen + _namespace(tools, lead) + [(part, END)]
 
 
-def _priming(out: _Out, request: Request, notes: list[str]) -> None:
-    out.special("priming", "<|start|>")
-    out.text("priming", "assistant")
+def _tool_results(part: str, message: Message, names: dict[str, str], notes: list[str]) -> list:
+    seen: list[Seen] = []
+    for j, result in enumerate(message.content):
+        if not isinstance(result, ToolResult):
+            notes.append(f"content[{j}] ({result.type}) cannot be sent in a tool message")
+            continue
+        name = names.get(result.call_id, "")
+        seen += _header(part, name or "tool")
+        seen += [(f"{part}.content[{j}]", result.text), (part, END)]
+        if not name:
+            notes.append("a tool result answers no call in this request: rendered as 'tool'")
+        if any(isinstance(b, Image) for b in result.content):
+            notes.append("Chat Completions tool messages carry text only: image not counted")
+        if result.is_error:
+            notes.append("Chat Completions has no is_error flag: only the text is counted")
+    return seen
+
+
+def _content(part: str, message: Message, info: ModelInfo, notes: list[str]) -> list[Seen]:
+    seen = _header(part, message.role, message.name)
+    for j, block in enumerate(message.content):
+        inner = f"{part}.content[{j}]"
+        if isinstance(block, Text):  # each block tokenized on its own
+            seen += [(part, CUT), (inner, block.text)] if j else [(inner, block.text)]
+        elif isinstance(block, Image):
+            cost = image_tokens(block, info.image)
+            seen.append(
+                (
+                    inner,
+                    Sized(
+                        cost.tokens,
+                        ("image", block.data or block.url),
+                        "" if cost.exact else cost.how,
+                    ),
+                )
+            )
+            if not cost.exact:
+                notes.append(f"image content[{j}]: {cost.how}")
+        elif isinstance(block, Reasoning):
+            notes.append("reasoning blocks are not sent to Chat Completions: 0 tokens")
+        elif not isinstance(block, ToolCall):
+            notes.append(f"content[{j}] ({block.type}) cannot be sent in a {message.role} message")
+    seen.append((part, END))
+    return seen
+
+
+def _calls(part: str, message: Message, constrained: bool) -> list[Seen]:
+    calls = [
+        (f"{part}.content[{j}]", b)
+        for j, b in enumerate(message.content)
+        if isinstance(b, ToolCall)
+    ]
+    if len(calls) == 1:
+        inner, call = calls[0]
+        seen = [
+            (part, START),
+            (part, "assistant"),
+            (part, CUT),  # the recipient is tokenized on its own (same tokens either way)
+            (inner, f" to=functions.{call.name}"),
+        ]
+        if constrained:  # o200k-era models: the arguments are constrained JSON, as when forced
+            seen += [(inner, " "), (inner, CONSTRAIN), (inner, "json")]
+        return seen + [(inner, MESSAGE), (inner, arguments_text(call)), (part, END)]
+    seen = [
+        (part, START),
+        (part, "assistant"),
+        (part, " to=multi_tool_use.parallel"),
+        (part, MESSAGE),
+        (part, '{"tool_uses":['),
+    ]
+    for k, (inner, call) in enumerate(calls):
+        entry = f'{{"recipient_name":"functions.{call.name}","parameters":{arguments_text(call)}}}'
+        seen.append((inner, (", " if k else "") + entry + ("]}" if k == len(calls) - 1 else "")))
+    return seen + [(part, END)]
+
+
+def message_seen(
+    i: int, message: Message, names: dict[str, str], info: ModelInfo, notes: list[str]
+) -> list[Seen]:
+    """One message that does not carry the tools: its text, then one message per tool call."""
+    part = f"messages[{i}]"
+    if message.role == "tool":
+        return _tool_results(part, message, names, notes)
+    calls = sum(isinstance(b, ToolCall) for b in message.content)
+    if not calls:
+        return _content(part, message, info, notes)
+    seen = _content(part, message, info, notes) if calls < len(message.content) else []
+    return seen + _calls(part, message, constrained=info.encoding != "cl100k_base")
+
+
+def priming_seen(request: Request, notes: list[str]) -> list[Seen]:
+    """How the reply starts: the tokens the model continues from."""
+    seen: list[Seen] = [("priming", START), ("priming", "assistant")]
     choice = request.tool_choice
     forced = _forced_name(choice)
     if not request.tools or choice == "none":
-        out.special("priming", "<|message|>")
-    elif forced:
-        out.text("priming", f" to=functions.{forced}")
-        out.text("priming", " ")
-        out.special("priming", "<|constrain|>")
-        out.text("priming", "json")
-        out.special("priming", "<|message|>")
-    elif choice == "required":
+        return seen + [("priming", MESSAGE)]
+    if forced:
+        return seen + [
+            ("priming", f" to=functions.{forced} "),
+            ("priming", CONSTRAIN),
+            ("priming", "json"),
+            ("priming", MESSAGE),
+        ]
+    if choice == "required":
         notes.append("no published figure for tool_choice='required': primed as for 'auto'")
+    return seen
 
 
 def _forced_name(choice: Any) -> str | None:
@@ -245,119 +232,52 @@ def _forced_name(choice: Any) -> str | None:
     return None
 
 
-def render(request: Request, info: ModelInfo) -> tuple[list[Piece], dict[str, str], list[str]]:
-    """Pieces, labels for the breakdown rows, and notes, for one request on one model."""
-    enc = info.encoding or "o200k_base"
-    image_rule = json.dumps(info.image) if info.image else ""
-    names = {c.id: c.name for m in request.messages for c in m.tool_calls}
-    system_at = next((i for i, m in enumerate(request.messages) if m.role == "system"), None)
-    tools = tuple(
-        (t.name, t.description, json.dumps(t.parameters, ensure_ascii=False)) for t in request.tools
-    )
-    pieces: list[Piece] = []
-    labels: dict[str, str] = {"priming": "reply priming"}
-    notes: list[str] = []
-
-    def add(prefix: str, raw: tuple) -> None:
-        for suffix, ids, n, key in raw:
-            part = (
-                suffix
-                if suffix in ("tools", "priming") or suffix.startswith("tools[")
-                else (prefix + suffix)
-            )
-            pieces.append(Piece(part, ids, n, key))
-
-    if tools:
-        labels["tools"] = f"{len(tools)} tool definitions"
-        labels.update({f"tools[{k}]": t[0] for k, t in enumerate(tools)})
-        if system_at is None:
-            add("", _render_system(enc, None, tools))
+def render_seen(request: Request, info: ModelInfo, notes: list[str]) -> list[Seen]:
+    """The whole request as the model reads it: tools, messages, then the reply priming."""
+    names, carrier = call_names(request), system_at(request)
+    seen = tools_seen(request.tools) if request.tools and carrier is None else []
     for i, message in enumerate(request.messages):
-        prefix = f"messages[{i}]"
-        labels[prefix] = message.role + (f" ({message.name})" if message.name else "")
-        spec = message_spec(message, names)
-        for j, block in enumerate(message.content):
-            labels[f"{prefix}.content[{j}]"] = _block_label(block, names)
-        if i == system_at and tools:
-            add(prefix, _render_system(enc, spec, tools))
+        if i == carrier:
+            seen += system_seen(f"messages[{i}]", message, request.tools)
             continue
-        raw, message_notes = _render_message(info.id, enc, spec, image_rule)
-        add(prefix, raw)
-        notes += [f"{prefix}: {n}" for n in message_notes]
-    out = _Out(enc)
-    _priming(out, request, notes)
-    add("", tuple(out.pieces))
-    return pieces, labels, notes
+        found: list[str] = []
+        seen += message_seen(i, message, names, info, found)
+        notes += [f"messages[{i}]: {n}" for n in found]
+    return seen + priming_seen(request, notes)
+
+
+def render(request: Request, info: ModelInfo) -> tuple[list, dict[str, str], list[str]]:
+    """Token pieces, labels for the breakdown rows, and notes, for one request on one model.
+
+    (``count`` gets the same pieces from ``helpers.tokens.fast.pieces``, in one encode.)
+    """
+    from helpers.tokens.seen import tokenize
+
+    notes: list[str] = []
+    seen = render_seen(request, info, notes)
+    return tokenize(seen, info.encoding or "o200k_base"), labels(request), notes
+
+
+def labels(request: Request) -> dict[str, str]:
+    """A readable label for every part of the request (the breakdown's second column)."""
+    names = call_names(request)
+    out = {"priming": "reply priming"}
+    if request.tools:
+        out["tools"] = f"{len(request.tools)} tool definitions"
+        out.update({f"tools[{k}]": t.name for k, t in enumerate(request.tools)})
+    for i, message in enumerate(request.messages):
+        out[f"messages[{i}]"] = message.role + (f" ({message.name})" if message.name else "")
+        for j, block in enumerate(message.content):
+            out[f"messages[{i}].content[{j}]"] = _block_label(block, names)
+    return out
 
 
 def _block_label(block: Any, names: dict[str, str]) -> str:
     if isinstance(block, ToolCall):
         return f"tool_call {block.name}"
     if isinstance(block, ToolResult):
-        return f"tool_result {names.get(block.call_id, '?')}" + (
-            " (error)" if block.is_error else ""
-        )
+        error = " (error)" if block.is_error else ""
+        return f"tool_result {names.get(block.call_id, '?')}{error}"
     if isinstance(block, Reasoning):
         return "reasoning (not sent)"
     return block.type
-
-
-# --- totals only: the fast path for the incremental counter -------------------------------------
-
-
-@lru_cache(maxsize=1 << 10)
-def _short(enc: str, text: str) -> int:
-    """Tokens of a short, often repeated string (a role, a function name)."""
-    return len(encode(enc, text))
-
-
-@lru_cache(maxsize=1 << 15)
-def message_total(model_id: str, enc: str, spec: Spec, image_rule: str) -> int:
-    """Tokens of one non-system message (same rendering as ``render``, counted directly)."""
-    role, name, blocks = spec
-    size = encoding(enc).encode_ordinary  # no memo: this whole function is memoised
-    if role == "tool":
-        return sum(3 + _short(enc, b[1] or "tool") + len(size(b[2])) for b in blocks)
-    calls = [b for b in blocks if b[0] == "tool_call"]
-    if any(b[0] == "image" for b in blocks):
-        return sum(p[2] for p in _render_message(model_id, enc, spec, image_rule)[0])
-    total = 0
-    if len(calls) < len(blocks) or not calls:
-        total = 3 + _short(enc, role) + (1 + _short(enc, name) if name else 0)
-        total += sum(len(size(b[1])) for b in blocks if b[0] == "text")
-    if len(calls) == 1:
-        _, fn, args = calls[0]
-        total += 3 + _short(enc, "assistant") + _short(enc, f" to=functions.{fn}") + len(size(args))
-    elif calls:  # as _parallel renders it: one multi_tool_use.parallel call
-        text, _ = _parallel_text(calls)
-        total += 3 + _short(enc, "assistant") + _short(enc, " to=multi_tool_use.parallel")
-        total += len(size(text))
-    return total
-
-
-def tools_key(request: Request) -> tuple:
-    return tuple(
-        (t.name, t.description, json.dumps(t.parameters, ensure_ascii=False)) for t in request.tools
-    )
-
-
-@lru_cache(maxsize=256)
-def _system_total(enc: str, system: Spec | None, tools: tuple) -> int:
-    """``_render_system`` counted without splitting the text by part."""
-    namespace, _ = render_namespace([(n, d, json.loads(p)) for n, d, p in tools])
-    if system is None:
-        return 3 + _short(enc, "system") + len(encode(enc, HEADER + namespace))
-    _, name, blocks = system
-    texts = [b[1] for b in blocks if b[0] == "text"]
-    total = 3 + _short(enc, "system") + (1 + _short(enc, name) if name else 0)
-    total += sum(len(encode(enc, text)) for text in texts[:-1])
-    lead = f"{texts[-1]}\n\n" if texts else ""
-    return total + len(encode(enc, lead + HEADER + namespace))
-
-
-def head_total(enc: str, system: Spec | None, tools: tuple, request: Request) -> int:
-    """The system message carrying the tools (or one of their own) plus the reply priming."""
-    total = _system_total(enc, system, tools) if tools else 0
-    out = _Out(enc)
-    _priming(out, request, [])
-    return total + sum(p[2] for p in out.pieces)

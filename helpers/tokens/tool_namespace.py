@@ -2,6 +2,8 @@
 
 Tool definitions as the model is believed to see them: a TypeScript-like ``namespace``.
 
+Used in lessons: 05.
+
 OpenAI does not publish how Chat Completions turns ``tools`` into prompt text. The community
 reverse-engineered it from billed ``prompt_tokens`` (hmarr/openai-chat-tokens,
 pamelafox/openai-messages-token-helper) and OpenAI's own published gpt-oss format renders tools

@@ -2,6 +2,8 @@
 
 Which parts of the tool definitions cost tokens: descriptions, name lines, parameters.
 
+Used in lessons: 05.
+
 The tools are rendered together as the model is believed to see them
 (``tool_namespace.render_namespace``), encoded once, and every token is attributed to the part
 of the text where it *starts*: a tool's description comment, its ``type name = (_: {`` line, its
