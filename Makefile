@@ -1,5 +1,6 @@
 # On the Wire. The two commands a learner or instructor needs:
-#   make lab    set up (first time only) and open the series in JupyterLab
+#   make lab    set up (first time only) and open the series in JupyterLab (your copies in
+#               student/: exercises blank; `make lab-reference` opens the lessons with solutions)
 #   make test   set up (first time only) and run every test
 # Everything else here is for authors.
 
@@ -9,9 +10,13 @@ BIN    := $(VENV)/bin
 # JupyterLab refuses to run as root (containers, CI) unless told it is on purpose.
 ROOT_FLAG := $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
 
-.PHONY: lab test setup browser outputs student site bench lock clean
+.PHONY: lab lab-reference test setup browser outputs student site bench lock clean
 
 lab: setup
+	$(BIN)/jupyter lab student/00_start_here.ipynb $(ROOT_FLAG)
+
+# Authors and instructors: the lessons with their solutions and stored outputs.
+lab-reference: setup
 	$(BIN)/jupyter lab notebooks/00_start_here.ipynb $(ROOT_FLAG)
 
 test: setup browser
@@ -37,9 +42,10 @@ outputs: setup
 	$(BIN)/python scripts/lesson_times.py --write
 	$(BIN)/python scripts/live_costs.py --write
 
-# Authors: learner copies in student/ (solutions removed, outputs cleared); the tests check sync.
+# Authors: learner copies in student/ (solutions removed, exercises blank); the tests check sync.
+# A copy a learner changed is never overwritten unless FORCE=1 (then a backup is kept first).
 student: setup
-	$(BIN)/python scripts/make_student.py
+	$(BIN)/python scripts/make_student.py $(if $(FORCE),--force)
 
 # Anyone: a static website of the whole series (outputs, figures, navigation) in site/.
 site: setup

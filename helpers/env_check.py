@@ -41,7 +41,7 @@ class Report:
         from html import escape
 
         rows = "".join(
-            f"<tr><td>{'✅' if c.ok else '❌ FAIL'}</td><td>{escape(c.name)}</td>"
+            f"<tr><td>{'✓' if c.ok else '✗ FAIL'}</td><td>{escape(c.name)}</td>"
             f"<td>{escape(c.detail)}</td></tr>"
             for c in self.checks
         )

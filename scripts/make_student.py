@@ -1,35 +1,42 @@
-"""Write learner copies of the lessons into student/: solutions removed, outputs cleared.
+"""Write the learner copies of the lessons into student/: exercises blank, solutions removed.
 
-Usage: python scripts/make_student.py [--check]
+Usage: python scripts/make_student.py [--check] [--force]
 
 Solution code sits between ``### BEGIN SOLUTION`` and ``### END SOLUTION`` lines (the nbgrader
-convention). In the student copy each such region becomes one line asking for the learner's
-answer, so the cell still runs and its check says "Not answered yet". Outputs, execution
-counts and the saved widget state are removed: learners run the cells themselves.
+convention). In the learner copy each such region becomes one line asking for the learner's
+answer, so the cell still runs and its check says "not answered yet". The stored outputs of the
+cells above the exercises are kept, so the lesson reads well before anything is run; the
+exercise cells and everything after them start empty. No cell calls ``show_solution``: a
+learner sees a solution only by asking for it.
 
-``--check`` (run by the tests) fails if student/ differs from what this script would write.
+Never loses a learner's work. ``student/.make_student.json`` records a checksum of every file
+this script wrote. A copy that no longer matches it (a learner answered, ran or edited it) is
+left alone, with a message, unless ``--force`` is given; then it is first saved as
+``student/backup/NAME-YYYYmmdd-HHMMSS.ipynb``. Files this script did not write (your notes, a
+``-Copy1`` notebook) are never touched.
+
+``--check`` (run by the tests) fails if a learner copy or the record differs from what this
+script would write.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
-import re
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from helpers.exercises.solutions import SOLUTION, cell_source  # noqa: E402
+
 LESSONS = ROOT / "notebooks"
 STUDENT = ROOT / "student"
-SOLUTION = re.compile(
-    r"^(?P<indent>[ \t]*)#+ BEGIN SOLUTION[^\n]*\n.*?^[ \t]*#+ END SOLUTION[^\n]*(\n|$)",
-    re.M | re.S,
-)
+RECORD = ".make_student.json"
 PLACEHOLDER = "{indent}# YOUR ANSWER HERE: replace the ... above, then run the check\n"
-
-
-def _source(cell: dict) -> str:
-    src = cell.get("source", "")
-    return "".join(src) if isinstance(src, list) else src
+_source = cell_source  # the name the tests use
 
 
 def strip_solutions(code: str) -> str:
@@ -38,15 +45,19 @@ def strip_solutions(code: str) -> str:
 
 
 def student_copy(lesson: dict) -> dict:
+    """The learner's copy: outputs kept above the first exercise, blank from there on."""
     nb = json.loads(json.dumps(lesson))
-    nb["metadata"].pop("widgets", None)
+    blank = False
     for cell in nb["cells"]:
         cell.get("metadata", {}).pop("execution", None)
         if cell["cell_type"] != "code":
             continue
-        cell["source"] = strip_solutions(_source(cell)).splitlines(keepends=True)
-        cell["outputs"] = []
-        cell["execution_count"] = None
+        code = cell_source(cell)
+        blank = blank or bool(SOLUTION.search(code))
+        cell["source"] = strip_solutions(code).splitlines(keepends=True)
+        if blank:
+            cell["outputs"] = []
+            cell["execution_count"] = None
     return nb
 
 
@@ -54,31 +65,119 @@ def render(nb: dict) -> str:
     return json.dumps(nb, indent=1, ensure_ascii=False) + "\n"
 
 
-def main(check: bool) -> int:
-    expected = {
+def checksum(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def expected_copies(lessons: Path = LESSONS) -> dict[str, str]:
+    return {
         path.name: render(student_copy(json.loads(path.read_text(encoding="utf-8"))))
-        for path in sorted(LESSONS.glob("[0-9][0-9]_*.ipynb"))
+        for path in sorted(lessons.glob("[0-9][0-9]_*.ipynb"))
     }
-    if check:
-        present = {p.name for p in STUDENT.glob("*.ipynb")}
-        stale = sorted(
-            name
-            for name, text in expected.items()
-            if not (STUDENT / name).exists() or (STUDENT / name).read_text(encoding="utf-8") != text
+
+
+def record_text(checksums: dict[str, str]) -> str:
+    record = {
+        "written by": "scripts/make_student.py (make student); do not edit",
+        "sha256": dict(sorted(checksums.items())),
+    }
+    return json.dumps(record, indent=1) + "\n"
+
+
+def render_record(copies: dict[str, str]) -> str:
+    return record_text({name: checksum(text) for name, text in copies.items()})
+
+
+def read_record(student: Path) -> dict[str, str]:
+    path = student / RECORD
+    if not path.exists():
+        return {}
+    try:
+        return dict(json.loads(path.read_text(encoding="utf-8"))["sha256"])
+    except (ValueError, KeyError, TypeError):
+        print(f"warning: {path.relative_to(ROOT)} is unreadable; treating every copy as yours")
+        return {}
+
+
+def check(student: Path = STUDENT, lessons: Path = LESSONS) -> list[str]:
+    """What differs between student/ and what this script would write (empty: in sync)."""
+    copies = expected_copies(lessons)
+    stale = [
+        name
+        for name, text in copies.items()
+        if not (student / name).exists() or (student / name).read_text(encoding="utf-8") != text
+    ]
+    record = student / RECORD
+    if not record.exists() or record.read_text(encoding="utf-8") != render_record(copies):
+        stale.append(RECORD)
+    gone = sorted(set(read_record(student)) - set(copies))
+    return stale + [f"{name} (lesson removed)" for name in gone if (student / name).exists()]
+
+
+def _backup(path: Path, student: Path) -> Path:
+    folder = student / "backup"
+    folder.mkdir(exist_ok=True)
+    target = folder / f"{path.stem}-{time.strftime('%Y%m%d-%H%M%S')}{path.suffix}"
+    n = 1
+    while target.exists():
+        n += 1
+        target = folder / f"{path.stem}-{time.strftime('%Y%m%d-%H%M%S')}-{n}{path.suffix}"
+    target.write_bytes(path.read_bytes())
+    return target
+
+
+def write(student: Path = STUDENT, lessons: Path = LESSONS, force: bool = False) -> int:
+    """Bring student/ up to date without losing anything a learner wrote. 0 = all written."""
+    copies = expected_copies(lessons)
+    record = read_record(student)
+    student.mkdir(exist_ok=True)
+    written, kept, backed_up = [], [], []
+    for name, text in copies.items():
+        path = student / name
+        if path.exists():
+            current = path.read_text(encoding="utf-8")
+            if current == text:
+                record[name] = checksum(text)
+                continue
+            if record.get(name) != checksum(current):  # not what we last wrote: someone's work
+                if not force:
+                    kept.append(name)
+                    continue
+                backed_up.append(_backup(path, student))
+        path.write_text(text, encoding="utf-8")
+        record[name] = checksum(text)
+        written.append(name)
+    for name in sorted(set(record) - set(copies)):  # a lesson that no longer exists
+        path = student / name
+        if path.exists() and checksum(path.read_text(encoding="utf-8")) == record[name]:
+            path.unlink()  # ours and untouched
+        elif path.exists():
+            kept.append(name)  # changed since we wrote it: from now on it is the learner's
+        del record[name]
+    # what this script last wrote; a kept copy keeps its old checksum, so it stays protected
+    (student / RECORD).write_text(record_text(record), encoding="utf-8")
+    where = student.name + "/"
+    current = len(copies) - len(written) - len([k for k in kept if k in copies])
+    print(f"{where}: {len(written)} learner notebook(s) written, {current} already up to date")
+    for path in backed_up:
+        print(f"  saved your previous version as {where}backup/{path.name}")
+    for name in kept:
+        print(
+            f"  {where}{name} has changes made after make student wrote it (your work?): "
+            "left as it is. To replace it (a backup is kept): make student FORCE=1"
         )
-        extra = sorted(present - set(expected))
-        if stale or extra:
-            print("student/ is out of date (run: make student):", ", ".join(stale + extra))
+    return 1 if kept else 0
+
+
+def main(args: list[str]) -> int:
+    if "--check" in args:
+        problems = check()
+        if problems:
+            print("student/ is out of date (run: make student):", ", ".join(problems))
             return 1
         return 0
-    STUDENT.mkdir(exist_ok=True)
-    for stale in set(p.name for p in STUDENT.glob("*.ipynb")) - set(expected):
-        (STUDENT / stale).unlink()
-    for name, text in expected.items():
-        (STUDENT / name).write_text(text, encoding="utf-8")
-    print(f"wrote {len(expected)} student notebooks to student/")
-    return 0
+    return write(force="--force" in args)
 
 
 if __name__ == "__main__":
-    sys.exit(main("--check" in sys.argv[1:]))
+    sys.exit(main(sys.argv[1:]))

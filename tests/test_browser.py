@@ -8,7 +8,11 @@ until every cell has run, then assert
 - no error output and no "Error displaying widget";
 - every figure the stored notebook has is rendered as an image;
 - every slider responds: pressing → on its handle changes the text of its output area;
-- every tab bar responds: clicking another tab shows different content.
+- every tab bar responds: clicking another tab shows different content;
+- every exercise check confirms its reference solution (one ✅ per exercise, no ❌).
+
+Then learner copies (``student/``, what ``make lab`` opens): Run All shows no ✅ anywhere and
+one helpful ❌ per exercise ("not answered yet" and the idea), and no error.
 
 Screenshots of failures land in ``test-artifacts/browser/``. Skipped (with the reason) when
 Playwright or Debian's Chromium is missing; ``make test`` installs Chromium where it can.
@@ -31,6 +35,16 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+# Three learner copies in the browser (the environment check, a function to write, the bug
+# hunt); tests/test_student.py runs every learner copy in a kernel with the same assertions.
+LEARNER_COPIES = [
+    ROOT / "student" / name
+    for name in (
+        "00_start_here.ipynb",
+        "03_content_is_a_list.ipynb",
+        "08_reading_a_real_request.ipynb",
+    )
+]
 ARTIFACTS = ROOT / "test-artifacts" / "browser"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
@@ -66,6 +80,7 @@ def lab(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("lab")
     root = tmp / "root"
     shutil.copytree(ROOT / "notebooks", root / "notebooks")
+    shutil.copytree(ROOT / "student", root / "student")
     shutil.copytree(ROOT / "data", root / "data")
     (tmp / "app-settings").mkdir()
     (tmp / "app-settings" / "overrides.json").write_text(json.dumps(LAB_SETTINGS))
@@ -170,11 +185,11 @@ def _shut_down_kernels(base: str, token: str) -> None:
         urllib.request.urlopen(urllib.request.Request(url, method="DELETE"), timeout=10).close()
 
 
-def _run_all(page, base: str, token: str, name: str) -> None:
+def _run_all(page, base: str, token: str, name: str, folder: str = "notebooks") -> None:
     # A workspace of its own for each notebook: only this notebook is open, so the status bar
     # can only be talking about its kernel.
-    workspace = name.removesuffix(".ipynb").replace("_", "-")
-    page.goto(f"{base}/lab/workspaces/{workspace}/tree/notebooks/{name}?token={token}")
+    workspace = f"{folder}-" + name.removesuffix(".ipynb").replace("_", "-")
+    page.goto(f"{base}/lab/workspaces/{workspace}/tree/{folder}/{name}?token={token}")
     page.wait_for_selector(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell", timeout=60_000)
     page.wait_for_function(KERNEL_IDLE, timeout=90_000)
     page.get_by_role("menuitem", name="Run", exact=True).click()
@@ -263,4 +278,44 @@ def _check(page, path: Path) -> None:
     sliders = _stored_widgets(path, "IntSliderModel", "FloatSliderModel", "SelectionSliderModel")
     problems += _check_sliders(panel, sliders)
     problems += _check_tabs(panel, _stored_widgets(path, "TabModel"))
+    ticks, crosses = _verdicts(panel)
+    exercises = _exercise_count(path)
+    if len(ticks) != exercises or crosses:
+        problems.append(f"{len(ticks)} ✅ and {len(crosses)} ❌ for {exercises} exercises")
     assert problems == [], f"{path.name}: " + "; ".join(problems)
+
+
+def _exercise_count(path: Path) -> int:
+    from helpers.exercises.solutions import exercise_cells
+
+    return len(exercise_cells(json.loads(path.read_text(encoding="utf-8"))))
+
+
+def _verdicts(panel) -> tuple[list[str], list[str]]:
+    """The ✅ and ❌ anywhere in the notebook's outputs, as the learner sees them."""
+    texts = panel.locator(".jp-OutputArea-output").all_inner_texts()
+    ticks = [t for t in texts for _ in range(t.count("✅"))]
+    crosses = [t for t in texts for _ in range(t.count("❌"))]
+    return ticks, crosses
+
+
+@pytest.mark.parametrize("path", LEARNER_COPIES, ids=lambda p: p.name)
+def test_run_all_on_a_learner_copy_shows_no_tick_and_a_hint_per_exercise(lab, page, path):
+    base, token = lab
+    try:
+        _run_all(page, base, token, path.name, folder="student")
+        panel = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)")
+        errors = panel.locator(".jp-RenderedText[data-mime-type='application/vnd.jupyter.error']")
+        assert errors.count() == 0, errors.first.inner_text()[:300]
+        ticks, crosses = _verdicts(panel)
+        assert ticks == [], f"Run All on the learner copy shows ✅: {ticks[0][:200]}"
+        exercises = _exercise_count(ROOT / "notebooks" / path.name)
+        assert len(crosses) == exercises, crosses
+        for text in crosses:
+            assert "not answered yet" in text and "The idea:" in text, text
+    except Exception:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"student-{path.stem}.png"), full_page=True)
+        raise
+    finally:
+        _shut_down_kernels(base, token)

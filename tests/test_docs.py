@@ -59,6 +59,25 @@ def test_the_index_times_are_the_computed_estimates():
         assert stated == lesson_times.lesson_stats(path)["minutes"], path.name
 
 
+def test_the_timing_model_is_calibrated_on_the_measured_reading_of_00_to_06():
+    stated, off = lesson_times.calibration()
+    assert abs(off) <= 0.10, f"00-06 add up to {stated} min, {off:+.0%} from the measured 245"
+
+
+def test_reading_output_counts_and_a_collapsed_output_does_not():
+    printed = {
+        "cell_type": "code",
+        "metadata": {},
+        "outputs": [
+            {"output_type": "stream", "name": "stdout", "text": "x" * 1600},
+            {"output_type": "display_data", "data": {"image/png": "", "text/plain": "<Figure>"}},
+        ],
+    }
+    assert lesson_times.output_load(printed) == (1600, 1)
+    printed["metadata"] = {"jupyter": {"outputs_hidden": True}}
+    assert lesson_times.output_load(printed) == (0, 0)
+
+
 def test_the_source_map_names_sections_that_exist():
     """docs/source_map.md: every (lesson, section) it names is a heading in that lesson."""
     table = (ROOT / "docs" / "source_map.md").read_text(encoding="utf-8")

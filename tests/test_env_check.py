@@ -14,4 +14,4 @@ def test_a_failed_check_is_reported_not_raised():
     assert not report.ok
     text = str(report)
     assert "FAIL b" in text and "broken thing" in text and "Some checks failed" in text
-    assert "❌ FAIL" in report._repr_html_()
+    assert "✗ FAIL" in report._repr_html_()

@@ -1,29 +1,159 @@
-"""The exercise checks: a hint for blank or wrong answers, a confirmation for right ones."""
+"""The exercise checks: graduated hints, every correct form accepted, solutions on request.
+
+Every lesson's exercises are also probed in their lesson's kernel (tests/test_student.py,
+tests/exercise_probe.py): reference answer, each accepted form, a near miss, no leaked answer.
+"""
 
 from __future__ import annotations
 
+import re
+from decimal import Decimal
+
+import pytest
 import tiktoken
 
-from helpers.exercises import Result, check_equal
+from helpers import exercises
+from helpers.exercises import (
+    EXERCISES,
+    Exercise,
+    as_number,
+    check_function,
+    check_number,
+    check_one_of,
+    check_text,
+    check_value,
+)
 from helpers.exercises import start_here as ex00
+from helpers.exercises.solutions import show_solution
+
+EX = Exercise("99.1", nudge="think about the idea", pointer="look at cell 3 and count()")
 
 
-def test_check_equal_distinguishes_blank_wrong_and_right():
-    blank = check_equal(..., 3, hint="h", success="s")
-    wrong = check_equal(4, 3, hint="count again", success="s")
-    right = check_equal(3, 3, hint="h", success="well done")
-    assert not blank and "Not answered yet" in blank.message
-    assert not wrong and "you gave 4" in wrong.message and "count again" in wrong.message
+@pytest.fixture(autouse=True)
+def _fresh():
+    exercises.reset()
+
+
+def test_hints_grow_with_each_wrong_try_and_code_only_on_request():
+    blank = check_number(..., 3, EX, success="s")
+    first = check_number(4, 3, EX, success="s")
+    second = check_number(5, 3, EX, success="s")
+    third = check_number(5, 3, EX, success="s")
+    assert not blank and "not answered yet" in blank.message and EX.nudge in blank.message
+    assert not first and "you gave 4" in first.message and EX.nudge in first.message
+    assert EX.pointer not in first.message and "show_solution" not in first.message
+    assert EX.pointer in second.message and 'show_solution("99.1")' in second.message
+    assert EX.pointer in third.message
+    right = check_number(3, 3, EX, success="well done")
     assert right and right.message == "well done"
-    assert repr(right).startswith("✅") and repr(wrong).startswith("❌")
+    assert repr(right).startswith("✅") and repr(second).startswith("❌")
     assert "#1b7837" in right._repr_html_()
+
+
+def test_a_blank_does_not_count_as_a_wrong_try():
+    for _ in range(3):
+        check_number(..., 3, EX, success="s")
+    assert EX.nudge in check_number(4, 3, EX, success="s").message
+
+
+@pytest.mark.parametrize(
+    ("answer", "value"),
+    [
+        (9, "9"),
+        (9.0, "9.0"),
+        (Decimal("4.80"), "4.80"),
+        ("$4.80", "4.80"),
+        (" 1,408 ", "1408"),
+        ("62%", "0.62"),
+        ("1_024", "1024"),
+        ("-3.5e2", "-350"),
+    ],
+)
+def test_numbers_are_read_in_every_common_form(answer, value):
+    assert as_number(answer) == Decimal(value)
+
+
+@pytest.mark.parametrize("answer", [True, "four", "", [4], float("nan"), "4.8.0"])
+def test_things_that_are_not_numbers_are_not_read_as_numbers(answer):
+    assert as_number(answer) is None
+
+
+def test_dollars_with_a_tolerance_stated_in_the_message():
+    exact = Decimal("4.80375")
+    for answer in (exact, 4.80375, "$4.80", "4.80", 4.8, Decimal("4.8")):
+        assert check_number(answer, exact, EX, tolerance="0.005", unit="$", success="ok")
+    miss = check_number("$4.79", exact, EX, tolerance="0.005", unit="$", success="ok")
+    assert not miss and "within $0.005" in miss.message
+
+
+def test_counts_are_exact_and_say_so():
+    assert check_number("1,408", 1408, EX, success="ok")
+    assert check_number(1408.0, 1408, EX, success="ok")
+    miss = check_number(1407, 1408, EX, success="ok")
+    assert not miss and "compared exactly" in miss.message
+    assert not check_number("lots", 1408, EX, success="ok")
+
+
+def test_text_spellings_case_and_spaces():
+    ok = dict(spellings=["system_instruction"], success="ok")
+    assert check_text(" systemInstruction ", "systemInstruction", EX, **ok)
+    assert check_text("system_instruction", "systemInstruction", EX, **ok)
+    assert not check_text("system", "systemInstruction", EX, **ok)
+    assert not check_text("SYSTEMINSTRUCTION", "systemInstruction", EX, **ok)
+    assert check_text("Authorization", "authorization", EX, ignore_case=True, success="ok")
+    assert not check_text(42, "authorization", EX, success="ok")
+
+
+def test_a_tie_accepts_each_right_answer():
+    assert check_one_of(5, [5, 6], EX, success="ok")
+    assert check_one_of(6, [5, 6], EX, success="ok")
+    assert check_one_of("6", [5, 6], EX, success="ok")
+    assert not check_one_of(4, [5, 6], EX, success="ok")
+
+
+def test_values_and_functions():
+    assert check_value({"a": 1, "b": 2}, {"b": 2, "a": 1}, EX, success="ok")
+    assert not check_value({"a": 1}, {"a": 1, "b": 2}, EX, success="ok", explain="1 missing")
+    cases = [([1, 2], 3), ([], 0)]
+    assert check_function(sum, cases, EX, success="ok")
+    assert not check_function(len, cases, EX, success="ok")
+    crash = check_function(lambda xs: 1 / 0, cases, EX, success="ok")
+    assert not crash and "ZeroDivisionError" in crash.message
+    assert "not answered yet" in check_function(lambda xs: None, cases, EX, success="").message
 
 
 def test_start_here_checks_against_the_real_tokenizer():
     o200k, cl100k = (tiktoken.get_encoding(n) for n in ("o200k_base", "cl100k_base"))
-    assert ex00.check_policy_tokens(len(o200k.encode(ex00.POLICY)))
-    assert not ex00.check_policy_tokens(len(o200k.encode(ex00.POLICY)) + 1)
+
+    def right(text, name):
+        return len(tiktoken.get_encoding(name).encode(text))
+
+    assert ex00.check_token_counter(right)
+    assert not ex00.check_token_counter(lambda text, name: len(o200k.encode(text)))
     diff = len(cl100k.encode(ex00.POLICY_FR)) - len(o200k.encode(ex00.POLICY_FR))
     assert ex00.check_french_difference(diff)
+    assert ex00.check_french_difference(str(diff))
     assert not ex00.check_french_difference(...)
-    assert isinstance(ex00.check_french_difference(0), Result)
+
+
+def test_every_exercise_of_every_lesson_is_registered_with_distinct_hints():
+    import importlib
+    import pkgutil
+
+    for module in pkgutil.iter_modules(exercises.__path__):
+        importlib.import_module(f"helpers.exercises.{module.name}")
+    lessons = {ex_id[:2] for ex_id in EXERCISES if not ex_id.startswith("99")}
+    assert lessons == {f"{n:02}" for n in range(13)}
+    for ex_id, ex in EXERCISES.items():
+        assert re.fullmatch(r"\d\d\.\d+", ex_id)
+        assert ex.nudge and ex.pointer and ex.nudge != ex.pointer, ex_id
+
+
+def test_show_solution_reads_the_reference_lesson():
+    shown = show_solution("00.1")
+    assert "tiktoken.get_encoding" in shown.code and "BEGIN SOLUTION" not in shown.code
+    assert "```python" in shown._repr_markdown_()
+    with pytest.raises(ValueError, match="exercises 1 to"):
+        show_solution("00.9")
+    with pytest.raises(ValueError, match="look like"):
+        show_solution("first")

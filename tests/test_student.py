@@ -1,14 +1,19 @@
-"""Learner copies: in sync with the lessons, and every exercise check really checks.
+"""Learner copies: in sync with the lessons, safe for the learner's work, and every check checks.
 
 For every exercise cell (one holding a ``### BEGIN SOLUTION`` region):
 - in the lesson, run with the reference solution, its check printed a confirmation (✅);
-- in the student copy, run with the blank answer, the same check prints a hint (❌), and the
-  student notebook as a whole runs without errors.
+- in the learner copy (student/), run as a learner first opens it, the same check prints a
+  helpful ❌ ("not answered yet" and the idea), and no cell shows ✅ or an error;
+- after the lesson has run, ``tests/exercise_probe.py`` calls the check with the reference
+  answer, every other accepted form of it, a blank and a near miss three times (nudge, then
+  pointer; no hint contains the answer or the solution's code).
+The stored outputs kept in a learner copy are the lesson's, and a fresh run reproduces them.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -19,15 +24,15 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 import make_student  # noqa: E402
 
+from helpers.exercises.solutions import exercise_cells  # noqa: E402
+
 LESSONS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+PROBE_MARK = "# exercise probe"
 
 
-def _exercise_cells(nb: dict) -> list[int]:
-    return [
-        i
-        for i, cell in enumerate(nb["cells"])
-        if cell["cell_type"] == "code" and make_student.SOLUTION.search(make_student._source(cell))
-    ]
+def _exercise_indices(nb: dict) -> list[int]:
+    cells = exercise_cells(nb)
+    return [i for i, cell in enumerate(nb["cells"]) if any(cell is c for c in cells)]
 
 
 def _shown(cell: dict) -> str:
@@ -47,7 +52,7 @@ def _verdict(cell: dict) -> str:
 
 
 def test_student_copies_are_in_sync_with_the_lessons():
-    assert make_student.main(check=True) == 0, "run: make student"
+    assert make_student.check() == [], "run: make student"
 
 
 def test_solution_regions_are_replaced_by_one_placeholder_line():
@@ -60,46 +65,126 @@ def test_solution_regions_are_replaced_by_one_placeholder_line():
 
 def test_every_lesson_has_self_checking_exercises():
     for path in LESSONS:
-        nb = json.loads(path.read_text(encoding="utf-8"))
-        assert _exercise_cells(nb), f"{path.name} has no exercise with a marked solution"
+        assert exercise_cells(json.loads(path.read_text(encoding="utf-8"))), path.name
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.name)
+def test_learner_copy_keeps_the_lesson_above_and_blanks_the_exercises(path):
+    lesson = json.loads(path.read_text(encoding="utf-8"))
+    copy = json.loads((ROOT / "student" / path.name).read_text(encoding="utf-8"))
+    first = _exercise_indices(lesson)[0]
+    for i, (ours, theirs) in enumerate(zip(lesson["cells"], copy["cells"], strict=True)):
+        if theirs["cell_type"] != "code":
+            assert theirs["source"] == ours["source"]
+            continue
+        code = "".join(theirs["source"])
+        assert "BEGIN SOLUTION" not in code and "show_solution(" not in code.replace(
+            "import show_solution", ""
+        ), f"cell {i} reveals a solution"
+        if i < first:
+            assert theirs["outputs"] == ours["outputs"], f"cell {i}: stored outputs not kept"
+            assert theirs["execution_count"] == ours["execution_count"]
+        else:
+            assert theirs["outputs"] == [] and theirs["execution_count"] is None, f"cell {i}"
+    for i in _exercise_indices(lesson):  # the solution is gone, the check call stays
+        solution = "".join(lesson["cells"][i]["source"])
+        code = "".join(copy["cells"][i]["source"])
+        assert code.rstrip().splitlines()[-1] == solution.rstrip().splitlines()[-1]
+    assert copy["metadata"].get("widgets") == lesson["metadata"].get("widgets")
+
+
+def _probe_cell(reference_source: str, exercise_id: str) -> dict:
+    import nbformat
+
+    code = (
+        f"{PROBE_MARK}\nimport sys\nsys.path.insert(0, {str(ROOT / 'tests')!r})\n"
+        "from exercise_probe import probe\n"
+        f"print(probe(globals(), {reference_source!r}, {exercise_id!r}))"
+    )
+    return nbformat.v4.new_code_cell(code)
 
 
 def _run_student_copy(path: Path):
+    """The learner copy as stored, plus a probe cell per exercise, run in a fresh kernel."""
     import nbformat
     from nbclient import NotebookClient
 
     lesson = json.loads(path.read_text(encoding="utf-8"))
-    student = nbformat.reads(make_student.render(make_student.student_copy(lesson)), as_version=4)
+    student = nbformat.reads(
+        (ROOT / "student" / path.name).read_text(encoding="utf-8"), as_version=4
+    )
+    stored = json.loads(nbformat.writes(student))
+    indices = _exercise_indices(lesson)
+    probes = [
+        _probe_cell("".join(lesson["cells"][i]["source"]), f"{path.name[:2]}.{k}")
+        for k, i in enumerate(indices, start=1)
+    ]
+    student.cells[indices[-1] + 1 : indices[-1] + 1] = probes
     NotebookClient(
         student,
-        timeout=120,
+        timeout=180,
+        startup_timeout=180,  # two kernels start at once on a busy two-core machine
+        allow_errors=True,  # every cell runs; the test reports each error where it happened
         kernel_name="python3",
-        resources={"metadata": {"path": str(path.parent)}},
+        resources={"metadata": {"path": str(ROOT / "student")}},
     ).execute()
-    return student
+    return stored, student
 
 
 @pytest.fixture(scope="module")
 def student_runs():
-    """Every student copy, executed in its own fresh kernel, two at a time (two cores)."""
+    """Every learner copy, executed in its own fresh kernel, two at a time (two cores)."""
     from concurrent.futures import ThreadPoolExecutor
 
     with ThreadPoolExecutor(max_workers=2) as pool:
         return dict(zip(LESSONS, pool.map(_run_student_copy, LESSONS), strict=True))
 
 
+def _sanitizer():
+    text = (ROOT / "tests" / "nbval_sanitize.cfg").read_text(encoding="utf-8")
+    return [
+        (re.compile(a), b) for a, b in re.findall(r"^regex: (.*)$\n^replace: (.*)$", text, re.M)
+    ]
+
+
+def _comparable(cell: dict) -> dict[str, list[str]]:
+    """The text outputs as nbval compares them: streams merged, one list per kind, sanitized."""
+    found: dict[str, list[str]] = {}
+    for out in cell.get("outputs", []):
+        if out.get("output_type") == "stream":
+            found.setdefault(out["name"], [""])[0] += "".join(out.get("text", ""))
+        elif "text/plain" in out.get("data", {}):
+            found.setdefault("text/plain", []).append("".join(out["data"]["text/plain"]))
+    for texts in found.values():
+        for k, text in enumerate(texts):
+            for pattern, replacement in _sanitizer():
+                text = pattern.sub(replacement, text)
+            texts[k] = text
+    return found
+
+
 @pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.name)
-def test_checks_pass_on_the_reference_and_fail_on_the_blank(path, student_runs):
+def test_checks_pass_on_the_reference_and_help_on_the_learner_copy(path, student_runs):
     lesson = json.loads(path.read_text(encoding="utf-8"))
-    exercises = _exercise_cells(lesson)
+    exercises = _exercise_indices(lesson)
     for i in exercises:
         shown = _verdict(lesson["cells"][i])
         assert shown.startswith("✅"), f"{path.name} cell {i}: reference solution not confirmed"
 
-    student = student_runs[path]
-    for i, cell in enumerate(student.cells):
+    stored, ran = student_runs[path]
+    probes = [c for c in ran.cells if c.cell_type == "code" and c.source.startswith(PROBE_MARK)]
+    learner = [c for c in ran.cells if not c.source.startswith(PROBE_MARK)]
+    for i, cell in enumerate(learner):
         errors = [o for o in cell.get("outputs", []) if o.get("output_type") == "error"]
-        assert errors == [], f"student copy cell {i}: {_shown(cell)}"
-    for i in exercises:
-        shown = _verdict(student.cells[i])
-        assert shown.startswith("❌ Not answered yet"), f"{path.name} cell {i}: {shown!r}"
+        assert errors == [], f"learner copy cell {i}: {_shown(cell)}"
+        assert "✅" not in _shown(cell), f"learner copy cell {i} shows ✅ before any answer"
+        if stored["cells"][i].get("execution_count") is not None:  # kept: still reproduced
+            assert _comparable(cell) == _comparable(stored["cells"][i]), f"cell {i} changed"
+    for k, i in enumerate(exercises, start=1):
+        shown = _verdict(learner[i])
+        assert shown.startswith(f"❌ Exercise {path.name[:2]}.{k} is not answered yet"), shown
+        assert "The idea:" in shown
+    for k, cell in enumerate(probes, start=1):
+        errors = [o for o in cell.get("outputs", []) if o.get("output_type") == "error"]
+        assert errors == [], f"{path.name} exercise {k}: {_shown(cell)[-1500:]}"
+        assert "hints leak nothing" in _shown(cell)

@@ -4,38 +4,110 @@ Exercises of notebooks/02_four_roles.ipynb: find things in the rendered bodies."
 
 from __future__ import annotations
 
-from helpers.exercises import Result, check_equal
+from typing import Any
+
+from helpers.exercises import (
+    Exercise,
+    Result,
+    check_number,
+    check_text,
+    check_value,
+    not_answered,
+    not_yet,
+)
 from helpers.messages import Request
 
+EX1 = Exercise(
+    "02.1",
+    nudge="the role is who wrote the text: the same words read as material inside a tool "
+    "result, and as your own instruction inside the system prompt.",
+    pointer="start from a deep copy of injected (the copy module), drop its last two messages "
+    "(the call and the result), and add seller_note to the system message's first text block.",
+)
+EX2 = Exercise(
+    "02.2",
+    nudge="Gemini does not put the system prompt in its list of contents: it has a top-level "
+    "field of its own.",
+    pointer="print(list(bodies['gemini'])) lists the top-level keys; one of them is about the "
+    "system.",
+)
+EX3 = Exercise(
+    "02.3",
+    nudge="role and channel markers are special tokens, written between <| and |>; count only "
+    "those among the pieces.",
+    pointer="view.pieces (from render_harmony in 'What the model actually sees') is the list of "
+    "token strings; test each one's start and end.",
+)
 
-def check_tool_result_role(answer: str, ticket: Request) -> Result:
-    from helpers.formats import render
 
-    body = render(ticket, "anthropic").body
-    expected = next(
-        m["role"]
-        for m in body["messages"]
-        if isinstance(m["content"], list)
-        and any(b.get("type") == "tool_result" for b in m["content"])
-    )
-    return check_equal(
-        answer,
-        expected,
-        hint="loop over bodies['anthropic']['messages'] and look for a block of type tool_result.",
-        success=f"Right: '{expected}'. Anthropic has no tool role: results travel in a user turn.",
+def _role_of(view: Any, needle: str) -> tuple[str, int] | None:
+    """(role, tokens) of the rendered message holding ``needle``, from the harmony view."""
+    starts, at = [], 0
+    for piece in view.pieces:
+        starts.append(at)
+        at += len(piece)
+    found = "".join(view.pieces).find(needle)
+    if found < 0:
+        return None
+    token = max(i for i, start in enumerate(starts) if start <= found)
+    for role, _, start, end in view.segments:
+        if start <= token < end:
+            return role, end - start
+    return None
+
+
+def check_pasted_note(pasted: Any, note: str) -> Result:
+    """``pasted``: the ticket with the seller's note pasted into the system prompt instead of
+    arriving as a tool result. Shows the role the model reads the note in, as harmony renders it."""
+    from helpers.harmony import render_harmony
+
+    info = {"kind": "value", "expected": "the note inside the system message"}
+    if not_answered(pasted):
+        return check_value(pasted, None, EX1, success="")
+    if not isinstance(pasted, Request):
+        return not_yet(EX1, f"{type(pasted).__name__} is not a Request", **info)
+    texts = [
+        (i, b.text if hasattr(b, "text") else "")
+        for i, m in enumerate(pasted.messages)
+        for b in m.content
+    ]
+    where = [i for i, text in texts if note in text]
+    if where != [0] or pasted.messages[0].role != "system":
+        return not_yet(
+            EX1,
+            f"the note is in message(s) {where or 'none'}; it should be in the system message "
+            "only, with the tool call and result that carried it gone",
+            **info,
+        )
+    role, tokens = _role_of(render_harmony(pasted), note[:40]) or ("?", 0)
+    return Result(
+        True,
+        f"Right: the model now reads the note in the '{role}' message ({tokens} tokens), next "
+        "to your policy: an instruction. As a tool result it was material. Same words, other "
+        "role: never paste what others wrote into the system prompt.",
+        EX1,
+        **info,
     )
 
 
 def check_system_key(answer: str, ticket: Request) -> Result:
+    """Either spelling passes: Google's REST APIs follow the proto3 JSON mapping, whose parsers
+    accept the lowerCamelCase name and the original proto field name
+    (https://protobuf.dev/programming-guides/json/, checked 2026-11-30)."""
     from helpers.formats import render
 
     body = render(ticket, "gemini").body
     expected = next(k for k in body if "system" in k.lower())
-    return check_equal(
+    snake = "".join("_" + c.lower() if c.isupper() else c for c in expected)
+    return check_text(
         answer,
         expected,
-        hint="print(list(bodies['gemini'])) and look for the key that mentions the system.",
-        success=f"Right: {expected}, a Content object of its own, outside 'contents'.",
+        EX2,
+        spellings=[snake],
+        success=(
+            f"Right: {expected} (the REST API also accepts {snake}), a Content object of its "
+            "own, outside 'contents'."
+        ),
     )
 
 
@@ -44,10 +116,10 @@ def check_marker_tokens(answer: int, ticket: Request) -> Result:
 
     view = render_harmony(ticket)
     expected = sum(1 for p in view.pieces if p.startswith("<|") and p.endswith("|>"))
-    return check_equal(
+    return check_number(
         answer,
         expected,
-        hint="sum(1 for piece in view.pieces if piece.startswith('<|') and piece.endswith('|>'))",
+        EX3,
         success=(
             f"Right: {expected} of {view.count} tokens mark roles, channels and boundaries. "
             "You pay for them too."

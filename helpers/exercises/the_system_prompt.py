@@ -4,48 +4,112 @@ Exercises of notebooks/09_the_system_prompt.ipynb."""
 
 from __future__ import annotations
 
-from helpers.exercises import Result, check_equal
+from collections.abc import Callable
+
+from helpers.exercises import Exercise, Result, check_function, check_number
+from helpers.messages import ToolCall, ToolResult
 from helpers.trace import Trace
 
+EX1 = Exercise(
+    "09.1",
+    nudge="a share is a part divided by the whole: the paragraph's tokens over the prompt's.",
+    pointer="sections (from count_sections, under 'Anatomy') has .text and .tokens for each "
+    "paragraph; count_text(...) counts the whole prompt.",
+)
+EX2 = Exercise(
+    "09.2",
+    nudge="the system prompt is re-sent with every request, so a line you add is paid once per "
+    "request of the run.",
+    pointer="count_text(text, model) counts a prompt; compare your prompt with "
+    "crash_triage.SYSTEM_PROMPT and multiply by the number of requests (triage.steps).",
+)
+EX3 = Exercise(
+    "09.3",
+    nudge="a rule the code enforces holds whatever the prompt says: refuse the call before it "
+    "runs, with an error result the model can read.",
+    pointer="a call has .name, .id and .arguments; tool_result(call.id, text, is_error=True) "
+    "from helpers.messages makes an error result; hand every other call to sundry.run_tool.",
+)
 
-def check_steps_tokens(answer: int, model: str) -> Result:
+
+def check_steps_share(answer: float, model: str) -> Result:
     from helpers.examples import crash_triage
+    from helpers.tokens import count_text
     from helpers.tokens.sections import count_sections
 
     sections = count_sections(crash_triage.SYSTEM_PROMPT, model)
-    expected = next(s.tokens for s in sections if s.text.startswith("For each problem:"))
-    return check_equal(
+    steps = next(s.tokens for s in sections if s.text.startswith("For each problem:"))
+    share = steps / count_text(crash_triage.SYSTEM_PROMPT, model)
+    return check_number(
         answer,
-        expected,
-        hint="the section that holds the numbered steps",
-        success=f"Right: {expected} tokens, the largest paragraph, and the one that earns them.",
+        round(share, 2),
+        EX1,
+        tolerance="0.005",
+        success=f"Right: {share:.0%} of the prompt, the largest paragraph, and the one that earns "
+        "its tokens.",
     )
 
 
-def check_run_prompt_tokens(answer: int, run: Trace, model: str) -> Result:
+def check_added_rule(answer: int, my_prompt: str, run: Trace, model: str) -> Result:
+    """``my_prompt``: the crash-triage prompt with a line of the learner's own added."""
     from helpers.examples import crash_triage
     from helpers.tokens import count_text
 
-    expected = count_text(crash_triage.SYSTEM_PROMPT, model) * len(run.steps)
-    return check_equal(
+    if isinstance(my_prompt, str) and my_prompt.strip() == crash_triage.SYSTEM_PROMPT.strip():
+        return check_number(object(), 0, EX2, success="")
+    extra = (
+        count_text(my_prompt, model) - count_text(crash_triage.SYSTEM_PROMPT, model)
+        if isinstance(my_prompt, str)
+        else 0
+    )
+    expected = extra * len(run.steps)
+    return check_number(
         answer,
         expected,
-        hint="the prompt's token count times the number of requests (len(triage.steps))",
-        success=f"Right: {expected:,} tokens of the same text, once per request.",
+        EX2,
+        success=(
+            f"Right: your prompt is {extra:+} tokens, so {len(run.steps)} requests send "
+            f"{expected:+,} tokens; over a day of runs that is real money, so every line has to "
+            "earn its place."
+        ),
     )
 
 
-def check_refused_amount(answer: float, run: Trace) -> Result:
-    calls = [
-        b
-        for m in run.messages
-        for b in m.content
-        if b.type == "tool_call" and b.name == "issue_refund"
+def check_refund_guard(guarded_run_tool: Callable[[ToolCall], ToolResult]) -> Result:
+    """Call the learner's guard on refunds above and below $100, and on another tool."""
+    from helpers.examples import sundry
+    from helpers.messages import tool_call
+
+    order = {"order_id": "SO-48213", "reason": "damaged"}
+    cases = [
+        (tool_call("g1", "issue_refund", {**order, "amount_usd": 120.0}), "an error result for g1"),
+        (tool_call("g2", "issue_refund", {**order, "amount_usd": 80.0}), "a normal result for g2"),
+        (tool_call("g3", "search_orders", {"query": "SO-48213"}), "a normal result for g3"),
     ]
-    expected = calls[0].arguments["amount_usd"] if calls else None
-    return check_equal(
-        answer,
-        expected,
-        hint="look for the tool_call block named issue_refund and read arguments['amount_usd']",
-        success=f"Right: ${expected:.2f}, refused by run_tool, whatever the prompt said.",
+
+    def outcome(fn: Callable) -> Callable:
+        def run(call: ToolCall):
+            result = fn(call)
+            if result is None or result is ...:
+                return result
+            if not isinstance(result, ToolResult):
+                return f"a {type(result).__name__}, not a tool result"
+            if call.name == "search_orders" and result != sundry.run_tool(call):
+                return "a different result than sundry.run_tool gives"
+            return f"{'an error' if result.is_error else 'a normal'} result for {result.call_id}"
+
+        return run
+
+    def describe(call: ToolCall) -> str:
+        return f"{call.name}({call.arguments.get('amount_usd', call.arguments.get('query'))})"
+
+    return check_function(
+        outcome(guarded_run_tool) if callable(guarded_run_tool) else guarded_run_tool,
+        cases,
+        EX3,
+        describe=describe,
+        success=(
+            "Right: above $100 the call is refused before it runs, and the model reads why; "
+            "below, and for every other tool, nothing changes. No prompt can promise that."
+        ),
     )

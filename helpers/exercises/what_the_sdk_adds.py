@@ -4,13 +4,47 @@ Exercises of notebooks/07_what_the_sdk_adds.ipynb."""
 
 from __future__ import annotations
 
+import contextlib
+import json
 from typing import Any
 
-from helpers.exercises import Result, check_equal, not_answered
+from helpers.exercises import (
+    Exercise,
+    Result,
+    check_number,
+    check_text,
+    check_value,
+    not_answered,
+    not_yet,
+)
+
+EX1 = Exercise(
+    "07.1",
+    nudge="an SDK retries a 429 on its own; with retries turned off, the first 429 reaches your "
+    "code as an exception, a typed error class of the SDK.",
+    pointer="openai.OpenAI(..., max_retries=0) makes a client that never retries; "
+    "provider.inject(RateLimited(...)) as in the 429 cell; catch the exception with "
+    "try/except Exception as err and read type(err).__name__.",
+)
+EX2 = Exercise(
+    "07.2",
+    nudge="a server-sent event starts with a line naming its type; count those lines in the "
+    "raw bytes, not the assembled message.",
+    pointer="raw_stream (from 'A stream, assembled') is bytes: decode it, split it into lines, "
+    "and keep the ones that begin with the event field's name.",
+)
+EX3 = Exercise(
+    "07.3",
+    nudge="the SDK sends the arguments you give it as the JSON body, no more and no less; "
+    "model and messages are arguments too.",
+    pointer="compare with the body the first cell of 'What the OpenAI SDK sends' printed: the "
+    "keys are the keyword arguments of create(), the values are what you passed.",
+)
 
 
-def check_retry_header(answer: str) -> Result:
-    """Re-run a 429 + retry on a fresh provider and find the one header that changed."""
+def check_no_retry(answer: str, provider: Any) -> Result:
+    """The exception class a 429 raises when the SDK may not retry. The learner's provider must
+    show one 429 sent with retry count 0 as its last exchange (proof the call was made)."""
     import openai
 
     from helpers.examples import sundry
@@ -20,38 +54,50 @@ def check_retry_header(answer: str) -> Result:
 
     with LocalProvider("sundry") as p:
         p.inject(RateLimited(retry_after=0.01, retry_after_ms=10))
-        client = openai.OpenAI(base_url=p.base_url("openai"), api_key=LOCAL_KEY)
-        client.chat.completions.create(
-            **render(sundry.opening(default_model("openai")), "openai-chat").body
+        client = openai.OpenAI(base_url=p.base_url("openai"), api_key=LOCAL_KEY, max_retries=0)
+        try:
+            client.chat.completions.create(
+                **render(sundry.opening(default_model("openai")), "openai-chat").body
+            )
+            expected = "(no exception)"
+        except openai.APIError as err:
+            expected = type(err).__name__
+    last = provider.recorder.last
+    made = last is not None and last.status == 429
+    if not not_answered(answer) and not (made and last.header("x-stainless-retry-count") == "0"):
+        return not_yet(
+            EX1,
+            "the provider's last exchange is not one 429 sent with retry count 0; make the call "
+            "with max_retries=0 first",
+            kind="text",
+            expected=expected,
+            accepted=(expected,),
         )
-        first, second = p.recorder.exchanges
-    changed = [
-        k.lower()
-        for (k, v), (_, w) in zip(first.request_headers, second.request_headers, strict=True)
-        if v != w
-    ]
-    if isinstance(answer, str):
-        answer = answer.lower()
-    return check_equal(
+    return check_text(
         answer,
-        changed[0] if len(changed) == 1 else changed,
-        hint="compare first.request_headers with second.request_headers",
-        success="Right: only the retry count. Same body, same key, no idempotency key.",
+        expected,
+        EX1,
+        spellings=[f"openai.{expected}"],
+        success=(
+            f"Right: openai.{expected}, after exactly one request. With max_retries=0 your own "
+            "code decides what a 429 means: wait, queue the ticket, or tell the user."
+        ),
     )
 
 
 def check_event_count(answer: int, raw_stream: bytes) -> Result:
     expected = sum(1 for line in raw_stream.decode().splitlines() if line.startswith("event:"))
-    return check_equal(
+    return check_number(
         answer,
         expected,
-        hint="count the lines of raw_stream.decode() that start with 'event:'",
+        EX2,
         success=f"Right: {expected} events for one short reply; the SDK hides every one of them.",
     )
 
 
-def check_wire_body(answer: dict[str, Any]) -> Result:
-    """Make the exercise's call on a fresh local provider and compare bodies (key order aside)."""
+def check_wire_body(answer: dict[str, Any] | str) -> Result:
+    """Make the exercise's call on a fresh local provider and compare bodies (key order aside).
+    A JSON string of the body passes too."""
     import openai
 
     from helpers.models import default_model
@@ -66,18 +112,22 @@ def check_wire_body(answer: dict[str, Any]) -> Result:
             temperature=0,
         )
         sent = p.recorder.last.request_json
-    if not_answered(answer):
-        return check_equal(answer, sent, hint="a dict with four keys", success="")
-    missing = sorted(set(sent) - set(answer or {}))
-    extra = sorted(set(answer or {}) - set(sent))
-    hint = (
-        f"missing keys {missing}, unexpected keys {extra}"
-        if missing or extra
-        else ("same keys; compare each value with what you passed to create()")
-    )
-    return check_equal(
+    if isinstance(answer, str):
+        with contextlib.suppress(ValueError):  # a JSON string of the body passes too
+            answer = json.loads(answer)
+    explain = ""
+    if isinstance(answer, dict):
+        missing = len(set(sent) - set(answer))
+        extra = len(set(answer) - set(sent))
+        explain = (
+            f"{missing} key(s) missing and {extra} key(s) the SDK does not send"
+            if missing or extra
+            else "the keys are right; compare each value with what you passed to create()"
+        )
+    return check_value(
         answer,
         sent,
-        hint=hint,
+        EX3,
+        explain=explain,
         success="Right: the body is exactly the arguments you passed, as JSON. Nothing hidden.",
     )

@@ -1,0 +1,133 @@
+"""`make student` never loses a learner's work (issue 18, item 5).
+
+It rewrites only the copies it wrote and nobody changed since; a changed copy is left alone
+(exit 1, a message naming it) unless forced, and then backed up first; files it did not write
+are never touched, not even when their lesson disappears.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "scripts"))
+
+import make_student  # noqa: E402
+
+
+def _lesson(title: str, answer: str = "42") -> str:
+    cells = [
+        {"cell_type": "markdown", "metadata": {}, "source": [f"# {title}"]},
+        {
+            "cell_type": "code",
+            "execution_count": 1,
+            "metadata": {},
+            "outputs": [{"output_type": "stream", "name": "stdout", "text": ["hello\n"]}],
+            "source": ["print('hello')"],
+        },
+        {
+            "cell_type": "code",
+            "execution_count": 2,
+            "metadata": {},
+            "outputs": [{"output_type": "stream", "name": "stdout", "text": ["✅ Right\n"]}],
+            "source": [
+                "answer = ...\n",
+                "### BEGIN SOLUTION\n",
+                f"answer = {answer}\n",
+                "### END SOLUTION\n",
+                "check(answer)",
+            ],
+        },
+    ]
+    nb = {"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    return json.dumps(nb, indent=1)
+
+
+@pytest.fixture
+def folders(tmp_path):
+    lessons, student = tmp_path / "notebooks", tmp_path / "student"
+    lessons.mkdir()
+    (lessons / "00_a.ipynb").write_text(_lesson("A"))
+    (lessons / "01_b.ipynb").write_text(_lesson("B"))
+    return lessons, student
+
+
+def _write(folders, force=False) -> int:
+    lessons, student = folders
+    return make_student.write(student, lessons, force=force)
+
+
+def test_first_run_writes_learner_copies_and_a_record(folders):
+    lessons, student = folders
+    assert _write(folders) == 0
+    assert sorted(p.name for p in student.iterdir()) == [
+        ".make_student.json",
+        "00_a.ipynb",
+        "01_b.ipynb",
+    ]
+    copy = json.loads((student / "00_a.ipynb").read_text())
+    assert copy["cells"][1]["outputs"]  # the lesson above the exercise keeps its output
+    assert copy["cells"][2]["outputs"] == [] and copy["cells"][2]["execution_count"] is None
+    assert "answer = 42" not in "".join(copy["cells"][2]["source"])
+    assert make_student.check(student, lessons) == []
+
+
+def test_a_changed_copy_is_never_overwritten_and_other_copies_still_update(folders, capsys):
+    lessons, student = folders
+    _write(folders)
+    mine = (student / "00_a.ipynb").read_text().replace("answer = ...", "answer = 41")
+    (student / "00_a.ipynb").write_text(mine)
+    (lessons / "00_a.ipynb").write_text(_lesson("A, revised"))
+    (lessons / "01_b.ipynb").write_text(_lesson("B, revised"))
+    assert _write(folders) == 1
+    assert (student / "00_a.ipynb").read_text() == mine
+    assert "B, revised" in (student / "01_b.ipynb").read_text()
+    out = capsys.readouterr().out
+    assert "00_a.ipynb has changes" in out and "FORCE=1" in out
+    assert _write(folders) == 1 and (student / "00_a.ipynb").read_text() == mine  # still safe
+    assert make_student.check(student, lessons) != []  # the repository check notices
+
+
+def test_force_keeps_a_backup_of_the_learners_version(folders, capsys):
+    lessons, student = folders
+    _write(folders)
+    mine = (student / "00_a.ipynb").read_text().replace("answer = ...", "answer = 41")
+    (student / "00_a.ipynb").write_text(mine)
+    (lessons / "00_a.ipynb").write_text(_lesson("A, revised"))
+    assert _write(folders, force=True) == 0
+    backups = list((student / "backup").glob("00_a-*.ipynb"))
+    assert len(backups) == 1 and backups[0].read_text() == mine
+    assert "A, revised" in (student / "00_a.ipynb").read_text()
+    assert "saved your previous version" in capsys.readouterr().out
+    assert make_student.check(student, lessons) == []
+
+
+def test_files_it_did_not_write_are_never_touched(folders):
+    lessons, student = folders
+    student.mkdir()
+    notes = {"my_notes.ipynb": "{}", "00_a-Copy1.ipynb": "my copy", "notes.txt": "x"}
+    for name, text in notes.items():
+        (student / name).write_text(text)
+    (student / "01_b.ipynb").write_text("a learner's own file, before any record existed")
+    assert _write(folders) == 1  # 01_b.ipynb is not ours: kept
+    assert (student / "01_b.ipynb").read_text().startswith("a learner's own file")
+    (lessons / "00_a.ipynb").unlink()  # a lesson removed: only our untouched copy goes
+    _write(folders)
+    assert not (student / "00_a.ipynb").exists()
+    for name, text in notes.items():
+        assert (student / name).read_text() == text
+
+
+def test_a_removed_lessons_copy_with_learner_changes_stays(folders):
+    lessons, student = folders
+    _write(folders)
+    (student / "01_b.ipynb").write_text("my answers")
+    (lessons / "01_b.ipynb").unlink()
+    _write(folders)
+    assert (student / "01_b.ipynb").read_text() == "my answers"
+    _write(folders, force=True)  # force replaces changed copies of lessons, never deletes
+    assert (student / "01_b.ipynb").read_text() == "my answers"
