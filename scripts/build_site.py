@@ -7,16 +7,25 @@ previous, next) at the top and bottom, and links between lessons rewritten from 
 ``.html``. ``index.html`` lists the lessons with their goals. ``data/`` and ``helpers/`` are
 copied next to the pages so links to fixtures and to the helper files work. Interactive
 widgets cannot run in a static page; every lesson prints or plots the same numbers beside
-them, so nothing is lost for a reader. Every figure gets the text alternative
-``helpers.plots.show`` stored with it, as its ``alt`` attribute.
+them, so nothing is lost for a reader.
+
+Every figure gets, as its ``alt`` attribute, the text alternative ``helpers.plots.show`` stored
+with it in the notebook (matched by the image itself, so order does not matter); a figure
+without one stops the build with the lesson and cell named, so nbconvert's placeholder ("No
+description has been provided for this image") never reaches a page.
+
+It never deletes what it did not write: the output folder gets a manifest of the files the
+build wrote (with their sha256). A rebuild replaces exactly those files, leaves any other file
+alone, and refuses (exit 2) to use a non-empty folder without a manifest, or to overwrite a
+page that was edited since it was written.
 """
 
 from __future__ import annotations
 
+import hashlib
 import html
 import json
 import re
-import shutil
 import sys
 from functools import cache
 from pathlib import Path
@@ -42,27 +51,101 @@ def title(path: Path) -> str:
     return path.stem
 
 
-def figure_alts(path: Path) -> list[str]:
-    """The text alternative of every figure, in order (``helpers.plots.show`` stores it)."""
+PLACEHOLDER_ALT = "No description has been provided for this image"
+IMG_PNG = re.compile(r'<img\b[^>]*?src="data:image/png;base64,([^"]+)"[^>]*>')
+MANIFEST = ".on-the-wire-site.json"
+
+
+class SiteError(Exception):
+    """The site cannot be built as asked; the message says what to do."""
+
+
+def figure_alts(path: Path) -> dict[str, str]:
+    """{the figure's PNG as base64: its text alternative}, for every figure of a lesson."""
     nb = json.loads(path.read_text(encoding="utf-8"))
-    return [
-        out.get("metadata", {})
-        .get("image/png", {})
-        .get("alt", "Figure (described in the text beside it).")
-        for cell in nb["cells"]
-        for out in cell.get("outputs", [])
-        if "image/png" in out.get("data", {})
-    ]
+    alts = {}
+    for index, cell in enumerate(nb["cells"]):
+        for out in cell.get("outputs", []):
+            png = out.get("data", {}).get("image/png")
+            if png is None:
+                continue
+            alt = out.get("metadata", {}).get("image/png", {}).get("alt", "").strip()
+            if not alt:
+                raise SiteError(
+                    f"{path.name} cell {index}: a figure without a text alternative; "
+                    "show it with helpers.plots.show(fig) and re-run the notebook"
+                )
+            alts[re.sub(r"\s", "", "".join(png))] = alt
+    return alts
 
 
-def with_alt_text(body: str, alts: list[str]) -> str:
-    """Give each inline PNG, in order, its alt text (nbconvert's template has no place for it)."""
-    pieces = body.split('<img src="data:image/png;base64,')
-    out = pieces[0]
-    for k, piece in enumerate(pieces[1:]):
-        alt = alts[k] if k < len(alts) else "Figure (described in the text beside it)."
-        out += f'<img alt="{html.escape(alt)}" src="data:image/png;base64,' + piece
-    return out
+def with_alt_text(body: str, alts: dict[str, str], lesson: str) -> str:
+    """Set every inline PNG's ``alt`` to its figure's own text alternative."""
+
+    def replace(match: re.Match) -> str:
+        alt = alts.get(re.sub(r"\s", "", match.group(1)))
+        if alt is None:
+            raise SiteError(f"{lesson}: an image on the page matches no figure of the notebook")
+        tag = re.sub(r'\salt="[^"]*"', "", match.group(0))
+        return tag.replace("<img", f'<img alt="{html.escape(alt)}"', 1)
+
+    body = IMG_PNG.sub(replace, body)
+    if PLACEHOLDER_ALT in body:
+        raise SiteError(f"{lesson}: an image kept nbconvert's placeholder alt text")
+    return body
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+class Output:
+    """The output folder: writes files, and removes only files an earlier build wrote."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.written: dict[str, str] = {}
+        manifest = folder / MANIFEST
+        if manifest.is_file():
+            self.previous = json.loads(manifest.read_text(encoding="utf-8"))
+        elif folder.exists() and any(folder.iterdir()):
+            raise SiteError(
+                f"{folder} is not empty and was not made by build_site.py (no {MANIFEST}); "
+                "choose a new or empty folder"
+            )
+        else:
+            self.previous = {}
+        edited = [
+            name
+            for name, digest in self.previous.items()
+            if (folder / name).is_file() and _sha256(folder / name) != digest
+        ]
+        if edited:
+            raise SiteError(
+                f"{folder}: {', '.join(sorted(edited))} changed since the last build; "
+                "move them out of the folder first (the build would overwrite them)"
+            )
+
+    def clear_previous(self) -> None:
+        for name in self.previous:
+            (self.folder / name).unlink(missing_ok=True)
+        for directory in sorted({(self.folder / n).parent for n in self.previous}, reverse=True):
+            while directory != self.folder and directory.is_dir() and not any(directory.iterdir()):
+                directory.rmdir()
+                directory = directory.parent
+
+    def write(self, name: str, data: bytes) -> Path:
+        target = self.folder / name
+        if target.exists():
+            raise SiteError(f"{target} exists and is not from an earlier build; move it away")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+        self.written[name] = hashlib.sha256(data).hexdigest()
+        return target
+
+    def finish(self) -> None:
+        manifest = json.dumps(self.written, indent=1, sort_keys=True) + "\n"
+        (self.folder / MANIFEST).write_text(manifest, encoding="utf-8")
 
 
 def nav(i: int) -> str:
@@ -78,46 +161,58 @@ def nav(i: int) -> str:
 
 def build(out: Path) -> list[Path]:
     from nbconvert import HTMLExporter
+    from nbconvert.preprocessors import TagRemovePreprocessor
 
-    if out.exists():
-        shutil.rmtree(out)
-    out.mkdir(parents=True)
-    shutil.copytree(ROOT / "data", out / "data")
-    # each lesson's "Under the hood" cell links the helper files its code came from
-    skip = shutil.ignore_patterns("__pycache__", "*.pyc", "data")
-    shutil.copytree(ROOT / "helpers", out / "helpers", ignore=skip)
+    folder = Output(out)
     exporter = HTMLExporter(template_name="lab")
-    pages = []
-    for i, path in enumerate(LESSONS):
+    # The Colab set-up cell does nothing for a reader of the site.
+    hide = TagRemovePreprocessor(remove_cell_tags={"colab-setup"})
+    exporter.register_preprocessor(hide, enabled=True)
+    rendered = {}
+    for i, path in enumerate(LESSONS):  # render everything before touching the folder
         body, _ = exporter.from_filename(str(path))
-        body = with_alt_text(body, figure_alts(path))
+        body = with_alt_text(body, figure_alts(path), path.name)
         body = LINK.sub(lambda m: f'href="{m.group(1)}.html{m.group(2) or ""}"', body)
         body = body.replace("../data/", "data/").replace("../helpers/", "helpers/")
         body = body.replace("<body", STYLE + "<body", 1)
         body = re.sub(r"(<body[^>]*>)", r"\1" + nav(i), body, count=1)
         body = body.replace("</body>", nav(i) + "</body>", 1)
-        page = out / f"{path.stem}.html"
-        page.write_text(body, encoding="utf-8")
-        pages.append(page)
+        rendered[f"{path.stem}.html"] = body
     items = "".join(
         f'<li><a href="{p.stem}.html">{html.escape(title(p))}</a></li>' for p in LESSONS
     )
-    index = out / "index.html"
-    index.write_text(
+    index = (
         "<!doctype html><html lang='en'><head><meta charset='utf-8'><title>On the Wire</title>"
         f"{STYLE}</head><body style='font-family:system-ui,sans-serif;max-width:760px;"
         "margin:2em auto'><h1>On the Wire</h1><p>How an LLM agent talks to a model, byte by "
         "byte. These pages show each lesson with the outputs of a clean run; to run and change "
         f"them, clone the repository and use <code>make lab</code>.</p><ol start='0'>{items}</ol>"
-        "</body></html>",
-        encoding="utf-8",
+        "</body></html>"
     )
-    return [index, *pages]
+    folder.clear_previous()
+    pages = [folder.write("index.html", index.encode())]
+    pages += [folder.write(name, body.encode()) for name, body in rendered.items()]
+    for source in sorted((ROOT / "data").rglob("*")):
+        if source.is_file() and "__pycache__" not in source.parts:
+            name = source.relative_to(ROOT / "data").as_posix()
+            folder.write(f"data/{name}", source.read_bytes())
+    # each lesson's "Under the hood" cell links the helper files its code came from
+    for source in sorted((ROOT / "helpers").rglob("*")):
+        skip = "__pycache__" in source.parts or source.suffix == ".pyc"
+        if source.is_file() and not skip and "data" not in source.relative_to(ROOT).parts:
+            name = source.relative_to(ROOT / "helpers").as_posix()
+            folder.write(f"helpers/{name}", source.read_bytes())
+    folder.finish()
+    return pages
 
 
 def main(args: list[str]) -> int:
     out = Path(args[0]) if args else ROOT / "site"
-    pages = build(out)
+    try:
+        pages = build(out)
+    except SiteError as err:
+        print(f"build_site: {err}", file=sys.stderr)
+        return 2
     print(f"wrote {len(pages)} pages to {out}")
     return 0
 

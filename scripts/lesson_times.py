@@ -97,7 +97,12 @@ def lesson_stats(path: Path) -> dict:
     # The "## Sources" list and the "## Under the hood" links are reference, not reading: they
     # do not count toward the time.
     markdown = [t for t in markdown if not t.startswith(("## Sources", "## Under the hood"))]
-    code = [c for c in nb["cells"] if c["cell_type"] == "code"]
+    code = [
+        c
+        for c in nb["cells"]
+        if c["cell_type"] == "code"
+        and "colab-setup" not in c.get("metadata", {}).get("tags", [])  # not lesson content
+    ]
     exercises = exercise_cells(nb)
     words = sum(len(re.findall(r"[A-Za-z0-9$'’-]+", text)) for text in markdown)
     chars = pictures = 0

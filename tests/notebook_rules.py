@@ -34,7 +34,7 @@ KNOWN_TAGS = {
     "raises-exception",
     "solution",
     "hide-input",
-    "colab-setup",
+    "colab-setup",  # scripts/colab_cell.py: the first code cell, a no-op outside Colab
 }
 
 

@@ -94,7 +94,7 @@ def prepare(tmp: Path):
             shutil.copy2(ROOT / name, source / name)
     _run([*PIP, "wheel", "--no-deps", "--wheel-dir", str(tmp / "dist"), str(source)])
     (wheel,) = (tmp / "dist").glob("on_the_wire-*.whl")
-    _run([sys.executable, "-m", "venv", "--without-pip", str(tmp / "venv")])
+    _run([sys.executable, "-m", "venv", str(tmp / "venv")])  # with pip: Colab's cell uses it
     python = tmp / "venv" / "bin" / "python"
     constraints = ["--constraint", str(ROOT / "constraints.txt")]
     _run([*PIP, "--python", str(python), "install", *constraints, str(wheel)])
@@ -286,3 +286,48 @@ def test_nothing_shipped_cites_a_machine_path():
         and any(s in p.read_text(encoding="utf-8", errors="replace") for s in ("/work/", "shared/"))
     ]
     assert found == []
+
+
+# --- Colab, simulated: runs last here, because it turns the clean venv's install editable ----
+
+
+def test_the_colab_cell_sets_up_the_series_in_a_simulated_colab(installed, tmp_path):
+    """Colab's layout: a kernel started in /content, ``google.colab`` imported, no checkout.
+
+    The repository URL and /content are replaced by a local clone of this commit (published as
+    ``main``) and a temporary folder; the cell itself runs unchanged otherwise.
+    """
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import colab_cell
+
+    python, work, env, _ = installed
+    origin = tmp_path / "origin.git"
+    _run(["git", "clone", "--quiet", "--bare", "--no-local", str(ROOT), str(origin)])
+    head = _run(["git", "-C", str(ROOT), "rev-parse", "HEAD"]).stdout.strip()
+    _run(["git", "-C", str(origin), "update-ref", "refs/heads/main", head])
+    content = tmp_path / "content"
+    content.mkdir()
+    home = content / "on-the-wire"
+    cell = colab_cell.SOURCE.replace(colab_cell.REPOSITORY, origin.as_uri()).replace(
+        "/content/on-the-wire", str(home)
+    )
+    script = (
+        "import json, os, sys, types\n"
+        "sys.modules['google.colab'] = types.ModuleType('google.colab')\n"
+        f"exec({cell!r})\n"
+        "import helpers, tiktoken\n"
+        "from helpers.examples import sundry\n"
+        "from helpers.machinery.paths import DATA\n"
+        "tools = json.load(open('../data/sundry/tools.json', encoding='utf-8'))\n"
+        "print(json.dumps({'cwd': os.getcwd(), 'helpers': helpers.__file__, 'data': str(DATA),\n"
+        "    'tools': [len(tools), len(sundry.TOOLS)],\n"
+        "    'tokens': tiktoken.get_encoding('o200k_base').encode('hello world')}))\n"
+    )
+    cache = _run([*PIP[:3], "cache", "dir"]).stdout.strip()
+    done = _run([str(python), "-c", script], cwd=content, env={**env, "PIP_CACHE_DIR": cache})
+    result = json.loads(done.stdout.splitlines()[-1])
+    assert done.stdout.startswith("Setting up On the Wire")
+    assert result["cwd"] == str(home / "notebooks")
+    assert result["helpers"] == str(home / "helpers" / "__init__.py")
+    assert result["data"] == str(home / "data")
+    assert result["tools"] == [9, 9] and result["tokens"] == [24912, 2375]

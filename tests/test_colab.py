@@ -1,0 +1,76 @@
+"""Colab: every lesson starts with the set-up cell, which does nothing anywhere else.
+
+The set-up path itself (clone, install, change folder) runs in a simulated Colab layout in
+tests/test_package.py (it needs the clean virtual environment built there).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "scripts"))
+
+import colab_cell  # noqa: E402
+
+LESSONS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+STUDENT = sorted((ROOT / "student").glob("[0-9][0-9]_*.ipynb"))
+BADGE = "https://colab.research.google.com/assets/colab-badge.svg"
+
+
+def colab_url(lesson: Path) -> str:
+    repository = colab_cell.REPOSITORY.removeprefix("https://github.com/")
+    return (
+        f"https://colab.research.google.com/github/{repository}/blob/main/notebooks/{lesson.name}"
+    )
+
+
+def test_every_lesson_and_student_copy_starts_with_the_current_set_up_cell():
+    stale = [
+        p.relative_to(ROOT).as_posix()
+        for p in LESSONS + STUDENT
+        if not colab_cell.is_current(json.loads(p.read_text(encoding="utf-8")))
+    ]
+    assert stale == [], "run: python scripts/colab_cell.py, then re-run those notebooks"
+    assert len(STUDENT) == len(LESSONS)
+
+
+def test_outside_colab_the_cell_does_nothing_and_prints_nothing(tmp_path):
+    script = (
+        "import os, sys\n"
+        "before = (os.getcwd(), list(sys.path))\n"
+        f"exec({colab_cell.SOURCE!r})\n"
+        "assert (os.getcwd(), list(sys.path)) == before\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_set_up_cell_knows_it_is_on_colab_only_by_google_colab():
+    source = colab_cell.SOURCE
+    assert 'if "google.colab" in sys.modules:' in source
+    assert f'"{colab_cell.REPOSITORY}"' in source and "--branch=main" in source
+    assert '"-e", "."' in source and '"-c", "constraints.txt"' in source
+
+
+def test_colab_badges_open_each_lesson_from_the_readme_and_the_index():
+    index = (ROOT / "notebooks" / "README.md").read_text(encoding="utf-8")
+    for lesson in LESSONS:
+        assert f"[![Open in Colab]({BADGE})]({colab_url(lesson)})" in index, lesson.name
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert f"[![Open in Colab]({BADGE})]({colab_url(LESSONS[0])})" in readme
+
+
+def test_the_repository_is_named_the_same_everywhere():
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert project["urls"]["Source"] == colab_cell.REPOSITORY
+    hosting = (ROOT / "docs" / "hosting.md").read_text(encoding="utf-8")
+    assert f"git clone {colab_cell.REPOSITORY} " in hosting
