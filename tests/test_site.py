@@ -72,7 +72,7 @@ def test_every_img_alt_is_its_own_figures_description(built):
             assert html.unescape(alt) == alts[re.sub(r"\s", "", png)], lesson.name
             assert alt.startswith("Figure. ") and len(alt) > 40
             checked += 1
-    assert checked >= len(build_site.LESSONS)  # figures exist, so the loop checked something
+    assert checked > 0  # figures exist (not every lesson has one), so the loop checked something
     everything = "".join(p.read_text(encoding="utf-8") for p in pages)
     assert build_site.PLACEHOLDER_ALT not in everything
 
