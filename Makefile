@@ -10,7 +10,7 @@ BIN    := $(VENV)/bin
 # JupyterLab refuses to run as root (containers, CI) unless told it is on purpose.
 ROOT_FLAG := $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
 
-.PHONY: lab lab-reference test setup browser hub-setup outputs student site bench bench-hub lock clean
+.PHONY: lab lab-reference test setup browser hub-setup outputs student site bench bench-hub evidence lock clean
 
 lab: setup
 	$(BIN)/jupyter lab student/00_start_here.ipynb $(ROOT_FLAG)
@@ -70,6 +70,12 @@ bench: setup
 N ?= 20
 bench-hub: setup hub-setup
 	$(BIN)/python scripts/hub_class.py --learners $(N)
+
+# Authors: real request bodies with the provider's verdict (a corpus directory: index.json +
+# bodies/) against check, parse + render and the local provider; prints the agreement table.
+evidence: setup
+	@test -n "$(CORPUS)" || { echo "usage: make evidence CORPUS=dir (a directory with index.json and bodies/)"; exit 2; }
+	$(BIN)/python scripts/evidence.py "$(CORPUS)"
 
 # Authors: re-pin every transitive dependency from requirements.txt in a throwaway venv.
 lock:
