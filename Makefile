@@ -10,7 +10,7 @@ BIN    := $(VENV)/bin
 # JupyterLab refuses to run as root (containers, CI) unless told it is on purpose.
 ROOT_FLAG := $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
 
-.PHONY: lab lab-reference test setup browser outputs student site bench lock clean
+.PHONY: lab lab-reference test setup browser outputs student site bench evidence lock clean
 
 lab: setup
 	$(BIN)/jupyter lab student/00_start_here.ipynb $(ROOT_FLAG)
@@ -54,6 +54,12 @@ site: setup
 # Authors: speed and memory benchmarks, printed as a table.
 bench: setup
 	$(BIN)/python -m benchmarks
+
+# Authors: real request bodies with the provider's verdict (a corpus directory: index.json +
+# bodies/) against check, parse + render and the local provider; prints the agreement table.
+evidence: setup
+	@test -n "$(CORPUS)" || { echo "usage: make evidence CORPUS=dir (a directory with index.json and bodies/)"; exit 2; }
+	$(BIN)/python scripts/evidence.py "$(CORPUS)"
 
 # Authors: re-pin every transitive dependency from requirements.txt in a throwaway venv.
 lock:
