@@ -12,15 +12,19 @@ class does when the instructor says "go":
 1. each gets its own API token (the runner's service token asks the hub for it; no token is
    ever printed or written to a file);
 2. each starts its server (``POST /hub/api/users/NAME/server``) and waits until it is ready;
-3. for each lesson, each opens its learner copy (``student/NN_*.ipynb``, put into its home with
-   ``data/`` beside it, as an nbgitpuller link would) through the server's contents API, starts
+3. each pulls the course with nbgitpuller, as its link does once the page is open
+   (``GET /user/NAME/git-pull/api?repo=...``): a local git repository stands in for the public
+   one and holds the learner copies (``student/NN_*.ipynb``) and ``data/``;
+4. for each lesson, each opens its learner copy through the server's contents API, starts
    a kernel session and runs every code cell over the kernel websocket, in order, as "Run all"
-   does. Kernels stay open to the end (learners rarely close a tab), so the memory figures hold
-   a server plus one kernel per lesson.
+   does. Then it closes the notebook and shuts its kernel down ("Close and Shut Down
+   Notebook") and opens the next lesson; with --keep-kernels every kernel stays open to the end
+   (a learner who never closes a tab), and the memory figures hold one kernel per lesson.
 
 Measured per learner: memory (RSS of its server plus its kernels, sampled every second, peak;
-PSS at the end, which counts shared pages once); CPU seconds its processes used; seconds from
-"start my server" to the server being ready, to the first output and to the last cell's reply;
+PSS, which counts shared pages once, read just before each lesson stops its providers); CPU
+seconds of its server and kernels; seconds from "start my server" to the server being ready,
+to the first output and to the last cell's reply;
 failures (a cell that raised, a timeout, an HTTP or websocket error); outputs that differ from
 the learner copy's stored outputs after the suite's nbval sanitizing (``tests/nbval_sanitize.cfg``).
 
@@ -66,6 +70,7 @@ HUB = ROOT / "hub"
 PROXY = HUB / "node_modules" / ".bin" / "configurable-http-proxy"
 LESSONS = {"04": "04_the_array_is_rebuilt", "11": "11_the_agent_loop"}
 MARKER = "hub-class-marker"
+RECONNECTS = 3  # like JupyterLab, try a closed kernel websocket again (with a pause)
 CELL_TIMEOUT = 600.0  # seconds for one cell on a loaded machine (a failure, not a hang)
 
 # Run inside the learner's kernel (names start with _ so the lesson's namespace is not touched).
@@ -170,6 +175,7 @@ class Learner:
     marker_suffix: str = field(default_factory=lambda: secrets.token_hex(3))
     started: float = 0.0
     ready: float | None = None
+    pulled: float | None = None
     first_output: float | None = None
     last_cell: float | None = None
     pid: int | None = None
@@ -182,9 +188,15 @@ class Learner:
     markers_seen: set[str] = field(default_factory=set)
     rss_peak: int = 0
     server_rss_peak: int = 0
-    pss_end: int = 0
-    cpu_seconds: float = 0.0
+    pss_peak: int = 0
+    cpu_by_pid: dict[int, float] = field(default_factory=dict)
     kernels: int = 0
+    reconnects: int = 0  # kernel websockets closed by the server before the kernel answered
+
+    @property
+    def cpu_seconds(self) -> float:
+        """CPU time of its server and every kernel it ran (closed ones as last sampled)."""
+        return sum(self.cpu_by_pid.values())
 
     def marker(self, port: int) -> str:
         return f"{MARKER}-{self.name}-{self.marker_suffix}-{port}"
@@ -263,9 +275,10 @@ class Kernel:
         )
 
 
-async def open_kernel(base: str, token: str, path: str) -> tuple[Kernel, dict[str, Any]]:
+async def open_kernel(base: str, token: str, path: str) -> tuple[Kernel, dict[str, Any], int]:
+    """Open a notebook and its kernel: the notebook, the kernel, how many reconnects it took."""
     from tornado.httpclient import HTTPRequest
-    from tornado.websocket import websocket_connect
+    from tornado.websocket import WebSocketClosedError, websocket_connect
 
     async with _client(base, token) as client:
         notebook = await _ok(client.get(f"api/contents/{path}", params={"content": "1"}))
@@ -286,10 +299,19 @@ async def open_kernel(base: str, token: str, path: str) -> tuple[Kernel, dict[st
     request = HTTPRequest(
         ws_url, headers={"Authorization": f"token {token}"}, request_timeout=CELL_TIMEOUT
     )
-    connection = await websocket_connect(request, max_message_size=256 * 1024 * 1024)
-    kernel = Kernel(connection, session["id"])
-    await kernel.request("kernel_info_request", {})
-    return kernel, notebook["content"]
+    # JupyterLab reconnects when the server closes a kernel's websocket before the kernel has
+    # answered (a server under load does); so does a learner here, and the run counts it.
+    for attempt in range(RECONNECTS + 1):
+        try:
+            connection = await websocket_connect(request, max_message_size=256 * 1024 * 1024)
+            kernel = Kernel(connection, session["id"])
+            await kernel.request("kernel_info_request", {})
+            return kernel, notebook["content"], attempt
+        except (ConnectionError, WebSocketClosedError):
+            if attempt == RECONNECTS:
+                raise
+            await asyncio.sleep(2 * (attempt + 1))
+    raise AssertionError("unreachable")
 
 
 def _client(base: str, token: str) -> httpx.AsyncClient:
@@ -316,7 +338,8 @@ async def run_learner(
     token: str,
     lessons: list[str],
     rules: list[tuple[re.Pattern[str], str]],
-    ready_event: asyncio.Event | None = None,
+    repository: Path,
+    keep_kernels: bool = False,
 ) -> None:
     learner.started = time.monotonic()
 
@@ -338,10 +361,13 @@ async def run_learner(
             await asyncio.sleep(0.5)
     learner.ready = time.monotonic() - learner.started
     base = f"{hub_url}user/{learner.name}/"
+    await pull_course(base, token, repository)
+    learner.pulled = time.monotonic() - learner.started
     kernels = []
     for lesson in lessons:
         path = f"on-the-wire/student/{LESSONS[lesson]}.ipynb"
-        kernel, notebook = await open_kernel(base, token, path)
+        kernel, notebook, reconnects = await open_kernel(base, token, path)
+        learner.reconnects += reconnects
         kernels.append(kernel)
         learner.kernels += 1
         cells = [c for c in notebook["cells"] if c["cell_type"] == "code"]
@@ -364,6 +390,10 @@ async def run_learner(
                     learner.mismatches.append(f"{lesson} cell {index}")
             if last and lesson not in learner.providers:
                 await check_providers(learner, lesson, kernel)
+        if not keep_kernels:  # "Close and Shut Down Notebook" before the next lesson
+            kernel.connection.close()
+            async with _client(base, token) as server:
+                await _ok(server.delete(f"api/sessions/{kernel.session}"))
     learner.last_cell = time.monotonic() - learner.started
     for kernel in kernels:
         kernel.connection.close()
@@ -371,6 +401,7 @@ async def run_learner(
 
 async def check_providers(learner: Learner, lesson: str, kernel: Kernel) -> None:
     """Ask the kernel for its providers, send each a marked request, check what they recorded."""
+    await asyncio.to_thread(read_pss, learner)  # the lesson's state is all there now
     _, outputs = await kernel.run(PROBE_PROVIDERS)
     providers = json.loads(_stdout(outputs) or "[]")
     learner.providers[lesson] = providers
@@ -413,7 +444,7 @@ class Sampler(threading.Thread):
             self.sample()
 
     def sample(self) -> None:
-        owner: dict[int, str] = {}
+        kernel_of: dict[int, str] = {}  # kernel pid -> learner
         for learner in self.learners:
             if learner.pid is None:
                 continue
@@ -424,33 +455,39 @@ class Sampler(threading.Thread):
             except psutil.Error:
                 continue
             rss = server_rss
-            for child in children:
+            for process in [server, *children]:
                 with contextlib.suppress(psutil.Error):
-                    rss += child.memory_info().rss
-                    for conn in child.net_connections(kind="tcp"):
-                        if conn.status == psutil.CONN_LISTEN:
-                            port = conn.laddr.port
-                            self.ports_seen.add((learner.name, port))
-                            if owner.setdefault(port, learner.name) != learner.name:
-                                self.collisions.append(
-                                    f"port {port}: {owner[port]} and {learner.name}"
-                                )
+                    times = process.cpu_times()
+                    learner.cpu_by_pid[process.pid] = times.user + times.system
+                    if process is not server:
+                        rss += process.memory_info().rss
+                        kernel_of[process.pid] = learner.name
             learner.rss_peak = max(learner.rss_peak, rss)
             learner.server_rss_peak = max(learner.server_rss_peak, server_rss)
+        # one read of the machine's socket table per sample (cheaper than one per process)
+        owner: dict[int, str] = {}
+        for conn in psutil.net_connections(kind="tcp"):
+            name = kernel_of.get(conn.pid or -1)
+            if name is None or conn.status != psutil.CONN_LISTEN:
+                continue
+            port = conn.laddr.port
+            self.ports_seen.add((name, port))
+            if owner.setdefault(port, name) != name:
+                self.collisions.append(f"port {port}: {owner[port]} and {name}")
         self.samples += 1
 
 
-def final_usage(learner: Learner) -> None:
-    """PSS and CPU seconds of the learner's server and kernels, read once at the end."""
+def read_pss(learner: Learner) -> None:
+    """PSS (shared pages counted once) of the learner's server and kernels; keeps the peak."""
     if learner.pid is None:
         return
+    total = 0
     with contextlib.suppress(psutil.Error):
         server = psutil.Process(learner.pid)
         for process in [server, *server.children(recursive=True)]:
             with contextlib.suppress(psutil.Error):
-                learner.pss_end += process.memory_full_info().pss
-                times = process.cpu_times()
-                learner.cpu_seconds += times.user + times.system
+                total += process.memory_full_info().pss
+    learner.pss_peak = max(learner.pss_peak, total)
 
 
 # --- the hub -------------------------------------------------------------------------------------
@@ -546,22 +583,49 @@ class Hub:
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
-def hand_out(home: Path, lessons: list[str]) -> None:
-    """The learner copies and the data beside them, as an nbgitpuller link would put them."""
-    target = home / "on-the-wire"
-    (target / "student").mkdir(parents=True)
+def course_repository(folder: Path, lessons: list[str]) -> Path:
+    """A git repository holding what a class needs (the learner copies, data/), on branch main.
+
+    It stands in for the series' public repository (no network here): learners pull it with
+    nbgitpuller as an nbgitpuller link makes them do. It is built from the files as they are in
+    this checkout, committed or not.
+    """
+    (folder / "student").mkdir(parents=True)
     for lesson in lessons:
         name = f"{LESSONS[lesson]}.ipynb"
-        shutil.copy2(ROOT / "student" / name, target / "student" / name)
-    shutil.copytree(ROOT / "data", target / "data")
+        shutil.copy2(ROOT / "student" / name, folder / "student" / name)
+    shutil.copytree(ROOT / "data", folder / "data")
+    git = ["git", "-C", str(folder), "-c", "user.name=course", "-c", "user.email=course@localhost"]
+    for command in (["init", "-q", "-b", "main"], ["add", "-A"], ["commit", "-q", "-m", "course"]):
+        subprocess.run([*git, *command], check=True, capture_output=True)
+    return folder
+
+
+async def pull_course(base: str, token: str, repository: Path) -> None:
+    """What an nbgitpuller link does once its page is open: GET git-pull/api, read the stream."""
+    params = {"repo": repository.as_uri(), "branch": "main", "targetpath": "on-the-wire"}
+    async with (
+        _client(base, token) as server,
+        server.stream("GET", "git-pull/api", params=params) as response,
+    ):
+        if response.status_code != 200:
+            raise RuntimeError(f"nbgitpuller: HTTP {response.status_code}")
+        async for line in response.aiter_lines():
+            if not line.startswith("data:"):
+                continue
+            event = json.loads(line.removeprefix("data:"))
+            if event.get("phase") == "finished":
+                return
+            if event.get("phase") == "error":
+                raise RuntimeError(f"nbgitpuller: {event.get('message', '')[:200]}")
+    raise RuntimeError("nbgitpuller: the stream ended before 'finished'")
 
 
 async def run_class(
-    count: int, lessons: list[str], hub: Hub
+    count: int, lessons: list[str], hub: Hub, keep_kernels: bool = False
 ) -> tuple[list[Learner], Sampler, list[str]]:
     learners = [Learner(f"learner{i:02d}") for i in range(1, count + 1)]
-    for learner in learners:
-        hand_out(hub.dir / "home" / learner.name, lessons)
+    repository = course_repository(hub.dir / "course", lessons)
     rules = sanitizers()
     sampler = Sampler(learners)
     async with hub.client() as admin:
@@ -586,7 +650,9 @@ async def run_class(
         async def one(learner: Learner) -> None:
             watcher = asyncio.create_task(find_pid(learner))
             try:
-                await run_learner(learner, hub.url, tokens[learner.name], lessons, rules)
+                await run_learner(
+                    learner, hub.url, tokens[learner.name], lessons, rules, repository, keep_kernels
+                )
             except Exception as error:  # one learner's failure is a result, not the end of the run
                 learner.failures.append(f"{type(error).__name__}: {error}"[:300])
             finally:
@@ -602,7 +668,7 @@ async def run_class(
             sampler.stop_event.set()
             sampler.join()
     for learner in learners:
-        final_usage(learner)
+        read_pss(learner)
     return learners, sampler, [hub.token, *tokens.values()]
 
 
@@ -623,6 +689,8 @@ class Result:
     load_before: tuple[float, float, float]
     load_after: tuple[float, float, float]
     versions: dict[str, str]
+    keep_kernels: bool = False
+    runner_cpu: float = 0.0  # this process: the simulated browsers and the sampling
 
     @property
     def failures(self) -> list[str]:
@@ -650,13 +718,14 @@ class Result:
         }
         if len({json.dumps(t, sort_keys=True) for t in traffic.values()}) > 1:
             problems.append(f"requests served per provider differ between learners: {traffic}")
-        ports = [p for x in self.learners for v in x.providers.values() for p, _, _ in v]
-        if len(ports) != len(set(ports)):
-            problems.append("two learners' providers reported the same port")
         return problems
 
     def provider_ports(self) -> int:
+        """Distinct ports the probes reported (a port freed by a stopped provider may return)."""
         return len({p for x in self.learners for v in x.providers.values() for p, _, _ in v})
+
+    def providers(self) -> int:
+        return sum(len(v) for x in self.learners for v in x.providers.values())
 
     def traffic(self) -> str:
         clean = next((x for x in self.learners if not x.failures), None)
@@ -684,19 +753,22 @@ def table(result: Result) -> str:
     done = [v for v in x if v.last_cell is not None]
     rows = [
         ("server ready (s)", [v.ready for v in x if v.ready is not None]),
+        ("course pulled by nbgitpuller (s)", [v.pulled for v in x if v.pulled is not None]),
         ("first output (s)", [v.first_output for v in x if v.first_output is not None]),
         ("last cell (s)", [v.last_cell for v in done]),
         ("memory per learner: RSS peak (MiB)", [v.rss_peak / mib for v in x if v.rss_peak]),
         ("  of which its server (MiB)", [v.server_rss_peak / mib for v in x if v.rss_peak]),
-        ("memory per learner: PSS at end (MiB)", [v.pss_end / mib for v in x if v.pss_end]),
+        ("memory per learner: PSS peak (MiB)", [v.pss_peak / mib for v in x if v.pss_peak]),
         ("CPU seconds per learner", [v.cpu_seconds for v in x if v.cpu_seconds]),
+        ("  of which its server", [v.cpu_by_pid.get(v.pid, 0.0) for v in x if v.cpu_seconds]),
     ]
     v_ = result.versions
     load = " ".join(f"{n:.2f}" for n in result.load_before)
     load_after = " ".join(f"{n:.2f}" for n in result.load_after)
     lines = [
         f"JupyterHub class: {len(x)} learners, lessons {' '.join(result.lessons)} (every cell, "
-        f"learner copies), all at once",
+        f"learner copies), all at once; each lesson's kernel "
+        + ("kept open to the end" if result.keep_kernels else "shut down before the next lesson"),
         f"  JupyterHub {v_['jupyterhub']}, configurable-http-proxy {v_['configurable-http-proxy']}"
         f", JupyterLab {v_['jupyterlab']}, Python {v_['python']}; {cores} cores, "
         f"{total / 1024**3:.1f} GiB; load average before {load}, after {load_after}",
@@ -710,11 +782,14 @@ def table(result: Result) -> str:
     total_cpu = sum(v.cpu_seconds for v in x) + result.hub_cpu
     lines += [
         f"  {hub_line}; whole class: RSS {total_rss + result.hub_rss / mib:.0f} MiB, "
-        f"CPU {total_cpu:.0f} s in {result.wall:.0f} s of wall time",
-        f"  failures: {len(result.failures)}; cells run: {sum(v.cells_run for v in x)}; outputs "
+        f"CPU {total_cpu:.0f} s in {result.wall:.0f} s of wall time; the runner (simulated "
+        f"browsers, sampling) used {result.runner_cpu:.0f} CPU s of the same cores",
+        f"  failures: {len(result.failures)}; kernel websockets reconnected: "
+        f"{sum(v.reconnects for v in x)}; cells run: {sum(v.cells_run for v in x)}; outputs "
         f"differing from the stored ones: {len(result.mismatches)} of "
         f"{sum(v.cells_compared for v in x)} compared",
-        f"  local providers: {result.provider_ports()} ports reported, requests served "
+        f"  local providers: {result.providers()} started ({result.provider_ports()} distinct "
+        f"ports), requests served "
         f"({result.traffic()}); listening ports of kernels sampled {result.samples} times, "
         f"{len(result.collisions)} shared between learners; markers back at their own learner: "
         f"{sum(len(v.markers_seen & v.markers_sent) for v in x)} of "
@@ -726,14 +801,18 @@ def table(result: Result) -> str:
     return "\n".join(lines)
 
 
-def measure(count: int, lessons: list[str], keep: bool = False) -> Result:
+def measure(
+    count: int, lessons: list[str], keep: bool = False, keep_kernels: bool = False
+) -> Result:
     """Start a hub, run the class, stop everything; the numbers as a :class:`Result`."""
     load_before = os.getloadavg()
+    me = psutil.Process()
+    runner_before = sum(me.cpu_times()[:2])
     hub = Hub(count)
     started = time.monotonic()
     try:
         hub.start()
-        learners, sampler, tokens = asyncio.run(run_class(count, lessons, hub))
+        learners, sampler, tokens = asyncio.run(run_class(count, lessons, hub, keep_kernels))
         hub_rss, hub_cpu = hub.usage()
         if any(v.failures for v in learners):
             print(f"hub log (end):\n{hub.log_tail()}", file=sys.stderr)
@@ -757,6 +836,8 @@ def measure(count: int, lessons: list[str], keep: bool = False) -> Result:
         load_before,
         os.getloadavg(),
         versions(),
+        keep_kernels,
+        sum(me.cpu_times()[:2]) - runner_before,
     )
 
 
@@ -766,6 +847,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lessons", nargs="+", default=list(LESSONS), choices=list(LESSONS))
     parser.add_argument("--json", type=Path, help="also write the per-learner numbers here")
     parser.add_argument("--keep", action="store_true", help="keep the hub's folder (logs, homes)")
+    parser.add_argument(
+        "--keep-kernels",
+        action="store_true",
+        help="leave each lesson's kernel running (default: shut it down before the next lesson)",
+    )
     args = parser.parse_args(argv)
     if args.learners < 1:
         parser.error("--learners must be at least 1")
@@ -778,7 +864,9 @@ def main(argv: list[str] | None = None) -> int:
     block_network()
     print(f"starting JupyterHub and {args.learners} learners...", file=sys.stderr)
     try:
-        result = measure(args.learners, args.lessons, keep=args.keep)
+        result = measure(
+            args.learners, args.lessons, keep=args.keep, keep_kernels=args.keep_kernels
+        )
     finally:
         shutil.rmtree(ipython_dir, ignore_errors=True)
     print(table(result))

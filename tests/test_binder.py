@@ -181,6 +181,7 @@ def test_the_kernel_side_matches_the_lessons_environment():
         "ruff",
         "playwright",
         "jupyterhub",
+        "nbgitpuller",  # binder/postBuild adds it without its dependencies (test below)
     }
 
 
@@ -198,3 +199,20 @@ def test_binder_keeps_the_image_server_side():
     closure = our_closure(BINDER / "requirements.txt")
     server = {"jupyterlab", "notebook", "jupyter-server", "jupyterlab-server", "nbconvert"}
     assert not set(closure) & server
+
+
+def test_post_build_adds_nbgitpuller_without_moving_the_image():
+    """The image hands lessons out with nbgitpuller (docs/hosting.md): postBuild installs the
+    version requirements.txt pins, with --no-deps, so every requirement it has must already be
+    met by the base image's own packages."""
+    pin = next(r for r in top_level(ROOT / "requirements.txt") if norm(r.name) == "nbgitpuller")
+    version = next(iter(pin.specifier)).version
+    script = (BINDER / "postBuild").read_text()
+    assert f"pip install --no-cache-dir --no-deps nbgitpuller=={version}" in script
+    base = base_image()
+    assert distribution("nbgitpuller").version == version
+    for text in distribution("nbgitpuller").requires or []:
+        requirement = Requirement(text)
+        if requirement.marker is None or requirement.marker.evaluate(LINUX_311):
+            name = norm(requirement.name)
+            assert name in base and requirement.specifier.contains(base[name]), text

@@ -3,9 +3,10 @@
 The same runner as `make bench-hub` (scripts/hub_class.py): JupyterHub from PyPI,
 configurable-http-proxy from npm (hub/node_modules, installed by `make hub-setup`), the dummy
 authenticator and the local-process spawner. Each learner starts its own JupyterLab server,
-opens its learner copy of lesson 04 through the contents API and runs every code cell over the
-kernel websocket. The benchmark measures 20 and 40 learners; here the run must simply be right:
-no failure, every stored output reproduced, each learner's local providers its own.
+pulls the course with nbgitpuller (from a local git repository standing in for the public
+one), opens its learner copy of lesson 04 through the contents API and runs every code cell
+over the kernel websocket. The benchmark measures 20 and 40 learners; here the run must simply
+be right: no failure, every stored output reproduced, each learner's local providers its own.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ def test_every_learner_runs_every_cell_without_a_failure(result):
     cells = sum(1 for c in hub_class.code_cells("04"))
     assert [x.cells_run for x in result.learners] == [cells, cells]
     for learner in result.learners:
-        assert 0 < learner.ready <= learner.first_output <= learner.last_cell
+        assert 0 < learner.ready <= learner.pulled <= learner.first_output <= learner.last_cell
 
 
 def test_every_stored_output_comes_back_the_same(result):
@@ -50,7 +51,7 @@ def test_each_learner_talks_to_its_own_local_providers(result):
         scenarios = sorted(s for _, s, _ in learner.providers["04"])
         assert scenarios == ["crash-triage", "sundry"]
         assert len(learner.markers_sent) == 2 and learner.markers_seen == learner.markers_sent
-    assert result.provider_ports() == 4
+    assert result.providers() == 4
     assert result.samples > 0 and result.collisions == []
 
 
