@@ -49,6 +49,15 @@ c.Spawner.start_timeout = 600  # 40 servers starting at once on 2 cores take a w
 c.Spawner.http_timeout = 600
 # JupyterLab refuses to run as root (containers, CI) unless told it is on purpose.
 c.Spawner.args = ["--allow-root"] if os.geteuid() == 0 else []
+# Kernels talk to their server over Unix sockets, not TCP ports of 127.0.0.1. With TCP, every
+# kernel of every learner picks 5 free ports, releases them and binds them again a few seconds
+# later; 40 learners starting kernels at once on one machine measured "Address already in use"
+# and kernels that died after 5 restarts (docs/hosting.md, "Sizing"). ipc removes the race.
+transport = os.environ.get("ON_THE_WIRE_HUB_KERNEL_TRANSPORT", "ipc")
+c.Spawner.args.append(f"--KernelManager.transport={transport}")
+# A Unix socket's path must stay under 108 bytes and a kernel's adds 49 to its runtime folder,
+# which under the learner's home here would be too long: a short one per learner instead.
+c.Spawner.environment = {"JUPYTER_RUNTIME_DIR": lambda spawner: f"{state}/rt/{spawner.user.name}"}
 # The tests' offline conditions reach the kernels: the IPython profile that blocks the network,
 # no proxies, and the switch that makes any helpers subprocess block it too.
 c.Spawner.env_keep.extend(  # added to JupyterHub's own list (PATH, LANG, ...)

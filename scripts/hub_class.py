@@ -202,6 +202,10 @@ class Learner:
         return f"{MARKER}-{self.name}-{self.marker_suffix}-{port}"
 
 
+class KernelDied(ConnectionError):
+    """The server reported the kernel restarting or dead while a request was waiting."""
+
+
 class Kernel:
     """One kernel over the server's websocket (the channel protocol JupyterLab's default speaks)."""
 
@@ -243,9 +247,14 @@ class Kernel:
             if not isinstance(raw, str):
                 continue  # binary frames carry widget buffers; nothing here compares them
             msg = json.loads(raw)
+            kind = msg.get("msg_type") or msg["header"]["msg_type"]
+            state = msg.get("content", {}).get("execution_state")
+            if kind == "status" and state in ("restarting", "dead"):
+                # what JupyterLab shows as "Kernel Restarting" / "Kernel Dead": this cell's reply
+                # never comes (the server says so with no parent, hence before the filter)
+                raise KernelDied(f"{msg_type}: the kernel is {state}")
             if msg.get("parent_header", {}).get("msg_id") != msg_id:
                 continue
-            kind = msg.get("msg_type") or msg["header"]["msg_type"]
             if msg.get("channel") == "shell" and kind.endswith("_reply"):
                 reply = msg["content"]
             elif kind == "status" and msg["content"].get("execution_state") == "idle":
@@ -496,7 +505,7 @@ def read_pss(learner: Learner) -> None:
 class Hub:
     """JupyterHub + configurable-http-proxy in a temporary folder, stopped and removed on exit."""
 
-    def __init__(self, learners: int) -> None:
+    def __init__(self, learners: int, kernel_transport: str = "ipc") -> None:
         self.dir = Path(tempfile.mkdtemp(prefix="on-the-wire-hub-"))
         self.token = secrets.token_hex(32)  # the runner's service token: never printed
         self.public, proxy_api, hub_port = free_ports(3)
@@ -511,6 +520,7 @@ class Hub:
             "ON_THE_WIRE_HUB_PROXY": str(proxy_program()),
             "ON_THE_WIRE_HUB_SINGLEUSER": str(Path(bin_dir) / "jupyterhub-singleuser"),
             "ON_THE_WIRE_HUB_RUNNER_TOKEN": self.token,
+            "ON_THE_WIRE_HUB_KERNEL_TRANSPORT": kernel_transport,
         }
         self.process: subprocess.Popen[bytes] | None = None
         self.learners = learners
@@ -690,6 +700,7 @@ class Result:
     load_after: tuple[float, float, float]
     versions: dict[str, str]
     keep_kernels: bool = False
+    kernel_transport: str = "ipc"
     runner_cpu: float = 0.0  # this process: the simulated browsers and the sampling
 
     @property
@@ -768,7 +779,8 @@ def table(result: Result) -> str:
     lines = [
         f"JupyterHub class: {len(x)} learners, lessons {' '.join(result.lessons)} (every cell, "
         f"learner copies), all at once; each lesson's kernel "
-        + ("kept open to the end" if result.keep_kernels else "shut down before the next lesson"),
+        + ("kept open to the end" if result.keep_kernels else "shut down before the next lesson")
+        + f"; kernels reached over {result.kernel_transport}",
         f"  JupyterHub {v_['jupyterhub']}, configurable-http-proxy {v_['configurable-http-proxy']}"
         f", JupyterLab {v_['jupyterlab']}, Python {v_['python']}; {cores} cores, "
         f"{total / 1024**3:.1f} GiB; load average before {load}, after {load_after}",
@@ -802,13 +814,17 @@ def table(result: Result) -> str:
 
 
 def measure(
-    count: int, lessons: list[str], keep: bool = False, keep_kernels: bool = False
+    count: int,
+    lessons: list[str],
+    keep: bool = False,
+    keep_kernels: bool = False,
+    kernel_transport: str = "ipc",
 ) -> Result:
     """Start a hub, run the class, stop everything; the numbers as a :class:`Result`."""
     load_before = os.getloadavg()
     me = psutil.Process()
     runner_before = sum(me.cpu_times()[:2])
-    hub = Hub(count)
+    hub = Hub(count, kernel_transport)
     started = time.monotonic()
     try:
         hub.start()
@@ -837,6 +853,7 @@ def measure(
         os.getloadavg(),
         versions(),
         keep_kernels,
+        kernel_transport,
         sum(me.cpu_times()[:2]) - runner_before,
     )
 
@@ -852,6 +869,13 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="leave each lesson's kernel running (default: shut it down before the next lesson)",
     )
+    parser.add_argument(
+        "--kernel-transport",
+        choices=["ipc", "tcp"],
+        default="ipc",
+        help="how kernels talk to their server: ipc (Unix sockets, the default here) or tcp "
+        "(Jupyter's default: 5 ports of 127.0.0.1 per kernel, which can collide under load)",
+    )
     args = parser.parse_args(argv)
     if args.learners < 1:
         parser.error("--learners must be at least 1")
@@ -865,7 +889,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"starting JupyterHub and {args.learners} learners...", file=sys.stderr)
     try:
         result = measure(
-            args.learners, args.lessons, keep=args.keep, keep_kernels=args.keep_kernels
+            args.learners,
+            args.lessons,
+            keep=args.keep,
+            keep_kernels=args.keep_kernels,
+            kernel_transport=args.kernel_transport,
         )
     finally:
         shutil.rmtree(ipython_dir, ignore_errors=True)
