@@ -46,7 +46,21 @@ c.Spawner.cmd = [os.environ["ON_THE_WIRE_HUB_SINGLEUSER"]]
 c.Spawner.default_url = "/lab"
 c.Spawner.ip = "127.0.0.1"
 c.Spawner.start_timeout = 600  # 40 servers starting at once on 2 cores take a while
-c.Spawner.http_timeout = 600
+c.Spawner.http_timeout = 300
+
+
+def fixed_port(spawner):
+    """Each learner's server on its own port, below Linux's ephemeral range (32768-60999).
+
+    By default the hub picks a free ephemeral port and the server binds it seconds later;
+    meanwhile any socket bound to port 0 (a kernel's, a local provider's, anyone's) can take
+    it. Measured with 40 learners: another process's socket answered on a learner's port and
+    the hub waited on it until its timeout. Ports no bind(0) hands out cannot be taken so.
+    """
+    spawner.port = 20000 + spawner.user.id
+
+
+c.Spawner.pre_spawn_hook = fixed_port
 # JupyterLab refuses to run as root (containers, CI) unless told it is on purpose.
 c.Spawner.args = ["--allow-root"] if os.geteuid() == 0 else []
 # Kernels talk to their server over Unix sockets, not TCP ports of 127.0.0.1. With TCP, every

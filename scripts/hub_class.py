@@ -70,6 +70,7 @@ HUB = ROOT / "hub"
 PROXY = HUB / "node_modules" / ".bin" / "configurable-http-proxy"
 LESSONS = {"04": "04_the_array_is_rebuilt", "11": "11_the_agent_loop"}
 MARKER = "hub-class-marker"
+SERVER_TRIES = 3  # "start my server" clicks before a learner gives up
 RECONNECTS = 3  # like JupyterLab, try a closed kernel websocket again (with a pause)
 CELL_TIMEOUT = 600.0  # seconds for one cell on a loaded machine (a failure, not a hang)
 
@@ -192,6 +193,7 @@ class Learner:
     cpu_by_pid: dict[int, float] = field(default_factory=dict)
     kernels: int = 0
     reconnects: int = 0  # kernel websockets closed by the server before the kernel answered
+    server_retries: int = 0  # servers that failed to start and were asked for again
 
     @property
     def cpu_seconds(self) -> float:
@@ -357,17 +359,12 @@ async def run_learner(
             learner.first_output = time.monotonic() - learner.started
 
     async with _client(hub_url, token) as hub:
-        reply = await hub.post(f"hub/api/users/{learner.name}/server")
-        if reply.status_code not in (201, 202):
-            raise RuntimeError(f"starting the server: HTTP {reply.status_code}")
-        while True:
-            model = await _ok(hub.get(f"hub/api/users/{learner.name}"))
-            server = model.get("servers", {}).get("")
-            if server and server.get("ready"):
+        for _ in range(SERVER_TRIES):
+            if await start_server(hub, learner.name):
                 break
-            if not server or not server.get("pending"):
-                raise RuntimeError("the server stopped while starting (see the hub log)")
-            await asyncio.sleep(0.5)
+            learner.server_retries += 1  # a learner sees "Spawn failed" and clicks start again
+        else:
+            raise RuntimeError(f"the server did not start in {SERVER_TRIES} tries (hub log)")
     learner.ready = time.monotonic() - learner.started
     base = f"{hub_url}user/{learner.name}/"
     await pull_course(base, token, repository)
@@ -406,6 +403,21 @@ async def run_learner(
     learner.last_cell = time.monotonic() - learner.started
     for kernel in kernels:
         kernel.connection.close()
+
+
+async def start_server(hub: httpx.AsyncClient, name: str) -> bool:
+    """Ask the hub for the learner's server and wait: True once ready, False if it failed."""
+    reply = await hub.post(f"hub/api/users/{name}/server")
+    if reply.status_code not in (201, 202):
+        raise RuntimeError(f"starting the server: HTTP {reply.status_code}")
+    while True:
+        model = await _ok(hub.get(f"hub/api/users/{name}"))
+        server = model.get("servers", {}).get("")
+        if server and server.get("ready"):
+            return True
+        if not server or not server.get("pending"):
+            return False
+        await asyncio.sleep(0.5)
 
 
 async def check_providers(learner: Learner, lesson: str, kernel: Kernel) -> None:
@@ -651,10 +663,12 @@ async def run_class(
             tokens[learner.name] = made["token"]
 
         async def find_pid(learner: Learner) -> None:
-            while learner.pid is None and learner.last_cell is None and not learner.failures:
-                model = await _ok(admin.get(f"hub/api/users/{learner.name}"))
-                state = (model.get("servers", {}).get("") or {}).get("state") or {}
-                learner.pid = state.get("pid") or None
+            """The server's process id, from the spawner's state (again if it started anew)."""
+            while learner.last_cell is None and not learner.failures:
+                if learner.pid is None or not psutil.pid_exists(learner.pid):
+                    model = await _ok(admin.get(f"hub/api/users/{learner.name}"))
+                    state = (model.get("servers", {}).get("") or {}).get("state") or {}
+                    learner.pid = state.get("pid") or None
                 await asyncio.sleep(0.5)
 
         async def one(learner: Learner) -> None:
@@ -796,7 +810,8 @@ def table(result: Result) -> str:
         f"  {hub_line}; whole class: RSS {total_rss + result.hub_rss / mib:.0f} MiB, "
         f"CPU {total_cpu:.0f} s in {result.wall:.0f} s of wall time; the runner (simulated "
         f"browsers, sampling) used {result.runner_cpu:.0f} CPU s of the same cores",
-        f"  failures: {len(result.failures)}; kernel websockets reconnected: "
+        f"  failures: {len(result.failures)}; servers started again after a failed start: "
+        f"{sum(v.server_retries for v in x)}; kernel websockets reconnected: "
         f"{sum(v.reconnects for v in x)}; cells run: {sum(v.cells_run for v in x)}; outputs "
         f"differing from the stored ones: {len(result.mismatches)} of "
         f"{sum(v.cells_compared for v in x)} compared",

@@ -74,3 +74,22 @@ def test_outputs_are_compared_as_nbval_compares_them():
     picture = {"output_type": "display_data", "data": {"image/png": "AAAA", "text/plain": "Fig"}}
     changed = {"output_type": "display_data", "data": {"image/png": "BBBB", "text/plain": "Fig"}}
     assert hub_class.comparable([picture], rules) == hub_class.comparable([changed], rules)
+
+
+def _bytes(spec: str) -> int:
+    """A Zero to JupyterHub memory figure ("512M", "1G": powers of 1024, as KubeSpawner reads)."""
+    units = {"K": 1024, "M": 1024**2, "G": 1024**3}
+    return int(float(spec[:-1]) * units[spec[-1]]) if spec[-1] in units else int(spec)
+
+
+def test_the_kubernetes_values_hold_what_a_learner_measured(result):
+    import yaml
+
+    values = yaml.safe_load((ROOT / "hub" / "values.yaml").read_text(encoding="utf-8"))
+    memory = values["singleuser"]["memory"]
+    guarantee, limit = _bytes(memory["guarantee"]), _bytes(memory["limit"])
+    peak = max(learner.rss_peak for learner in result.learners)  # a server + lesson 04's kernel
+    kernel = max(learner.rss_peak - learner.server_rss_peak for learner in result.learners)
+    assert peak < guarantee < limit
+    assert peak + 2 * kernel < limit  # three notebooks open fit under the limit
+    assert "UNTESTED ON A CLUSTER" in (ROOT / "hub" / "values.yaml").read_text(encoding="utf-8")
