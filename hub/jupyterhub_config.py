@@ -72,11 +72,12 @@ c.Spawner.args.append(f"--KernelManager.transport={transport}")
 # A Unix socket's path must stay under 108 bytes and a kernel's adds 49 to its runtime folder,
 # which under the learner's home here would be too long: a short one per learner instead.
 c.Spawner.environment = {"JUPYTER_RUNTIME_DIR": lambda spawner: f"{state}/rt/{spawner.user.name}"}
-# The tests' offline conditions reach the kernels: the IPython profile that blocks the network,
-# no proxies, and the switch that makes any helpers subprocess block it too.
+# The tests' offline conditions reach the kernels: no proxies, and the switch that makes any
+# helpers subprocess block the network (the runner puts the IPython profile that blocks it in
+# each learner's own ~/.ipython: one shared IPython folder made 40 kernels write one history
+# database, and IPython printed "database is locked" into learners' outputs).
 c.Spawner.env_keep.extend(  # added to JupyterHub's own list (PATH, LANG, ...)
     [
-        "IPYTHONDIR",
         "ON_THE_WIRE_OFFLINE",
         "NO_PROXY",
         "no_proxy",

@@ -157,6 +157,13 @@ def comparable(outputs: list[dict[str, Any]], rules: list[tuple[re.Pattern[str],
     return text
 
 
+def first_difference(got: str, stored: str) -> str:
+    """The first line that differs, both ways, short enough for a table."""
+    pairs = zip(got.splitlines() + [""], stored.splitlines() + [""], strict=False)
+    line, (new, old) = next((n, p) for n, p in enumerate(pairs) if p[0] != p[1])
+    return f"line {line + 1}: got {new[:70]!r}, stored {old[:70]!r}"
+
+
 def code_cells(lesson: str) -> list[dict[str, Any]]:
     """The code cells of a lesson's learner copy: what "Run all" runs."""
     notebook = json.loads((ROOT / "student" / f"{LESSONS[lesson]}.ipynb").read_text("utf-8"))
@@ -392,8 +399,11 @@ async def run_learner(
             tags = cell.get("metadata", {}).get("tags", [])
             if cell.get("outputs") and "nbval-ignore-output" not in tags:
                 learner.cells_compared += 1
-                if comparable(outputs, rules) != comparable(cell["outputs"], rules):
-                    learner.mismatches.append(f"{lesson} cell {index}")
+                got, stored = comparable(outputs, rules), comparable(cell["outputs"], rules)
+                if got != stored:
+                    learner.mismatches.append(
+                        f"{lesson} cell {index}: {first_difference(got, stored)}"
+                    )
             if last and lesson not in learner.providers:
                 await check_providers(learner, lesson, kernel)
         if not keep_kernels:  # "Close and Shut Down Notebook" before the next lesson
@@ -648,6 +658,10 @@ async def run_class(
 ) -> tuple[list[Learner], Sampler, list[str]]:
     learners = [Learner(f"learner{i:02d}") for i in range(1, count + 1)]
     repository = course_repository(hub.dir / "course", lessons)
+    profile = os.environ.get("IPYTHONDIR")  # the offline profile (netguard) the tests use
+    for learner in learners:  # each learner's kernels get their own copy in ~/.ipython
+        if profile:
+            shutil.copytree(profile, hub.dir / "home" / learner.name / ".ipython")
     rules = sanitizers()
     sampler = Sampler(learners)
     async with hub.client() as admin:
