@@ -126,9 +126,9 @@ def find_circle(graph: dict[str, set[str]]) -> list[str] | None:
     return None
 
 
-def lesson_imports(notebook: Path, known: dict[str, Path]) -> set[str]:
-    """The ``helpers`` modules a lesson's code cells import (magics and shell lines skipped)."""
-    found: set[str] = set()
+def lesson_code(notebook: Path) -> list[ast.Module]:
+    """A lesson's code cells, parsed (magics and shell lines skipped)."""
+    trees = []
     for cell in json.loads(notebook.read_text(encoding="utf-8"))["cells"]:
         if cell["cell_type"] != "code":
             continue
@@ -136,7 +136,15 @@ def lesson_imports(notebook: Path, known: dict[str, Path]) -> set[str]:
         source = "\n".join(
             "" if line.lstrip().startswith(("%", "!")) else line for line in source.splitlines()
         )
-        found |= imported(ast.parse(source), "__lesson__", False, known, names_as_doors=True)
+        trees.append(ast.parse(source))
+    return trees
+
+
+def lesson_imports(notebook: Path, known: dict[str, Path]) -> set[str]:
+    """The ``helpers`` modules a lesson's code cells import."""
+    found: set[str] = set()
+    for tree in lesson_code(notebook):
+        found |= imported(tree, "__lesson__", False, known, names_as_doors=True)
     return found
 
 
@@ -247,14 +255,8 @@ def _defining_modules(notebook: Path) -> set[str]:
     import importlib
 
     found = set()
-    for cell in json.loads(notebook.read_text(encoding="utf-8"))["cells"]:
-        if cell["cell_type"] != "code":
-            continue
-        source = "".join(cell["source"])
-        source = "\n".join(
-            "" if line.lstrip().startswith(("%", "!")) else line for line in source.splitlines()
-        )
-        for node in ast.walk(ast.parse(source)):
+    for tree in lesson_code(notebook):
+        for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("helpers"):
                 door = importlib.import_module(node.module)
                 for alias in node.names:
