@@ -29,7 +29,15 @@ from typing import Any
 from helpers.formats import FormatError, Note, detect, parse
 from helpers.formats.common import Notes
 from helpers.messages import Request
-from helpers.rules import FORMATS, Violation, Violations, check, error_response, severity
+from helpers.rules import (
+    FORMATS,
+    Violation,
+    Violations,
+    check,
+    error_response,
+    openai_responses,
+    severity,
+)
 from helpers.rules.wire import answer_wire
 
 __all__ = ["REQUIRED", "Verdict", "verdict"]
@@ -150,25 +158,29 @@ def _verdict(body: dict, profile: str, fmt: str) -> Verdict:
             continue  # empty only in the neutral reading: its blocks have no neutral form
         found.append(v)
     if fmt == "openai-responses":
-        _followed_on_the_wire(found, body)
+        found = _paired_on_the_wire(found, body, profile)
     return Verdict(profile, fmt, Violations(found), list(notes), request)
 
 
-def _followed_on_the_wire(found: list[Violation], body: dict) -> None:
-    """A reasoning item the neutral reading leaves last may be followed on the wire by an item
-    the neutral model cannot hold (a ``custom_tool_call``, a user message after it). Recorded
-    exchanges show OpenAI accepting those; the public 400s show the item it produced missing
-    (the next item is the call's output, or nothing). Only those stay errors."""
+def _paired_on_the_wire(found: list[Violation], body: dict, profile: str) -> list[Violation]:
+    """Reasoning items pair with the item they produced by id, on the wire: the neutral reading
+    cannot hold every item type (a ``custom_tool_call``, a ``web_search_call``), so the
+    ``reasoning-not-followed`` rule is judged on the body's own ``input``."""
+    kept = [v for v in found if v.rule != "reasoning-not-followed"]
+    if profile != "openai-responses":
+        return kept
     items = body.get("input") if isinstance(body.get("input"), list) else []
-    for v in found:
-        if v.rule != "reasoning-not-followed" or not (v.path or "").startswith("input["):
-            continue
-        k = int(v.path[6 : v.path.index("]")])
-        after = items[k + 1] if k + 1 < len(items) else None
-        kind = after.get("type", "message") if isinstance(after, dict) else None
-        if after is not None and kind != "function_call_output":
-            v.severity = "warning"
-            v.message += f" (on the wire input[{k + 1}], a {kind} item, follows it)"
+    for k, rid, what in openai_responses.pairing_on_the_wire(items):
+        v = openai_responses.wire_violation(k, rid, what)
+        v.profile = profile
+        later = [n for n, w in enumerate(kept) if _input_index(w.path) > k]
+        kept.insert(later[0] if later else len(kept), v)  # in the order of the input
+    return kept
+
+
+def _input_index(path: str | None) -> int:
+    found = re.match(r"input\[(\d+)\]", path or "")
+    return int(found.group(1)) if found else -1
 
 
 def _has_content(body: dict, path: str | None) -> bool:

@@ -133,3 +133,34 @@ def test_responses_reasoning_has_an_id_and_encrypted_content(p):
     first = post(p, "openai-responses", payload).json()["output"][0]
     assert first["type"] == "reasoning" and first["id"].startswith("rs_")
     assert first["encrypted_content"].startswith("gAAAAA")
+
+
+def test_responses_reasoning_replayed_pairs_with_its_following_item_by_id(p):
+    from helpers.verdict import verdict
+
+    payload = {**body("openai-responses"), "reasoning": {"effort": "low", "summary": "auto"}}
+    output = post(p, "openai-responses", payload).json()["output"]
+    assert [item["type"] for item in output[:2]] == ["reasoning", "message"]
+    results = [
+        {"type": "function_call_output", "call_id": item["call_id"], "output": "[]"}
+        for item in output
+        if item["type"] == "function_call"
+    ]
+    replay = {**payload, "input": payload["input"] + output + results}
+    assert post(p, "openai-responses", replay).status_code == 200
+    assert verdict(replay, "openai-responses").accepted  # the same decision in check
+
+    text = output[1]["content"][0]["text"]  # the text replayed as a plain message: no msg_ id
+    plain = [output[0], {"role": "assistant", "content": text}, *output[2:]]
+    broken = {**payload, "input": payload["input"] + plain + results}
+    r = post(p, "openai-responses", broken)
+    assert r.status_code == 400
+    assert r.json()["error"] == {
+        "message": f"Item '{output[0]['id']}' of type 'reasoning' was provided without its "
+        "required following item.",
+        "type": "invalid_request_error",
+        "param": "input",
+        "code": None,
+    }
+    first = verdict(broken, "openai-responses").first_error
+    assert first.path == f"input[{len(payload['input'])}]"

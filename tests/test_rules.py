@@ -366,7 +366,10 @@ def test_openai_responses_reasoning_must_be_followed():
         "Item 'rs_42' of type 'reasoning' was provided without its required following item."
     )
     assert check(req) == []  # not a shared rule
-    req.messages[2].content.append(Text("Let me look."))
+    req.messages[2].content.append(Text("Let me look."))  # a text without its msg_ id
+    v = only(check(req, "openai-responses"), "reasoning-not-followed")
+    assert "has no Responses item id" in v.message
+    req.messages[2].content[1].item_id = "msg_42"  # the item it produced, paired by id
     assert check(req, "openai-responses") == []
 
 

@@ -236,8 +236,9 @@ class _Handler(BaseHTTPRequestHandler):
         request_body: bytes,
         fault: faults.Fault | None,
     ) -> None:
-        """Write the response. It is recorded *before* its last byte leaves, so a client that
-        has its answer always finds the exchange in the recorder already."""
+        """Write the response. It is recorded *before* the client can have all of it (a plain
+        answer before its one write, a stream before its last event), so a client that has its
+        answer always finds the exchange in the recorder already."""
         cut = fault.after if isinstance(fault, faults.CutStream) else None
         events = response.events
         headers = [("server", self.server_version), *response.headers]  # no Date: reproducible
@@ -274,12 +275,18 @@ class _Handler(BaseHTTPRequestHandler):
                 self.server.provider._record(exchange)
                 self.wfile.write(head + body)  # one write: one packet for a small answer
             else:
+                # Recorded before the LAST EVENT is written, not after: an SDK returns as soon
+                # as it has read the last event (``[DONE]``, ``message_stop``...), and a caller
+                # then reading ``recorder.last`` must find this exchange, not the one before.
+                if not events:
+                    self.server.provider._record(exchange)
                 self.wfile.write(head)
-                for event in events:
+                for number, event in enumerate(events, 1):
+                    if number == len(events):
+                        self.server.provider._record(exchange)
                     data = event.encode("utf-8")
                     self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
                     self.wfile.flush()  # one event, one network write: the client sees it now
-                self.server.provider._record(exchange)
                 if cut is None:
                     self.wfile.write(b"0\r\n\r\n")
             self.wfile.flush()

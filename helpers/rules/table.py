@@ -70,11 +70,12 @@ ROWS: list[Row] = [
     # --- OpenAI Responses
     _refused("openai-responses", "call-not-answered", openai_responses, openai_responses.NO_OUTPUT),
     _refused("openai-responses", "result-without-call", openai_responses, openai_responses.NO_CALL),
-    _refused(
+    Row(  # paired by id since this sitting: its evidence was read on the date below
         "openai-responses",
         "reasoning-not-followed",
-        openai_responses,
+        "refused",
         openai_responses.REASONING_ALONE,
+        openai_responses.SOURCES[openai_responses.REASONING_ALONE],
     ),
     Row(
         "openai-responses",
