@@ -133,7 +133,9 @@ ROWS: list[Row] = [
     # --- Gemini generateContent
     _refused("gemini", "call-turn-position", gemini, gemini.CALL_TURN),
     _refused("gemini", "response-turn-position", gemini, gemini.RESPONSE_TURN),
-    _refused("gemini", "response-count", gemini, gemini.COUNT),
+    Row(  # re-read this sitting: a call turn whose results were dropped is refused too
+        "gemini", "response-count", "refused", gemini.COUNT, gemini.SOURCES[gemini.COUNT]
+    ),
     Row("gemini", "unknown-block", "refused", *TEXTS["gemini", "unknown-block"]),
     Row("gemini", "unknown-role", "refused", *TEXTS["gemini", "unknown-role"]),
     Row("gemini", "arguments-not-object", "refused", *TEXTS["gemini", "arguments-not-object"]),
