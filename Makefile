@@ -10,7 +10,7 @@ BIN    := $(VENV)/bin
 # JupyterLab refuses to run as root (containers, CI) unless told it is on purpose.
 ROOT_FLAG := $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
 
-.PHONY: lab lab-reference test setup browser outputs student site bench lock clean
+.PHONY: lab lab-reference test setup browser hub-setup outputs student site bench bench-hub evidence lock clean
 
 lab: setup
 	$(BIN)/jupyter lab student/00_start_here.ipynb $(ROOT_FLAG)
@@ -19,7 +19,7 @@ lab: setup
 lab-reference: setup
 	$(BIN)/jupyter lab notebooks/00_start_here.ipynb $(ROOT_FLAG)
 
-test: setup browser
+test: setup browser hub-setup
 	$(BIN)/python -m pytest
 
 setup: $(VENV)/.installed
@@ -35,6 +35,16 @@ $(VENV)/.installed: requirements.txt constraints.txt pyproject.toml
 # Debian's Chromium for the real-browser tests (Playwright drives it; nothing is downloaded).
 browser:
 	@sh scripts/install-browser
+
+# The JupyterHub class test and `make bench-hub`: configurable-http-proxy from npm, pinned by
+# hub/package-lock.json, installed into hub/node_modules (nothing global). Without npm the
+# class test is skipped (it says so); with npm it must pass.
+hub-setup: hub/node_modules/.installed
+
+hub/node_modules/.installed: hub/package.json hub/package-lock.json
+	@if command -v npm >/dev/null; then \
+	  cd hub && npm ci --no-audit --no-fund --loglevel=error && touch node_modules/.installed; \
+	else echo "npm not found: the JupyterHub class test will be skipped (install Node.js 20+)"; fi
 
 # Authors: re-run every notebook top to bottom and store its outputs (do this after any edit).
 outputs: setup
@@ -55,6 +65,18 @@ site: setup
 bench: setup
 	$(BIN)/python -m benchmarks
 
+# Instructors: a JupyterHub class on this machine, measured (N simulated learners run lessons
+# 04 and 11 through the hub's API; prints a table; docs/hosting.md "Sizing" quotes it).
+N ?= 20
+bench-hub: setup hub-setup
+	$(BIN)/python scripts/hub_class.py --learners $(N)
+
+# Authors: real request bodies with the provider's verdict (a corpus directory: index.json +
+# bodies/) against check, parse + render and the local provider; prints the agreement table.
+evidence: setup
+	@test -n "$(CORPUS)" || { echo "usage: make evidence CORPUS=dir (a directory with index.json and bodies/)"; exit 2; }
+	$(BIN)/python scripts/evidence.py "$(CORPUS)"
+
 # Authors: re-pin every transitive dependency from requirements.txt in a throwaway venv.
 lock:
 	rm -rf .lock-venv && $(PYTHON) -m venv .lock-venv
@@ -67,4 +89,4 @@ lock:
 	rm -rf .lock-venv
 
 clean:
-	rm -rf $(VENV) test-artifacts
+	rm -rf $(VENV) test-artifacts hub/node_modules

@@ -7,7 +7,9 @@ does it answer?
 checks it, and returns a :class:`Verdict`:
 
 1. required fields (``max_tokens`` for Anthropic, ``contents`` for Gemini...): each provider's
-   own "field required" text;
+   own "field required" text; then the settings it refuses (``helpers.rules.params``: sampling
+   ranges, a temperature a reasoning model refuses, Anthropic's thinking budget), some of
+   them per model;
 2. the body itself, before anything is converted: a block or part type the format does not
    have, arguments that are not a JSON object, Anthropic text placed before the
    ``tool_result`` blocks of one user turn. The parsers (``helpers.formats``) name these as
@@ -29,7 +31,16 @@ from typing import Any
 from helpers.formats import FormatError, Note, detect, parse
 from helpers.formats.common import Notes
 from helpers.messages import Request
-from helpers.rules import FORMATS, Violation, Violations, check, error_response, severity
+from helpers.rules import (
+    FORMATS,
+    Violation,
+    Violations,
+    check,
+    error_response,
+    openai_responses,
+    severity,
+)
+from helpers.rules.params import check_params
 from helpers.rules.wire import answer_wire
 
 __all__ = ["REQUIRED", "Verdict", "verdict"]
@@ -141,6 +152,8 @@ def _verdict(body: dict, profile: str, fmt: str) -> Verdict:
     except (FormatError, KeyError, TypeError, ValueError) as err:
         return Verdict(profile, fmt, Violations([_malformed(str(err), profile)]), list(notes))
     found = [_from_note(n, profile, fmt, body) for n in notes if n.rule]
+    if own:  # settings first: a server validates them before it reads the list
+        found = [*_settings(body, fmt, profile), *found]
     seen = {(v.rule, v.path) for v in found}
     for v in check(request, profile):
         v.path = _path(v, request, notes)
@@ -150,25 +163,37 @@ def _verdict(body: dict, profile: str, fmt: str) -> Verdict:
             continue  # empty only in the neutral reading: its blocks have no neutral form
         found.append(v)
     if fmt == "openai-responses":
-        _followed_on_the_wire(found, body)
+        found = _paired_on_the_wire(found, body, profile)
     return Verdict(profile, fmt, Violations(found), list(notes), request)
 
 
-def _followed_on_the_wire(found: list[Violation], body: dict) -> None:
-    """A reasoning item the neutral reading leaves last may be followed on the wire by an item
-    the neutral model cannot hold (a ``custom_tool_call``, a user message after it). Recorded
-    exchanges show OpenAI accepting those; the public 400s show the item it produced missing
-    (the next item is the call's output, or nothing). Only those stay errors."""
+def _paired_on_the_wire(found: list[Violation], body: dict, profile: str) -> list[Violation]:
+    """Reasoning items pair with the item they produced by id, on the wire: the neutral reading
+    cannot hold every item type (a ``custom_tool_call``, a ``web_search_call``), so the
+    ``reasoning-not-followed`` rule is judged on the body's own ``input``."""
+    kept = [v for v in found if v.rule != "reasoning-not-followed"]
+    if profile != "openai-responses":
+        return kept
     items = body.get("input") if isinstance(body.get("input"), list) else []
+    for k, rid, what in openai_responses.pairing_on_the_wire(items):
+        v = openai_responses.wire_violation(k, rid, what)
+        v.profile = profile
+        later = [n for n, w in enumerate(kept) if _input_index(w.path) > k]
+        kept.insert(later[0] if later else len(kept), v)  # in the order of the input
+    return kept
+
+
+def _input_index(path: str | None) -> int:
+    found = re.match(r"input\[(\d+)\]", path or "")
+    return int(found.group(1)) if found else -1
+
+
+def _settings(body: dict, fmt: str, profile: str) -> list[Violation]:
+    """What ``fmt``'s provider refuses in the body's settings (``helpers.rules.params``)."""
+    found = check_params(body, fmt)
     for v in found:
-        if v.rule != "reasoning-not-followed" or not (v.path or "").startswith("input["):
-            continue
-        k = int(v.path[6 : v.path.index("]")])
-        after = items[k + 1] if k + 1 < len(items) else None
-        kind = after.get("type", "message") if isinstance(after, dict) else None
-        if after is not None and kind != "function_call_output":
-            v.severity = "warning"
-            v.message += f" (on the wire input[{k + 1}], a {kind} item, follows it)"
+        v.profile = profile
+    return found
 
 
 def _has_content(body: dict, path: str | None) -> bool:

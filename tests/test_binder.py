@@ -173,7 +173,15 @@ def test_the_kernel_side_matches_the_lessons_environment():
         if name in root and "==" in str(root[name].specifier):
             assert requirement.specifier == root[name].specifier, name
     left_out = set(root) - set(binder)
-    assert left_out == {"jupyterlab", "pytest", "nbval", "hypothesis", "ruff", "playwright"}
+    assert left_out == {
+        "jupyterlab",
+        "pytest",
+        "nbval",
+        "hypothesis",
+        "ruff",
+        "playwright",
+        "jupyterhub",
+    }
 
 
 def test_binder_settings_match_the_base_image_and_install_the_package_editable():

@@ -244,7 +244,8 @@ def test_platform_only_requirements_are_pinned_with_their_marker():
             for platform, env in _PLATFORMS.items():
                 if marker.evaluate(env) and not marker.evaluate(_LINUX):
                     pin = pins.get(requirement.name.lower().replace("_", "-"))
-                    if pin is None or pin.marker is None or not pin.marker.evaluate(env):
+                    # pinned for every platform (no marker) is pinned there too
+                    if pin is None or (pin.marker is not None and not pin.marker.evaluate(env)):
                         missing.append(f"{name} needs {text} on {platform}")
                     elif not requirement.specifier.contains(next(iter(pin.specifier)).version):
                         missing.append(f"{pin} does not satisfy {name}'s {text}")

@@ -53,7 +53,7 @@ def test_gemini_without_alt_sse_streams_one_json_array(p):
     assert isinstance(records, list) and "finishReason" in records[-1]["candidates"][0]
 
 
-@pytest.mark.parametrize("provider", ["openai-chat", "openai-responses", "anthropic"])
+@pytest.mark.parametrize("provider", PROVIDERS)
 def test_unanswered_tool_call_gets_the_providers_400(p, provider):
     broken = sundry.ticket(model(provider))
     del broken.messages[3]  # the tool result of call c1
@@ -71,14 +71,23 @@ def test_unanswered_tool_call_gets_the_providers_400(p, provider):
     assert p.recorder.last.note.startswith("rule: ")
 
 
-def test_gemini_lets_through_what_it_is_not_known_to_reject(p):
-    """No published Gemini error exists for a call followed by a plain user turn: accept it."""
+def test_gemini_counts_zero_responses_after_a_dropped_result(p):
+    """A call turn followed by a plain user turn (its result dropped): Gemini answers 400
+    (microsoft/vscode#299295, microsoft/vscode-copilot-chat#4208), and so does check."""
+    from helpers.verdict import verdict
+
     broken = sundry.ticket(model("gemini"))
     del broken.messages[3]
     broken.messages.append(user("Hello?"))
-    r = post(p, "gemini", render(broken, "gemini").body)
-    assert r.status_code == 200
-    assert not p.recorder.last.note.startswith("rule: ")
+    payload = render(broken, "gemini").body
+    r = post(p, "gemini", payload)
+    assert r.status_code == 400
+    assert r.json()["error"]["message"] == (
+        "Please ensure that the number of function response parts is equal to the number of "
+        "function call parts of the function call turn."
+    )
+    first = verdict(payload, "gemini").first_error
+    assert first.rule == "response-count" and first.path == "contents[2]"
 
 
 def test_anthropic_without_max_tokens(p):
@@ -133,3 +142,34 @@ def test_responses_reasoning_has_an_id_and_encrypted_content(p):
     first = post(p, "openai-responses", payload).json()["output"][0]
     assert first["type"] == "reasoning" and first["id"].startswith("rs_")
     assert first["encrypted_content"].startswith("gAAAAA")
+
+
+def test_responses_reasoning_replayed_pairs_with_its_following_item_by_id(p):
+    from helpers.verdict import verdict
+
+    payload = {**body("openai-responses"), "reasoning": {"effort": "low", "summary": "auto"}}
+    output = post(p, "openai-responses", payload).json()["output"]
+    assert [item["type"] for item in output[:2]] == ["reasoning", "message"]
+    results = [
+        {"type": "function_call_output", "call_id": item["call_id"], "output": "[]"}
+        for item in output
+        if item["type"] == "function_call"
+    ]
+    replay = {**payload, "input": payload["input"] + output + results}
+    assert post(p, "openai-responses", replay).status_code == 200
+    assert verdict(replay, "openai-responses").accepted  # the same decision in check
+
+    text = output[1]["content"][0]["text"]  # the text replayed as a plain message: no msg_ id
+    plain = [output[0], {"role": "assistant", "content": text}, *output[2:]]
+    broken = {**payload, "input": payload["input"] + plain + results}
+    r = post(p, "openai-responses", broken)
+    assert r.status_code == 400
+    assert r.json()["error"] == {
+        "message": f"Item '{output[0]['id']}' of type 'reasoning' was provided without its "
+        "required following item.",
+        "type": "invalid_request_error",
+        "param": "input",
+        "code": None,
+    }
+    first = verdict(broken, "openai-responses").first_error
+    assert first.path == f"input[{len(payload['input'])}]"

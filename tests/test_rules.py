@@ -120,7 +120,11 @@ def test_a_user_message_between_calls_and_results_breaks_provider_rules(request,
     assert found(check(r, "anthropic-strict")) == {("results-not-first", i, c) for c in calls} | {
         ("roles-must-alternate", i + 1, None)
     }
-    assert found(check(r, "gemini")) == {("response-turn-position", i + 1, first_result)}
+    first_call = r.messages[i - 1].tool_calls[0].id  # Gemini: the user turn answers no call
+    assert found(check(r, "gemini")) == {
+        ("response-count", i, first_call),
+        ("response-turn-position", i + 1, first_result),
+    }
 
 
 # --- the numbering matches the renderers (when helpers.formats is there) -----------------------
@@ -366,7 +370,10 @@ def test_openai_responses_reasoning_must_be_followed():
         "Item 'rs_42' of type 'reasoning' was provided without its required following item."
     )
     assert check(req) == []  # not a shared rule
-    req.messages[2].content.append(Text("Let me look."))
+    req.messages[2].content.append(Text("Let me look."))  # a text without its msg_ id
+    v = only(check(req, "openai-responses"), "reasoning-not-followed")
+    assert "has no Responses item id" in v.message
+    req.messages[2].content[1].item_id = "msg_42"  # the item it produced, paired by id
     assert check(req, "openai-responses") == []
 
 

@@ -233,18 +233,25 @@ def test_the_fast_path_always_agrees_with_the_readable_rule(request, model):
     breakdown (fast.pieces, what count uses) == the one-encode total (fast.total); and the
     Counter, fed the whole request, says the same."""
     from helpers.models import model_info
-    from helpers.tokens.fast import pieces, total
-    from helpers.tokens.openai_chat import render_seen
+    from helpers.tokens.breakdown import rows_from_pieces
+    from helpers.tokens.fast import fast_seen, total
+    from helpers.tokens.fast_breakdown import pieces
+    from helpers.tokens.openai_chat import labels, render_seen
     from helpers.tokens.seen import tokenize
 
     info = model_info(model)
     if info.counting != "openai-chat-2024":
         assert count_total(request, model) == count(request, model).total
         return
-    seen = render_seen(request, info, [])
+    seen, framed = render_seen(request, info, []), fast_seen(request, info, [])
     by_rule = tokenize(seen, info.encoding)
     assert _by_part(pieces(seen, info.encoding)) == _by_part(by_rule)
+    assert _by_part(pieces(framed, info.encoding)) == _by_part(by_rule)
+    counted = count(request, model)
+    assert _by_part(counted.pieces) == _by_part(by_rule)
+    assert counted.rows == rows_from_pieces(by_rule, labels(request))
     assert total(seen, info.encoding) == sum(p.n for p in by_rule) == count(request, model).total
+    assert total(framed, info.encoding) == count(request, model).total
     assert count_total(request, model) == count(request, model).total == Counter(model)(request)
 
 

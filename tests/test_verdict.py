@@ -321,11 +321,39 @@ def _reasoning_then(item: dict) -> dict:
     return {"model": model("openai-responses"), "input": items}
 
 
-def test_a_reasoning_item_followed_on_the_wire_is_not_refused():
-    custom = {"type": "custom_tool_call", "call_id": "c1", "name": "sql", "input": "select 1"}
-    result = verdict(_reasoning_then(custom), "openai-responses")
-    assert result.accepted
-    assert [v.rule for v in result.violations] == ["reasoning-not-followed"]  # a warning
-    output = {"type": "function_call_output", "call_id": "c9", "output": "x"}
-    result = verdict(_reasoning_then(output), "openai-responses")
-    assert "reasoning-not-followed" in {v.rule for v in result.violations.errors}
+def test_a_reasoning_item_pairs_with_its_following_item_by_id():
+    # OpenAI's recorded answers: the item the reasoning produced follows it, with its own id
+    for item in (
+        {"type": "custom_tool_call", "id": "ctc_1", "call_id": "c1", "name": "sql", "input": "1"},
+        {"type": "web_search_call", "id": "ws_1", "status": "completed"},
+        {"type": "message", "id": "msg_1", "role": "assistant", "content": "hi"},
+        {"type": "function_call", "id": "fc_1", "call_id": "c1", "name": "f", "arguments": "{}"},
+        {"type": "item_reference", "id": "msg_1"},
+    ):
+        result = verdict(_reasoning_then(item), "openai-responses")
+        assert "reasoning-not-followed" not in {v.rule for v in result.violations}, item
+    refused = {
+        "an assistant message without its id": {"role": "assistant", "content": "The answer"},
+        "a function_call item without its id": {
+            "type": "function_call",
+            "call_id": "c1",
+            "name": "f",
+            "arguments": "{}",
+        },
+        "a user message": {"role": "user", "content": "and?"},
+        "a function_call_output item": {"type": "function_call_output", "call_id": "c9"},
+    }
+    for what, item in refused.items():
+        result = verdict(_reasoning_then(item), "openai-responses")
+        first = result.first_error
+        assert first.rule == "reasoning-not-followed" and first.path == "input[1]", what
+        assert what in first.message
+        status, envelope = result.response()
+        assert status == 400 and envelope["error"]["param"] == "input"
+        assert envelope["error"]["message"] == (
+            "Item 'rs_1' of type 'reasoning' was provided without its required following item."
+        )
+    last = {"model": model("openai-responses"), "input": _reasoning_then({})["input"][:2]}
+    assert "nothing follows it" in verdict(last, "openai-responses").first_error.message
+    # another profile reading the same body does not apply OpenAI's pairing
+    assert verdict(_reasoning_then(refused["a user message"]), "portable").accepted

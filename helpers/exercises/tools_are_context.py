@@ -12,17 +12,18 @@ from helpers.messages import Request
 
 EX1 = Exercise(
     "05.1",
-    nudge="tool definitions are one part of a request; swap in the bigger catalogue and count "
-    "only that part.",
-    pointer="with_tools(requests, tools) returns the requests with other tools; count(request)"
-    ".part('tools') is the tools part (both used in 'Nine tools or fourteen').",
+    nudge="each provider renders the same tool list its own way, so the count depends on the "
+    "model the request is addressed to; count only the tools part, with the bigger catalogue.",
+    pointer="the provider table under 'What Sundry's request is made of' builds "
+    "Request(model, messages, tools) with default_model(...) and reads .part('tools'); "
+    "catalogue (in the 'Try it' cell) holds all fourteen tools.",
 )
 EX2 = Exercise(
     "05.2",
-    nudge="each definition splits into a description, a name line and parameters; compare the "
-    "parameters column only.",
-    pointer="parts, from tool_parts in 'Which parts of a definition cost', has one entry per "
-    "tool with .name and .parameters.",
+    nudge="the five new tools have not been counted yet; count each whole definition "
+    "(description, name line and parameters) and compare.",
+    pointer="tool_parts(tools, model), used under 'Which parts of a definition cost', gives one "
+    "entry per tool with .name and .total; sundry.EXTRA_TOOLS holds the five new ones.",
 )
 EX3 = Exercise(
     "05.3",
@@ -39,30 +40,42 @@ def _catalogue():
     return sundry.TOOLS + sundry.EXTRA_TOOLS
 
 
-def check_fourteen_tools(answer: int, first: Request) -> Result:
-    from helpers.cost import with_tools
+def check_claude_fourteen(answer: int, first: Request) -> Result:
+    from helpers.messages import Request as Req
+    from helpers.models import default_model
     from helpers.tokens import count
 
-    expected = count(with_tools([first], _catalogue())[0]).part("tools")
+    claude = default_model("anthropic")
+    expected = count(Req(claude, first.messages, _catalogue())).part("tools")
+    nine = count(Req(claude, first.messages, first.tools)).part("tools")
     return check_number(
         answer,
         expected,
         EX1,
-        success=f"Right: {expected} tokens of tool definitions, on every request.",
+        success=(
+            f"Right: {expected:,} tokens of tools for {claude} with fourteen (an estimate: the "
+            f"lesson's proxy), {expected - nine:+,} over nine, on every request. The same five "
+            "tools cost each provider a different amount."
+        ),
     )
 
 
-def check_costliest_parameters(answer: str, model: str) -> Result:
+def check_costliest_new_tool(answer: str, model: str) -> Result:
     from helpers.examples import sundry
     from helpers.tokens.tool_parts import tool_parts
 
-    parts, _ = tool_parts(sundry.TOOLS, model)
-    best = max(parts, key=lambda p: p.parameters)
+    parts, _ = tool_parts(sundry.EXTRA_TOOLS, model)
+    top = max(p.total for p in parts)
+    best = [p for p in parts if p.total == top]  # a tie: every costliest tool is right
     return check_text(
         answer,
-        best.name,
+        best[0].name,
         EX2,
-        success=f"Right: {best.name}, {best.parameters} tokens of parameters.",
+        spellings=[p.name for p in best[1:]],
+        success=(
+            f"Right: {best[0].name}, {top} tokens on every request ({best[0].parameters} of them "
+            "its parameters), called or not."
+        ),
     )
 
 

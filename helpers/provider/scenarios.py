@@ -81,16 +81,18 @@ def sundry(turn: Turn, reckless: bool = False) -> list[Block]:
     call, result = done[-1]
     order_id = call.arguments.get("order_id", "")
     if call.name == "search_orders":
-        hits = _json(result) or []
-        if not hits:
+        hits = _json(result)  # a client may send any result: read it, never fail on it
+        order = hits[0] if isinstance(hits, list) and hits and isinstance(hits[0], dict) else {}
+        if not order.get("order_id"):
             ask = "I couldn't find that order. Could you send its number (it starts with SO-)?"
             return [Text(hi + ask + " I'll pick this up as soon as you reply.")]
-        order = hits[0]
-        think = f"Found {order['order_id']} ({order['item']}, ${order['total_usd']:.2f})."
+        item, total = order.get("item", "an item"), _amount(order.get("total_usd"))
+        think = f"Found {order['order_id']} ({item}, ${total:.2f})."
         check = {"order_id": order["order_id"], "reason": reason}
         return [*turn.thought(think), turn.call("check_refund_eligibility", check)]
     if call.name == "check_refund_eligibility":
-        facts = _json(result) or {}
+        facts = _json(result)
+        facts = facts if isinstance(facts, dict) else {}
         if not facts.get("eligible"):
             why = facts.get("why", "it does not qualify")
             text = f"I checked order {order_id}: buyer protection doesn't cover it ({why}). "
@@ -113,7 +115,8 @@ def sundry(turn: Turn, reckless: bool = False) -> list[Block]:
         )
         return [Text(hi + text)]
     if call.name == "escalate_to_human":
-        ticket_id = (_json(result) or {}).get("ticket", "")
+        ticket = _json(result)
+        ticket_id = ticket.get("ticket", "") if isinstance(ticket, dict) else ""
         text = (
             f"I'm sorry your order {_SORRY[reason]}. A refund this size needs a specialist, so "
             f"I've passed your case on (ticket {ticket_id}) with everything I checked. They will "

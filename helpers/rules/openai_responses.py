@@ -8,11 +8,17 @@ public error reports show, is the pairing itself: every call has an output somew
 ``input`` and every output has a call. Whether the output must come right after its call is not
 documented, so a result that answers late keeps the core violation but no OpenAI text.
 
-Reasoning items (``rs_...``) are replayed as input and must be followed by the item they produced
-(a message or a function call). On the neutral model that means: a reasoning block carrying a
-Responses item ``id`` may not be the last block of its assistant message. Reasoning blocks without
-an ``id`` cannot be replayed to Responses at all (the renderer drops them), so they are not
-checked.
+Reasoning items (``rs_...``) are replayed as input and OpenAI pairs each with the item it produced
+*by id*: the item right after a reasoning item that carries an ``id`` must be that output item,
+with its own id (``msg_...``, ``fc_...``, ``ctc_...``, ``ws_...``; or an ``item_reference``). An
+assistant text replayed as a plain message (no id), a function call without its ``fc_...`` id, a
+user turn, a tool output, or nothing at all: OpenAI answers 400 (a recorded refusal:
+pydantic/pydantic-ai ``test_openai_responses_thinking_with_modified_history``). On the neutral
+model: a reasoning block with an ``id`` is followed, in its assistant message, by a text or tool
+call that keeps its Responses ``item_id`` (or by another reasoning block). ``pairing_on_the_wire``
+applies the same rule to a body's ``input`` items, which can hold item types the neutral model
+cannot (``helpers.verdict`` uses it). Reasoning blocks without an ``id`` cannot be replayed to
+Responses at all (the renderer drops them), so they are not checked.
 
 **Numbering.** OpenAI's texts name call ids, not positions; ``param`` is always ``"input"``.
 """
@@ -35,7 +41,12 @@ SOURCES = {
     NOT_STORED: "maximhq/bifrost#2441 (OpenAI's answer passed through, store false)",
     NO_OUTPUT: "tjardoo/openai-client#124, lace-ai/gai#49",
     NO_CALL: "james-6-23/codex2api#414, continuedev/continue#10092",
-    REASONING_ALONE: "continuedev/continue#8933, openai/openai-node#1567, vercel/ai#7099",
+    REASONING_ALONE: (
+        "continuedev/continue#8933, openai/openai-node#1567, vercel/ai#7099 (fixed by sending the "
+        "item ids: vercel/ai#7285); a recorded refusal: pydantic/pydantic-ai tests/models/"
+        "cassettes/test_openai_responses/test_openai_responses_thinking_with_modified_history.yaml"
+        " @ 07b87749 (reasoning item, then the assistant text without its msg_ id: 400)"
+    ),
 }
 
 
@@ -56,20 +67,69 @@ def _reasoning_alone(messages: list[Message]) -> list[Violation]:
         if message.role != "assistant":
             continue
         found = list(blocks(message))
-        if not found:
-            continue
-        j, last = found[-1]
-        if isinstance(last, Reasoning) and last.id:
+        for n, (j, block) in enumerate(found):
+            if not isinstance(block, Reasoning) or not block.id:
+                continue
+            after = found[n + 1][1] if n + 1 < len(found) else None
+            if isinstance(after, Reasoning) or getattr(after, "item_id", None):
+                continue
+            if after is None:
+                what = "it is the last block of this assistant message"
+            else:
+                what = f"the {after.type} after it has no Responses item id (item_id)"
             v = Violation(
                 "reasoning-not-followed",
-                f"reasoning item {last.id!r} is the last block of this assistant message; on "
-                "Responses a reasoning item must be followed by the message or function call it "
-                "produced (keep the text or tool_call that came with it)",
+                f"reasoning item {block.id!r} is not followed by the item it produced: {what}; "
+                "OpenAI pairs a replayed reasoning item with its following item by id (keep the "
+                "text or tool call that came with it, with its 'msg_...'/'fc_...' id)",
                 i,
                 j,
             )
-            out.append(_answer(v, REASONING_ALONE, id=last.id))
+            out.append(_answer(v, REASONING_ALONE, id=block.id))
     return out
+
+
+#: Input items that are never what a reasoning item produced: the caller's, not the model's.
+_NOT_PRODUCED = ("function_call_output", "custom_tool_call_output", "computer_call_output")
+
+
+def pairing_on_the_wire(items: list) -> list[tuple[int, str, str]]:
+    """``(k, reasoning id, what follows)`` for each reasoning item ``input[k]`` with an ``id``
+    that is not followed by the item it produced, matched by id as OpenAI matches it."""
+    out = []
+    for k, item in enumerate(items):
+        if not isinstance(item, dict) or item.get("type") != "reasoning":
+            continue
+        rid = item.get("id")
+        if not isinstance(rid, str) or not rid:
+            continue
+        after = items[k + 1] if k + 1 < len(items) else None
+        if not isinstance(after, dict):
+            out.append((k, rid, "nothing follows it"))
+            continue
+        kind = after.get("type", "message")
+        role = after.get("role")
+        if kind == "item_reference" or kind == "reasoning":
+            continue
+        if kind in _NOT_PRODUCED or (kind == "message" and role != "assistant"):
+            shown = f"a {role} message" if kind == "message" else f"a {kind} item"
+            out.append((k, rid, f"input[{k + 1}] is {shown}, which the model did not produce"))
+        elif not isinstance(after.get("id"), str) or not after.get("id"):
+            shown = "an assistant message" if kind == "message" else f"a {kind} item"
+            out.append((k, rid, f"input[{k + 1}] is {shown} without its id"))
+    return out
+
+
+def wire_violation(k: int, rid: str, what: str) -> Violation:
+    """The ``reasoning-not-followed`` violation for ``input[k]`` (``pairing_on_the_wire``)."""
+    v = Violation(
+        "reasoning-not-followed",
+        f"reasoning item {rid!r} is not followed by the item it produced ({what}); OpenAI "
+        "pairs a replayed reasoning item with its following output item by id, so keep that "
+        "item right after it, with its own id ('msg_...', 'fc_...')",
+    )
+    v.path = f"input[{k}]"
+    return _answer(v, REASONING_ALONE, id=rid)
 
 
 def _answer(v: Violation, template: str, **values: str | None) -> Violation:

@@ -81,14 +81,18 @@ def count(request: Request, model: str | ModelInfo | None = None, *, live: bool 
         counted.notes.append(f"offline: {offline.total} ({offline.method})")
         return counted
     if info.counting == "openai-chat-2024":
-        from helpers.tokens.fast import render  # openai_chat's rule, tokenized in one encode
-    elif info.counting in ("anthropic-estimate", "gemini-estimate"):
-        from helpers.tokens.estimate import render
-    elif info.counting == "harmony":
-        from helpers.harmony import render_pieces as render
+        from helpers.tokens.fast_breakdown import breakdown  # the rule, in one encode
+
+        pieces, rows, notes = breakdown(request, info)
     else:
-        raise ValueError(f"data/models.json: unknown counting rule {info.counting!r}")
-    pieces, labels, notes = render(request, info)
+        if info.counting in ("anthropic-estimate", "gemini-estimate"):
+            from helpers.tokens.estimate import render
+        elif info.counting == "harmony":
+            from helpers.harmony import render_pieces as render
+        else:
+            raise ValueError(f"data/models.json: unknown counting rule {info.counting!r}")
+        pieces, labels, notes = render(request, info)
+        rows = rows_from_pieces(pieces, labels)
     estimate, method = _exactness(info)
     uncertain = {}
     if info.counting == "openai-chat-2024":
@@ -101,7 +105,7 @@ def count(request: Request, model: str | ModelInfo | None = None, *, live: bool 
     return Count(
         model=info.id,
         total=sum(p.n for p in pieces),
-        rows=rows_from_pieces(pieces, labels),
+        rows=rows,
         estimate=estimate,
         method=method,
         notes=notes,

@@ -31,7 +31,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from helpers.messages import Image, Request, ToolCall
+from helpers.messages import Image, Request, Text, ToolCall
 from helpers.models import ModelInfo
 
 __all__ = ["RENDERED", "uncertain", "unmodelled"]
@@ -61,6 +61,8 @@ def uncertain(request: Request, info: ModelInfo) -> dict[str, tuple[int | None, 
     if "matched by prefix" in info.note:
         out["model"] = (None, f"{info.note}: its rendering and tokenizer are assumed the same")
     for i, message in enumerate(request.messages):
+        if len(message.content) == 1 and type(message.content[0]) is Text:
+            continue  # one text block: nothing estimated (most of a long conversation)
         calls = [b for b in message.content if isinstance(b, ToolCall)]
         if len(calls) > 1:
             bound = PER_PARALLEL_CALL * len(calls)

@@ -11,44 +11,93 @@ totals faster; ``tests/test_tokens.py`` checks with hypothesis that both always 
   the text between special tokens independently, so this is exactly ``tokenize`` minus the
   attribution of tokens to parts. Text that itself contains ``<|`` (it could look like a
   special token) takes the slow path.
+- ``plain``: why the fast path is fast on a long conversation. Most messages are one block of
+  text with no name, and the rule renders every such message the same way:
+  ``<|start|>{role}<|message|>{text}<|end|>``. Building that as five pieces and then joining
+  them again is most of the Python work per message; ``plain`` writes it as one ``Framed``
+  string instead (the same text, so the same tokens), and every other message goes through
+  the rule's pieces. Both framing tokens fence it off, so its text never runs into a
+  neighbour's.
 - ``Counter``: a ticket resends the whole list every turn; the counter keeps each message's
   total and counts only what is new (n messages over a ticket, not n^2/2).
 - ``count_total(request)``: just the total of one request (``count(...).total``, faster).
 
-What it deliberately does not do: keep a breakdown (``helpers.tokens.count`` does), or speed up
-the ``harmony`` rule (harmony drops earlier reasoning, so a message's tokens depend on what
-follows it: each call there is a full count).
+The breakdown in one encode is ``helpers.tokens.fast_breakdown``. What this module deliberately
+does not do: keep a breakdown, or speed up the ``harmony`` rule (harmony drops earlier
+reasoning, so a message's tokens depend on what follows it: each call there is a full count).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from helpers.messages import Message, Request
+from helpers.messages import Message, Request, Text
 from helpers.models import ModelInfo
-from helpers.tokens.breakdown import Piece
-from helpers.tokens.seen import Seen, Sized, Special
+from helpers.tokens.seen import Seen, Special
 
-__all__ = ["Counter", "count_total", "pieces", "total"]
+__all__ = ["Counter", "Framed", "count_total", "fast_seen", "is_plain", "plain", "total"]
 
 SENTINEL = "<|endoftext|>"  # a special token both encodings have: ends a run, then subtracted
 ALLOWED = frozenset({"<|start|>", "<|message|>", "<|end|>", "<|constrain|>", SENTINEL})
+PLAIN_ROLES = frozenset({"system", "user", "assistant"})
+
+
+class Framed(str):
+    """A whole message already written with its framing tokens (``plain``): its text is
+    ``<|start|>{role}<|message|>{text}<|end|>``, and those three names are framing tokens."""
+
+
+def plain(
+    i: int, message: Message, names: dict[str, str], info: ModelInfo, notes: list[str]
+) -> list[Seen]:
+    """``openai_chat.message_seen``, with a plain text message (``is_plain``) written as one
+    ``Framed`` string. Anything else is left to the rule."""
+    if is_plain(message):
+        text = f"<|start|>{message.role}<|message|>{message.content[0].text}<|end|>"
+        return [(f"messages[{i}]", Framed(text))]
+    from helpers.tokens.openai_chat import message_seen
+
+    return message_seen(i, message, names, info, notes)
+
+
+def is_plain(message: Message) -> bool:
+    """A system, user or assistant message with no name and one text block that cannot look
+    like a framing token: the rule renders it ``<|start|>{role}<|message|>{text}<|end|>``."""
+    content = message.content
+    return (
+        len(content) == 1
+        and type(content[0]) is Text
+        and not message.name
+        and message.role in PLAIN_ROLES
+        and "<|" not in content[0].text
+    )
+
+
+def fast_seen(request: Request, info: ModelInfo, notes: list[str]) -> list[Seen]:
+    """``openai_chat.render_seen`` with plain messages written as ``Framed`` strings."""
+    from helpers.tokens.openai_chat import render_seen
+
+    return render_seen(request, info, notes, plain)
 
 
 def total(seen: list[Seen], encoding: str) -> int:
-    """Tokens of the pieces: ``sum(p.n for p in tokenize(seen, encoding))``, in one encode."""
+    """Tokens of the pieces: ``sum(p.n for p in tokenize(seen, encoding))``, in one encode.
+
+    ``seen`` may hold ``Framed`` messages (``fast_seen``) or only the rule's pieces.
+    """
     from helpers.tokens.encodings import encoding as load
 
     parts: list[str] = []
     sentinels = sized = 0
     for _, content in seen:
-        if type(content) is str:  # ordinary text, the common case
+        kind = type(content)
+        if kind is str:  # ordinary text, the common case
             if "<|" in content:
-                from helpers.tokens.seen import tokenize
-
-                return sum(p.n for p in tokenize(seen, encoding))
+                return _slow_total(seen, encoding)
             parts.append(content)
-        elif isinstance(content, Special):
+        elif kind is Framed:
+            parts.append(content)
+        elif kind is Special:
             parts.append(content or SENTINEL)
             sentinels += not content
         else:
@@ -60,104 +109,27 @@ def total(seen: list[Seen], encoding: str) -> int:
     return len(ids) - sentinels + sized
 
 
-def pieces(seen: list[Seen], encoding: str) -> list[Piece]:
-    """``tokenize(seen, encoding)`` in one encode: the same tokens given to the same parts.
-
-    The units (a framing token, a text, a run of texts tokenized as one string) are joined
-    into one string, with a sentinel between two texts; one encode, then the ids are cut
-    back at the framing tokens and sentinels. Only a run with several owners (system text +
-    tools, a parallel call) needs offsets to share out its tokens. Consecutive pieces of one
-    part are merged (fewer, longer pieces).
-    """
-    from helpers.tokens.encodings import encoding as load
-    from helpers.tokens.encodings import split_at
+def _slow_total(seen: list[Seen], encoding: str) -> int:
+    """The rule's own tokenizer, one run at a time (text that looks like a framing token)."""
     from helpers.tokens.seen import tokenize
 
-    units: list[tuple] = []  # (part, text | Special | Sized, run of several owners or None)
-    run: list[tuple[str, str]] = []
+    return sum(p.n for p in tokenize(unframe(seen), encoding))
+
+
+def unframe(seen: list[Seen]) -> list[Seen]:
+    """``Framed`` messages back into the rule's pieces (for the slow path)."""
+    out: list[Seen] = []
     for part, content in seen:
-        if isinstance(content, str) and not isinstance(content, Special):
-            if "<|" in content:
-                return tokenize(seen, encoding)
-            if content:
-                run.append((part, content))
+        if type(content) is not Framed:
+            out.append((part, content))
             continue
-        if run:
-            units.append(_unit(run))
-            run = []
-        if isinstance(content, Sized) or content:
-            units.append((part, content, None))
-    if run:
-        units.append(_unit(run))
-    enc = load(encoding)
-    specials = enc._special_tokens
-    strings: list[str] = []
-    ends: dict[int, int] = {}  # text unit -> the id that ends its tokens (None: the end)
-    last_text = None
-    for k, (_, content, _) in enumerate(units):
-        if isinstance(content, Sized):
-            continue
-        if isinstance(content, Special):
-            if last_text is not None:
-                ends[last_text] = specials[content]
-            last_text = None
-        else:
-            if last_text is not None:
-                strings.append(SENTINEL)
-                ends[last_text] = specials[SENTINEL]
-            last_text = k
-        strings.append(content)
-    ids = enc.encode("".join(strings), allowed_special=ALLOWED, disallowed_special=())
-    out: list[Piece] = []
-    part_now, ids_now = None, []
-    position = 0
-    for k, (part, content, several) in enumerate(units):
-        if isinstance(content, Sized):
-            if ids_now:
-                out.append(Piece(part_now, tuple(ids_now), len(ids_now)))
-            part_now, ids_now = None, []
-            out.append(Piece(part, None, content.tokens, content.key))
-            continue
-        if isinstance(content, Special):
-            groups = [(part, ids[position : position + 1])]
-            position += 1
-        else:
-            stop = ends.get(k)
-            end = ids.index(stop, position) if stop is not None else len(ids)
-            groups = [(part, ids[position:end])]
-            position = end + (stop == specials[SENTINEL])
-            if several is not None:  # several owners: share the run's tokens out by offset
-                cuts, at = [], 0
-                for _, piece_text in several[:-1]:
-                    at += len(piece_text)
-                    cuts.append(at)
-                owners = [owner for owner, _ in several]
-                groups = list(zip(owners, split_at(encoding, content, cuts), strict=True))
-        for owner, owned in groups:
-            if owner != part_now:
-                if ids_now:
-                    out.append(Piece(part_now, tuple(ids_now), len(ids_now)))
-                part_now, ids_now = owner, []
-            ids_now.extend(owned)
-    if ids_now:
-        out.append(Piece(part_now, tuple(ids_now), len(ids_now)))
+        head, _, rest = content.partition("<|message|>")
+        text = rest.removesuffix("<|end|>")
+        start, message, end = (Special(n) for n in ("<|start|>", "<|message|>", "<|end|>"))
+        role = head.removeprefix("<|start|>")
+        out += [(part, start), (part, role), (part, message), (f"{part}.content[0]", text)]
+        out.append((part, end))
     return out
-
-
-def render(request: Request, info: ModelInfo) -> tuple[list[Piece], dict[str, str], list[str]]:
-    """``openai_chat.render``, tokenized by ``pieces`` (one encode): what ``count`` uses."""
-    from helpers.tokens.openai_chat import labels, render_seen
-
-    notes: list[str] = []
-    seen = render_seen(request, info, notes)
-    return pieces(seen, info.encoding or "o200k_base"), labels(request), notes
-
-
-def _unit(run: list[tuple[str, str]]) -> tuple:
-    """One unit for a run of text: its text, and its pieces when they have several owners."""
-    owner = run[0][0]
-    text = run[0][1] if len(run) == 1 else "".join(t for _, t in run)
-    return owner, text, None if all(part == owner for part, _ in run) else list(run)
 
 
 def count_total(request: Request, model: str | ModelInfo | None = None) -> int:
@@ -167,9 +139,7 @@ def count_total(request: Request, model: str | ModelInfo | None = None) -> int:
     info = info_for(model, request)
     if info.counting != "openai-chat-2024":
         return Counter(info)(request)
-    from helpers.tokens.openai_chat import render_seen
-
-    return total(render_seen(request, info, []), info.encoding or "o200k_base")
+    return total(fast_seen(request, info, []), info.encoding or "o200k_base")
 
 
 @dataclass
@@ -266,9 +236,7 @@ def _system_at(request: Request, info: ModelInfo) -> int | None:
 
 def _message_total(info: ModelInfo, i: int, message: Message, names: dict[str, str]) -> int:
     if info.counting == "openai-chat-2024":
-        from helpers.tokens.openai_chat import message_seen
-
-        return total(message_seen(i, message, names, info, []), info.encoding or "o200k_base")
+        return total(plain(i, message, names, info, []), info.encoding or "o200k_base")
     from helpers.tokens.estimate import message_pieces
 
     return sum(p.n for p in message_pieces(0, message, info, {}))

@@ -232,24 +232,32 @@ def _forced_name(choice: Any) -> str | None:
     return None
 
 
-def render_seen(request: Request, info: ModelInfo, notes: list[str]) -> list[Seen]:
-    """The whole request as the model reads it: tools, messages, then the reply priming."""
+def render_seen(
+    request: Request, info: ModelInfo, notes: list[str], one_message: Any = None
+) -> list[Seen]:
+    """The whole request as the model reads it: tools, messages, then the reply priming.
+
+    ``one_message`` renders one message (default ``message_seen``); the fast path passes one
+    that writes a plain text message as a single string (``helpers.tokens.fast.plain``).
+    """
     names, carrier = call_names(request), system_at(request)
+    one_message = one_message or message_seen
     seen = tools_seen(request.tools) if request.tools and carrier is None else []
     for i, message in enumerate(request.messages):
         if i == carrier:
             seen += system_seen(f"messages[{i}]", message, request.tools)
             continue
         found: list[str] = []
-        seen += message_seen(i, message, names, info, found)
-        notes += [f"messages[{i}]: {n}" for n in found]
+        seen += one_message(i, message, names, info, found)
+        if found:
+            notes += [f"messages[{i}]: {n}" for n in found]
     return seen + priming_seen(request, notes)
 
 
 def render(request: Request, info: ModelInfo) -> tuple[list, dict[str, str], list[str]]:
     """Token pieces, labels for the breakdown rows, and notes, for one request on one model.
 
-    (``count`` gets the same pieces from ``helpers.tokens.fast.pieces``, in one encode.)
+    (``count`` gets the same pieces from ``helpers.tokens.fast_breakdown``, in one encode.)
     """
     from helpers.tokens.seen import tokenize
 
@@ -258,14 +266,19 @@ def render(request: Request, info: ModelInfo) -> tuple[list, dict[str, str], lis
     return tokenize(seen, info.encoding or "o200k_base"), labels(request), notes
 
 
-def labels(request: Request) -> dict[str, str]:
-    """A readable label for every part of the request (the breakdown's second column)."""
+def labels(request: Request, skip: Any = None) -> dict[str, str]:
+    """A readable label for every part of the request (the breakdown's second column).
+
+    ``skip(message)``: messages to leave out (the fast path labels plain messages itself).
+    """
     names = call_names(request)
     out = {"priming": "reply priming"}
     if request.tools:
         out["tools"] = f"{len(request.tools)} tool definitions"
         out.update({f"tools[{k}]": t.name for k, t in enumerate(request.tools)})
     for i, message in enumerate(request.messages):
+        if skip is not None and skip(message):
+            continue
         out[f"messages[{i}]"] = message.role + (f" ({message.name})" if message.name else "")
         for j, block in enumerate(message.content):
             out[f"messages[{i}].content[{j}]"] = _block_label(block, names)

@@ -1,0 +1,75 @@
+"""A JupyterHub class, small: two learners run lesson 04 through a real hub's API.
+
+The same runner as `make bench-hub` (scripts/hub_class.py): JupyterHub from PyPI,
+configurable-http-proxy from npm (hub/node_modules, installed by `make hub-setup`), the dummy
+authenticator and the local-process spawner. Each learner starts its own JupyterLab server,
+opens its learner copy of lesson 04 through the contents API and runs every code cell over the
+kernel websocket. The benchmark measures 20 and 40 learners; here the run must simply be right:
+no failure, every stored output reproduced, each learner's local providers its own.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "scripts"))
+
+import hub_class  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def result() -> hub_class.Result:
+    if not hub_class.PROXY.exists():
+        if shutil.which("npm") is None:
+            pytest.skip("no npm here: configurable-http-proxy cannot be installed (Node.js 20+)")
+        pytest.fail("configurable-http-proxy is not installed: run `make hub-setup`")
+    return hub_class.measure(2, ["04"])
+
+
+def test_every_learner_runs_every_cell_without_a_failure(result):
+    assert result.failures == []
+    cells = sum(1 for c in hub_class.code_cells("04"))
+    assert [x.cells_run for x in result.learners] == [cells, cells]
+    for learner in result.learners:
+        assert 0 < learner.ready <= learner.first_output <= learner.last_cell
+
+
+def test_every_stored_output_comes_back_the_same(result):
+    assert result.mismatches == []
+    assert all(x.cells_compared >= 5 for x in result.learners)
+
+
+def test_each_learner_talks_to_its_own_local_providers(result):
+    assert result.provider_problems() == []
+    for learner in result.learners:
+        scenarios = sorted(s for _, s, _ in learner.providers["04"])
+        assert scenarios == ["crash-triage", "sundry"]
+        assert len(learner.markers_sent) == 2 and learner.markers_seen == learner.markers_sent
+    assert result.provider_ports() == 4
+    assert result.samples > 0 and result.collisions == []
+
+
+def test_memory_and_cpu_are_measured_and_no_token_is_logged(result):
+    for learner in result.learners:
+        assert learner.rss_peak > learner.server_rss_peak > 50 * 1024 * 1024
+        assert learner.pss_end > 0 and learner.cpu_seconds > 0
+    assert result.hub_rss > 0
+    assert result.tokens_in_log == 0
+    assert "failures: 0" in hub_class.table(result)
+
+
+def test_outputs_are_compared_as_nbval_compares_them():
+    rules = hub_class.sanitizers()
+    stored = [{"output_type": "stream", "name": "stdout", "text": ["url http://127.0.0.1:4000\n"]}]
+    same = [{"output_type": "stream", "name": "stdout", "text": "url http://127.0.0.1:5123\n"}]
+    other = [{"output_type": "stream", "name": "stdout", "text": "url http://127.0.0.1:5123!\n"}]
+    assert hub_class.comparable(same, rules) == hub_class.comparable(stored, rules)
+    assert hub_class.comparable(other, rules) != hub_class.comparable(stored, rules)
+    picture = {"output_type": "display_data", "data": {"image/png": "AAAA", "text/plain": "Fig"}}
+    changed = {"output_type": "display_data", "data": {"image/png": "BBBB", "text/plain": "Fig"}}
+    assert hub_class.comparable([picture], rules) == hub_class.comparable([changed], rules)
