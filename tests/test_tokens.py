@@ -566,3 +566,81 @@ def test_pydantic_schema_keywords_the_namespace_drops_are_an_estimate_bounded_by
     counted = count(Request("gpt-4o", [user("hi")], [Tool("order", "Place one.", pydantic_like)]))
     bound, why = counted.uncertain["tools[0]"]
     assert "unrendered $defs" in why and "unrendered title" in why and bound > 20
+
+
+# --- the measured spread of the Claude and Gemini estimates -------------------------------------
+
+
+def test_the_committed_spread_is_what_its_requests_give_and_each_has_a_public_source():
+    """data/estimate_spread.json: the summary is recomputed from the listed requests, and
+    every request names the public repository, file and commit its bill was read from."""
+    import re
+
+    from benchmarks.estimate_spread import RULES, spread
+    from helpers.tokens.spread import measured
+
+    data = measured()
+    requests = data["requests"]
+    rows = [r | {"sees_everything": True} for r in requests]
+    assert spread(rows) == data["spread"] and set(data["spread"]) == set(RULES)
+    for r in requests:
+        assert r["source"] in data["licences"], r
+        assert re.fullmatch(r"[0-9a-f]{40}", r["commit"]) and r["path"].endswith(".yaml"), r
+        assert r["counted"] > 0 and r["billed"] > 0 and isinstance(r["interaction"], int)
+        assert "work" not in r["path"].split("/")[0]  # a path inside the repository
+    assert len({(r["path"], r["interaction"], r["source"]) for r in requests}) > 0.6 * len(rows)
+
+
+def test_claude_and_gemini_estimates_print_their_measured_spread():
+    from helpers.tokens.spread import measured
+
+    for model, rule in [
+        ("claude-sonnet-4-6", "anthropic-estimate"),
+        ("gemini-2.5-flash", "gemini-estimate"),
+    ]:
+        s = measured()["spread"][rule]
+        counted = count(Request(model, [user("hi")]))
+        expected = (
+            f"estimate; on {s['requests']} recorded requests the bill was "
+            f"{s['low']:.2f}-{s['high']:.2f}x this count (median {s['median']:.2f})"
+        )
+        assert counted.label == expected and expected in counted.table()
+        assert expected in counted._repr_html_().replace("&#x27;", "'")
+    other = count(Request("claude-opus-4-1", [user("hi")])).label
+    assert "recorded requests to other models" in other
+    assert count(Request("gpt-4o", [user("hi")])).label == "exact"  # OpenAI keeps its own labels
+
+
+def test_what_the_count_cannot_see_makes_a_claude_or_gemini_count_error_unknown():
+    """Server tools, extended thinking, files and URL images of unknown size: measured on
+    recorded bills to cost from 2x to 400x what the offline count sees (so no spread applies)."""
+    from helpers.tokens import count_body
+
+    hello = [{"role": "user", "content": "What's new?"}]
+    plain = count_body(
+        {"model": "claude-sonnet-4-6", "max_tokens": 9, "messages": hello}, "anthropic"
+    )
+    assert plain.label.startswith("estimate; on ")
+    for extra in (
+        {"tools": [{"type": "web_search_20250305", "name": "web_search"}]},
+        {"thinking": {"type": "enabled", "budget_tokens": 1024}},
+        {"mcp_servers": [{"type": "url", "url": "https://example.com/sse", "name": "x"}]},
+    ):
+        body = {"model": "claude-sonnet-4-6", "max_tokens": 9, "messages": hello, **extra}
+        counted = count_body(body, "anthropic")
+        assert counted.label == "estimate, error unknown", extra
+    off = {"model": "claude-sonnet-4-6", "max_tokens": 9, "messages": hello}
+    assert count_body(off | {"thinking": {"type": "disabled"}}, "anthropic").label == plain.label
+    url = {"type": "image", "source": {"type": "url", "url": "https://example.com/cat.png"}}
+    image = count_body({**off, "messages": [{"role": "user", "content": [url]}]}, "anthropic")
+    assert image.uncertain["messages[0].content[0]"][1] == "image size unknown"
+    contents = [{"role": "user", "parts": [{"text": "What's new?"}]}]
+    assert count_body({"contents": contents}, "gemini", "gemini-2.5-flash").label.startswith(
+        "estimate; on "
+    )
+    for body in (
+        {"contents": contents, "tools": [{"googleSearch": {}}]},
+        {"contents": [{"role": "user", "parts": [{"fileData": {"fileUri": "gs://a/b.mp4"}}]}]},
+        {"contents": contents, "generationConfig": {"responseSchema": {"type": "STRING"}}},
+    ):
+        assert count_body(body, "gemini", "gemini-2.5-flash").label == "estimate, error unknown"
