@@ -104,10 +104,59 @@ def test_namespace_handles_missing_description_nested_objects_arrays_and_type_li
     }
     text, _ = render_namespace([("f", "", params), ("g", "", None)])
     assert "// " not in text.split("{", 1)[1].split("type g")[0]  # no description comments
-    assert "tags?: string[]," in text and "any_list?: any[]," in text
-    assert "maybe?: string | null," in text and "free?: object," in text
-    assert "where?: {\n  city?: string,\n}," in text and "odd?: any," in text
+    assert text.split("\n")[2] == (  # nothing described: one line (2024+ figures and bills)
+        "type f = (_: { tags?: string[], any_list?: any[], maybe?: string | null, "
+        "where?: { city?: string }, free?: object, odd?: any }) => any;"
+    )
     assert "type g = () => any;" in text
+    params["properties"]["tags"]["description"] = "Labels"  # one described: a line each
+    text, _ = render_namespace([("f", "", params)])
+    assert "// Labels\ntags?: string[],\nany_list?: any[],\n" in text
+    assert "where?: { city?: string },\n" in text  # a nested object's own properties decide
+
+
+def test_an_undescribed_object_on_one_line_matches_recorded_bills():
+    """Recorded billed ``prompt_tokens`` (pydantic-ai's public VCR cassettes, MIT): tools whose
+    properties have no description. The requests below are ours, in the recorded requests'
+    shape (same messages and tools, strict schemas); their texts and names are our own words
+    with the same token counts as the recorded ones, so the bill applies. The recorded bodies
+    themselves are checked by ``make bench`` with ``ON_THE_WIRE_CORPUS`` (exact == bill)."""
+
+    def tool(name: str, field: str) -> Tool:
+        schema = {"properties": {field: {"type": "string"}}, "required": [field]}
+        return Tool(name, "", {"additionalProperties": False, **schema, "type": "object"})
+
+    cases = [
+        # tests/cassettes/test_temporal/test_temporal_agent_with_model_retry.yaml,
+        # interaction 0, commit c47e7073123b1a44840511e5e2b07c2c24dadb27
+        ("gpt-4o", [user("Is it raining in Lima today?")], [tool("get_rain", "town")], 45),
+        # tests/models/cassettes/test_openai/test_run_stream_sync_streams_real_model.yaml,
+        # interaction 0, commit de90fcbe272f0e428260aa08c5e22b9b0ecab696
+        (
+            "gpt-4o-mini",
+            [user("Which city is Peru's capital? Use the tool, then give it.")],
+            [tool("find_capital", "nation")],
+            53,
+        ),
+        # tests/cassettes/test_dbos/test_dbos_agent_with_hitl_tool.yaml, interaction 0,
+        # commit f077d56ce09d88b03c046985161230fad796aa0d
+        (
+            "gpt-4o",
+            [
+                system("Call the tools without asking for approval."),
+                user("Remove the file `.cache` and make `notes.md`"),
+            ],
+            [tool("make_file", "where"), tool("remove_file", "where")],
+            71,
+        ),
+    ]
+    for model, messages, tools, billed in cases:
+        counted = count(Request(model, messages, tools))
+        assert counted.total == billed and counted.label == "exact", tools[0].name
+    assert (
+        "type get_rain = (_: { town: string }) => any;"
+        in render_namespace([("get_rain", "", cases[0][2][0].parameters)])[0]
+    )
 
 
 def test_priming_depends_on_tools_and_tool_choice():
@@ -509,9 +558,11 @@ def test_split_at_gives_every_token_to_the_span_it_starts_in():
 # --- honest labels: "exact" only where a published figure verifies model and feature ---------
 
 LEGACY = "legacy function_call param"  # not expressible as a neutral request
+ERA_2023 = "2023 functions-era figure"  # the rendering changed since (INLINE_2023)
+CURRENT = [c for c in CASES if LEGACY not in c.xfail and ERA_2023 not in c.xfail]
 
 
-@pytest.mark.parametrize("case", [c for c in CASES if LEGACY not in c.xfail], ids=lambda c: c.id)
+@pytest.mark.parametrize("case", CURRENT, ids=lambda c: c.id)
 def test_a_count_labelled_exact_matches_its_figure_and_an_estimate_is_within_its_bound(case):
     counted = count(to_request(case.body, case.model))
     if not counted.estimate:
