@@ -773,3 +773,28 @@ def test_legacy_functions_are_counted_as_tools_and_labelled_an_estimate():
     assert forced.label == "estimate ±3" and "legacy functions" in forced.uncertain["functions"][1]
     published = next(c for c in CASES if c.id == "hmarr:function foo, forced:gpt-3.5-turbo")
     assert abs(forced.total - published.api) <= 3
+
+
+def test_a_property_title_is_its_comment_as_billed():
+    """Mirascope python/tests/e2e/output/cassettes/test_call_with_tools/openai_gpt_4o/async.yaml
+    interaction 0 @ 5af8e5ff83ec90b5ec9e89de45a50762ca395b2a: gpt-4o billed 75 input tokens
+    for a tool whose only property has a pydantic ``title`` and no description (our filler
+    in place of the recorded texts; the property's name and title kept: they are the shape)."""
+    from helpers.tokens import count_body
+
+    schema = {"properties": {"password": {"title": "Password", "type": "string"}}}
+    schema |= {"required": ["password"], "additionalProperties": False, "type": "object"}
+    function = {
+        "name": "secret_retrieval_tool",
+        "description": _words(11, "."),
+        "parameters": schema,
+    }
+    body = {"model": "gpt-4o", "tools": [{"type": "function", "function": function}]}
+    body["messages"] = [
+        {"role": "system", "content": _words(5, ".")},
+        {"role": "user", "content": _words(16)},
+    ]
+    counted = count_body(body, "openai-chat")
+    assert counted.total == 75 and counted.label == "exact"
+    text, _ = render_namespace([(function["name"], "", schema)])
+    assert "(_: {\n// Password\npassword: string,\n})" in text
