@@ -72,6 +72,18 @@ class HarmonyView:
     def __len__(self) -> int:
         return len(self.tokens)
 
+    def excerpt(self, head: int = 12, tail: int = 6) -> str:
+        """The text with every long message cut to its first and last tokens, so the role and
+        channel markers of the whole conversation fit on a screen (the counts say what is cut)."""
+        out = []
+        for _, _, start, end in self.segments:
+            pieces = self.pieces[start:end]
+            if len(pieces) > 2 * (head + tail):
+                cut = len(pieces) - head - tail
+                pieces = [*pieces[:head], f" … [{cut} tokens] … ", *pieces[-tail:]]
+            out.append("".join(pieces))
+        return "".join(out)
+
     def _repr_html_(self) -> str:
         chips = []
         for role, part, start, end in self.segments:

@@ -1,13 +1,15 @@
-"""One decision per profile: would this provider accept this request body, and if not, what
-does it answer?
+"""Used in lessons: 08, 10.
 
-Used in lessons: 08, 10.
+One decision per profile: would this provider accept this request body, and if not, what
+does it answer?
 
 ``verdict(body, profile)`` reads a body the way the provider does, in the order a real server
 checks it, and returns a :class:`Verdict`:
 
 1. required fields (``max_tokens`` for Anthropic, ``contents`` for Gemini...): each provider's
-   own "field required" text;
+   own "field required" text; then the settings it refuses (``helpers.rules.params``: sampling
+   ranges, a temperature a reasoning model refuses, Anthropic's thinking budget), some of
+   them per model;
 2. the body itself, before anything is converted: a block or part type the format does not
    have, arguments that are not a JSON object, Anthropic text placed before the
    ``tool_result`` blocks of one user turn. The parsers (``helpers.formats``) name these as
@@ -38,6 +40,7 @@ from helpers.rules import (
     openai_responses,
     severity,
 )
+from helpers.rules.params import check_params
 from helpers.rules.wire import answer_wire
 
 __all__ = ["REQUIRED", "Verdict", "verdict"]
@@ -149,6 +152,8 @@ def _verdict(body: dict, profile: str, fmt: str) -> Verdict:
     except (FormatError, KeyError, TypeError, ValueError) as err:
         return Verdict(profile, fmt, Violations([_malformed(str(err), profile)]), list(notes))
     found = [_from_note(n, profile, fmt, body) for n in notes if n.rule]
+    if own:  # settings first: a server validates them before it reads the list
+        found = [*_settings(body, fmt, profile), *found]
     seen = {(v.rule, v.path) for v in found}
     for v in check(request, profile):
         v.path = _path(v, request, notes)
@@ -181,6 +186,14 @@ def _paired_on_the_wire(found: list[Violation], body: dict, profile: str) -> lis
 def _input_index(path: str | None) -> int:
     found = re.match(r"input\[(\d+)\]", path or "")
     return int(found.group(1)) if found else -1
+
+
+def _settings(body: dict, fmt: str, profile: str) -> list[Violation]:
+    """What ``fmt``'s provider refuses in the body's settings (``helpers.rules.params``)."""
+    found = check_params(body, fmt)
+    for v in found:
+        v.profile = profile
+    return found
 
 
 def _has_content(body: dict, path: str | None) -> bool:

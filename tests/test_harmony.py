@@ -48,3 +48,16 @@ def test_html_view_shows_token_chips_by_role_and_stays_small():
     html = render_harmony(sundry.ticket("gpt-oss-120b"))._repr_html_()
     assert "<s title=" in html and "developer" in html and "tool" in html
     assert len(html) < 60_000
+
+
+def test_the_excerpt_keeps_every_marker_and_says_how_much_it_cut():
+    view = render_harmony(sundry.ticket("gpt-oss-120b"))
+    short = view.excerpt(head=12, tail=6)
+    markers = [p for p in view.pieces if p.startswith("<|") and p.endswith("|>")]
+    assert [p for p in markers if p in short] == markers  # no marker is cut away
+    assert short.count("<|start|>") == view.text.count("<|start|>")
+    developer = next(s for s in view.segments if s[0] == "developer")
+    assert f"[{developer[3] - developer[2] - 18} tokens]" in short
+    assert len(short) < len(view.text) / 5
+    tiny = render_harmony(Request("gpt-oss-120b", [user("Hi")]))
+    assert "<|start|>user<|message|>Hi<|end|>" in tiny.excerpt()

@@ -53,7 +53,7 @@ def test_gemini_without_alt_sse_streams_one_json_array(p):
     assert isinstance(records, list) and "finishReason" in records[-1]["candidates"][0]
 
 
-@pytest.mark.parametrize("provider", ["openai-chat", "openai-responses", "anthropic"])
+@pytest.mark.parametrize("provider", PROVIDERS)
 def test_unanswered_tool_call_gets_the_providers_400(p, provider):
     broken = sundry.ticket(model(provider))
     del broken.messages[3]  # the tool result of call c1
@@ -71,14 +71,23 @@ def test_unanswered_tool_call_gets_the_providers_400(p, provider):
     assert p.recorder.last.note.startswith("rule: ")
 
 
-def test_gemini_lets_through_what_it_is_not_known_to_reject(p):
-    """No published Gemini error exists for a call followed by a plain user turn: accept it."""
+def test_gemini_counts_zero_responses_after_a_dropped_result(p):
+    """A call turn followed by a plain user turn (its result dropped): Gemini answers 400
+    (microsoft/vscode#299295, microsoft/vscode-copilot-chat#4208), and so does check."""
+    from helpers.verdict import verdict
+
     broken = sundry.ticket(model("gemini"))
     del broken.messages[3]
     broken.messages.append(user("Hello?"))
-    r = post(p, "gemini", render(broken, "gemini").body)
-    assert r.status_code == 200
-    assert not p.recorder.last.note.startswith("rule: ")
+    payload = render(broken, "gemini").body
+    r = post(p, "gemini", payload)
+    assert r.status_code == 400
+    assert r.json()["error"]["message"] == (
+        "Please ensure that the number of function response parts is equal to the number of "
+        "function call parts of the function call turn."
+    )
+    first = verdict(payload, "gemini").first_error
+    assert first.rule == "response-count" and first.path == "contents[2]"
 
 
 def test_anthropic_without_max_tokens(p):

@@ -24,14 +24,14 @@ EX2 = Exercise(
     "06.2",
     nudge="a cache serves the longest prefix two requests share; something that changes every "
     "request must come after everything that does not.",
-    pointer="'What breaks a cache' put the time at the start of the system prompt; put it at "
-    "the end instead: a Request's .messages is a list, and user(...) from helpers.messages "
-    "makes a message; dataclasses.replace(request, messages=...) makes the changed copy.",
+    pointer="'What breaks a cache' put the time at the start of the system prompt, and the "
+    "cache broke there. Where in a request could a line change without changing anything that "
+    "comes after it? A Request's .messages is a list; dataclasses.replace makes a changed copy.",
 )
 EX3 = Exercise(
     "06.3",
     nudge="the saving is what the run costs without a cache minus what it costs with the "
-    "automatic one.",
+    "automatic one; the printed prices are rounded to the millionth of a dollar.",
     pointer="tickets (under 'A ticket with and without caching') holds one priced ticket per "
     "(model, setting); each has .total_usd.",
 )
@@ -108,7 +108,7 @@ def check_savings(answer: Decimal, requests: list[Request], model: str) -> Resul
         answer,
         off - on,
         EX3,
-        tolerance="0.0000005",
+        tolerance="0.000001",  # the printed prices are rounded to 6 places
         unit="$",
         success=f"Right: ${off - on:.6f}, {100 * (off - on) / off:.0f}% of this ticket.",
     )

@@ -7,14 +7,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from helpers.exercises import Exercise, Result, check_function, check_number, check_text
+from helpers.exercises import Exercise, Result, check_function, check_number
 from helpers.messages import Request
 
 EX1 = Exercise(
     "03.1",
-    nudge="every OpenAI Chat choice says why the model stopped; the string agent never looked.",
-    pointer="chat_reply (from the string agent's cell) is the raw JSON reply: look inside its "
-    "first choice.",
+    nudge="every reply says why the model stopped, in a field of its own; the two formats name "
+    "that field and its 'waiting for tools' value differently.",
+    pointer="the cell under 'One message, three kinds of block' prints Anthropic's stop field, "
+    "and the string agent's cell prints Chat's, read from the first choice.",
 )
 EX2 = Exercise(
     "03.2",
@@ -25,21 +26,45 @@ EX2 = Exercise(
 )
 EX3 = Exercise(
     "03.3",
-    nudge="a flat struct holds one string per message, so a message with two tool results "
-    "has to become more than one flat message.",
-    pointer="to_flat (under 'Flat structs versus blocks') returns the flat messages and notes; "
-    "count the first.",
+    nudge="in the Responses API the list holds items, not messages: a text, a tool call and a "
+    "tool result can each be an item of their own, and the system prompt is not in the list.",
+    pointer="render_for(request, format).body, as in the cell under 'Two results in one "
+    "message'; the Responses body keeps its list under 'input'.",
 )
 
 
-def check_finish_reason(answer: str, provider: Any) -> Result:
-    chat = [e for e in provider.recorder if e.path == "/v1/chat/completions"]
-    expected = chat[0].response_json["choices"][0]["finish_reason"] if chat else "tool_calls"
-    return check_text(
-        answer,
-        expected,
+_STOPS = [
+    (
+        {"choices": [{"finish_reason": "tool_calls", "message": {"role": "assistant"}}]},
+        "openai-chat",
+    ),
+    ({"choices": [{"finish_reason": "stop", "message": {"role": "assistant"}}]}, "openai-chat"),
+    ({"choices": [{"finish_reason": "length", "message": {"role": "assistant"}}]}, "openai-chat"),
+    ({"stop_reason": "tool_use", "content": []}, "anthropic"),
+    ({"stop_reason": "end_turn", "content": []}, "anthropic"),
+    ({"stop_reason": "max_tokens", "content": []}, "anthropic"),
+]
+
+
+def check_wants_tools(fn: Callable[[dict, str], bool]) -> Result:
+    """The learner's ``wants_tools(body, format)`` on Chat and Anthropic replies of each kind."""
+    cases = []
+    for body, format in _STOPS:
+        stop = body["choices"][0]["finish_reason"] if "choices" in body else body["stop_reason"]
+        cases.append(((body, format), stop in ("tool_calls", "tool_use")))
+
+    def describe(argument: tuple) -> str:
+        body, format = argument
+        stop = body["choices"][0]["finish_reason"] if "choices" in body else body["stop_reason"]
+        return f"a {format} reply that stopped with {stop!r}"
+
+    return check_function(
+        fn,
+        cases,
         EX1,
-        success=f"Right: '{expected}'. The model was waiting for a tool result, not done.",
+        describe=describe,
+        success="Right: Chat says 'tool_calls' in finish_reason, Anthropic 'tool_use' in "
+        "stop_reason. Either way the model is waiting for you, not done.",
     )
 
 
@@ -61,11 +86,19 @@ _REPLIES = [
         ],
         ["toolu_01B", "toolu_01C"],
     ),
+    (  # a server tool (run by Anthropic, not by you) has an id too, and is not yours to answer
+        [
+            {"type": "server_tool_use", "id": "srvtoolu_01D", "name": "web_search", "input": {}},
+            {"type": "text", "text": "Found it; now the order."},
+            {"type": "tool_use", "id": "toolu_01E", "name": "get_order", "input": {}},
+        ],
+        ["toolu_01E"],
+    ),
 ]
 
 
 def check_tool_ids(fn: Callable[[list[dict]], list[str]]) -> Result:
-    """Call the learner's function on three replies (one with parallel calls) and compare."""
+    """Call the learner's function on four replies (parallel calls, a server tool) and compare."""
 
     def kinds(content: list[dict]) -> str:
         return "a reply with blocks " + ", ".join(b["type"] for b in content)
@@ -82,20 +115,25 @@ def check_tool_ids(fn: Callable[[list[dict]], list[str]]) -> Result:
         _REPLIES,
         EX2,
         describe=kinds,
-        success="Right: every tool_use block found, the parallel ones too, in order.",
+        success="Right: every tool_use block found, the parallel ones too, in order, and the "
+        "server tool left alone.",
     )
 
 
-def check_flat_count(answer: int, crash: Request) -> Result:
+def check_responses_items(answer: int, crash: Request) -> Result:
     from helpers.flat import to_flat
+    from helpers.formats import render_for
 
+    expected = len(render_for(crash, "openai-responses").body["input"])
+    anthropic = len(render_for(crash, "anthropic").body["messages"])
     flat, _ = to_flat(crash.messages)
     return check_number(
         answer,
-        len(flat),
+        expected,
         EX3,
         success=(
-            f"Right: {len(flat)} flat messages for {len(crash.messages)} neutral ones: the "
-            "two parallel results became two."
+            f"Right: {expected} input items for {len(crash.messages)} neutral messages: every "
+            f"tool call and every result is an item of its own. Anthropic needs {anthropic} "
+            f"messages (system apart, both results in one), the flat struct {len(flat)}."
         ),
     )

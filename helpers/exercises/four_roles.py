@@ -9,8 +9,8 @@ from typing import Any
 from helpers.exercises import (
     Exercise,
     Result,
+    check_function,
     check_number,
-    check_text,
     check_value,
     not_answered,
     not_yet,
@@ -26,17 +26,17 @@ EX1 = Exercise(
 )
 EX2 = Exercise(
     "02.2",
-    nudge="Gemini does not put the system prompt in its list of contents: it has a top-level "
-    "field of its own.",
-    pointer="print(list(bodies['gemini'])) lists the top-level keys; one of them is about the "
-    "system.",
+    nudge="only OpenAI Chat keeps the system prompt in its list of messages; the other three "
+    "formats give it a top-level field of their own, each with its own name and shape.",
+    pointer="the cell under 'One conversation, four spellings' that prints the start of each "
+    "system prompt reads it from all four bodies; Gemini's is a Content object with parts.",
 )
 EX3 = Exercise(
     "02.3",
-    nudge="role and channel markers are special tokens, written between <| and |>; count only "
-    "those among the pieces.",
-    pointer="view.pieces (from render_harmony in 'What the model actually sees') is the list of "
-    "token strings; test each one's start and end.",
+    nudge="the markers are special tokens, written between <| and |>; render the conversation "
+    "and count only those among its pieces.",
+    pointer="render_harmony(request) (used in 'What the model actually sees') returns a view "
+    "whose .pieces is the list of token strings; test each one's start and end.",
 )
 
 
@@ -90,23 +90,25 @@ def check_pasted_note(pasted: Any, note: str) -> Result:
     )
 
 
-def check_system_key(answer: str, ticket: Request) -> Result:
-    """Either spelling passes: Google's REST APIs follow the proto3 JSON mapping, whose parsers
-    accept the lowerCamelCase name and the original proto field name
-    (https://protobuf.dev/programming-guides/json/, checked 2026-11-30)."""
-    from helpers.formats import render
+def check_system_text(fn: Any) -> Result:
+    """The learner's ``system_text(body, format)`` on the crash-triage opening in all four formats
+    (a conversation the lesson never rendered)."""
+    from helpers.examples import crash_triage
+    from helpers.formats import render_for
+    from helpers.models import default_model
 
-    body = render(ticket, "gemini").body
-    expected = next(k for k in body if "system" in k.lower())
-    snake = "".join("_" + c.lower() if c.isupper() else c for c in expected)
-    return check_text(
-        answer,
-        expected,
+    request = crash_triage.opening(default_model("openai"))
+    expected = request.messages[0].text
+    formats = ("openai-chat", "openai-responses", "anthropic", "gemini")
+    cases = [((render_for(request, f).body, f), expected) for f in formats]
+    return check_function(
+        fn,
+        cases,
         EX2,
-        spellings=[snake],
+        describe=lambda argument: f"a {argument[1]} body of another conversation",
         success=(
-            f"Right: {expected} (the REST API also accepts {snake}), a Content object of its "
-            "own, outside 'contents'."
+            "Right: one system prompt, four places: messages[0] in Chat, instructions in "
+            "Responses, system in Anthropic, systemInstruction (a Content with parts) in Gemini."
         ),
     )
 
@@ -121,7 +123,7 @@ def check_marker_tokens(answer: int, ticket: Request) -> Result:
         expected,
         EX3,
         success=(
-            f"Right: {expected} of {view.count} tokens mark roles, channels and boundaries. "
-            "You pay for them too."
+            f"Right: {expected} of {view.count} tokens are markers of roles, channels and "
+            "boundaries. You pay for them too."
         ),
     )

@@ -17,9 +17,10 @@ from helpers.exercises import (
 
 EX1 = Exercise(
     "01.1",
-    nudge="an HTTP request starts with a line naming the method and the path it asks for.",
-    pointer="second_exchange has .method and .path; the cell under 'What went over the wire' "
-    "prints a whole recorded request with request_http().",
+    nudge="the two requests went to the same place with the same client and the same key; "
+    "only the body changed. Which header describes the body?",
+    pointer="first_exchange.request_headers and second_exchange.request_headers are lists of "
+    "(name, value) pairs; second_exchange.header(name) reads one value.",
 )
 EX2 = Exercise(
     "01.2",
@@ -30,10 +31,10 @@ EX2 = Exercise(
 )
 EX3 = Exercise(
     "01.3",
-    nudge="the key is not in the body: it travels in one of the request's headers, and a "
-    "recording shows its value masked.",
-    pointer="print(second_exchange.request_http()) and find the header whose value is shown "
-    "masked.",
+    nudge="the server can only refuse a request that really arrived without its key: post the "
+    "body with no headers argument at all.",
+    pointer="the httpx.post(...) call under 'Send it' passes the key in headers=...; copy it "
+    "without that argument, and give the check what httpx.post returns.",
 )
 
 
@@ -44,15 +45,22 @@ def _last(provider: Any):
     return exchange
 
 
-def check_request_line(answer: str, provider: Any) -> Result:
-    ex = _last(provider)
-    line = f"{ex.method} {ex.path}"
+def check_changed_header(answer: str, first: Any, second: Any) -> Result:
+    """The header(s) whose value differs between two recorded requests (any letter case)."""
+    names = [k for k, _ in second.request_headers]
+    changed = [k.lower() for k in names if first.header(k) != second.header(k)]
+    expected = changed[0] if changed else "(none)"
     return check_text(
         answer,
-        line,
+        expected,
         EX1,
-        spellings=[f"{ex.method.lower()} {ex.path}"],
-        success=f"Right: {line}. Every chat request goes to this one path.",
+        spellings=changed[1:],
+        ignore_case=True,  # HTTP header names are case-insensitive (RFC 9110, section 5.1)
+        success=(
+            f"Right: {expected}, {first.header(expected)} -> {second.header(expected)} bytes. "
+            "Same path, same client, same key: only the body grew, by the two messages you "
+            "appended."
+        ),
     )
 
 
@@ -90,12 +98,27 @@ def check_third_request(answer: Any, provider: Any) -> Result:
     )
 
 
-def check_key_header(answer: str, provider: Any) -> Result:
-    carrying = [k.lower() for k, v in _last(provider).request_headers if "redacted" in v]
-    return check_text(
-        answer,
-        carrying[0] if carrying else "(none)",
+def check_missing_key(answer: Any, provider: Any) -> Result:
+    """``answer``: the response to a request sent without the key. Checks what the server got."""
+    if not_answered(answer):
+        return check_value(answer, None, EX3, success="")
+    status = getattr(answer, "status_code", None)
+    if status is None:
+        return not_yet(
+            EX3, f"{type(answer).__name__} is not an HTTP response; pass what httpx.post returned"
+        )
+    last = _last(provider)
+    keyed = [k for k, v in last.request_headers if k.lower() in ("authorization", "x-api-key")]
+    if keyed or status == 200:
+        return not_yet(EX3, f"the provider answered {status}: that request still carried a key")
+    try:
+        message = answer.json()["error"]["message"]
+    except (ValueError, KeyError, TypeError):
+        message = answer.text[:80]
+    return Result(
+        True,
+        f"Right: {status}, {message!r} (OpenAI's own words). The key rides in the "
+        "authorization header of every request, so every dump in this series redacts it.",
         EX3,
-        ignore_case=True,  # HTTP header names are case-insensitive (RFC 9110, section 5.1)
-        success="Right: the key rides in a header on every request, so dumps must redact it.",
+        expected="a refusal of the request sent with no key",
     )

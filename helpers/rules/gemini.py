@@ -9,7 +9,9 @@ becomes a *function-call turn*. Gemini checks three things about them:
 - ``call-turn-position``: a function-call turn comes right after a user turn or a
   function-response turn (so a history may not *start* with a function call);
 - ``response-turn-position``: a function-response turn comes right after the function-call turn;
-- ``response-count``: it holds as many response parts as the call turn has call parts.
+- ``response-count``: it holds as many response parts as the call turn has call parts; a
+  call turn followed by a turn that is no function-response turn (its results dropped) has
+  zero, and is refused too.
 
 **Numbering.** System messages move to ``systemInstruction``; each tool message becomes one
 function-response turn (two tool messages in a row are two turns, and the second breaks
@@ -39,7 +41,11 @@ COUNT = (
 SOURCES = {
     CALL_TURN: "google-gemini/gemini-cli#11814, #26486; continuedev/continue#11164",
     RESPONSE_TURN: "langchain-ai/langchain#27799, lobehub/lobehub#7298",
-    COUNT: "google-gemini/gemini-cli#4217, #16415; microsoft/vscode#299295",
+    COUNT: (
+        "google-gemini/gemini-cli#4217, #16415; microsoft/vscode#299295 and "
+        "microsoft/vscode-copilot-chat#4208, #4628 (calls whose results were dropped, followed "
+        "by a turn without function responses: 400)"
+    ),
 }
 
 
@@ -89,6 +95,9 @@ def check(messages: list[Message], tools: list[Tool], core: list[Violation]) -> 
         if turn.kind == "model" and turn.calls:
             if before is None or before.kind == "model":
                 out.append(_call_turn(turn, before))
+            after = turns[n + 1] if n + 1 < len(turns) else None
+            if after is not None and after.kind != "response":
+                out.append(_no_responses(turn, after))
         elif turn.kind == "response":
             if before is None or before.kind != "model" or not before.calls:
                 out.append(_response_turn(turn, before))
@@ -131,6 +140,22 @@ def _response_turn(turn: Turn, before: Turn | None) -> Violation:
         result.call_id if result else None,
     )
     return set_provider_error(v, RESPONSE_TURN, SOURCES[RESPONSE_TURN])
+
+
+def _no_responses(turn: Turn, after: Turn) -> Violation:
+    """A function-call turn followed by a turn that answers none of its calls (a result
+    dropped, say by compaction): Gemini counts zero responses and refuses it."""
+    asked = [c.id for _, _, c in turn.calls]
+    v = Violation(
+        "response-count",
+        f"the function-call turn (messages[{turn.neutral_index}]) has {len(asked)} call(s) but "
+        f"the next turn (messages[{after.neutral_index}]) holds no function response; on "
+        "Gemini every call is answered in the turn right after it",
+        after.neutral_index,
+        None,
+        asked[0],
+    )
+    return set_provider_error(v, COUNT, SOURCES[COUNT])
 
 
 def _count(turn: Turn, before: Turn) -> Violation:

@@ -1,6 +1,6 @@
-"""Every rule, per provider: refused (with the provider's words) or accepted, and the evidence.
+"""Used in lessons: 08, 10.
 
-Used in lessons: 08, 10.
+Every rule, per provider: refused (with the provider's words) or accepted, and the evidence.
 
 ``ROWS`` is the table ``docs/rules.md`` is generated from (``scripts/rules_table.py``; a test
 keeps the page current). Each row says what one provider does with one rule of the list: it
@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from helpers.rules import anthropic, gemini, openai_chat, openai_responses
+from helpers.rules.params import PARAM_RULES
 from helpers.rules.wire import TEXTS
 
 #: When the sources were read: the provider modules' texts were gathered from public reports
@@ -36,6 +37,8 @@ class Row:
     error: str
     source: str
     checked: str = CHECKED
+    #: The models it holds for (settings rules can be per model; the list rules hold for all).
+    models: str = "every model"
 
 
 def _refused(profile: str, rule: str, module: object, text: str) -> Row:
@@ -130,7 +133,9 @@ ROWS: list[Row] = [
     # --- Gemini generateContent
     _refused("gemini", "call-turn-position", gemini, gemini.CALL_TURN),
     _refused("gemini", "response-turn-position", gemini, gemini.RESPONSE_TURN),
-    _refused("gemini", "response-count", gemini, gemini.COUNT),
+    Row(  # re-read this sitting: a call turn whose results were dropped is refused too
+        "gemini", "response-count", "refused", gemini.COUNT, gemini.SOURCES[gemini.COUNT]
+    ),
     Row("gemini", "unknown-block", "refused", *TEXTS["gemini", "unknown-block"]),
     Row("gemini", "unknown-role", "refused", *TEXTS["gemini", "unknown-role"]),
     Row("gemini", "arguments-not-object", "refused", *TEXTS["gemini", "arguments-not-object"]),
@@ -166,6 +171,36 @@ ROWS: list[Row] = [
 ]
 
 
+def _settings_rows() -> list[Row]:
+    """One row per settings rule (``rules.params``), per API it holds for."""
+    rows = []
+    for rule in PARAM_RULES.values():
+        profiles = (
+            ("openai-chat", "openai-responses") if rule.format == "openai" else (rule.format,)
+        )
+        for profile in profiles:
+            row = Row(profile, rule.rule, "refused", rule.text, rule.source, rule.checked)
+            rows.append(Row(**{**row.__dict__, "models": rule.models}))
+    return rows
+
+
+ROWS += _settings_rows()
+ROWS.append(
+    Row(
+        "openai-responses",
+        "temperature-unsupported",
+        "accepted",
+        "",
+        "recorded: pydantic/pydantic-ai tests/models/cassettes/test_openai_responses/"
+        "test_openai_responses_gpt_5_6_reasoning_off_keeps_sampling_params.yaml @ ac234893 "
+        "(gpt-5.6-sol, reasoning effort "
+        "none, temperature 0.5: 200); later gpt-5.x models are not checked",
+        CHECKED,
+        "gpt-5.1 and later (not checked)",
+    )
+)
+
+
 def markdown() -> str:
     """The table as Markdown, one section per provider (what ``docs/rules.md`` holds)."""
     lines = [
@@ -177,16 +212,20 @@ def markdown() -> str:
         "text below), an *accepted* one a warning at most (exit 0, HTTP 200). The `portable` "
         "profile refuses every rule: it is what code should keep to work with every provider.",
         "",
-        "Positions and ids in `{braces}` are filled in from the request.",
+        "Positions and ids in `{braces}` are filled in from the request. Most rules are about "
+        "the list and hold for every model; the settings rules (`helpers/rules/params.py`) "
+        "name the models they hold for, and a model they do not name is not checked.",
     ]
     for profile in ("openai-chat", "openai-responses", "anthropic", "anthropic-strict", "gemini"):
-        lines += ["", f"## {profile}", "", "| rule | verdict | error text | source | checked |"]
-        lines.append("|---|---|---|---|---|")
+        lines += ["", f"## {profile}", ""]
+        lines.append("| rule | models | verdict | error text | source | checked |")
+        lines.append("|---|---|---|---|---|---|")
         for r in ROWS:
             if r.profile == profile:
                 error = f"`{_cell(r.error)}`" if r.error else "(accepted)"
                 lines.append(
-                    f"| `{r.rule}` | {r.verdict} | {error} | {_cell(r.source)} | {r.checked} |"
+                    f"| `{r.rule}` | {r.models} | {r.verdict} | {error} | {_cell(r.source)} "
+                    f"| {r.checked} |"
                 )
     return "\n".join(lines) + "\n"
 
