@@ -84,3 +84,32 @@ def test_gemini_is_not_checked_for_lack_of_a_public_text():
     payload = body("gemini")
     payload["tools"][0]["functionDeclarations"][1]["parameters"] = BAD
     assert "invalid-schema" not in {v.rule for v in verdict(payload, "gemini").violations}
+
+
+def test_the_fast_path_only_passes_what_the_meta_schema_passes():
+    """``_plainly_valid`` answers the common case without importing jsonschema: it may send a
+    valid schema to the library, never pass an invalid one."""
+    import json
+    from pathlib import Path
+
+    from jsonschema import Draft202012Validator as V
+
+    from helpers.rules.schemas import _plainly_valid
+
+    schemas = [BAD, [], {"type": []}, {"required": ["a", "a"]}, {"properties": {"a": 1}}]
+    schemas += [{"anyOf": []}, {"minItems": -1}, {"type": ["string", "nope"]}, True, {}]
+    schemas += [{"type": ["string", "string"]}, {"type": [{"a": 1}]}]
+    for path in Path("data").rglob("*.json"):
+        stack = [json.loads(path.read_text(encoding="utf-8"))]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, dict):
+                schemas += [node[k] for k in ("parameters", "input_schema") if k in node]
+                stack += node.values()
+            elif isinstance(node, list):
+                stack += node
+    assert len(schemas) > 30
+    for schema in schemas:
+        valid = not list(V(V.META_SCHEMA).iter_errors(schema))
+        assert valid or not _plainly_valid(schema), schema
+        assert schema_error(schema) is None if valid else schema_error(schema), schema

@@ -37,8 +37,64 @@ SOURCES = {
 }
 
 
+_TYPES = {"string", "number", "integer", "boolean", "object", "array", "null"}
+#: keyword -> test of its value, for the keywords tool schemas use; a schema made only of these,
+#: each passing its test, is valid under the meta-schema (checked without importing jsonschema).
+_PLAIN: dict[str, Any] = {
+    "type": lambda v: (
+        (isinstance(v, str) and v in _TYPES)
+        or (
+            isinstance(v, list)
+            and all(isinstance(x, str) and x in _TYPES for x in v)
+            and 0 < len(set(v)) == len(v)
+        )
+    ),
+    "description": lambda v: isinstance(v, str),
+    "title": lambda v: isinstance(v, str),
+    "required": lambda v: (
+        isinstance(v, list) and all(isinstance(x, str) for x in v) and len(set(v)) == len(v)
+    ),
+    "enum": lambda v: isinstance(v, list),
+    "format": lambda v: isinstance(v, str),
+    "default": lambda v: True,
+    "const": lambda v: True,
+    "examples": lambda v: isinstance(v, list),
+    "minimum": lambda v: isinstance(v, int | float) and not isinstance(v, bool),
+    "maximum": lambda v: isinstance(v, int | float) and not isinstance(v, bool),
+    "minItems": lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0,
+    "maxItems": lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0,
+    "minLength": lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0,
+    "maxLength": lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0,
+}
+_SUBSCHEMAS = {"properties", "items", "additionalProperties", "anyOf", "oneOf", "allOf", "$defs"}
+
+
+def _plainly_valid(schema: Any) -> bool:
+    """True only when ``schema`` is certainly valid (plain keywords, right value types): the
+    common case answered without the library; anything else goes to the meta-schema check."""
+    if isinstance(schema, bool):
+        return True
+    if not isinstance(schema, dict):
+        return False
+    for key, value in schema.items():
+        if key in ("properties", "$defs"):
+            if not isinstance(value, dict) or not all(map(_plainly_valid, value.values())):
+                return False
+        elif key in ("items", "additionalProperties"):
+            if not _plainly_valid(value):
+                return False
+        elif key in ("anyOf", "oneOf", "allOf"):
+            if not isinstance(value, list) or not value or not all(map(_plainly_valid, value)):
+                return False
+        elif key not in _PLAIN or not _PLAIN[key](value):
+            return False
+    return True
+
+
 def schema_error(schema: Any) -> str | None:
     """The meta-schema's first complaint about ``schema`` (draft 2020-12), or None."""
+    if _plainly_valid(schema):
+        return None
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import best_match
 
