@@ -8,7 +8,7 @@ open that one to read how it is drawn:
 
 - ``helpers/plots.py``: ``show`` (a figure with a text alternative), ``growth``,
   ``stacked_parts``, ``labelled_bars``, ``cache_turns``, ``priced_ways``, ``request_parts``,
-  ``stream_growth``, ``PALETTE`` (the colour-blind-safe colours);
+  ``stream_growth``, ``compaction_cache``, ``PALETTE`` (the colour-blind-safe colours);
 - ``helpers/show.py``: ``ROLE_COLOURS``, the cards a ``Message`` or ``Request`` shows as;
 - ``helpers/widgets.py``: ``format_tabs``, ``format_summary``, ``trace_viewer``, ``lab``
   (ipywidgets views, each with a plain-text twin).
@@ -19,6 +19,7 @@ from __future__ import annotations
 from helpers.plots import (
     PALETTE,
     cache_turns,
+    compaction_cache,
     growth,
     labelled_bars,
     priced_ways,
@@ -34,6 +35,7 @@ __all__ = [
     "PALETTE",
     "ROLE_COLOURS",
     "cache_turns",
+    "compaction_cache",
     "labelled_bars",
     "priced_ways",
     "request_parts",

@@ -20,6 +20,7 @@ from typing import Any
 __all__ = [
     "PALETTE",
     "cache_turns",
+    "compaction_cache",
     "describe",
     "growth",
     "labelled_bars",
@@ -242,6 +243,33 @@ def stream_growth(timeline: list[tuple[int, int, int]], kinds: dict[int, str], t
     ax.set_ylabel("characters received")
     ax.set_title(title)
     ax.legend(fontsize=8, loc="upper left")
+    fig.tight_layout()
+    show(fig)
+    return fig
+
+
+def compaction_cache(
+    cached_as_is: list[int],
+    cached_compacted: list[int],
+    sent_compacted: list[int],
+    at: int,
+    title: str,
+) -> Any:
+    """Cached tokens per request with and without a compaction before request ``at`` (1-based),
+    and what the compacted run sends: the one-off cache miss, then smaller requests."""
+    import matplotlib.pyplot as plt
+
+    turns = list(range(1, len(cached_as_is) + 1))
+    fig, ax = plt.subplots(figsize=(7, 2.8))
+    ax.plot(turns, cached_as_is, marker="o", color=PALETTE[0], label="cached, as is")
+    ax.plot(turns, cached_compacted, "s--", color=PALETTE[5], label="cached, compacted")
+    ax.plot(turns, sent_compacted, "^:", color=PALETTE[2], label="sent, compacted")
+    ax.axvline(at, color=PALETTE[7], linewidth=1)
+    ax.text(at, 0, " compaction", fontsize=8, va="bottom")
+    ax.set_xlabel("request")
+    ax.set_ylabel("tokens")
+    ax.set_title(title)
+    ax.legend(fontsize=8)
     fig.tight_layout()
     show(fig)
     return fig

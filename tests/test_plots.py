@@ -110,3 +110,19 @@ def test_labelled_bars_and_stream_growth(monkeypatch):
     timeline = [(1, 0, 4), (2, 1, 3), (3, 0, 9)]
     fig = plots.stream_growth(timeline, {0: "text", 1: "tool_call"}, "Stream")
     assert len(fig.axes[0].lines) == 2
+
+
+def test_compaction_cache_marks_the_cut_and_describes_its_three_lines(monkeypatch):
+    _no_show(monkeypatch)
+    fig = plots.compaction_cache([0, 10, 20, 30], [0, 10, 0, 5], [40, 50, 20, 25], 3, "Cut")
+    ax = fig.axes[0]
+    assert [line.get_ydata().tolist() for line in ax.lines[:3]] == [
+        [0, 10, 20, 30],
+        [0, 10, 0, 5],
+        [40, 50, 20, 25],
+    ]
+    assert ax.lines[3].get_xdata()[0] == 3  # the compaction line, at request 3
+    assert {m for m in (line.get_marker() for line in ax.lines[:3])} == {"o", "s", "^"}
+    alt = plots.describe(fig)
+    assert "Cut" in alt and "horizontal axis: request" in alt
+    assert "cached, as is, cached, compacted, sent, compacted" in alt

@@ -16,7 +16,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from helpers.exercises import Exercise, Result, check_text, check_value
+from helpers.exercises import Exercise, Result, check_text, check_value, not_yet
 
 BUGS = (
     "missing description",
@@ -185,12 +185,32 @@ def check_repair(drop_orphans: Callable[[dict], dict], model: str) -> Result:
         return check_value(..., None, EX3, success="")
     if not callable(drop_orphans):
         return check_value(drop_orphans, None, EX3, success="", explain="give the function")
-    try:
-        fixed = drop_orphans(copy.deepcopy(broken))
-    except Exception as err:  # the learner's code: report, don't crash the notebook
-        return check_value(object(), None, EX3, success="", explain=f"it raised {err!r}")
-    if fixed is None or fixed is ...:
-        return check_value(..., None, EX3, success="")
+    renamed = copy.deepcopy(broken)  # the same bug with another id: nothing may be hard-coded
+    for message in renamed["messages"]:
+        if message.get("tool_call_id") in set(_orphan_ids(broken)):
+            message["tool_call_id"] = "call_Qm27x"
+    sound = _turn_two(model)  # a body with no orphan: it must come back unchanged
+    fixed = None
+    for body in (renamed, sound, broken):
+        given = copy.deepcopy(body)
+        try:
+            fixed = drop_orphans(given)
+        except Exception as err:  # the learner's code: report, don't crash the notebook
+            return check_value(object(), None, EX3, success="", explain=f"it raised {err!r}")
+        if fixed is None or fixed is ...:
+            return check_value(..., None, EX3, success="")
+        if given != body:
+            return not_yet(
+                EX3, "your function changed the body it was given; build a new one", **info
+            )
+        orphans = set(_orphan_ids(body))
+        want = {
+            **body,
+            "messages": [m for m in body["messages"] if m.get("tool_call_id") not in orphans],
+        }
+        if body is not broken and fixed != want:
+            which = "a body with no orphan" if body is sound else "the same bug with another id"
+            return not_yet(EX3, f"on {which} the result is not right", **info)
     expected = copy.deepcopy(broken)
     orphans = set(_orphan_ids(broken))
     expected["messages"] = [m for m in broken["messages"] if m.get("tool_call_id") not in orphans]

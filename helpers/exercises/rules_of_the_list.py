@@ -6,9 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from helpers.cost import Ticket
-from helpers.exercises import Exercise, Result, check_number, check_one_of, check_text
-from helpers.messages import Message, Request
+from helpers.exercises import Exercise, Result, check_one_of, check_text
+from helpers.messages import Request
 
 EX1 = Exercise(
     "10.1",
@@ -20,17 +19,11 @@ EX1 = Exercise(
 )
 EX2 = Exercise(
     "10.2",
-    nudge="a safe cut never separates a tool call from its result: it falls where one turn "
-    "ends and the next begins.",
-    pointer="turn_boundaries(history), used under 'Shortening without breaking', returns the "
-    "positions where a cut is safe.",
-)
-EX3 = Exercise(
-    "10.3",
-    nudge="after compaction the start of the request changes, so the cache has nothing to "
-    "serve until a new prefix has been sent once.",
-    pointer="compacted.turns (the right-hand columns of the table) has .turn, .cached_tokens "
-    "and .input_tokens for each request; compare the share cached.",
+    nudge="compacting early shrinks every later request, but each compaction also throws away "
+    "the cached prefix; price each choice of `at` rather than guessing.",
+    pointer="compact_ticket(...) with the arguments of the cell under '...and what it does to "
+    "the cache' makes the shortened run, except for at; project_ticket(..., model).total_usd "
+    "prices it; a loop over the values of at finds the cheapest.",
 )
 
 
@@ -61,37 +54,34 @@ def check_order_error(answer: Any, broken: Request, provider: Any) -> Result:
         success=(
             f"Right: HTTP {response.status_code}, {expected[:60]}... Anthropic names the "
             "message by its index and insists each result follow its call in the previous "
-            "message; OpenAI said the same in other words. One rule, four spellings."
+            "message; OpenAI said the same in other words. One rule, a spelling per provider."
         ),
     )
 
 
-def check_safe_cuts(answer: int, history: list[Message]) -> Result:
-    from helpers.rules.cuts import turn_boundaries
+def check_cheapest_compaction(
+    answer: Any, requests: list[Request], summary: str, model: str
+) -> Result:
+    """The ``at`` (0-based request index) whose compacted run costs least."""
+    from helpers.cost import compact_ticket, project_ticket
 
-    expected = len(turn_boundaries(history))
-    return check_number(
-        answer,
-        expected,
-        EX2,
-        success=f"Right: {expected} of {len(history)} positions. Everywhere else, a pair is split.",
-    )
-
-
-def check_cache_miss_request(answer: int, compacted: Ticket) -> Result:
-    """Several requests can tie for the lowest share (two in a row serve nothing from the
-    cache after a compaction): each of them is a right answer."""
-    later = compacted.turns[1:]
-    lowest = min(t.cached_tokens / t.input_tokens for t in later)
-    tied = [t.turn for t in later if t.cached_tokens / t.input_tokens == lowest]
-    which = " and ".join(f"request {n}" for n in tied)
+    costs = {
+        at: project_ticket(
+            compact_ticket(requests, at=at, summary=summary, keep_last=2), model
+        ).total_usd
+        for at in range(1, len(requests))
+    }
+    cheapest = min(costs.values())
+    best = [at for at, cost in costs.items() if cost == cheapest]
+    as_is = project_ticket(requests, model).total_usd
     return check_one_of(
         answer,
-        tied,
-        EX3,
+        best,
+        EX2,
         success=(
-            f"Right: {which} {'tie' if len(tied) > 1 else 'has the lowest share'} "
-            f"({lowest:.0%} cached): after the summary replaced old turns, the cache needs one "
-            "request to learn the new prefix."
+            f"Right: at={best[0]}, ${cheapest:.6f} against ${as_is:.6f} as is. Earlier, and "
+            "every later request is shorter, but the early cut also drops most of what was "
+            "cached; the cheapest point is not the best one if the summary loses what the "
+            "agent needs."
         ),
     )

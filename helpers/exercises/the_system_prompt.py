@@ -6,7 +6,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from helpers.exercises import Exercise, Result, check_function, check_number
+from helpers.exercises import (
+    Exercise,
+    Result,
+    as_number,
+    check_function,
+    check_number,
+    not_answered,
+    not_yet,
+)
 from helpers.messages import ToolCall, ToolResult
 from helpers.trace import Trace
 
@@ -40,6 +48,15 @@ def check_steps_share(answer: float, model: str) -> Result:
     sections = count_sections(crash_triage.SYSTEM_PROMPT, model)
     steps = next(s.tokens for s in sections if s.text.startswith("For each problem:"))
     share = steps / count_text(crash_triage.SYSTEM_PROMPT, model)
+    value = as_number(answer)
+    if value is not None and value > 1:
+        return not_yet(
+            EX1,
+            f"you gave {answer!r}, which looks like a percentage: give a fraction between 0 and "
+            "1 (0.5, not 50)",
+            expected=round(share, 2),
+            kind="number",
+        )
     return check_number(
         answer,
         round(share, 2),
@@ -55,28 +72,35 @@ def check_added_rule(answer: int, my_prompt: str, run: Trace, model: str) -> Res
     from helpers.examples import crash_triage
     from helpers.tokens import count_text
 
+    if not_answered(answer):
+        return check_number(answer, 0, EX2, success="")
     if isinstance(my_prompt, str) and my_prompt.strip() == crash_triage.SYSTEM_PROMPT.strip():
-        return check_number(object(), 0, EX2, success="")
+        return not_yet(EX2, "my_prompt is still the prompt as it was: write your rule into it")
     extra = (
         count_text(my_prompt, model) - count_text(crash_triage.SYSTEM_PROMPT, model)
         if isinstance(my_prompt, str)
         else 0
     )
     expected = extra * len(run.steps)
+    from helpers.cost import Usage, price
+
+    per_thousand = price(Usage(input_tokens=abs(expected) * 1000), model).total_usd
     return check_number(
         answer,
         expected,
         EX2,
         success=(
             f"Right: your prompt is {extra:+} tokens, so {len(run.steps)} requests send "
-            f"{expected:+,} tokens; over a day of runs that is real money, so every line has to "
-            "earn its place."
+            f"{expected:+,} tokens (if the run is otherwise unchanged): ${per_thousand:.4f} per "
+            f"1,000 runs on {model}, before caching. Small per line; every line still has to "
+            "earn its place, by changing what the agent does."
         ),
     )
 
 
 def check_refund_guard(guarded_run_tool: Callable[[ToolCall], ToolResult]) -> Result:
-    """Call the learner's guard on refunds above and below $100, and on another tool."""
+    """Call the learner's guard on refunds above, at and below $100, and on another tool; an
+    error result must say why (name the limit)."""
     from helpers.examples import sundry
     from helpers.messages import tool_call
 
@@ -84,6 +108,7 @@ def check_refund_guard(guarded_run_tool: Callable[[ToolCall], ToolResult]) -> Re
     cases = [
         (tool_call("g1", "issue_refund", {**order, "amount_usd": 120.0}), "an error result for g1"),
         (tool_call("g2", "issue_refund", {**order, "amount_usd": 80.0}), "a normal result for g2"),
+        (tool_call("g4", "issue_refund", {**order, "amount_usd": 100.0}), "a normal result for g4"),
         (tool_call("g3", "search_orders", {"query": "SO-48213"}), "a normal result for g3"),
     ]
 
@@ -96,6 +121,8 @@ def check_refund_guard(guarded_run_tool: Callable[[ToolCall], ToolResult]) -> Re
                 return f"a {type(result).__name__}, not a tool result"
             if call.name == "search_orders" and result != sundry.run_tool(call):
                 return "a different result than sundry.run_tool gives"
+            if result.is_error and "100" not in result.text:
+                return "an error result that does not say why (name the $100 limit)"
             return f"{'an error' if result.is_error else 'a normal'} result for {result.call_id}"
 
         return run

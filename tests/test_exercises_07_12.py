@@ -1,0 +1,210 @@
+"""The checks of lessons 07-12 that do more than compare a value: wrong paths get a reason.
+
+Each lesson's exercises are also probed in their kernel (tests/test_student.py); these tests
+pin the behaviour the probe cannot see: what a plausible wrong answer is told.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from helpers import exercises
+from helpers.examples import crash_triage, sundry
+from helpers.exercises import reading_a_request as ex08
+from helpers.exercises import the_agent_loop as ex11
+from helpers.exercises import the_system_prompt as ex09
+from helpers.exercises import token_arithmetic_lab as ex12
+from helpers.exercises import what_the_sdk_adds as ex07
+from helpers.lab import Scenario
+from helpers.loop import run
+from helpers.messages import system, tool_call, tool_result, user
+from helpers.models import default_model
+from helpers.provider import LOCAL_KEY, LocalProvider, RateLimited
+
+
+@pytest.fixture(autouse=True)
+def _fresh():
+    exercises.reset()
+
+
+@pytest.fixture(scope="module")
+def baseline():
+    return Scenario(model=default_model("openai"), requests=6, tools=9, result_tokens=150)
+
+
+def test_07_no_retry_takes_the_class_and_names_a_parent_class():
+    import openai
+
+    with LocalProvider("sundry") as p:
+        p.inject(RateLimited(retry_after=0.01, retry_after_ms=10))
+        client = openai.OpenAI(base_url=p.base_url("openai"), api_key=LOCAL_KEY, max_retries=0)
+        with pytest.raises(openai.RateLimitError):
+            client.chat.completions.create(
+                model=default_model("openai"), messages=[{"role": "user", "content": "hi"}]
+            )
+        assert ex07.check_no_retry(openai.RateLimitError, p)
+        parent = ex07.check_no_retry("APIStatusError", p)
+    assert not parent and "parent class" in parent.message
+
+
+def test_07_the_blunt_test_leaves_the_client_timeout_out_of_the_body():
+    body = {
+        "messages": [{"role": "user", "content": "Where is my order SO-50102?"}],
+        "model": default_model("openai"),
+        "max_completion_tokens": 200,
+        "temperature": 0,
+    }
+    assert ex07.check_wire_body(body)
+    assert not ex07.check_wire_body({**body, "timeout": 30})
+
+
+def _keep_orphans(body):
+    return body
+
+
+def _drop_one_id(body):
+    return {**body, "messages": [m for m in body["messages"] if m.get("tool_call_id") != "x"]}
+
+
+def _drop_in_place(body):
+    calls = {c["id"] for m in body["messages"] for c in m.get("tool_calls") or []}
+    body["messages"][:] = [
+        m for m in body["messages"] if m["role"] != "tool" or m["tool_call_id"] in calls
+    ]
+    return body
+
+
+def _drop_orphans(body):
+    calls = {c["id"] for m in body["messages"] for c in m.get("tool_calls") or []}
+    kept = [m for m in body["messages"] if m["role"] != "tool" or m["tool_call_id"] in calls]
+    return {**body, "messages": kept}
+
+
+def test_08_repair_must_be_general_and_leave_its_input_alone():
+    model = default_model("openai")
+    orphan = ex08._orphan_ids(ex08._bodies(model)["result without its call"])[0]
+
+    def hard_coded(body):
+        kept = [m for m in body["messages"] if m.get("tool_call_id") != orphan]
+        return {**body, "messages": kept}
+
+    assert ex08.check_repair(_drop_orphans, model)
+    wrong = ex08.check_repair(hard_coded, model)
+    assert not wrong and "another id" in wrong.message
+    mutated = ex08.check_repair(_drop_in_place, model)
+    assert not mutated and "changed the body it was given" in mutated.message
+    assert not ex08.check_repair(_keep_orphans, model)
+
+
+def test_09_percentages_unchanged_prompts_and_silent_refusals_are_explained():
+    model = default_model("openai")
+    share = ex09.check_steps_share(35, model)
+    assert not share and "percentage" in share.message
+    with LocalProvider(scenario="crash-triage") as p:
+        workspace = crash_triage.Workspace()
+        triage = run(
+            crash_triage.opening(model),
+            lambda call: crash_triage.run_tool(call, workspace),
+            format="openai-chat",
+            base_url=p.url,
+            finish=crash_triage.FINISH,
+        )
+    blank = ex09.check_added_rule(..., crash_triage.SYSTEM_PROMPT, triage, model)
+    assert "not answered yet" in blank.message
+    same = ex09.check_added_rule(0, crash_triage.SYSTEM_PROMPT + "\n\n", triage, model)
+    assert not same and "still the prompt as it was" in same.message
+
+    def silent(call):
+        if call.name == "issue_refund" and call.arguments["amount_usd"] > 100:
+            return tool_result(call.id, "no", is_error=True)
+        return sundry.run_tool(call)
+
+    def strict_at_100(call):
+        if call.name == "issue_refund" and call.arguments["amount_usd"] >= 100:
+            return tool_result(call.id, "refused: above $100", is_error=True)
+        return sundry.run_tool(call)
+
+    def right(call):
+        if call.name == "issue_refund" and call.arguments["amount_usd"] > 100:
+            return tool_result(call.id, "refused: refunds above $100 need a human", is_error=True)
+        return sundry.run_tool(call)
+
+    assert "does not say why" in ex09.check_refund_guard(silent).message
+    assert not ex09.check_refund_guard(strict_at_100)
+    assert ex09.check_refund_guard(right)
+
+
+def test_11_capped_wants_jons_ticket_ending_on_a_waiting_call():
+    model = default_model("anthropic")
+    jon_text = "My espresso machine (order SO-51877) arrived smashed. Refund please. Jon"
+    with LocalProvider(scenario="sundry") as p:
+        jon = run(sundry.opening(model, jon_text), sundry.run_tool, base_url=p.url, max_turns=2)
+        maya = run(sundry.opening(model), sundry.run_tool, base_url=p.url, max_turns=2)
+    assert ex11.check_capped(jon)
+    other = ex11.check_capped(maya)
+    assert not other and "not Jon's ticket" in other.message
+    assert "not a trace" in ex11.check_capped("a trace").message
+
+
+def test_11_diagnose_must_stop_on_the_finishing_call_and_read_it():
+    model = default_model("openai")
+    with LocalProvider(scenario="crash-triage") as p:
+
+        def traced(report, finish):
+            workspace = crash_triage.Workspace()
+            return run(
+                crash_triage.opening(model, report),
+                lambda call: crash_triage.run_tool(call, workspace),
+                format="openai-chat",
+                base_url=p.url,
+                finish=finish,
+            )
+
+        def from_prose(report):
+            trace = traced(report, None)
+            return ["fixed" if "fixed" in trace.final_text else "needs_human"]
+
+        def structured(report):
+            trace = traced(report, crash_triage.FINISH)
+            return [g["status"] for g in trace.finish.arguments["groups"]]
+
+        def guessed_after_finish(report):
+            traced(report, crash_triage.FINISH)
+            return ["needs_human"]
+
+        prose = ex11.check_structured_finish(from_prose, p)
+        assert not prose and "went on after the agent had submitted" in prose.message
+        assert ex11.check_structured_finish(structured, p)
+        wrong = ex11.check_structured_finish(guessed_after_finish, p)
+        assert not wrong and "diagnose returned ['needs_human']" in wrong.message
+        blank = ex11.check_structured_finish(lambda report: None, p)
+        assert "not answered yet" in blank.message
+
+
+def test_12_a_timestamp_at_the_top_breaks_the_cache_and_at_the_end_keeps_it(baseline):
+    def at_the_top(request, now):
+        first = request.messages[0]
+        stamped = system(f"Current time: {now}\n\n{first.text}")
+        return replace(request, messages=[stamped, *request.messages[1:]])
+
+    def at_the_end(request, now):
+        return replace(request, messages=[*request.messages, user(f"(Current time: {now})")])
+
+    def forgets_the_time(request, now):
+        return request
+
+    top = ex12.check_time_in_request(at_the_top, baseline)
+    assert not top and "cache now serves 0 input tokens" in top.message
+    assert ex12.check_time_in_request(at_the_end, baseline)
+    missing = ex12.check_time_in_request(forgets_the_time, baseline)
+    assert not missing and "does not carry the time" in missing.message
+    calls = ex12.check_time_in_request(lambda r, now: tool_call("c", "x", {}), baseline)
+    assert not calls and "not a Request" in calls.message
+
+
+def test_12_a_percentage_is_told_to_be_a_fraction(baseline):
+    told = ex12.check_tools_share(62, baseline)
+    assert not told and "0.5, not 50" in told.message
+    assert ex12.check_tools_share("62%", baseline)
