@@ -12,7 +12,10 @@ Rows:
   against one count of its final request (target: about 1x, not n^2/2); plus the naive way
   (caches cleared every turn) on a shorter ticket to show the quadratic cost it avoids;
 - the local provider's latency per request on a keep-alive connection, against a bare
-  ``http.server`` answering the same bytes in the same run (target: p50 <= 5 ms).
+  ``http.server`` answering the same bytes in the same run (target: p50 <= 5 ms);
+- with ``ON_THE_WIRE_CORPUS`` set (a directory of recorded request bodies with their bills,
+  ``benchmarks/estimate_spread.py``): how many counts labelled exact equal the bill, and the
+  spread of bill / count of the Claude and Gemini estimates. Without it the row says skipped.
 
 Timings are CPU time, best of several runs with the garbage collector off (as ``timeit``
 does), on whatever machine runs this; they are indicative only.
@@ -213,12 +216,30 @@ def provider() -> None:
     _row("local provider / bare http.server (p50)", f"{m['ratio']:.1f}x", "same run")
 
 
+def estimates() -> None:
+    """Claude/Gemini estimates against recorded bills (needs ON_THE_WIRE_CORPUS, else skipped)."""
+    from benchmarks.estimate_spread import VARIABLE, corpus, measure, spread
+
+    root = corpus()
+    if root is None:
+        _row("estimate spread vs recorded bills", "skipped", f"{VARIABLE} not set")
+        return
+    rows, _ = measure(root)
+    exact = [r for r in rows if r["exact"]]
+    equal = sum(r["counted"] == r["billed"] for r in exact)
+    _row("counts labelled exact that equal the bill", f"{equal} of {len(exact)}", "target: all")
+    for rule, s in spread(rows).items():
+        note = f"{s['requests']} requests, median {s['median']:.2f}"
+        _row(f"{rule}: bill / count", f"{s['low']:.2f}-{s['high']:.2f}", note)
+
+
 def main() -> int:
     print("running benchmarks (indicative timings)...", file=sys.stderr)
     imports()
     overhead()
     incremental()
     provider()
+    estimates()
     width = max(len(r[0]) for r in ROWS)
     print(f"| {'benchmark':<{width}} | {'result':>12} | note |")
     print(f"|{'-' * (width + 2)}|{'-' * 14}|------|")

@@ -196,6 +196,11 @@ _add(
     "forced tools tool_choice (pamelafox): ' <|constrain|>json' is not in the legacy priming",
 )
 _add("hmarr", "function foo with description", G35, 36, HELLO, [_tool("foo", EMPTY, "Do a foo")])
+INLINE_2023 = (
+    "2023 functions-era figure: each property without a description on its own line; the 2024 "
+    "tools figures (pamelafox) and recorded 2025-26 gpt-4o bills write an object none of whose "
+    "properties is described on one line, as we do"
+)
 BING = "Do a bing bong"
 _add(
     "hmarr",
@@ -204,6 +209,7 @@ _add(
     49,
     HELLO,
     [_tool("bing_bong", {"type": "object", "properties": {"foo": {"type": "string"}}}, BING)],
+    xfail=INLINE_2023,
 )
 _add(
     "hmarr",
@@ -249,6 +255,7 @@ _add(
             BING,
         )
     ],
+    xfail=INLINE_2023,
 )
 SYS_HELLO = [_m("system", "Hello"), _m("user", "Hi there")]
 SYS_HELLO_COLON = [_m("system", "Hello:"), _m("user", "Hi there")]
@@ -290,6 +297,7 @@ _add(
             {"type": "object", "properties": {"foo": {"anyOf": [_kind("a", "baz", "boolean")]}}},
         )
     ],
+    xfail=INLINE_2023,
 )
 _add(
     "hmarr",
@@ -314,6 +322,7 @@ _add(
             },
         )
     ],
+    xfail=INLINE_2023,
 )
 _add(
     "hmarr",
@@ -332,6 +341,7 @@ _add(
             },
         )
     ],
+    xfail=INLINE_2023,
 )
 _add(
     "hmarr",
@@ -374,6 +384,7 @@ _add(
             },
         )
     ],
+    xfail=INLINE_2023,
 )
 NESTED_2023 = (
     "2023 functions-era rendering dropped descriptions of nested properties (hmarr's "
@@ -452,9 +463,9 @@ _add(
 # --- pamelafox/openai-messages-token-helper (Azure gpt-35-turbo, gpt-4o, gpt-4o-mini; 2024) ---
 BOT = [_m("system", "You are a bot.")]
 UNDESCRIBED = (
-    "properties without a description and nested objects cost 1-3 tokens less than the "
-    "namespace model gives; pamelafox's own model over-counts these too (her tests allow up to "
-    "+3); cause unknown"
+    "a nested object with one property described and one not costs 3 tokens less than the "
+    "namespace model gives (pamelafox's own model over-counts it too); no other figure pins "
+    "this shape down: an estimate"
 )
 SEARCH = _tool(
     "search_sources",
@@ -482,8 +493,8 @@ INT_ENUM = _tool(
     DEMO,
 )
 FORCE_DEMO = {"type": "function", "function": {"name": "data_demonstration"}}
-_add("pamelafox", "integer enum, none", G35, 54, BOT, [INT_ENUM], "none", xfail=UNDESCRIBED)
-_add("pamelafox", "integer enum, forced", G35, 64, BOT, [INT_ENUM], FORCE_DEMO, xfail=UNDESCRIBED)
+_add("pamelafox", "integer enum, none", G35, 54, BOT, [INT_ENUM], "none")
+_add("pamelafox", "integer enum, forced", G35, 64, BOT, [INT_ENUM], FORCE_DEMO)
 NO_PARAMS = _tool("search_sources", None, "Retrieve sources from the Azure AI Search index")
 _add("pamelafox", "no parameters", G35, 42, BOT, [NO_PARAMS], "auto")
 _add("pamelafox", "no parameters, forced", G35, 51, BOT, [NO_PARAMS], FORCE)
@@ -501,7 +512,6 @@ _add(
         )
     ],
     "auto",
-    xfail=UNDESCRIBED,
 )
 _add(
     "pamelafox",
@@ -521,7 +531,6 @@ _add(
         )
     ],
     "auto",
-    xfail=UNDESCRIBED,
 )
 _add(
     "pamelafox",
@@ -583,7 +592,7 @@ for _case, _n, _inner, _extra in [
         BOT,
         [_tool("data_demonstration", _params, DEMO)],
         "none",
-        xfail=UNDESCRIBED,
+        xfail=UNDESCRIBED if "LOST" in repr(_inner) or "Description in" in repr(_inner) else "",
     )
 for _case, _n, _name, _prop, _description in [
     (

@@ -104,10 +104,59 @@ def test_namespace_handles_missing_description_nested_objects_arrays_and_type_li
     }
     text, _ = render_namespace([("f", "", params), ("g", "", None)])
     assert "// " not in text.split("{", 1)[1].split("type g")[0]  # no description comments
-    assert "tags?: string[]," in text and "any_list?: any[]," in text
-    assert "maybe?: string | null," in text and "free?: object," in text
-    assert "where?: {\n  city?: string,\n}," in text and "odd?: any," in text
+    assert text.split("\n")[2] == (  # nothing described: one line (2024+ figures and bills)
+        "type f = (_: { tags?: string[], any_list?: any[], maybe?: string | null, "
+        "where?: { city?: string }, free?: object, odd?: any }) => any;"
+    )
     assert "type g = () => any;" in text
+    params["properties"]["tags"]["description"] = "Labels"  # one described: a line each
+    text, _ = render_namespace([("f", "", params)])
+    assert "// Labels\ntags?: string[],\nany_list?: any[],\n" in text
+    assert "where?: { city?: string },\n" in text  # a nested object's own properties decide
+
+
+def test_an_undescribed_object_on_one_line_matches_recorded_bills():
+    """Recorded billed ``prompt_tokens`` (pydantic-ai's public VCR cassettes, MIT): tools whose
+    properties have no description. The requests below are ours, in the recorded requests'
+    shape (same messages and tools, strict schemas); their texts and names are our own words
+    with the same token counts as the recorded ones, so the bill applies. The recorded bodies
+    themselves are checked by ``make bench`` with ``ON_THE_WIRE_CORPUS`` (exact == bill)."""
+
+    def tool(name: str, field: str) -> Tool:
+        schema = {"properties": {field: {"type": "string"}}, "required": [field]}
+        return Tool(name, "", {"additionalProperties": False, **schema, "type": "object"})
+
+    cases = [
+        # tests/cassettes/test_temporal/test_temporal_agent_with_model_retry.yaml,
+        # interaction 0, commit c47e7073123b1a44840511e5e2b07c2c24dadb27
+        ("gpt-4o", [user("Is it raining in Lima today?")], [tool("get_rain", "town")], 45),
+        # tests/models/cassettes/test_openai/test_run_stream_sync_streams_real_model.yaml,
+        # interaction 0, commit de90fcbe272f0e428260aa08c5e22b9b0ecab696
+        (
+            "gpt-4o-mini",
+            [user("Which city is Peru's capital? Use the tool, then give it.")],
+            [tool("find_capital", "nation")],
+            53,
+        ),
+        # tests/cassettes/test_dbos/test_dbos_agent_with_hitl_tool.yaml, interaction 0,
+        # commit f077d56ce09d88b03c046985161230fad796aa0d
+        (
+            "gpt-4o",
+            [
+                system("Call the tools without asking for approval."),
+                user("Remove the file `.cache` and make `notes.md`"),
+            ],
+            [tool("make_file", "where"), tool("remove_file", "where")],
+            71,
+        ),
+    ]
+    for model, messages, tools, billed in cases:
+        counted = count(Request(model, messages, tools))
+        assert counted.total == billed and counted.label == "exact", tools[0].name
+    assert (
+        "type get_rain = (_: { town: string }) => any;"
+        in render_namespace([("get_rain", "", cases[0][2][0].parameters)])[0]
+    )
 
 
 def test_priming_depends_on_tools_and_tool_choice():
@@ -509,9 +558,11 @@ def test_split_at_gives_every_token_to_the_span_it_starts_in():
 # --- honest labels: "exact" only where a published figure verifies model and feature ---------
 
 LEGACY = "legacy function_call param"  # not expressible as a neutral request
+ERA_2023 = "2023 functions-era figure"  # the rendering changed since (INLINE_2023)
+CURRENT = [c for c in CASES if LEGACY not in c.xfail and ERA_2023 not in c.xfail]
 
 
-@pytest.mark.parametrize("case", [c for c in CASES if LEGACY not in c.xfail], ids=lambda c: c.id)
+@pytest.mark.parametrize("case", CURRENT, ids=lambda c: c.id)
 def test_a_count_labelled_exact_matches_its_figure_and_an_estimate_is_within_its_bound(case):
     counted = count(to_request(case.body, case.model))
     if not counted.estimate:
@@ -566,3 +617,81 @@ def test_pydantic_schema_keywords_the_namespace_drops_are_an_estimate_bounded_by
     counted = count(Request("gpt-4o", [user("hi")], [Tool("order", "Place one.", pydantic_like)]))
     bound, why = counted.uncertain["tools[0]"]
     assert "unrendered $defs" in why and "unrendered title" in why and bound > 20
+
+
+# --- the measured spread of the Claude and Gemini estimates -------------------------------------
+
+
+def test_the_committed_spread_is_what_its_requests_give_and_each_has_a_public_source():
+    """data/estimate_spread.json: the summary is recomputed from the listed requests, and
+    every request names the public repository, file and commit its bill was read from."""
+    import re
+
+    from benchmarks.estimate_spread import RULES, spread
+    from helpers.tokens.spread import measured
+
+    data = measured()
+    requests = data["requests"]
+    rows = [r | {"sees_everything": True} for r in requests]
+    assert spread(rows) == data["spread"] and set(data["spread"]) == set(RULES)
+    for r in requests:
+        assert r["source"] in data["licences"], r
+        assert re.fullmatch(r"[0-9a-f]{40}", r["commit"]) and r["path"].endswith(".yaml"), r
+        assert r["counted"] > 0 and r["billed"] > 0 and isinstance(r["interaction"], int)
+        assert "work" not in r["path"].split("/")[0]  # a path inside the repository
+    assert len({(r["path"], r["interaction"], r["source"]) for r in requests}) > 0.6 * len(rows)
+
+
+def test_claude_and_gemini_estimates_print_their_measured_spread():
+    from helpers.tokens.spread import measured
+
+    for model, rule in [
+        ("claude-sonnet-4-6", "anthropic-estimate"),
+        ("gemini-2.5-flash", "gemini-estimate"),
+    ]:
+        s = measured()["spread"][rule]
+        counted = count(Request(model, [user("hi")]))
+        expected = (
+            f"estimate; on {s['requests']} recorded requests the bill was "
+            f"{s['low']:.2f}-{s['high']:.2f}x this count (median {s['median']:.2f})"
+        )
+        assert counted.label == expected and expected in counted.table()
+        assert expected in counted._repr_html_().replace("&#x27;", "'")
+    other = count(Request("claude-opus-4-1", [user("hi")])).label
+    assert "recorded requests to other models" in other
+    assert count(Request("gpt-4o", [user("hi")])).label == "exact"  # OpenAI keeps its own labels
+
+
+def test_what_the_count_cannot_see_makes_a_claude_or_gemini_count_error_unknown():
+    """Server tools, extended thinking, files and URL images of unknown size: measured on
+    recorded bills to cost from 2x to 400x what the offline count sees (so no spread applies)."""
+    from helpers.tokens import count_body
+
+    hello = [{"role": "user", "content": "What's new?"}]
+    plain = count_body(
+        {"model": "claude-sonnet-4-6", "max_tokens": 9, "messages": hello}, "anthropic"
+    )
+    assert plain.label.startswith("estimate; on ")
+    for extra in (
+        {"tools": [{"type": "web_search_20250305", "name": "web_search"}]},
+        {"thinking": {"type": "enabled", "budget_tokens": 1024}},
+        {"mcp_servers": [{"type": "url", "url": "https://example.com/sse", "name": "x"}]},
+    ):
+        body = {"model": "claude-sonnet-4-6", "max_tokens": 9, "messages": hello, **extra}
+        counted = count_body(body, "anthropic")
+        assert counted.label == "estimate, error unknown", extra
+    off = {"model": "claude-sonnet-4-6", "max_tokens": 9, "messages": hello}
+    assert count_body(off | {"thinking": {"type": "disabled"}}, "anthropic").label == plain.label
+    url = {"type": "image", "source": {"type": "url", "url": "https://example.com/cat.png"}}
+    image = count_body({**off, "messages": [{"role": "user", "content": [url]}]}, "anthropic")
+    assert image.uncertain["messages[0].content[0]"][1] == "image size unknown"
+    contents = [{"role": "user", "parts": [{"text": "What's new?"}]}]
+    assert count_body({"contents": contents}, "gemini", "gemini-2.5-flash").label.startswith(
+        "estimate; on "
+    )
+    for body in (
+        {"contents": contents, "tools": [{"googleSearch": {}}]},
+        {"contents": [{"role": "user", "parts": [{"fileData": {"fileUri": "gs://a/b.mp4"}}]}]},
+        {"contents": contents, "generationConfig": {"responseSchema": {"type": "STRING"}}},
+    ):
+        assert count_body(body, "gemini", "gemini-2.5-flash").label == "estimate, error unknown"

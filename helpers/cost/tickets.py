@@ -205,6 +205,12 @@ def project_ticket(
         f", cache rule {rule.get('kind')}" if caching else ", no caching"
     )
     ticket.notes = notes + (cache_terms(info) if caching else [])
+    if info.counting in ("anthropic-estimate", "gemini-estimate"):
+        from helpers.tokens.spread import sentence
+
+        ticket.notes.append(
+            f"input tokens are a proxy estimate: {sentence(info.counting, info.id)}"
+        )
     return ticket
 
 

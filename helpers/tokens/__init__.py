@@ -100,6 +100,13 @@ def count(request: Request, model: str | ModelInfo | None = None, *, live: bool 
 
         uncertain = find_uncertain(request, info)
         estimate = bool(uncertain)
+    spread = ""
+    if info.counting in ("anthropic-estimate", "gemini-estimate"):
+        from helpers.tokens.exactness import images_of_unknown_size
+        from helpers.tokens.spread import sentence
+
+        uncertain = images_of_unknown_size(request, info)
+        spread = sentence(info.counting, info.id)
     if info.note:
         notes = [info.note, *notes]
     return Count(
@@ -111,6 +118,7 @@ def count(request: Request, model: str | ModelInfo | None = None, *, live: bool 
         notes=notes,
         pieces=pieces,
         uncertain=uncertain,
+        spread=spread,
     )
 
 

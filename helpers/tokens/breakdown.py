@@ -63,6 +63,8 @@ class Count:
     pieces: list[Piece] = field(default_factory=list, repr=False)
     #: part -> (tokens it can be off, None if unknown; why): what makes this an estimate
     uncertain: dict[str, tuple[int | None, str]] = field(default_factory=dict)
+    #: for a proxy estimate (Claude, Gemini): how far recorded bills were from such counts
+    spread: str = ""
 
     @property
     def error(self) -> int | None:
@@ -72,9 +74,13 @@ class Count:
 
     @property
     def label(self) -> str:
-        """``exact``, ``estimate ±N`` or ``estimate, error unknown``: what the total can claim."""
+        """``exact``, ``estimate ±N``, ``estimate, error unknown``, or for Claude and Gemini the
+        measured spread: ``estimate; on 75 recorded requests the bill was 0.69-1.50x this
+        count (median 1.15)`` (``helpers.tokens.spread``)."""
         if not self.estimate:
             return "exact"
+        if self.spread and not self.uncertain:
+            return f"estimate; {self.spread}"
         error = self.error
         return "estimate" + (f" ±{error}" if error else ", error unknown" if error is None else "")
 

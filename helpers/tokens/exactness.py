@@ -13,9 +13,10 @@ checked (``tests/published_counts.py``). Anything else makes the count an estima
 - several calls in one turn: the ``multi_tool_use.parallel`` rendering is a community model;
   published gpt-3.5 figures for 2 and 3 calls were 10 to 11 tokens short, recorded gpt-4o
   bills 4 tokens long for 2 calls: up to 6 per call;
-- a tool schema with nested objects, arrays of objects, integer enums, ``anyOf`` or
-  properties without a description: published figures differ by 1 to 3 tokens per tool
-  (string enums and described top-level properties match);
+- an object none of whose properties is described is written on one line (``tool_namespace``):
+  2024 published figures and recorded gpt-4o, gpt-4o-mini and gpt-4.1-mini bills match, nested
+  objects and integer enums included; an object with some properties described and some
+  not, or an ``anyOf``: published and recorded figures differ by 1 to 4 tokens per tool;
 - descriptions of nested properties: the 2024 figures count them, the 2023 ones did not;
 - schema keywords the namespace does not render (``title``, ``default``, ``$defs``, ``$ref``,
   ``format``, ``minimum``...): if the API renders them, up to their JSON's tokens more;
@@ -34,17 +35,35 @@ from typing import Any
 from helpers.messages import Image, Request, Text, ToolCall
 from helpers.models import ModelInfo
 
-__all__ = ["RENDERED", "uncertain", "unmodelled"]
+__all__ = ["RENDERED", "images_of_unknown_size", "uncertain", "unmodelled"]
 
 #: Request fields and content parts the neutral request does not carry, so no count sees them.
 UNMODELLED_FIELDS = {
-    "response_format": "response_format: its JSON schema is added to the prompt, size unknown",
-    "functions": "legacy functions: not counted",
-    "function_call": "legacy function_call: not counted",
-    "audio": "audio output settings: not counted",
-    "prediction": "predicted output: not counted",
+    "openai-chat": {
+        "response_format": "response_format: its JSON schema is added to the prompt, size unknown",
+        "functions": "legacy functions: not counted",
+        "function_call": "legacy function_call: not counted",
+        "audio": "audio output settings: not counted",
+        "prediction": "predicted output: not counted",
+    },
+    "anthropic": {
+        "thinking": "extended thinking: the bill adds tokens no offline count sees",
+        "mcp_servers": "MCP servers: their tool definitions are added by the API, not counted",
+        "container": "a code-execution container: its files are not counted",
+    },
+    "gemini": {
+        "responseSchema": "responseSchema: the schema is given to the model, size unknown",
+        "responseJsonSchema": "responseJsonSchema: the schema is given to the model, size unknown",
+    },
 }
-UNMODELLED_PARTS = {"file", "input_audio", "input_file", "document", "audio"}
+#: Content the count does not see (types of OpenAI parts, Anthropic blocks, Gemini part keys).
+UNMODELLED_PARTS = {
+    "openai-chat": {"file", "input_audio", "input_file", "document", "audio"},
+    "anthropic": {"document", "search_result", "container_upload", "compaction", "thinking"}
+    | {"redacted_thinking", "server_tool_use", "mcp_tool_use", "mcp_tool_result"},
+    "gemini": {"fileData", "file_data", "executableCode", "executable_code", "videoMetadata"}
+    | {"codeExecutionResult", "code_execution_result", "thought"},
+}
 
 #: The JSON Schema keywords the tool namespace renders (``tool_namespace``); others are dropped.
 RENDERED = {"type", "properties", "required", "description", "enum", "items", "anyOf", "oneOf"}
@@ -79,19 +98,82 @@ def uncertain(request: Request, info: ModelInfo) -> dict[str, tuple[int | None, 
     return out
 
 
-def unmodelled(body: dict[str, Any], format: str) -> dict[str, tuple[int | None, str]]:
-    """What a wire body carries that the neutral request drops: each makes a count an estimate
-    of unknown error (seen in recorded traffic: a ``file`` part or a ``response_format``
-    added 48 to 219 billed tokens that no offline count saw)."""
+def images_of_unknown_size(request: Request, info: ModelInfo) -> dict[str, tuple[int | None, str]]:
+    """For the Claude and Gemini estimates: images given by URL (their size is unknown offline).
+
+    Measured: an image URL sent to claude-haiku-4-5 (pydantic-ai's cassette
+    ``test_image_url_input_invalid_mime_type``) billed 335 input tokens where the guess counted
+    773; the bound is the distance from the guess to the farthest possible size.
+    """
+    from helpers.tokens.images import image_tokens
+
     out: dict[str, tuple[int | None, str]] = {}
-    for key, why in UNMODELLED_FIELDS.items():
-        if body.get(key) not in (None, [], {}) and format == "openai-chat":
+    rule = info.image or {}
+    for i, message in enumerate(request.messages):
+        for j, block in enumerate(message.content):
+            if not isinstance(block, Image) or block.data is not None or not rule:
+                continue
+            guess = image_tokens(block, rule).tokens
+            most = rule.get("max_tokens") if rule.get("method") == "anthropic-area" else None
+            bound = (
+                max(guess, most - guess) if most else (0 if rule.get("method") == "flat" else None)
+            )
+            out[f"messages[{i}].content[{j}]"] = (bound, "image size unknown")
+    return out
+
+
+def unmodelled(body: dict[str, Any], format: str) -> dict[str, tuple[int | None, str]]:
+    """What a wire body carries that the count does not see: each makes a count an estimate of
+    unknown error. Seen in recorded traffic (pydantic-ai's and Mirascope's public cassettes): a
+    ``file`` part or a ``response_format`` added 48 to 219 billed tokens; Anthropic server
+    tools (web search, code execution...), MCP servers and extended thinking, and Gemini's
+    built-in tools and video files, billed 2 to 400 times the offline count."""
+    out: dict[str, tuple[int | None, str]] = {}
+    config = body.get("generationConfig") or body.get("generation_config") or {}
+    fields = {**body, **config} if format == "gemini" and isinstance(config, dict) else body
+    for key, why in UNMODELLED_FIELDS.get(format, {}).items():
+        if fields.get(key) not in (None, [], {}) and fields.get(key) != {"type": "disabled"}:
             out[key] = (None, why)
-    for i, message in enumerate(body.get("messages") or []):
-        content = message.get("content") if isinstance(message, dict) else None
-        for j, part in enumerate(content if isinstance(content, list) else []):
-            if isinstance(part, dict) and part.get("type") in UNMODELLED_PARTS:
-                out[f"messages[{i}].content[{j}]"] = (None, f"{part['type']} part: not counted")
+    for k, tool in enumerate(body.get("tools") or []):
+        built_in = _built_in_tool(tool, format)
+        if built_in:
+            out[f"tools[{k}]"] = (None, f"{built_in}: a provider's built-in tool, not counted")
+    turns = body.get("contents") if format == "gemini" else body.get("messages")
+    for i, message in enumerate(turns if isinstance(turns, list) else []):
+        for j, kind in _part_kinds(message, format):
+            if kind in UNMODELLED_PARTS.get(format, set()):
+                where = f"{'contents' if format == 'gemini' else 'messages'}[{i}]"
+                inner = "parts" if format == "gemini" else "content"
+                out[f"{where}.{inner}[{j}]"] = (None, f"{kind} part: not counted")
+    return out
+
+
+def _built_in_tool(tool: Any, format: str) -> str | None:
+    """The kind of a provider-run tool (Anthropic ``web_search_...``, Gemini ``googleSearch``)."""
+    if not isinstance(tool, dict):
+        return None
+    if format == "anthropic" and tool.get("type") not in (None, "custom"):
+        return str(tool["type"])
+    if format == "gemini":
+        other = [k for k in tool if k not in ("functionDeclarations", "function_declarations")]
+        return other[0] if other else None
+    return None
+
+
+def _part_kinds(message: Any, format: str) -> list[tuple[int, str]]:
+    """(index, kind) of each part of one message: a block's ``type``, a Gemini part's keys."""
+    if not isinstance(message, dict):
+        return []
+    parts = message.get("parts") if format == "gemini" else message.get("content")
+    out = []
+    for j, part in enumerate(parts if isinstance(parts, list) else []):
+        if not isinstance(part, dict):
+            continue
+        if format == "gemini":
+            kinds = [k for k in part if k in UNMODELLED_PARTS["gemini"] and part[k]]
+            out += [(j, k) for k in kinds[:1]]
+        elif isinstance(part.get("type"), str):
+            out.append((j, part["type"]))
     return out
 
 
@@ -117,17 +199,14 @@ def _walk(schema: Any, shapes: set, dropped: dict, nested: list, top: bool = Fal
     for key, value in schema.items():
         if key not in RENDERED and key not in VERIFIED_UNRENDERED:
             dropped.setdefault(key, value)
-    if any(not isinstance(v, str) for v in schema.get("enum") or []):
-        shapes.add("non-string enum")
     if "anyOf" in schema or "oneOf" in schema:
         shapes.add("anyOf")
     properties = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
-    if properties and not top:
-        shapes.add("nested object")
+    described = [isinstance(p, dict) and bool(p.get("description")) for p in properties.values()]
+    if any(described) and not all(described):  # one line per property, some without comment
+        shapes.add("property without description")
     for prop in properties.values():
-        if isinstance(prop, dict) and not prop.get("description"):
-            shapes.add("property without description")
-        elif isinstance(prop, dict) and not top:
+        if isinstance(prop, dict) and prop.get("description") and not top:
             nested.append(prop["description"])
         _walk(prop, shapes, dropped, nested)
     for option in (schema.get("anyOf") or []) + (schema.get("oneOf") or []):
