@@ -126,17 +126,33 @@ def count_body(
     body: dict, format: str, model: str | ModelInfo | None = None, *, live: bool | None = None
 ) -> Count:
     """Count a wire body as sent: parse it, count it, and label as estimated whatever the body
-    carries that the neutral request drops (``response_format``, file parts...)."""
+    carries that the neutral request drops (a ``response_format`` schema, file parts...).
+    The legacy ``functions`` / ``function_call`` fields are counted as ``tools`` /
+    ``tool_choice`` (``helpers.tokens.exactness`` says why and how far that can be off)."""
     from helpers.formats import parse
     from helpers.tokens.exactness import unmodelled
 
+    dropped = unmodelled(body, format)
+    if format == "openai-chat" and body.get("functions") and not body.get("tools"):
+        body = _functions_as_tools(body)
     request = parse(body, format)
     counted = count(request, model or body.get("model") or None, live=live)
-    dropped = unmodelled(body, format)
     if dropped:
         counted.uncertain = {**counted.uncertain, **dropped}
         counted.estimate = True
     return counted
+
+
+def _functions_as_tools(body: dict) -> dict:
+    """The legacy ``functions`` / ``function_call`` fields as ``tools`` / ``tool_choice``."""
+    legacy = {k: v for k, v in body.items() if k not in ("functions", "function_call")}
+    legacy["tools"] = [{"type": "function", "function": f} for f in body["functions"]]
+    call = body.get("function_call")
+    if isinstance(call, dict) and call.get("name"):
+        legacy["tool_choice"] = {"type": "function", "function": {"name": call["name"]}}
+    elif call in ("none", "auto"):
+        legacy["tool_choice"] = call
+    return legacy
 
 
 def count_text(text: str, model: str | ModelInfo | None = None) -> int:
