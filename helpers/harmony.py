@@ -72,6 +72,10 @@ class HarmonyView:
     def __len__(self) -> int:
         return len(self.tokens)
 
+    def __repr__(self) -> str:  # the plain-text view (GitHub, nbconvert): short, not the text
+        parts = ", ".join(f"{role} {end - start}" for role, _, start, end in self.segments)
+        return f"HarmonyView({self.count} tokens: {parts}; .text, .pieces, .excerpt())"
+
     def excerpt(self, head: int = 12, tail: int = 6) -> str:
         """The text with every long message cut to its first and last tokens, so the role and
         channel markers of the whole conversation fit on a screen (the counts say what is cut)."""

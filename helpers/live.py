@@ -1,6 +1,6 @@
-"""Live mode: the same requests, sent to a real provider, only where a cell says so.
+"""Used in lessons: 11.
 
-Used in lessons: 11.
+Live mode: the same requests, sent to a real provider, only where a cell says so.
 
 Every lesson talks to the local provider on 127.0.0.1. Live mode changes that for **one kind of
 cell only**: a cell that calls :func:`run_live` (lesson 11 has one, marked LIVE) or

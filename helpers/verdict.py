@@ -1,7 +1,7 @@
-"""One decision per profile: would this provider accept this request body, and if not, what
-does it answer?
+"""Used in lessons: 08, 10.
 
-Used in lessons: 08, 10.
+One decision per profile: would this provider accept this request body, and if not, what
+does it answer?
 
 ``verdict(body, profile)`` reads a body the way the provider does, in the order a real server
 checks it, and returns a :class:`Verdict`:

@@ -37,6 +37,16 @@ def _results(request: Request) -> list[tuple[int, int, ToolResult]]:
     ]
 
 
+def _answered_turns(request: Request) -> list[int]:
+    """Indices of assistant messages with calls whose results come in the very next message."""
+    messages = request.messages
+    return [
+        i
+        for i, m in enumerate(messages[:-1])
+        if m.role == "assistant" and m.tool_calls and messages[i + 1].role == "tool"
+    ]
+
+
 def _call_of(request: Request, call_id: str) -> int:
     return next(i for i, _, c in _calls(request) if c.id == call_id)
 
@@ -69,11 +79,7 @@ def drop_call(request: Request, choose: Choose) -> Corrupted:
 def swap_call_and_result(request: Request, choose: Choose) -> Corrupted:
     """Send the tool message before the assistant message that made the calls."""
     r = copy.deepcopy(request)
-    turns = [
-        i
-        for i, m in enumerate(r.messages[:-1])
-        if m.role == "assistant" and m.tool_calls and r.messages[i + 1].role == "tool"
-    ]
+    turns = _answered_turns(r)
     if not turns:
         return None
     i = choose(turns)
@@ -139,11 +145,7 @@ def user_between_call_and_result(request: Request, choose: Choose) -> Corrupted:
     OpenAI Chat, Anthropic and Gemini do not. ``expected`` is therefore empty.
     """
     r = copy.deepcopy(request)
-    turns = [
-        i
-        for i, m in enumerate(r.messages[:-1])
-        if m.role == "assistant" and m.tool_calls and r.messages[i + 1].role == "tool"
-    ]
+    turns = _answered_turns(r)
     if not turns:
         return None
     i = choose(turns)

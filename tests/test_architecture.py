@@ -126,9 +126,9 @@ def find_circle(graph: dict[str, set[str]]) -> list[str] | None:
     return None
 
 
-def lesson_imports(notebook: Path, known: dict[str, Path]) -> set[str]:
-    """The ``helpers`` modules a lesson's code cells import (magics and shell lines skipped)."""
-    found: set[str] = set()
+def lesson_code(notebook: Path) -> list[ast.Module]:
+    """A lesson's code cells, parsed (magics and shell lines skipped)."""
+    trees = []
     for cell in json.loads(notebook.read_text(encoding="utf-8"))["cells"]:
         if cell["cell_type"] != "code":
             continue
@@ -136,7 +136,15 @@ def lesson_imports(notebook: Path, known: dict[str, Path]) -> set[str]:
         source = "\n".join(
             "" if line.lstrip().startswith(("%", "!")) else line for line in source.splitlines()
         )
-        found |= imported(ast.parse(source), "__lesson__", False, known, names_as_doors=True)
+        trees.append(ast.parse(source))
+    return trees
+
+
+def lesson_imports(notebook: Path, known: dict[str, Path]) -> set[str]:
+    """The ``helpers`` modules a lesson's code cells import."""
+    found: set[str] = set()
+    for tree in lesson_code(notebook):
+        found |= imported(tree, "__lesson__", False, known, names_as_doors=True)
     return found
 
 
@@ -236,9 +244,26 @@ USED_IN = re.compile(r"Used in lessons: (\d\d(?:, \d\d)*)\.")
 
 
 def _used_in_line(path: Path) -> str:
-    """The ``Used in lessons`` line among the first lines of the module docstring, or ''."""
+    """The first line of the module docstring (the ``Used in lessons`` line), or ''."""
     doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")), clean=True) or ""
-    return next((ln for ln in doc.splitlines()[:6] if ln.startswith("Used in lessons")), "")
+    return doc.splitlines()[0] if doc else ""
+
+
+def _defining_modules(notebook: Path) -> set[str]:
+    """Where the names a lesson imports are defined: ``from helpers.cost import project_ticket``
+    uses ``helpers.cost.tickets`` (a door re-exports it) as much as ``helpers.cost``."""
+    import importlib
+
+    found = set()
+    for tree in lesson_code(notebook):
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("helpers"):
+                door = importlib.import_module(node.module)
+                for alias in node.names:
+                    defined = getattr(getattr(door, alias.name, None), "__module__", None)
+                    if isinstance(defined, str):
+                        found.add(defined)
+    return found
 
 
 @pytest.mark.parametrize("name, path", _learner_facing(), ids=lambda x: str(x))
@@ -253,6 +278,7 @@ def test_a_learner_facing_module_opens_with_the_lessons_that_use_it(name, path):
         nb.name[:2]
         for nb in LESSONS
         if any(m == name or m.startswith(name + ".") for m in lesson_imports(nb, known))
+        or name in _defining_modules(nb)
     }
     assert importers <= listed, (
         f"{path.relative_to(ROOT)}: lessons {sorted(importers - listed)} import it"

@@ -61,3 +61,10 @@ def test_the_excerpt_keeps_every_marker_and_says_how_much_it_cut():
     assert len(short) < len(view.text) / 5
     tiny = render_harmony(Request("gpt-oss-120b", [user("Hi")]))
     assert "<|start|>user<|message|>Hi<|end|>" in tiny.excerpt()
+
+
+def test_the_plain_text_repr_is_short_and_counts_each_part():
+    view = render_harmony(sundry.ticket("gpt-oss-120b"))
+    shown = repr(view)
+    assert shown.startswith(f"HarmonyView({view.count} tokens: system ") and len(shown) < 200
+    assert "developer" in shown and "priming 2" in shown

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 
 from helpers.examples import crash_triage, sundry
@@ -34,17 +36,30 @@ def test_sundry_ticket_in_every_wire_format(p, wire):
     assert sent == sorted(sent) and len(set(sent)) == 4  # the history grows every turn
 
 
-def test_crash_triage_answers_parallel_calls_in_one_message():
-    workspace = crash_triage.Workspace()
-    with LocalProvider("crash-triage") as p:
-        trace = run(
-            crash_triage.opening(model("anthropic")),
-            lambda call: crash_triage.run_tool(call, workspace),
-            format="anthropic",
-            base_url=p.url,
-            finish=crash_triage.FINISH,
-        )
-        second_request = p.recorder[2].request_json
+@pytest.fixture
+def crash_run():
+    """``crash_run(format, finish=...)``: the crash-triage agent run once on its own local
+    provider; returns (trace, provider, workspace). The provider stops after the test."""
+    with contextlib.ExitStack() as stack:
+
+        def start(wire: str, finish=None):
+            workspace = crash_triage.Workspace()
+            p = stack.enter_context(LocalProvider("crash-triage"))
+            trace = run(
+                crash_triage.opening(model(wire)),
+                lambda call: crash_triage.run_tool(call, workspace),
+                format=wire,
+                base_url=p.url,
+                finish=finish,
+            )
+            return trace, p, workspace
+
+        yield start
+
+
+def test_crash_triage_answers_parallel_calls_in_one_message(crash_run):
+    trace, p, workspace = crash_run("anthropic", finish=crash_triage.FINISH)
+    second_request = p.recorder[2].request_json
     assert len(trace.steps) == 8
     assert trace.steps[1].tool_calls == ["search_code", "run_tests"]
     # Anthropic: both results in ONE user message, right after the calls
@@ -53,17 +68,9 @@ def test_crash_triage_answers_parallel_calls_in_one_message():
     assert "```diff" in workspace.issues["ST-501"]["body"]
 
 
-def test_a_finishing_tool_ends_the_run_with_a_structured_result():
-    workspace = crash_triage.Workspace()
-    with LocalProvider("crash-triage") as p:
-        trace = run(
-            crash_triage.opening(model("openai-chat")),
-            lambda call: crash_triage.run_tool(call, workspace),
-            format="openai-chat",
-            base_url=p.url,
-            finish=crash_triage.FINISH,
-        )
-        sent = len(p.recorder)
+def test_a_finishing_tool_ends_the_run_with_a_structured_result(crash_run):
+    trace, p, workspace = crash_run("openai-chat", finish=crash_triage.FINISH)
+    sent = len(p.recorder)
     assert sent == len(trace.steps) == 8  # no request after the finishing call
     assert trace.finish.name == "submit_diagnosis"
     assert trace.finish.arguments == workspace.diagnosis
@@ -73,15 +80,8 @@ def test_a_finishing_tool_ends_the_run_with_a_structured_result():
     assert trace.request_messages(0) == trace.messages[:2]
 
 
-def test_without_finish_the_loop_runs_until_a_reply_has_no_calls():
-    workspace = crash_triage.Workspace()
-    with LocalProvider("crash-triage") as p:
-        trace = run(
-            crash_triage.opening(model("anthropic")),
-            lambda call: crash_triage.run_tool(call, workspace),
-            format="anthropic",
-            base_url=p.url,
-        )
+def test_without_finish_the_loop_runs_until_a_reply_has_no_calls(crash_run):
+    trace, _, _ = crash_run("anthropic")
     assert trace.finish is None and len(trace.steps) == 9
     assert trace.final_text == "Diagnosis submitted."
 

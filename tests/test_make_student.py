@@ -61,6 +61,17 @@ def _write(folders, force=False) -> int:
     return make_student.write(student, lessons, force=force)
 
 
+def _learner_answers_then_the_lesson_changes(folders) -> str:
+    """Copies written, the learner answers in 00_a, then the author revises lesson 00_a.
+    Returns the learner's version of the copy."""
+    lessons, student = folders
+    _write(folders)
+    mine = (student / "00_a.ipynb").read_text().replace("answer = ...", "answer = 41")
+    (student / "00_a.ipynb").write_text(mine)
+    (lessons / "00_a.ipynb").write_text(_lesson("A, revised"))
+    return mine
+
+
 def test_first_run_writes_learner_copies_and_a_record(folders):
     lessons, student = folders
     assert _write(folders) == 0
@@ -78,10 +89,7 @@ def test_first_run_writes_learner_copies_and_a_record(folders):
 
 def test_a_changed_copy_is_never_overwritten_and_other_copies_still_update(folders, capsys):
     lessons, student = folders
-    _write(folders)
-    mine = (student / "00_a.ipynb").read_text().replace("answer = ...", "answer = 41")
-    (student / "00_a.ipynb").write_text(mine)
-    (lessons / "00_a.ipynb").write_text(_lesson("A, revised"))
+    mine = _learner_answers_then_the_lesson_changes(folders)
     (lessons / "01_b.ipynb").write_text(_lesson("B, revised"))
     assert _write(folders) == 1
     assert (student / "00_a.ipynb").read_text() == mine
@@ -94,10 +102,7 @@ def test_a_changed_copy_is_never_overwritten_and_other_copies_still_update(folde
 
 def test_force_keeps_a_backup_of_the_learners_version(folders, capsys):
     lessons, student = folders
-    _write(folders)
-    mine = (student / "00_a.ipynb").read_text().replace("answer = ...", "answer = 41")
-    (student / "00_a.ipynb").write_text(mine)
-    (lessons / "00_a.ipynb").write_text(_lesson("A, revised"))
+    mine = _learner_answers_then_the_lesson_changes(folders)
     assert _write(folders, force=True) == 0
     backups = list((student / "backup").glob("00_a-*.ipynb"))
     assert len(backups) == 1 and backups[0].read_text() == mine

@@ -1,6 +1,6 @@
-"""What a request costs, and how a ticket's cost grows as the message list is rebuilt each turn.
+"""Used in lessons: 04, 05, 06, 09, 10, 11, 12.
 
-Used in lessons: 04, 05, 06, 09, 10, 11, 12.
+What a request costs, and how a ticket's cost grows as the message list is rebuilt each turn.
 
 Usage semantics differ by provider; ``usage_from(raw, format)`` turns each provider's usage
 object into the neutral ``Usage`` (``helpers.replies``), where ``input_tokens`` counts *all*

@@ -1,6 +1,6 @@
-"""Compaction: replace early history with a summary, as an agent does when a ticket grows long.
+"""Used in lessons: 04, 10, 12.
 
-Used in lessons: 04, 10, 12.
+Compaction: replace early history with a summary, as an agent does when a ticket grows long.
 
 ``compact(request, keep_last, summary)`` is the request compaction sends; ``compact_ticket``
 rewrites a whole ticket from the turn where compaction happens. Price both versions with

@@ -1,8 +1,6 @@
-"""Used in lessons: 04, 05, 06, 09, 10.
+"""Used in lessons: 05, 06, 10, 11, 12.
 
 A ticket turn by turn: the whole message list is resent every turn, so input grows.
-
-Used in lessons: 05, 06, 10, 11, 12.
 
 ``Ticket`` holds one ``Turn`` row per request (input, cached, written, output, cost,
 cumulative) for tables and plots. ``ticket_from_usages`` builds it from reported usage;

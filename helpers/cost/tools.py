@@ -1,6 +1,6 @@
-"""Tool definitions as a cost: the fixed part of every request, and what more tools cost.
+"""Used in lessons: 05.
 
-Used in lessons: 05.
+Tool definitions as a cost: the fixed part of every request, and what more tools cost.
 
 ``tool_overhead`` splits a request into tool definitions, system prompt and the rest;
 ``with_tools`` swaps the tool list of a whole ticket; ``tool_count_effect`` prices the ticket

@@ -12,10 +12,11 @@ from helpers.messages import Request
 
 EX1 = Exercise(
     "03.1",
-    nudge="every reply says why the model stopped, in a field of its own; the two formats name "
-    "that field and its 'waiting for tools' value differently.",
-    pointer="the cell under 'One message, three kinds of block' prints Anthropic's stop field, "
-    "and the string agent's cell prints Chat's, read from the first choice.",
+    nudge="the model is waiting for you when its reply holds a tool call; the two formats keep "
+    "calls in different places, and the stop reason is only a hint.",
+    pointer="Chat keeps calls in choices[0]['message']['tool_calls'] (the string agent's cell "
+    "prints them); Anthropic keeps tool_use blocks in 'content', as under 'One message, three "
+    "kinds of block'.",
 )
 EX2 = Exercise(
     "03.2",
@@ -33,38 +34,53 @@ EX3 = Exercise(
 )
 
 
+_CALL = {"id": "call_1", "type": "function", "function": {"name": "get_order", "arguments": "{}"}}
+_USE = {"type": "tool_use", "id": "toolu_1", "name": "get_order", "input": {}}
+_SAY = {"type": "text", "text": "Done."}
+
+
+def _chat(finish: str, calls: list) -> dict:
+    message = {"role": "assistant", "content": None if calls else "Done.", "tool_calls": calls}
+    return {"choices": [{"index": 0, "finish_reason": finish, "message": message}]}
+
+
+# Replies as the providers send them. The fourth is Chat Completions with a named tool_choice:
+# OpenAI reports finish_reason "stop" although the message holds a tool call (see the lesson's
+# Sources), so only the blocks tell the truth there.
 _STOPS = [
-    (
-        {"choices": [{"finish_reason": "tool_calls", "message": {"role": "assistant"}}]},
-        "openai-chat",
-    ),
-    ({"choices": [{"finish_reason": "stop", "message": {"role": "assistant"}}]}, "openai-chat"),
-    ({"choices": [{"finish_reason": "length", "message": {"role": "assistant"}}]}, "openai-chat"),
-    ({"stop_reason": "tool_use", "content": []}, "anthropic"),
-    ({"stop_reason": "end_turn", "content": []}, "anthropic"),
-    ({"stop_reason": "max_tokens", "content": []}, "anthropic"),
+    ((_chat("tool_calls", [_CALL]), "openai-chat"), True),
+    ((_chat("stop", []), "openai-chat"), False),
+    ((_chat("length", []), "openai-chat"), False),
+    ((_chat("stop", [_CALL]), "openai-chat"), True),
+    (({"stop_reason": "tool_use", "content": [_SAY, _USE]}, "anthropic"), True),
+    (({"stop_reason": "end_turn", "content": [_SAY]}, "anthropic"), False),
+    (({"stop_reason": "max_tokens", "content": [_SAY]}, "anthropic"), False),
 ]
 
 
 def check_wants_tools(fn: Callable[[dict, str], bool]) -> Result:
     """The learner's ``wants_tools(body, format)`` on Chat and Anthropic replies of each kind."""
-    cases = []
-    for body, format in _STOPS:
-        stop = body["choices"][0]["finish_reason"] if "choices" in body else body["stop_reason"]
-        cases.append(((body, format), stop in ("tool_calls", "tool_use")))
 
     def describe(argument: tuple) -> str:
         body, format = argument
-        stop = body["choices"][0]["finish_reason"] if "choices" in body else body["stop_reason"]
-        return f"a {format} reply that stopped with {stop!r}"
+        if "choices" in body:
+            choice = body["choices"][0]
+            calls = len(choice["message"]["tool_calls"])
+            return (
+                f"an {format} reply with finish_reason {choice['finish_reason']!r} and "
+                f"{calls} tool call(s)"
+            )
+        kinds = ", ".join(b["type"] for b in body["content"])
+        return f"an {format} reply with stop_reason {body['stop_reason']!r} and blocks {kinds}"
 
     return check_function(
         fn,
-        cases,
+        _STOPS,
         EX1,
         describe=describe,
-        success="Right: Chat says 'tool_calls' in finish_reason, Anthropic 'tool_use' in "
-        "stop_reason. Either way the model is waiting for you, not done.",
+        success="Right: the blocks decide: Chat's tool_calls, Anthropic's tool_use blocks. The "
+        "stop reason usually agrees ('tool_calls', 'tool_use'), but not when Chat was made to "
+        "call a named tool: then it says 'stop'.",
     )
 
 

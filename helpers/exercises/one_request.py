@@ -18,7 +18,7 @@ from helpers.exercises import (
 EX1 = Exercise(
     "01.1",
     nudge="the two requests went to the same place with the same client and the same key; "
-    "only the body changed. Which header describes the body?",
+    "only the body changed. Which header's value is computed from the body itself?",
     pointer="first_exchange.request_headers and second_exchange.request_headers are lists of "
     "(name, value) pairs; second_exchange.header(name) reads one value.",
 )
@@ -108,17 +108,23 @@ def check_missing_key(answer: Any, provider: Any) -> Result:
             EX3, f"{type(answer).__name__} is not an HTTP response; pass what httpx.post returned"
         )
     last = _last(provider)
-    keyed = [k for k, v in last.request_headers if k.lower() in ("authorization", "x-api-key")]
+    keyed = [k for k, _ in last.request_headers if k.lower() in ("authorization", "x-api-key")]
     if keyed or status == 200:
-        return not_yet(EX3, f"the provider answered {status}: that request still carried a key")
+        sent = f"it still sent a {keyed[0]} header" if keyed else "it still carried a key"
+        return not_yet(
+            EX3,
+            f"the provider answered {status}: {sent} (the stand-in takes any value there, even "
+            "an empty one); leave the headers argument out",
+        )
     try:
         message = answer.json()["error"]["message"]
     except (ValueError, KeyError, TypeError):
         message = answer.text[:80]
     return Result(
         True,
-        f"Right: {status}, {message!r} (OpenAI's own words). The key rides in the "
-        "authorization header of every request, so every dump in this series redacts it.",
+        f"Right: {status}, {message!r}: that is how OpenAI's own message begins. The key "
+        "rides in the authorization header of every request, so every dump in this series "
+        "redacts it.",
         EX3,
         expected="a refusal of the request sent with no key",
     )

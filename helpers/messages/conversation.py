@@ -1,4 +1,4 @@
-"""Used in lessons: 01, 02, 03, 04, 05, 09, 10, 11.
+"""Used in lessons: 01, 02, 03, 04, 05, 06, 09, 10, 11, 12.
 
 Messages (a role and a list of blocks), tools, and the request that carries them all, plus the
 builders (``user("...")``, ``assistant(...)``, ``tool(...)``) that read like the JSON they make.

@@ -1,6 +1,6 @@
-"""OpenAI Responses can keep the history for you: stored responses, ``previous_response_id``.
+"""Used in lessons: 11.
 
-Used in lessons: 11.
+OpenAI Responses can keep the history for you: stored responses, ``previous_response_id``.
 
 By default (``store`` not ``false``) OpenAI keeps every response, and a later request may name
 it in ``previous_response_id`` instead of resending the history: the server puts the stored

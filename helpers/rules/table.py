@@ -1,6 +1,6 @@
-"""Every rule, per provider: refused (with the provider's words) or accepted, and the evidence.
+"""Used in lessons: 08, 10.
 
-Used in lessons: 08, 10.
+Every rule, per provider: refused (with the provider's words) or accepted, and the evidence.
 
 ``ROWS`` is the table ``docs/rules.md`` is generated from (``scripts/rules_table.py``; a test
 keeps the page current). Each row says what one provider does with one rule of the list: it

@@ -1,6 +1,6 @@
-"""Rules only the body itself shows: what the provider answers when a parser meets them.
+"""Used in lessons: 10.
 
-Used in lessons: 10.
+Rules only the body itself shows: what the provider answers when a parser meets them.
 
 Some broken requests cannot be seen on the neutral model, because the neutral model cannot
 hold them: a block type the format does not have (``unknown-block``), tool arguments that are

@@ -1,6 +1,6 @@
-"""Counting input tokens: text, one message, or a whole request with a breakdown by part.
+"""Used in lessons: 01, 02, 03, 04, 05, 06, 07, 08, 09, 10, 11, 12.
 
-Used in lessons: 01, 02, 03, 04, 05, 06, 07, 08, 09, 10, 11, 12.
+Counting input tokens: text, one message, or a whole request with a breakdown by part.
 
 >>> from helpers.tokens import count
 >>> c = count(request)                # the request's model, or pass model=...

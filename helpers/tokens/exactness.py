@@ -1,6 +1,6 @@
-"""When a count may say "exact": only where a published API figure verifies the model and feature.
+"""Used in lessons: 04, 05, 06, 09, 12.
 
-Used in lessons: 04, 05, 06, 09, 12.
+When a count may say "exact": only where a published API figure verifies the model and feature.
 
 A count is exact only if the model's tokenizer is public, the model itself has published
 API-reported figures (``counting_verified`` in ``data/models.json``, not a model matched by a

@@ -1,6 +1,6 @@
-"""The fast path for totals: one encode per request, each message counted once per ticket.
+"""Used in lessons: 02, 04, 05, 06, 09, 12.
 
-Used in lessons: 02, 04, 05, 06, 09, 12.
+The fast path for totals: one encode per request, each message counted once per ticket.
 
 The rule lives in ``helpers.tokens.openai_chat`` (what the model
 sees) and ``helpers.tokens.seen`` (how those pieces become tokens). This module gives the same

@@ -1,6 +1,6 @@
-"""The breakdown in one encode: the same tokens given to the same parts as the readable rule.
+"""Used in lessons: 02, 04, 05, 06, 09, 12.
 
-Used in lessons: 02, 04, 05, 06, 09, 12.
+The breakdown in one encode: the same tokens given to the same parts as the readable rule.
 
 ``helpers.tokens.seen.tokenize`` encodes the rule's pieces one run of text at a time: easy to
 follow, but a long conversation is thousands of short calls. ``pieces`` joins all the units (a

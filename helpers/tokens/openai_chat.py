@@ -1,6 +1,6 @@
-"""Counting rule ``openai-chat-2024``: what an OpenAI chat model is shown, piece by piece.
+"""Used in lessons: 02, 04, 05, 06, 09, 12.
 
-Used in lessons: 02, 04, 05, 06, 09, 12.
+Counting rule ``openai-chat-2024``: what an OpenAI chat model is shown, piece by piece.
 
 ``render(request, info)`` returns the request as the pieces the model reads, in order
 (``helpers.tokens.seen``: text, framing tokens, images by size); ``tokenize`` encodes them

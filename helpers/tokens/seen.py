@@ -1,6 +1,6 @@
-"""What the model sees, piece by piece, and how those pieces become tokens.
+"""Used in lessons: 04, 05, 06, 09, 12.
 
-Used in lessons: 04, 05, 06, 09, 12.
+What the model sees, piece by piece, and how those pieces become tokens.
 
 A counting rule (``openai_chat``) turns a request into a list of ``(part, content)`` pieces in
 the order the model reads them. ``part`` names where the piece comes from (``tools[2]``,

@@ -1,6 +1,6 @@
-"""How far the Claude and Gemini estimates were from the bill, measured: printed beside each one.
+"""Used in lessons: 05, 06, 12.
 
-Used in lessons: 05, 06, 12.
+How far the Claude and Gemini estimates were from the bill, measured: printed beside each one.
 
 The Claude and Gemini counts are estimates (``helpers.tokens.estimate``: a proxy tokenizer,
 their tokenizers are not public offline). How good is the estimate? ``data/estimate_spread.json``

@@ -1,6 +1,6 @@
-"""Anthropic Messages -> neutral: read a request body or a response body back.
+"""Used in lessons: 02, 03, 05, 06, 07, 09, 10, 11.
 
-Used in lessons: 02, 03, 05, 06, 07, 09, 10, 11.
+Anthropic Messages -> neutral: read a request body or a response body back.
 
 A user turn that holds ``tool_result`` blocks is split again: the results become a neutral tool
 message, the rest a user message after it. Fields the neutral model has no place for are named

@@ -1,6 +1,6 @@
-"""Neutral -> Anthropic Messages: the request body a client sends, the response body a server sends.
+"""Used in lessons: 02, 03, 05, 06, 07, 09, 10, 11.
 
-Used in lessons: 02, 03, 05, 06, 07, 09, 10, 11.
+Neutral -> Anthropic Messages: the request body a client sends, the response body a server sends.
 
 A neutral tool message and the user message after it become one user turn (results first, then
 the user's words); system messages go to the top-level ``system``; reasoning becomes a

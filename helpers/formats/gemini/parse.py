@@ -1,6 +1,6 @@
-"""Gemini ``generateContent`` -> neutral: read a request body or a ``GenerateContentResponse`` back.
+"""Used in lessons: 02, 03, 10, 11.
 
-Used in lessons: 02, 03, 10, 11.
+Gemini ``generateContent`` -> neutral: read a request body or a ``GenerateContentResponse`` back.
 
 Calls without an ``id`` get a deterministic one (``gemini_noid_...``, with a Note) and responses
 pair with them by name and order. Fields the neutral model has no place for are named in a

@@ -1,6 +1,6 @@
-"""Neutral -> Gemini: the request body a client sends, the response body a server sends.
+"""Used in lessons: 02, 03, 10, 11.
 
-Used in lessons: 02, 03, 10, 11.
+Neutral -> Gemini: the request body a client sends, the response body a server sends.
 
 Roles become ``user`` and ``model``; each block becomes one part; a tool message becomes a
 ``user`` content of ``functionResponse`` parts, named after the call they answer. The system

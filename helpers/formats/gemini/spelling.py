@@ -1,6 +1,6 @@
-"""Gemini's REST API reads field names in two spellings: ``functionCall`` and ``function_call``.
+"""Used in lessons: 02, 03, 10, 11.
 
-Used in lessons: 02, 03, 10, 11.
+Gemini's REST API reads field names in two spellings: ``functionCall`` and ``function_call``.
 
 Google's APIs are protocol buffers served as JSON, and the protobuf JSON mapping says parsers
 accept both the lowerCamelCase name and the original proto field name

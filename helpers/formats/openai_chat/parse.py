@@ -1,6 +1,6 @@
-"""OpenAI Chat Completions -> neutral: read a request body or a ``chat.completion`` back.
+"""Used in lessons: 02, 03, 04, 05, 06, 07, 08, 09, 10, 11.
 
-Used in lessons: 02, 03, 04, 05, 06, 07, 08, 09, 10, 11.
+OpenAI Chat Completions -> neutral: read a request body or a ``chat.completion`` back.
 
 Consecutive ``tool`` messages become one neutral tool message; ``arguments`` strings are parsed
 into objects. Fields the neutral model has no place for are named in a ``Note``. The other

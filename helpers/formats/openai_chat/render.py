@@ -1,6 +1,6 @@
-"""Neutral -> OpenAI Chat Completions: the request body a client sends, the response a server sends.
+"""Used in lessons: 02, 03, 04, 05, 06, 07, 08, 09, 10, 11.
 
-Used in lessons: 02, 03, 04, 05, 06, 07, 08, 09, 10, 11.
+Neutral -> OpenAI Chat Completions: the request body a client sends, the response a server sends.
 
 One chat message per neutral message, except a neutral tool message, which becomes one
 ``role: "tool"`` message per result. Arguments are written as a JSON *string*. What Chat has

@@ -1,6 +1,6 @@
-"""OpenAI Responses -> neutral: read ``input`` items or a ``response`` body's ``output`` back.
+"""Used in lessons: 02, 03, 10, 11.
 
-Used in lessons: 02, 03, 10, 11.
+OpenAI Responses -> neutral: read ``input`` items or a ``response`` body's ``output`` back.
 
 Consecutive assistant-side items (reasoning, message, function_call) become one assistant
 message, consecutive ``function_call_output`` items one tool message. Fields the neutral model

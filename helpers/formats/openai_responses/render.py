@@ -1,6 +1,6 @@
-"""Neutral -> OpenAI Responses: the ``input`` items a client sends, the ``response`` a server sends.
+"""Used in lessons: 02, 03, 10, 11.
 
-Used in lessons: 02, 03, 10, 11.
+Neutral -> OpenAI Responses: the ``input`` items a client sends, the ``response`` a server sends.
 
 Each neutral message becomes one or more typed items: ``message``, ``function_call``,
 ``function_call_output``, ``reasoning``. The leading system message becomes ``instructions``.
