@@ -9,7 +9,7 @@ checks it, and returns a :class:`Verdict`:
 1. required fields (``max_tokens`` for Anthropic, ``contents`` for Gemini...): each provider's
    own "field required" text; then the settings it refuses (``helpers.rules.params``: sampling
    ranges, a temperature a reasoning model refuses, Anthropic's thinking budget), some of
-   them per model;
+   them per model, and tool parameters that are no JSON Schema (``helpers.rules.schemas``);
 2. the body itself, before anything is converted: a block or part type the format does not
    have, arguments that are not a JSON object, Anthropic text placed before the
    ``tool_result`` blocks of one user turn. The parsers (``helpers.formats``) name these as
@@ -41,6 +41,7 @@ from helpers.rules import (
     severity,
 )
 from helpers.rules.params import check_params
+from helpers.rules.schemas import check_schemas
 from helpers.rules.wire import answer_wire
 
 __all__ = ["REQUIRED", "Verdict", "verdict"]
@@ -190,7 +191,7 @@ def _input_index(path: str | None) -> int:
 
 def _settings(body: dict, fmt: str, profile: str) -> list[Violation]:
     """What ``fmt``'s provider refuses in the body's settings (``helpers.rules.params``)."""
-    found = check_params(body, fmt)
+    found = check_params(body, fmt) + check_schemas(body, fmt)
     for v in found:
         v.profile = profile
     return found

@@ -115,9 +115,10 @@ def test_the_command_runs_as_a_module(tmp_path):
         capture_output=True,
         text=True,
     )
-    # Gemini has no published error for a call left unanswered before a user turn: a warning
-    assert done.returncode == 0
-    assert done.stdout.splitlines()[-1] == "no violations, 1 warning (profile gemini)"
+    # Gemini refuses a call turn followed by a user turn (no function response): its text
+    assert done.returncode == 1
+    assert "gemini answers: Please ensure that the number of function response parts" in done.stdout
+    assert done.stdout.splitlines()[-1] == "1 violation, 1 warning (profile gemini)"
 
 
 # --- the body as the provider sees it: paths into the file, rules the neutral form cannot hold

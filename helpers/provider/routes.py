@@ -205,6 +205,9 @@ def answer(route: Route, headers: dict[str, str], raw: bytes, scenario: Scenario
     if first is not None and first.rule in ("missing-field", "malformed"):
         return error(provider, 400, first.provider_error or first.message)
     request = result.request
+    if first is not None and first.rule == "invalid-schema":  # the provider's own words
+        status, envelope = error_response(first, provider)
+        return _json_response(status, envelope, provider, f"rule: {first.rule}")
     for i, tool in enumerate(request.tools):
         problem = tool_problem(tool)
         if problem:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from helpers.rules import anthropic, gemini, openai_chat, openai_responses
+from helpers.rules import anthropic, gemini, openai_chat, openai_responses, schemas
 from helpers.rules.params import PARAM_RULES
 from helpers.rules.wire import TEXTS
 
@@ -185,6 +185,19 @@ def _settings_rows() -> list[Row]:
 
 
 ROWS += _settings_rows()
+ROWS += [
+    Row(p, "invalid-schema", "refused", schemas.OPENAI, schemas.SOURCES[schemas.OPENAI])
+    for p in ("openai-chat", "openai-responses")
+]
+ROWS.append(
+    Row(
+        "anthropic",
+        "invalid-schema",
+        "refused",
+        schemas.ANTHROPIC,
+        schemas.SOURCES[schemas.ANTHROPIC],
+    )
+)
 ROWS.append(
     Row(
         "openai-responses",
