@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from helpers.provider import LocalProvider
-from tests.provider_support import KEY, PROVIDERS, body, post
+from tests.provider_support import KEY, PROVIDERS, body, model, post
 
 
 @pytest.fixture(scope="module")
@@ -110,7 +110,20 @@ def test_oversized_body_is_a_413_and_the_server_keeps_serving(p):
 
 def test_missing_key_is_a_401(p):
     r = httpx.post(p.endpoint("openai-chat"), json=body("openai-chat"))
-    assert r.status_code == 401 and r.json()["error"]["code"] == "invalid_api_key"
+    assert r.status_code == 401 and r.json()["error"]["code"] is None
+    assert r.json()["error"]["message"].startswith("You didn't provide an API key.")
+    for wrong in ({"x-api-key": KEY}, {"authorization": ""}, {"authorization": "Bearer"}):
+        r = httpx.post(p.endpoint("openai-chat"), json=body("openai-chat"), headers=wrong)
+        assert r.status_code == 401, wrong
+    r = httpx.post(p.endpoint("anthropic"), json=body("anthropic"), headers={"x-api-key": ""})
+    assert r.status_code == 401 and r.json()["error"] == {
+        "type": "authentication_error",
+        "message": "x-api-key header is required",
+    }
+    r = httpx.post(p.endpoint("gemini", model("gemini")), json=body("gemini"))
+    assert r.status_code == 403 and r.json()["error"]["status"] == "PERMISSION_DENIED"
+    url = p.endpoint("gemini", model("gemini")) + "?key=" + KEY
+    assert httpx.post(url, json=body("gemini")).status_code == 200  # the key in the query
 
 
 def test_client_disconnecting_mid_stream_is_recorded_and_harmless(p):

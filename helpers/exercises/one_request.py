@@ -107,14 +107,11 @@ def check_missing_key(answer: Any, provider: Any) -> Result:
         return not_yet(
             EX3, f"{type(answer).__name__} is not an HTTP response; pass what httpx.post returned"
         )
-    last = _last(provider)
-    keyed = [k for k, _ in last.request_headers if k.lower() in ("authorization", "x-api-key")]
-    if keyed or status == 200:
-        sent = f"it still sent a {keyed[0]} header" if keyed else "it still carried a key"
+    if status != 401:  # 401: the provider's answer to a request that carries no usable key
         return not_yet(
             EX3,
-            f"the provider answered {status}: {sent} (the stand-in takes any value there, even "
-            "an empty one); leave the headers argument out",
+            f"the provider answered {status}: that request still carried a key; leave the "
+            "headers argument out",
         )
     try:
         message = answer.json()["error"]["message"]
@@ -122,7 +119,7 @@ def check_missing_key(answer: Any, provider: Any) -> Result:
         message = answer.text[:80]
     return Result(
         True,
-        f"Right: {status}, {message!r}: that is how OpenAI's own message begins. The key "
+        f"Right: {status}, {message!r} (OpenAI's own words). The key "
         "rides in the authorization header of every request, so every dump in this series "
         "redacts it.",
         EX3,

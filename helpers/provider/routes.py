@@ -65,6 +65,8 @@ class Route:
     sse: bool = True
     #: ``POST /v1/conversations``: create a conversation (OpenAI Responses state), no model
     conversations: bool = False
+    #: Gemini takes its key as ``?key=...`` too
+    key_in_query: bool = False
 
 
 @dataclass
@@ -87,6 +89,7 @@ def find_route(path: str, query: str = "") -> Route | None:
             model = match.groupdict().get("model")
             route = Route(provider, stream, model, sse="alt=sse" in query.split("&"))
             route.conversations = path == "/v1/conversations"
+            route.key_in_query = any(p.startswith("key=") and p[4:] for p in query.split("&"))
             return route
     return None
 
@@ -171,8 +174,12 @@ def answer(route: Route, headers: dict[str, str], raw: bytes, scenario: Scenario
     from helpers.verdict import verdict
 
     provider = route.provider
-    if not any(h in headers for h in ("authorization", "x-api-key", "x-goog-api-key")):
-        return error(provider, 401, errors.MESSAGES[401])
+    from helpers.provider.keys import refusal
+
+    no_key = refusal(provider, headers, route.key_in_query)
+    if no_key is not None:
+        status, envelope = no_key
+        return _json_response(status, envelope, provider, f"error {status}")
     content_type = headers.get("content-type", "")
     if "application/json" not in content_type:
         text = f"Unsupported content type {content_type!r}: send 'application/json'."
