@@ -279,3 +279,14 @@ def test_the_ticket_states_the_cache_terms_and_labels_contested_figures():
     assert "contested (min_tokens = 2048)" in text and "#1194" in text and "orq" in text
     gemini = "\n".join(project_ticket(sundry_requests("gemini-2.5-flash"), between_tickets=5).notes)
     assert "not documented" in gemini and "contested" in gemini
+
+
+def test_a_ticket_table_names_the_price_date():
+    """The last line names the date the prices are read at (the model table's), not a
+    placeholder (a learner review found the literal words "as_of date" printed)."""
+    from helpers.cost import project_ticket
+    from helpers.examples import sundry
+    from helpers.models import as_of
+
+    table = project_ticket([sundry.ticket("gpt-4o-mini")], "gpt-4o-mini").table()
+    assert f"prices: genai-prices at {as_of()}" in table and "as_of date" not in table

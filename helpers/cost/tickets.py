@@ -24,7 +24,7 @@ from typing import Any
 from helpers.cost.prices import price
 from helpers.machinery.html import no_math
 from helpers.messages import Message, Request
-from helpers.models import ModelInfo, model_info
+from helpers.models import ModelInfo, as_of, model_info
 from helpers.replies import Usage
 
 __all__ = ["Ticket", "Turn", "project_ticket", "ticket_from_usages"]
@@ -92,7 +92,7 @@ class Ticket:
             f"{self.total_usd:>11.6f}"
         )
         kind = ", an estimate" if self.estimate else ""
-        lines.append(f"model {self.model}: {self.source}{kind}; prices: genai-prices, as_of date")
+        lines.append(f"model {self.model}: {self.source}{kind}; prices: genai-prices at {as_of()}")
         return "\n".join(lines + [f"note: {n}" for n in self.notes])
 
     def _repr_html_(self) -> str:
