@@ -168,6 +168,52 @@ def test_the_package_has_no_import_circle():
     assert circle is None, "import circle: " + " -> ".join(circle or [])
 
 
+ALONE = """
+import importlib, os, sys
+failed = []
+for name in sys.argv[1:]:
+    pid = os.fork()
+    if pid == 0:  # a child starts from a parent that imported nothing of helpers
+        try:
+            importlib.import_module(name)
+        except BaseException as error:  # noqa: BLE001
+            print(f"{name}: {type(error).__name__}: {error}", flush=True)
+            os._exit(1)
+        os._exit(0)
+    _, status = os.waitpid(pid, 0)
+print("done", flush=True)
+"""
+
+
+def _import_alone(names: list[str], root: Path) -> str:
+    import subprocess
+    import sys
+
+    run = subprocess.run(
+        [sys.executable, "-c", ALONE, *names], cwd=root, capture_output=True, text=True, timeout=300
+    )
+    assert run.returncode == 0 and "done" in run.stdout, run.stderr
+    return run.stdout.replace("done", "").strip()
+
+
+def test_every_module_imports_on_its_own():
+    """The static walk above misses a circle closed by a package's ``__init__`` (importing
+    ``helpers.flat`` alone once failed: flat -> formats.common runs formats/__init__ -> flat).
+    So each module is also imported first, in a fresh forked interpreter."""
+    names = sorted(n for n in modules(ROOT) if not n.endswith("__main__"))
+    assert _import_alone(names, ROOT) == ""
+
+
+def test_importing_alone_sees_a_package_circle(tmp_path):
+    package = tmp_path / "pkg"
+    (package / "sub").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "flat.py").write_text("from pkg.sub.common import X\n")
+    (package / "sub" / "__init__.py").write_text("from pkg.flat import X\n")
+    (package / "sub" / "common.py").write_text("X = 1\n")
+    assert "pkg.flat: ImportError" in _import_alone(["pkg.flat"], tmp_path)
+
+
 def test_a_planted_circle_is_found(tmp_path):
     """The walker sees imports inside functions and under TYPE_CHECKING, so this circle shows."""
     package = tmp_path / "pkg"
