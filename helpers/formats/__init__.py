@@ -27,6 +27,7 @@ import inspect
 from types import ModuleType
 from typing import Any
 
+from helpers.flat import to_flat
 from helpers.formats.common import ERROR_PREFIX, Note, Notes, Rendered
 from helpers.messages import FormatError, Request, load
 from helpers.replies import Reply, Usage
@@ -46,18 +47,6 @@ __all__ = [
     "render_response",
     "to_flat",
 ]
-
-
-def to_flat(messages: list) -> tuple[list, list[Note]]:
-    """The flat view (``helpers.flat.to_flat``), offered here because lessons reach it via ``formats``.
-
-    Imported when called, not at the top: ``helpers.flat`` uses ``helpers.formats.common``, so a
-    top-level import here would make ``import helpers.flat`` on its own an import circle.
-    """
-    from helpers.flat import to_flat as flat_view
-
-    return flat_view(messages)
-
 
 # format name -> module under helpers.formats
 _MODULES: dict[str, str] = {
