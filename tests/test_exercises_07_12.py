@@ -182,6 +182,19 @@ def test_11_diagnose_must_stop_on_the_finishing_call_and_read_it():
         blank = ex11.check_structured_finish(lambda report: None, p)
         assert "not answered yet" in blank.message
 
+        def workspace_per_call(report):  # review finding: every submit_diagnosis is refused
+            trace = run(
+                crash_triage.opening(model, report),
+                lambda call: crash_triage.run_tool(call, crash_triage.Workspace()),
+                format="openai-chat",
+                base_url=p.url,
+                finish=crash_triage.FINISH,
+            )
+            return [] if trace.finish is None else ["?"]
+
+        refused = ex11.check_structured_finish(workspace_per_call, p)
+        assert not refused and "refused the agent's submit_diagnosis" in refused.message
+
 
 def test_12_a_timestamp_at_the_top_breaks_the_cache_and_at_the_end_keeps_it(baseline):
     def at_the_top(request, now):

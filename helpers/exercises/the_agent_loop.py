@@ -82,6 +82,14 @@ def _reference() -> dict[str, tuple[list[str], int]]:
     return found
 
 
+def _finish_refused(provider: Any) -> bool:
+    """Did the last request carry the tool's refusal of a ``submit_diagnosis`` call?"""
+    import json
+
+    exchanges = provider.recorder.exchanges
+    return bool(exchanges) and "was never filed" in json.dumps(exchanges[-1].request_json)
+
+
 def check_structured_finish(diagnose: Any, provider: Any) -> Result:
     """``diagnose(report)``: runs one crash report against ``provider`` and returns the status
     of each group (a list of str), read from the finishing call, not from the prose."""
@@ -104,6 +112,13 @@ def check_structured_finish(diagnose: Any, provider: Any) -> Result:
         sent = len(provider.recorder) - before
         if not_answered(got):
             return check_value(got, None, EX2, success="")
+        if sent > requests and _finish_refused(provider):
+            return not_yet(
+                EX2,
+                f"on {name!r} the tool refused the agent's submit_diagnosis (an issue 'was never "
+                "filed'): the finishing call did not see the issues filed earlier in that run",
+                **info,
+            )
         if sent > requests:
             return not_yet(
                 EX2,
