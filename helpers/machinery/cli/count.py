@@ -31,20 +31,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from helpers.formats import FORMATS, parse
-    from helpers.machinery.cli import UsageError, check_request, read_json
+    from helpers.formats import FORMATS
+    from helpers.machinery.cli import UsageError, read_request
     from helpers.models import UnknownModelError, default_model
     from helpers.tokens import count
 
     known = ("neutral", *FORMATS)
     if args.source is not None and args.source not in known:
         raise UsageError(f"--format: unknown format {args.source!r} (known: {', '.join(known)})")
-    body = read_json(args.file)
-    if not isinstance(body, dict):
-        raise UsageError(f"{args.file}: a request body is a JSON object, not {type(body).__name__}")
     notes: list = []
-    request = parse(body, args.source, notes=notes)
-    check_request(request, args.file)
+    request = read_request(args.file, args.source, notes)
     model = args.model or request.model or default_model("openai")
     try:
         counted = count(request, model)

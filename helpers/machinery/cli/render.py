@@ -43,17 +43,13 @@ def _check(name: str | None, flag: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from helpers.formats import parse, render
-    from helpers.machinery.cli import UsageError, check_request, read_json
+    from helpers.formats import render
+    from helpers.machinery.cli import read_request
 
     _check(args.format, "--format")
     _check(args.source, "--input-format")
-    body = read_json(args.file)
-    if not isinstance(body, dict):
-        raise UsageError(f"{args.file}: a request body is a JSON object, not {type(body).__name__}")
     notes: list = []
-    request = parse(body, args.source, notes=notes)
-    check_request(request, args.file)
+    request = read_request(args.file, args.source, notes)
     if args.format == "neutral":
         out = request.to_json()
     else:
