@@ -64,15 +64,24 @@ def check_changed_header(answer: str, first: Any, second: Any) -> Result:
     )
 
 
+def _blank_or_not_a_response(answer: Any, exercise: Any) -> Result | None:
+    """What to say when ``answer`` is still blank or is not what ``httpx.post`` returned."""
+    if not_answered(answer):
+        return check_value(answer, None, exercise, success="")
+    if getattr(answer, "status_code", None) is None:
+        return not_yet(
+            exercise,
+            f"{type(answer).__name__} is not an HTTP response; pass what httpx.post returned",
+        )
+    return None
+
+
 def check_third_request(answer: Any, provider: Any) -> Result:
     """``answer``: the response to the learner's third request. Checks what the server got."""
-    if not_answered(answer):
-        return check_value(answer, None, EX2, success="")
-    status = getattr(answer, "status_code", None)
-    if status is None:
-        return not_yet(
-            EX2, f"{type(answer).__name__} is not an HTTP response; pass what httpx.post returned"
-        )
+    early = _blank_or_not_a_response(answer, EX2)
+    if early is not None:
+        return early
+    status = answer.status_code
     sent = _last(provider).request_json or {}
     messages = sent.get("messages", [])
     roles = [m.get("role") for m in messages]
@@ -100,13 +109,10 @@ def check_third_request(answer: Any, provider: Any) -> Result:
 
 def check_missing_key(answer: Any, provider: Any) -> Result:
     """``answer``: the response to a request sent without the key. Checks what the server got."""
-    if not_answered(answer):
-        return check_value(answer, None, EX3, success="")
-    status = getattr(answer, "status_code", None)
-    if status is None:
-        return not_yet(
-            EX3, f"{type(answer).__name__} is not an HTTP response; pass what httpx.post returned"
-        )
+    early = _blank_or_not_a_response(answer, EX3)
+    if early is not None:
+        return early
+    status = answer.status_code
     if status != 401:  # 401: the provider's answer to a request that carries no usable key
         return not_yet(
             EX3,
