@@ -59,6 +59,7 @@ TOOLS: list[Tool] = [
     for t in json.loads((HERE / "tools.json").read_text(encoding="utf-8"))
 ]
 FINISH = "submit_diagnosis"  # the tool whose call ends a run (see the system prompt)
+NEVER_FILED = "was never filed"  # how the finishing tool refuses an issue nobody filed
 TASK = "This panic hit production at 03:12 last night. Triage it, please.\n\n"
 
 
@@ -161,7 +162,7 @@ def _diagnosis_problem(groups: list[dict[str, Any]], workspace: Workspace) -> st
     """Why this diagnosis cannot be accepted, or None. The finishing rules, kept in code."""
     for n, group in enumerate(groups):
         if group["issue"] not in workspace.issues:
-            return f"groups[{n}]: issue {group['issue']!r} was never filed (use file_issue first)"
+            return f"groups[{n}]: issue {group['issue']!r} {NEVER_FILED} (use file_issue first)"
         if group["status"] == "fixed":
             test = group.get("test", "")
             tests = "".join(b for p, b in workspace.files.items() if p.endswith("_test.go"))

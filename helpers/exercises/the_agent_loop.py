@@ -86,8 +86,10 @@ def _finish_refused(provider: Any) -> bool:
     """Did the last request carry the tool's refusal of a ``submit_diagnosis`` call?"""
     import json
 
+    from helpers.examples.crash_triage import NEVER_FILED
+
     exchanges = provider.recorder.exchanges
-    return bool(exchanges) and "was never filed" in json.dumps(exchanges[-1].request_json)
+    return bool(exchanges) and NEVER_FILED in json.dumps(exchanges[-1].request_json)
 
 
 def check_structured_finish(diagnose: Any, provider: Any) -> Result:
