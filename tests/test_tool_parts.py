@@ -40,3 +40,21 @@ def test_models_without_a_public_tokenizer_are_marked_estimates():
 
     (part,), _ = tool_parts(sundry.TOOLS[:1], default_model("anthropic"))
     assert part.estimate
+
+
+def test_each_tool_costs_the_same_in_the_count_as_in_its_parts():
+    """The namespace's closing line is framing in both (it once went to the last tool in the
+    count: lesson 05 showed search_help_center at 47 tokens in one and 43 in the other)."""
+    from helpers.tokens import count
+
+    for tools in (sundry.TOOLS, sundry.TOOLS + sundry.EXTRA_TOOLS, sundry.TOOLS[:1]):
+        opening = sundry.opening("gpt-4o-mini")
+        opening.tools = tools
+        counted = count(opening)
+        parts, _ = tool_parts(tools, "gpt-4o-mini")
+        assert [counted.part(f"tools[{i}]") for i in range(len(tools))] == [p.total for p in parts]
+    no_system = sundry.opening("gpt-4o-mini")
+    no_system.messages = no_system.messages[1:]  # the tools get a system message of their own
+    parts, _ = tool_parts(no_system.tools, "gpt-4o-mini")
+    counted = count(no_system)
+    assert [counted.part(f"tools[{i}]") for i in range(len(parts))] == [p.total for p in parts]

@@ -95,10 +95,13 @@ def _header(part: str, role: str, name: str | None = None) -> list[Seen]:
 def _namespace(tools: list[Tool], lead: list[Seen]) -> list[Seen]:
     """Text run: ``lead`` (the system text, if any), the tools header, one piece per tool."""
     text, starts = render_namespace([(t.name, t.description, t.parameters) for t in tools])
-    ends = [*starts[1:], len(text)]
-    seen = [*lead, ("tools", HEADER + text[: starts[0] if starts else len(text)])]
-    return seen + [
-        (f"tools[{k}]", text[a:b]) for k, (a, b) in enumerate(zip(starts, ends, strict=True))
+    close = text.rindex("} // ")  # the namespace's closing line is framing, like its opening
+    ends = [*starts[1:], close]
+    seen = [*lead, ("tools", HEADER + text[: starts[0] if starts else close])]
+    return [
+        *seen,
+        *((f"tools[{k}]", text[a:b]) for k, (a, b) in enumerate(zip(starts, ends, strict=True))),
+        ("tools", text[close:]),
     ]
 
 
