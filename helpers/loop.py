@@ -55,23 +55,27 @@ class ProviderError(RuntimeError):
         self.url, self.status, self.body = url, status, body
 
 
-def send(client: Any, format: str, body: dict, path: str) -> dict:
-    """POST one request body; raise with the provider's error text on a non-2xx answer."""
+def send(client: Any, format: str, body: dict, path: str) -> tuple[dict, dict[str, str]]:
+    """POST one request body: the reply's JSON and its response headers (request id, rate
+    limits...). Raise with the provider's error text on a non-2xx answer."""
     response = client.post(path, json=body)
     if response.status_code >= 400:
         raise ProviderError(format, str(response.url), response.status_code, response.text)
-    return response.json()
+    return response.json(), dict(response.headers)
 
 
-def _send_sdk(client: Any, format: str, body: dict) -> dict:
-    """The same body through the official SDK; its typed object dumped back to JSON."""
+def _send_sdk(client: Any, format: str, body: dict) -> tuple[dict, dict[str, str]]:
+    """The same body through the official SDK: its typed object dumped back to JSON, and the
+    response headers (``with_raw_response`` keeps them)."""
     if format == "openai-chat":
-        return client.chat.completions.create(**body).model_dump(mode="json")
-    if format == "openai-responses":
-        return client.responses.create(**body).model_dump(mode="json")
-    if format == "anthropic":
-        return client.messages.create(**body).model_dump(mode="json")
-    raise ValueError(f"no official SDK installed for {format!r}; use via='httpx'")
+        raw = client.chat.completions.with_raw_response.create(**body)
+    elif format == "openai-responses":
+        raw = client.responses.with_raw_response.create(**body)
+    elif format == "anthropic":
+        raw = client.messages.with_raw_response.create(**body)
+    else:
+        raise ValueError(f"no official SDK installed for {format!r}; use via='httpx'")
+    return raw.parse().model_dump(mode="json"), dict(raw.headers)
 
 
 def _client(format: str, base_url: str, api_key: str, via: str) -> Any:
@@ -114,12 +118,12 @@ def run(
         for number in range(1, max_turns + 1):
             rendered = render(replace(request, messages=messages), format)  # the whole list, again
             if via == "sdk":
-                raw = _send_sdk(client, format, rendered.body)
+                raw, headers = _send_sdk(client, format, rendered.body)
             else:
-                raw = send(client, format, rendered.body, rendered.path)
+                raw, headers = send(client, format, rendered.body, rendered.path)
             reply: Reply = parse_response(raw, format)
             messages.append(reply.message)  # (a) the reply goes into the history first
-            step = Step(number, rendered.body, raw, reply, messages_sent=len(messages) - 1)
+            step = Step(number, rendered.body, raw, reply, headers, messages_sent=len(messages) - 1)
             step.cost_usd = _cost(price, reply, request.model)
             trace.steps.append(step)
 

@@ -32,6 +32,7 @@ class Step:
     request_body: dict[str, Any]
     response_body: dict[str, Any] | str
     reply: Reply
+    headers: dict[str, str] = field(default_factory=dict)  # the response's HTTP headers
     cost_usd: Decimal | None = None
     messages_sent: int = 0  # how many messages of the history this request carried
 
@@ -81,10 +82,27 @@ class Trace:
 
     HEADERS = ["turn", "input sent", "cached", "output", "cost", "stop (neutral)", "tool calls"]
 
+    def count_notes(self) -> list[str]:
+        """Which "input sent" figures are estimates, and how far off they can be.
+
+        Real APIs report the tokens they bill, so a live trace has no notes. The local provider
+        counts offline and says how in a response header (``COUNT_HEADER``): "exact", or e.g.
+        "estimate; on 75 recorded requests the bill was 0.69-1.50x this count (median 1.15)".
+        """
+        from helpers.provider.routes import COUNT_HEADER
+
+        turns: dict[str, list[int]] = {}
+        for s in self.steps:
+            label = s.headers.get(COUNT_HEADER, "exact")
+            if label != "exact":
+                turns.setdefault(label.replace("+/-", "±"), []).append(s.number)
+        return [f"input sent, {_turns(numbers)}: {label}" for label, numbers in turns.items()]
+
     def __str__(self) -> str:
         rows = [self.HEADERS] + self.rows()
         widths = [max(len(r[i]) for r in rows) for i in range(len(self.HEADERS))]
         lines = ["  ".join(v.ljust(w) for v, w in zip(r, widths, strict=True)) for r in rows]
+        lines += self.count_notes()
         return f"{self.format} / {self.model}\n" + "\n".join(line.rstrip() for line in lines)
 
     __repr__ = __str__
@@ -95,4 +113,17 @@ class Trace:
             "<tr>" + "".join(f"<td>{escape(v)}</td>" for v in row) + "</tr>" for row in self.rows()
         )
         title = f"<b>{escape(self.format)}</b> / <code>{escape(self.model)}</code>"
-        return no_math(f"<div>{title}<table><tr>{head}</tr>{body}</table></div>")
+        notes = "".join(f"<br><small>{escape(n)}</small>" for n in self.count_notes())
+        return no_math(f"<div>{title}<table><tr>{head}</tr>{body}</table>{notes}</div>")
+
+
+def _turns(numbers: list[int]) -> str:
+    """``[1, 2, 3, 5]`` -> "turns 1-3, 5": the turns a note is about, in runs."""
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    spans = [f"{r[0]}-{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs]
+    return ("turn " if numbers == numbers[:1] else "turns ") + ", ".join(spans)

@@ -7,9 +7,9 @@ The only cell that goes live is lesson 11's LIVE cell: Maya's ticket through the
 the lesson's wire format (Anthropic by default; a learner may switch it). For each format this
 runs that same ticket against the local provider, which plays the model and counts usage with
 the offline counter, and prices every request with ``helpers.cost`` (genai-prices, pinned, at
-``data/models.json``'s ``as_of`` date). A real model may take more or fewer turns, and Claude
-and Gemini counts are estimates: the table says so. ``tests/test_live.py`` checks that the
-README holds exactly this table.
+``data/models.json``'s ``as_of`` date). A real model may take more or fewer turns, and the counts
+the local provider could only estimate are marked (its meter says which and by how much).
+``tests/test_live.py`` checks that the README holds exactly this table.
 """
 
 from __future__ import annotations
@@ -47,7 +47,8 @@ def rows() -> list[dict]:
                     "format": wire_format,
                     "key": KEYS[family(wire_format)],
                     "model": model,
-                    "estimate": model_info(model).counting.endswith("estimate"),
+                    "input estimate": bool(trace.count_notes()),  # the provider says so
+                    "output estimate": model_info(model).counting.endswith("estimate"),
                     "requests": len(trace.steps),
                     "input": trace.total("input_tokens"),
                     "output": trace.total("output_tokens"),
@@ -67,17 +68,18 @@ def table() -> str:
         "|---|---|---|---:|---:|---:|---:|",
     ]
     for r in rows():
-        approx = "≈ " if r["estimate"] else ""
+        inp, out = ("≈ " if r[f"{part} estimate"] else "" for part in ("input", "output"))
         lines.append(
             f"| `{r['format']}` | `{r['key']}` | `{r['model']}` | {r['requests']} "
-            f"| {approx}{r['input']:,} | {approx}{r['output']:,} | {approx}${r['cost']:.5f} |"
+            f"| {inp}{r['input']:,} | {out}{r['output']:,} | {inp or out}${r['cost']:.5f} |"
         )
     lines.append("")
     caption = (
         f"Prices: genai-prices {version('genai-prices')} at {as_of()} (`data/models.json`), "
         "for the requests the local model makes; ≈ marks token counts that are estimates "
-        "offline (Claude, Gemini). A real model may take more or fewer turns. Computed by "
-        "`python scripts/live_costs.py`, checked by the tests."
+        "offline (Claude and Gemini; OpenAI tool definitions of a shape whose rendering is not "
+        "verified: `python -m helpers count` says by how much). A real model may take more or "
+        "fewer turns. Computed by `python scripts/live_costs.py`, checked by the tests."
     )
     return "\n".join(lines + textwrap.wrap(caption, width=96, break_on_hyphens=False))
 

@@ -102,10 +102,60 @@ def test_meter_adds_up_and_prints(p):
     trace = run(opening, sundry.run_tool, format="openai-chat", base_url=p.url)
     assert trace.total("input_tokens") == sum(s.reply.usage.input_tokens for s in trace.steps)
     assert trace.cost_usd > 0 and all(s.cost_usd is not None for s in trace.steps)
-    text = str(trace)
-    assert text.splitlines()[1].split()[:4] == ["turn", "input", "sent", "cached"]
-    assert text.splitlines()[-1].startswith("total")
+    lines = str(trace).splitlines()
+    assert lines[1].split()[:4] == ["turn", "input", "sent", "cached"]
+    assert lines[len(trace.steps) + 2].startswith("total")
+    assert lines[len(trace.steps) + 3 :] == trace.count_notes()
     assert "<table>" in trace._repr_html_()
+
+
+@pytest.mark.parametrize("via", ["httpx", "sdk"])
+def test_the_meter_says_which_counts_are_the_local_providers_estimates(p, via):
+    """Each reply carries the count's label in a header; the meter prints it under the table."""
+    from helpers import tokens
+    from helpers.provider.routes import COUNT_HEADER
+    from helpers.tokens.spread import sentence
+
+    claude = model("anthropic")
+    trace = run(
+        sundry.opening(claude), sundry.run_tool, format="anthropic", base_url=p.url, via=via
+    )
+    for step in trace.steps:
+        counted = tokens.count(parse(step.request_body, "anthropic"), claude)
+        assert step.headers[COUNT_HEADER] == counted.label
+    spread = sentence("anthropic-estimate", claude)
+    assert trace.count_notes() == [f"input sent, turns 1-{len(trace.steps)}: estimate; {spread}"]
+    assert str(trace).endswith(trace.count_notes()[0])
+    assert "on 75 recorded requests" in trace._repr_html_()
+
+
+def test_a_count_estimated_by_a_bound_is_printed_with_it(p):
+    trace = run(
+        sundry.opening(model("openai-chat")), sundry.run_tool, format="openai-chat", base_url=p.url
+    )
+    for note in trace.count_notes():
+        assert note.startswith("input sent, turn") and ": estimate ±" in note
+
+
+def test_a_trace_whose_provider_reports_the_bill_has_no_count_notes(p):
+    """Real APIs send no count header (their usage is the bill); nor does an exact count."""
+    from helpers.provider.routes import COUNT_HEADER
+
+    trace = run(
+        sundry.opening(model("anthropic")), sundry.run_tool, format="anthropic", base_url=p.url
+    )
+    for step in trace.steps:
+        step.headers = {}
+    assert trace.count_notes() == [] and str(trace).splitlines()[-1].startswith("total")
+    trace.steps[0].headers = {COUNT_HEADER: "exact"}
+    assert trace.count_notes() == []
+
+
+def test_note_turns_are_written_as_runs():
+    from helpers.trace import _turns
+
+    assert _turns([3]) == "turn 3"
+    assert _turns([1, 2, 3, 5, 7, 8]) == "turns 1-3, 5, 7-8"
 
 
 def test_a_provider_error_stops_the_loop_with_its_text(p):

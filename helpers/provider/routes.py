@@ -146,10 +146,18 @@ def _bad_signature(provider: str, body: dict[str, Any]) -> str | None:
     return None
 
 
-def _usage(request: Any, message: Any, model: str) -> Any:
-    """Usage counted with the real tokenizer for ``model`` (an estimate where it says so).
+#: The response header in which the local provider says how it counted the input tokens of
+#: its usage: "exact", or an estimate and how far off it can be. Real APIs send no such header
+#: (their usage is the bill); ``helpers.loop`` shows it under the meter.
+COUNT_HEADER = "x-on-the-wire-input-count"
 
-    Output by ``tokens.count_output``, the same rule the cost model uses.
+
+def _usage(request: Any, message: Any, model: str) -> tuple[Any, str]:
+    """Usage counted with the real tokenizer for ``model``, and the count's label.
+
+    The label (``Count.label``: "exact", "estimate ±6", or a Claude/Gemini proxy estimate
+    with its measured spread) goes back in the ``COUNT_HEADER`` response header. Output by
+    ``tokens.count_output``, the same rule the cost model uses.
     """
     from helpers import tokens
     from helpers.messages import Reasoning
@@ -161,7 +169,7 @@ def _usage(request: Any, message: Any, model: str) -> Any:
     )
     usage = Usage(input_tokens=counted.total, output_tokens=tokens.count_output(message, model))
     usage.reasoning_tokens = reasoning
-    return usage
+    return usage, counted.label.replace("±", "+/-")  # header values are ASCII
 
 
 def answer(route: Route, headers: dict[str, str], raw: bytes, scenario: Scenario) -> Response:
@@ -249,7 +257,8 @@ def answer(route: Route, headers: dict[str, str], raw: bytes, scenario: Scenario
     prefix, length = _REPLY_ID[provider]
     reply_id = prefix + _digest(provider, raw)[:length]
     stop = "tool_calls" if calls else "end_turn"
-    reply = Reply(message, _usage(request, message, model), stop, model, reply_id)
+    usage, count_label = _usage(request, message, model)
+    reply = Reply(message, usage, stop, model, reply_id)
     whole = render_response(reply, provider)
     parse_response(whole, provider)  # our own output must parse: fail here, not in the client
     if provider == "openai-responses":
@@ -257,6 +266,7 @@ def answer(route: Route, headers: dict[str, str], raw: bytes, scenario: Scenario
 
     request_id = "req_" + _digest("request", raw)[:24]
     extra = [(_REQUEST_ID_HEADER[errors.family(provider)], request_id)]
+    extra.append((COUNT_HEADER, count_label))
     stream = route.stream or body.get("stream") is True
     if not stream:
         response = _json_response(200, whole, provider)
