@@ -145,6 +145,19 @@ def test_projected_sundry_ticket_counts_every_rebuilt_request():
     assert uncached.total_usd > ticket.total_usd and uncached.cached_tokens == 0
 
 
+def test_a_projected_claude_or_gemini_ticket_carries_the_measured_spread_of_its_counts():
+    from helpers.tokens.spread import sentence
+
+    for model, rule in [
+        ("claude-sonnet-4-6", "anthropic-estimate"),
+        ("gemini-2.5-flash", "gemini-estimate"),
+    ]:
+        ticket = project_ticket(sundry_requests(model), model)
+        assert ticket.estimate and ticket.spread == sentence(rule, model) != ""
+        assert f"input tokens are a proxy estimate: {ticket.spread}" in ticket.notes
+    assert project_ticket(sundry_requests("gpt-4o-mini"), "gpt-4o-mini").spread == ""
+
+
 def test_projected_anthropic_ticket_writes_then_reads():
     ticket = project_ticket(sundry_requests("claude-sonnet-4-5"))
     first, second = ticket.turns[:2]

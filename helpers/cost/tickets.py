@@ -54,6 +54,8 @@ class Ticket:
     estimate: bool = False
     source: str = "usage reported per turn"
     notes: list[str] = field(default_factory=list)
+    #: for Claude and Gemini projections: how far recorded bills were from such input counts
+    spread: str = ""
 
     @property
     def total_usd(self) -> Decimal:
@@ -206,9 +208,8 @@ def project_ticket(
     if info.counting in ("anthropic-estimate", "gemini-estimate"):
         from helpers.tokens.spread import sentence
 
-        ticket.notes.append(
-            f"input tokens are a proxy estimate: {sentence(info.counting, info.id)}"
-        )
+        ticket.spread = sentence(info.counting, info.id)
+        ticket.notes.append(f"input tokens are a proxy estimate: {ticket.spread}")
     return ticket
 
 
