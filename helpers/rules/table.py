@@ -41,9 +41,20 @@ class Row:
     models: str = "every model"
 
 
-def _refused(profile: str, rule: str, module: object, text: str) -> Row:
+def _refused(profile: str, rule: str, module: object, text: str, checked: str = GATHERED) -> Row:
+    """A refusal whose text and source live in a provider module (``module.SOURCES[text]``)."""
     source = module.SOURCES[text]  # type: ignore[attr-defined]
-    return Row(profile, rule, "refused", text, source, GATHERED)
+    return Row(profile, rule, "refused", text, source, checked)
+
+
+def _refused_on_the_wire(profile: str, rule: str) -> Row:
+    """A refusal whose text and source are in ``rules.wire.TEXTS`` (they carry their date)."""
+    return Row(profile, rule, "refused", *TEXTS[profile, rule])
+
+
+def _accepted(profile: str, rule: str, source: str, models: str = "every model") -> Row:
+    """Accepted: ``check`` warns at most, the local provider answers 200; ``source`` says why."""
+    return Row(profile, rule, "accepted", "", source, CHECKED, models)
 
 
 OPENAI_SYSTEM = (
@@ -52,6 +63,7 @@ OPENAI_SYSTEM = (
     "further down is accepted (https://community.openai.com/t/three-flavors-of-system-"
     "messages-is-a-bit-too-much-can-the-api-normalize/1128108)"
 )
+EVERY_API = ("openai-chat", "openai-responses", "anthropic", "gemini")
 ROWS: list[Row] = [
     # --- OpenAI Chat Completions
     _refused("openai-chat", "call-not-answered", openai_chat, openai_chat.MISSING),
@@ -59,13 +71,11 @@ ROWS: list[Row] = [
     _refused("openai-chat", "result-without-call", openai_chat, openai_chat.ORPHAN),
     _refused("openai-chat", "result-wrong-turn", openai_chat, openai_chat.NOT_FOUND),
     _refused("openai-chat", "no-messages", openai_chat, openai_chat.EMPTY_LIST),
-    Row("openai-chat", "unknown-block", "refused", *TEXTS["openai-chat", "unknown-block"]),
-    Row("openai-chat", "system-not-first", "accepted", "", OPENAI_SYSTEM),
-    Row(
+    _refused_on_the_wire("openai-chat", "unknown-block"),
+    _accepted("openai-chat", "system-not-first", OPENAI_SYSTEM),
+    _accepted(
         "openai-chat",
         "arguments-not-object",
-        "accepted",
-        "",
         "arguments is a JSON string the API passes on (openai/openai-python "
         "chat_completion_message_function_tool_call_param.py: 'the model does not always "
         "generate valid JSON'); no public report of a 400 for it",
@@ -73,25 +83,23 @@ ROWS: list[Row] = [
     # --- OpenAI Responses
     _refused("openai-responses", "call-not-answered", openai_responses, openai_responses.NO_OUTPUT),
     _refused("openai-responses", "result-without-call", openai_responses, openai_responses.NO_CALL),
-    Row(  # paired by id since this sitting: its evidence was read on the date below
+    _refused(  # paired by id since 2026-11-30: its evidence was read that day
         "openai-responses",
         "reasoning-not-followed",
-        "refused",
+        openai_responses,
         openai_responses.REASONING_ALONE,
-        openai_responses.SOURCES[openai_responses.REASONING_ALONE],
+        CHECKED,
     ),
-    Row(
+    _refused(
         "openai-responses",
         "previous-response-not-found",
-        "refused",
+        openai_responses,
         openai_responses.NOT_STORED,
-        openai_responses.SOURCES[openai_responses.NOT_STORED],
+        CHECKED,
     ),
-    Row(
+    _accepted(
         "openai-responses",
         "system-not-first",
-        "accepted",
-        "",
         "input messages take role system or developer anywhere (openai/openai-python "
         "responses/easy_input_message_param.py)",
     ),
@@ -105,24 +113,18 @@ ROWS: list[Row] = [
     _refused("anthropic", "empty-content", anthropic, anthropic.EMPTY_TEXT),
     _refused("anthropic", "empty-content", anthropic, anthropic.BLANK_TEXT),
     _refused("anthropic", "duplicate-tool", anthropic, anthropic.TOOL_NAMES),
-    Row("anthropic", "unknown-block", "refused", *TEXTS["anthropic", "unknown-block"]),
-    Row(
-        "anthropic", "arguments-not-object", "refused", *TEXTS["anthropic", "arguments-not-object"]
-    ),
-    Row(
+    _refused_on_the_wire("anthropic", "unknown-block"),
+    _refused_on_the_wire("anthropic", "arguments-not-object"),
+    _accepted(
         "anthropic",
         "roles-must-alternate",
-        "accepted",
-        "",
         "'Consecutive user or assistant turns in your request will be combined into a single "
         "turn' (anthropics/anthropic-sdk-python message_create_params.py since commit "
         "5c0421e2; anthropics/anthropic-sdk-typescript#565)",
     ),
-    Row(
+    _accepted(
         "anthropic",
         "system-not-first",
-        "accepted",
-        "",
         "the renderer sends it in the top-level system field; role 'system' messages after a "
         "user turn are accepted on recent models "
         "(https://platform.claude.com/docs/en/build-with-claude/mid-conversation-system-messages)",
@@ -133,40 +135,33 @@ ROWS: list[Row] = [
     # --- Gemini generateContent
     _refused("gemini", "call-turn-position", gemini, gemini.CALL_TURN),
     _refused("gemini", "response-turn-position", gemini, gemini.RESPONSE_TURN),
-    Row(  # re-read this sitting: a call turn whose results were dropped is refused too
-        "gemini", "response-count", "refused", gemini.COUNT, gemini.SOURCES[gemini.COUNT]
-    ),
-    Row("gemini", "unknown-block", "refused", *TEXTS["gemini", "unknown-block"]),
-    Row("gemini", "unknown-role", "refused", *TEXTS["gemini", "unknown-role"]),
-    Row("gemini", "arguments-not-object", "refused", *TEXTS["gemini", "arguments-not-object"]),
-    Row(
+    # re-read 2026-11-30: a call turn whose results were dropped is refused too
+    _refused("gemini", "response-count", gemini, gemini.COUNT, CHECKED),
+    _refused_on_the_wire("gemini", "unknown-block"),
+    _refused_on_the_wire("gemini", "unknown-role"),
+    _refused_on_the_wire("gemini", "arguments-not-object"),
+    _accepted(
         "gemini",
         "call-without-id",
-        "accepted",
-        "",
         "FunctionCall.id is optional ('If populated, the client to execute the function_call "
         "and return the response with the matching id'; googleapis/python-genai types.py); "
         "calls without ids pair with responses by name and order",
     ),
-    Row(
+    _accepted(
         "gemini",
         "system-not-first",
-        "accepted",
-        "",
         "the renderer sends it in systemInstruction (its place in the conversation is lost, "
         "with a note)",
     ),
     # --- everywhere
     *[
-        Row(
+        _accepted(
             profile,
             "unknown-tool",
-            "accepted",
-            "",
             "a call to a tool the request does not define is history, not a request to run it; "
             "no public report of a 400 for it",
         )
-        for profile in ("openai-chat", "openai-responses", "anthropic", "gemini")
+        for profile in EVERY_API
     ],
 ]
 
@@ -179,36 +174,28 @@ def _settings_rows() -> list[Row]:
             ("openai-chat", "openai-responses") if rule.format == "openai" else (rule.format,)
         )
         for profile in profiles:
-            row = Row(profile, rule.rule, "refused", rule.text, rule.source, rule.checked)
-            rows.append(Row(**{**row.__dict__, "models": rule.models}))
+            rows.append(
+                Row(
+                    profile, rule.rule, "refused", rule.text, rule.source, rule.checked, rule.models
+                )
+            )
     return rows
 
 
 ROWS += _settings_rows()
 ROWS += [
-    Row(p, "invalid-schema", "refused", schemas.OPENAI, schemas.SOURCES[schemas.OPENAI])
-    for p in ("openai-chat", "openai-responses")
+    _refused(profile, "invalid-schema", schemas, schemas.OPENAI, CHECKED)
+    for profile in ("openai-chat", "openai-responses")
 ]
+ROWS.append(_refused("anthropic", "invalid-schema", schemas, schemas.ANTHROPIC, CHECKED))
 ROWS.append(
-    Row(
-        "anthropic",
-        "invalid-schema",
-        "refused",
-        schemas.ANTHROPIC,
-        schemas.SOURCES[schemas.ANTHROPIC],
-    )
-)
-ROWS.append(
-    Row(
+    _accepted(
         "openai-responses",
         "temperature-unsupported",
-        "accepted",
-        "",
         "recorded: pydantic/pydantic-ai tests/models/cassettes/test_openai_responses/"
         "test_openai_responses_gpt_5_6_reasoning_off_keeps_sampling_params.yaml @ ac234893 "
-        "(gpt-5.6-sol, reasoning effort "
-        "none, temperature 0.5: 200); later gpt-5.x models are not checked",
-        CHECKED,
+        "(gpt-5.6-sol, reasoning effort none, temperature 0.5: 200); later gpt-5.x models "
+        "are not checked",
         "gpt-5.1 and later (not checked)",
     )
 )
