@@ -13,12 +13,6 @@ from helpers.provider import LocalProvider
 from tests.provider_support import PROVIDERS, model
 
 
-@pytest.fixture(scope="module")
-def p():
-    with LocalProvider("sundry") as provider:
-        yield provider
-
-
 @pytest.mark.parametrize("wire", PROVIDERS)
 def test_sundry_ticket_in_every_wire_format(p, wire):
     trace = run(sundry.opening(model(wire)), sundry.run_tool, format=wire, base_url=p.url)

@@ -9,14 +9,7 @@ from helpers import sse
 from helpers.examples import sundry
 from helpers.formats import parse_response, render
 from helpers.messages import user
-from helpers.provider import LocalProvider
 from tests.provider_support import KEY, PROVIDERS, body, model, post
-
-
-@pytest.fixture(scope="module")
-def p():
-    with LocalProvider("sundry") as provider:
-        yield provider
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)

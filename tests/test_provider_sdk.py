@@ -9,16 +9,10 @@ import pytest
 
 from helpers import sse
 from helpers.formats import parse_response, render
-from helpers.provider import LocalProvider, RateLimited, ServerError
+from helpers.provider import RateLimited, ServerError
 from tests.provider_support import KEY, body, model
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")  # model-age notices
-
-
-@pytest.fixture(scope="module")
-def p():
-    with LocalProvider("sundry") as provider:
-        yield provider
 
 
 @pytest.fixture

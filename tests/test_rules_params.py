@@ -6,7 +6,6 @@ from __future__ import annotations
 import pytest
 
 from helpers.machinery.cli import main
-from helpers.provider import LocalProvider
 from helpers.rules.params import PARAM_RULES
 from helpers.rules.table import ROWS
 from helpers.verdict import verdict
@@ -150,12 +149,6 @@ def test_check_refuses_with_the_providers_text_and_place(fmt, payload, path, tex
 @pytest.mark.parametrize(("fmt", "payload"), ACCEPTED)
 def test_check_accepts_what_the_provider_takes(fmt, payload):
     assert verdict(payload, fmt).accepted, verdict(payload, fmt)
-
-
-@pytest.fixture(scope="module")
-def p():
-    with LocalProvider("sundry") as provider:
-        yield provider
 
 
 @pytest.mark.parametrize(

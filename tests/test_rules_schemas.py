@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from helpers.provider import LocalProvider
 from helpers.rules.schemas import schema_error
 from helpers.verdict import verdict
 from tests.provider_support import body, post
@@ -32,12 +31,6 @@ def test_the_meta_schema_names_the_mistake():
         "'query' is not of type 'array'"
     )
     assert schema_error({"type": "object", "properties": {"query": {"type": "string"}}}) is None
-
-
-@pytest.fixture(scope="module")
-def p():
-    with LocalProvider("sundry") as provider:
-        yield provider
 
 
 @pytest.mark.parametrize(
