@@ -100,8 +100,18 @@ def test_08_repair_must_be_general_and_leave_its_input_alone():
 
 def test_09_percentages_unchanged_prompts_and_silent_refusals_are_explained():
     model = default_model("openai")
-    share = ex09.check_steps_share(35, model)
-    assert not share and "percentage" in share.message
+    from helpers.tokens import count_sections, count_text
+
+    def share(prompt, start):
+        part = next(s.tokens for s in count_sections(prompt, model) if s.text.startswith(start))
+        return part / count_text(prompt, model)
+
+    assert ex09.check_paragraph_share(share, model)
+    percent = ex09.check_paragraph_share(lambda prompt, start: 100 * share(prompt, start), model)
+    assert not percent and "percentage" in percent.message
+    steps_only = ex09.check_paragraph_share(lambda prompt, start: 0.35, model)  # read off lesson
+    assert not steps_only and "Sundry's prompt" in steps_only.message
+    assert "not answered yet" in ex09.check_paragraph_share(..., model).message
     with LocalProvider(scenario="crash-triage") as p:
         workspace = crash_triage.Workspace()
         triage = run(

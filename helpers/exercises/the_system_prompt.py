@@ -20,9 +20,11 @@ from helpers.trace import Trace
 
 EX1 = Exercise(
     "09.1",
-    nudge="a share is a part divided by the whole: the paragraph's tokens over the prompt's.",
-    pointer="sections (from count_sections, under 'Anatomy') has .text and .tokens for each "
-    "paragraph; count_text(...) counts the whole prompt.",
+    nudge="a share is a part divided by the whole: the paragraph's tokens over the prompt's, "
+    "both counted for the lesson's model.",
+    pointer="count_sections(prompt, model) (under 'Anatomy') gives each paragraph's .text and "
+    ".tokens, counted inside the whole; pick the one whose .text starts with start, and divide "
+    "by count_text(prompt, model).",
 )
 EX2 = Exercise(
     "09.2",
@@ -40,30 +42,57 @@ EX3 = Exercise(
 )
 
 
-def check_steps_share(answer: float, model: str) -> Result:
-    from helpers.examples import crash_triage
+def check_paragraph_share(fn: Callable[[str, str], float], model: str) -> Result:
+    """``fn(prompt, start)``: the share of ``prompt``'s tokens in the paragraph that begins
+    with ``start``. Tried on the crash-triage prompt and on paragraphs of Sundry's prompt the
+    lesson never counted; compared to 2 decimals."""
+    from helpers.examples import crash_triage, sundry
     from helpers.tokens import count_text
     from helpers.tokens.sections import count_sections
 
-    sections = count_sections(crash_triage.SYSTEM_PROMPT, model)
-    steps = next(s.tokens for s in sections if s.text.startswith("For each problem:"))
-    share = steps / count_text(crash_triage.SYSTEM_PROMPT, model)
-    value = as_number(answer)
-    if value is not None and value > 1:
-        return not_yet(
-            EX1,
-            f"you gave {answer!r}, which looks like a percentage: give a fraction between 0 and "
-            "1 (0.5, not 50)",
-            expected=round(share, 2),
-            kind="number",
-        )
-    return check_number(
-        answer,
-        round(share, 2),
+    def share(prompt: str, start: str) -> float:
+        part = next(s.tokens for s in count_sections(prompt, model) if s.text.startswith(start))
+        return part / count_text(prompt, model)
+
+    asked = [
+        (crash_triage.SYSTEM_PROMPT, "For each problem:"),
+        (sundry.SYSTEM_PROMPT, "Refund policy:"),
+        (sundry.SYSTEM_PROMPT, "Style:"),
+    ]
+    cases = [(question, round(share(*question), 2)) for question in asked]
+
+    def describe(question: tuple[str, str]) -> str:
+        prompt, start = question
+        name = "crash-triage" if prompt == crash_triage.SYSTEM_PROMPT else "Sundry's"
+        return f"the paragraph of {name} prompt that starts {start!r}"
+
+    def rounded(prompt: str, start: str) -> object:
+        got = fn(prompt, start)
+        value = as_number(got)
+        return got if value is None else round(float(value), 2)
+
+    if callable(fn):
+        try:
+            first = as_number(fn(*asked[0]))
+        except Exception:  # check_function reports it, with the case it failed on
+            first = None
+        if first is not None and first > 1:
+            return not_yet(
+                EX1,
+                f"your function gave {first} for {describe(asked[0])}, which looks like a "
+                "percentage: return a fraction between 0 and 1 (0.5, not 50)",
+                expected=cases,
+                kind="function",
+            )
+    steps, refunds = share(*asked[0]), share(*asked[1])
+    return check_function(
+        rounded if callable(fn) else fn,
+        cases,
         EX1,
-        tolerance="0.005",
-        success=f"Right: {share:.0%} of the prompt, the largest paragraph, and the one that earns "
-        "its tokens.",
+        describe=describe,
+        success=f"Right: the steps are {steps:.0%} of the crash-triage prompt, Sundry's refund "
+        f"policy {refunds:.0%} of its own: the largest paragraphs are the rules the agent must "
+        "follow, and they are paid for on every request.",
     )
 
 
