@@ -134,6 +134,8 @@ def test_start_here_checks_against_the_real_tokenizer():
     assert ex00.check_french_difference(diff)
     assert ex00.check_french_difference(str(diff))
     assert not ex00.check_french_difference(...)
+    backwards = ex00.check_french_difference(-diff)
+    assert not backwards and "other way round" in backwards.message
 
 
 def test_every_exercise_of_every_lesson_is_registered_with_distinct_hints():

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from helpers.exercises import Exercise, Result, check_function, check_number
+from helpers.exercises import Exercise, Result, as_number, check_function, check_number, not_yet
 
 POLICY = "Refunds above $150 need a human."
 POLICY_FR = "Les remboursements de plus de 150 $ nécessitent un humain."
@@ -60,6 +60,14 @@ def check_token_counter(count_tokens: Callable[[str, str], int]) -> Result:
 def check_french_difference(answer: int) -> Result:
     """How many more tokens does ``cl100k_base`` need than ``o200k_base`` for ``POLICY_FR``?"""
     older, newer = _count(POLICY_FR, "cl100k_base"), _count(POLICY_FR, "o200k_base")
+    if as_number(answer) == newer - older:
+        return not_yet(
+            EX2,
+            f"{answer} is o200k_base's count minus cl100k_base's: the question asks how many "
+            "*more* the older encoding needs, so subtract the other way round",
+            expected=older - newer,
+            kind="number",
+        )
     return check_number(
         answer,
         older - newer,
