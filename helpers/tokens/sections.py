@@ -2,8 +2,6 @@
 
 Tokens per section of one text (paragraphs of a system prompt, say), adding up exactly.
 
-Used in lessons: 09.
-
 Counting each paragraph on its own gives slightly different numbers than counting the whole,
 because a token can straddle the break between two paragraphs. Here the whole text is encoded
 once and each token is attributed to the section where it *starts*, so the sections always sum
