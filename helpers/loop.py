@@ -105,9 +105,7 @@ def run(
 ) -> Trace:
     """Run ``request`` to a final answer (or ``max_turns``), calling ``run_tool`` for each call.
 
-    ``finish`` names a tool whose call ends the run (the crash-triage agent's
-    ``submit_diagnosis``): it is run and answered like any call, then the loop stops and
-    ``trace.finish`` holds the call, so the program reads a structured result, not prose.
+    ``finish`` names a tool whose call, once answered, ends the run (``trace.finish`` holds it).
     """
     from helpers.cost import price
     from helpers.formats import parse_response, render

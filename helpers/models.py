@@ -114,8 +114,11 @@ def models(provider: str | None = None, *, include_legacy: bool = False) -> list
 
 
 def default_model(provider: str) -> str:
-    """The model a lesson uses for ``provider`` ("openai", "anthropic", "gemini", "harmony")."""
+    """The model a lesson uses for ``provider`` ("openai", "anthropic", "gemini", "harmony"),
+    or for a wire format ("openai-chat" and "openai-responses" are OpenAI's)."""
     defaults = _table()["defaults"]
+    if provider in ("openai-chat", "openai-responses"):
+        provider = "openai"
     if provider not in defaults:
         raise UnknownModelError(
             f"no default model for {provider!r}; known: {', '.join(sorted(defaults))}"

@@ -40,6 +40,15 @@ class Step:
     def tool_calls(self) -> list[str]:
         return [c.name for c in self.reply.message.tool_calls]
 
+    @property
+    def count_label(self) -> str:
+        """How exact the reported input tokens are, when the provider says: the local provider
+        does, in a response header ("exact" or the estimate and its bound); a real API's usage
+        is the bill, so "exact" when there is no such header."""
+        from helpers.provider.routes import COUNT_HEADER
+
+        return self.headers.get(COUNT_HEADER, "exact").replace("+/-", "±")
+
 
 @dataclass(repr=False)
 class Trace:
@@ -89,13 +98,10 @@ class Trace:
         counts offline and says how in a response header (``COUNT_HEADER``): "exact", or e.g.
         "estimate; on 75 recorded requests the bill was 0.69-1.50x this count (median 1.15)".
         """
-        from helpers.provider.routes import COUNT_HEADER
-
         turns: dict[str, list[int]] = {}
         for s in self.steps:
-            label = s.headers.get(COUNT_HEADER, "exact")
-            if label != "exact":
-                turns.setdefault(label.replace("+/-", "±"), []).append(s.number)
+            if s.count_label != "exact":
+                turns.setdefault(s.count_label, []).append(s.number)
         return [f"input sent, {_turns(numbers)}: {label}" for label, numbers in turns.items()]
 
     def __str__(self) -> str:
@@ -113,7 +119,7 @@ class Trace:
             "<tr>" + "".join(f"<td>{escape(v)}</td>" for v in row) + "</tr>" for row in self.rows()
         )
         title = f"<b>{escape(self.format)}</b> / <code>{escape(self.model)}</code>"
-        notes = "".join(f"<br><small>{escape(n)}</small>" for n in self.count_notes())
+        notes = "".join(f"<div><small>{escape(n)}</small></div>" for n in self.count_notes())
         return no_math(f"<div>{title}<table><tr>{head}</tr>{body}</table>{notes}</div>")
 
 

@@ -39,6 +39,8 @@ def test_the_default_claude_is_not_past_its_end_of_life():
 def test_defaults_exist_in_the_table():
     for provider in ("openai", "anthropic", "gemini", "harmony"):
         assert default_model(provider) in models()
+    for wire_format in ("openai-chat", "openai-responses"):  # lesson 11's switch names formats
+        assert default_model(wire_format) == default_model("openai")
     with pytest.raises(UnknownModelError, match="known: anthropic, gemini, harmony, openai"):
         default_model("mistral")
 

@@ -798,3 +798,24 @@ def test_a_property_title_is_its_comment_as_billed():
     assert counted.total == 75 and counted.label == "exact"
     text, _ = render_namespace([(function["name"], "", schema)])
     assert "(_: {\n// Password\npassword: string,\n})" in text
+
+
+def test_an_estimate_explains_itself_part_by_part():
+    from helpers.tokens.breakdown import Count
+
+    def made(uncertain, estimate=True):
+        return Count("gpt-4o", 100, [], estimate, "rule", uncertain=uncertain)
+
+    assert made({}, estimate=False).explained() == "exact"
+    two_calls = "2 parallel calls: a community model"
+    grouped = made(
+        {"messages[2]": (12, two_calls), "tools[5]": (98, "nested"), "messages[4]": (12, two_calls)}
+    )
+    assert grouped.explained() == (
+        f"estimate ±122 tokens: messages[2] ±12, messages[4] ±12 ({two_calls}); "
+        "tools[5] ±98 (nested)"
+    )
+    unknown = made({"messages[1]": (None, "image by URL"), "tools[0]": (3, "anyOf")})
+    assert unknown.explained() == (
+        "estimate, error unknown: messages[1] (image by URL); tools[0] ±3 (anyOf)"
+    )

@@ -46,6 +46,10 @@ def test_trace_viewer_steps_through_every_request():
     assert slider.max == len(trace.steps)
     slider.value = len(trace.steps)
     assert f"request {len(trace.steps)} of {len(trace.steps)}" in view.value
+    assert f"input: {trace.steps[-1].count_label}</small>" in view.value  # an estimate, marked
+    trace.steps[0].headers = {}  # as from a real API: its usage is the bill
+    slider.value = 1
+    assert "input: " not in view.value
 
 
 def test_the_lab_widget_builds_its_controls():

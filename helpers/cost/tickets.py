@@ -56,6 +56,9 @@ class Ticket:
     notes: list[str] = field(default_factory=list)
     #: for Claude and Gemini projections: how far recorded bills were from such input counts
     spread: str = ""
+    #: for projections: how many tokens the input count can be off in all (the sum of each
+    #: request's bound, ``Count.error``; None if some part's error is unknown)
+    count_error: int | None = 0
 
     @property
     def total_usd(self) -> Decimal:
@@ -175,9 +178,11 @@ def project_ticket(
     rule = info.cache if caching else {"kind": "none"}
     usages, previous, written = [], [], []
     estimate = False
+    errors: list[int | None] = []
     for k, (request, out) in enumerate(zip(requests, outputs, strict=True)):
         counted = count(request, info)
         estimate |= counted.estimate
+        errors.append(counted.error)
         keys, _ = token_keys(counted)
         if k == 0 and rule.get("kind", "none") != "none":
             warm = _warm_prefix(counted, keys, rule, between_tickets, notes)
@@ -201,6 +206,7 @@ def project_ticket(
         usages.append(Usage(len(keys), out, read, write))
     ticket = ticket_from_usages(usages, info)
     ticket.estimate = estimate or rule.get("kind") == "gemini-implicit"
+    ticket.count_error = None if None in errors else sum(errors)  # type: ignore[arg-type]
     ticket.source = "projected: counted with helpers.tokens" + (
         f", cache rule {rule.get('kind')}" if caching else ", no caching"
     )

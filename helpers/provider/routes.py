@@ -153,10 +153,11 @@ COUNT_HEADER = "x-on-the-wire-input-count"
 
 
 def _usage(request: Any, message: Any, model: str) -> tuple[Any, str]:
-    """Usage counted with the real tokenizer for ``model``, and the count's label.
+    """Usage counted with the real tokenizer for ``model``, and how exact the count is.
 
-    The label (``Count.label``: "exact", "estimate ±6", or a Claude/Gemini proxy estimate
-    with its measured spread) goes back in the ``COUNT_HEADER`` response header. Output by
+    That (``Count.explained``: "exact", "estimate ±6 tokens: tools[4] ±3 (...)...", or a
+    Claude/Gemini proxy estimate with its measured spread) goes back in the ``COUNT_HEADER``
+    response header. Output by
     ``tokens.count_output``, the same rule the cost model uses.
     """
     from helpers import tokens
@@ -169,7 +170,8 @@ def _usage(request: Any, message: Any, model: str) -> tuple[Any, str]:
     )
     usage = Usage(input_tokens=counted.total, output_tokens=tokens.count_output(message, model))
     usage.reasoning_tokens = reasoning
-    return usage, counted.label.replace("±", "+/-")  # header values are ASCII
+    explained = counted.explained().replace("±", "+/-")
+    return usage, explained.encode("ascii", "replace").decode("ascii")  # header values are ASCII
 
 
 def answer(route: Route, headers: dict[str, str], raw: bytes, scenario: Scenario) -> Response:

@@ -84,6 +84,19 @@ class Count:
         error = self.error
         return "estimate" + (f" ±{error}" if error else ", error unknown" if error is None else "")
 
+    def explained(self) -> str:
+        """The label with its unit and the parts that make it an estimate, e.g. "estimate ±110
+        tokens: messages[2] ±12 (2 parallel calls: a community model); tools[5] ±98 (nested
+        descriptions, unrendered minItems)". Just the label when no part is uncertain."""
+        if not self.uncertain:
+            return self.label
+        reasons: dict[str, list[str]] = {}
+        for part, (bound, why) in self.uncertain.items():
+            reasons.setdefault(why, []).append(part if bound is None else f"{part} ±{bound}")
+        unit = " tokens" if self.error else ""
+        parts = "; ".join(f"{', '.join(where)} ({why})" for why, where in reasons.items())
+        return f"{self.label}{unit}: {parts}"
+
     def __int__(self) -> int:
         return self.total
 
