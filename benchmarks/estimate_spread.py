@@ -33,7 +33,7 @@ from pathlib import Path
 
 from helpers.machinery.paths import DATA
 
-FORMATS = ("openai-chat", "anthropic", "gemini")
+FORMATS = ("openai-chat", "openai-responses", "anthropic", "gemini")
 RULES = ("anthropic-estimate", "gemini-estimate")
 TARGET = DATA / "estimate_spread.json"
 VARIABLE = "ON_THE_WIRE_CORPUS"

@@ -697,6 +697,57 @@ def test_what_the_count_cannot_see_makes_a_claude_or_gemini_count_error_unknown(
         assert count_body(body, "gemini", "gemini-2.5-flash").label == "estimate, error unknown"
 
 
+def test_a_responses_count_is_exact_only_for_what_its_recorded_bills_verify():
+    """Recorded Responses bills (Mirascope's and pydantic-ai's public cassettes, gpt-4o and
+    gpt-4o-mini): plain text conversations bill what Chat bills, so those counts are exact; one
+    function tool billed 36 through Responses against 75 through Chat for the same request
+    (Mirascope ``call_with_tools``), so Responses tools are an estimate of unknown error, and so
+    are what the neutral request drops (text.format schema, empty instructions, files, items)."""
+    from helpers.tokens import count_body
+
+    hello = [{"role": "developer", "content": "Be brief."}, {"role": "user", "content": "Hi!"}]
+    plain = {"model": "gpt-4o", "input": hello}
+    chat = {"model": "gpt-4o", "messages": [{**hello[0], "role": "system"}, hello[1]]}
+    assert count_body(plain, "openai-responses").label == "exact"
+    assert count_body(plain, "openai-responses").total == count_body(chat, "openai-chat").total
+    tool = {"type": "function", "name": "f", "parameters": {"type": "object", "properties": {}}}
+    schema = {"type": "json_schema", "name": "A", "schema": {"type": "object"}}
+    file = {"type": "input_file", "file_url": "https://example.com/a.pdf"}
+    for extra, part in (
+        ({"tools": [tool]}, "tools[0]"),
+        ({"tools": [{"type": "web_search"}]}, "tools[0]"),
+        ({"text": {"format": schema}}, "text.format"),
+        ({"instructions": ""}, "instructions"),
+        ({"input": [{"role": "user", "content": [file]}]}, "input[0].content[0]"),
+        ({"input": [*hello, {"type": "compaction", "encrypted_content": "gAAA"}]}, "input[2]"),
+        ({"previous_response_id": "resp_1"}, "previous_response_id"),
+    ):
+        counted = count_body({**plain, **extra}, "openai-responses")
+        assert counted.label == "estimate, error unknown" and part in counted.uncertain, extra
+    assert count_body({**plain, "instructions": "Be kind."}, "openai-responses").label == "exact"
+    older = count_body({**plain, "model": "gpt-4"}, "openai-responses")  # recorded: 1 fewer
+    assert (
+        older.label == "estimate ±1"
+        and count_body({**chat, "model": "gpt-4"}, "openai-chat").label == "exact"
+    )
+
+
+def test_the_local_provider_labels_a_responses_tool_count_an_estimate():
+    from helpers.examples import sundry
+    from helpers.loop import run
+    from helpers.provider import LocalProvider
+
+    with LocalProvider("sundry") as p:
+        trace = run(
+            sundry.opening("gpt-4o-mini"),
+            sundry.run_tool,
+            format="openai-responses",
+            base_url=p.url,
+        )
+    assert all("Responses tools" in step.count_label for step in trace.steps)
+    assert all(step.count_label.startswith("estimate, error unknown") for step in trace.steps)
+
+
 # --- request fields beyond messages and tools, pinned (or bounded) by recorded bills ------------
 
 PYDANTIC_AI_OPENAI = "pydantic/pydantic-ai tests/models/cassettes/test_openai/"

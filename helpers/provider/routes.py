@@ -152,19 +152,18 @@ def _bad_signature(provider: str, body: dict[str, Any]) -> str | None:
 COUNT_HEADER = "x-on-the-wire-input-count"
 
 
-def _usage(request: Any, message: Any, model: str) -> tuple[Any, str]:
+def _usage(request: Any, message: Any, model: str, body: dict, provider: str) -> tuple[Any, str]:
     """Usage counted with the real tokenizer for ``model``, and how exact the count is.
 
-    That (``Count.explained``: "exact", "estimate ±6 tokens: tools[4] ±3 (...)...", or a
+    That (``Count.explained``: "exact", "estimate ±8 tokens: tools[4] ±4 (...)...", or a
     Claude/Gemini proxy estimate with its measured spread) goes back in the ``COUNT_HEADER``
-    response header. Output by
-    ``tokens.count_output``, the same rule the cost model uses.
+    response header. Output by ``tokens.count_output``, the same rule the cost model uses.
     """
     from helpers import tokens
     from helpers.messages import Reasoning
     from helpers.replies import Usage
 
-    counted = tokens.count(request, model)
+    counted = tokens.with_unmodelled(tokens.count(request, model), body, provider)
     reasoning = sum(
         tokens.count_text(b.text, model) for b in message.content if isinstance(b, Reasoning)
     )
@@ -259,7 +258,7 @@ def answer(route: Route, headers: dict[str, str], raw: bytes, scenario: Scenario
     prefix, length = _REPLY_ID[provider]
     reply_id = prefix + _digest(provider, raw)[:length]
     stop = "tool_calls" if calls else "end_turn"
-    usage, count_label = _usage(request, message, model)
+    usage, count_label = _usage(request, message, model, body, provider)
     reply = Reply(message, usage, stop, model, reply_id)
     whole = render_response(reply, provider)
     parse_response(whole, provider)  # our own output must parse: fail here, not in the client

@@ -50,6 +50,7 @@ __all__ = [
     "render_namespace",
     "token_keys",
     "tool_parts",
+    "with_unmodelled",
 ]
 
 
@@ -130,13 +131,22 @@ def count_body(
     The legacy ``functions`` / ``function_call`` fields are counted as ``tools`` /
     ``tool_choice`` (``helpers.tokens.exactness`` says why and how far that can be off)."""
     from helpers.formats import parse
-    from helpers.tokens.exactness import unmodelled
 
-    dropped = unmodelled(body, format)
+    wire = body
     if format == "openai-chat" and body.get("functions") and not body.get("tools"):
         body = _functions_as_tools(body)
     request = parse(body, format)
     counted = count(request, model or body.get("model") or None, live=live)
+    return with_unmodelled(counted, wire, format)
+
+
+def with_unmodelled(counted: Count, body: dict, format: str) -> Count:
+    """``counted`` (of ``body`` parsed) marked as an estimate wherever the wire body carries
+    what the neutral request drops (``unseen.unmodelled``): the local provider labels its
+    usage with this, ``count_body`` its counts."""
+    from helpers.tokens.unseen import unmodelled
+
+    dropped = unmodelled(body, format)
     if dropped:
         counted.uncertain = {**counted.uncertain, **dropped}
         counted.estimate = True

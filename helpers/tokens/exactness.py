@@ -37,7 +37,15 @@ checked (``tests/published_counts.py``). Anything else makes the count an estima
 - the legacy ``functions`` / ``function_call`` fields are counted as ``tools`` /
   ``tool_choice`` (hmarr's 2023 figures, measured with them, match that rendering), an
   estimate: a named ``function_call`` was 3 tokens fewer than a forced tool in those figures;
-- an image given by URL (no size offline): from one tile up to the largest image.
+- an image given by URL (no size offline): from one tile up to the largest image;
+- the Responses API (``openai-responses``): plain text conversations bill what Chat bills for
+  the same messages (recorded gpt-4o and gpt-4o-mini bills of Mirascope's and pydantic-ai's
+  cassettes match), but its function tools do not: the same request with one tool billed 36
+  tokens through Responses and 75 through Chat (Mirascope's ``call_with_tools``, gpt-4o), so
+  Responses tools are an estimate of unknown error; so are a ``text.format`` JSON schema
+  (recorded +31 to +38), an empty ``instructions`` (recorded +18), input files and items the
+  count does not read (compaction, built-in tool calls); on gpt-4 (cl100k_base) a plain
+  request billed 1 token fewer than Chat's rule (pydantic-ai's ``usage_limit`` cassette).
 
 What it deliberately does not do: pretend the bounds are measured errors. They are the
 largest differences the published figures show, or what the unrendered text would cost.
@@ -51,38 +59,13 @@ from typing import Any
 from helpers.messages import Image, Request, Text, ToolCall
 from helpers.models import ModelInfo
 
-__all__ = ["RENDERED", "images_of_unknown_size", "uncertain", "unmodelled"]
-
-#: Request fields and content parts the neutral request does not carry, so no count sees them.
-UNMODELLED_FIELDS = {
-    "openai-chat": {
-        "audio": "audio output settings: not counted",
-        "prediction": "predicted output: not counted",
-    },
-    "anthropic": {
-        "thinking": "extended thinking: the bill adds tokens no offline count sees",
-        "mcp_servers": "MCP servers: their tool definitions are added by the API, not counted",
-        "container": "a code-execution container: its files are not counted",
-    },
-    "gemini": {
-        "responseSchema": "responseSchema: the schema is given to the model, size unknown",
-        "responseJsonSchema": "responseJsonSchema: the schema is given to the model, size unknown",
-    },
-}
-#: Content the count does not see (types of OpenAI parts, Anthropic blocks, Gemini part keys).
-UNMODELLED_PARTS = {
-    "openai-chat": {"file", "input_audio", "input_file", "document", "audio"},
-    "anthropic": {"document", "search_result", "container_upload", "compaction", "thinking"}
-    | {"redacted_thinking", "server_tool_use", "mcp_tool_use", "mcp_tool_result"},
-    "gemini": {"fileData", "file_data", "executableCode", "executable_code", "videoMetadata"}
-    | {"codeExecutionResult", "code_execution_result", "thought"},
-}
+__all__ = ["RENDERED", "images_of_unknown_size", "uncertain"]
 
 #: The JSON Schema keywords the tool namespace renders (``tool_namespace``); others are dropped.
 RENDERED = {"type", "properties", "required", "description", "enum", "items", "anyOf", "oneOf"}
 #: Dropped, and verified to cost nothing: ``additionalProperties`` (recorded gpt-4o-mini bills).
 VERIFIED_UNRENDERED = {"additionalProperties"}
-PER_PARALLEL_CALL, TOOL_SHAPE, LEGACY_FORCED = 6, 3, 3
+PER_PARALLEL_CALL, TOOL_SHAPE, LEGACY_FORCED = 6, 4, 3
 
 
 def uncertain(request: Request, info: ModelInfo) -> dict[str, tuple[int | None, str]]:
@@ -130,85 +113,6 @@ def images_of_unknown_size(request: Request, info: ModelInfo) -> dict[str, tuple
                 max(guess, most - guess) if most else (0 if rule.get("method") == "flat" else None)
             )
             out[f"messages[{i}].content[{j}]"] = (bound, "image size unknown")
-    return out
-
-
-def unmodelled(body: dict[str, Any], format: str) -> dict[str, tuple[int | None, str]]:
-    """What a wire body carries that the count does not see: each makes a count an estimate of
-    unknown error. Seen in recorded traffic (pydantic-ai's and Mirascope's public cassettes): a
-    ``file`` part or a ``response_format`` added 48 to 219 billed tokens; Anthropic server
-    tools (web search, code execution...), MCP servers and extended thinking, and Gemini's
-    built-in tools and video files, billed 2 to 400 times the offline count."""
-    out: dict[str, tuple[int | None, str]] = _openai_extras(body) if format == "openai-chat" else {}
-    config = body.get("generationConfig") or body.get("generation_config") or {}
-    fields = {**body, **config} if format == "gemini" and isinstance(config, dict) else body
-    for key, why in UNMODELLED_FIELDS.get(format, {}).items():
-        if fields.get(key) not in (None, [], {}) and fields.get(key) != {"type": "disabled"}:
-            out[key] = (None, why)
-    for k, tool in enumerate(body.get("tools") or []):
-        built_in = _built_in_tool(tool, format)
-        if built_in:
-            out[f"tools[{k}]"] = (None, f"{built_in}: a provider's built-in tool, not counted")
-    turns = body.get("contents") if format == "gemini" else body.get("messages")
-    for i, message in enumerate(turns if isinstance(turns, list) else []):
-        for j, kind in _part_kinds(message, format):
-            if kind in UNMODELLED_PARTS.get(format, set()):
-                where = f"{'contents' if format == 'gemini' else 'messages'}[{i}]"
-                inner = "parts" if format == "gemini" else "content"
-                out[f"{where}.{inner}[{j}]"] = (None, f"{kind} part: not counted")
-    return out
-
-
-def _openai_extras(body: dict[str, Any]) -> dict[str, tuple[int | None, str]]:
-    """``response_format`` with a JSON schema and a named legacy ``function_call``: bounded."""
-    from helpers.tokens.encodings import encode
-
-    out: dict[str, tuple[int | None, str]] = {}
-    form = body.get("response_format")
-    if isinstance(form, dict) and form.get("type") == "json_schema":
-        spec = form.get("json_schema") if isinstance(form.get("json_schema"), dict) else {}
-        header = f"# Response Formats\n\n## {spec.get('name', '')}\n\n"
-        if spec.get("description"):
-            header += f"// {spec['description']}\n"
-        text = header + json.dumps(spec.get("schema"), separators=(",", ":"))
-        why = "response_format json_schema: added in a form no figure pins down, not counted"
-        out["response_format"] = (len(encode("o200k_base", text)) + 4, why)
-    elif isinstance(form, dict) and form.get("type") not in (None, "text", "json_object"):
-        out["response_format"] = (None, f"response_format {form.get('type')!r}: not counted")
-    if body.get("functions") and not body.get("tools"):
-        call = body.get("function_call")
-        named = isinstance(call, dict) and call.get("name")
-        why = "legacy functions, counted as tools (2023 figures)"
-        out["functions"] = (LEGACY_FORCED, why + (": a named function_call" if named else ""))
-    return out
-
-
-def _built_in_tool(tool: Any, format: str) -> str | None:
-    """The kind of a provider-run tool (Anthropic ``web_search_...``, Gemini ``googleSearch``)."""
-    if not isinstance(tool, dict):
-        return None
-    if format == "anthropic" and tool.get("type") not in (None, "custom"):
-        return str(tool["type"])
-    if format == "gemini":
-        other = [k for k in tool if k not in ("functionDeclarations", "function_declarations")]
-        return other[0] if other else None
-    return None
-
-
-def _part_kinds(message: Any, format: str) -> list[tuple[int, str]]:
-    """(index, kind) of each part of one message: a block's ``type``, a Gemini part's keys."""
-    if not isinstance(message, dict):
-        return []
-    parts = message.get("parts") if format == "gemini" else message.get("content")
-    out = []
-    for j, part in enumerate(parts if isinstance(parts, list) else []):
-        if not isinstance(part, dict):
-            continue
-        if format == "gemini":
-            kinds = [k for k in part if k in UNMODELLED_PARTS["gemini"] and part[k]]
-            out += [(j, k) for k in kinds[:1]]
-        elif isinstance(part.get("type"), str):
-            out.append((j, part["type"]))
     return out
 
 

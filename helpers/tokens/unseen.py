@@ -1,0 +1,183 @@
+"""Used in lessons: 04, 11.
+
+What a wire body carries that the neutral request drops, so no offline count sees it.
+
+``count`` counts a neutral ``Request``; a body on the wire can carry more: a ``response_format``
+or ``text.format`` schema, files, provider-run tools, extended thinking, stored state, items
+the neutral request has no block for. Each one makes the count an estimate, named here with
+how far it can be off (``None``: unknown). ``helpers.tokens.with_unmodelled`` applies it, for
+``count_body`` and for the local provider's usage. The recorded bills behind each entry are in
+``helpers.tokens.exactness``'s docstring.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from helpers.tokens.exactness import LEGACY_FORCED
+
+__all__ = ["unmodelled"]
+
+#: Request fields and content parts the neutral request does not carry, so no count sees them.
+UNMODELLED_FIELDS = {
+    "openai-chat": {
+        "audio": "audio output settings: not counted",
+        "prediction": "predicted output: not counted",
+    },
+    "anthropic": {
+        "thinking": "extended thinking: the bill adds tokens no offline count sees",
+        "mcp_servers": "MCP servers: their tool definitions are added by the API, not counted",
+        "container": "a code-execution container: its files are not counted",
+    },
+    "gemini": {
+        "responseSchema": "responseSchema: the schema is given to the model, size unknown",
+        "responseJsonSchema": "responseJsonSchema: the schema is given to the model, size unknown",
+    },
+}
+#: Content the count does not see (types of OpenAI parts, Anthropic blocks, Gemini part keys).
+UNMODELLED_PARTS = {
+    "openai-chat": {"file", "input_audio", "input_file", "document", "audio"},
+    "anthropic": {"document", "search_result", "container_upload", "compaction", "thinking"}
+    | {"redacted_thinking", "server_tool_use", "mcp_tool_use", "mcp_tool_result"},
+    "gemini": {"fileData", "file_data", "executableCode", "executable_code", "videoMetadata"}
+    | {"codeExecutionResult", "code_execution_result", "thought"},
+}
+
+
+def unmodelled(body: dict[str, Any], format: str) -> dict[str, tuple[int | None, str]]:
+    """What a wire body carries that the count does not see: each makes a count an estimate of
+    unknown error. Seen in recorded traffic (pydantic-ai's and Mirascope's public cassettes): a
+    ``file`` part or a ``response_format`` added 48 to 219 billed tokens; Anthropic server
+    tools (web search, code execution...), MCP servers and extended thinking, and Gemini's
+    built-in tools and video files, billed 2 to 400 times the offline count."""
+    out: dict[str, tuple[int | None, str]] = _openai_extras(body) if format == "openai-chat" else {}
+    if format == "openai-responses":
+        out.update(_responses_extras(body))
+    config = body.get("generationConfig") or body.get("generation_config") or {}
+    fields = {**body, **config} if format == "gemini" and isinstance(config, dict) else body
+    for key, why in UNMODELLED_FIELDS.get(format, {}).items():
+        if fields.get(key) not in (None, [], {}) and fields.get(key) != {"type": "disabled"}:
+            out[key] = (None, why)
+    for k, tool in enumerate(body.get("tools") or []):
+        built_in = _built_in_tool(tool, format)
+        if built_in:
+            out[f"tools[{k}]"] = (None, f"{built_in}: a provider's built-in tool, not counted")
+    turns = body.get("contents") if format == "gemini" else body.get("messages")
+    for i, message in enumerate(turns if isinstance(turns, list) else []):
+        for j, kind in _part_kinds(message, format):
+            if kind in UNMODELLED_PARTS.get(format, set()):
+                where = f"{'contents' if format == 'gemini' else 'messages'}[{i}]"
+                inner = "parts" if format == "gemini" else "content"
+                out[f"{where}.{inner}[{j}]"] = (None, f"{kind} part: not counted")
+    return out
+
+
+def _openai_extras(body: dict[str, Any]) -> dict[str, tuple[int | None, str]]:
+    """``response_format`` with a JSON schema and a named legacy ``function_call``: bounded."""
+    from helpers.tokens.encodings import encode
+
+    out: dict[str, tuple[int | None, str]] = {}
+    form = body.get("response_format")
+    if isinstance(form, dict) and form.get("type") == "json_schema":
+        spec = form.get("json_schema") if isinstance(form.get("json_schema"), dict) else {}
+        header = f"# Response Formats\n\n## {spec.get('name', '')}\n\n"
+        if spec.get("description"):
+            header += f"// {spec['description']}\n"
+        text = header + json.dumps(spec.get("schema"), separators=(",", ":"))
+        why = "response_format json_schema: added in a form no figure pins down, not counted"
+        out["response_format"] = (len(encode("o200k_base", text)) + 4, why)
+    elif isinstance(form, dict) and form.get("type") not in (None, "text", "json_object"):
+        out["response_format"] = (None, f"response_format {form.get('type')!r}: not counted")
+    if body.get("functions") and not body.get("tools"):
+        call = body.get("function_call")
+        named = isinstance(call, dict) and call.get("name")
+        why = "legacy functions, counted as tools (2023 figures)"
+        out["functions"] = (LEGACY_FORCED, why + (": a named function_call" if named else ""))
+    return out
+
+
+#: Responses input items the count does not read (their content is not in the neutral request).
+RESPONSES_UNREAD_ITEMS = (
+    {"compaction", "item_reference"}
+    | {
+        f"{kind}_call"
+        for kind in ("web_search", "file_search", "image_generation", "code_interpreter", "mcp")
+    }
+    | {"computer_call", "computer_call_output", "local_shell_call", "mcp_list_tools"}
+)
+
+
+def _responses_extras(body: dict[str, Any]) -> dict[str, tuple[int | None, str]]:
+    """What a Responses body carries that Chat's rendering does not pin down (recorded bills:
+    the module docstring)."""
+    out: dict[str, tuple[int | None, str]] = {}
+    for k, tool in enumerate(body.get("tools") or []):
+        kind = tool.get("type") if isinstance(tool, dict) else None
+        if kind == "function":
+            why = "Responses tools: billed unlike Chat's rendering (one recorded tool: -39)"
+            out[f"tools[{k}]"] = (None, why)
+        else:
+            out[f"tools[{k}]"] = (None, f"{kind}: a provider's built-in tool, not counted")
+    form = (body.get("text") or {}).get("format") if isinstance(body.get("text"), dict) else None
+    if isinstance(form, dict) and form.get("type") not in (None, "text", "json_object"):
+        out["text.format"] = (None, f"text.format {form.get('type')!r}: not counted")
+    if _older_model(body.get("model")):
+        out["model"] = (1, "Responses on a cl100k model: a recorded gpt-4 bill was 1 token fewer")
+    if body.get("instructions") == "":
+        out["instructions"] = (None, "empty instructions: a recorded bill was 18 tokens more")
+    for key, why in (
+        ("previous_response_id", "the stored chain it continues is billed too, not seen here"),
+        ("conversation", "the stored conversation is billed too, not seen here"),
+    ):
+        if body.get(key):
+            out[key] = (None, why)
+    items = body.get("input") if isinstance(body.get("input"), list) else []
+    for i, item in enumerate(items):
+        if not isinstance(item, dict):
+            continue
+        if item.get("type") in RESPONSES_UNREAD_ITEMS:
+            out[f"input[{i}]"] = (None, f"{item['type']} item: not counted")
+        for j, kind in _part_kinds(item, "openai-responses"):
+            if kind in ("input_file", "input_audio"):
+                out[f"input[{i}].content[{j}]"] = (None, f"{kind} part: not counted")
+    return out
+
+
+def _older_model(model: Any) -> bool:
+    """A model of the cl100k_base generation (gpt-4, gpt-3.5): its Responses figures differ."""
+    from helpers.models import UnknownModelError, model_info
+
+    try:
+        return isinstance(model, str) and model_info(model).encoding == "cl100k_base"
+    except UnknownModelError:
+        return False
+
+
+def _built_in_tool(tool: Any, format: str) -> str | None:
+    """The kind of a provider-run tool (Anthropic ``web_search_...``, Gemini ``googleSearch``)."""
+    if not isinstance(tool, dict):
+        return None
+    if format == "anthropic" and tool.get("type") not in (None, "custom"):
+        return str(tool["type"])
+    if format == "gemini":
+        other = [k for k in tool if k not in ("functionDeclarations", "function_declarations")]
+        return other[0] if other else None
+    return None
+
+
+def _part_kinds(message: Any, format: str) -> list[tuple[int, str]]:
+    """(index, kind) of each part of one message: a block's ``type``, a Gemini part's keys."""
+    if not isinstance(message, dict):
+        return []
+    parts = message.get("parts") if format == "gemini" else message.get("content")
+    out = []
+    for j, part in enumerate(parts if isinstance(parts, list) else []):
+        if not isinstance(part, dict):
+            continue
+        if format == "gemini":
+            kinds = [k for k in part if k in UNMODELLED_PARTS["gemini"] and part[k]]
+            out += [(j, k) for k in kinds[:1]]
+        elif isinstance(part.get("type"), str):
+            out.append((j, part["type"]))
+    return out
