@@ -96,7 +96,7 @@ class Trace:
 
         Real APIs report the tokens they bill, so a live trace has no notes. The local provider
         counts offline and says how in a response header (``COUNT_HEADER``): "exact", or e.g.
-        "estimate; on 75 recorded requests the bill was 0.69-1.50x this count (median 1.15)".
+        "estimate; on 75 recorded requests of 10-1,491 tokens the bill was 0.69-1.50x...".
         """
         turns: dict[str, list[int]] = {}
         for s in self.steps:
@@ -124,7 +124,8 @@ class Trace:
 
 
 def _turns(numbers: list[int]) -> str:
-    """``[1, 2, 3, 5]`` -> "turns 1-3, 5": the turns a note is about, in runs."""
+    """``[1, 2, 3, 5]`` -> "each of turns 1-3, 5": the turns a note is about, in runs (the
+    bound is per request, not for them all)."""
     runs: list[list[int]] = []
     for n in numbers:
         if runs and n == runs[-1][-1] + 1:
@@ -132,4 +133,4 @@ def _turns(numbers: list[int]) -> str:
         else:
             runs.append([n])
     spans = [f"{r[0]}-{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs]
-    return ("turn " if numbers == numbers[:1] else "turns ") + ", ".join(spans)
+    return ("turn " if numbers == numbers[:1] else "each of turns ") + ", ".join(spans)

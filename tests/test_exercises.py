@@ -136,6 +136,9 @@ def test_start_here_checks_against_the_real_tokenizer():
     assert not ex00.check_french_difference(...)
     backwards = ex00.check_french_difference(-diff)
     assert not backwards and "other way round" in backwards.message
+    alone = ex00.check_french_difference(len(o200k.encode(ex00.POLICY_FR)))
+    assert not alone and "o200k_base's count alone" in alone.message
+    assert f"{o200k.n_vocab:,} pieces" in ex00.check_french_difference(diff).message
 
 
 def test_every_exercise_of_every_lesson_is_registered_with_distinct_hints():

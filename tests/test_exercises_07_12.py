@@ -112,6 +112,11 @@ def test_09_percentages_unchanged_prompts_and_silent_refusals_are_explained():
     steps_only = ex09.check_paragraph_share(lambda prompt, start: 0.35, model)  # read off lesson
     assert not steps_only and "Sundry's prompt" in steps_only.message
     assert "not answered yet" in ex09.check_paragraph_share(..., model).message
+
+    def no_return(prompt, start):
+        share(prompt, start)  # computed, but never returned
+
+    assert "returned None" in ex09.check_paragraph_share(no_return, model).message
     with LocalProvider(scenario="crash-triage") as p:
         workspace = crash_triage.Workspace()
         triage = run(

@@ -118,7 +118,8 @@ def test_the_meter_says_which_counts_are_the_local_providers_estimates(p, via):
         counted = tokens.count(parse(step.request_body, "anthropic"), claude)
         assert step.headers[COUNT_HEADER] == counted.explained() == counted.label
     spread = sentence("anthropic-estimate", claude)
-    assert trace.count_notes() == [f"input sent, turns 1-{len(trace.steps)}: estimate; {spread}"]
+    expected = f"input sent, each of turns 1-{len(trace.steps)}: estimate; {spread}"
+    assert trace.count_notes() == [expected]
     assert str(trace).endswith(trace.count_notes()[0])
     assert "on 75 recorded requests" in trace._repr_html_()
 
@@ -130,7 +131,7 @@ def test_a_count_estimated_by_a_bound_is_printed_with_it(p):
     from helpers import tokens
 
     notes = trace.count_notes()
-    assert notes and all(n.startswith("input sent, turn") for n in notes)
+    assert notes and all(n.startswith(("input sent, turn", "input sent, each of")) for n in notes)
     for step in trace.steps:
         counted = tokens.count(parse(step.request_body, "openai-chat"), step.reply.model)
         assert any(n.endswith(f": {counted.explained()}") for n in notes)
@@ -155,7 +156,7 @@ def test_note_turns_are_written_as_runs():
     from helpers.trace import _turns
 
     assert _turns([3]) == "turn 3"
-    assert _turns([1, 2, 3, 5, 7, 8]) == "turns 1-3, 5, 7-8"
+    assert _turns([1, 2, 3, 5, 7, 8]) == "each of turns 1-3, 5, 7-8"
 
 
 def test_a_provider_error_stops_the_loop_with_its_text(p):

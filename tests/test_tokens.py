@@ -650,10 +650,12 @@ def test_claude_and_gemini_estimates_print_their_measured_spread():
         ("gemini-2.5-flash", "gemini-estimate"),
     ]:
         s = measured()["spread"][rule]
+        sizes = [r["counted"] for r in measured()["requests"] if r["rule"] == rule]
         counted = count(Request(model, [user("hi")]))
         expected = (
-            f"estimate; on {s['requests']} recorded requests the bill was "
-            f"{s['low']:.2f}-{s['high']:.2f}x this count (median {s['median']:.2f})"
+            f"estimate; on {s['requests']} recorded requests of {min(sizes):,}-{max(sizes):,} "
+            f"tokens the bill was {s['low']:.2f}-{s['high']:.2f}x this count "
+            f"(median {s['median']:.2f})"
         )
         assert counted.label == expected and expected in counted.table()
         assert expected in counted._repr_html_().replace("&#x27;", "'")
@@ -744,7 +746,7 @@ def test_the_local_provider_labels_a_responses_tool_count_an_estimate():
             format="openai-responses",
             base_url=p.url,
         )
-    assert all("Responses tools" in step.count_label for step in trace.steps)
+    assert all("Responses bills tool definitions" in step.count_label for step in trace.steps)
     assert all(step.count_label.startswith("estimate, error unknown") for step in trace.steps)
 
 
@@ -858,7 +860,7 @@ def test_an_estimate_explains_itself_part_by_part():
         return Count("gpt-4o", 100, [], estimate, "rule", uncertain=uncertain)
 
     assert made({}, estimate=False).explained() == "exact"
-    two_calls = "2 parallel calls: a community model"
+    two_calls = "2 parallel calls: their rendering is a community guess, unverified"
     grouped = made(
         {"messages[2]": (12, two_calls), "tools[5]": (98, "nested"), "messages[4]": (12, two_calls)}
     )

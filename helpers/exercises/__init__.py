@@ -264,6 +264,15 @@ def check_function(
                 f"your function raised {type(err).__name__}: {err} on {describe(argument)}",
                 **info,
             )
+        if got is None:  # the body is still `...`, or it ends without `return`
+            return Result(
+                False,
+                f"Exercise {ex.id} is not answered yet: your function returned None for "
+                f"{describe(argument)}. Replace the `...` in its body with your code, and end "
+                f"it with `return` and the answer. The idea: {ex.nudge}",
+                ex,
+                **info,
+            )
         if not_answered(got):
             return _blank(ex, **info)
         if got != expected:

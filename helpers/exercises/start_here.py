@@ -59,8 +59,11 @@ def check_token_counter(count_tokens: Callable[[str, str], int]) -> Result:
 
 def check_french_difference(answer: int) -> Result:
     """How many more tokens does ``cl100k_base`` need than ``o200k_base`` for ``POLICY_FR``?"""
+    import tiktoken
+
     older, newer = _count(POLICY_FR, "cl100k_base"), _count(POLICY_FR, "o200k_base")
-    if as_number(answer) == newer - older:
+    value = as_number(answer)
+    if value == newer - older:
         return not_yet(
             EX2,
             f"{answer} is o200k_base's count minus cl100k_base's: the question asks how many "
@@ -68,12 +71,23 @@ def check_french_difference(answer: int) -> Result:
             expected=older - newer,
             kind="number",
         )
+    for name, alone in (("cl100k_base", older), ("o200k_base", newer)):
+        if value == alone:
+            return not_yet(
+                EX2,
+                f"{answer} is {name}'s count alone: the question asks for the difference "
+                "between the two counts",
+                expected=older - newer,
+                kind="number",
+            )
+    sizes = {name: tiktoken.get_encoding(name).n_vocab for name in ("o200k_base", "cl100k_base")}
     return check_number(
         answer,
         older - newer,
         EX2,
         success=(
-            f"Right: {older} - {newer} = {older - newer}. The newer tokenizer has a bigger "
-            "vocabulary with more non-English pieces, so the same French text costs fewer tokens."
+            f"Right: {older} - {newer} = {older - newer}. The newer vocabulary holds "
+            f"{sizes['o200k_base']:,} pieces against {sizes['cl100k_base']:,}, and the same "
+            "French text needs fewer of them."
         ),
     )

@@ -20,11 +20,9 @@ from helpers.trace import Trace
 
 EX1 = Exercise(
     "09.1",
-    nudge="a share is a part divided by the whole: the paragraph's tokens over the prompt's, "
-    "both counted for the lesson's model.",
-    pointer="count_sections(prompt, model) (under 'Anatomy') gives each paragraph's .text and "
-    ".tokens, counted inside the whole; pick the one whose .text starts with start, and divide "
-    "by count_text(prompt, model).",
+    nudge="a share is a part divided by the whole: the paragraph's tokens over the prompt's.",
+    pointer="count_sections(prompt, model) (under 'What it costs') gives each paragraph's .text "
+    "and .tokens: which one is yours, and what is the whole?",
 )
 EX2 = Exercise(
     "09.2",
@@ -85,14 +83,15 @@ def check_paragraph_share(fn: Callable[[str, str], float], model: str) -> Result
                 kind="function",
             )
     steps, refunds = share(*asked[0]), share(*asked[1])
+    one_rule = share(crash_triage.SYSTEM_PROMPT, "One rule:")
     return check_function(
         rounded if callable(fn) else fn,
         cases,
         EX1,
         describe=describe,
-        success=f"Right: the steps are {steps:.0%} of the crash-triage prompt, Sundry's refund "
-        f"policy {refunds:.0%} of its own: the largest paragraphs are the rules the agent must "
-        "follow, and they are paid for on every request.",
+        success=f"Right: the steps are {steps:.0%} of the crash-triage prompt and Sundry's refund "
+        f"policy {refunds:.0%} of its own; the one rule is {one_rule:.0%}. Procedures and "
+        "policies take the tokens, and they are paid for on every request.",
     )
 
 

@@ -20,6 +20,7 @@ What it deliberately does not do: render anything itself (see ``openai_chat`` an
 from __future__ import annotations
 
 import html
+import re
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -75,8 +76,8 @@ class Count:
     @property
     def label(self) -> str:
         """``exact``, ``estimate ±N``, ``estimate, error unknown``, or for Claude and Gemini the
-        measured spread: ``estimate; on 75 recorded requests the bill was 0.69-1.50x this
-        count (median 1.15)`` (``helpers.tokens.spread``)."""
+        measured spread: ``estimate; on 75 recorded requests of 10-1,491 tokens the bill was
+        0.69-1.50x this count (median 1.15)`` (``helpers.tokens.spread``)."""
         if not self.estimate:
             return "exact"
         if self.spread and not self.uncertain:
@@ -85,16 +86,20 @@ class Count:
         return "estimate" + (f" ±{error}" if error else ", error unknown" if error is None else "")
 
     def explained(self) -> str:
-        """The label with its unit and the parts that make it an estimate, e.g. "estimate ±110
-        tokens: messages[2] ±12 (2 parallel calls: a community model); tools[5] ±98 (nested
-        descriptions, unrendered minItems)". Just the label when no part is uncertain."""
+        """The label with its unit and the parts that make it an estimate, e.g. "estimate ±8
+        tokens: tools[4] issue_refund ±4, tools[5] escalate_to_human ±4 (property without
+        description)". Just the label when no part is uncertain. Per request: the bound is
+        the sum of the parts' bounds."""
         if not self.uncertain:
             return self.label
+        names = {r.part: r.label for r in self.rows if r.part.startswith("tools[")}
         reasons: dict[str, list[str]] = {}
-        for part, (bound, why) in self.uncertain.items():
-            reasons.setdefault(why, []).append(part if bound is None else f"{part} ±{bound}")
+        for part in sorted(self.uncertain, key=_natural):
+            bound, why = self.uncertain[part]
+            named = f"{part} {names[part]}" if part in names else part
+            reasons.setdefault(why, []).append(named if bound is None else f"{named} ±{bound}")
         unit = " tokens" if self.error else ""
-        parts = "; ".join(f"{', '.join(where)} ({why})" for why, where in reasons.items())
+        parts = "; ".join(f"{_few(where)} ({why})" for why, where in reasons.items())
         return f"{self.label}{unit}: {parts}"
 
     def __int__(self) -> int:
@@ -174,3 +179,15 @@ def rows_from_pieces(pieces: list[Piece], labels: dict[str, str]) -> list[Row]:
         for path, n in parts.items():
             rows.append(Row(path, "framing" if path == top else labels.get(path, path), n, 1))
     return rows
+
+
+def _natural(part: str) -> list[object]:
+    """``tools[10]`` after ``tools[9]``: numbers in a part's path sort as numbers."""
+    return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", part)]
+
+
+def _few(parts: list[str]) -> str:
+    """Up to three parts by name; more are counted: "tools[0] a, tools[1] b, tools[2] c and
+    6 more"."""
+    shown = ", ".join(parts[:3])
+    return shown if len(parts) <= 3 else f"{shown} and {len(parts) - 3} more"

@@ -81,7 +81,8 @@ def uncertain(request: Request, info: ModelInfo) -> dict[str, tuple[int | None, 
         calls = [b for b in message.content if isinstance(b, ToolCall)]
         if len(calls) > 1:
             bound = PER_PARALLEL_CALL * len(calls)
-            out[f"messages[{i}]"] = (bound, f"{len(calls)} parallel calls: a community model")
+            why = f"{len(calls)} parallel calls: their rendering is a community guess, unverified"
+            out[f"messages[{i}]"] = (bound, why)
         for j, block in enumerate(message.content):
             if isinstance(block, Image) and block.data is None and info.image:
                 out[f"messages[{i}].content[{j}]"] = (_image_bound(info), "image size unknown")

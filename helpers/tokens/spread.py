@@ -6,8 +6,9 @@ The Claude and Gemini counts are estimates (``helpers.tokens.estimate``: a proxy
 their tokenizers are not public offline). How good is the estimate? ``data/estimate_spread.json``
 holds the answer measured on recorded real requests (public projects' test cassettes, each
 request with its repository, path and commit): the billed input tokens divided by our count,
-at its lowest, highest and middle. ``sentence(rule)`` says it in words, e.g. "on 75 recorded
-requests the bill was 0.69-1.50x this count (median 1.15)", and ``Count.label`` prints it.
+at its lowest, highest and middle. ``sentence(rule)`` says it in words, with the sizes it was
+measured on, e.g. "on 75 recorded requests of 10-1,491 tokens the bill was 0.69-1.50x this
+count (median 1.15)", and ``Count.label`` prints it.
 
 What it deliberately does not do: correct the estimate by the median (one factor does not fit
 both short and long requests: the spread is the honest answer), or claim the spread holds for
@@ -38,14 +39,17 @@ def sentence(rule: str, model: str = "") -> str:
     """The measured spread of one counting rule in words, or "" if it was not measured.
 
     If ``model`` was not among the measured ones, the sentence says the requests were sent to
-    other models (a newer tokenizer can count differently).
+    other models (a newer tokenizer can count differently). The sizes of the measured requests
+    are given too: a count far outside them is outside the measurement.
     """
     spread = measured()["spread"].get(rule)
     if not spread:
         return ""
-    models = {r["counted_as"] for r in measured()["requests"] if r["rule"] == rule}
+    requests = [r for r in measured()["requests"] if r["rule"] == rule]
+    models = {r["counted_as"] for r in requests}
     other = "" if not model or model in models else " to other models"
+    sizes = f"{min(r['counted'] for r in requests):,}-{max(r['counted'] for r in requests):,}"
     return (
-        f"on {spread['requests']} recorded requests{other} the bill was "
+        f"on {spread['requests']} recorded requests{other} of {sizes} tokens the bill was "
         f"{spread['low']:.2f}-{spread['high']:.2f}x this count (median {spread['median']:.2f})"
     )

@@ -115,7 +115,10 @@ def _responses_extras(body: dict[str, Any]) -> dict[str, tuple[int | None, str]]
     for k, tool in enumerate(body.get("tools") or []):
         kind = tool.get("type") if isinstance(tool, dict) else None
         if kind == "function":
-            why = "Responses tools: billed unlike Chat's rendering (one recorded tool: -39)"
+            why = (
+                "Responses bills tool definitions unlike the Chat rendering counted here: "
+                "one recorded tool, 39 tokens fewer"
+            )
             out[f"tools[{k}]"] = (None, why)
         else:
             out[f"tools[{k}]"] = (None, f"{kind}: a provider's built-in tool, not counted")
