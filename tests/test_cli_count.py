@@ -86,3 +86,24 @@ def test_a_body_whose_model_is_unknown_asks_for_model(tmp_path, capsys):
     body = sundry.opening("my-finetune").to_json()
     assert main(["count", _write(tmp_path, body)]) == 2
     assert "pass --model" in capsys.readouterr().err
+
+
+def test_the_cli_counts_what_count_body_counts_and_names_what_it_cannot_see(tmp_path, capsys):
+    """A response_format schema, legacy functions, Responses tools: the command's label is
+    ``count_body``'s, and a parser note about fields it counted after all is not printed."""
+    from helpers.tokens import count_body
+
+    hello = [{"role": "user", "content": "Weather in Paris?"}]
+    city = {"type": "object", "properties": {"city": {"type": "string"}}}
+    schema = {"type": "json_schema", "json_schema": {"name": "W", "schema": city}}
+    tool = {"type": "function", "name": "weather", "parameters": city}
+    for body, fmt in (
+        ({"model": "gpt-4o", "messages": hello, "response_format": schema}, "openai-chat"),
+        ({"model": "gpt-4o", "messages": hello, "functions": [tool]}, "openai-chat"),
+        ({"model": "gpt-4o", "input": hello, "tools": [tool]}, "openai-responses"),
+    ):
+        assert main(["count", _write(tmp_path, body)]) == 0
+        out, err = capsys.readouterr()
+        expected = count_body(body, fmt)
+        assert expected.label.startswith("estimate") and f" {expected.total}\n" in out
+        assert f"{expected.label}, gpt-4o" in out and "functions: has no place" not in err

@@ -143,9 +143,13 @@ def count_body(
 def with_unmodelled(counted: Count, body: dict, format: str) -> Count:
     """``counted`` (of ``body`` parsed) marked as an estimate wherever the wire body carries
     what the neutral request drops (``unseen.unmodelled``): the local provider labels its
-    usage with this, ``count_body`` its counts."""
+    usage with this, ``count_body`` its counts. Only for a model of the body's own provider:
+    counted for another provider's model, the body would be sent in that provider's format."""
+    from helpers.models import model_info
     from helpers.tokens.unseen import unmodelled
 
+    if format.split("-")[0] != model_info(counted.model).provider:
+        return counted
     dropped = unmodelled(body, format)
     if dropped:
         counted.uncertain = {**counted.uncertain, **dropped}

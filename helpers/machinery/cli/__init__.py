@@ -136,18 +136,19 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_BAD_INPUT, f"error: {message} (see: {self.prog} --help)\n")
 
 
-def read_request(path: str, source: str | None, notes: list) -> Any:
-    """The request in the JSON file at ``path`` (``source``: its format, None = detect), parsed
-    and checked; what the parser dropped or changed is appended to ``notes``. Shared by
-    ``count`` and ``render``, which both start from one request body."""
-    from helpers.formats import parse
+def read_request(path: str, source: str | None, notes: list) -> tuple[dict, str, Any]:
+    """The body in the JSON file at ``path``, its format (``source``, or detected), and the
+    request parsed from it and checked; what the parser dropped or changed is appended to
+    ``notes``. Shared by ``count`` and ``render``, which both start from one request body."""
+    from helpers.formats import detect, parse
 
     body = read_json(path)
     if not isinstance(body, dict):
         raise UsageError(f"{path}: a request body is a JSON object, not {type(body).__name__}")
-    request = parse(body, source, notes=notes)
+    format = source or detect(body)
+    request = parse(body, format, notes=notes)
     check_request(request, path)
-    return request
+    return body, format, request
 
 
 @functools.cache  # building it costs more than most commands (argparse looks up translations)

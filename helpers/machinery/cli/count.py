@@ -4,8 +4,10 @@ FILE is a neutral request or a request body of any provider format (openai-chat,
 openai-responses, anthropic, gemini), or ``-`` for standard input. The format is detected
 unless ``--format`` names it. The model is ``--model``, else the body's own ``model``, else the
 default OpenAI model of ``data/models.json``. Prints the breakdown table (``--total``: only the
-number). Claude and Gemini counts are estimates and say so; with ``ON_THE_WIRE_LIVE=1`` and the
-provider's key, the provider's count-tokens endpoint answers instead.
+number). The count is ``helpers.tokens.count_body``'s: a label says whether it is exact or an
+estimate and which parts of the body make it one (Claude and Gemini counts always are). It never
+goes online; in Python, ``helpers.tokens.count(request, live=True)`` asks the provider's own
+count-tokens endpoint (it needs the key).
 
 Example: ``python -m helpers count data/sundry/request.json --model claude-sonnet-4-5``
 """
@@ -34,18 +36,20 @@ def run(args: argparse.Namespace) -> int:
     from helpers.formats import FORMATS
     from helpers.machinery.cli import UsageError, read_request
     from helpers.models import UnknownModelError, default_model
-    from helpers.tokens import count
+    from helpers.tokens import count_body
 
     known = ("neutral", *FORMATS)
     if args.source is not None and args.source not in known:
         raise UsageError(f"--format: unknown format {args.source!r} (known: {', '.join(known)})")
     notes: list = []
-    request = read_request(args.file, args.source, notes)
+    body, format, request = read_request(args.file, args.source, notes)
     model = args.model or request.model or default_model("openai")
-    try:
-        counted = count(request, model)
+    try:  # counted from the body: what it carries that the parsed request drops is named too
+        counted = count_body(body, format, model)
     except UnknownModelError as err:
         raise UsageError(f"{err}; pass --model") from None
+    if "functions" in counted.uncertain:  # counted as tools after all: the parser's note is moot
+        notes = [n for n in notes if not str(n).startswith(("functions:", "function_call:"))]
     if args.total:
         print(counted.total)
     else:

@@ -49,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     _check(args.format, "--format")
     _check(args.source, "--input-format")
     notes: list = []
-    request = read_request(args.file, args.source, notes)
+    _, _, request = read_request(args.file, args.source, notes)
     if args.format == "neutral":
         out = request.to_json()
     else:
