@@ -133,4 +133,4 @@ def _turns(numbers: list[int]) -> str:
         else:
             runs.append([n])
     spans = [f"{r[0]}-{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs]
-    return ("turn " if numbers == numbers[:1] else "each of turns ") + ", ".join(spans)
+    return ("turn " if len(numbers) == 1 else "each of turns ") + ", ".join(spans)
