@@ -96,7 +96,7 @@ class Trace:
 
         Real APIs report the tokens they bill, so a live trace has no notes. The local provider
         counts offline and says how in a response header (``COUNT_HEADER``): "exact", or e.g.
-        "estimate; on 75 recorded requests of 10-1,491 tokens the bill was 0.69-1.50x...".
+        "estimate; on 75 recorded requests (10-1,491 tokens) the bill was 0.69-1.50x...".
         """
         turns: dict[str, list[int]] = {}
         for s in self.steps:

@@ -653,8 +653,8 @@ def test_claude_and_gemini_estimates_print_their_measured_spread():
         sizes = [r["counted"] for r in measured()["requests"] if r["rule"] == rule]
         counted = count(Request(model, [user("hi")]))
         expected = (
-            f"estimate; on {s['requests']} recorded requests of {min(sizes):,}-{max(sizes):,} "
-            f"tokens the bill was {s['low']:.2f}-{s['high']:.2f}x this count "
+            f"estimate; on {s['requests']} recorded requests ({min(sizes):,}-{max(sizes):,} "
+            f"tokens) the bill was {s['low']:.2f}-{s['high']:.2f}x this count "
             f"(median {s['median']:.2f})"
         )
         assert counted.label == expected and expected in counted.table()

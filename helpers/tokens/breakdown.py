@@ -76,7 +76,7 @@ class Count:
     @property
     def label(self) -> str:
         """``exact``, ``estimate ±N``, ``estimate, error unknown``, or for Claude and Gemini the
-        measured spread: ``estimate; on 75 recorded requests of 10-1,491 tokens the bill was
+        measured spread: ``estimate; on 75 recorded requests (10-1,491 tokens) the bill was
         0.69-1.50x this count (median 1.15)`` (``helpers.tokens.spread``)."""
         if not self.estimate:
             return "exact"

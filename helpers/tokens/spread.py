@@ -7,7 +7,7 @@ their tokenizers are not public offline). How good is the estimate? ``data/estim
 holds the answer measured on recorded real requests (public projects' test cassettes, each
 request with its repository, path and commit): the billed input tokens divided by our count,
 at its lowest, highest and middle. ``sentence(rule)`` says it in words, with the sizes it was
-measured on, e.g. "on 75 recorded requests of 10-1,491 tokens the bill was 0.69-1.50x this
+measured on, e.g. "on 75 recorded requests (10-1,491 tokens) the bill was 0.69-1.50x this
 count (median 1.15)", and ``Count.label`` prints it.
 
 What it deliberately does not do: correct the estimate by the median (one factor does not fit
@@ -50,6 +50,6 @@ def sentence(rule: str, model: str = "") -> str:
     other = "" if not model or model in models else " to other models"
     sizes = f"{min(r['counted'] for r in requests):,}-{max(r['counted'] for r in requests):,}"
     return (
-        f"on {spread['requests']} recorded requests{other} of {sizes} tokens the bill was "
+        f"on {spread['requests']} recorded requests{other} ({sizes} tokens) the bill was "
         f"{spread['low']:.2f}-{spread['high']:.2f}x this count (median {spread['median']:.2f})"
     )
