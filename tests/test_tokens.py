@@ -727,6 +727,9 @@ def test_a_responses_count_is_exact_only_for_what_its_recorded_bills_verify():
         counted = count_body({**plain, **extra}, "openai-responses")
         assert counted.label == "estimate, error unknown" and part in counted.uncertain, extra
     assert count_body({**plain, "instructions": "Be kind."}, "openai-responses").label == "exact"
+    prefixed = count_body({**plain, "model": "gpt-4-0613"}, "openai-responses")
+    assert prefixed.label == "estimate, error unknown"  # two reasons on one part: both kept
+    assert "matched by prefix" in prefixed.uncertain["model"][1]
     older = count_body({**plain, "model": "gpt-4"}, "openai-responses")  # recorded: 1 fewer
     assert (
         older.label == "estimate ±1"

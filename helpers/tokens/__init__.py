@@ -151,8 +151,15 @@ def with_unmodelled(counted: Count, body: dict, format: str) -> Count:
     if format.split("-")[0] != model_info(counted.model).provider:
         return counted
     dropped = unmodelled(body, format)
+    merged = dict(counted.uncertain)
+    for part, (bound, why) in dropped.items():  # a part estimated twice: both bounds, both whys
+        if part in merged:
+            before, reason = merged[part]
+            bound = None if bound is None or before is None else bound + before
+            why = f"{reason}; {why}"
+        merged[part] = (bound, why)
     if dropped:
-        counted.uncertain = {**counted.uncertain, **dropped}
+        counted.uncertain = merged
         counted.estimate = True
     return counted
 

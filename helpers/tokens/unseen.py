@@ -42,7 +42,10 @@ UNMODELLED_PARTS = {
     | {"redacted_thinking", "server_tool_use", "mcp_tool_use", "mcp_tool_result"},
     "gemini": {"fileData", "file_data", "executableCode", "executable_code", "videoMetadata"}
     | {"codeExecutionResult", "code_execution_result", "thought"},
+    "openai-responses": {"input_file", "input_audio"},
 }
+#: Where each format keeps its turns, and what a turn calls its parts.
+TURNS = {"gemini": ("contents", "parts"), "openai-responses": ("input", "content")}
 
 
 def unmodelled(body: dict[str, Any], format: str) -> dict[str, tuple[int | None, str]]:
@@ -63,13 +66,12 @@ def unmodelled(body: dict[str, Any], format: str) -> dict[str, tuple[int | None,
         built_in = _built_in_tool(tool, format)
         if built_in:
             out[f"tools[{k}]"] = (None, f"{built_in}: a provider's built-in tool, not counted")
-    turns = body.get("contents") if format == "gemini" else body.get("messages")
+    key, inner = TURNS.get(format, ("messages", "content"))
+    turns = body.get(key)
     for i, message in enumerate(turns if isinstance(turns, list) else []):
         for j, kind in _part_kinds(message, format):
             if kind in UNMODELLED_PARTS.get(format, set()):
-                where = f"{'contents' if format == 'gemini' else 'messages'}[{i}]"
-                inner = "parts" if format == "gemini" else "content"
-                out[f"{where}.{inner}[{j}]"] = (None, f"{kind} part: not counted")
+                out[f"{key}[{i}].{inner}[{j}]"] = (None, f"{kind} part: not counted")
     return out
 
 
@@ -98,14 +100,19 @@ def _openai_extras(body: dict[str, Any]) -> dict[str, tuple[int | None, str]]:
 
 
 #: Responses input items the count does not read (their content is not in the neutral request).
-RESPONSES_UNREAD_ITEMS = (
-    {"compaction", "item_reference"}
-    | {
-        f"{kind}_call"
-        for kind in ("web_search", "file_search", "image_generation", "code_interpreter", "mcp")
-    }
-    | {"computer_call", "computer_call_output", "local_shell_call", "mcp_list_tools"}
-)
+RESPONSES_UNREAD_ITEMS = {
+    "compaction",
+    "item_reference",
+    "web_search_call",
+    "file_search_call",
+    "image_generation_call",
+    "code_interpreter_call",
+    "mcp_call",
+    "mcp_list_tools",
+    "computer_call",
+    "computer_call_output",
+    "local_shell_call",
+}
 
 
 def _responses_extras(body: dict[str, Any]) -> dict[str, tuple[int | None, str]]:
@@ -137,13 +144,8 @@ def _responses_extras(body: dict[str, Any]) -> dict[str, tuple[int | None, str]]
             out[key] = (None, why)
     items = body.get("input") if isinstance(body.get("input"), list) else []
     for i, item in enumerate(items):
-        if not isinstance(item, dict):
-            continue
-        if item.get("type") in RESPONSES_UNREAD_ITEMS:
+        if isinstance(item, dict) and item.get("type") in RESPONSES_UNREAD_ITEMS:
             out[f"input[{i}]"] = (None, f"{item['type']} item: not counted")
-        for j, kind in _part_kinds(item, "openai-responses"):
-            if kind in ("input_file", "input_audio"):
-                out[f"input[{i}].content[{j}]"] = (None, f"{kind} part: not counted")
     return out
 
 
