@@ -10,7 +10,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from helpers.machinery.netguard import block_network, offline_test_environment
+from standin.netguard import block_network, offline_test_environment
 
 # Never talk to a real provider, nor to anything but this machine: in this process, in any
 # Python subprocess that imports helpers, and in every notebook kernel (an IPython profile whose

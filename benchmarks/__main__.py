@@ -110,8 +110,8 @@ def imports() -> None:
 def _everyday_requests() -> list:
     """Requests the size lessons send: Sundry's last turn, the crash-triage fixture."""
     from benchmarks.sundry_ticket import requests
-    from helpers.machinery.paths import DATA
     from helpers.messages import load_file
+    from helpers.paths import DATA
 
     crash = load_file(DATA / "crash_triage" / "request.json")
     crash.model = "gpt-4o-mini"
@@ -120,8 +120,9 @@ def _everyday_requests() -> list:
 
 def overhead() -> None:
     from benchmarks.sundry_ticket import long_ticket
-    from helpers.tokens import count, count_text, count_total
+    from helpers.tokens import count, count_text
     from helpers.tokens.encodings import encoding
+    from standin.fast_count import count_total
 
     request = long_ticket(200, "gpt-4o-mini")[-1]
     counted = count(request)
@@ -155,14 +156,15 @@ def overhead() -> None:
 
 def _raw(enc, text: str) -> list[int]:
     """tiktoken's encode of the rendered text, framing tokens allowed (the fastest call)."""
-    from helpers.tokens.fast import ALLOWED
+    from standin.fast_count import ALLOWED
 
     return enc.encode(text, allowed_special=ALLOWED, disallowed_special=())
 
 
 def incremental(turns: int = 1000, naive_turns: int = 200) -> None:
     from benchmarks.sundry_ticket import long_ticket
-    from helpers.tokens import Counter, count, count_total
+    from helpers.tokens import count
+    from standin.fast_count import Counter, count_total
 
     ticket = long_ticket(turns, "gpt-4o-mini")
 

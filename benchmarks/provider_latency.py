@@ -65,7 +65,7 @@ def _bare_server(answer: bytes) -> ThreadingHTTPServer:
 
 def measure() -> dict[str, float]:
     """p50 and p95 (ms) of the provider and of the bare server, and the ratio of the p50s."""
-    from helpers.provider import LocalProvider
+    from standin import LocalProvider
 
     body = _request_body()
     headers = {"content-type": "application/json", "authorization": "Bearer sk-local"}

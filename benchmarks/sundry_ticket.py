@@ -17,9 +17,9 @@ import json
 import sys
 
 from helpers.examples import sundry
-from helpers.machinery.paths import DATA
 from helpers.messages import Message, Request, assistant, tool_call, user
 from helpers.models import as_of, default_model
+from helpers.paths import DATA
 
 TRACE = DATA / "sundry" / "trace.json"
 

@@ -6,12 +6,4 @@ heavy (tokenizers, HTTP clients, plotting) loads until a function that needs it 
 
 from __future__ import annotations
 
-import os as _os
-
 __version__ = "0.1.0"
-
-# Tests (and anything else that sets this variable) run with the network blocked.
-if _os.environ.get("ON_THE_WIRE_OFFLINE") == "1":
-    from helpers.machinery.netguard import block_network as _block
-
-    _block()

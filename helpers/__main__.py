@@ -1,7 +1,7 @@
-"""``python -m helpers ...``: see ``helpers/machinery/cli/__init__.py``."""
+"""``python -m helpers ...``: see ``standin/cli/__init__.py``."""
 
 import sys
 
-from helpers.machinery.cli import main
+from standin.cli import main
 
 sys.exit(main())

@@ -37,7 +37,7 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass
 
-from helpers.machinery.html import no_math
+from helpers.html import no_math
 from helpers.messages import Request
 from helpers.models import ModelInfo, model_info
 from helpers.tokens import Count, count, token_keys

@@ -7,7 +7,7 @@ stream with role markers (``<|start|>user<|message|>...<|end|>``), channels (``a
 reasoning, ``commentary`` for tool calls and preambles, ``final`` for answers) and tools
 rendered as a TypeScript-like ``namespace functions {...}``. ``render_harmony(request)``
 renders a neutral request with the ``openai-harmony`` package (offline: the tokenizer file
-comes from ``helpers.machinery.offline_tokenizers``) and returns a ``HarmonyView``: the text,
+comes from ``tiktoken_ext.on_the_wire``) and returns a ``HarmonyView``: the text,
 token ids, each token decoded, and an HTML view of the tokens as chips coloured by role.
 
 Mapping: system messages become the developer message's ``# Instructions``; tools its
@@ -29,7 +29,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from helpers.formats.common import dump_arguments
-from helpers.machinery.html import no_math
+from helpers.html import no_math
 from helpers.messages import Image, Reasoning, Request, Text, ToolCall, ToolResult
 
 if TYPE_CHECKING:
@@ -113,7 +113,7 @@ class HarmonyView:
 
 @cache
 def _encoding() -> Any:
-    from helpers.machinery.offline_tokenizers import install
+    from tiktoken_ext.on_the_wire import install
 
     install()
     import openai_harmony as h

@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 from functools import cache
 from typing import Any
 
-from helpers.machinery.paths import DATA
+from helpers.paths import DATA
 
 __all__ = [
     "info_for",

@@ -17,9 +17,12 @@ from decimal import Decimal
 from html import escape
 from typing import Any
 
-from helpers.machinery.html import no_math
+from helpers.html import no_math
 from helpers.messages import Message, ToolCall
 from helpers.replies import Reply
+
+#: The response header in which the local provider says how it counted a reply's input tokens.
+COUNT_HEADER = "x-on-the-wire-input-count"
 
 __all__ = ["Step", "Trace"]
 
@@ -45,8 +48,6 @@ class Step:
         """How exact the reported input tokens are, when the provider says: the local provider
         does, in a response header ("exact" or the estimate and its bound); a real API's usage
         is the bill, so "exact" when there is no such header."""
-        from helpers.provider.routes import COUNT_HEADER
-
         return self.headers.get(COUNT_HEADER, "exact").replace("+/-", "±")
 
 

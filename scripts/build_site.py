@@ -9,7 +9,7 @@ copied next to the pages so links to fixtures and to the helper files work. Inte
 widgets cannot run in a static page; every lesson prints or plots the same numbers beside
 them, so nothing is lost for a reader.
 
-Every figure gets, as its ``alt`` attribute, the text alternative ``helpers.plots.show`` stored
+Every figure gets, as its ``alt`` attribute, the text alternative ``course.plots.show`` stored
 with it in the notebook (matched by the image itself, so order does not matter); a figure
 without one stops the build with the lesson and cell named, so nbconvert's placeholder ("No
 description has been provided for this image") never reaches a page.
@@ -60,6 +60,10 @@ class SiteError(Exception):
     """The site cannot be built as asked; the message says what to do."""
 
 
+#: The packages a lesson's links may point into: the learner's package, the stand-in, the course.
+CODE = ("helpers", "standin", "course")
+
+
 def figure_alts(path: Path) -> dict[str, str]:
     """{the figure's PNG as base64: its text alternative}, for every figure of a lesson."""
     nb = json.loads(path.read_text(encoding="utf-8"))
@@ -73,7 +77,7 @@ def figure_alts(path: Path) -> dict[str, str]:
             if not alt:
                 raise SiteError(
                     f"{path.name} cell {index}: a figure without a text alternative; "
-                    "show it with helpers.plots.show(fig) and re-run the notebook"
+                    "show it with course.plots.show(fig) and re-run the notebook"
                 )
             alts[re.sub(r"\s", "", "".join(png))] = alt
     return alts
@@ -173,7 +177,8 @@ def build(out: Path) -> list[Path]:
         body, _ = exporter.from_filename(str(path))
         body = with_alt_text(body, figure_alts(path), path.name)
         body = LINK.sub(lambda m: f'href="{m.group(1)}.html{m.group(2) or ""}"', body)
-        body = body.replace("../data/", "data/").replace("../helpers/", "helpers/")
+        for folder_name in ("data", *CODE):
+            body = body.replace(f"../{folder_name}/", f"{folder_name}/")
         body = body.replace("<body", STYLE + "<body", 1)
         body = re.sub(r"(<body[^>]*>)", r"\1" + nav(i), body, count=1)
         body = body.replace("</body>", nav(i) + "</body>", 1)
@@ -196,12 +201,12 @@ def build(out: Path) -> list[Path]:
         if source.is_file() and "__pycache__" not in source.parts:
             name = source.relative_to(ROOT / "data").as_posix()
             folder.write(f"data/{name}", source.read_bytes())
-    # each lesson's "Under the hood" cell links the helper files its code came from
-    for source in sorted((ROOT / "helpers").rglob("*")):
-        skip = "__pycache__" in source.parts or source.suffix == ".pyc"
-        if source.is_file() and not skip and "data" not in source.relative_to(ROOT).parts:
-            name = source.relative_to(ROOT / "helpers").as_posix()
-            folder.write(f"helpers/{name}", source.read_bytes())
+    # each lesson's "Under the hood" cell links the code files its cells came from
+    for package in CODE:
+        for source in sorted((ROOT / package).rglob("*")):
+            skip = "__pycache__" in source.parts or source.suffix == ".pyc"
+            if source.is_file() and not skip and "data" not in source.relative_to(ROOT).parts:
+                folder.write(source.relative_to(ROOT).as_posix(), source.read_bytes())
     folder.finish()
     return pages
 

@@ -180,7 +180,7 @@ def known(case: Case, path: str) -> str | None:
 
 def run_check(case: Case, file: Path) -> None:
     """``python -m helpers check FILE --profile FORMAT``, in process: exit 0, 1 or 2."""
-    from helpers.machinery.cli import main
+    from standin.cli import main
 
     out = io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
@@ -211,7 +211,7 @@ def run_provider(cases: list[Case], files: list[Path]) -> None:
     """POST every body to the local provider (in parallel: each request waits on a socket)."""
     import httpx
 
-    from helpers.provider import LocalProvider
+    from standin import LocalProvider
 
     with LocalProvider() as local, httpx.Client(timeout=60) as client:
 

@@ -77,7 +77,7 @@ CELL_TIMEOUT = 600.0  # seconds for one cell on a loaded machine (a failure, not
 # Run inside the learner's kernel (names start with _ so the lesson's namespace is not touched).
 PROBE_PROVIDERS = """\
 import gc as _gc, json as _json
-from helpers.machinery.provider_server import LocalProvider as _LP
+from standin.server import LocalProvider as _LP
 print(_json.dumps([[_p.port, _p.scenario_name, len(_p.recorder)]
                   for _p in _gc.get_objects() if isinstance(_p, _LP) and _p.running]))
 del _gc, _json, _LP
@@ -85,7 +85,7 @@ del _gc, _json, _LP
 MARKER_PATTERN = MARKER + r"-[\w-]+"
 PROBE_MARKERS = f"""\
 import gc as _gc, json as _json, re as _re
-from helpers.machinery.provider_server import LocalProvider as _LP
+from standin.server import LocalProvider as _LP
 print(_json.dumps(sorted({{_m for _p in _gc.get_objects() if isinstance(_p, _LP) and _p.running
                          for _e in list(_p.recorder)
                          for _m in _re.findall({MARKER_PATTERN!r},
@@ -908,7 +908,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.learners < 1:
         parser.error("--learners must be at least 1")
-    from helpers.machinery.netguard import block_network, offline_test_environment
+    from standin.netguard import block_network, offline_test_environment
 
     # The class runs offline, as the tests do: only 127.0.0.1 is reachable from here and from
     # every learner's kernel (an IPython profile that blocks the network), no API key is seen.

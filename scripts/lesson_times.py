@@ -35,7 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from helpers.exercises.solutions import exercise_cells  # noqa: E402
+from course.exercises.solutions import exercise_cells  # noqa: E402
 
 WORDS_PER_MINUTE = 200
 MINUTES_PER_CODE_CELL = 1

@@ -30,10 +30,10 @@ FORMATS = ["anthropic", "openai-chat", "openai-responses", "gemini"]  # lesson 1
 def rows() -> list[dict]:
     """One row per wire format: key, model, requests, tokens and the price of one run."""
     from helpers.examples import sundry
-    from helpers.live import KEYS, family
     from helpers.loop import run
     from helpers.models import default_model, model_info
-    from helpers.provider import LocalProvider
+    from standin import LocalProvider
+    from standin.live import KEYS, family
 
     out = []
     with LocalProvider("sundry") as local:

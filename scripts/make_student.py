@@ -30,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from helpers.exercises.solutions import SOLUTION, cell_source  # noqa: E402
+from course.exercises.solutions import SOLUTION, cell_source  # noqa: E402
 
 LESSONS = ROOT / "notebooks"
 STUDENT = ROOT / "student"

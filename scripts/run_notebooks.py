@@ -18,7 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from helpers.machinery.netguard import offline_test_environment  # noqa: E402
+from standin.netguard import offline_test_environment  # noqa: E402
 
 
 @cache

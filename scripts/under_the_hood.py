@@ -3,11 +3,11 @@
 Usage: python scripts/under_the_hood.py [NOTEBOOK ...]   (default: every notebooks/NN_*.ipynb)
 
 The cell sits right after the lesson's "## Recap" cell (after its "## Sources" cell, if any).
-It lists each ``helpers`` file that defines a name the lesson imports (a name re-exported by
-a package, such as ``helpers.display.show``, links to the module that defines it, here
-``helpers/plots.py``), as relative links that open in JupyterLab. A name defined in
-``helpers/machinery/`` links to the package the lesson imported it from instead
-(``LocalProvider`` -> ``helpers/provider/``), so no link leads a learner into plumbing.
+It lists each file that defines a name the lesson imports from ``helpers`` or ``course`` (a
+name re-exported by a package, such as ``course.display.show``, links to the module that
+defines it, here ``course/plots.py``), as relative links that open in JupyterLab. A name taken
+from the stand-in links to the module the lesson imported it from (``LocalProvider`` ->
+``standin/__init__.py``), so no link leads a learner into the stand-in's internals.
 ``tests/test_architecture.py`` checks the cells are current; run this after changing a
 lesson's imports, then ``make student``.
 """
@@ -25,6 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 HEADING = "## Under the hood"
+PACKAGES = ("helpers", "standin", "course")
 CELL_ID = "under-the-hood"
 
 
@@ -44,7 +45,7 @@ def _defined_in(module_name: str, name: str | None) -> Path:
         return Path(inspect.getsourcefile(value))
     # a constant: follow the module's own ``from helpers... import name`` if it re-exports it
     for node in ast.parse(Path(module.__file__).read_text(encoding="utf-8")).body:
-        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("helpers"):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(PACKAGES):
             for alias in node.names:
                 if (alias.asname or alias.name) == name:
                     return _defined_in(node.module, alias.name)
@@ -52,7 +53,7 @@ def _defined_in(module_name: str, name: str | None) -> Path:
 
 
 def used_files(notebook: dict) -> dict[Path, list[str]]:
-    """Each ``helpers`` file a lesson's code imports from -> the names it takes from it."""
+    """Each file a lesson's code imports from -> the names it takes from it."""
     files: dict[Path, list[str]] = {}
     for cell in notebook["cells"]:
         if cell["cell_type"] != "code":
@@ -60,15 +61,16 @@ def used_files(notebook: dict) -> dict[Path, list[str]]:
         lines = "".join(cell["source"]).splitlines()
         code = "\n".join("" if ln.lstrip().startswith(("%", "!")) else ln for ln in lines)
         for node in ast.walk(ast.parse(code)):
-            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("helpers"):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(PACKAGES):
                 for alias in node.names:
-                    path = _defined_in(node.module, alias.name).resolve()
-                    if "machinery" in path.parts:  # plumbing: link the door the lesson used
+                    if node.module.startswith("standin"):  # link the door the lesson used
                         path = _defined_in(node.module, None).resolve()
+                    else:
+                        path = _defined_in(node.module, alias.name).resolve()
                     files.setdefault(path, []).append(alias.name)
             elif isinstance(node, ast.Import):
                 for alias in node.names:
-                    if alias.name.startswith("helpers"):
+                    if alias.name.startswith(PACKAGES):
                         path = _defined_in(alias.name, None).resolve()
                         files.setdefault(path, []).append(alias.name)
     return files
@@ -77,7 +79,8 @@ def used_files(notebook: dict) -> dict[Path, list[str]]:
 def cell_text(files: dict[Path, list[str]]) -> str:
     def order(item: tuple[Path, list[str]]) -> tuple:
         relative = item[0].relative_to(ROOT).as_posix()
-        return ("/exercises/" in relative, "/examples/" in relative, relative)
+        part = ("helpers/", "course/", "standin/").index(relative.split("/")[0] + "/")
+        return (relative.startswith("course/exercises/"), "/examples/" in relative, part, relative)
 
     lines = [
         HEADING,

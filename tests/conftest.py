@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers.provider import LocalProvider
+from standin import LocalProvider
 
 
 @pytest.fixture(scope="module")

@@ -92,8 +92,8 @@ def _leaks(text: str, result, solution: str) -> list[str]:
 
 
 def probe(namespace: dict, reference_cell: str, exercise_id: str) -> str:
-    from helpers import exercises
-    from helpers.exercises.solutions import show_solution, solution_code
+    from course import exercises
+    from course.exercises.solutions import show_solution, solution_code
 
     tree = ast.parse(reference_cell)
     *body, last = tree.body

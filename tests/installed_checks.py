@@ -14,11 +14,14 @@ from pathlib import Path
 
 
 def every_module_imports() -> str:
+    import course
     import helpers
+    import standin
 
     names = [
         m.name
-        for m in pkgutil.walk_packages(helpers.__path__, "helpers.")
+        for package in (helpers, standin, course)
+        for m in pkgutil.walk_packages(package.__path__, package.__name__ + ".")
         if not m.name.endswith("__main__")
     ]
     for name in names:
@@ -36,7 +39,7 @@ def plain_tiktoken() -> str:
 
 def data_from_the_package() -> str:
     from helpers.examples import crash_triage, sundry
-    from helpers.machinery.paths import DATA
+    from helpers.paths import DATA
 
     assert DATA.is_relative_to(Path(sundry.__file__).parents[1]), DATA
     triage = crash_triage.SYSTEM_PROMPT[:20]
@@ -51,7 +54,7 @@ def local_provider() -> str:
     from helpers.formats import render
     from helpers.messages import user
     from helpers.models import default_model
-    from helpers.provider import LocalProvider
+    from standin import LocalProvider
 
     model = default_model("openai")
     headers = {"authorization": "Bearer sk-local-test-0123456789"}

@@ -15,8 +15,8 @@ import json
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from helpers.provider.errors import envelope, provider_for_path
-from helpers.provider.recorder import redact, redact_headers
+from standin.provider.errors import envelope, provider_for_path
+from standin.provider.recorder import redact, redact_headers
 
 # Fake keys: key-shaped, so every redaction rule applies to them as it would to a real one.
 FAKE_KEYS = {

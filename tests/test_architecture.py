@@ -1,4 +1,5 @@
-"""The package's shape, checked: no import circles, machinery out of the lessons, few doors.
+"""The project's three parts, checked: ``helpers`` (the learner's package) imports neither the
+stand-in nor the course, no import circles, the stand-in's internals out of the lessons, few doors.
 
 Imports are read with ``ast`` from the source, at every level: module top, inside functions,
 under ``if TYPE_CHECKING:``. A learner following the code meets all of them, so all count.
@@ -19,15 +20,16 @@ LESSONS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 MAX_DOORS = 15
 MAX_LINES = 300
 
-# Learner-facing modules still over MAX_LINES because another helper is splitting them right
-# now. Each entry names who removes it; nothing else may be added here.
-PENDING_SPLIT = {}
+#: The three parts (docs/design.md): who reads each, and which parts each may import.
+PARTS = {"helpers": set(), "standin": {"helpers"}, "course": {"helpers", "standin"}}
 
 
-def modules(root: Path, package: str = "helpers") -> dict[str, Path]:
-    """Dotted module name -> file, for every ``.py`` file of ``package`` under ``root``."""
+def modules(root: Path, package: str | tuple[str, ...] = tuple(PARTS)) -> dict[str, Path]:
+    """Dotted module name -> file, for every ``.py`` file of the package(s) under ``root``."""
     out = {}
-    for path in sorted((root / package).rglob("*.py")):
+    packages = (package,) if isinstance(package, str) else package
+    paths = [p for name in packages for p in sorted((root / name).rglob("*.py"))]
+    for path in paths:
         parts = list(path.relative_to(root).with_suffix("").parts)
         if parts[-1] == "__init__":
             parts = parts[:-1]
@@ -54,11 +56,11 @@ def imported(
     ``names_as_doors``: read ``from helpers.tokens import tool_parts`` as an import of the
     package (the door a lesson uses), not of its submodule of the same name.
     """
-    top = next(iter(known)).split(".")[0]
+    tops = {name.split(".")[0] for name in known}
     found: set[str] = set()
 
     def add(dotted: str) -> None:
-        if dotted == top or dotted.startswith(top + "."):
+        if dotted.split(".")[0] in tops:
             module = _resolve(dotted, known)
             if module:
                 found.add(module)
@@ -78,7 +80,7 @@ def imported(
                 # ``from pkg import sub`` imports the submodule sub, unless pkg re-exports a
                 # name spelled like it (then the door is pkg): only the top package is read
                 # as a plain folder of modules
-                as_module = full in known and (base == top or not names_as_doors)
+                as_module = full in known and (base in tops or not names_as_doors)
                 add(full if as_module else base)
         elif (
             isinstance(node, ast.Call)
@@ -93,7 +95,7 @@ def imported(
     return found
 
 
-def import_graph(root: Path, package: str = "helpers") -> dict[str, set[str]]:
+def import_graph(root: Path, package: str | tuple[str, ...] = tuple(PARTS)) -> dict[str, set[str]]:
     known = modules(root, package)
     return {
         name: imported(
@@ -141,7 +143,7 @@ def lesson_code(notebook: Path) -> list[ast.Module]:
 
 
 def lesson_imports(notebook: Path, known: dict[str, Path]) -> set[str]:
-    """The ``helpers`` modules a lesson's code cells import."""
+    """The project's modules a lesson's code cells import."""
     found: set[str] = set()
     for tree in lesson_code(notebook):
         found |= imported(tree, "__lesson__", False, known, names_as_doors=True)
@@ -150,14 +152,18 @@ def lesson_imports(notebook: Path, known: dict[str, Path]) -> set[str]:
 
 def door(module: str) -> str:
     """Per-lesson exercise modules count as one door, and so do the examples."""
-    for package in ("helpers.exercises", "helpers.examples"):
+    for package in ("course.exercises", "helpers.examples"):
         if module == package or module.startswith(package + "."):
             return package
     return module
 
 
-def is_machinery(module: str) -> bool:
-    return module == "helpers.machinery" or module.startswith("helpers.machinery.")
+def part(module: str) -> str:
+    return module.split(".")[0]
+
+
+#: What a lesson may take from the stand-in: its front door and the live door of lesson 11.
+STANDIN_DOORS = {"standin", "standin.live"}
 
 
 # --- the package ------------------------------------------------------------------------------
@@ -231,20 +237,34 @@ def test_a_planted_circle_is_found(tmp_path):
     assert find_circle(import_graph(tmp_path, "pkg")) is None
 
 
-def test_plumbing_imports_nothing_a_lesson_reads():
-    """Guards, paths and the tokenizer set-up sit at the bottom: they import only machinery."""
+def test_each_part_imports_only_the_parts_below_it():
+    """``helpers`` imports neither the stand-in nor the course; the stand-in never the course.
+    (``helpers/__main__.py`` is not a module anyone imports: ``python -m helpers`` runs the
+    stand-in's command line, as it always did.)"""
     graph = import_graph(ROOT)
-    for name in ("netguard", "offline_tokenizers", "paths", "sse_write.framing"):
-        module = f"helpers.machinery.{name}"
-        above = sorted(m for m in graph[module] if not is_machinery(m))
-        assert not above, f"{module} imports {above}"
+    for module, imports in graph.items():
+        if module == "helpers.__main__":
+            continue
+        wrong = sorted(m for m in imports if part(m) not in PARTS[part(module)] | {part(module)})
+        assert not wrong, f"{module} imports {wrong}"
+
+
+def test_the_part_check_sees_a_wrong_import(tmp_path):
+    (tmp_path / "helpers").mkdir()
+    (tmp_path / "standin").mkdir()
+    (tmp_path / "course").mkdir()
+    for name in PARTS:
+        (tmp_path / name / "__init__.py").write_text("")
+    (tmp_path / "helpers" / "a.py").write_text("def f():\n    from standin import b\n")
+    (tmp_path / "standin" / "b.py").write_text("X = 1\n")
+    assert import_graph(tmp_path)["helpers.a"] == {"standin.b"}
 
 
 def _learner_facing() -> list[tuple[str, Path]]:
     return [
         (name, path)
-        for name, path in modules(ROOT).items()
-        if not is_machinery(name) and name not in ("helpers", "helpers.__main__")
+        for name, path in modules(ROOT, "helpers").items()
+        if name not in ("helpers", "helpers.__main__")
     ]
 
 
@@ -252,26 +272,17 @@ def _learner_facing() -> list[tuple[str, Path]]:
 def test_a_learner_facing_module_is_short_enough_to_read_in_one_sitting(name, path):
     relative = path.relative_to(ROOT).as_posix()
     lines = len(path.read_text(encoding="utf-8").splitlines())
-    if relative in PENDING_SPLIT:
-        pytest.xfail(f"{relative}: {lines} lines, being split: {PENDING_SPLIT[relative]}")
     assert lines <= MAX_LINES, f"{relative} has {lines} lines (at most {MAX_LINES})"
-
-
-def test_the_pending_split_set_only_holds_files_still_too_long():
-    for relative in PENDING_SPLIT:
-        path = ROOT / relative
-        if path.exists():
-            lines = len(path.read_text(encoding="utf-8").splitlines())
-            assert lines > MAX_LINES, f"{relative} is {lines} lines now: remove it from the set"
 
 
 # --- the lessons ------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("notebook", LESSONS, ids=lambda p: p.name)
-def test_a_lesson_never_imports_machinery(notebook):
+def test_a_lesson_takes_the_stand_in_only_through_its_doors(notebook):
     used = lesson_imports(notebook, modules(ROOT))
-    assert not sorted(filter(is_machinery, used)), f"{notebook.name} imports machinery"
+    inside = sorted(m for m in used if part(m) == "standin" and m not in STANDIN_DOORS)
+    assert not inside, f"{notebook.name} imports the stand-in's internals {inside}"
 
 
 def test_the_lessons_come_in_through_at_most_15_doors():
@@ -360,7 +371,8 @@ def test_a_lesson_ends_with_links_to_the_files_it_used(notebook):
         target = (notebook.parent / link).resolve()
         assert target.is_file(), f"{notebook.name}: {link} does not exist"
         assert ROOT in target.parents, f"{notebook.name}: {link} leaves the repository"
-        assert "machinery" not in target.parts, f"{notebook.name}: {link} is machinery"
+        inside = target.parent != ROOT / "standin" and "standin" in target.parts
+        assert not inside, f"{notebook.name}: {link} is inside the stand-in"
     nb = json.loads(notebook.read_text(encoding="utf-8"))
     expected = under_the_hood.cell_text(under_the_hood.used_files(nb))
     assert text == expected, f"{notebook.name}: links out of date: python scripts/under_the_hood.py"

@@ -73,7 +73,7 @@ BARE = "Refunds of $150 or less yourself, above that a human: $289 needs one."
 
 def _dollar_probe() -> dict:
     """A notebook with a bare $ pair (MathJax must fire) and the same text escaped (it must not)."""
-    from helpers.machinery.html import no_math
+    from helpers.html import no_math
 
     def markdown(text: str) -> dict:
         return {"cell_type": "markdown", "metadata": {}, "source": text}
@@ -88,7 +88,7 @@ def _dollar_probe() -> dict:
                 "execution_count": 1,
                 "metadata": {},
                 "outputs": [{"output_type": "display_data", "data": html, "metadata": {}}],
-                "source": "from helpers.machinery.html import no_math",
+                "source": "from helpers.html import no_math",
             },
         ],
         "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3"}},
@@ -320,7 +320,7 @@ def _output_problems(panel) -> list[str]:
 
 def _exercises(path: Path) -> list[int]:
     """The cell index of every exercise of the lesson at ``path`` (its solution regions)."""
-    from helpers.exercises.solutions import exercise_cells
+    from course.exercises.solutions import exercise_cells
 
     nb = json.loads(path.read_text(encoding="utf-8"))
     ids = {id(cell) for cell in exercise_cells(nb)}

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from helpers.machinery.cli import main
+from standin.cli import main
 
 FIXTURES = Path(__file__).parent / "fixtures" / "sse"
 

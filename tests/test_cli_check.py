@@ -11,8 +11,8 @@ import sys
 import pytest
 
 from helpers.examples import sundry
-from helpers.machinery.cli import main
 from helpers.messages import user
+from standin.cli import main
 
 MISSING_C1 = (
     "messages.1: `tool_use` ids were found without `tool_result` blocks immediately after: c1."

@@ -9,8 +9,8 @@ import pytest
 from benchmarks.sundry_ticket import requests as sundry_requests
 from benchmarks.sundry_ticket import trace
 from helpers.cost import project_ticket
-from helpers.machinery.cli import main
-from helpers.machinery.paths import DATA
+from helpers.paths import DATA
+from standin.cli import main
 
 
 def _write(tmp_path, data):

@@ -9,8 +9,8 @@ import pytest
 
 from helpers.examples import sundry
 from helpers.formats import FORMATS, render
-from helpers.machinery.cli import main
 from helpers.tokens import count
+from standin.cli import main
 
 
 def _write(tmp_path, body, name="body.json"):

@@ -9,8 +9,8 @@ import sys
 
 import pytest
 
-from helpers.machinery.cli import main
-from helpers.machinery.paths import DATA
+from helpers.paths import DATA
+from standin.cli import main
 
 SUNDRY = str(DATA / "sundry" / "request.json")
 CRASH = str(DATA / "crash_triage" / "request.json")

@@ -9,8 +9,8 @@ import sys
 
 import httpx
 
-from helpers.machinery.cli.serve import banner
-from helpers.provider import LocalProvider
+from standin import LocalProvider
+from standin.cli.serve import banner
 
 
 def test_banner_shows_urls_sdk_settings_and_curl():

@@ -211,8 +211,8 @@ def test_tool_overhead_and_the_effect_of_five_more_tools():
 def test_compaction_does_not_lose_the_replies_output_tokens():
     """Each turn's output is the reply the next request adds, even when that request is the
     compacted one (its start is a summary, not the previous request)."""
+    from course.lab import Scenario, build_requests
     from helpers.cost import compact_ticket
-    from helpers.lab import Scenario, build_requests
 
     requests = build_requests(Scenario("gpt-4o-mini", requests=8, result_tokens=300))
     for at, keep_last in ((3, 2), (5, 4), (6, 2)):
@@ -234,8 +234,8 @@ def test_one_ticket_priced_three_ways_gives_one_figure(wire):
     from helpers.formats import parse
     from helpers.loop import run
     from helpers.models import default_model
-    from helpers.provider import LocalProvider
     from helpers.tokens import count_output
+    from standin import LocalProvider
 
     model = default_model("openai" if wire == "openai-chat" else wire)
     workspace = crash_triage.Workspace()

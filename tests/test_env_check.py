@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from helpers.env_check import Check, Report, check_environment
+from course.env_check import Check, Report, check_environment
 
 
 def test_this_environment_passes_every_check():

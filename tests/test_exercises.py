@@ -12,8 +12,8 @@ from decimal import Decimal
 import pytest
 import tiktoken
 
-from helpers import exercises
-from helpers.exercises import (
+from course import exercises
+from course.exercises import (
     EXERCISES,
     Exercise,
     as_number,
@@ -23,8 +23,8 @@ from helpers.exercises import (
     check_text,
     check_value,
 )
-from helpers.exercises import start_here as ex00
-from helpers.exercises.solutions import show_solution
+from course.exercises import start_here as ex00
+from course.exercises.solutions import show_solution
 
 EX = Exercise("99.1", nudge="think about the idea", pointer="look at cell 3 and count()")
 
@@ -146,7 +146,7 @@ def test_every_exercise_of_every_lesson_is_registered_with_distinct_hints():
     import pkgutil
 
     for module in pkgutil.iter_modules(exercises.__path__):
-        importlib.import_module(f"helpers.exercises.{module.name}")
+        importlib.import_module(f"course.exercises.{module.name}")
     lessons = {ex_id[:2] for ex_id in EXERCISES if not ex_id.startswith("99")}
     assert lessons == {f"{n:02}" for n in range(13)}
     for ex_id, ex in EXERCISES.items():
@@ -166,8 +166,8 @@ def test_show_solution_reads_the_reference_lesson():
 
 def test_05_added_tool_refuses_a_schema_no_provider_accepts():
     """Review finding: a tool whose parameters say ``"type": "strin"`` was priced as if sent."""
+    from course.exercises.tools_are_context import check_added_tool
     from helpers.examples import sundry
-    from helpers.exercises.tools_are_context import check_added_tool
     from helpers.messages import Tool
     from helpers.tokens import count
 

@@ -10,18 +10,18 @@ from dataclasses import replace
 
 import pytest
 
-from helpers import exercises
+from course import exercises
+from course.exercises import reading_a_request as ex08
+from course.exercises import the_agent_loop as ex11
+from course.exercises import the_system_prompt as ex09
+from course.exercises import token_arithmetic_lab as ex12
+from course.exercises import what_the_sdk_adds as ex07
+from course.lab import Scenario
 from helpers.examples import crash_triage, sundry
-from helpers.exercises import reading_a_request as ex08
-from helpers.exercises import the_agent_loop as ex11
-from helpers.exercises import the_system_prompt as ex09
-from helpers.exercises import token_arithmetic_lab as ex12
-from helpers.exercises import what_the_sdk_adds as ex07
-from helpers.lab import Scenario
 from helpers.loop import run
 from helpers.messages import system, tool_call, tool_result, user
 from helpers.models import default_model
-from helpers.provider import LOCAL_KEY, LocalProvider, RateLimited
+from standin import LOCAL_KEY, LocalProvider, RateLimited
 
 
 @pytest.fixture(autouse=True)

@@ -381,7 +381,7 @@ def test_a_system_list_keeps_its_text_blocks_only():
 
 def test_what_anthropic_refuses_is_read_and_named_by_its_rule():
     """Text before a tool_result, an input that is no object, an unknown block: the parser reads
-    on and names the rule, for ``helpers.verdict`` to report (never a FormatError)."""
+    on and names the rule, for ``standin.verdict`` to report (never a FormatError)."""
     from helpers.formats.common import Notes
 
     body = {

@@ -37,11 +37,11 @@ from hypothesis import strategies as st
 from helpers import sse
 from helpers.examples import crash_triage, sundry
 from helpers.formats import FORMATS, detect, parse, parse_response, render, render_response
-from helpers.machinery import sse_write
-from helpers.machinery.cli import main
 from helpers.messages import FormatError, Message
 from helpers.replies import Reply, Usage
 from helpers.rules import PROFILES, check
+from standin import sse_write
+from standin.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 #: Peak memory any one generated input may take (the worst real one is well under 10 MB).
@@ -480,10 +480,10 @@ def test_each_exit_code_in_a_real_process(argv, stdin, code):
 
 def test_an_internal_error_is_one_line_and_exit_3():
     program = (
-        "import sys, helpers.machinery.cli.count as command\n"
+        "import sys, standin.cli.count as command\n"
         "def broken(args): raise KeyError('a bug of ours')\n"
         "command.run = broken\n"
-        "from helpers.machinery.cli import main\n"
+        "from standin.cli import main\n"
         "sys.exit(main(['count', 'data/sundry/request.json']))\n"
     )
     done = _python("-c", program)

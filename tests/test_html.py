@@ -1,11 +1,11 @@
-"""helpers.machinery.html: every HTML repr keeps JupyterLab's MathJax away from its `$` signs."""
+"""helpers.html: every HTML repr keeps JupyterLab's MathJax away from its `$` signs."""
 
 from __future__ import annotations
 
 import ast
 from pathlib import Path
 
-from helpers.machinery.html import no_math
+from helpers.html import no_math
 
 HELPERS = Path(__file__).resolve().parents[1] / "helpers"
 

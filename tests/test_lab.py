@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers.lab import Scenario, build_requests, cost_scenario
+from course.lab import Scenario, build_requests, cost_scenario
 from helpers.models import default_model
 from helpers.rules import check
 from helpers.tokens import count
@@ -80,7 +80,7 @@ def test_a_ticket_without_tools_still_counts():
 def test_the_final_answer_is_billed_and_a_warm_prefix_is_an_option():
     from dataclasses import replace
 
-    from helpers.lab import final_reply, seconds_between_tickets
+    from course.lab import final_reply, seconds_between_tickets
     from helpers.tokens import count_output
 
     base = Scenario(MODEL, requests=4, tools=14)

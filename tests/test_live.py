@@ -1,4 +1,4 @@
-"""helpers.live: the decision, the switch line, the live cell, and its failures as one line.
+"""standin.live: the decision, the switch line, the live cell, and its failures as one line.
 
 Nothing here reaches a real API: the network is blocked (conftest) and the live path is pointed
 at stand-ins on 127.0.0.1 (``tests/live_support.py``) through the base-URL overrides.
@@ -11,10 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from helpers import live
 from helpers.examples import sundry
 from helpers.messages import Request, user
-from helpers.provider import LocalProvider
+from standin import LocalProvider, live
 from tests.live_support import FAKE_KEYS, RejectingAPI, live_env
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -217,14 +216,13 @@ def test_the_local_provider_never_asks_the_remote_whatever_the_environment(monke
 
 
 def test_count_live_true_goes_to_the_override_and_fails_in_one_line(monkeypatch):
-    from helpers.tokens import count
-    from helpers.tokens.live import LiveCountError
+    from standin.count_live import LiveCountError, count_live
 
     with RejectingAPI() as remote:
         for name, value in live_env(remote.url).items():
             monkeypatch.setenv(name, value)
         with pytest.raises(LiveCountError) as err:
-            count(Request("claude-sonnet-4-6", [user("Hi")]), live=True)
+            count_live(Request("claude-sonnet-4-6", [user("Hi")]))
         message = str(err.value)
         assert message.startswith(
             f"LIVE anthropic {remote.url}/v1/messages/count_tokens failed: HTTP 401 "

@@ -24,9 +24,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from helpers import live
 from helpers.examples import sundry
-from helpers.provider import LocalProvider
+from standin import LocalProvider, live
 from tests.live_support import FAKE_KEYS, RejectingAPI, live_env
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -9,7 +9,7 @@ import pytest
 from helpers.examples import crash_triage, sundry
 from helpers.formats import parse
 from helpers.loop import run
-from helpers.provider import LocalProvider
+from standin import LocalProvider
 from tests.provider_support import PROVIDERS, model
 
 
@@ -107,8 +107,8 @@ def test_meter_adds_up_and_prints(p):
 def test_the_meter_says_which_counts_are_the_local_providers_estimates(p, via):
     """Each reply carries the count's label in a header; the meter prints it under the table."""
     from helpers import tokens
-    from helpers.provider.routes import COUNT_HEADER
     from helpers.tokens.spread import sentence
+    from standin.provider.routes import COUNT_HEADER
 
     claude = model("anthropic")
     trace = run(
@@ -140,7 +140,7 @@ def test_a_count_estimated_by_a_bound_is_printed_with_it(p):
 
 def test_a_trace_whose_provider_reports_the_bill_has_no_count_notes(p):
     """Real APIs send no count header (their usage is the bill); nor does an exact count."""
-    from helpers.provider.routes import COUNT_HEADER
+    from standin.provider.routes import COUNT_HEADER
 
     trace = run(
         sundry.opening(model("anthropic")), sundry.run_tool, format="anthropic", base_url=p.url

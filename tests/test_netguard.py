@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from helpers.machinery import netguard
+from standin import netguard
 
 
 @pytest.fixture(autouse=True)

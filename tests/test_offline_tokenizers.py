@@ -10,7 +10,7 @@ import textwrap
 
 import pytest
 
-from helpers.machinery import offline_tokenizers as ot
+from tiktoken_ext import on_the_wire as ot
 
 
 @pytest.fixture
@@ -56,7 +56,7 @@ def test_plain_tiktoken_works_offline_in_a_fresh_process(tmp_path):
     """A learner's own code, with the network blocked and an empty cache: nothing to download."""
     script = textwrap.dedent(
         """
-        from helpers.machinery.netguard import block_network
+        from standin.netguard import block_network
         block_network()
         import tiktoken
         print(tiktoken.get_encoding("o200k_base").encode("Hello, world!"))

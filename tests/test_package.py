@@ -25,7 +25,17 @@ from packaging.markers import Marker
 from packaging.requirements import Requirement
 
 ROOT = Path(__file__).resolve().parents[1]
-SOURCES = ("pyproject.toml", "setup.py", "README.md", "LICENSE", "helpers", "tiktoken_ext", "data")
+SOURCES = (
+    "pyproject.toml",
+    "setup.py",
+    "README.md",
+    "LICENSE",
+    "helpers",
+    "standin",
+    "course",
+    "tiktoken_ext",
+    "data",
+)
 PIP = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--quiet"]
 
 
@@ -320,7 +330,7 @@ def test_the_colab_cell_sets_up_the_series_in_a_simulated_colab(installed, tmp_p
         f"exec({cell!r})\n"
         "import helpers, tiktoken\n"
         "from helpers.examples import sundry\n"
-        "from helpers.machinery.paths import DATA\n"
+        "from helpers.paths import DATA\n"
         "tools = json.load(open('../data/sundry/tools.json', encoding='utf-8'))\n"
         "print(json.dumps({'cwd': os.getcwd(), 'helpers': helpers.__file__, 'data': str(DATA),\n"
         "    'tools': [len(tools), len(sundry.TOOLS)],\n"

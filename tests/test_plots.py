@@ -6,7 +6,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-from helpers import plots  # noqa: E402
+from course import plots  # noqa: E402
 
 
 def test_growth_draws_bars_and_the_running_total(monkeypatch):

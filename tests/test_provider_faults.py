@@ -1,4 +1,4 @@
-"""helpers.provider.faults: 429, 5xx, slow answers and cut streams, as a client sees them."""
+"""standin.provider.faults: 429, 5xx, slow answers and cut streams, as a client sees them."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import httpx
 import pytest
 
 from helpers import sse
-from helpers.provider import CutStream, LocalProvider, RateLimited, ServerError, Slow
-from helpers.provider.faults import FaultQueue, make
+from standin import CutStream, LocalProvider, RateLimited, ServerError, Slow
+from standin.provider.faults import FaultQueue, make
 from tests.provider_support import KEY, body, model, post
 
 

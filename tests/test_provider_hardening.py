@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers.provider import LocalProvider
+from standin import LocalProvider
 from tests.provider_support import KEY, body
 
 MAX = 100_000
@@ -147,7 +147,7 @@ def test_serve_keeps_a_bounded_recorder():
         for _ in range(5):
             exchange(small, b"GET /a HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         assert len(small.recorder) == 3
-    from helpers.machinery.cli import serve
+    from standin.cli import serve
 
     source = Path(serve.__file__).read_text(encoding="utf-8")
     assert "keep=KEEP" in source and serve.KEEP == 100

@@ -1,4 +1,4 @@
-"""helpers.provider.recorder: readable HTTP dumps, secrets redacted wherever they appear."""
+"""standin.provider.recorder: readable HTTP dumps, secrets redacted wherever they appear."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import httpx
 import openai
 import pytest
 
-from helpers.machinery import provider_server
-from helpers.provider import LocalProvider
-from helpers.provider.recorder import Exchange, redact, redact_headers
+from standin import LocalProvider
+from standin import server as provider_server
+from standin.provider.recorder import Exchange, redact, redact_headers
 from tests.provider_support import KEY, body, model, post
 
 SECRET = "sk-proj-Abc123SECRETxyz789"

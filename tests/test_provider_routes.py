@@ -1,4 +1,4 @@
-"""helpers.provider.routes: each provider's checks and answers, over real HTTP."""
+"""standin.provider.routes: each provider's checks and answers, over real HTTP."""
 
 from __future__ import annotations
 
@@ -67,7 +67,7 @@ def test_unanswered_tool_call_gets_the_providers_400(p, provider):
 def test_gemini_counts_zero_responses_after_a_dropped_result(p):
     """A call turn followed by a plain user turn (its result dropped): Gemini answers 400
     (microsoft/vscode#299295, microsoft/vscode-copilot-chat#4208), and so does check."""
-    from helpers.verdict import verdict
+    from standin.verdict import verdict
 
     broken = sundry.ticket(model("gemini"))
     del broken.messages[3]
@@ -138,7 +138,7 @@ def test_responses_reasoning_has_an_id_and_encrypted_content(p):
 
 
 def test_responses_reasoning_replayed_pairs_with_its_following_item_by_id(p):
-    from helpers.verdict import verdict
+    from standin.verdict import verdict
 
     payload = {**body("openai-responses"), "reasoning": {"effort": "low", "summary": "auto"}}
     output = post(p, "openai-responses", payload).json()["output"]

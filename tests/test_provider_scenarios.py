@@ -1,4 +1,4 @@
-"""helpers.provider.scenarios: the scripted model, driven directly on neutral messages."""
+"""standin.provider.scenarios: the scripted model, driven directly on neutral messages."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import pytest
 
 from helpers.examples import crash_triage, sundry
 from helpers.messages import Message, Reasoning, Text, ToolCall, tool, tool_result, user
-from helpers.provider import signatures
-from helpers.provider.scenarios import SCENARIOS, Turn, resolve
+from standin.provider import signatures
+from standin.provider.scenarios import SCENARIOS, Turn, resolve
 
 
 def drive(scenario, request, run_tool, provider="anthropic", think=False, turns=12):

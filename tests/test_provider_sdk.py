@@ -9,7 +9,7 @@ import pytest
 
 from helpers import sse
 from helpers.formats import parse_response, render
-from helpers.provider import RateLimited, ServerError
+from standin import RateLimited, ServerError
 from tests.provider_support import KEY, body, model
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")  # model-age notices

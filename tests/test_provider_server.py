@@ -1,4 +1,4 @@
-"""helpers.machinery.provider_server: loopback only, clean start/stop, bad clients survived."""
+"""standin.server: loopback only, clean start/stop, bad clients survived."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import threading
 import httpx
 import pytest
 
-from helpers.provider import LocalProvider
+from standin import LocalProvider
 from tests.provider_support import KEY, PROVIDERS, body, model, post
 
 

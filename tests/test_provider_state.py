@@ -1,4 +1,4 @@
-"""helpers.provider.state: the local provider keeps Responses state as OpenAI does, and
+"""standin.provider.state: the local provider keeps Responses state as OpenAI does, and
 ``verdict`` checks a continuation against the stored chain (or says what it cannot know)."""
 
 from __future__ import annotations
@@ -7,10 +7,10 @@ import json
 
 from helpers.examples import sundry
 from helpers.formats import parse, render
-from helpers.provider import routes, state
-from helpers.provider.scenarios import resolve
 from helpers.tokens import count
-from helpers.verdict import verdict
+from standin.provider import routes, state
+from standin.provider.scenarios import resolve
+from standin.verdict import verdict
 from tests.provider_support import model
 
 FMT = "openai-responses"

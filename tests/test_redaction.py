@@ -9,9 +9,9 @@ from urllib.parse import quote
 import httpx
 import pytest
 
-from helpers.machinery.cli.serve import log_line
-from helpers.machinery.redaction import is_secret_name, redact, redact_body, redact_path
-from helpers.provider import LocalProvider
+from standin import LocalProvider
+from standin.cli.serve import log_line
+from standin.redaction import is_secret_name, redact, redact_body, redact_path
 
 OPENAI_KEY = "sk-proj-" + "A1b2C3d4" * 6
 ANTHROPIC_KEY = "sk-ant-api03-" + "Zz9Yy8Xx7" * 5

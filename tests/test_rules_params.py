@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from helpers.machinery.cli import main
 from helpers.rules.params import PARAM_RULES
 from helpers.rules.table import ROWS
-from helpers.verdict import verdict
+from standin.cli import main
+from standin.verdict import verdict
 from tests.provider_support import body, post
 
 _HI = {"role": "user", "content": "Hi"}

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from helpers.rules.schemas import schema_error
-from helpers.verdict import verdict
+from standin.verdict import verdict
 from tests.provider_support import body, post
 
 BAD = {"type": "object", "properties": {"query": {"type": "strng"}}}

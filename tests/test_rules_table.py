@@ -14,7 +14,7 @@ import pytest
 
 from helpers.rules import PROFILES, SHAPE_RULES
 from helpers.rules.table import ROWS, markdown
-from helpers.verdict import verdict
+from standin.verdict import verdict
 from tests.test_verdict import CASES
 
 PAGE = Path(__file__).resolve().parents[1] / "docs" / "rules.md"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from helpers import sse
-from helpers.machinery import sse_write
+from standin import sse_write
 from tests.sse_support import tools_reply
 
 
@@ -49,8 +49,8 @@ def test_unknown_provider_is_named():
 
 
 def test_done_at_the_end_of_any_formats_stream_is_skipped_with_a_note():
-    from helpers.machinery.sse_write import encode_reply
     from helpers.sse import accumulate
+    from standin.sse_write import encode_reply
 
     reply = tools_reply("anthropic", think=False)
     for provider in ("openai-responses", "anthropic", "gemini"):
@@ -63,8 +63,8 @@ def test_done_at_the_end_of_any_formats_stream_is_skipped_with_a_note():
 
 
 def test_an_anthropic_tool_use_without_its_stop_recovers_the_partial_input():
-    from helpers.machinery.sse_write import frame
     from helpers.sse import assemble
+    from standin.sse_write import frame
 
     start = {
         "type": "message_start",
@@ -114,8 +114,8 @@ def test_an_anthropic_tool_use_without_its_stop_recovers_the_partial_input():
 def test_an_incomplete_stream_says_what_was_recovered():
     import pytest
 
-    from helpers.machinery.sse_write import encode_reply
     from helpers.sse import StreamError, assemble
+    from standin.sse_write import encode_reply
 
     raw = encode_reply(tools_reply("anthropic", think=False), "anthropic")
     cut = raw[: raw.index(b"event: message_delta")]

@@ -6,8 +6,8 @@ import pytest
 
 from helpers import sse
 from helpers.formats import parse_response, render_response
-from helpers.machinery import sse_write
 from helpers.messages import Reasoning, Text, ToolCall
+from standin import sse_write
 from tests.sse_support import fixture, sdk_final, text_reply, tools_reply
 
 

@@ -8,8 +8,8 @@ import pytest
 
 from helpers import sse
 from helpers.formats import parse_response, render_response
-from helpers.machinery import sse_write
 from helpers.messages import Reasoning
+from standin import sse_write
 from tests.sse_support import sdk_final, text_reply, tools_reply
 
 P = "openai-responses"

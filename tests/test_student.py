@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 import make_student  # noqa: E402
 
-from helpers.exercises.solutions import exercise_cells  # noqa: E402
+from course.exercises.solutions import exercise_cells  # noqa: E402
 
 LESSONS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 PROBE_MARK = "# exercise probe"

@@ -20,18 +20,11 @@ from helpers.messages import (
     tool_result,
     user,
 )
-from helpers.tokens import (
-    Counter,
-    count,
-    count_message,
-    count_text,
-    count_tools,
-    count_total,
-    token_keys,
-)
+from helpers.tokens import count, count_message, count_text, count_tools, token_keys
 from helpers.tokens.encodings import encode, special_id
 from helpers.tokens.images import image_size, image_tokens
 from helpers.tokens.tool_namespace import render_namespace
+from standin.fast_count import Counter, count_total
 from tests.published_counts import CASES, cookbook_recipe, to_request
 from tests.strategies import conversations
 
@@ -283,10 +276,10 @@ def test_the_fast_path_always_agrees_with_the_readable_rule(request, model):
     Counter, fed the whole request, says the same."""
     from helpers.models import model_info
     from helpers.tokens.breakdown import rows_from_pieces
-    from helpers.tokens.fast import fast_seen, total
-    from helpers.tokens.fast_breakdown import pieces
     from helpers.tokens.openai_chat import labels, render_seen
     from helpers.tokens.seen import tokenize
+    from standin.fast_breakdown import pieces
+    from standin.fast_count import fast_seen, total
 
     info = model_info(model)
     if info.counting != "openai-chat-2024":
@@ -481,7 +474,7 @@ def loopback():
 
 def _live(request, model, url):
     from helpers.models import model_info
-    from helpers.tokens.live import count_live
+    from standin.count_live import count_live
 
     return count_live(request, model_info(model), base_url=url, api_key="test-key-not-real")
 
@@ -518,7 +511,7 @@ def test_live_gemini_and_openai_request_shapes(loopback):
 
 def test_live_errors_are_one_line_without_the_key(loopback, monkeypatch):
     from helpers.models import model_info
-    from helpers.tokens.live import LiveCountError, count_live
+    from standin.count_live import LiveCountError, count_live
 
     url, _ = loopback
     info = model_info("claude-sonnet-4-5")
@@ -529,17 +522,17 @@ def test_live_errors_are_one_line_without_the_key(loopback, monkeypatch):
 
 
 def test_count_goes_live_only_when_asked(loopback, monkeypatch):
-    from helpers.tokens.live import LiveCountError
+    from standin.count_live import LiveCountError, count_live
 
     url, seen = loopback
     request = Request("claude-sonnet-4-5", [user("Hi")])
     monkeypatch.setenv("ANTHROPIC_BASE_URL", url)  # never the real host
     monkeypatch.setenv("ON_THE_WIRE_LIVE", "1")
     with pytest.raises(LiveCountError, match="^live count needs ANTHROPIC_API_KEY"):
-        count(request, live=True)
+        count_live(request)
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-secret")
     assert count(request).estimate and seen == []  # live mode on, but count() was not asked
-    counted = count(request, live=True)
+    counted = count_live(request)
     assert counted.total == 123 and counted.notes[-1].startswith("offline: ")
     assert [call["path"] for call in seen] == ["/v1/messages/count_tokens"]
 
@@ -573,8 +566,8 @@ def test_a_count_labelled_exact_matches_its_figure_and_an_estimate_is_within_its
 
 
 def test_estimates_name_the_part_and_the_bound():
-    from helpers.machinery.paths import DATA
     from helpers.messages import load_file
+    from helpers.paths import DATA
 
     crash = load_file(DATA / "crash_triage" / "request.json")
     counted = count(crash, "gpt-4o-mini")
@@ -740,7 +733,7 @@ def test_a_responses_count_is_exact_only_for_what_its_recorded_bills_verify():
 def test_the_local_provider_labels_a_responses_tool_count_an_estimate():
     from helpers.examples import sundry
     from helpers.loop import run
-    from helpers.provider import LocalProvider
+    from standin import LocalProvider
 
     with LocalProvider("sundry") as p:
         trace = run(

@@ -1,4 +1,4 @@
-"""helpers.verdict: one decision per profile, shared by ``check`` and the local provider.
+"""standin.verdict: one decision per profile, shared by ``check`` and the local provider.
 
 The test the issue asks for: run request bodies through both paths, ``python -m helpers
 check FILE --profile P`` and the local provider's answer to the same body, and prove they never
@@ -15,11 +15,11 @@ import pytest
 
 from helpers.examples import sundry
 from helpers.formats import render
-from helpers.machinery.cli import main
 from helpers.messages import Message, Text, system, tool, tool_call, tool_result, user
-from helpers.provider import routes
-from helpers.provider.scenarios import resolve
-from helpers.verdict import verdict
+from standin.cli import main
+from standin.provider import routes
+from standin.provider.scenarios import resolve
+from standin.verdict import verdict
 from tests.provider_support import PROVIDERS, model
 
 

@@ -6,7 +6,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-from helpers import widgets as w  # noqa: E402
+from course import widgets as w  # noqa: E402
 from helpers.examples import sundry  # noqa: E402
 from helpers.formats import render_for  # noqa: E402
 from helpers.models import default_model  # noqa: E402
@@ -32,7 +32,7 @@ def test_the_text_twin_lists_every_format():
 
 def test_trace_viewer_steps_through_every_request():
     from helpers.loop import run
-    from helpers.provider import LocalProvider
+    from standin import LocalProvider
 
     with LocalProvider("sundry") as p:
         trace = run(
@@ -53,7 +53,7 @@ def test_trace_viewer_steps_through_every_request():
 
 
 def test_the_lab_widget_builds_its_controls():
-    from helpers.lab import Scenario
+    from course.lab import Scenario
 
     lab = w.lab(Scenario(default_model("openai")))
     controls, _output = lab.children

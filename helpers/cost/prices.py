@@ -19,7 +19,7 @@ import html
 from dataclasses import dataclass
 from decimal import Decimal
 
-from helpers.machinery.html import no_math
+from helpers.html import no_math
 from helpers.models import ModelInfo, model_info, price_timestamp
 from helpers.replies import Usage
 

@@ -22,7 +22,7 @@ from decimal import Decimal
 from typing import Any
 
 from helpers.cost.prices import price
-from helpers.machinery.html import no_math
+from helpers.html import no_math
 from helpers.messages import Message, Request
 from helpers.models import ModelInfo, as_of, model_info
 from helpers.replies import Usage

@@ -29,8 +29,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from helpers.machinery.paths import DATA
 from helpers.messages import Request, Tool, ToolCall, ToolResult, system, tool_result, user
+from helpers.paths import DATA
 
 __all__ = [
     "CRASH_REPORT",

@@ -16,7 +16,6 @@ import json
 from functools import cache
 from typing import Any
 
-from helpers.machinery.paths import DATA
 from helpers.messages import (
     Message,
     Request,
@@ -30,6 +29,7 @@ from helpers.messages import (
     tool_result,
     user,
 )
+from helpers.paths import DATA
 
 __all__ = [
     "EXTRA_TOOLS",

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import Any
 
-from helpers.machinery.html import no_math
+from helpers.html import no_math
 from helpers.messages import FormatError, Image, Message, Reasoning, Text, ToolCall, ToolResult
 
 #: Both OpenAI formats have no error flag on a tool result: the text carries it instead.
@@ -35,7 +35,7 @@ class Note:
 
     A parser that meets something the provider itself refuses (text before a ``tool_result`` in
     one Anthropic turn, a block type the format does not have) names the broken ``rule`` too:
-    ``helpers.verdict`` turns such notes into violations.
+    ``standin.verdict`` turns such notes into violations.
     """
 
     where: str

@@ -59,8 +59,7 @@ class Message:
         return out
 
     def _repr_html_(self) -> str:
-        from helpers.machinery.html import no_math
-        from helpers.show import message_html
+        from helpers.html import message_html, no_math
 
         return no_math(message_html(self))
 
@@ -106,8 +105,7 @@ class Request:
         )
 
     def _repr_html_(self) -> str:
-        from helpers.machinery.html import no_math
-        from helpers.show import request_html
+        from helpers.html import no_math, request_html
 
         return no_math(request_html(self))
 

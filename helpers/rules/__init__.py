@@ -25,7 +25,7 @@ refuses it (its text is known, or the body cannot be written in its format at al
 else it breaks is a *warning*: printed, but the provider takes the request (a system message
 further down, a call to a tool the request does not define). ``first_enforced`` (the first
 error) is what the local provider answers with, so ``check`` and the local provider never
-disagree. ``helpers.verdict`` applies the same decision to a body read from a file. ``ROWS``
+disagree. ``standin.verdict`` applies the same decision to a body read from a file. ``ROWS``
 (``table.py``) lists every rule per provider, refused or accepted, with its source.
 
 ``error_response(violation, provider)`` builds the HTTP status and JSON error body that provider

@@ -17,7 +17,7 @@ pydantic/pydantic-ai ``test_openai_responses_thinking_with_modified_history``). 
 model: a reasoning block with an ``id`` is followed, in its assistant message, by a text or tool
 call that keeps its Responses ``item_id`` (or by another reasoning block). ``pairing_on_the_wire``
 applies the same rule to a body's ``input`` items, which can hold item types the neutral model
-cannot (``helpers.verdict`` uses it). Reasoning blocks without an ``id`` cannot be replayed to
+cannot (``standin.verdict`` uses it). Reasoning blocks without an ``id`` cannot be replayed to
 Responses at all (the renderer drops them), so they are not checked.
 
 **Numbering.** OpenAI's texts name call ids, not positions; ``param`` is always ``"input"``.

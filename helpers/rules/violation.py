@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from html import escape
 
-from helpers.machinery.html import no_math
+from helpers.html import no_math
 
 
 @dataclass

@@ -15,7 +15,7 @@ On top, :func:`assemble` turns raw bytes into a neutral :class:`~helpers.replies
 accumulating and then parsing the whole body with ``helpers.formats.parse_response``: the same
 parser the non-streaming path uses, so both paths give the same message by construction.
 The other direction, a whole body cut into the events a provider sends (the local provider
-streams with it), is machinery: ``helpers/machinery/sse_write/``.
+streams with it), is machinery: ``standin/sse_write/``.
 
 The SSE *framing* (``event:``/``data:`` lines, blank-line separators, CRLF, comments) is parsed by
 ``httpx-sse``, not by hand: :func:`events` wraps the bytes in an ``httpx.Response`` and reads it

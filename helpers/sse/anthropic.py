@@ -17,7 +17,7 @@ block stops. ``redacted_thinking`` has no delta type, so it only ever arrives wh
 Not handled: ``citations_delta`` (citations are kept out of the neutral model).
 
 The other direction (a whole body cut into these events, for the local provider) is machinery:
-``helpers/machinery/sse_write/anthropic.py``.
+``standin/sse_write/anthropic.py``.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ Without ``alt=sse`` the same endpoint returns the records as one JSON array inst
 Not handled: several candidates (``candidateCount > 1``), safety ratings, citations.
 
 The other direction (a whole body cut into these events, for the local provider) is machinery:
-``helpers/machinery/sse_write/gemini.py``.
+``standin/sse_write/gemini.py``.
 """
 
 from __future__ import annotations

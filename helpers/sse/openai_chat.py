@@ -13,7 +13,7 @@ in one extra chunk with ``choices: []`` just before ``[DONE]``.
 Not handled: ``logprobs`` (kept as ``null``) and the deprecated ``function_call`` delta.
 
 The other direction (a whole body cut into these events, for the local provider) is machinery:
-``helpers/machinery/sse_write/openai_chat.py``.
+``standin/sse_write/openai_chat.py``.
 """
 
 from __future__ import annotations

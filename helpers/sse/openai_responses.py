@@ -18,7 +18,7 @@ There is no ``[DONE]`` line: ``response.completed`` carries the final response w
 Not handled: built-in tools' events (web search, code interpreter, ...) and refusals.
 
 The other direction (a whole body cut into these events, for the local provider) is machinery:
-``helpers/machinery/sse_write/openai_responses.py``.
+``standin/sse_write/openai_responses.py``.
 """
 
 from __future__ import annotations

@@ -7,15 +7,13 @@ Counting input tokens: text, one message, or a whole request with a breakdown by
 >>> c.total, c.estimate, c.method     # 1342, False, "tiktoken o200k_base, ..."
 >>> c.top()                           # {"tools": 612, "messages[0]": 301, ...}
 >>> print(c.table())                  # where the tokens go (Jupyter shows an HTML table)
->>> counter = Counter(model)          # every turn of a ticket: each message tokenized once
->>> [counter(r) for r in requests]    # == [count(r).total for r in requests], much faster
 
 How a model is counted comes from ``data/models.json`` (``helpers.models``):
 
 - ``openai-chat-2024``: exact tokenizer, our tested model of the chat rendering
   (``openai_chat``); ``estimate`` is False only where published API figures verify it;
 - ``anthropic-estimate`` / ``gemini-estimate``: a proxy tokenizer, always ``estimate=True``
-  (``estimate``); ``count(request, live=True)`` asks the provider (``helpers.tokens.live``);
+  (``estimate``); the provider's own count endpoint is ``standin.count_live``;
 - ``harmony``: the published gpt-oss format, rendered by ``openai-harmony`` (exact).
 
 What it deliberately does not do: load a tokenizer at import time (``import helpers.tokens``
@@ -28,14 +26,12 @@ from helpers.harmony import render_harmony
 from helpers.messages import Message, Request, Tool
 from helpers.models import ModelInfo, info_for
 from helpers.tokens.breakdown import Count, Piece, Row, rows_from_pieces
-from helpers.tokens.fast import Counter, count_total
 from helpers.tokens.sections import count_sections
 from helpers.tokens.tool_namespace import render_namespace
 from helpers.tokens.tool_parts import tool_parts
 
 __all__ = [
     "Count",
-    "Counter",
     "Piece",
     "Row",
     "count",
@@ -45,7 +41,6 @@ __all__ = [
     "count_sections",
     "count_text",
     "count_tools",
-    "count_total",
     "render_harmony",
     "render_namespace",
     "token_keys",
@@ -67,33 +62,23 @@ def _exactness(info: ModelInfo) -> tuple[bool, str]:
     return True, method(info)
 
 
-def count(request: Request, model: str | ModelInfo | None = None, *, live: bool = False) -> Count:
+def count(request: Request, model: str | ModelInfo | None = None) -> Count:
     """Input tokens of a whole request on ``model`` (default: the request's own model).
 
-    ``live=True`` asks the provider's own count-tokens endpoint (``helpers.tokens.live``; needs
-    its key); the default never touches the network, whatever the environment says.
+    It renders the request with the model's counting rule and tokenizes the pieces. It never
+    touches the network (the provider's own count endpoint is ``standin.count_live``).
     """
     info = info_for(model, request)
-    if live and info.counting != "harmony":
-        from helpers.tokens.live import count_live
-
-        offline = count(request, info)
-        counted = count_live(request, info)
-        counted.notes.append(f"offline: {offline.total} ({offline.method})")
-        return counted
     if info.counting == "openai-chat-2024":
-        from helpers.tokens.fast_breakdown import breakdown  # the rule, in one encode
-
-        pieces, rows, notes = breakdown(request, info)
+        from helpers.tokens.openai_chat import render
+    elif info.counting in ("anthropic-estimate", "gemini-estimate"):
+        from helpers.tokens.estimate import render
+    elif info.counting == "harmony":
+        from helpers.harmony import render_pieces as render
     else:
-        if info.counting in ("anthropic-estimate", "gemini-estimate"):
-            from helpers.tokens.estimate import render
-        elif info.counting == "harmony":
-            from helpers.harmony import render_pieces as render
-        else:
-            raise ValueError(f"data/models.json: unknown counting rule {info.counting!r}")
-        pieces, labels, notes = render(request, info)
-        rows = rows_from_pieces(pieces, labels)
+        raise ValueError(f"data/models.json: unknown counting rule {info.counting!r}")
+    pieces, labels, notes = render(request, info)
+    rows = rows_from_pieces(pieces, labels)
     estimate, method = _exactness(info)
     uncertain = {}
     if info.counting == "openai-chat-2024":
@@ -123,9 +108,7 @@ def count(request: Request, model: str | ModelInfo | None = None, *, live: bool 
     )
 
 
-def count_body(
-    body: dict, format: str, model: str | ModelInfo | None = None, *, live: bool | None = None
-) -> Count:
+def count_body(body: dict, format: str, model: str | ModelInfo | None = None) -> Count:
     """Count a wire body as sent: parse it, count it, and label as estimated whatever the body
     carries that the neutral request drops (a ``response_format`` schema, file parts...).
     The legacy ``functions`` / ``function_call`` fields are counted as ``tools`` /
@@ -136,7 +119,7 @@ def count_body(
     if format == "openai-chat" and body.get("functions") and not body.get("tools"):
         body = _functions_as_tools(body)
     request = parse(body, format)
-    counted = count(request, model or body.get("model") or None, live=live)
+    counted = count(request, model or body.get("model") or None)
     return with_unmodelled(counted, wire, format)
 
 

@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from helpers.machinery.html import no_math
+from helpers.html import no_math
 
 __all__ = ["Count", "Piece", "Row"]
 

@@ -14,7 +14,7 @@ exactly as with the base encoding; only the framing ids are a model.
 conversation tokenizes each message once, so a 1,000-turn ticket costs about one tokenization
 of its final request (see ``benchmarks/``).
 
-What it deliberately does not do: download anything (``helpers.machinery.offline_tokenizers`` seeds
+What it deliberately does not do: download anything (``tiktoken_ext.on_the_wire`` seeds
 tiktoken's cache from a pinned package) or parse special tokens inside user text (text that
 *looks* like ``<|end|>`` is encoded as ordinary characters, as the APIs do).
 """

@@ -18,7 +18,7 @@ as a *proxy* tokenizer:
 
 The proxy can be off by tens of percent on real text (different vocabularies). The API says so:
 ``Count.estimate`` is True and ``Count.method`` names the proxy. For an exact number use live
-mode (``helpers.tokens.live``), which asks the provider's count-tokens endpoint.
+mode (``standin.count_live``), which asks the provider's count-tokens endpoint.
 
 What it deliberately does not do: pretend the proxy is the real tokenizer.
 """

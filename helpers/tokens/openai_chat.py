@@ -26,7 +26,7 @@ API-reported ``prompt_tokens`` (``tests/published_counts.py``):
 
 What it deliberately does not do: claim to be OpenAI's renderer. It is a model that matches
 the published figures it is tested against and documents the ones it misses. Counting fast
-(one encode for a whole request, each message once over a ticket) is ``helpers.tokens.fast``;
+(one encode for a whole request, each message once over a ticket) is ``standin.fast_count``;
 a property test checks both always agree.
 """
 
@@ -240,7 +240,7 @@ def render_seen(
     """The whole request as the model reads it: tools, messages, then the reply priming.
 
     ``one_message`` renders one message (default ``message_seen``); the fast path passes one
-    that writes a plain text message as a single string (``helpers.tokens.fast.plain``).
+    that writes a plain text message as a single string (``standin.fast_count.plain``).
     """
     names, carrier = call_names(request), system_at(request)
     one_message = one_message or message_seen
@@ -259,7 +259,7 @@ def render_seen(
 def render(request: Request, info: ModelInfo) -> tuple[list, dict[str, str], list[str]]:
     """Token pieces, labels for the breakdown rows, and notes, for one request on one model.
 
-    (``count`` gets the same pieces from ``helpers.tokens.fast_breakdown``, in one encode.)
+    (``count`` gets the same pieces from ``standin.fast_breakdown``, in one encode.)
     """
     from helpers.tokens.seen import tokenize
 

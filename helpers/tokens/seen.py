@@ -16,7 +16,7 @@ the piece in which it starts. So the parts always add up to the total, and a tok
 straddles two pieces (a system prompt running into the tool list) is counted once.
 
 What it deliberately does not do: decide what the model sees (the counting rule does) or cache
-anything (the fast path, ``helpers.tokens.fast``, counts totals in one encode).
+anything (the fast path, ``standin.fast_count``, counts totals in one encode).
 """
 
 from __future__ import annotations

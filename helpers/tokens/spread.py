@@ -22,7 +22,7 @@ import json
 from functools import cache
 from typing import Any
 
-from helpers.machinery.paths import DATA
+from helpers.paths import DATA
 
 __all__ = ["measured", "sentence"]
 

@@ -1,0 +1,287 @@
+"""Used in lessons: 00, 01, 02, 03, 04, 05, 06, 07, 08, 09, 10, 11, 12.
+
+Self-checking exercises: every lesson ends with a few, each with a ``check_...`` function.
+
+A check never raises on a wrong answer. It returns a ``Result`` that shows as a coloured box:
+a confirmation for a right answer, and for a wrong one a hint that grows with each try:
+
+1. a blank answer (``...``) or the first wrong one: a nudge about the idea;
+2. the second wrong one and after: a pointer to the cell or function that helps;
+3. only when you ask, ``show_solution("05.2")`` shows the reference code.
+
+Hints never contain the answer. Numbers are compared with a tolerance the message states, and
+any correct spelling passes: ``4.8``, ``Decimal("4.80")`` or ``"$4.80"`` for dollars, either
+spelling of a field a provider accepts, any of several answers when there is a tie.
+
+The expected values are computed from the lesson's data when the check runs, never typed in.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from html import escape
+from typing import Any
+
+from helpers.html import no_math
+
+__all__ = [
+    "Exercise",
+    "Result",
+    "check_function",
+    "check_number",
+    "check_one_of",
+    "check_text",
+    "check_value",
+    "not_answered",
+    "not_yet",
+    "show_solution",
+]
+
+EXERCISES: dict[str, Exercise] = {}  # every exercise by id, "05.2" = lesson 05, exercise 2
+_WRONG_TRIES: dict[str, int] = {}  # wrong answers so far in this kernel, per exercise
+
+
+@dataclass(frozen=True)
+class Exercise:
+    """One exercise's hints: ``nudge`` names the idea, ``pointer`` says where to look."""
+
+    id: str
+    nudge: str
+    pointer: str
+
+    def __post_init__(self) -> None:
+        EXERCISES[self.id] = self
+
+
+@dataclass(frozen=True)
+class Result:
+    """What a check says. ``expected`` and ``accepted`` are for tests and instructors."""
+
+    ok: bool
+    message: str
+    exercise: Exercise | None = field(default=None, repr=False, compare=False)
+    expected: Any = field(default=None, repr=False, compare=False)
+    accepted: tuple = field(default=(), repr=False, compare=False)
+    tolerance: Decimal | None = field(default=None, repr=False, compare=False)
+    kind: str = field(default="value", repr=False, compare=False)  # number, text, choice...
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+    def __repr__(self) -> str:
+        return ("✅ " if self.ok else "❌ ") + self.message
+
+    def _repr_html_(self) -> str:
+        colour, icon = ("#1b7837", "✅") if self.ok else ("#b35806", "❌")
+        return no_math(
+            f'<div style="border-left:4px solid {colour};padding:4px 8px">'
+            f"{icon} {escape(self.message)}</div>"
+        )
+
+
+def not_answered(answer: Any) -> bool:
+    return answer is ... or answer is None
+
+
+def reset(exercise_id: str | None = None) -> None:
+    """Forget the wrong tries (of one exercise, or all): hints start again from the nudge."""
+    if exercise_id is None:
+        _WRONG_TRIES.clear()
+    else:
+        _WRONG_TRIES.pop(exercise_id, None)
+
+
+def _blank(ex: Exercise, **info: Any) -> Result:
+    return Result(
+        False,
+        f"Exercise {ex.id} is not answered yet: replace the `...` with your answer and run "
+        f"the cell again. The idea: {ex.nudge}",
+        ex,
+        **info,
+    )
+
+
+def _wrong(ex: Exercise, what: str, **info: Any) -> Result:
+    """A wrong answer: the nudge the first time, then the pointer (and how to see the code)."""
+    tries = _WRONG_TRIES[ex.id] = _WRONG_TRIES.get(ex.id, 0) + 1
+    if tries == 1:
+        text = f"Not yet: {what}. Hint: {ex.nudge}"
+    else:
+        text = (
+            f"Still not it: {what}. Where to look: {ex.pointer} Stuck? "
+            f'show_solution("{ex.id}") in a new cell shows the reference code.'
+        )
+    return Result(False, text, ex, **info)
+
+
+def not_yet(ex: Exercise, what: str, **info: Any) -> Result:
+    """A wrong answer the check explains itself (``what``), with the graduated hint."""
+    return _wrong(ex, what, **info)
+
+
+def _shown(answer: Any) -> str:
+    text = repr(answer)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+# ---- numbers ---------------------------------------------------------------------------------
+
+_NUMBER = re.compile(r"^\s*(\$)?\s*([-+]?(?:\d[\d,_]*)?\.?\d+(?:[eE][-+]?\d+)?)\s*(%)?\s*$")
+
+
+def as_number(answer: Any) -> Decimal | None:
+    """An answer read as a number: int, float, Decimal, numpy scalars, "1,408", "$4.80", "62%"."""
+    if isinstance(answer, bool):
+        return None
+    if hasattr(answer, "item") and not isinstance(answer, (str, bytes)):  # numpy scalars
+        answer = answer.item()
+    if isinstance(answer, (int, Decimal)):
+        return Decimal(answer)
+    if isinstance(answer, float):
+        return Decimal(repr(answer)) if answer == answer else None
+    if isinstance(answer, str):
+        match = _NUMBER.match(answer)
+        if match:
+            try:
+                value = Decimal(match.group(2).replace(",", "").replace("_", ""))
+            except InvalidOperation:
+                return None
+            return value / 100 if match.group(3) else value
+    return None
+
+
+def check_number(
+    answer: Any,
+    expected: int | float | Decimal,
+    ex: Exercise,
+    *,
+    success: str,
+    tolerance: str | int = 0,
+    unit: str = "",
+) -> Result:
+    """Right if within ``tolerance`` of ``expected`` (0: a whole number, exactly)."""
+    tol = Decimal(str(tolerance))
+    target = Decimal(repr(expected)) if isinstance(expected, float) else Decimal(expected)
+    rule = (
+        "a whole number, compared exactly"
+        if tol == 0
+        else f"I accept anything within {unit}{tol} of the exact value"
+    )
+    info = {"expected": expected, "tolerance": tol, "kind": "number"}
+    if not_answered(answer):
+        return _blank(ex, **info)
+    value = as_number(answer)
+    if value is None:
+        return _wrong(ex, f"{_shown(answer)} is not a number I can read ({rule})", **info)
+    if abs(value - target) <= tol:
+        return Result(True, success, ex, **info)
+    return _wrong(ex, f"you gave {_shown(answer)} ({rule})", **info)
+
+
+# ---- text and other values -------------------------------------------------------------------
+
+
+def _words(text: str, ignore_case: bool) -> str:
+    text = " ".join(text.split())
+    return text.lower() if ignore_case else text
+
+
+def check_text(
+    answer: Any,
+    expected: str,
+    ex: Exercise,
+    *,
+    success: str,
+    spellings: Iterable[str] = (),
+    ignore_case: bool = False,
+) -> Result:
+    """Right if the answer is ``expected`` or one of the other correct ``spellings``
+    (surrounding spaces never matter; letter case only when ``ignore_case``)."""
+    accepted = (expected, *spellings)
+    info = {"expected": expected, "accepted": accepted, "kind": "text"}
+    if not_answered(answer):
+        return _blank(ex, **info)
+    if not isinstance(answer, str):
+        return _wrong(ex, f"you gave {_shown(answer)}, and a text (a str) is expected", **info)
+    if _words(answer, ignore_case) in {_words(a, ignore_case) for a in accepted}:
+        return Result(True, success, ex, **info)
+    return _wrong(ex, f"you gave {_shown(answer)}", **info)
+
+
+def check_one_of(
+    answer: Any, options: Iterable[Any], ex: Exercise, *, success: str, tolerance: str | int = 0
+) -> Result:
+    """Right if the answer is any of ``options`` (a tie: several answers are right)."""
+    options = tuple(options)
+    info = {"expected": options[0], "accepted": options, "kind": "choice"}
+    if not_answered(answer):
+        return _blank(ex, **info)
+    for option in options:
+        number = as_number(answer) if as_number(option) is not None else None
+        if answer == option or (
+            number is not None and abs(number - as_number(option)) <= Decimal(str(tolerance))
+        ):
+            return Result(True, success, ex, **info)
+    return _wrong(ex, f"you gave {_shown(answer)}", **info)
+
+
+def check_value(
+    answer: Any, expected: Any, ex: Exercise, *, success: str, explain: str = ""
+) -> Result:
+    """Right if ``answer == expected`` (dicts, lists...); ``explain`` says what differs."""
+    info = {"expected": expected}
+    if not_answered(answer):
+        return _blank(ex, **info)
+    if answer == expected:
+        return Result(True, success, ex, **info)
+    return _wrong(ex, f"you gave {_shown(answer)}" + (f"; {explain}" if explain else ""), **info)
+
+
+def check_function(
+    fn: Any,
+    cases: Iterable[tuple[Any, Any]],
+    ex: Exercise,
+    *,
+    success: str,
+    describe: Callable[[Any], str] = repr,
+) -> Result:
+    """Call the learner's function on each ``(argument, expected)`` case and compare."""
+    cases = list(cases)
+    info = {"expected": cases, "kind": "function"}
+    if not_answered(fn):
+        return _blank(ex, **info)
+    if not callable(fn):
+        return _wrong(ex, f"{_shown(fn)} is not a function", **info)
+    for argument, expected in cases:
+        try:
+            got = fn(*argument) if isinstance(argument, tuple) else fn(argument)
+        except Exception as err:  # the learner's code: report, don't crash the notebook
+            return _wrong(
+                ex,
+                f"your function raised {type(err).__name__}: {err} on {describe(argument)}",
+                **info,
+            )
+        if got is None:  # the body is still `...`, or it ends without `return`
+            return Result(
+                False,
+                f"Exercise {ex.id} is not answered yet: your function returned None for "
+                f"{describe(argument)}. Replace the `...` in its body with your code, and end "
+                f"it with `return` and the answer. The idea: {ex.nudge}",
+                ex,
+                **info,
+            )
+        if not_answered(got):
+            return _blank(ex, **info)
+        if got != expected:
+            return _wrong(ex, f"for {describe(argument)} your function gave {_shown(got)}", **info)
+    return Result(True, success, ex, **info)
+
+
+def show_solution(exercise_id: str):
+    """The reference code of one exercise (read from the lesson with solutions)."""
+    from course.exercises.solutions import show_solution as show
+
+    return show(exercise_id)

@@ -1,0 +1,147 @@
+"""Used in lessons: 04.
+
+Exercises of notebooks/04_the_array_is_rebuilt.ipynb."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from typing import Any
+
+from course.exercises import Exercise, Result, check_function, check_number, not_answered, not_yet
+from helpers.messages import Request
+from helpers.trace import Trace
+
+GOAL_TOKENS = 16_000  # exercise 3: the whole crash-triage ticket, compacted, bills less than this
+
+EX1 = Exercise(
+    "04.1",
+    nudge="each request re-sends the one before it and adds what the last turn produced: the "
+    "assistant's reply and the answers to its tool calls. Compare the lengths of consecutive "
+    "requests, not their contents.",
+    pointer="trace.steps has one step per request; step.request_body['messages'] is the list "
+    "that request sent, as in the cell under 'A ticket, turn by turn'.",
+)
+EX2 = Exercise(
+    "04.2",
+    nudge="the quick model bills n·a for the first request's size sent n times, plus "
+    "d·n(n−1)/2 for the growth sent again and again; the fraction is the growth part over the "
+    "sum of both.",
+    pointer="a and d are the variables printed under 'Growth: linear per turn, quadratic in "
+    "total'; put n = 50 into both parts of the formula above that cell.",
+)
+EX3 = Exercise(
+    "04.3",
+    nudge="compacting earlier shrinks every request after it, and keeping fewer messages shrinks "
+    "each of them more; a request the compaction does not reach is sent as it was.",
+    pointer="compact_ticket(requests, at, summary, keep_last) from helpers.cost returns the "
+    "whole ticket, compacted before request at (counting from 0); try smaller values of at and "
+    "keep_last than the lesson's.",
+)
+
+
+def _added(trace: Trace) -> list[int]:
+    sizes = [len(step.request_body["messages"]) for step in trace.steps]
+    return [now - before for before, now in zip(sizes, sizes[1:], strict=False)]
+
+
+def check_added_messages(fn: Callable[[Trace], list[int]], ticket: Trace, run: Trace) -> Result:
+    """The learner's function on Maya's ticket and on the crash-triage run (parallel calls)."""
+    names = {id(ticket): "Maya's ticket", id(run): "the crash-triage run"}
+    growth = _added(run)
+    return check_function(
+        fn,
+        [(ticket, _added(ticket)), (run, growth)],
+        EX1,
+        describe=lambda trace: names.get(id(trace), "a ticket"),
+        success=(
+            f"Right: Maya's ticket adds {_added(ticket)}; the crash triage adds {growth}. A turn "
+            "with two parallel calls adds three Chat messages (the reply, then one tool message "
+            "per result), and nothing is ever taken away."
+        ),
+    )
+
+
+def growth_share(run: Trace, turns: int = 50) -> float:
+    """The quick model's growth part of a ``turns``-turn ticket, as a fraction of its input."""
+    sent = [step.reply.usage.input_tokens for step in run.steps]
+    a, d = sent[0], round((sent[-1] - sent[0]) / (len(sent) - 1))
+    growth = d * turns * (turns - 1) / 2
+    return growth / (turns * a + growth)
+
+
+def check_growth_share(answer: Any, run: Trace) -> Result:
+    expected = growth_share(run)
+    return check_number(
+        answer,
+        round(expected, 4),
+        EX2,
+        tolerance="0.005",
+        success=(
+            f"Right: {expected:.1%} of a 50-turn ticket's input is the history growing and being "
+            "sent again; the first request's size is the rest. On long tickets, shortening the "
+            "history (compaction) saves far more than trimming the system prompt."
+        ),
+    )
+
+
+def check_compaction(
+    fn: Callable[[list[Request]], list[Request]], requests: list[Request]
+) -> Result:
+    """Run the learner's compaction on the crash-triage ticket and price every request."""
+    from helpers.rules import check
+    from helpers.tokens import count
+
+    if not_answered(fn) or not callable(fn):
+        return check_function(fn, [], EX3, success="")  # "not answered" / "not a function"
+    try:
+        out = fn(copy.deepcopy(requests))
+    except Exception as err:  # the learner's code: report it, do not crash the notebook
+        return not_yet(EX3, f"your function raised {type(err).__name__}: {err}", kind="function")
+    if not_answered(out):
+        return check_function(out, [], EX3, success="")
+    problem = _ticket_problem(out, requests)
+    if problem:
+        return not_yet(EX3, problem, kind="function")
+    for k, request in enumerate(out):
+        broken = check(request, "openai-chat")
+        if len(broken):
+            what = f"request {k + 1} breaks the rules of the list ({len(broken)} violation(s))"
+            return not_yet(EX3, what, kind="function")
+    before = [count(r).total for r in requests]
+    after = [count(r).total for r in out]
+    if sum(after) >= GOAL_TOKENS:
+        return not_yet(
+            EX3,
+            f"per request {after}: {sum(after):,} input tokens in all, and the goal is less "
+            f"than {GOAL_TOKENS:,}",
+            kind="function",
+        )
+    return Result(
+        True,
+        f"Right: per request {after} instead of {before}: {sum(after):,} input tokens instead "
+        f"of {sum(before):,} ({1 - sum(after) / sum(before):.0%} less). Every request after the "
+        "compaction is smaller, and the list still keeps its rules.",
+        EX3,
+        kind="function",
+    )
+
+
+def _ticket_problem(out: Any, requests: list[Request]) -> str:
+    """What makes ``out`` not a compaction of ``requests`` ('' when it is one)."""
+    if not isinstance(out, list) or not all(isinstance(r, Request) for r in out):
+        return "your function should return a list of Request objects, one per request"
+    if len(out) != len(requests):
+        return f"your function returned {len(out)} requests; the ticket has {len(requests)}"
+    task = requests[0].messages[1].text
+    for k, (mine, sent) in enumerate(zip(out, requests, strict=True), start=1):
+        if [t.name for t in mine.tools] != [t.name for t in sent.tools]:
+            return f"request {k} does not carry the run's tools, in the run's order"
+        if not mine.messages or mine.messages[0] != sent.messages[0]:
+            return f"request {k} does not start with the run's system prompt"
+        if mine.messages[-1] != sent.messages[-1]:
+            return f"request {k} lost its newest message (what that turn added)"
+        text = "\n".join(m.text for m in mine.messages)
+        if task not in text and "Summary of the conversation so far" not in text:
+            return f"request {k} has neither the user's task nor a summary that restates it"
+    return ""

@@ -1,0 +1,155 @@
+"""Used in lessons: 03.
+
+Exercises of notebooks/03_content_is_a_list.ipynb."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from course.exercises import Exercise, Result, check_function, check_number
+from helpers.messages import Request
+
+EX1 = Exercise(
+    "03.1",
+    nudge="the model is waiting for you when its reply holds a tool call; the two formats keep "
+    "calls in different places, and the stop reason is only a hint.",
+    pointer="Chat keeps calls in choices[0]['message']['tool_calls'] (the string agent's cell "
+    "prints them); Anthropic keeps tool_use blocks in 'content', as under 'One message, three "
+    "kinds of block'.",
+)
+EX2 = Exercise(
+    "03.2",
+    nudge="content is a list of typed blocks; keep the id of each block whose type marks a "
+    "tool call, in the order they come.",
+    pointer="the dispatch cell under 'The fix: dispatch on the block type' branches on each "
+    "block's type; in raw Anthropic JSON that is block['type'], and the id is block['id'].",
+)
+EX3 = Exercise(
+    "03.3",
+    nudge="in the Responses API the list holds items, not messages: a text, a tool call and a "
+    "tool result can each be an item of their own, and the system prompt is not in the list.",
+    pointer="render_for(request, format).body, as in the cell under 'Two results in one "
+    "message'; the Responses body keeps its list under 'input'.",
+)
+
+
+_CALL = {"id": "call_1", "type": "function", "function": {"name": "get_order", "arguments": "{}"}}
+_USE = {"type": "tool_use", "id": "toolu_1", "name": "get_order", "input": {}}
+_SAY = {"type": "text", "text": "Done."}
+
+
+def _chat(finish: str, calls: list) -> dict:
+    message = {"role": "assistant", "content": None if calls else "Done.", "tool_calls": calls}
+    return {"choices": [{"index": 0, "finish_reason": finish, "message": message}]}
+
+
+# Replies as the providers send them. The fourth is Chat Completions with a named tool_choice:
+# OpenAI reports finish_reason "stop" although the message holds a tool call (see the lesson's
+# Sources), so only the blocks tell the truth there.
+_STOPS = [
+    ((_chat("tool_calls", [_CALL]), "openai-chat"), True),
+    ((_chat("stop", []), "openai-chat"), False),
+    ((_chat("length", []), "openai-chat"), False),
+    ((_chat("stop", [_CALL]), "openai-chat"), True),
+    (({"stop_reason": "tool_use", "content": [_SAY, _USE]}, "anthropic"), True),
+    (({"stop_reason": "end_turn", "content": [_SAY]}, "anthropic"), False),
+    (({"stop_reason": "max_tokens", "content": [_SAY]}, "anthropic"), False),
+]
+
+
+def check_wants_tools(fn: Callable[[dict, str], bool]) -> Result:
+    """The learner's ``wants_tools(body, format)`` on Chat and Anthropic replies of each kind."""
+
+    def describe(argument: tuple) -> str:
+        body, format = argument
+        if "choices" in body:
+            choice = body["choices"][0]
+            calls = len(choice["message"]["tool_calls"])
+            return (
+                f"an {format} reply with finish_reason {choice['finish_reason']!r} and "
+                f"{calls} tool call(s)"
+            )
+        kinds = ", ".join(b["type"] for b in body["content"])
+        return f"an {format} reply with stop_reason {body['stop_reason']!r} and blocks {kinds}"
+
+    return check_function(
+        fn,
+        _STOPS,
+        EX1,
+        describe=describe,
+        success="Right: the blocks decide: Chat's tool_calls, Anthropic's tool_use blocks. The "
+        "stop reason usually agrees ('tool_calls', 'tool_use'), but not when Chat was made to "
+        "call a named tool: then it says 'stop'.",
+    )
+
+
+_REPLIES = [
+    ([{"type": "text", "text": "Done."}], []),
+    (
+        [
+            {"type": "thinking", "thinking": "...", "signature": "x"},
+            {"type": "text", "text": "Let me look that order up."},
+            {"type": "tool_use", "id": "toolu_01A", "name": "search_orders", "input": {}},
+        ],
+        ["toolu_01A"],
+    ),
+    (
+        [
+            {"type": "text", "text": "Checking both."},
+            {"type": "tool_use", "id": "toolu_01B", "name": "search_code", "input": {}},
+            {"type": "tool_use", "id": "toolu_01C", "name": "run_tests", "input": {}},
+        ],
+        ["toolu_01B", "toolu_01C"],
+    ),
+    (  # a server tool (run by Anthropic, not by you) has an id too, and is not yours to answer
+        [
+            {"type": "server_tool_use", "id": "srvtoolu_01D", "name": "web_search", "input": {}},
+            {"type": "text", "text": "Found it; now the order."},
+            {"type": "tool_use", "id": "toolu_01E", "name": "get_order", "input": {}},
+        ],
+        ["toolu_01E"],
+    ),
+]
+
+
+def check_tool_ids(fn: Callable[[list[dict]], list[str]]) -> Result:
+    """Call the learner's function on four replies (parallel calls, a server tool) and compare."""
+
+    def kinds(content: list[dict]) -> str:
+        return "a reply with blocks " + ", ".join(b["type"] for b in content)
+
+    def as_list(fn: Callable) -> Callable:
+        def call(content: list[dict]) -> Any:
+            got = fn(content)
+            return list(got) if isinstance(got, (tuple, list)) else got
+
+        return call
+
+    return check_function(
+        as_list(fn) if callable(fn) else fn,
+        _REPLIES,
+        EX2,
+        describe=kinds,
+        success="Right: every tool_use block found, the parallel ones too, in order, and the "
+        "server tool left alone.",
+    )
+
+
+def check_responses_items(answer: int, crash: Request) -> Result:
+    from helpers.flat import to_flat
+    from helpers.formats import render_for
+
+    expected = len(render_for(crash, "openai-responses").body["input"])
+    anthropic = len(render_for(crash, "anthropic").body["messages"])
+    flat, _ = to_flat(crash.messages)
+    return check_number(
+        answer,
+        expected,
+        EX3,
+        success=(
+            f"Right: {expected} input items for {len(crash.messages)} neutral messages: every "
+            f"tool call and every result is an item of its own. Anthropic needs {anthropic} "
+            f"messages (system apart, both results in one), the flat struct {len(flat)}."
+        ),
+    )

@@ -1,0 +1,87 @@
+"""Used in lessons: 10.
+
+Exercises of notebooks/10_rules_of_the_list.ipynb."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from course.exercises import Exercise, Result, check_one_of, check_text
+from helpers.messages import Request
+
+EX1 = Exercise(
+    "10.1",
+    nudge="the same broken order reaches another provider, which refuses it with an error of "
+    "its own shape and wording; the message is inside the JSON it answers with.",
+    pointer="render(...) in the 'anthropic' format gives .path and .body; post them to the "
+    "provider with the headers, as the loop cell does; the error_text helper (from 'What each "
+    "provider answers') reads the message out of the JSON.",
+)
+EX2 = Exercise(
+    "10.2",
+    nudge="compacting early shrinks every later request, but each compaction also throws away "
+    "the cached prefix; price each choice of `at` rather than guessing.",
+    pointer="compact_ticket(...) with the arguments of the cell under '...and what it does to "
+    "the cache' makes the shortened run, except for at; project_ticket(..., model).total_usd "
+    "prices it; a loop over the values of at finds the cheapest.",
+)
+
+
+def check_order_error(answer: Any, broken: Request, provider: Any) -> Result:
+    """The error text Anthropic's format gets for a history with results before the reply.
+    The answer may be the message, or the error JSON holding it."""
+    import httpx
+
+    from helpers.formats import render
+    from standin import LOCAL_KEY
+
+    rendered = render(broken, "anthropic")
+    response = httpx.post(
+        provider.url + rendered.path,
+        headers={"authorization": f"Bearer {LOCAL_KEY}"},
+        json=rendered.body,
+        timeout=30,
+    )
+    error = response.json().get("error", {}) if response.status_code >= 400 else {}
+    expected = error.get("message", "(accepted)") if isinstance(error, dict) else str(error)
+    if isinstance(answer, dict):  # the whole response, or its "error" object
+        inner = answer.get("error", answer)
+        answer = inner.get("message", answer) if isinstance(inner, dict) else inner
+    return check_text(
+        answer,
+        expected,
+        EX1,
+        success=(
+            f"Right: HTTP {response.status_code}, {expected[:60]}... Anthropic names the "
+            "message by its index and insists each result follow its call in the previous "
+            "message; OpenAI said the same in other words. One rule, a spelling per provider."
+        ),
+    )
+
+
+def check_cheapest_compaction(
+    answer: Any, requests: list[Request], summary: str, model: str
+) -> Result:
+    """The ``at`` (0-based request index) whose compacted run costs least."""
+    from helpers.cost import compact_ticket, project_ticket
+
+    costs = {
+        at: project_ticket(
+            compact_ticket(requests, at=at, summary=summary, keep_last=2), model
+        ).total_usd
+        for at in range(1, len(requests))
+    }
+    cheapest = min(costs.values())
+    best = [at for at, cost in costs.items() if cost == cheapest]
+    as_is = project_ticket(requests, model).total_usd
+    return check_one_of(
+        answer,
+        best,
+        EX2,
+        success=(
+            f"Right: at={best[0]}, ${cheapest:.6f} against ${as_is:.6f} as is. Earlier, and "
+            "every later request is shorter, but the early cut also drops most of what was "
+            "cached; the cheapest point is not the best one if the summary loses what the "
+            "agent needs."
+        ),
+    )

@@ -1,0 +1,170 @@
+"""Used in lessons: 09.
+
+Exercises of notebooks/09_the_system_prompt.ipynb."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from course.exercises import (
+    Exercise,
+    Result,
+    as_number,
+    check_function,
+    check_number,
+    not_answered,
+    not_yet,
+)
+from helpers.messages import ToolCall, ToolResult
+from helpers.trace import Trace
+
+EX1 = Exercise(
+    "09.1",
+    nudge="a share is a part divided by the whole: the paragraph's tokens over the prompt's.",
+    pointer="count_sections(prompt, model) (under 'What it costs') gives each paragraph's .text "
+    "and .tokens: which one is yours, and what is the whole?",
+)
+EX2 = Exercise(
+    "09.2",
+    nudge="the system prompt is re-sent with every request, so a line you add is paid once per "
+    "request of the run.",
+    pointer="count_text(text, model) counts a prompt; compare your prompt with "
+    "crash_triage.SYSTEM_PROMPT and multiply by the number of requests (triage.steps).",
+)
+EX3 = Exercise(
+    "09.3",
+    nudge="a rule the code enforces holds whatever the prompt says: refuse the call before it "
+    "runs, with an error result the model can read.",
+    pointer="a call has .name, .id and .arguments; tool_result(call.id, text, is_error=True) "
+    "from helpers.messages makes an error result; hand every other call to sundry.run_tool.",
+)
+
+
+def check_paragraph_share(fn: Callable[[str, str], float], model: str) -> Result:
+    """``fn(prompt, start)``: the share of ``prompt``'s tokens in the paragraph that begins
+    with ``start``. Tried on the crash-triage prompt and on paragraphs of Sundry's prompt the
+    lesson never counted; compared to 2 decimals."""
+    from helpers.examples import crash_triage, sundry
+    from helpers.tokens import count_text
+    from helpers.tokens.sections import count_sections
+
+    def share(prompt: str, start: str) -> float:
+        part = next(s.tokens for s in count_sections(prompt, model) if s.text.startswith(start))
+        return part / count_text(prompt, model)
+
+    asked = [
+        (crash_triage.SYSTEM_PROMPT, "For each problem:"),
+        (sundry.SYSTEM_PROMPT, "Refund policy:"),
+        (sundry.SYSTEM_PROMPT, "Style:"),
+    ]
+    cases = [(question, round(share(*question), 2)) for question in asked]
+
+    def describe(question: tuple[str, str]) -> str:
+        prompt, start = question
+        name = "crash-triage" if prompt == crash_triage.SYSTEM_PROMPT else "Sundry's"
+        return f"the paragraph of {name} prompt that starts {start!r}"
+
+    def rounded(prompt: str, start: str) -> object:
+        got = fn(prompt, start)
+        value = as_number(got)
+        return got if value is None else round(float(value), 2)
+
+    if callable(fn):
+        try:
+            first = as_number(fn(*asked[0]))
+        except Exception:  # check_function reports it, with the case it failed on
+            first = None
+        if first is not None and first > 1:
+            return not_yet(
+                EX1,
+                f"your function gave {first} for {describe(asked[0])}, which looks like a "
+                "percentage: return a fraction between 0 and 1 (0.5, not 50)",
+                expected=cases,
+                kind="function",
+            )
+    steps, refunds = share(*asked[0]), share(*asked[1])
+    one_rule = share(crash_triage.SYSTEM_PROMPT, "One rule:")
+    return check_function(
+        rounded if callable(fn) else fn,
+        cases,
+        EX1,
+        describe=describe,
+        success=f"Right: the steps are {steps:.0%} of the crash-triage prompt and Sundry's refund "
+        f"policy {refunds:.0%} of its own; the one rule is {one_rule:.0%}. Procedures and "
+        "policies take the tokens, and they are paid for on every request.",
+    )
+
+
+def check_added_rule(answer: int, my_prompt: str, run: Trace, model: str) -> Result:
+    """``my_prompt``: the crash-triage prompt with a line of the learner's own added."""
+    from helpers.examples import crash_triage
+    from helpers.tokens import count_text
+
+    if not_answered(answer):
+        return check_number(answer, 0, EX2, success="")
+    if isinstance(my_prompt, str) and my_prompt.strip() == crash_triage.SYSTEM_PROMPT.strip():
+        return not_yet(EX2, "my_prompt is still the prompt as it was: write your rule into it")
+    extra = (
+        count_text(my_prompt, model) - count_text(crash_triage.SYSTEM_PROMPT, model)
+        if isinstance(my_prompt, str)
+        else 0
+    )
+    expected = extra * len(run.steps)
+    from helpers.cost import Usage, price
+
+    per_thousand = price(Usage(input_tokens=abs(expected) * 1000), model).total_usd
+    return check_number(
+        answer,
+        expected,
+        EX2,
+        success=(
+            f"Right: your prompt is {extra:+} tokens, so {len(run.steps)} requests send "
+            f"{expected:+,} tokens (if the run is otherwise unchanged): ${per_thousand:.4f} per "
+            f"1,000 runs on {model}, before caching. Small per line; every line still has to "
+            "earn its place, by changing what the agent does."
+        ),
+    )
+
+
+def check_refund_guard(guarded_run_tool: Callable[[ToolCall], ToolResult]) -> Result:
+    """Call the learner's guard on refunds above, at and below $100, and on another tool; an
+    error result must say why (name the limit)."""
+    from helpers.examples import sundry
+    from helpers.messages import tool_call
+
+    order = {"order_id": "SO-48213", "reason": "damaged"}
+    cases = [
+        (tool_call("g1", "issue_refund", {**order, "amount_usd": 120.0}), "an error result for g1"),
+        (tool_call("g2", "issue_refund", {**order, "amount_usd": 80.0}), "a normal result for g2"),
+        (tool_call("g4", "issue_refund", {**order, "amount_usd": 100.0}), "a normal result for g4"),
+        (tool_call("g3", "search_orders", {"query": "SO-48213"}), "a normal result for g3"),
+    ]
+
+    def outcome(fn: Callable) -> Callable:
+        def run(call: ToolCall):
+            result = fn(call)
+            if result is None or result is ...:
+                return result
+            if not isinstance(result, ToolResult):
+                return f"a {type(result).__name__}, not a tool result"
+            if call.name == "search_orders" and result != sundry.run_tool(call):
+                return "a different result than sundry.run_tool gives"
+            if result.is_error and "100" not in result.text:
+                return "an error result that does not say why (name the $100 limit)"
+            return f"{'an error' if result.is_error else 'a normal'} result for {result.call_id}"
+
+        return run
+
+    def describe(call: ToolCall) -> str:
+        return f"{call.name}({call.arguments.get('amount_usd', call.arguments.get('query'))})"
+
+    return check_function(
+        outcome(guarded_run_tool) if callable(guarded_run_tool) else guarded_run_tool,
+        cases,
+        EX3,
+        describe=describe,
+        success=(
+            "Right: above $100 the call is refused before it runs, and the model reads why; "
+            "below, and for every other tool, nothing changes. No prompt can promise that."
+        ),
+    )

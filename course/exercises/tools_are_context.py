@@ -1,0 +1,115 @@
+"""Used in lessons: 05.
+
+Exercises of notebooks/05_tools_are_context.ipynb."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from course.exercises import Exercise, Result, check_number, check_text, not_answered, not_yet
+from helpers.messages import Request
+
+EX1 = Exercise(
+    "05.1",
+    nudge="each provider renders the same tool list its own way, so the count depends on the "
+    "model the request is addressed to; count only the tools part, with the bigger catalogue.",
+    pointer="the provider table under 'What Sundry's request is made of' builds "
+    "Request(model, messages, tools) with default_model(...) and reads .part('tools'); "
+    "catalogue (in the 'Try it' cell) holds all fourteen tools.",
+)
+EX2 = Exercise(
+    "05.2",
+    nudge="the five new tools have not been counted yet; count each whole definition "
+    "(description, name line and parameters) and compare.",
+    pointer="tool_parts(tools, model), used under 'Which parts of a definition cost', gives one "
+    "entry per tool with .name and .total; sundry.EXTRA_TOOLS holds the five new ones.",
+)
+EX3 = Exercise(
+    "05.3",
+    nudge="every tool definition rides on every request of a ticket, called or not; the ticket "
+    "pays for yours as many times as it has requests.",
+    pointer="with_tools(requests, tools) swaps the tools of every request (as in 'Nine tools or "
+    "fourteen'); count(r).total for each request r, summed, gives a ticket's input tokens.",
+)
+
+
+def _catalogue():
+    from helpers.examples import sundry
+
+    return sundry.TOOLS + sundry.EXTRA_TOOLS
+
+
+def check_claude_fourteen(answer: int, first: Request) -> Result:
+    from helpers.messages import Request as Req
+    from helpers.models import default_model
+    from helpers.tokens import count
+
+    claude = default_model("anthropic")
+    expected = count(Req(claude, first.messages, _catalogue())).part("tools")
+    nine = count(Req(claude, first.messages, first.tools)).part("tools")
+    return check_number(
+        answer,
+        expected,
+        EX1,
+        success=(
+            f"Right: {expected:,} tokens of tools for {claude} with fourteen (an estimate: the "
+            f"lesson's proxy), {expected - nine:+,} over nine, on every request. The same five "
+            "tools cost each provider a different amount."
+        ),
+    )
+
+
+def check_costliest_new_tool(answer: str, model: str) -> Result:
+    from helpers.examples import sundry
+    from helpers.tokens.tool_parts import tool_parts
+
+    parts, _ = tool_parts(sundry.EXTRA_TOOLS, model)
+    top = max(p.total for p in parts)
+    best = [p for p in parts if p.total == top]  # a tie: every costliest tool is right
+    return check_text(
+        answer,
+        best[0].name,
+        EX2,
+        spellings=[p.name for p in best[1:]],
+        success=(
+            f"Right: {best[0].name}, {top} tokens on every request ({best[0].parameters} of them "
+            "its parameters), called or not."
+        ),
+    )
+
+
+def check_added_tool(answer: int, my_tool: Any, requests: list[Request], model: str) -> Result:
+    """How many more input tokens the ticket sends with the learner's own tool added."""
+    from helpers.cost import project_ticket, with_tools
+    from helpers.examples import sundry
+    from helpers.messages import Tool
+
+    if not_answered(answer):
+        return check_number(answer, 0, EX3, success="")  # says "not answered yet"
+    if not isinstance(my_tool, Tool) or not my_tool.name or not my_tool.description:
+        what = "my_tool is not yet a Tool with a name and a description"
+        return not_yet(EX3, what, kind="number", expected=0, tolerance=Decimal(0))
+    from helpers.rules.schemas import schema_error
+
+    problem = schema_error(my_tool.parameters)
+    if problem is not None:  # a provider would refuse the request: no cost to compare
+        what = f"my_tool's parameters are not a valid JSON Schema ({problem}): refused"
+        return not_yet(EX3, what, kind="number", expected=0, tolerance=Decimal(0))
+    from helpers.tokens import count
+
+    tools = [*sundry.TOOLS, my_tool]
+    more = sum(count(r).total for r in with_tools(requests, tools))
+    expected = more - sum(count(r).total for r in requests)
+    before = project_ticket(requests, model, caching=False).total_usd
+    after = project_ticket(with_tools(requests, tools), model, caching=False).total_usd
+    return check_number(
+        answer,
+        expected,
+        EX3,
+        success=(
+            f"Right: {my_tool.name} adds {expected} input tokens to this {len(requests)}-request "
+            f"ticket ({expected // len(requests)} per request), ${before:.6f} -> ${after:.6f} "
+            f"(+{100 * (after / before - 1):.1f}%), whether the agent calls it or not."
+        ),
+    )

@@ -1,0 +1,7 @@
+"""``python -m standin ...`` (the same as ``python -m helpers ...``): see ``standin/cli``."""
+
+import sys
+
+from standin.cli import main
+
+sys.exit(main())

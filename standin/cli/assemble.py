@@ -1,0 +1,45 @@
+"""Assemble a recorded SSE stream into one neutral message (JSON).
+
+Reads raw stream bytes (a file, or - for standard input) as a provider speaking ``--format``
+sends them, and prints the assembled reply: the message with its blocks, the stop reason and
+the usage. What had to be recovered rather than read whole (a tool call whose block never
+closed, say) is printed on stderr as a note. The same function as ``helpers.sse.assemble``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from helpers.sse import FORMATS
+
+    parser.add_argument("file", metavar="FILE", help="the SSE bytes, or - for standard input")
+    choices = list(FORMATS)
+    parser.add_argument("--format", required=True, choices=choices)
+
+
+def run(args: argparse.Namespace) -> int:
+    from helpers.sse import StreamError, assemble
+    from standin.cli import UsageError, check_value, read_bytes
+
+    raw = read_bytes(args.file)
+    notes: list[str] = []
+    try:
+        reply = assemble(raw, args.format, notes)
+    except StreamError as err:
+        raise UsageError(f"{args.file}: {err}") from None
+    for note in notes:
+        print(f"note: {note}", file=sys.stderr)
+    out = {
+        "message": reply.message.to_json(),
+        "stop_reason": reply.stop_reason,
+        "usage": {k: v for k, v in vars(reply.usage).items() if k != "raw"},
+        "model": reply.model,
+        "id": reply.id,
+    }
+    check_value(out, args.file)  # no lone surrogate or runaway nesting reaches the output
+    print(json.dumps(out, indent=2, ensure_ascii=False))
+    return 0

@@ -1,0 +1,59 @@
+"""Count the input tokens of a request body and show where they go (tools, system, messages).
+
+FILE is a neutral request or a request body of any provider format (openai-chat,
+openai-responses, anthropic, gemini), or ``-`` for standard input. The format is detected
+unless ``--format`` names it. The model is ``--model``, else the body's own ``model``, else the
+default OpenAI model of ``data/models.json``. Prints the breakdown table (``--total``: only the
+number). The count is ``helpers.tokens.count_body``'s: a label says whether it is exact or an
+estimate and which parts of the body make it one (Claude and Gemini counts always are). It never
+goes online; in Python, ``standin.count_live.count_live(request)`` asks the provider's own
+count-tokens endpoint (it needs the key).
+
+Example: ``python -m helpers count data/sundry/request.json --model claude-sonnet-4-5``
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from helpers.formats import FORMATS
+
+    parser.add_argument("file", help="a JSON request body, or - to read standard input")
+    parser.add_argument("--model", metavar="M", help="count for this model (see data/models.json)")
+    parser.add_argument(
+        "--format",
+        dest="source",
+        metavar="FORMAT",
+        help=f"the body's format: neutral, {', '.join(FORMATS)} (default: detect it)",
+    )
+    parser.add_argument("--total", action="store_true", help="print only the total")
+
+
+def run(args: argparse.Namespace) -> int:
+    from helpers.formats import FORMATS
+    from helpers.models import UnknownModelError, default_model
+    from helpers.tokens import count_body
+    from standin.cli import UsageError, read_request
+
+    known = ("neutral", *FORMATS)
+    if args.source is not None and args.source not in known:
+        raise UsageError(f"--format: unknown format {args.source!r} (known: {', '.join(known)})")
+    notes: list = []
+    body, format, request = read_request(args.file, args.source, notes)
+    model = args.model or request.model or default_model("openai")
+    try:  # counted from the body: what it carries that the parsed request drops is named too
+        counted = count_body(body, format, model)
+    except UnknownModelError as err:
+        raise UsageError(f"{err}; pass --model") from None
+    if "functions" in counted.uncertain:  # counted as tools after all: the parser's note is moot
+        notes = [n for n in notes if not str(n).startswith(("functions:", "function_call:"))]
+    if args.total:
+        print(counted.total)
+    else:
+        print(counted.table())
+    for note in notes:
+        print(f"note: {note}", file=sys.stderr)
+    return 0

@@ -1,0 +1,99 @@
+"""Serve the local provider on 127.0.0.1 until Ctrl-C.
+
+Prints the base URL of each wire format, the SDK settings, and a curl command per endpoint (the
+key shown is the local placeholder; real keys are never printed). Every exchange is logged as
+one line. Only loopback is ever bound.
+"""
+
+from __future__ import annotations
+
+import argparse
+import threading
+
+#: Exchanges ``serve`` keeps in memory (the newest; each line is printed as it happens).
+KEEP = 100
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from standin.provider.scenarios import SCENARIOS
+
+    parser.add_argument("--port", type=_port, default=0, help="port (default: a free one)")
+    names = list(SCENARIOS)
+    parser.add_argument("--scenario", default="sundry", choices=names, help="the scripted model")
+
+
+def _port(text: str) -> int:
+    """A TCP port, 0 (any free one) to 65535; anything else is a usage error (exit 2)."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port (0 to 65535; 0 = any free one)")
+    return port
+
+
+def log_line(exchange) -> str:
+    """One line per exchange (its path and note are already redacted by the recorder)."""
+    note = f"  ({exchange.note})" if exchange.note else ""
+    return f"{exchange.method} {exchange.path} -> {exchange.status}{note}"
+
+
+def banner(p) -> str:
+    """The text printed at start: URLs, SDK settings and one curl per endpoint."""
+    from standin.server import LOCAL_KEY
+
+    lines = [
+        f"On the Wire local provider: {p.url}  (scenario {p.scenario_name!r}; Ctrl-C stops)",
+        "",
+        f"  OpenAI SDK:    OpenAI(base_url={p.base_url('openai')!r}, api_key={LOCAL_KEY!r})",
+        f"  Anthropic SDK: Anthropic(base_url={p.base_url('anthropic')!r}, api_key=...)",
+        "",
+    ]
+    hello = '"messages":[{"role":"user","content":"Hi, my order SO-48213 arrived cracked."}]'
+    examples = [
+        ("openai-chat", "authorization: Bearer", f'{{"model":"gpt-4o-mini",{hello}}}'),
+        ("anthropic", "x-api-key:", f'{{"model":"claude-sonnet-4-5","max_tokens":512,{hello}}}'),
+    ]
+    for provider, header, data in examples:
+        lines += [
+            f"  curl {p.endpoint(provider)} \\",
+            f"    -H '{header} {LOCAL_KEY}' -H 'content-type: application/json' \\",
+            f"    -d '{data}'",
+            "",
+        ]
+    gemini = '{"contents":[{"role":"user","parts":[{"text":"Hi, my order SO-48213 arrived."}]}]}'
+    lines += [
+        f"  curl -N '{p.endpoint('gemini', 'gemini-2.5-flash', stream=True)}' \\",
+        f"    -H 'x-goog-api-key: {LOCAL_KEY}' -H 'content-type: application/json' \\",
+        f"    -d '{gemini}'",
+    ]
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    from standin import LocalProvider
+    from standin.cli import UsageError
+
+    def log(exchange) -> None:
+        print(log_line(exchange), flush=True)
+
+    try:
+        provider = LocalProvider(
+            args.scenario,
+            port=args.port,
+            on_exchange=log,
+            keep=KEEP,  # runs for hours: memory stays bounded
+            log=lambda line: print(line, flush=True),
+        ).start()
+    except (OSError, OverflowError) as err:
+        reason = getattr(err, "strerror", None) or err
+        raise UsageError(f"cannot listen on 127.0.0.1:{args.port}: {reason}") from None
+    print(banner(provider), flush=True)
+    try:
+        threading.Event().wait()
+    except KeyboardInterrupt:
+        print("\nstopping", flush=True)
+    finally:
+        provider.stop()
+    return 0

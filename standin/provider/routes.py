@@ -1,0 +1,294 @@
+"""Used in lessons: 01, 03, 04, 05, 06, 07, 08, 09, 10, 11.
+
+What the local provider answers: one request in, one response out (no sockets here).
+
+The endpoints are the real ones:
+
+==========================================================  ===================================
+``POST /v1/chat/completions``                               OpenAI Chat Completions
+``POST /v1/responses``                                      OpenAI Responses
+``POST /v1/messages``                                       Anthropic Messages
+``POST /v1beta/models/{model}:generateContent``             Gemini
+``POST /v1beta/models/{model}:streamGenerateContent``       Gemini, streamed (``?alt=sse``)
+==========================================================  ===================================
+
+:func:`answer` checks a request the way the provider does, in the order a real server does:
+a key is present, the body is JSON of the right content type, then ``standin.verdict``: the
+required fields are there and the body reads as a request; the model exists, reasoning
+signatures are intact, and the conversation keeps the provider's rules of the list (the same
+``verdict``, so ``python -m helpers check`` and this server never disagree).
+The first failure is answered with the provider's own status and error envelope. A good request
+goes to the scenario, whose reply is priced with the real token counter
+(``helpers.tokens``) and rendered with ``helpers.formats.render_response``; a streamed request
+gets the same body cut into SSE events by ``helpers.sse``.
+
+Not modelled: sampling parameters (ignored), prompt caching (usage reports no cached tokens),
+and per-model limits.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from helpers.trace import COUNT_HEADER
+from standin.provider import errors
+from standin.provider.scenarios import Scenario, Turn
+
+__all__ = ["Response", "Route", "answer", "error", "find_route"]
+
+_ROUTES: list[tuple[re.Pattern[str], str, bool]] = [
+    (re.compile(r"/v1/chat/completions"), "openai-chat", False),
+    (re.compile(r"/v1/responses"), "openai-responses", False),
+    (re.compile(r"/v1/conversations"), "openai-responses", False),  # state: a new conversation
+    (re.compile(r"/v1/messages"), "anthropic", False),
+    (re.compile(r"/v1beta/models/(?P<model>[^/:]+):generateContent"), "gemini", False),
+    (re.compile(r"/v1beta/models/(?P<model>[^/:]+):streamGenerateContent"), "gemini", True),
+]
+_REQUEST_ID_HEADER = {"openai": "x-request-id", "anthropic": "request-id", "gemini": "x-request-id"}
+_REPLY_ID = {  # provider -> (prefix, length) of the response id
+    "openai-chat": ("chatcmpl-", 29),
+    "openai-responses": ("resp_", 48),
+    "anthropic": ("msg_01", 22),
+    "gemini": ("", 22),
+}
+
+
+@dataclass
+class Route:
+    provider: str
+    stream: bool = False
+    model: str | None = None  # Gemini names the model in the path
+    #: Gemini streams SSE only with ``?alt=sse``; without it, one JSON array of records.
+    sse: bool = True
+    #: ``POST /v1/conversations``: create a conversation (OpenAI Responses state), no model
+    conversations: bool = False
+    #: Gemini takes its key as ``?key=...`` too
+    key_in_query: bool = False
+
+
+@dataclass
+class Response:
+    """What goes back: a status, headers, and a body *or* a list of SSE events."""
+
+    status: int
+    headers: list[tuple[str, str]] = field(default_factory=list)
+    body: bytes = b""
+    events: list[str] | None = None
+    provider: str = ""
+    note: str = ""
+
+
+def find_route(path: str, query: str = "") -> Route | None:
+    """The endpoint for ``path`` (without the query string), or None."""
+    for pattern, provider, stream in _ROUTES:
+        match = pattern.fullmatch(path)
+        if match:
+            model = match.groupdict().get("model")
+            route = Route(provider, stream, model, sse="alt=sse" in query.split("&"))
+            route.conversations = path == "/v1/conversations"
+            route.key_in_query = any(p.startswith("key=") and p[4:] for p in query.split("&"))
+            return route
+    return None
+
+
+def _json_response(status: int, body: Any, provider: str, note: str = "") -> Response:
+    data = json.dumps(body, ensure_ascii=False, indent=None).encode("utf-8")
+    headers = [("content-type", "application/json")]
+    return Response(status, headers, data, provider=provider, note=note)
+
+
+def error(provider: str, status: int, message: str, headers: list | None = None) -> Response:
+    """An error in ``provider``'s envelope, with optional extra headers (``retry-after``...)."""
+    response = _json_response(status, errors.envelope(provider, status, message), provider)
+    response.headers += headers or []
+    response.note = f"error {status}"
+    return response
+
+
+def _digest(*parts: Any) -> str:
+    return hashlib.sha256(repr(parts).encode()).hexdigest()
+
+
+def _wants_reasoning(provider: str, body: dict[str, Any]) -> bool:
+    if provider == "anthropic":
+        return (body.get("thinking") or {}).get("type") in ("enabled", "adaptive")
+    if provider == "openai-responses":
+        return bool(body.get("reasoning"))
+    if provider == "gemini":
+        config = (body.get("generationConfig") or {}).get("thinkingConfig") or {}
+        return bool(config.get("includeThoughts"))
+    return False  # Chat Completions never shows reasoning
+
+
+def _bad_signature(provider: str, body: dict[str, Any]) -> str | None:
+    """The provider's complaint about an edited or foreign reasoning signature, if any."""
+    from standin.provider.signatures import verify
+
+    if provider == "anthropic":
+        for i, message in enumerate(body.get("messages") or []):
+            content = message.get("content") if isinstance(message, dict) else None
+            for j, block in enumerate(content if isinstance(content, list) else []):
+                thinking = isinstance(block, dict) and block.get("type") == "thinking"
+                if thinking and not verify(
+                    provider, block.get("thinking", ""), block.get("signature")
+                ):
+                    return f"messages.{i}.content.{j}: Invalid `signature` in `thinking` block"
+    if provider == "openai-responses":
+        for item in body.get("input") if isinstance(body.get("input"), list) else []:
+            if isinstance(item, dict) and item.get("type") == "reasoning":
+                text = "".join(s.get("text", "") for s in item.get("summary") or [])
+                if not verify(provider, text, item.get("encrypted_content") or ""):
+                    item_id = item.get("id")
+                    return f"The encrypted content for item {item_id} could not be verified."
+    return None
+
+
+#: The response header in which the local provider says how it counted the input tokens of
+#: its usage: "exact", or an estimate and how far off it can be. Real APIs send no such header
+#: (their usage is the bill); ``helpers.loop`` shows it under the meter.
+
+
+def _usage(request: Any, message: Any, model: str, body: dict, provider: str) -> tuple[Any, str]:
+    """Usage counted with the real tokenizer for ``model``, and how exact the count is.
+
+    That (``Count.explained``: "exact", "estimate ±8 tokens: tools[4] ±4 (...)...", or a
+    Claude/Gemini proxy estimate with its measured spread) goes back in the ``COUNT_HEADER``
+    response header. Output by ``tokens.count_output``, the same rule the cost model uses.
+    """
+    from helpers import tokens
+    from helpers.messages import Reasoning
+    from helpers.replies import Usage
+
+    counted = tokens.with_unmodelled(tokens.count(request, model), body, provider)
+    reasoning = sum(
+        tokens.count_text(b.text, model) for b in message.content if isinstance(b, Reasoning)
+    )
+    usage = Usage(input_tokens=counted.total, output_tokens=tokens.count_output(message, model))
+    usage.reasoning_tokens = reasoning
+    explained = counted.explained().replace("±", "+/-")
+    return usage, explained.encode("ascii", "replace").decode("ascii")  # header values are ASCII
+
+
+def answer(route: Route, headers: dict[str, str], raw: bytes, scenario: Scenario) -> Response:
+    """Check one request like the provider does, then reply with the scenario's next turn."""
+    from helpers.formats import parse_response, render_response
+    from helpers.messages import Message, ToolCall
+    from helpers.replies import Reply
+    from helpers.rules import error_response
+    from standin.input_checks import InputError, loads, tool_problem
+    from standin.verdict import verdict
+
+    provider = route.provider
+    from standin.provider.keys import refusal
+
+    no_key = refusal(provider, headers, route.key_in_query)
+    if no_key is not None:
+        status, envelope = no_key
+        return _json_response(status, envelope, provider, f"error {status}")
+    content_type = headers.get("content-type", "")
+    if "application/json" not in content_type:
+        text = f"Unsupported content type {content_type!r}: send 'application/json'."
+        return error(provider, 400, text)
+    try:
+        body = loads(raw, "the request body")  # strict JSON, depth and size of numbers bounded
+    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+        detail = str(err)
+        return error(provider, 400, errors.BAD_JSON[errors.family(provider)].format(detail=detail))
+    except InputError as err:
+        return error(provider, 400, f"Invalid request: {err}")
+    if not isinstance(body, dict):
+        kind = type(body).__name__
+        return error(provider, 400, f"The request body must be a JSON object, not {kind}.")
+    sent = body
+    if provider == "openai-responses":  # a stored chain goes in front of the new input
+        from standin.provider import state
+
+        if route.conversations:
+            return _json_response(200, state.create(sent, _digest("conversation", raw)), provider)
+        body, (status, not_found, param) = state.expand(sent)
+        if not_found:
+            envelope = errors.envelope(provider, status, not_found, param=param)
+            if param == "previous_response_id":
+                envelope["error"]["code"] = "previous_response_not_found"
+            return _json_response(status, envelope, provider, f"error {status}")
+    # One decision (standin.verdict), the one `python -m helpers check` prints.
+    result = verdict(body, provider, format=provider)
+    first = result.first_error
+    if first is not None and first.rule in ("missing-field", "malformed"):
+        return error(provider, 400, first.provider_error or first.message)
+    request = result.request
+    if first is not None and first.rule == "invalid-schema":  # the provider's own words
+        status, envelope = error_response(first, provider)
+        return _json_response(status, envelope, provider, f"rule: {first.rule}")
+    for i, tool in enumerate(request.tools):
+        problem = tool_problem(tool)
+        if problem:
+            return error(provider, 400, f"Invalid schema for tools[{i}]: {problem}")
+    model = route.model or body.get("model") or request.model
+    if not isinstance(model, str):
+        return error(provider, 400, f"model: expected a string, got {type(model).__name__}")
+    request.model = model
+    from helpers.models import UnknownModelError, model_info
+
+    try:
+        model_info(model)
+    except UnknownModelError:
+        return error(
+            provider, 404, errors.UNKNOWN_MODEL[errors.family(provider)].format(model=model)
+        )
+    complaint = _bad_signature(provider, body)
+    if complaint:
+        return error(provider, 400, complaint)
+    if first is not None:
+        status, envelope = error_response(first, provider)
+        return _json_response(status, envelope, provider, f"rule: {first.rule}")
+
+    turn = Turn(request, provider, _wants_reasoning(provider, body))
+    blocks = list(scenario(turn))
+    calls = [b for b in blocks if isinstance(b, ToolCall)]
+    if provider == "gemini" and turn.think and calls:
+        from standin.provider.signatures import sign
+
+        calls[0].signature = sign(provider, calls[0].name)
+    message = Message("assistant", blocks)
+    prefix, length = _REPLY_ID[provider]
+    reply_id = prefix + _digest(provider, raw)[:length]
+    stop = "tool_calls" if calls else "end_turn"
+    usage, count_label = _usage(request, message, model, body, provider)
+    reply = Reply(message, usage, stop, model, reply_id)
+    whole = render_response(reply, provider)
+    parse_response(whole, provider)  # our own output must parse: fail here, not in the client
+    if provider == "openai-responses":
+        state.remember(reply_id, sent, body, whole["output"])
+
+    request_id = "req_" + _digest("request", raw)[:24]
+    extra = [(_REQUEST_ID_HEADER[errors.family(provider)], request_id)]
+    extra.append((COUNT_HEADER, count_label))
+    stream = route.stream or body.get("stream") is True
+    if not stream:
+        response = _json_response(200, whole, provider)
+        response.headers += extra
+        return response
+    return _stream(route, body, whole, extra)
+
+
+def _stream(route: Route, body: dict, whole: dict, extra: list) -> Response:
+    from standin import sse_write
+
+    provider = route.provider
+    if provider == "gemini" and not route.sse:
+        from standin.sse_write.gemini import records
+
+        response = _json_response(200, records(whole), provider, "streamed as one JSON array")
+        response.headers += extra
+        return response
+    options = {}
+    if provider == "openai-chat":
+        options["include_usage"] = bool((body.get("stream_options") or {}).get("include_usage"))
+    events = list(sse_write.encode(whole, provider, **options))
+    headers = [("content-type", "text/event-stream; charset=utf-8"), ("cache-control", "no-cache")]
+    return Response(200, headers + extra, events=events, provider=provider, note="streamed")
