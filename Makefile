@@ -39,17 +39,20 @@ update: setup
 test: setup-test browser hub-setup
 	$(BIN)/python -m pytest
 
-# The suite on every other Python 3.11+ found on this machine (python3.12, python3.13, ...), each
-# in its own venv (.venv-3.12, ...); a Python that is not installed is reported and skipped.
-# PYTEST_ARGS narrows the run (e.g. PYTEST_ARGS="tests/test_binder.py").
+# The suite on every other Python 3.11+ found on this machine (python3.12, python3.13 on PATH,
+# or a pyenv install), each in its own venv (.venv-3.12, ...); one that is not installed is
+# reported and skipped. PYTEST_ARGS narrows the run (e.g. PYTEST_ARGS=tests/test_binder.py).
 PYTHONS ?= 3.12 3.13
 PYTEST_ARGS ?=
 test-pythons:
 	@for v in $(PYTHONS); do \
-	  if ! command -v python$$v >/dev/null || ! python$$v -c pass 2>/dev/null; then \
+	  py=$$(command -v python$$v); \
+	  $$py -c pass 2>/dev/null || \
+	    py=$$(ls -d $${PYENV_ROOT:-$$HOME/.pyenv}/versions/$$v*/bin/python$$v 2>/dev/null | tail -n 1); \
+	  if [ -z "$$py" ] || ! $$py -c pass 2>/dev/null; then \
 	    echo "== Python $$v: not installed here, skipped"; continue; fi; \
-	  echo "== Python $$v"; \
-	  $(MAKE) --no-print-directory setup-test PYTHON=python$$v VENV=.venv-$$v && \
+	  echo "== Python $$v ($$py)"; \
+	  $(MAKE) --no-print-directory setup-test PYTHON=$$py VENV=.venv-$$v && \
 	  .venv-$$v/bin/python -m pytest $(PYTEST_ARGS) || exit 1; \
 	done
 
