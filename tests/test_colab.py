@@ -57,7 +57,7 @@ def test_the_set_up_cell_knows_it_is_on_colab_only_by_google_colab():
     source = colab_cell.SOURCE
     assert 'if "google.colab" in sys.modules:' in source
     assert f'"{colab_cell.REPOSITORY}"' in source and "--branch=main" in source
-    assert '"-e", "."' in source and '"-c", "constraints.txt"' in source
+    assert '[sys.executable, "scripts/colab_install.py"], cwd=HOME' in source
 
 
 def test_colab_badges_open_each_lesson_from_the_readme_and_the_index():
