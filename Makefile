@@ -1,7 +1,9 @@
 # On the Wire. The two commands a learner or instructor needs:
-#   make lab    set up (first time only) and open the series in JupyterLab (your copies in
-#               student/: exercises blank; `make lab-reference` opens the lessons with solutions)
-#   make test   set up (first time only) and run every test
+#   make lab     set up (first time only) and open lesson 00 in JupyterLab (your copies in
+#                student/, made on the first run: exercises blank; `make lab-reference` opens
+#                the lessons with solutions)
+#   make update  pull the new version of the series and refresh every copy you have not changed
+#   make test    set up the test tools too (first time only) and run every test
 # Everything else here is for authors.
 
 PYTHON ?= python3
@@ -10,26 +12,72 @@ BIN    := $(VENV)/bin
 # JupyterLab refuses to run as root (containers, CI) unless told it is on purpose.
 ROOT_FLAG := $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
 
-.PHONY: lab lab-reference test setup browser hub-setup outputs student site bench bench-hub evidence lock clean
+.PHONY: lab lab-reference update test test-pythons setup setup-test browser hub-setup outputs \
+  student student-copies site bench bench-hub evidence lock clean
 
-lab: setup
-	$(BIN)/jupyter lab student/00_start_here.ipynb $(ROOT_FLAG)
+# The server is rooted at the repository (helpers/, data/, docs/ are in its file browser) and
+# its default URL is the lesson, so the URL it prints (/lab/tree/...?token=...) opens lesson 00
+# in any browser, a remote one included. The shipped notebooks are marked trusted first (no
+# "not trusted" warnings in the log).
+LESSON_URL = /lab/tree/$(1)/00_start_here.ipynb
+LAB = $(BIN)/jupyter lab --ServerApp.root_dir=. $(ROOT_FLAG)
+
+lab: setup student-copies
+	@$(BIN)/jupyter trust student/[0-9][0-9]_*.ipynb >/dev/null
+	$(LAB) --LabApp.default_url=$(call LESSON_URL,student)
 
 # Authors and instructors: the lessons with their solutions and stored outputs.
 lab-reference: setup
-	$(BIN)/jupyter lab notebooks/00_start_here.ipynb $(ROOT_FLAG)
+	@$(BIN)/jupyter trust notebooks/[0-9][0-9]_*.ipynb >/dev/null
+	$(LAB) --LabApp.default_url=$(call LESSON_URL,notebooks)
 
-test: setup browser hub-setup
+# A new version of the series: git pull, then every learner copy you have not changed is
+# refreshed; the ones you changed are kept and named (scripts/update.py).
+update: setup
+	$(BIN)/python scripts/update.py
+
+test: setup-test browser hub-setup
 	$(BIN)/python -m pytest
+
+# The suite on every other Python 3.11+ found on this machine (python3.12, python3.13 on PATH,
+# or a pyenv install), each in its own venv (.venv-3.12, ...); one that is not installed is
+# reported and skipped. PYTEST_ARGS narrows the run (e.g. PYTEST_ARGS=tests/test_binder.py).
+PYTHONS ?= 3.12 3.13
+PYTEST_ARGS ?=
+test-pythons:
+	@for v in $(PYTHONS); do \
+	  py=$$(command -v python$$v); \
+	  $$py -c pass 2>/dev/null || \
+	    py=$$(ls -d $${PYENV_ROOT:-$$HOME/.pyenv}/versions/$$v*/bin/python$$v 2>/dev/null | tail -n 1); \
+	  if [ -z "$$py" ] || ! $$py -c pass 2>/dev/null; then \
+	    echo "== Python $$v: not installed here, skipped"; continue; fi; \
+	  echo "== Python $$v ($$py)"; \
+	  $(MAKE) --no-print-directory setup-test PYTHON=$$py VENV=.venv-$$v && \
+	  .venv-$$v/bin/python -m pytest $(PYTEST_ARGS) || exit 1; \
+	done
+
+# Progress: one line per step, and pip's own progress (no --quiet).
+PIP_INSTALL = $(BIN)/python -m pip install --disable-pip-version-check --progress-bar on
 
 setup: $(VENV)/.installed
 
 $(VENV)/.installed: requirements.txt constraints.txt pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
 	  { echo "On the Wire needs Python 3.11 or newer (found: $$($(PYTHON) --version))."; exit 1; }
-	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	@test -x $(BIN)/python || { echo "[1/3] creating the virtual environment $(VENV)"; $(PYTHON) -m venv $(VENV); }
+	@echo "[2/3] installing the lessons' packages (requirements.txt)"
+	$(PIP_INSTALL) -r requirements.txt
+	@echo "[3/3] JupyterLab settings (start kernels without asking, no news)"
 	$(BIN)/python scripts/lab_settings.py $(VENV)
+	@touch $@
+
+# The test tooling on top of the lessons' set (pytest, nbval, hypothesis, ruff, Playwright,
+# JupyterHub, build).
+setup-test: $(VENV)/.installed-test
+
+$(VENV)/.installed-test: $(VENV)/.installed requirements-test.txt
+	@echo "installing the test tools (requirements-test.txt)"
+	$(PIP_INSTALL) -r requirements-test.txt
 	@touch $@
 
 # Debian's Chromium for the real-browser tests (Playwright drives it; nothing is downloaded).
@@ -52,10 +100,14 @@ outputs: setup
 	$(BIN)/python scripts/lesson_times.py --write
 	$(BIN)/python scripts/live_costs.py --write
 
-# Authors: learner copies in student/ (solutions removed, exercises blank); the tests check sync.
-# A copy a learner changed is never overwritten unless FORCE=1 (then a backup is kept first).
+# The learner copies in student/ (solutions removed, exercises blank; not tracked by git: made
+# here on the first `make lab`, refreshed by `make update`). A copy a learner changed is kept
+# and named, with exit 0, unless FORCE=1 (then a backup is kept first).
 student: setup
 	$(BIN)/python scripts/make_student.py $(if $(FORCE),--force)
+
+student-copies: setup
+	@$(BIN)/python scripts/make_student.py --quiet
 
 # Anyone: a static website of the whole series (outputs, figures, navigation) in site/.
 site: setup
@@ -68,7 +120,7 @@ bench: setup
 # Instructors: a JupyterHub class on this machine, measured (N simulated learners run lessons
 # 04 and 11 through the hub's API; prints a table; docs/hosting.md "Sizing" quotes it).
 N ?= 20
-bench-hub: setup hub-setup
+bench-hub: setup-test hub-setup
 	$(BIN)/python scripts/hub_class.py --learners $(N)
 
 # Authors: real request bodies with the provider's verdict (a corpus directory: index.json +
@@ -77,12 +129,13 @@ evidence: setup
 	@test -n "$(CORPUS)" || { echo "usage: make evidence CORPUS=dir (a directory with index.json and bodies/)"; exit 2; }
 	$(BIN)/python scripts/evidence.py "$(CORPUS)"
 
-# Authors: re-pin every transitive dependency from requirements.txt in a throwaway venv.
+# Authors: re-pin every transitive dependency of requirements.txt and requirements-test.txt in
+# a throwaway venv (then check it on the other Pythons: make test-pythons).
 lock:
 	rm -rf .lock-venv && $(PYTHON) -m venv .lock-venv
-	.lock-venv/bin/python -m pip install --quiet --disable-pip-version-check \
-	  $$(grep -E '^[A-Za-z0-9_.-]+==' requirements.txt)
-	{ echo "# Every package of the environment, pinned (generated by \`make lock\` from requirements.txt; do not edit by hand)."; \
+	.lock-venv/bin/python -m pip install --disable-pip-version-check \
+	  $$(grep -hE '^[A-Za-z0-9_.-]+==' requirements.txt requirements-test.txt)
+	{ echo "# Every package of the environment, pinned (generated by \`make lock\` from requirements.txt and requirements-test.txt; do not edit by hand)."; \
 	  .lock-venv/bin/python -m pip freeze --exclude-editable; echo; \
 	  sed -n '/^# Only on Windows or macOS/,$$p' constraints.txt; } > .lock-constraints.txt
 	mv .lock-constraints.txt constraints.txt

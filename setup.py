@@ -5,6 +5,11 @@ A wheel installed elsewhere (``pip install on-the-wire``, Colab, a JupyterHub im
 checkout beside it, so the same files travel inside the package and
 ``helpers.paths`` finds them there. Everything else about the package is declared
 in ``pyproject.toml``.
+
+The wheel is built either from the checkout or, as ``python -m build`` does, from the sdist:
+``MANIFEST.in`` puts ``data/`` into the sdist, so both have it beside this file. A source tree
+without it cannot make a working wheel, and the build says so instead of shipping one that
+fails at run time.
 """
 
 import shutil
@@ -21,9 +26,16 @@ class BuildPyWithData(build_py):
 
     def run(self) -> None:
         super().run()
-        if not getattr(self, "editable_mode", False):
-            target = Path(self.build_lib) / "helpers" / "data"
-            shutil.copytree(HERE / "data", target, dirs_exist_ok=True)
+        if getattr(self, "editable_mode", False):
+            return
+        source = HERE / "data"
+        if not (source / "models.json").is_file():
+            raise SystemExit(
+                f"on-the-wire: no data/ beside setup.py ({HERE}); build from a checkout or "
+                "from an sdist made by `python -m build --sdist` (MANIFEST.in includes data/)"
+            )
+        target = Path(self.build_lib) / "helpers" / "data"
+        shutil.copytree(source, target, dirs_exist_ok=True)
 
 
 setup(cmdclass={"build_py": BuildPyWithData})

@@ -5,7 +5,8 @@ Usage: python scripts/colab_cell.py [--check] [NOTEBOOK ...]   (default: noteboo
 On Colab a lesson opens alone, without the repository around it. This cell, only when the
 kernel is Colab's (``google.colab`` is imported there before any cell runs), clones the
 repository at ``main`` into ``/content/on-the-wire``, installs the package editable with the
-pinned versions, puts it on the import path, and changes to its ``notebooks/`` folder, so
+pinned versions except Colab's own pins (``scripts/colab_install.py``), puts it on the import
+path, and changes to its ``notebooks/`` folder, so
 ``import helpers`` and the lessons' ``../data/...`` paths work as in a checkout. Anywhere else
 it does nothing and prints nothing, so stored outputs and nbval are unaffected.
 
@@ -37,8 +38,8 @@ if "google.colab" in sys.modules:
         print("Setting up On the Wire (about a minute)...")
         clone = ["git", "clone", "--quiet", "--depth=1", "--branch=main", REPOSITORY, HOME]
         subprocess.run(clone, check=True)
-        pip = [sys.executable, "-m", "pip", "install", "--quiet", "-c", "constraints.txt"]
-        subprocess.run([*pip, "-e", ".", "openai", "anthropic"], cwd=HOME, check=True)
+        # the package and the SDKs, pinned, leaving Colab's own pinned packages where they are
+        subprocess.run([sys.executable, "scripts/colab_install.py"], cwd=HOME, check=True)
     sys.path.insert(0, HOME)
     os.chdir(os.path.join(HOME, "notebooks"))'''
 

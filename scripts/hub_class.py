@@ -166,8 +166,16 @@ def first_difference(got: str, stored: str) -> str:
 
 def code_cells(lesson: str) -> list[dict[str, Any]]:
     """The code cells of a lesson's learner copy: what "Run all" runs."""
-    notebook = json.loads((ROOT / "student" / f"{LESSONS[lesson]}.ipynb").read_text("utf-8"))
+    notebook = json.loads(learner_copies()[f"{LESSONS[lesson]}.ipynb"])
     return [cell for cell in notebook["cells"] if cell["cell_type"] == "code"]
+
+
+def learner_copies() -> dict[str, str]:
+    """The learner copies as ``make lab`` writes them into student/ (not tracked by git)."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import make_student
+
+    return make_student.expected_copies(ROOT / "notebooks")
 
 
 def _text(value: Any) -> str:
@@ -623,9 +631,10 @@ def course_repository(folder: Path, lessons: list[str]) -> Path:
     this checkout, committed or not.
     """
     (folder / "student").mkdir(parents=True)
+    copies = learner_copies()
     for lesson in lessons:
         name = f"{LESSONS[lesson]}.ipynb"
-        shutil.copy2(ROOT / "student" / name, folder / "student" / name)
+        (folder / "student" / name).write_text(copies[name], encoding="utf-8")
     shutil.copytree(ROOT / "data", folder / "data")
     git = ["git", "-C", str(folder), "-c", "user.name=course", "-c", "user.email=course@localhost"]
     for command in (["init", "-q", "-b", "main"], ["add", "-A"], ["commit", "-q", "-m", "course"]):

@@ -1,6 +1,6 @@
 """Write the learner copies of the lessons into student/: exercises blank, solutions removed.
 
-Usage: python scripts/make_student.py [--check] [--force]
+Usage: python scripts/make_student.py [--check] [--force] [--quiet]
 
 Solution code sits between ``### BEGIN SOLUTION`` and ``### END SOLUTION`` lines (the nbgrader
 convention). In the learner copy each such region becomes one line asking for the learner's
@@ -9,14 +9,18 @@ cells above the exercises are kept, so the lesson reads well before anything is 
 exercise cells and everything after them start empty. No cell calls ``show_solution``: a
 learner sees a solution only by asking for it.
 
+``student/`` is not tracked by git (``.gitignore``): ``make lab`` makes it on the first run and
+``make update`` (``scripts/update.py``) refreshes it after pulling a new version, so a
+learner's edits never stand in the way of ``git pull``.
+
 Never loses a learner's work. ``student/.make_student.json`` records a checksum of every file
 this script wrote. A copy that no longer matches it (a learner answered, ran or edited it) is
-left alone, with a message, unless ``--force`` is given; then it is first saved as
-``student/backup/NAME-YYYYmmdd-HHMMSS.ipynb``. Files this script did not write (your notes, a
-``-Copy1`` notebook) are never touched.
+left alone and named in a message (exit status 0: keeping it is what should happen) unless
+``--force`` is given; then it is first saved as ``student/backup/NAME-YYYYmmdd-HHMMSS.ipynb``.
+Files this script did not write (your notes, a ``-Copy1`` notebook) are never touched.
 
-``--check`` (run by the tests) fails if a learner copy or the record differs from what this
-script would write.
+``--check`` fails if a learner copy or the record differs from what this script would write.
+``--quiet`` prints only what changed (``make lab`` runs it so before every start).
 """
 
 from __future__ import annotations
@@ -126,8 +130,13 @@ def _backup(path: Path, student: Path) -> Path:
     return target
 
 
-def write(student: Path = STUDENT, lessons: Path = LESSONS, force: bool = False) -> int:
-    """Bring student/ up to date without losing anything a learner wrote. 0 = all written."""
+def write(
+    student: Path = STUDENT, lessons: Path = LESSONS, force: bool = False, quiet: bool = False
+) -> list[str]:
+    """Bring student/ up to date without losing anything a learner wrote.
+
+    Returns the names of the copies kept because a learner changed them (empty: all current).
+    """
     copies = expected_copies(lessons)
     record = read_record(student)
     student.mkdir(exist_ok=True)
@@ -158,25 +167,30 @@ def write(student: Path = STUDENT, lessons: Path = LESSONS, force: bool = False)
     (student / RECORD).write_text(record_text(record), encoding="utf-8")
     where = student.name + "/"
     current = len(copies) - len(written) - len([k for k in kept if k in copies])
-    print(f"{where}: {len(written)} learner notebook(s) written, {current} already up to date")
+    if not (quiet and not written and not backed_up):
+        print(f"{where}: {len(written)} learner notebook(s) written, {current} already up to date")
     for path in backed_up:
         print(f"  saved your previous version as {where}backup/{path.name}")
-    for name in kept:
+    if kept and not quiet:
+        print(f"  kept as they are, with your changes ({len(kept)}):")
+        for name in kept:
+            print(f"  {where}{name} has changes made after make student wrote it (your work?)")
         print(
-            f"  {where}{name} has changes made after make student wrote it (your work?): "
-            "left as it is. To replace it (a backup is kept): make student FORCE=1"
+            "  To replace one with the new version (yours is saved in backup/ first): "
+            "make student FORCE=1"
         )
-    return 1 if kept else 0
+    return kept
 
 
 def main(args: list[str]) -> int:
     if "--check" in args:
-        problems = check()
+        problems = check(STUDENT, LESSONS)
         if problems:
             print("student/ is out of date (run: make student):", ", ".join(problems))
             return 1
         return 0
-    return write(force="--force" in args)
+    write(STUDENT, LESSONS, force="--force" in args, quiet="--quiet" in args)
+    return 0  # a kept copy is on purpose, not a failure
 
 
 if __name__ == "__main__":

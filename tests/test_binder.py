@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import json
 import re
-from importlib.metadata import distribution
+from functools import cache
+from importlib.metadata import PackageNotFoundError, distribution
 from pathlib import Path
 
 from packaging.requirements import Requirement
@@ -72,7 +73,8 @@ def constraint_pins() -> dict[str, str]:
 
 
 def top_level(requirements_file: Path) -> list[Requirement]:
-    """The requirements a file names; ``-e .`` stands for the package's own dependencies."""
+    """The requirements a file names; ``-e .`` stands for the package's own dependencies,
+    ``-r FILE`` for that file's."""
     import tomllib
 
     found = []
@@ -80,7 +82,9 @@ def top_level(requirements_file: Path) -> list[Requirement]:
         line = line.split("#")[0].strip()
         if not line or line.startswith("-c"):
             continue
-        if line == "-e .":
+        if line.startswith("-r"):
+            found += top_level(requirements_file.parent / line.removeprefix("-r").strip())
+        elif line == "-e .":
             project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
             found += [Requirement(r) for r in project["dependencies"]]
         else:
@@ -93,9 +97,31 @@ def _applies(requirement: Requirement, extras: set[str]) -> bool:
     return marker is None or any(marker.evaluate({**LINUX_311, "extra": e}) for e in extras)
 
 
+@cache
+def published_requires() -> dict[str, dict]:
+    """The base image's packages' own metadata (version, requires_dist), from the fixture."""
+    published = json.loads((FIXTURES / "base-requires.json").read_text())["packages"]
+    return {norm(name): info for name, info in published.items()}
+
+
+def requires_of(name: str) -> list[str]:
+    """A pinned package's requirements: from the running environment, or, for a package the
+    image's Python 3.11 needs and this Python does not (``overrides``, which jupyter_server
+    needs only below 3.12), from the image's published metadata at the same pinned version."""
+    key, pins = norm(name), constraint_pins()
+    try:
+        dist = distribution(name)
+    except PackageNotFoundError:
+        info = published_requires().get(key)
+        assert info, f"{name} is not installed here and not in the image's metadata"
+        assert info["version"] == pins[key], f"the image's {name} is {info['version']}"
+        return list(info["requires_dist"])
+    assert dist.version == pins[key], f"test environment has {name} {dist.version}"
+    return list(dist.requires or [])
+
+
 def our_closure(requirements_file: Path) -> dict[str, set[str]]:
     """Everything pip installs for ``requirements_file``: {package: extras asked for}."""
-    pins = constraint_pins()
     closure: dict[str, set[str]] = {}
     stack = [(r.name, set(r.extras)) for r in top_level(requirements_file)]
     while stack:
@@ -104,9 +130,7 @@ def our_closure(requirements_file: Path) -> dict[str, set[str]]:
         if key in closure and extras <= closure[key]:
             continue
         closure.setdefault(key, {""}).update(extras)
-        dist = distribution(name)
-        assert dist.version == pins[key], f"test environment has {name} {dist.version}"
-        for text in dist.requires or []:
+        for text in requires_of(name):
             requirement = Requirement(text)
             if _applies(requirement, closure[key]):
                 stack.append((requirement.name, set(requirement.extras)))
@@ -119,12 +143,11 @@ def conflicts(requirements_file: Path) -> list[str]:
     ours = our_closure(requirements_file)
     pins = constraint_pins()
     environment = {**base, **{name: pins[name] for name in ours}}
-    published = json.loads((FIXTURES / "base-requires.json").read_text())["packages"]
-    published = {norm(name): info for name, info in published.items()}
+    published = published_requires()
 
     def requires(name: str) -> list[Requirement]:
         if name in ours:
-            return [Requirement(t) for t in distribution(name).requires or []]
+            return [Requirement(t) for t in requires_of(name)]
         info = published.get(name)
         assert info and info["version"] == environment[name], f"no metadata for {name}"
         return [Requirement(t) for t in info["requires_dist"]]
@@ -166,23 +189,13 @@ def test_the_check_finds_the_known_conflict_of_the_root_requirements():
 
 
 def test_the_kernel_side_matches_the_lessons_environment():
-    """Same pins as requirements.txt for everything but JupyterLab and the test tools."""
+    """Same pins as requirements.txt (the lessons' set) for everything but JupyterLab."""
     root = {norm(r.name): r for r in top_level(ROOT / "requirements.txt")}
     binder = {norm(r.name): r for r in top_level(BINDER / "requirements.txt")}
     for name, requirement in binder.items():
         if name in root and "==" in str(root[name].specifier):
             assert requirement.specifier == root[name].specifier, name
-    left_out = set(root) - set(binder)
-    assert left_out == {
-        "jupyterlab",
-        "pytest",
-        "nbval",
-        "hypothesis",
-        "ruff",
-        "playwright",
-        "jupyterhub",
-        "nbgitpuller",  # binder/postBuild adds it without its dependencies (test below)
-    }
+    assert set(root) - set(binder) == {"jupyterlab"}
 
 
 def test_binder_settings_match_the_base_image_and_install_the_package_editable():
@@ -205,7 +218,8 @@ def test_post_build_adds_nbgitpuller_without_moving_the_image():
     """The image hands lessons out with nbgitpuller (docs/hosting.md): postBuild installs the
     version requirements.txt pins, with --no-deps, so every requirement it has must already be
     met by the base image's own packages."""
-    pin = next(r for r in top_level(ROOT / "requirements.txt") if norm(r.name) == "nbgitpuller")
+    tools = top_level(ROOT / "requirements-test.txt")
+    pin = next(r for r in tools if norm(r.name) == "nbgitpuller")
     version = next(iter(pin.specifier)).version
     script = (BINDER / "postBuild").read_text()
     assert f"pip install --no-cache-dir --no-deps nbgitpuller=={version}" in script

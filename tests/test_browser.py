@@ -110,7 +110,10 @@ def lab(tmp_path_factory):
     root = tmp / "root"
     shutil.copytree(ROOT / "notebooks", root / "notebooks")
     (root / "notebooks" / PROBE).write_text(json.dumps(_dollar_probe()))
-    shutil.copytree(ROOT / "student", root / "student")
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import make_student  # the learner copies as make lab makes them (not tracked by git)
+
+    make_student.write(root / "student", root / "notebooks", quiet=True)
     shutil.copytree(ROOT / "data", root / "data")
     (tmp / "app-settings").mkdir()
     (tmp / "app-settings" / "overrides.json").write_text(json.dumps(LAB_SETTINGS))

@@ -1,8 +1,8 @@
 """`make student` never loses a learner's work (issue 18, item 5).
 
 It rewrites only the copies it wrote and nobody changed since; a changed copy is left alone
-(exit 1, a message naming it) unless forced, and then backed up first; files it did not write
-are never touched, not even when their lesson disappears.
+(a message naming it, exit 0: keeping it is on purpose) unless forced, and then backed up
+first; files it did not write are never touched, not even when their lesson disappears.
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ def folders(tmp_path):
     return lessons, student
 
 
-def _write(folders, force=False) -> int:
+def _write(folders, force=False) -> list[str]:
     lessons, student = folders
     return make_student.write(student, lessons, force=force)
 
@@ -74,7 +74,7 @@ def _learner_answers_then_the_lesson_changes(folders) -> str:
 
 def test_first_run_writes_learner_copies_and_a_record(folders):
     lessons, student = folders
-    assert _write(folders) == 0
+    assert _write(folders) == []
     assert sorted(p.name for p in student.iterdir()) == [
         ".make_student.json",
         "00_a.ipynb",
@@ -91,19 +91,20 @@ def test_a_changed_copy_is_never_overwritten_and_other_copies_still_update(folde
     lessons, student = folders
     mine = _learner_answers_then_the_lesson_changes(folders)
     (lessons / "01_b.ipynb").write_text(_lesson("B, revised"))
-    assert _write(folders) == 1
+    assert _write(folders) == ["00_a.ipynb"]
     assert (student / "00_a.ipynb").read_text() == mine
     assert "B, revised" in (student / "01_b.ipynb").read_text()
     out = capsys.readouterr().out
     assert "00_a.ipynb has changes" in out and "FORCE=1" in out
-    assert _write(folders) == 1 and (student / "00_a.ipynb").read_text() == mine  # still safe
+    assert _write(folders) == ["00_a.ipynb"]  # still safe
+    assert (student / "00_a.ipynb").read_text() == mine
     assert make_student.check(student, lessons) != []  # the repository check notices
 
 
 def test_force_keeps_a_backup_of_the_learners_version(folders, capsys):
     lessons, student = folders
     mine = _learner_answers_then_the_lesson_changes(folders)
-    assert _write(folders, force=True) == 0
+    assert _write(folders, force=True) == []
     backups = list((student / "backup").glob("00_a-*.ipynb"))
     assert len(backups) == 1 and backups[0].read_text() == mine
     assert "A, revised" in (student / "00_a.ipynb").read_text()
@@ -118,7 +119,7 @@ def test_files_it_did_not_write_are_never_touched(folders):
     for name, text in notes.items():
         (student / name).write_text(text)
     (student / "01_b.ipynb").write_text("a learner's own file, before any record existed")
-    assert _write(folders) == 1  # 01_b.ipynb is not ours: kept
+    assert _write(folders) == ["01_b.ipynb"]  # not ours: kept
     assert (student / "01_b.ipynb").read_text().startswith("a learner's own file")
     (lessons / "00_a.ipynb").unlink()  # a lesson removed: only our untouched copy goes
     _write(folders)
@@ -136,3 +137,26 @@ def test_a_removed_lessons_copy_with_learner_changes_stays(folders):
     assert (student / "01_b.ipynb").read_text() == "my answers"
     _write(folders, force=True)  # force replaces changed copies of lessons, never deletes
     assert (student / "01_b.ipynb").read_text() == "my answers"
+
+
+def test_make_student_exits_0_when_it_keeps_a_changed_copy_and_names_it(
+    folders, monkeypatch, capsys
+):
+    lessons, student = folders
+    _learner_answers_then_the_lesson_changes(folders)
+    monkeypatch.setattr(make_student, "STUDENT", student)
+    monkeypatch.setattr(make_student, "LESSONS", lessons)
+    assert make_student.main([]) == 0
+    out = capsys.readouterr().out
+    assert "kept as they are, with your changes (1)" in out and "00_a.ipynb has changes" in out
+    assert make_student.main(["--check"]) == 1  # not in sync, and --check says so
+    assert make_student.main(["--force"]) == 0 and make_student.main(["--check"]) == 0
+
+
+def test_quiet_prints_nothing_when_nothing_changed(folders, monkeypatch, capsys):
+    lessons, student = folders
+    monkeypatch.setattr(make_student, "STUDENT", student)
+    monkeypatch.setattr(make_student, "LESSONS", lessons)
+    assert make_student.main(["--quiet"]) == 0
+    assert "2 learner notebook(s) written" in capsys.readouterr().out  # the first run says so
+    assert make_student.main(["--quiet"]) == 0 and capsys.readouterr().out == ""

@@ -1,8 +1,10 @@
 """The package as a self-learner gets it: a wheel, installed into a clean virtual environment
 with only its declared dependencies, used from a folder that is not a checkout.
 
-The module fixture copies the package's sources to a temporary folder, builds the wheel there
-(pip, with build isolation), creates a virtual environment without the project's requirements
+The module fixture copies the package's sources to a temporary folder and builds there as
+``python -m build`` does by default (the sdist, then the wheel from the unpacked sdist, with
+build isolation), so what is tested is what a release from the sdist ships. It then creates a
+virtual environment without the project's requirements
 and installs the wheel into it with ``-c constraints.txt`` (the same pinned versions as
 everywhere, so pip takes them from its cache). About 30-40 s on the 2-core reference machine,
 most of it pip; it needs PyPI or a warm pip cache (``make setup`` fills it).
@@ -26,15 +28,8 @@ from packaging.requirements import Requirement
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = (
-    "pyproject.toml",
-    "setup.py",
-    "README.md",
-    "LICENSE",
-    "helpers",
-    "standin",
-    "course",
-    "tiktoken_ext",
-    "data",
+    *("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "LICENSE", "LICENSE-CONTENT"),
+    *("helpers", "standin", "course", "tiktoken_ext", "data"),
 )
 PIP = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--quiet"]
 
@@ -92,7 +87,8 @@ PREPARED = _Prepared()
 
 
 def prepare(tmp: Path):
-    """Build the wheel from a copy of the sources and install it into a clean venv."""
+    """Build the sdist and the wheel from it (``python -m build``) from a copy of the sources,
+    and install the wheel into a clean venv."""
     source = tmp / "source"
     source.mkdir()
     for name in SOURCES:
@@ -102,8 +98,8 @@ def prepare(tmp: Path):
             )
         else:
             shutil.copy2(ROOT / name, source / name)
-    _run([*PIP, "wheel", "--no-deps", "--wheel-dir", str(tmp / "dist"), str(source)])
-    (wheel,) = (tmp / "dist").glob("on_the_wire-*.whl")
+    _run([sys.executable, "-m", "build", "--outdir", str(tmp / "dist"), str(source)])
+    (wheel,) = (tmp / "dist").glob("on_the_wire-*.whl")  # built from the sdist, not the tree
     _run([sys.executable, "-m", "venv", str(tmp / "venv")])  # with pip: Colab's cell uses it
     python = tmp / "venv" / "bin" / "python"
     constraints = ["--constraint", str(ROOT / "constraints.txt")]
@@ -129,6 +125,37 @@ def test_the_wheel_carries_the_data_the_licences_and_the_tiktoken_plugin(install
         assert path.relative_to(ROOT).as_posix() in names
     assert "tiktoken_ext/on_the_wire.py" in names
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
+
+
+def test_the_sdist_carries_the_data_and_both_licences(installed):
+    import tarfile
+
+    (sdist,) = installed[3].parent.glob("on_the_wire-*.tar.gz")
+    with tarfile.open(sdist) as archive:
+        names = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
+    for path in (ROOT / "data").rglob("*"):
+        if path.is_file():
+            assert path.relative_to(ROOT).as_posix() in names
+    assert {"setup.py", "MANIFEST.in", "LICENSE", "LICENSE-CONTENT", "pyproject.toml"} <= names
+    assert not [name for name in names if "__pycache__" in name]
+
+
+def test_a_source_tree_without_data_refuses_to_build_a_wheel(tmp_path):
+    source = tmp_path / "source"
+    source.mkdir()
+    for name in ("pyproject.toml", "setup.py", "README.md", "LICENSE", "tiktoken_ext"):
+        if (ROOT / name).is_dir():
+            shutil.copytree(ROOT / name, source / name)
+        else:
+            shutil.copy2(ROOT / name, source / name)
+    shutil.copytree(ROOT / "helpers", source / "helpers", ignore=shutil.ignore_patterns("*.pyc"))
+    done = subprocess.run(
+        [sys.executable, "-m", "build", "--wheel", "--outdir", str(tmp_path), str(source)],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode != 0 and "no data/ beside setup.py" in done.stdout + done.stderr
+    assert not list(tmp_path.glob("*.whl"))
 
 
 def test_only_the_declared_dependencies_were_installed(installed):

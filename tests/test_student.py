@@ -30,6 +30,16 @@ LESSONS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 PROBE_MARK = "# exercise probe"
 
 
+@pytest.fixture(scope="module")
+def learner_copies(tmp_path_factory) -> Path:
+    """student/ as ``make lab`` makes it (it is not tracked by git), in a course folder whose
+    data/ is the repository's, so the copies' ``../data/...`` paths work as in a checkout."""
+    course = tmp_path_factory.mktemp("course")
+    (course / "data").symlink_to(ROOT / "data", target_is_directory=True)
+    assert make_student.write(course / "student", ROOT / "notebooks", quiet=True) == []
+    return course / "student"
+
+
 def _exercise_indices(nb: dict) -> list[int]:
     cells = exercise_cells(nb)
     return [i for i, cell in enumerate(nb["cells"]) if any(cell is c for c in cells)]
@@ -51,8 +61,24 @@ def _verdict(cell: dict) -> str:
     return _shown({"outputs": outputs[-1:]}) if outputs else ""
 
 
-def test_student_copies_are_in_sync_with_the_lessons():
-    assert make_student.check() == [], "run: make student"
+def test_fresh_learner_copies_are_in_sync_and_a_second_run_changes_nothing(learner_copies):
+    assert make_student.check(learner_copies, ROOT / "notebooks") == []
+    before = {p.name: p.read_bytes() for p in learner_copies.iterdir()}
+    assert sorted(before) == sorted([make_student.RECORD, *(p.name for p in LESSONS)])
+    assert make_student.write(learner_copies, ROOT / "notebooks", quiet=True) == []
+    assert {p.name: p.read_bytes() for p in learner_copies.iterdir()} == before
+
+
+def test_learner_copies_are_not_tracked_by_git():
+    import subprocess
+
+    ignored = subprocess.run(
+        ["git", "-C", str(ROOT), "check-ignore", "-q", "student/00_start_here.ipynb"]
+    )
+    tracked = subprocess.run(
+        ["git", "-C", str(ROOT), "ls-files", "student"], capture_output=True, text=True
+    )
+    assert ignored.returncode == 0 and tracked.stdout == ""
 
 
 def test_solution_regions_are_replaced_by_one_placeholder_line():
@@ -69,9 +95,9 @@ def test_every_lesson_has_self_checking_exercises():
 
 
 @pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.name)
-def test_learner_copy_keeps_the_lesson_above_and_blanks_the_exercises(path):
+def test_learner_copy_keeps_the_lesson_above_and_blanks_the_exercises(path, learner_copies):
     lesson = json.loads(path.read_text(encoding="utf-8"))
-    copy = json.loads((ROOT / "student" / path.name).read_text(encoding="utf-8"))
+    copy = json.loads((learner_copies / path.name).read_text(encoding="utf-8"))
     first = _exercise_indices(lesson)[0]
     for i, (ours, theirs) in enumerate(zip(lesson["cells"], copy["cells"], strict=True)):
         if theirs["cell_type"] != "code":
@@ -104,15 +130,13 @@ def _probe_cell(reference_source: str, exercise_id: str) -> dict:
     return nbformat.v4.new_code_cell(code)
 
 
-def _run_student_copy(path: Path):
-    """The learner copy as stored, plus a probe cell per exercise, run in a fresh kernel."""
+def _run_student_copy(path: Path, copies: Path):
+    """The learner copy as made, plus a probe cell per exercise, run in a fresh kernel."""
     import nbformat
     from nbclient import NotebookClient
 
     lesson = json.loads(path.read_text(encoding="utf-8"))
-    student = nbformat.reads(
-        (ROOT / "student" / path.name).read_text(encoding="utf-8"), as_version=4
-    )
+    student = nbformat.reads((copies / path.name).read_text(encoding="utf-8"), as_version=4)
     stored = json.loads(nbformat.writes(student))
     indices = _exercise_indices(lesson)
     probes = [
@@ -126,18 +150,24 @@ def _run_student_copy(path: Path):
         startup_timeout=180,  # two kernels start at once on a busy two-core machine
         allow_errors=True,  # every cell runs; the test reports each error where it happened
         kernel_name="python3",
-        resources={"metadata": {"path": str(ROOT / "student")}},
+        resources={"metadata": {"path": str(copies)}},
     ).execute()
     return stored, student
 
 
 @pytest.fixture(scope="module")
-def student_runs():
+def student_runs(learner_copies):
     """Every learner copy, executed in its own fresh kernel, two at a time (two cores)."""
     from concurrent.futures import ThreadPoolExecutor
 
     with ThreadPoolExecutor(max_workers=2) as pool:
-        return dict(zip(LESSONS, pool.map(_run_student_copy, LESSONS), strict=True))
+        return dict(
+            zip(
+                LESSONS,
+                pool.map(_run_student_copy, LESSONS, [learner_copies] * len(LESSONS)),
+                strict=True,
+            )
+        )
 
 
 def _sanitizer():
