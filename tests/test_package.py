@@ -187,7 +187,7 @@ def test_the_command_line_counts_a_request_outside_a_checkout(installed):
     assert int(done.stdout.strip()) > 100
 
 
-@pytest.mark.parametrize("missing", ["platformdirs", "helpers"])
+@pytest.mark.parametrize("missing", ["platformdirs"])
 def test_the_tiktoken_plugin_fails_softly_with_one_warning(installed, missing):
     """A missing dependency turns the plugin into one warning; tiktoken itself goes on working."""
     python, work, env, _ = installed
