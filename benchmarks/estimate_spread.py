@@ -8,7 +8,7 @@ the shape ``make evidence`` reads too), given by the environment variable
 projects that recorded them. Without it this prints that it was skipped and changes nothing.
 
 For every accepted body with a recorded bill, on a model ``data/models.json`` knows, it counts
-the body offline (``helpers.tokens.count_body``) and compares with the billed input tokens
+the body offline (``standin.wire_count.count_body``) and compares with the billed input tokens
 (``helpers.cost.usage_from``: input including cached). Then:
 
 - counts labelled exact must equal the bill (printed: how many do);
@@ -19,7 +19,7 @@ the body offline (``helpers.tokens.count_body``) and compares with the billed in
 
 ``python -m benchmarks.estimate_spread --write`` stores the spread, with the public source of
 every request it rests on (repository, path, commit, interaction) and the two numbers, in
-``data/estimate_spread.json``; ``helpers.tokens.spread`` prints it beside every estimate.
+``data/estimate_spread.json``; ``helpers.tokens.estimate.sentence`` prints it beside every estimate.
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ def measure(root: Path) -> tuple[list[dict], dict[str, int]]:
     """Every countable body: its source, model, rule, count, bill and label; and the skips."""
     from helpers.cost import usage_from
     from helpers.models import UnknownModelError, model_info
-    from helpers.tokens import count_body
+    from standin.wire_count import count_body
 
     rows, skipped, seen = [], {"unknown model": 0, "duplicate body": 0}, set()
     for entry in json.loads((root / "index.json").read_text(encoding="utf-8")):
@@ -76,7 +76,7 @@ def measure(root: Path) -> tuple[list[dict], dict[str, int]]:
             skipped["duplicate body"] += key in seen
             continue
         seen.add(key)
-        counted = count_body(body, entry["format"], info, live=False)
+        counted = count_body(body, entry["format"], info)
         rows.append(
             {
                 "source": entry["source"],

@@ -2,34 +2,14 @@
 
 Prompt caching from the actual tokens: what two consecutive requests share, and what it saves.
 
-Used in lessons: 06, 12.
+A prompt cache only serves an exact *prefix* of the tokens the model is shown, so both requests
+are counted (``helpers.tokens``) and the longest common prefix decides: ``cache_break`` says
+where they stop agreeing; OpenAI caches nothing below 1,024 tokens, then 128-token steps
+(``openai_cached_tokens``); Anthropic reads the longest prefix written before and writes up to
+its last ``cache_control`` breakpoint (``anthropic_turn``); every eligible hit is assumed.
 
-A prompt cache only ever serves an exact *prefix* of the token sequence the model is shown. So
-both requests are rendered and tokenized (``helpers.tokens``), and the longest common token
-prefix decides everything:
-
-- ``cache_break(previous, current)`` says how far they agree and exactly where they stop
-  agreeing: which part (tools, a message, a block) and the first differing token;
-- OpenAI (automatic): nothing below 1,024 tokens; above, hits come in 128-token steps
-  (``openai_cached_tokens``). The numbers come from ``data/models.json``;
-- Anthropic (``cache_control`` breakpoints, at most 4): a request reads the longest prefix
-  written before that ends at a block boundary, and writes up to its last breakpoint if that
-  prefix is at least the model's minimum (``anthropic_turn``). Writes cost 1.25x (5-minute) or
-  2x (1-hour) the input price and reads 0.1x (applied by ``helpers.cost`` via genai-prices).
-
-For Claude and Gemini the tokens come from the labelled proxy estimate, so their cache numbers
-are estimates too.
-
-Caching is best effort on every provider, and entries live only so long (``cache_terms`` says
-how long, per model, with its source; figures the sources disagree on are labelled contested).
-Within one ticket, requests follow each other within seconds, so every earlier request is
-assumed still cached. Across tickets, tools and system prompt stay warm only if the next ticket
-starts within the cache lifetime (``shared_prefix`` is that part; ``helpers.cost`` takes the
-time between tickets).
-
-What it deliberately does not do: model eviction or routing misses (every eligible hit is
-assumed to happen), Anthropic's 20-block lookback limit or its top-level automatic
-``cache_control``, or OpenAI's GPT-5.6+ explicit breakpoints and paid writes.
+What it deliberately does not do: model eviction or routing misses, Anthropic's 20-block
+lookback or automatic ``cache_control``, or OpenAI's GPT-5.6+ explicit breakpoints.
 """
 
 from __future__ import annotations
@@ -103,11 +83,9 @@ def _decode(counted: Count, keys: list[object], i: int) -> str | None:
     key = keys[i]
     if not isinstance(key, int):
         return f"<{key[0][0]}>" if isinstance(key, tuple) and isinstance(key[0], tuple) else "<?>"
-    from helpers.tokens.encodings import encoding
-    from helpers.tokens.estimate import PROXY
+    from helpers.tokens.encodings import encoding, encoding_name
 
-    info = model_info(counted.model)
-    return encoding(info.encoding or PROXY).decode([key])
+    return encoding(encoding_name(model_info(counted.model))).decode([key])
 
 
 def cache_break(

@@ -2,23 +2,14 @@
 
 What the model actually sees: a conversation in OpenAI's published gpt-oss "harmony" format.
 
-Chat APIs hide the text a model is shown. The open-weight gpt-oss models publish it: one token
-stream with role markers (``<|start|>user<|message|>...<|end|>``), channels (``analysis`` for
-reasoning, ``commentary`` for tool calls and preambles, ``final`` for answers) and tools
-rendered as a TypeScript-like ``namespace functions {...}``. ``render_harmony(request)``
-renders a neutral request with the ``openai-harmony`` package (offline: the tokenizer file
-comes from ``tiktoken_ext.on_the_wire``) and returns a ``HarmonyView``: the text,
-token ids, each token decoded, and an HTML view of the tokens as chips coloured by role.
+Chat APIs hide the text a model is shown; gpt-oss publishes it: one token stream with role
+markers, channels (``analysis`` for reasoning, ``commentary`` for tool calls and preambles,
+``final`` for answers) and the tools as a ``namespace functions {...}``. ``render_harmony``
+renders a neutral request with the ``openai-harmony`` package, offline, into a ``HarmonyView``
+(text, token ids, decoded tokens, an HTML view by role); ``pieces`` is the ``harmony`` counting
+rule. The system message is fixed: knowledge cutoff 2024-06, reasoning medium, no date.
 
-Mapping: system messages become the developer message's ``# Instructions``; tools its
-``# Tools``; assistant text next to a tool call is a ``commentary`` preamble, other assistant
-text is ``final``; reasoning is ``analysis``; a call goes ``to=functions.{name}`` as JSON; its
-result comes back from ``functions.{name}``. The harmony system message is made deterministic:
-knowledge cutoff 2024-06 (the package's default, set explicitly), reasoning effort medium, no
-conversation start date.
-
-What it deliberately does not do: claim this is what a *hosted* OpenAI chat model sees (that
-rendering is not published; ``helpers.tokens.openai_chat`` models it), or render images.
+What it deliberately does not do: claim a *hosted* OpenAI chat model sees this, or render images.
 """
 
 from __future__ import annotations
@@ -36,7 +27,7 @@ if TYPE_CHECKING:
     from helpers.models import ModelInfo
     from helpers.tokens.breakdown import Piece
 
-__all__ = ["HarmonyView", "KNOWLEDGE_CUTOFF", "render_harmony", "render_pieces"]
+__all__ = ["HarmonyView", "KNOWLEDGE_CUTOFF", "pieces", "render_harmony"]
 
 KNOWLEDGE_CUTOFF = "2024-06"
 ROLE_COLOURS = {
@@ -202,23 +193,21 @@ def render_harmony(request: Request) -> HarmonyView:
         segments.append((role, part, begin, end))
         k += 1
     segments.append(("priming", "priming", starts[-1], len(tokens)))
-    pieces = [enc.decode([t]) for t in tokens]
-    return HarmonyView(enc.decode(tokens), list(tokens), pieces, segments, notes)
+    decoded = [enc.decode([t]) for t in tokens]
+    return HarmonyView(enc.decode(tokens), list(tokens), decoded, segments, notes)
 
 
-def render_pieces(
-    request: Request, info: ModelInfo
-) -> tuple[list[Piece], dict[str, str], list[str]]:
+def pieces(request: Request, info: ModelInfo) -> tuple[list[Piece], dict[str, str], list[str]]:
     """The ``harmony`` counting rule for ``helpers.tokens.count``: one piece per message."""
     from helpers.tokens.breakdown import Piece
 
     view = render_harmony(request)
-    pieces, labels = [], {"priming": "reply priming", "system": "harmony system + developer"}
+    out, labels = [], {"priming": "reply priming", "system": "harmony system + developer"}
     for role, part, begin, end in view.segments:
         path = "system" if role in ("system", "developer") else part
         if path.startswith("messages["):
             i, j = (int(x.rstrip("]")) for x in path[len("messages[") :].split("].content["))
             labels[f"messages[{i}]"] = request.messages[i].role
             labels[path] = request.messages[i].content[j].type
-        pieces.append(Piece.of(path, tuple(view.tokens[begin:end])))
-    return pieces, labels, view.notes
+        out.append(Piece.of(path, tuple(view.tokens[begin:end])))
+    return out, labels, view.notes

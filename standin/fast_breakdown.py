@@ -2,7 +2,7 @@
 
 The breakdown in one encode: the same tokens given to the same parts as the readable rule.
 
-``helpers.tokens.seen.tokenize`` encodes the rule's pieces one run of text at a time: easy to
+``helpers.tokens.encodings.tokenize`` encodes the rule's pieces one run of text at a time: easy to
 follow, but a long conversation is thousands of short calls. ``pieces`` joins all the units (a
 framing token, a run of text, a whole plain message written by ``standin.fast_count.plain``)
 into one string, with a sentinel between two texts that are tokenized separately, encodes it
@@ -18,13 +18,25 @@ one piece, the only difference from ``tokenize``.
 
 from __future__ import annotations
 
+from typing import Any
+
 from helpers.messages import Request
-from helpers.models import ModelInfo
+from helpers.models import ModelInfo, info_for
+from helpers.tokens import Count, assess, count
 from helpers.tokens.breakdown import Piece, Row, rows_from_pieces
-from helpers.tokens.seen import Seen, Special
+from helpers.tokens.encodings import Seen, Special, encoding_name
 from standin.fast_count import ALLOWED, SENTINEL, Framed, fast_seen, is_plain, unframe
 
-__all__ = ["breakdown", "pieces"]
+__all__ = ["breakdown", "count_fast", "pieces"]
+
+
+def count_fast(request: Request, model: str | ModelInfo | None = None) -> Count:
+    """``helpers.tokens.count(request, model)``, the OpenAI breakdown cut from one encode."""
+    info = info_for(model, request)
+    if info.counting != "openai-chat-2024":
+        return count(request, info)
+    found, rows, notes = breakdown(request, info)
+    return assess(request, info, found, rows, notes)
 
 
 def breakdown(request: Request, info: ModelInfo) -> tuple[list[Piece], list[Row], list[str]]:
@@ -39,16 +51,16 @@ def breakdown(request: Request, info: ModelInfo) -> tuple[list[Piece], list[Row]
 
     notes: list[str] = []
     seen = fast_seen(request, info, notes)
-    encoding = info.encoding or "o200k_base"
+    encoding = encoding_name(info)
     units = _units(seen)
     if units is None:  # some text looks like a framing token: the rule's own way
-        from helpers.tokens.seen import tokenize
+        from helpers.tokens.encodings import tokenize
 
         done = tokenize(unframe(seen), encoding)
         return done, rows_from_pieces(done, labels(request)), notes
     carrier = system_at(request)  # rendered by the rule (it carries the tools), so labelled
     carrier = request.messages[carrier] if carrier is not None else None
-    named = labels(request, skip=lambda message: message is not carrier and is_plain(message))
+    named = _labels(request, skip=lambda message: message is not carrier and is_plain(message))
     rows: list[Row] = []
     return _cut(units, encoding, rows, named), rows, notes
 
@@ -59,12 +71,31 @@ def pieces(seen: list[Seen], encoding: str) -> list[Piece]:
     Only a run of text with several owners (system text + tools, a parallel call) needs
     offsets to share out its tokens; a ``Framed`` message is cut at its own framing tokens.
     """
-    from helpers.tokens.seen import tokenize
+    from helpers.tokens.encodings import tokenize
 
     units = _units(seen)
     if units is None:  # some text looks like a framing token: the rule's own way
         return tokenize(unframe(seen), encoding)
     return _cut(units, encoding, None, {})
+
+
+def _labels(request: Request, skip: Any) -> dict[str, str]:
+    """``openai_chat.labels(request)`` without the messages ``skip(message)`` is true of (the
+    breakdown labels plain messages itself, as it cuts them)."""
+    from helpers.tokens.openai_chat import block_label, call_names
+
+    names = call_names(request)
+    out = {"priming": "reply priming"}
+    if request.tools:
+        out["tools"] = f"{len(request.tools)} tool definitions"
+        out.update({f"tools[{k}]": t.name for k, t in enumerate(request.tools)})
+    for i, message in enumerate(request.messages):
+        if skip(message):
+            continue
+        out[f"messages[{i}]"] = message.role + (f" ({message.name})" if message.name else "")
+        for j, block in enumerate(message.content):
+            out[f"messages[{i}].content[{j}]"] = block_label(block, names)
+    return out
 
 
 def _units(seen: list[Seen]) -> list[tuple] | None:

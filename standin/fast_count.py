@@ -2,9 +2,9 @@
 
 The fast path for totals: one encode per request, each message counted once per ticket.
 
-The rule lives in ``helpers.tokens.openai_chat`` (what the model
-sees) and ``helpers.tokens.seen`` (how those pieces become tokens). This module gives the same
-totals faster; ``tests/test_tokens.py`` checks with hypothesis that both always agree.
+The rule lives in ``helpers.tokens.openai_chat`` (what the model sees) and
+``helpers.tokens.encodings.tokenize`` (how those pieces become tokens). This module gives the
+same totals faster; ``tests/test_tokens.py`` checks with hypothesis that both always agree.
 
 - ``total(seen, encoding)``: the pieces joined into one string, with a sentinel special token
   wherever two texts are tokenized separately, and encoded in **one** call. tiktoken encodes
@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 
 from helpers.messages import Message, Request, Text
 from helpers.models import ModelInfo
-from helpers.tokens.seen import Seen, Special
+from helpers.tokens.encodings import Seen, Special, encoding_name
 
 __all__ = ["Counter", "Framed", "count_total", "fast_seen", "is_plain", "plain", "total"]
 
@@ -74,10 +74,19 @@ def is_plain(message: Message) -> bool:
 
 
 def fast_seen(request: Request, info: ModelInfo, notes: list[str]) -> list[Seen]:
-    """``openai_chat.render_seen`` with plain messages written as ``Framed`` strings."""
-    from helpers.tokens.openai_chat import render_seen
+    """``openai_chat.request_seen`` with plain messages written as ``Framed`` strings."""
+    from helpers.tokens import openai_chat as rule
 
-    return render_seen(request, info, notes, plain)
+    names, carrier = rule.call_names(request), rule.system_at(request)
+    seen = rule.tools_seen(request.tools) if request.tools and carrier is None else []
+    for i, message in enumerate(request.messages):
+        if i == carrier:
+            seen += rule.system_seen(f"messages[{i}]", message, request.tools)
+            continue
+        found: list[str] = []
+        seen += plain(i, message, names, info, found)
+        notes += [f"messages[{i}]: {n}" for n in found]
+    return seen + rule.priming_seen(request, notes)
 
 
 def total(seen: list[Seen], encoding: str) -> int:
@@ -111,7 +120,7 @@ def total(seen: list[Seen], encoding: str) -> int:
 
 def _slow_total(seen: list[Seen], encoding: str) -> int:
     """The rule's own tokenizer, one run at a time (text that looks like a framing token)."""
-    from helpers.tokens.seen import tokenize
+    from helpers.tokens.encodings import tokenize
 
     return sum(p.n for p in tokenize(unframe(seen), encoding))
 
@@ -139,7 +148,7 @@ def count_total(request: Request, model: str | ModelInfo | None = None) -> int:
     info = info_for(model, request)
     if info.counting != "openai-chat-2024":
         return Counter(info)(request)
-    return total(fast_seen(request, info, []), info.encoding or "o200k_base")
+    return total(fast_seen(request, info, []), encoding_name(info))
 
 
 @dataclass
@@ -171,9 +180,9 @@ class Counter:
 
         info = info_for(self.model, request)
         if info.counting == "harmony":
-            from helpers.harmony import render_pieces
+            from helpers.harmony import pieces
 
-            return sum(p.n for p in render_pieces(request, info)[0])
+            return sum(p.n for p in pieces(request, info)[0])
         state = self._state
         if (
             state is None
@@ -218,7 +227,7 @@ def _start(request: Request, info: ModelInfo) -> _State:
             seen = openai_chat.system_seen("system", system, request.tools) + seen
         elif request.tools:
             seen = openai_chat.tools_seen(request.tools) + seen
-        head = total(seen, info.encoding or "o200k_base")
+        head = total(seen, encoding_name(info))
     else:
         from helpers.tokens.estimate import tool_pieces
 
@@ -236,7 +245,7 @@ def _system_at(request: Request, info: ModelInfo) -> int | None:
 
 def _message_total(info: ModelInfo, i: int, message: Message, names: dict[str, str]) -> int:
     if info.counting == "openai-chat-2024":
-        return total(plain(i, message, names, info, []), info.encoding or "o200k_base")
+        return total(plain(i, message, names, info, []), encoding_name(info))
     from helpers.tokens.estimate import message_pieces
 
     return sum(p.n for p in message_pieces(0, message, info, {}))

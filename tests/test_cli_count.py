@@ -91,7 +91,7 @@ def test_a_body_whose_model_is_unknown_asks_for_model(tmp_path, capsys):
 def test_the_cli_counts_what_count_body_counts_and_names_what_it_cannot_see(tmp_path, capsys):
     """A response_format schema, legacy functions, Responses tools: the command's label is
     ``count_body``'s, and a parser note about fields it counted after all is not printed."""
-    from helpers.tokens import count_body
+    from standin.wire_count import count_body
 
     hello = [{"role": "user", "content": "Weather in Paris?"}]
     city = {"type": "object", "properties": {"city": {"type": "string"}}}

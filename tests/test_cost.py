@@ -146,7 +146,7 @@ def test_projected_sundry_ticket_counts_every_rebuilt_request():
 
 
 def test_a_projected_claude_or_gemini_ticket_carries_the_measured_spread_of_its_counts():
-    from helpers.tokens.spread import sentence
+    from helpers.tokens.estimate import sentence
 
     for model, rule in [
         ("claude-sonnet-4-6", "anthropic-estimate"),

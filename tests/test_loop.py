@@ -107,7 +107,7 @@ def test_meter_adds_up_and_prints(p):
 def test_the_meter_says_which_counts_are_the_local_providers_estimates(p, via):
     """Each reply carries the count's label in a header; the meter prints it under the table."""
     from helpers import tokens
-    from helpers.tokens.spread import sentence
+    from helpers.tokens.estimate import sentence
     from standin.provider.routes import COUNT_HEADER
 
     claude = model("anthropic")

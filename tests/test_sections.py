@@ -1,8 +1,7 @@
 from __future__ import annotations
 
 from helpers.examples import crash_triage
-from helpers.tokens import count_text
-from helpers.tokens.sections import count_sections
+from helpers.tokens import count_sections, count_text
 
 
 def test_sections_add_up_to_the_whole_text():

@@ -22,7 +22,7 @@ from helpers.messages import (
 )
 from helpers.tokens import count, count_message, count_text, count_tools, token_keys
 from helpers.tokens.encodings import encode, special_id
-from helpers.tokens.images import image_size, image_tokens
+from helpers.tokens.exactness import image_size, image_tokens
 from helpers.tokens.tool_namespace import render_namespace
 from standin.fast_count import Counter, count_total
 from tests.published_counts import CASES, cookbook_recipe, to_request
@@ -270,31 +270,36 @@ def _by_part(pieces):
 
 @settings(max_examples=80, deadline=None)
 @given(conversations(), st.sampled_from(MODELS))
-def test_the_fast_path_always_agrees_with_the_readable_rule(request, model):
-    """The rule's pieces tokenized one run at a time (seen.tokenize) == the one-encode
-    breakdown (fast.pieces, what count uses) == the one-encode total (fast.total); and the
-    Counter, fed the whole request, says the same."""
+def test_the_fast_twins_always_agree_with_the_readable_count(request, model):
+    """What ``count`` runs (the rule's pieces, tokenized one run at a time) == the one-encode
+    breakdown (``fast_breakdown``: pieces, rows, total) == the one-encode total
+    (``fast_count.count_total``) == the Counter fed the whole request."""
     from helpers.models import model_info
-    from helpers.tokens.breakdown import rows_from_pieces
-    from helpers.tokens.openai_chat import labels, render_seen
-    from helpers.tokens.seen import tokenize
-    from standin.fast_breakdown import pieces
+    from helpers.tokens.encodings import tokenize
+    from helpers.tokens.openai_chat import request_seen
+    from standin.fast_breakdown import breakdown, count_fast, pieces
     from standin.fast_count import fast_seen, total
 
+    counted = count(request, model)
+    fast = count_fast(request, model)
+    assert _by_part(fast.pieces) == _by_part(counted.pieces)
+    assert (fast.rows, fast.total, fast.notes) == (counted.rows, counted.total, counted.notes)
+    assert (fast.uncertain, fast.label, fast.method) == (
+        counted.uncertain,
+        counted.label,
+        counted.method,
+    )
+    assert count_total(request, model) == counted.total == Counter(model)(request)
     info = model_info(model)
     if info.counting != "openai-chat-2024":
-        assert count_total(request, model) == count(request, model).total
         return
-    seen, framed = render_seen(request, info, []), fast_seen(request, info, [])
-    by_rule = tokenize(seen, info.encoding)
-    assert _by_part(pieces(seen, info.encoding)) == _by_part(by_rule)
-    assert _by_part(pieces(framed, info.encoding)) == _by_part(by_rule)
-    counted = count(request, model)
-    assert _by_part(counted.pieces) == _by_part(by_rule)
-    assert counted.rows == rows_from_pieces(by_rule, labels(request))
-    assert total(seen, info.encoding) == sum(p.n for p in by_rule) == count(request, model).total
-    assert total(framed, info.encoding) == count(request, model).total
-    assert count_total(request, model) == count(request, model).total == Counter(model)(request)
+    seen, framed = request_seen(request, info, []), fast_seen(request, info, [])
+    assert tokenize(seen, info.encoding) == counted.pieces  # what count() runs
+    cut, rows, _ = breakdown(request, info)
+    assert _by_part(cut) == _by_part(counted.pieces) and rows == counted.rows
+    assert _by_part(pieces(seen, info.encoding)) == _by_part(counted.pieces)
+    assert _by_part(pieces(framed, info.encoding)) == _by_part(counted.pieces)
+    assert total(seen, info.encoding) == total(framed, info.encoding) == counted.total
 
 
 def test_text_that_looks_like_a_special_token_takes_the_slow_path_and_still_agrees():
@@ -621,7 +626,7 @@ def test_the_committed_spread_is_what_its_requests_give_and_each_has_a_public_so
     import re
 
     from benchmarks.estimate_spread import RULES, spread
-    from helpers.tokens.spread import measured
+    from helpers.tokens.estimate import measured
 
     data = measured()
     requests = data["requests"]
@@ -636,7 +641,7 @@ def test_the_committed_spread_is_what_its_requests_give_and_each_has_a_public_so
 
 
 def test_claude_and_gemini_estimates_print_their_measured_spread():
-    from helpers.tokens.spread import measured
+    from helpers.tokens.estimate import measured
 
     for model, rule in [
         ("claude-sonnet-4-6", "anthropic-estimate"),
@@ -660,7 +665,7 @@ def test_claude_and_gemini_estimates_print_their_measured_spread():
 def test_what_the_count_cannot_see_makes_a_claude_or_gemini_count_error_unknown():
     """Server tools, extended thinking, files and URL images of unknown size: measured on
     recorded bills to cost from 2x to 400x what the offline count sees (so no spread applies)."""
-    from helpers.tokens import count_body
+    from standin.wire_count import count_body
 
     hello = [{"role": "user", "content": "What's new?"}]
     plain = count_body(
@@ -698,7 +703,7 @@ def test_a_responses_count_is_exact_only_for_what_its_recorded_bills_verify():
     function tool billed 36 through Responses against 75 through Chat for the same request
     (Mirascope ``call_with_tools``), so Responses tools are an estimate of unknown error, and so
     are what the neutral request drops (text.format schema, empty instructions, files, items)."""
-    from helpers.tokens import count_body
+    from standin.wire_count import count_body
 
     hello = [{"role": "developer", "content": "Be brief."}, {"role": "user", "content": "Hi!"}]
     plain = {"model": "gpt-4o", "input": hello}
@@ -772,7 +777,7 @@ COUNTRY = _pydantic_tool("get_user_country", "", [])
 def test_tool_choice_required_is_primed_like_auto_as_billed():
     """test_openai_tool_output.yaml interaction 0 (PYDANTIC_AI_OPENAI, PYDANTIC_AI_COMMIT):
     gpt-4o billed 68 input tokens for this shape (our filler in place of the recorded texts)."""
-    from helpers.tokens import count_body
+    from standin.wire_count import count_body
 
     final = _pydantic_tool("final_result", _words(7), ["city", "country"])
     body = {"model": "gpt-4o", "messages": [{"role": "user", "content": _words(10)}]}
@@ -786,7 +791,7 @@ def test_response_format_json_object_adds_nothing_and_a_json_schema_is_a_bounded
     """test_openai_prompted_output.yaml interaction 0: gpt-4o billed 116 with
     ``response_format: json_object``; test_openai_native_output.yaml interaction 0: billed 79
     with a ``json_schema`` (PYDANTIC_AI_OPENAI, PYDANTIC_AI_COMMIT; our filler texts)."""
-    from helpers.tokens import count_body
+    from standin.wire_count import count_body
 
     question = {"role": "user", "content": _words(10)}
     prompted = {"model": "gpt-4o", "tools": [COUNTRY], "tool_choice": "auto"}
@@ -810,7 +815,7 @@ def test_response_format_json_object_adds_nothing_and_a_json_schema_is_a_bounded
 def test_legacy_functions_are_counted_as_tools_and_labelled_an_estimate():
     """hmarr's 2023 figures were measured with ``functions`` / ``function_call``
     (tests/published_counts.py): ``function foo, forced`` billed 3 fewer than forced tools."""
-    from helpers.tokens import count_body
+    from standin.wire_count import count_body
 
     foo = {"name": "foo", "parameters": {"type": "object", "properties": {}}}
     hello = [{"role": "user", "content": "hello"}]
@@ -829,7 +834,7 @@ def test_a_property_title_is_its_comment_as_billed():
     interaction 0 @ 5af8e5ff83ec90b5ec9e89de45a50762ca395b2a: gpt-4o billed 75 input tokens
     for a tool whose only property has a pydantic ``title`` and no description (our filler
     in place of the recorded texts; the property's name and title kept: they are the shape)."""
-    from helpers.tokens import count_body
+    from standin.wire_count import count_body
 
     schema = {"properties": {"password": {"title": "Password", "type": "string"}}}
     schema |= {"required": ["password"], "additionalProperties": False, "type": "object"}

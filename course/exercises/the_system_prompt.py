@@ -45,8 +45,7 @@ def check_paragraph_share(fn: Callable[[str, str], float], model: str) -> Result
     with ``start``. Tried on the crash-triage prompt and on paragraphs of Sundry's prompt the
     lesson never counted; compared to 2 decimals."""
     from helpers.examples import crash_triage, sundry
-    from helpers.tokens import count_text
-    from helpers.tokens.sections import count_sections
+    from helpers.tokens import count_sections, count_text
 
     def share(prompt: str, start: str) -> float:
         part = next(s.tokens for s in count_sections(prompt, model) if s.text.startswith(start))

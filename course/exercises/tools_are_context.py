@@ -62,7 +62,7 @@ def check_claude_fourteen(answer: int, first: Request) -> Result:
 
 def check_costliest_new_tool(answer: str, model: str) -> Result:
     from helpers.examples import sundry
-    from helpers.tokens.tool_parts import tool_parts
+    from helpers.tokens import tool_parts
 
     parts, _ = tool_parts(sundry.EXTRA_TOOLS, model)
     top = max(p.total for p in parts)

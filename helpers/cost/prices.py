@@ -1,16 +1,14 @@
-"""Used in lessons: 04, 05, 06, 09, 10.
+"""Used in lessons: 04, 05, 06, 09, 10, 11, 12.
 
-Prices from genai-prices: pinned, offline, at the model table's date (never ``UpdatePrices``).
+What one request costs: each provider's usage as the neutral ``Usage``, priced.
 
-Used in lessons: 05, 06, 09, 11, 12.
+``usage_from(raw, format)`` reads a provider's usage object (``input_tokens`` counts *all*
+input, cached or not); ``price(usage, model)`` prices it with genai-prices (pinned, offline, at
+the model table's date), split the way price lists are: uncached input, cache reads, cache
+writes (Anthropic 5-minute and 1-hour), output. The split prices each kind alone: exact except
+where the price tier depends on the total input (above 200k tokens the split is approximate).
 
-``price(usage, model)`` returns a ``Cost`` split the way price lists are: uncached input, cache
-reads, cache writes (Anthropic 5-minute and 1-hour), output. genai-prices bills the whole
-usage; the split prices each kind of input on its own (exact except for models whose price
-tier depends on the total input, such as prompts above 200k tokens: there the total is right
-and the split is approximate).
-
-What it deliberately does not do: type a price, or download one.
+What it deliberately does not do: type a price, or download one (never ``UpdatePrices``).
 """
 
 from __future__ import annotations
@@ -18,12 +16,39 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Any
 
 from helpers.html import no_math
 from helpers.models import ModelInfo, model_info, price_timestamp
 from helpers.replies import Usage
 
-__all__ = ["Cost", "price", "rates"]
+__all__ = ["Cost", "PROVIDERS", "price", "rates", "usage_from"]
+
+PROVIDERS = ("openai-chat", "openai-responses", "anthropic", "gemini")
+
+
+def usage_from(raw: dict[str, Any], format: str) -> Usage:
+    """A provider's raw usage object (as a TRACE file or a log holds it) as the neutral ``Usage``.
+
+    ============  =======================================  =================================
+    provider      input field                              cached tokens
+    ============  =======================================  =================================
+    OpenAI chat   ``prompt_tokens`` (includes cached)      ``prompt_tokens_details.cached_tokens``
+    Responses     ``input_tokens`` (includes cached)       ``input_tokens_details.cached_tokens``
+    Anthropic     ``input_tokens`` (**excludes** cache     ``cache_read_input_tokens``; writes in
+                  reads and writes: we add them)           ``cache_creation_input_tokens``
+    Gemini        ``promptTokenCount`` (includes cached)   ``cachedContentTokenCount``; thoughts
+                                                           (``thoughtsTokenCount``) are output
+    ============  =======================================  =================================
+
+    The rules live with each wire format (``helpers.formats.<format>.parse_usage``), where the
+    response parsers use them too.
+    """
+    from helpers.formats import parse_usage
+
+    if format not in PROVIDERS:
+        raise ValueError(f"unknown format {format!r} (known: {', '.join(PROVIDERS)})")
+    return parse_usage(raw, format)
 
 
 @dataclass

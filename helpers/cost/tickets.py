@@ -1,14 +1,12 @@
-"""Used in lessons: 05, 06, 10, 11, 12.
+"""Used in lessons: 04, 05, 06, 09, 10, 11, 12.
 
 A ticket turn by turn: the whole message list is resent every turn, so input grows.
 
 ``Ticket`` holds one ``Turn`` row per request (input, cached, written, output, cost,
 cumulative) for tables and plots. ``ticket_from_usages`` builds it from reported usage;
 ``project_ticket`` from the requests themselves: input counted with ``helpers.tokens``, cached
-per ``helpers.caching``, and every reply's output billed (each turn's reply is what the next
-request adds; the last one, the answer to the user, is ``final_reply``). Output is counted with
-``tokens.count_output``, the rule the local provider bills by, so a ticket has one price
-whether it is read from the provider's usage or projected from the requests.
+per ``helpers.caching``, and every reply's output billed with ``tokens.count_output`` (the rule
+the local provider bills by), so a ticket has one price whether read or projected.
 
 What it deliberately does not do: model eviction (see ``helpers.caching``) or the model's
 replies (they are read from the requests, or given).
@@ -212,7 +210,7 @@ def project_ticket(
     )
     ticket.notes = notes + (cache_terms(info) if caching else [])
     if info.counting in ("anthropic-estimate", "gemini-estimate"):
-        from helpers.tokens.spread import sentence
+        from helpers.tokens.estimate import sentence
 
         ticket.spread = sentence(info.counting, info.id)
         ticket.notes.append(f"input tokens are a proxy estimate: {ticket.spread}")

@@ -2,40 +2,33 @@
 
 Counting input tokens: text, one message, or a whole request with a breakdown by part.
 
->>> from helpers.tokens import count
->>> c = count(request)                # the request's model, or pass model=...
->>> c.total, c.estimate, c.method     # 1342, False, "tiktoken o200k_base, ..."
->>> c.top()                           # {"tools": 612, "messages[0]": 301, ...}
->>> print(c.table())                  # where the tokens go (Jupyter shows an HTML table)
+>>> c = count(request)          # the request's model, or pass model=...
+>>> c.total, c.label, c.top()   # 1342, "exact", {"tools": 612, ...}; print(c.table()): the parts
 
-How a model is counted comes from ``data/models.json`` (``helpers.models``):
-
-- ``openai-chat-2024``: exact tokenizer, our tested model of the chat rendering
-  (``openai_chat``); ``estimate`` is False only where published API figures verify it;
-- ``anthropic-estimate`` / ``gemini-estimate``: a proxy tokenizer, always ``estimate=True``
-  (``estimate``); the provider's own count endpoint is ``standin.count_live``;
-- ``harmony``: the published gpt-oss format, rendered by ``openai-harmony`` (exact).
-
-What it deliberately does not do: load a tokenizer at import time (``import helpers.tokens``
-stays instant; the first count loads one, about half a second), or touch the network.
+The model's counting rule comes from ``data/models.json``: ``openai-chat-2024`` (the real
+tokenizer over our tested model of the chat rendering, ``openai_chat``), ``anthropic-estimate``
+and ``gemini-estimate`` (a proxy tokenizer, always an estimate: ``estimate``), ``harmony`` (the
+published gpt-oss format, exact). What it deliberately does not do: load a tokenizer at import
+time (the first count loads one, about half a second), or touch the network.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from helpers.harmony import render_harmony
 from helpers.messages import Message, Request, Tool
 from helpers.models import ModelInfo, info_for
 from helpers.tokens.breakdown import Count, Piece, Row, rows_from_pieces
-from helpers.tokens.sections import count_sections
-from helpers.tokens.tool_namespace import render_namespace
-from helpers.tokens.tool_parts import tool_parts
+from helpers.tokens.tool_namespace import render_namespace, tool_parts
 
 __all__ = [
     "Count",
     "Piece",
     "Row",
+    "Section",
+    "assess",
     "count",
-    "count_body",
     "count_message",
     "count_output",
     "count_sections",
@@ -45,127 +38,71 @@ __all__ = [
     "render_namespace",
     "token_keys",
     "tool_parts",
-    "with_unmodelled",
 ]
-
-
-def _exactness(info: ModelInfo) -> tuple[bool, str]:
-    if info.counting == "openai-chat-2024":
-        how = f"tiktoken {info.encoding} over the openai-chat-2024 rendering model"
-        if info.counting_verified:
-            return False, how + " (checked against published API prompt_tokens)"
-        return True, how + f" (verified on gpt-4o/gpt-4o-mini, assumed for {info.id})"
-    if info.counting == "harmony":
-        return False, "openai-harmony render_conversation_for_completion, o200k_harmony (exact)"
-    from helpers.tokens.estimate import method
-
-    return True, method(info)
 
 
 def count(request: Request, model: str | ModelInfo | None = None) -> Count:
     """Input tokens of a whole request on ``model`` (default: the request's own model).
 
-    It renders the request with the model's counting rule and tokenizes the pieces. It never
-    touches the network (the provider's own count endpoint is ``standin.count_live``).
+    It renders the request as pieces with the model's counting rule, tokenizes them, and says
+    how sure the number is (``assess``). It never touches the network.
     """
     info = info_for(model, request)
     if info.counting == "openai-chat-2024":
-        from helpers.tokens.openai_chat import render
+        from helpers.tokens.openai_chat import pieces
     elif info.counting in ("anthropic-estimate", "gemini-estimate"):
-        from helpers.tokens.estimate import render
+        from helpers.tokens.estimate import pieces
     elif info.counting == "harmony":
-        from helpers.harmony import render_pieces as render
+        from helpers.harmony import pieces
     else:
         raise ValueError(f"data/models.json: unknown counting rule {info.counting!r}")
-    pieces, labels, notes = render(request, info)
-    rows = rows_from_pieces(pieces, labels)
-    estimate, method = _exactness(info)
-    uncertain = {}
+    found, labels, notes = pieces(request, info)
+    return assess(request, info, found, rows_from_pieces(found, labels), notes)
+
+
+def assess(
+    request: Request, info: ModelInfo, pieces: list[Piece], rows: list[Row], notes: list[str]
+) -> Count:
+    """The ``Count`` of a request's pieces: the total, and how sure it is (which parts are an
+    estimate, by how much, and how the number was obtained)."""
+    from helpers.tokens.exactness import images_of_unknown_size, uncertain
+
+    spread, estimated = "", {}
     if info.counting == "openai-chat-2024":
-        from helpers.tokens.exactness import uncertain as find_uncertain
+        how = f"tiktoken {info.encoding} over the openai-chat-2024 rendering model"
+        if info.counting_verified:
+            how += " (checked against published API prompt_tokens)"
+        else:
+            how += f" (verified on gpt-4o/gpt-4o-mini, assumed for {info.id})"
+        estimated = uncertain(request, info)
+        estimate = bool(estimated)
+    elif info.counting == "harmony":
+        how = "openai-harmony render_conversation_for_completion, o200k_harmony (exact)"
+        estimate = False
+    else:
+        from helpers.tokens.estimate import method, sentence
 
-        uncertain = find_uncertain(request, info)
-        estimate = bool(uncertain)
-    spread = ""
-    if info.counting in ("anthropic-estimate", "gemini-estimate"):
-        from helpers.tokens.exactness import images_of_unknown_size
-        from helpers.tokens.spread import sentence
-
-        uncertain = images_of_unknown_size(request, info)
+        how, estimate = method(info), True
+        estimated = images_of_unknown_size(request, info)
         spread = sentence(info.counting, info.id)
-    if info.note:
-        notes = [info.note, *notes]
     return Count(
         model=info.id,
         total=sum(p.n for p in pieces),
         rows=rows,
         estimate=estimate,
-        method=method,
-        notes=notes,
+        method=how,
+        notes=[info.note, *notes] if info.note else notes,
         pieces=pieces,
-        uncertain=uncertain,
+        uncertain=estimated,
         spread=spread,
     )
 
 
-def count_body(body: dict, format: str, model: str | ModelInfo | None = None) -> Count:
-    """Count a wire body as sent: parse it, count it, and label as estimated whatever the body
-    carries that the neutral request drops (a ``response_format`` schema, file parts...).
-    The legacy ``functions`` / ``function_call`` fields are counted as ``tools`` /
-    ``tool_choice`` (``helpers.tokens.exactness`` says why and how far that can be off)."""
-    from helpers.formats import parse
-
-    wire = body
-    if format == "openai-chat" and body.get("functions") and not body.get("tools"):
-        body = _functions_as_tools(body)
-    request = parse(body, format)
-    counted = count(request, model or body.get("model") or None)
-    return with_unmodelled(counted, wire, format)
-
-
-def with_unmodelled(counted: Count, body: dict, format: str) -> Count:
-    """``counted`` (of ``body`` parsed) marked as an estimate wherever the wire body carries
-    what the neutral request drops (``unseen.unmodelled``): the local provider labels its
-    usage with this, ``count_body`` its counts. Only for a model of the body's own provider:
-    counted for another provider's model, the body would be sent in that provider's format."""
-    from helpers.models import model_info
-    from helpers.tokens.unseen import unmodelled
-
-    if format.split("-")[0] != model_info(counted.model).provider:
-        return counted
-    dropped = unmodelled(body, format)
-    merged = dict(counted.uncertain)
-    for part, (bound, why) in dropped.items():  # a part estimated twice: both bounds, both whys
-        if part in merged:
-            before, reason = merged[part]
-            bound = None if bound is None or before is None else bound + before
-            why = f"{reason}; {why}"
-        merged[part] = (bound, why)
-    if dropped:
-        counted.uncertain = merged
-        counted.estimate = True
-    return counted
-
-
-def _functions_as_tools(body: dict) -> dict:
-    """The legacy ``functions`` / ``function_call`` fields as ``tools`` / ``tool_choice``."""
-    legacy = {k: v for k, v in body.items() if k not in ("functions", "function_call")}
-    legacy["tools"] = [{"type": "function", "function": f} for f in body["functions"]]
-    call = body.get("function_call")
-    if isinstance(call, dict) and call.get("name"):
-        legacy["tool_choice"] = {"type": "function", "function": {"name": call["name"]}}
-    elif call in ("none", "auto"):
-        legacy["tool_choice"] = call
-    return legacy
-
-
 def count_text(text: str, model: str | ModelInfo | None = None) -> int:
     """Tokens of plain text, no framing (a proxy tokenizer's count for Claude and Gemini)."""
-    from helpers.tokens.encodings import encode
-    from helpers.tokens.estimate import PROXY
+    from helpers.tokens.encodings import encode, encoding_name
 
-    info = info_for(model)
-    return len(encode(info.encoding or PROXY, text))
+    return len(encode(encoding_name(info_for(model)), text))
 
 
 def count_message(message: Message, model: str | ModelInfo | None = None) -> int:
@@ -176,13 +113,11 @@ def count_message(message: Message, model: str | ModelInfo | None = None) -> int
 
 
 def count_output(message: Message, model: str | ModelInfo | None = None) -> int:
-    """Output tokens of a reply: what the model generated, as the local provider bills it.
+    """Output tokens of a reply, as the local provider bills it and the cost model prices it.
 
-    Text and reasoning: their tokens. A tool call: the tokens of its name followed by its
-    arguments as JSON. This is *our* rule, shared by the local provider's ``usage`` and the
-    cost model (``helpers.cost.project_ticket``), so a ticket has one price however it is
-    computed. Real providers add a few tokens of framing per tool call that none of them
-    publishes: against a real bill, treat the output count as an estimate.
+    Text and reasoning: their tokens; a tool call: its name followed by its arguments as JSON.
+    This is *our* rule: real providers add a few tokens of framing per tool call that none of
+    them publishes, so against a real bill the output count is an estimate.
     """
     import json
 
@@ -202,6 +137,39 @@ def count_tools(tools: list[Tool], model: str | ModelInfo | None = None) -> int:
     info = info_for(model)
     probe = [Message("user", [])]
     return count(Request(info.id, probe, tools=list(tools)), info).part("tools")
+
+
+@dataclass
+class Section:
+    text: str
+    tokens: int
+    estimate: bool = False
+
+    @property
+    def title(self) -> str:
+        """The section's first line, shortened: a label for tables and plots."""
+        first = self.text.strip().splitlines()[0] if self.text.strip() else ""
+        return first if len(first) <= 48 else first[:45] + "..."
+
+
+def count_sections(text: str, model: str | ModelInfo, separator: str = "\n\n") -> list[Section]:
+    """Split ``text`` at ``separator`` and count each piece's tokens inside the whole text.
+
+    The text is encoded once and each token given to the section it starts in, so the sections
+    add up to ``count_text(text)`` (counted apart, a token straddling a break would count twice).
+    """
+    from helpers.tokens.encodings import encoding_name, split_at
+
+    info = info_for(model)
+    sections = text.split(separator)
+    cuts, position = [], 0
+    for section in sections[:-1]:
+        position += len(section) + len(separator)
+        cuts.append(position)
+    groups = split_at(encoding_name(info), text, cuts)
+    return [
+        Section(s, len(g), info.encoding is None) for s, g in zip(sections, groups, strict=True)
+    ]
 
 
 def token_keys(counted: Count) -> tuple[list[object], list[str]]:

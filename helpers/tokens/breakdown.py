@@ -2,19 +2,13 @@
 
 The result of counting: the total, where the tokens go, and how sure we are.
 
-Used in lessons: 04, 05, 06, 09, 12.
+A counting rule turns a request into ``Piece``\\ s: runs of tokens, each owned by one *part*
+named by its path (``tools[3]``, ``messages[2]`` for that message's framing,
+``messages[2].content[1]`` for one block, ``priming``). ``Count`` groups them into two levels of
+rows, a top row per tool list or message and one row per block or tool under it (plus
+``framing``), so inner rows add up to their top row and top rows to the total.
 
-A counter renders a request into ``Piece``\\ s: runs of tokens, each owned by one *part* of the
-request, named by its path: ``tools``, ``tools[3]``, ``messages[2]`` (that message's framing),
-``messages[2].content[1]`` (one block), ``tool_choice``, ``priming`` (the tokens that start the
-reply). ``Count`` adds them up into rows a lesson can print, plot or show as a table.
-
-Two levels of rows: a top row per tool list / message / extra, and under it one row per block
-(or per tool), plus a ``framing`` row for the rest, so the rows under a top row always add up
-to it and the top rows always add up to the total.
-
-What it deliberately does not do: render anything itself (see ``openai_chat`` and
-``estimate``).
+What it deliberately does not do: render anything itself (``openai_chat``, ``estimate`` do).
 """
 
 from __future__ import annotations
@@ -77,7 +71,7 @@ class Count:
     def label(self) -> str:
         """``exact``, ``estimate ±N``, ``estimate, error unknown``, or for Claude and Gemini the
         measured spread: ``estimate; on 75 recorded requests (10-1,491 tokens) the bill was
-        0.69-1.50x this count (median 1.15)`` (``helpers.tokens.spread``)."""
+        0.69-1.50x this count (median 1.15)`` (``estimate.sentence``)."""
         if not self.estimate:
             return "exact"
         if self.spread and not self.uncertain:

@@ -1,71 +1,80 @@
 """Used in lessons: 02, 04, 05, 06, 09, 12.
 
-Tokenizers, loaded lazily, and a memo so the same text is never tokenized twice.
+Tokenizers, and how the pieces a counting rule renders become tokens.
 
-``encoding(name)`` returns a tiktoken ``Encoding`` that also knows the chat framing tokens
-``<|start|>``, ``<|message|>``, ``<|end|>`` and ``<|constrain|>`` (the names the OpenAI cookbook
-and the published gpt-oss format use). For ``o200k_base`` that is tiktoken's own
-``o200k_harmony`` (same ranks, plus those special tokens). For ``cl100k_base`` it is the
-``cl100k_im`` extension from tiktoken's README (``<|im_start|>`` 100264, ``<|im_end|>`` 100265),
-under our names, plus two ids of ours (100266, 100267) for the other two. Ordinary text encodes
-exactly as with the base encoding; only the framing ids are a model.
+``encoding(name)`` is a tiktoken encoding that also knows the framing tokens ``<|start|>``,
+``<|message|>``, ``<|end|>``, ``<|constrain|>`` (``o200k_harmony`` for o200k; ``cl100k_im``'s
+ids plus two of ours for cl100k); ``encode`` is memoised by content. ``tokenize(seen)`` turns a
+rule's ``(part, content)`` pieces into tokens: the text between two boundaries (a framing token,
+``CUT``, an image) is one string, encoded once, and each token belongs to the piece it starts
+in, so the parts add up to the total. Claude and Gemini are counted with the ``PROXY`` encoding.
 
-``encode(name, text)`` is memoised by content: counting turn after turn of a growing
-conversation tokenizes each message once, so a 1,000-turn ticket costs about one tokenization
-of its final request (see ``benchmarks/``).
-
-What it deliberately does not do: download anything (``tiktoken_ext.on_the_wire`` seeds
-tiktoken's cache from a pinned package) or parse special tokens inside user text (text that
-*looks* like ``<|end|>`` is encoded as ordinary characters, as the APIs do).
+What it deliberately does not do: download anything, or read special tokens inside user text.
 """
 
 from __future__ import annotations
 
-import time
+from bisect import bisect_right
+from dataclasses import dataclass
 from functools import cache, lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Union
+
+from helpers.tokens.breakdown import Piece
 
 if TYPE_CHECKING:
     import tiktoken
 
-__all__ = ["FRAMING", "encode", "encoding", "load_seconds", "special_id", "split_at"]
+    from helpers.models import ModelInfo
 
-#: The framing tokens every chat rendering here uses, by name.
-FRAMING = ("<|start|>", "<|message|>", "<|end|>", "<|constrain|>")
+__all__ = [
+    "CUT",
+    "PROXY",
+    "Seen",
+    "Sized",
+    "Special",
+    "encode",
+    "encoding",
+    "encoding_name",
+    "special_id",
+    "split_at",
+    "tokenize",
+]
+
+#: The stand-in tokenizer for models whose own is not public (Claude, Gemini): an estimate.
+PROXY = "o200k_base"
 
 _CL100K_FRAMING = {"<|start|>": 100264, "<|end|>": 100265, "<|message|>": 100266}
 _CL100K_FRAMING["<|constrain|>"] = 100267
 
-_load_seconds: dict[str, float] = {}
+
+def encoding_name(info: ModelInfo) -> str:
+    """The encoding a model is counted with: its own, else the ``PROXY``."""
+    return info.encoding or PROXY
 
 
 @cache
 def encoding(name: str) -> tiktoken.Encoding:
     """The tiktoken encoding ``name`` with the chat framing tokens added (loaded once)."""
-    started = time.perf_counter()
     import tiktoken
 
     if name in ("o200k_base", "o200k_harmony"):
-        loaded = tiktoken.get_encoding("o200k_harmony")
-    elif name == "cl100k_base":
+        return tiktoken.get_encoding("o200k_harmony")
+    if name == "cl100k_base":
         base = tiktoken.get_encoding("cl100k_base")
-        loaded = tiktoken.Encoding(
+        return tiktoken.Encoding(
             name="cl100k_chat",
             pat_str=base._pat_str,
             mergeable_ranks=base._mergeable_ranks,
             special_tokens={**base._special_tokens, **_CL100K_FRAMING},
         )
-    else:
-        raise ValueError(
-            f"no tokenizer {name!r} here; the lessons use o200k_base, o200k_harmony, cl100k_base"
-        )
-    _load_seconds[name] = time.perf_counter() - started
-    return loaded
+    raise ValueError(
+        f"no tokenizer {name!r} here; the lessons use o200k_base, o200k_harmony, cl100k_base"
+    )
 
 
 def special_id(name: str, token: str) -> int:
     """The id of a framing token such as ``<|start|>`` in encoding ``name``."""
-    return encoding(name)._special_tokens[token]
+    return encoding(name).encode_single_token(token)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -77,36 +86,75 @@ def encode(name: str, text: str) -> tuple[int, ...]:
 def split_at(name: str, text: str, cuts: list[int]) -> list[tuple[int, ...]]:
     """Encode ``text`` once, then cut its tokens at the character positions ``cuts``.
 
-    Group 0 holds the tokens that start before ``cuts[0]``; group ``k`` those that start at or
-    after ``cuts[k - 1]`` and before ``cuts[k]``. A token that straddles a cut belongs to the
-    group it starts in, so the groups always add up to the text's exact token count. This is
-    how a breakdown (per tool, per paragraph, per part of a tool) stays exact.
+    Group ``k`` holds the tokens that start at or after ``cuts[k - 1]`` and before ``cuts[k]``:
+    a token that straddles a cut belongs to the group it starts in, so the groups add up to
+    the text's exact token count (per tool, per paragraph, per part of a tool).
     """
-    from bisect import bisect_right
-
     if list(cuts) != sorted(cuts):
         raise ValueError(f"cut positions must be in order, got {cuts}")
-    ids = encode(name, text)
-    sizes = _token_bytes(name)
-    # Where each token starts, in bytes (a token can end inside a multi-byte character).
-    at_bytes = [len(text[:cut].encode("utf-8")) for cut in cuts]
+    if not cuts:
+        return [encode(name, text)]
+    at_bytes = [len(text[:cut].encode("utf-8")) for cut in cuts]  # a token may end mid-character
     groups: list[list[int]] = [[] for _ in range(len(cuts) + 1)]
     position = 0
-    for token in ids:
-        size = sizes.get(token)
-        if size is None:
-            size = sizes[token] = len(encoding(name).decode_single_token_bytes(token))
+    for token in encode(name, text):
         groups[bisect_right(at_bytes, position)].append(token)
-        position += size
+        position += _token_size(name, token)
     return [tuple(group) for group in groups]
 
 
-@cache
-def _token_bytes(name: str) -> dict[int, int]:
-    """Byte length of each token id met so far (filled lazily: part of the tokenizer's data)."""
-    return {}
+@lru_cache(maxsize=1 << 16)
+def _token_size(name: str, token: int) -> int:
+    return len(encoding(name).decode_single_token_bytes(token))
 
 
-def load_seconds() -> dict[str, float]:
-    """How long each tokenizer took to load in this process (for the benchmark table)."""
-    return dict(_load_seconds)
+class Special(str):
+    """A framing token, written by its name (``<|start|>``): one token, never text."""
+
+
+#: A boundary between two texts that are tokenized separately (no token of its own).
+CUT = Special("")
+
+
+@dataclass(frozen=True)
+class Sized:
+    """Content charged by size rather than tokenized: ``tokens`` of it, identified by ``key``."""
+
+    tokens: int
+    key: object
+    estimate: str = ""  # why the size is a guess, or "" when it is exact
+
+
+Seen = tuple[str, Union[str, Special, Sized]]  # noqa: UP007 (a runtime alias)
+
+
+def tokenize(seen: list[Seen], encoding: str) -> list[Piece]:
+    """The pieces as tokens: each run of text between boundaries encoded once (see above)."""
+    pieces: list[Piece] = []
+    run: list[tuple[str, str]] = []
+
+    def flush() -> None:
+        if not run:
+            return
+        cuts, position = [], 0
+        for _, text in run[:-1]:
+            position += len(text)
+            cuts.append(position)
+        groups = split_at(encoding, "".join(t for _, t in run), cuts)
+        pieces.extend(
+            Piece.of(part, ids) for (part, _), ids in zip(run, groups, strict=True) if ids
+        )
+        run.clear()
+
+    for part, content in seen:
+        if isinstance(content, Special):
+            flush()
+            if content:
+                pieces.append(Piece.of(part, (special_id(encoding, content),)))
+        elif isinstance(content, Sized):
+            flush()
+            pieces.append(Piece(part, None, content.tokens, content.key))
+        elif content:
+            run.append((part, content))
+    flush()
+    return pieces

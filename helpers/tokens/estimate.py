@@ -2,41 +2,31 @@
 
 Counting rules ``anthropic-estimate`` and ``gemini-estimate``: labelled estimates.
 
-Used in lessons: 05, 06, 12.
+Claude's and Gemini's tokenizers are not public, so ``pieces`` renders what each API is
+documented to build (tools as JSON, the system text, each message with 3 framing tokens, an
+assumption; for Anthropic, the documented tool-use system prompt from ``data/models.json``) and
+counts it with the ``PROXY`` encoding. ``sentence`` says how far recorded bills were from such
+counts (``data/estimate_spread.json``); ``Count.label`` prints it.
 
-Claude's and Gemini's tokenizers are not public (offline), so an exact count is impossible
-here. The estimate renders what each API is documented to build and counts it with o200k_base
-as a *proxy* tokenizer:
-
-- Anthropic: the documented tool-use system prompt (a per-model number of tokens from
-  ``data/models.json``, by ``tool_choice``) + each tool as JSON Schema
-  (``{"name", "description", "input_schema"}``) + the system text + each message: 3 framing
-  tokens (an assumption) + its blocks (tool calls as ``{"name", "input"}`` JSON, results as
-  text, images by area).
-- Gemini: each function declaration as JSON + the ``systemInstruction`` text + each content:
-  3 framing tokens (an assumption) + its parts.
-
-The proxy can be off by tens of percent on real text (different vocabularies). The API says so:
-``Count.estimate`` is True and ``Count.method`` names the proxy. For an exact number use live
-mode (``standin.count_live``), which asks the provider's count-tokens endpoint.
-
-What it deliberately does not do: pretend the proxy is the real tokenizer.
+What it deliberately does not do: pretend the proxy is the real tokenizer, or correct the
+estimate by the median (one factor does not fit short and long requests alike).
 """
 
 from __future__ import annotations
 
 import json
+from functools import cache
 from typing import Any
 
 from helpers.messages import Image, Message, Reasoning, Request, Text, ToolCall, ToolResult
 from helpers.models import ModelInfo
+from helpers.paths import DATA
 from helpers.tokens.breakdown import Piece
-from helpers.tokens.encodings import encode
-from helpers.tokens.images import image_tokens
+from helpers.tokens.encodings import PROXY, encode
+from helpers.tokens.exactness import image_tokens
 
-__all__ = ["PROXY", "method", "render"]
+__all__ = ["measured", "message_pieces", "method", "pieces", "sentence", "tool_pieces"]
 
-PROXY = "o200k_base"
 FRAMING_PER_MESSAGE = 3  # an assumption (OpenAI's figure); neither provider publishes one
 
 
@@ -81,7 +71,7 @@ def tool_pieces(request: Request, info: ModelInfo, labels: dict, notes: list) ->
     if not request.tools:
         return []
     anthropic = info.counting == "anthropic-estimate"
-    pieces: list[Piece] = []
+    out: list[Piece] = []
     labels["tools"] = f"{len(request.tools)} tool definitions"
     if anthropic:
         choice = _choice_type(request.tool_choice)
@@ -89,21 +79,21 @@ def tool_pieces(request: Request, info: ModelInfo, labels: dict, notes: list) ->
         if overhead is None:
             notes.append(f"no documented tool-use system prompt size for {info.id}: 0 used")
         else:
-            pieces.append(Piece("tools", None, overhead, ("tool-use prompt", info.id, choice)))
+            out.append(Piece("tools", None, overhead, ("tool-use prompt", info.id, choice)))
             labels["tools"] += f" + tool-use system prompt ({overhead}, tool_choice {choice})"
     for k, tool in enumerate(request.tools):
         schema_key = "input_schema" if anthropic else "parameters"
         body = {"name": tool.name, "description": tool.description, schema_key: tool.parameters}
-        pieces.append(Piece.of(f"tools[{k}]", encode(PROXY, json.dumps(body))))
+        out.append(Piece.of(f"tools[{k}]", encode(PROXY, json.dumps(body))))
         labels[f"tools[{k}]"] = tool.name
-    return pieces
+    return out
 
 
 def message_pieces(i: int, message: Message, info: ModelInfo, labels: dict) -> list[Piece]:
     """One message: framing (an assumption) and its blocks."""
     prefix = f"messages[{i}]"
     labels[prefix] = message.role
-    pieces = [Piece(prefix, None, FRAMING_PER_MESSAGE, ("framing", message.role))]
+    out = [Piece(prefix, None, FRAMING_PER_MESSAGE, ("framing", message.role))]
     for j, block in enumerate(message.content):
         part = f"{prefix}.content[{j}]"
         labels[part] = block.type
@@ -112,18 +102,47 @@ def message_pieces(i: int, message: Message, info: ModelInfo, labels: dict) -> l
             images = [b for b in block.content if isinstance(b, Image)]
         for image in images:
             cost = image_tokens(image, info.image)
-            pieces.append(Piece(part, None, cost.tokens, ("image", image.data or image.url)))
+            out.append(Piece(part, None, cost.tokens, ("image", image.data or image.url)))
         text = _block_text(block)
         if text:
-            pieces.append(Piece.of(part, encode(PROXY, text)))
-    return pieces
+            out.append(Piece.of(part, encode(PROXY, text)))
+    return out
 
 
-def render(request: Request, info: ModelInfo) -> tuple[list[Piece], dict[str, str], list[str]]:
+def pieces(request: Request, info: ModelInfo) -> tuple[list[Piece], dict[str, str], list[str]]:
     """Pieces, row labels and notes for an estimate on an Anthropic or Gemini model."""
     labels: dict[str, str] = {}
     notes: list[str] = []
-    pieces = tool_pieces(request, info, labels, notes)
+    out = tool_pieces(request, info, labels, notes)
     for i, message in enumerate(request.messages):
-        pieces += message_pieces(i, message, info, labels)
-    return pieces, labels, notes
+        out += message_pieces(i, message, info, labels)
+    return out, labels, notes
+
+
+SPREAD = DATA / "estimate_spread.json"
+
+
+@cache
+def measured() -> dict[str, Any]:
+    """The committed measurement (regenerated by ``benchmarks/estimate_spread.py --write``)."""
+    return json.loads(SPREAD.read_text(encoding="utf-8"))
+
+
+def sentence(rule: str, model: str = "") -> str:
+    """The measured spread of one counting rule in words, or "" if it was not measured.
+
+    If ``model`` was not among the measured ones, the sentence says the requests were sent to
+    other models (a newer tokenizer can count differently). The sizes of the measured requests
+    are given too: a count far outside them is outside the measurement.
+    """
+    spread = measured()["spread"].get(rule)
+    if not spread:
+        return ""
+    requests = [r for r in measured()["requests"] if r["rule"] == rule]
+    models = {r["counted_as"] for r in requests}
+    other = "" if not model or model in models else " to other models"
+    sizes = f"{min(r['counted'] for r in requests):,}-{max(r['counted'] for r in requests):,}"
+    return (
+        f"on {spread['requests']} recorded requests{other} ({sizes} tokens) the bill was "
+        f"{spread['low']:.2f}-{spread['high']:.2f}x this count (median {spread['median']:.2f})"
+    )

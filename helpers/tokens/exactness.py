@@ -1,71 +1,147 @@
-"""Used in lessons: 04, 05, 06, 09, 12.
+"""Used in lessons: 02, 03, 04, 05, 06, 09, 12.
 
-When a count may say "exact": only where a published API figure verifies the model and feature.
+What a count can know exactly: an image's cost from its size, and where the rest is a guess.
 
-A count is exact only if the model's tokenizer is public, the model itself has published
-API-reported figures (``counting_verified`` in ``data/models.json``, not a model matched by a
-prefix of its name), and every feature the request uses renders in a way a published figure
-checked (``tests/published_counts.py``). Anything else makes the count an estimate, and
-``uncertain`` says **which part** is estimated and **by how many tokens** it can be off:
+Images are charged by size, per model (``data/models.json``): ``tiles`` (gpt-4o: a base plus a
+price per 512px tile), ``patches`` (gpt-4.1, gpt-5-mini: 32px patches, capped, times a
+multiplier), ``anthropic-area`` and ``flat`` (estimates); the size comes from the image header,
+and an image given by URL has none offline. A count is exact only where a published API figure
+or a recorded bill verifies the model and every feature it uses; otherwise ``uncertain`` names
+the part and how many tokens it can be off (the evidence: ``docs/evidence.md``, "Counting").
 
-- a single tool call and its result are verified: published gpt-3.5/gpt-4 figures and recorded
-  gpt-4o, gpt-4o-mini and gpt-4.1-mini bills (pydantic-ai's public VCR cassettes) match;
-- several calls in one turn: the ``multi_tool_use.parallel`` rendering is a community model;
-  published gpt-3.5 figures for 2 and 3 calls were 10 to 11 tokens short; recorded gpt-4o
-  bills for 2 calls (pydantic-ai's ``test_dbos_agent_with_hitl_tool`` and
-  ``test_temporal_complex_agent_run`` cassettes, Mirascope's ``call_with_tools``) are 2 to 3
-  tokens short of it, or 4 long: no rendering we tried (it, or one message per call) fits
-  them all, so it stays an estimate, up to 6 per call;
-- an object none of whose properties is described is written on one line (``tool_namespace``):
-  2024 published figures and recorded gpt-4o, gpt-4o-mini and gpt-4.1-mini bills match, nested
-  objects and integer enums included; an object with some properties described and some
-  not, or an ``anyOf``: published and recorded figures differ by 1 to 4 tokens per tool;
-- descriptions of nested properties: the 2024 figures count them, the 2023 ones did not;
-- a property's ``title`` (pydantic writes one) is its comment line when it has no
-  description: recorded gpt-4o bills of Mirascope's ``call_with_tools`` match;
-- schema keywords the namespace does not render (a schema's own ``title``, ``default``,
-  ``$defs``, ``$ref``, ``format``, ``minimum``...): if the API renders them, up to their JSON's
-  tokens more (recorded pydantic-ai agent runs with ``default`` and ``$defs`` are 3 to 5 tokens
-  off, within that bound);
-- ``tool_choice="required"`` is primed as ``"auto"`` is: recorded gpt-4o bills match
-  (pydantic-ai's ``test_tool_output`` cassette, 68 and 89 billed input tokens);
-- ``response_format``: ``{"type": "json_object"}`` adds nothing (recorded gpt-4o bills of
-  pydantic-ai's ``test_prompted_output`` and Mirascope's ``validation_retry`` match without
-  it); a ``json_schema`` is added in a form no figure pins down: an estimate, bounded by its
-  schema as compact JSON under a ``# Response Formats`` header plus a message's framing (the
-  recorded +37 and +48 of ``test_native_output`` and Mirascope's ``refusal`` are within);
-- the legacy ``functions`` / ``function_call`` fields are counted as ``tools`` /
-  ``tool_choice`` (hmarr's 2023 figures, measured with them, match that rendering), an
-  estimate: a named ``function_call`` was 3 tokens fewer than a forced tool in those figures;
-- an image given by URL (no size offline): from one tile up to the largest image;
-- the Responses API (``openai-responses``): plain text conversations bill what Chat bills for
-  the same messages (recorded gpt-4o and gpt-4o-mini bills of Mirascope's and pydantic-ai's
-  cassettes match), but its function tools do not: the same request with one tool billed 36
-  tokens through Responses and 75 through Chat (Mirascope's ``call_with_tools``, gpt-4o), so
-  Responses tools are an estimate of unknown error; so are a ``text.format`` JSON schema
-  (recorded +31 to +38), an empty ``instructions`` (recorded +18), input files and items the
-  count does not read (compaction, built-in tool calls); on gpt-4 (cl100k_base) a plain
-  request billed 1 token fewer than Chat's rule (pydantic-ai's ``usage_limit`` cassette).
-
-What it deliberately does not do: pretend the bounds are measured errors. They are the
-largest differences the published figures show, or what the unrendered text would cost.
+What it deliberately does not do: decode pixels, fetch URLs, or call a bound a measured error.
 """
 
 from __future__ import annotations
 
+import base64
 import json
+import math
+import struct
+from dataclasses import dataclass
 from typing import Any
 
 from helpers.messages import Image, Request, Text, ToolCall
 from helpers.models import ModelInfo
 
-__all__ = ["RENDERED", "images_of_unknown_size", "uncertain"]
+__all__ = [
+    "ImageCost",
+    "RENDERED",
+    "image_size",
+    "image_tokens",
+    "images_of_unknown_size",
+    "uncertain",
+]
+
+
+@dataclass
+class ImageCost:
+    tokens: int
+    exact: bool
+    how: str
+
+
+def image_size(data_b64: str) -> tuple[int, int] | None:
+    """(width, height) from the header of a base64 image, or None if it cannot be read."""
+    try:
+        head = base64.b64decode(data_b64[:65536] + "=" * (-len(data_b64[:65536]) % 4))
+    except (ValueError, TypeError):
+        return None
+    if head[:8] == b"\x89PNG\r\n\x1a\n" and len(head) >= 24:
+        return struct.unpack(">II", head[16:24])
+    if head[:6] in (b"GIF87a", b"GIF89a") and len(head) >= 10:
+        return struct.unpack("<HH", head[6:10])
+    if head[:4] == b"RIFF" and head[8:12] == b"WEBP":
+        return _webp_size(head)
+    if head[:2] == b"\xff\xd8":
+        return _jpeg_size(head)
+    return None
+
+
+def _webp_size(head: bytes) -> tuple[int, int] | None:
+    chunk = head[12:16]
+    if chunk == b"VP8X" and len(head) >= 30:
+        return 1 + int.from_bytes(head[24:27], "little"), 1 + int.from_bytes(head[27:30], "little")
+    if chunk == b"VP8 " and len(head) >= 30:
+        width, height = struct.unpack("<HH", head[26:30])
+        return width & 0x3FFF, height & 0x3FFF
+    if chunk == b"VP8L" and len(head) >= 25:
+        bits = int.from_bytes(head[21:25], "little")
+        return (bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1
+    return None
+
+
+def _jpeg_size(head: bytes) -> tuple[int, int] | None:
+    i = 2
+    while i + 9 < len(head):
+        if head[i] != 0xFF:
+            return None
+        marker, length = head[i + 1], int.from_bytes(head[i + 2 : i + 4], "big")
+        if marker in (0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE):
+            height, width = struct.unpack(">HH", head[i + 5 : i + 9])
+            return width, height
+        i += 2 + length
+    return None
+
+
+def _tiles(width: int, height: int, rule: dict[str, Any], detail: str) -> int:
+    base, tile = rule["base_tokens"], rule["tile_tokens"]
+    if detail == "low":
+        return base
+    if max(width, height) > 2048:
+        scale = 2048 / max(width, height)
+        width, height = int(width * scale), int(height * scale)
+    if min(width, height) > 768:
+        scale = 768 / min(width, height)
+        width, height = int(width * scale), int(height * scale)
+    return base + tile * math.ceil(width / 512) * math.ceil(height / 512)
+
+
+def _patches(width: int, height: int, rule: dict[str, Any]) -> int:
+    size, cap = rule["patch_px"], rule["max_patches"]
+    patches = math.ceil(width / size) * math.ceil(height / size)
+    if patches > cap:  # shrink to fit the cap, then round down to whole patches (OpenAI guide)
+        shrink = math.sqrt(cap * size * size / (width * height))
+        w, h = width * shrink, height * shrink
+        w_fit = math.floor(w / size) / (w / size)
+        h_fit = math.floor(h / size) / (h / size)
+        shrink *= min(w_fit, h_fit)
+        patches = math.ceil(width * shrink / size) * math.ceil(height * shrink / size)
+    return math.ceil(min(patches, cap) * rule["multiplier"])
+
+
+def image_tokens(image: Image, rule: dict[str, Any] | None, detail: str | None = None) -> ImageCost:
+    """Tokens for one image under one model's rule (from ``data/models.json``)."""
+    detail = detail or image.detail or "auto"
+    if rule is None:
+        return ImageCost(85, False, "no image rule for this model: guessed 85 (gpt-4o low detail)")
+    if rule["method"] == "flat":
+        return ImageCost(
+            rule["tokens"], False, f"{rule['tokens']} per image (documented flat rate)"
+        )
+    if rule["method"] == "tiles" and detail == "low":
+        return ImageCost(rule["base_tokens"], True, "detail=low: base tokens only")
+    size = image_size(image.data) if image.data else None
+    if size is None:
+        guess = {"tiles": lambda: _tiles(512, 512, rule, detail)}.get(rule["method"])
+        tokens = guess() if guess else 765
+        return ImageCost(tokens, False, "size unknown offline (URL or unreadable): one 512px tile")
+    width, height = size
+    if rule["method"] == "tiles":
+        return ImageCost(_tiles(width, height, rule, detail), True, f"{width}x{height}, tiles")
+    if rule["method"] == "patches":
+        return ImageCost(_patches(width, height, rule), True, f"{width}x{height}, 32px patches")
+    if rule["method"] == "anthropic-area":
+        tokens = min(math.ceil(width * height / rule["pixels_per_token"]), rule["max_tokens"])
+        return ImageCost(tokens, False, f"{width}x{height} / {rule['pixels_per_token']} (estimate)")
+    raise ValueError(f"unknown image rule {rule['method']!r} in data/models.json")
+
 
 #: The JSON Schema keywords the tool namespace renders (``tool_namespace``); others are dropped.
 RENDERED = {"type", "properties", "required", "description", "enum", "items", "anyOf", "oneOf"}
 #: Dropped, and verified to cost nothing: ``additionalProperties`` (recorded gpt-4o-mini bills).
 VERIFIED_UNRENDERED = {"additionalProperties"}
-PER_PARALLEL_CALL, TOOL_SHAPE, LEGACY_FORCED = 6, 4, 3
+PER_PARALLEL_CALL, TOOL_SHAPE = 6, 4
 
 
 def uncertain(request: Request, info: ModelInfo) -> dict[str, tuple[int | None, str]]:
@@ -94,14 +170,8 @@ def uncertain(request: Request, info: ModelInfo) -> dict[str, tuple[int | None, 
 
 
 def images_of_unknown_size(request: Request, info: ModelInfo) -> dict[str, tuple[int | None, str]]:
-    """For the Claude and Gemini estimates: images given by URL (their size is unknown offline).
-
-    Measured: an image URL sent to claude-haiku-4-5 (pydantic-ai's cassette
-    ``test_image_url_input_invalid_mime_type``) billed 335 input tokens where the guess counted
-    773; the bound is the distance from the guess to the farthest possible size.
-    """
-    from helpers.tokens.images import image_tokens
-
+    """For the Claude and Gemini estimates: images given by URL (their size is unknown offline);
+    the bound is the distance from the guess to the farthest possible size."""
     out: dict[str, tuple[int | None, str]] = {}
     rule = info.image or {}
     for i, message in enumerate(request.messages):
@@ -118,11 +188,11 @@ def images_of_unknown_size(request: Request, info: ModelInfo) -> dict[str, tuple
 
 
 def _schema_bound(schema: dict[str, Any], info: ModelInfo) -> tuple[int, str]:
-    from helpers.tokens.encodings import encode
+    from helpers.tokens.encodings import encode, encoding_name
 
     shapes, dropped, nested = set(), {}, []
     _walk(schema, shapes, dropped, nested, top=True)
-    enc = info.encoding or "o200k_base"
+    enc = encoding_name(info)
     bound = TOOL_SHAPE if shapes else 0
     if dropped:
         bound += len(encode(enc, json.dumps(dropped)))
@@ -157,9 +227,7 @@ def _walk(schema: Any, shapes: set, dropped: dict, nested: list, top: bool = Fal
 
 
 def _image_bound(info: ModelInfo) -> int:
-    """The largest image minus the one-tile guess (``images.image_tokens``)."""
-    from helpers.tokens.images import _patches, _tiles
-
+    """The largest image minus the one-tile guess (``image_tokens``)."""
     rule = info.image or {}
     if rule.get("method") == "tiles":
         return _tiles(768, 2048, rule, "high") - _tiles(512, 512, rule, "high")

@@ -2,32 +2,14 @@
 
 Counting rule ``openai-chat-2024``: what an OpenAI chat model is shown, piece by piece.
 
-``render(request, info)`` returns the request as the pieces the model reads, in order
-(``helpers.tokens.seen``: text, framing tokens, images by size); ``tokenize`` encodes them
-with the model's real tiktoken encoding. The rendering, each line checked against published
-API-reported ``prompt_tokens`` (``tests/published_counts.py``):
+``pieces(request, info)`` renders the request as the ``(part, content)`` pieces the model reads
+(``request_seen``): each message ``<|start|>{role}<|message|>{content}<|end|>``, the tools as a
+TypeScript-like namespace in the first system message, a tool call ``to=functions.{name}``,
+then the reply priming; ``encodings.tokenize`` makes them tokens. Each line is checked against
+published API ``prompt_tokens`` and recorded bills (``tests/published_counts.py``; the evidence
+is in ``docs/evidence.md``, "Counting").
 
-- every message: ``<|start|>{role}<|message|>{content}<|end|>``: 3 framing tokens + the
-  role; a ``name`` adds ``:{name}`` (its tokens + 1); each content block is its own text;
-- tools: ``\\n\\n# Tools\\n\\n## functions\\n\\n`` + the TypeScript-like namespace
-  (``tool_namespace``), appended to the first system message, or in a system message of
-  their own when there is none;
-- a tool call: ``<|start|>assistant to=functions.{name}<|message|>{arguments}<|end|>`` on
-  cl100k models (published gpt-3.5/gpt-4 figures); on o200k models (gpt-4o, gpt-4o-mini,
-  gpt-4.1...) `` <|constrain|>json`` follows the name, as in a forced reply's priming: recorded
-  billed traffic (the VCR cassettes in pydantic-ai's public test suite) is 3 tokens more per call
-  than the bare form, exactly. Several calls in one turn: one ``to=multi_tool_use.parallel``
-  call whose JSON argument lists them (a community model; recorded gpt-4o traffic differs);
-- a tool result: ``<|start|>{function name}<|message|>{text}<|end|>``;
-- the reply is primed with ``<|start|>assistant<|message|>``; with tools only
-  ``<|start|>assistant`` (the model may still write `` to=functions...``; ``"required"`` too:
-  recorded gpt-4o bills of pydantic-ai's ``test_tool_output`` cassette match), back to all
-  three with ``tool_choice="none"``; a forced tool adds `` to=functions.{name} <|constrain|>json``.
-
-What it deliberately does not do: claim to be OpenAI's renderer. It is a model that matches
-the published figures it is tested against and documents the ones it misses. Counting fast
-(one encode for a whole request, each message once over a ticket) is ``standin.fast_count``;
-a property test checks both always agree.
+What it deliberately does not do: claim to be OpenAI's renderer (it is a tested model of it).
 """
 
 from __future__ import annotations
@@ -36,18 +18,19 @@ from typing import Any
 
 from helpers.messages import Image, Message, Reasoning, Request, Text, Tool, ToolCall, ToolResult
 from helpers.models import ModelInfo
-from helpers.tokens.images import image_tokens
-from helpers.tokens.seen import CUT, Seen, Sized, Special
+from helpers.tokens.encodings import CUT, Seen, Sized, Special, encoding_name, tokenize
+from helpers.tokens.exactness import image_tokens
 from helpers.tokens.tool_namespace import HEADER, render_namespace
 
 __all__ = [
     "arguments_text",
     "call_names",
+    "block_label",
     "labels",
     "message_seen",
+    "pieces",
     "priming_seen",
-    "render",
-    "render_seen",
+    "request_seen",
     "system_at",
     "system_seen",
     "tools_seen",
@@ -234,60 +217,42 @@ def _forced_name(choice: Any) -> str | None:
     return None
 
 
-def render_seen(
-    request: Request, info: ModelInfo, notes: list[str], one_message: Any = None
-) -> list[Seen]:
-    """The whole request as the model reads it: tools, messages, then the reply priming.
-
-    ``one_message`` renders one message (default ``message_seen``); the fast path passes one
-    that writes a plain text message as a single string (``standin.fast_count.plain``).
-    """
+def request_seen(request: Request, info: ModelInfo, notes: list[str]) -> list[Seen]:
+    """The whole request as the model reads it: tools, messages, then the reply priming."""
     names, carrier = call_names(request), system_at(request)
-    one_message = one_message or message_seen
     seen = tools_seen(request.tools) if request.tools and carrier is None else []
     for i, message in enumerate(request.messages):
         if i == carrier:
             seen += system_seen(f"messages[{i}]", message, request.tools)
             continue
         found: list[str] = []
-        seen += one_message(i, message, names, info, found)
-        if found:
-            notes += [f"messages[{i}]: {n}" for n in found]
+        seen += message_seen(i, message, names, info, found)
+        notes += [f"messages[{i}]: {n}" for n in found]
     return seen + priming_seen(request, notes)
 
 
-def render(request: Request, info: ModelInfo) -> tuple[list, dict[str, str], list[str]]:
-    """Token pieces, labels for the breakdown rows, and notes, for one request on one model.
-
-    (``count`` gets the same pieces from ``standin.fast_breakdown``, in one encode.)
-    """
-    from helpers.tokens.seen import tokenize
-
+def pieces(request: Request, info: ModelInfo) -> tuple[list, dict[str, str], list[str]]:
+    """Token pieces, labels for the breakdown rows, and notes, for one request on one model."""
     notes: list[str] = []
-    seen = render_seen(request, info, notes)
-    return tokenize(seen, info.encoding or "o200k_base"), labels(request), notes
+    seen = request_seen(request, info, notes)
+    return tokenize(seen, encoding_name(info)), labels(request), notes
 
 
-def labels(request: Request, skip: Any = None) -> dict[str, str]:
-    """A readable label for every part of the request (the breakdown's second column).
-
-    ``skip(message)``: messages to leave out (the fast path labels plain messages itself).
-    """
+def labels(request: Request) -> dict[str, str]:
+    """A readable label for every part of the request (the breakdown's second column)."""
     names = call_names(request)
     out = {"priming": "reply priming"}
     if request.tools:
         out["tools"] = f"{len(request.tools)} tool definitions"
         out.update({f"tools[{k}]": t.name for k, t in enumerate(request.tools)})
     for i, message in enumerate(request.messages):
-        if skip is not None and skip(message):
-            continue
         out[f"messages[{i}]"] = message.role + (f" ({message.name})" if message.name else "")
         for j, block in enumerate(message.content):
-            out[f"messages[{i}].content[{j}]"] = _block_label(block, names)
+            out[f"messages[{i}].content[{j}]"] = block_label(block, names)
     return out
 
 
-def _block_label(block: Any, names: dict[str, str]) -> str:
+def block_label(block: Any, names: dict[str, str]) -> str:
     if isinstance(block, ToolCall):
         return f"tool_call {block.name}"
     if isinstance(block, ToolResult):

@@ -2,48 +2,27 @@
 
 Tool definitions as the model is believed to see them: a TypeScript-like ``namespace``.
 
-Used in lessons: 05.
+``render_namespace(tools)`` writes ``namespace functions { ... }``: each tool's description as a
+``//`` comment, then ``type name = (_: { param: type, ... }) => any;``, on one line when no
+property is described (the community's reverse-engineered rendering, which OpenAI's published
+gpt-oss format shares; the recorded bills behind it: ``docs/evidence.md``, "Counting").
+``tool_parts`` says which part of each definition costs what: description, name line, parameters.
 
-OpenAI does not publish how Chat Completions turns ``tools`` into prompt text. The community
-reverse-engineered it from billed ``prompt_tokens`` (hmarr/openai-chat-tokens,
-pamelafox/openai-messages-token-helper) and OpenAI's own published gpt-oss format renders tools
-the same way::
-
-    namespace functions {
-
-    // Get the current weather in a given location
-    type get_current_weather = (_: {
-    // The city and state, e.g. San Francisco, CA
-    location: string,
-    unit?: "celsius" | "fahrenheit",
-    }) => any;
-
-    } // namespace functions
-
-An object none of whose properties has a description is written on one line,
-``type f = (_: { city: string, days?: number }) => any;`` (nested objects too). Evidence: the
-2024 published figures (pamelafox's ``property without description``, ``integer enum``,
-``inner object`` cases) and recorded gpt-4o / gpt-4o-mini / gpt-4.1-mini bills (pydantic-ai's
-public cassettes, e.g. ``test_temporal_agent_with_model_retry``: 45 billed input tokens) are
-all matched this way, and are 1 token per such object short of the one-line-per-property
-layout; the 2023 functions-era figures (hmarr) used that layout, and are kept as such.
-
-It is a **model, not a contract**: it reproduces most published API figures exactly
-(``tests/published_counts.py`` lists every case, matches and misses), and OpenAI can change
-the real rendering at any time.
-
-What it deliberately does not do: render every JSON Schema keyword. ``enum``,
-``anyOf``/``oneOf``, type lists, arrays and nested objects are rendered; anything else (``const``,
-``$ref``, ``pattern``, ``minimum``, ``default``...) becomes ``any`` or is left out: the published
-figures show ``const`` is not rendered (hmarr's ``anyOf`` cases).
+What it deliberately does not do: render every JSON Schema keyword (``enum``, unions, arrays and
+nested objects are rendered; ``const``, ``$ref``, ``default``... become ``any`` or are left out).
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["HEADER", "render_namespace", "render_tool"]
+from helpers.messages import Tool
+from helpers.models import ModelInfo, info_for
+from helpers.tokens.encodings import encoding_name, split_at
+
+__all__ = ["HEADER", "ToolParts", "render_namespace", "render_tool", "tool_parts"]
 
 #: Text put before the namespace inside the system message.
 HEADER = "# Tools\n\n## functions\n\n"
@@ -88,12 +67,7 @@ def _described(schema: dict[str, Any]) -> bool:
 
 
 def _comment(prop: Any) -> str | None:
-    """A property's comment: its description, else its ``title`` (as pydantic writes one).
-
-    Title: recorded gpt-4o bills for a tool whose only property has ``"title": "Password"``
-    and no description (Mirascope's ``call_with_tools`` cassettes) are 3 tokens above the
-    one-line form, exactly the ``// Password`` line and the one-line-per-property layout.
-    """
+    """A property's comment: its description, else its ``title`` (as pydantic writes one)."""
     if not isinstance(prop, dict):
         return None
     return prop.get("description") or prop.get("title") or None
@@ -142,3 +116,37 @@ def render_namespace(tools: list[tuple[str, str, dict[str, Any] | None]]) -> tup
         starts.append(len(text))
         text += render_tool(name, description, parameters)
     return text + "} // namespace functions", starts
+
+
+@dataclass
+class ToolParts:
+    name: str
+    description: int
+    signature: int  # the "type name = (_: {" line: the name plus TypeScript syntax
+    parameters: int  # parameter descriptions, names, types, optional marks, closing
+    estimate: bool = False
+
+    @property
+    def total(self) -> int:
+        return self.description + self.signature + self.parameters
+
+
+def tool_parts(tools: list[Tool], model: str | ModelInfo) -> tuple[list[ToolParts], int]:
+    """Per tool, its tokens by part; and the tokens of the namespace framing around them.
+
+    The namespace is encoded once and each token given to the part it starts in
+    (``split_at``), so the parts add up to the namespace's tokens. Exact only for a model
+    whose tokenizer is public; otherwise the ``PROXY``, and ``estimate`` is True.
+    """
+    info = info_for(model)
+    text, starts = render_namespace([(t.name, t.description, t.parameters) for t in tools])
+    cuts = []  # for each tool: where its description, its name line and its parameters start
+    for tool, start in zip(tools, starts, strict=True):
+        signature = start + (len(f"// {tool.description}\n") if tool.description else 0)
+        cuts += [start, signature, text.index("\n", signature) + 1]
+    groups = split_at(encoding_name(info), text, [*cuts, text.rindex("} // ")])
+    parts = [
+        ToolParts(t.name, *(len(g) for g in groups[1 + 3 * i : 4 + 3 * i]), info.encoding is None)
+        for i, t in enumerate(tools)
+    ]
+    return parts, len(groups[0]) + len(groups[-1])

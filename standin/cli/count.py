@@ -4,7 +4,7 @@ FILE is a neutral request or a request body of any provider format (openai-chat,
 openai-responses, anthropic, gemini), or ``-`` for standard input. The format is detected
 unless ``--format`` names it. The model is ``--model``, else the body's own ``model``, else the
 default OpenAI model of ``data/models.json``. Prints the breakdown table (``--total``: only the
-number). The count is ``helpers.tokens.count_body``'s: a label says whether it is exact or an
+number). The count is ``standin.wire_count.count_body``'s: a label says whether it is exact or an
 estimate and which parts of the body make it one (Claude and Gemini counts always are). It never
 goes online; in Python, ``standin.count_live.count_live(request)`` asks the provider's own
 count-tokens endpoint (it needs the key).
@@ -35,8 +35,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from helpers.formats import FORMATS
     from helpers.models import UnknownModelError, default_model
-    from helpers.tokens import count_body
     from standin.cli import UsageError, read_request
+    from standin.wire_count import count_body
 
     known = ("neutral", *FORMATS)
     if args.source is not None and args.source not in known:

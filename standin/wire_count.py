@@ -1,13 +1,14 @@
-"""Used in lessons: 04, 11.
+"""Counting a wire body as sent: what it carries that the neutral request drops, named.
 
-What a wire body carries that the neutral request drops, so no offline count sees it.
+``helpers.tokens.count`` counts a neutral ``Request``; a body on the wire can carry more: a
+``response_format`` or ``text.format`` schema, files, provider-run tools, extended thinking,
+stored state, items the neutral request has no block for. Each one makes the count an estimate,
+named here with how far it can be off (``None``: unknown): ``with_unmodelled`` applies it to a
+count (the local provider's usage does), ``count_body`` parses a body, counts it with the fast
+twin (``standin.fast_breakdown.count_fast``, equal to ``count``) and applies it (the CLI, the
+estimate-spread benchmark). The recorded bills behind each entry: ``docs/evidence.md``.
 
-``count`` counts a neutral ``Request``; a body on the wire can carry more: a ``response_format``
-or ``text.format`` schema, files, provider-run tools, extended thinking, stored state, items
-the neutral request has no block for. Each one makes the count an estimate, named here with
-how far it can be off (``None``: unknown). ``helpers.tokens.with_unmodelled`` applies it, for
-``count_body`` and for the local provider's usage. The recorded bills behind each entry are in
-``helpers.tokens.exactness``'s docstring.
+What it deliberately does not do: guess a size it cannot know (those bounds are ``None``).
 """
 
 from __future__ import annotations
@@ -15,9 +16,64 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from helpers.tokens.exactness import LEGACY_FORCED
+from helpers.models import ModelInfo
+from helpers.tokens import Count
 
-__all__ = ["unmodelled"]
+__all__ = ["count_body", "unmodelled", "with_unmodelled"]
+
+#: A named legacy ``function_call`` was 3 tokens fewer than a forced tool (hmarr's 2023 figures).
+LEGACY_FORCED = 3
+
+
+def count_body(body: dict, format: str, model: str | ModelInfo | None = None) -> Count:
+    """Count a wire body as sent: parse it, count it, and label as estimated whatever the body
+    carries that the neutral request drops (a ``response_format`` schema, file parts...).
+    The legacy ``functions`` / ``function_call`` fields are counted as ``tools`` /
+    ``tool_choice`` (as hmarr's 2023 figures were measured; an estimate)."""
+    from helpers.formats import parse
+    from standin.fast_breakdown import count_fast
+
+    wire = body
+    if format == "openai-chat" and body.get("functions") and not body.get("tools"):
+        body = _functions_as_tools(body)
+    request = parse(body, format)
+    counted = count_fast(request, model or body.get("model") or None)
+    return with_unmodelled(counted, wire, format)
+
+
+def with_unmodelled(counted: Count, body: dict, format: str) -> Count:
+    """``counted`` (of ``body`` parsed) marked as an estimate wherever the wire body carries
+    what the neutral request drops (``unmodelled``). Only for a model of the body's own
+    provider: counted for another provider's model, the body would be sent in that format."""
+    from helpers.models import model_info
+
+    if format.split("-")[0] != model_info(counted.model).provider:
+        return counted
+    dropped = unmodelled(body, format)
+    merged = dict(counted.uncertain)
+    for part, (bound, why) in dropped.items():  # a part estimated twice: both bounds, both whys
+        if part in merged:
+            before, reason = merged[part]
+            bound = None if bound is None or before is None else bound + before
+            why = f"{reason}; {why}"
+        merged[part] = (bound, why)
+    if dropped:
+        counted.uncertain = merged
+        counted.estimate = True
+    return counted
+
+
+def _functions_as_tools(body: dict) -> dict:
+    """The legacy ``functions`` / ``function_call`` fields as ``tools`` / ``tool_choice``."""
+    legacy = {k: v for k, v in body.items() if k not in ("functions", "function_call")}
+    legacy["tools"] = [{"type": "function", "function": f} for f in body["functions"]]
+    call = body.get("function_call")
+    if isinstance(call, dict) and call.get("name"):
+        legacy["tool_choice"] = {"type": "function", "function": {"name": call["name"]}}
+    elif call in ("none", "auto"):
+        legacy["tool_choice"] = call
+    return legacy
+
 
 #: Request fields and content parts the neutral request does not carry, so no count sees them.
 UNMODELLED_FIELDS = {
@@ -77,7 +133,7 @@ def unmodelled(body: dict[str, Any], format: str) -> dict[str, tuple[int | None,
 
 def _openai_extras(body: dict[str, Any]) -> dict[str, tuple[int | None, str]]:
     """``response_format`` with a JSON schema and a named legacy ``function_call``: bounded."""
-    from helpers.tokens.encodings import encode
+    from helpers.tokens.encodings import PROXY, encode
 
     out: dict[str, tuple[int | None, str]] = {}
     form = body.get("response_format")
@@ -88,7 +144,7 @@ def _openai_extras(body: dict[str, Any]) -> dict[str, tuple[int | None, str]]:
             header += f"// {spec['description']}\n"
         text = header + json.dumps(spec.get("schema"), separators=(",", ":"))
         why = "response_format json_schema: added in a form no figure pins down, not counted"
-        out["response_format"] = (len(encode("o200k_base", text)) + 4, why)
+        out["response_format"] = (len(encode(PROXY, text)) + 4, why)
     elif isinstance(form, dict) and form.get("type") not in (None, "text", "json_object"):
         out["response_format"] = (None, f"response_format {form.get('type')!r}: not counted")
     if body.get("functions") and not body.get("tools"):
@@ -117,7 +173,7 @@ RESPONSES_UNREAD_ITEMS = {
 
 def _responses_extras(body: dict[str, Any]) -> dict[str, tuple[int | None, str]]:
     """What a Responses body carries that Chat's rendering does not pin down (recorded bills:
-    the module docstring)."""
+    ``docs/evidence.md``, "Counting")."""
     out: dict[str, tuple[int | None, str]] = {}
     for k, tool in enumerate(body.get("tools") or []):
         kind = tool.get("type") if isinstance(tool, dict) else None

@@ -1,13 +1,15 @@
-"""Used in lessons: 05.
+"""Used in lessons: 04, 05, 10, 12.
 
-Tool definitions as a cost: the fixed part of every request, and what more tools cost.
+Two levers on a ticket's cost: the tool definitions every request carries, and compaction.
 
 ``tool_overhead`` splits a request into tool definitions, system prompt and the rest;
-``with_tools`` swaps the tool list of a whole ticket; ``tool_count_effect`` prices the ticket
-both ways (lesson 05's "what do five more tools cost?").
+``with_tools`` swaps the tool list of a whole ticket and ``tool_count_effect`` prices it both
+ways (lesson 05's "what do five more tools cost?"). ``compact`` replaces early history with a
+summary, as an agent does when a ticket grows long; ``compact_ticket`` rewrites a ticket from
+the turn where that happens. Price both versions with ``project_ticket`` to see what it saves.
 
-What it deliberately does not do: guess how a model would behave with more tools (the same
-requests are priced with another tool list).
+What it deliberately does not do: guess how a model would behave with other tools, or write the
+summary (a model does that in real life; here the caller gives it).
 """
 
 from __future__ import annotations
@@ -16,10 +18,18 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from helpers.cost.tickets import Ticket, project_ticket
-from helpers.messages import Request, Tool
-from helpers.models import ModelInfo, model_info
+from helpers.messages import Message, Request, Text, Tool
+from helpers.models import ModelInfo, info_for
 
-__all__ = ["ToolCountEffect", "ToolOverhead", "tool_count_effect", "tool_overhead", "with_tools"]
+__all__ = [
+    "ToolCountEffect",
+    "ToolOverhead",
+    "compact",
+    "compact_ticket",
+    "tool_count_effect",
+    "tool_overhead",
+    "with_tools",
+]
 
 
 @dataclass
@@ -87,7 +97,7 @@ def tool_count_effect(
     caching: bool = True,
 ) -> ToolCountEffect:
     """Cost the ticket as sent, and again with ``tools`` in every request instead."""
-    info = model if isinstance(model, ModelInfo) else model_info(model or requests[0].model)
+    info = info_for(model, requests[0])
     other = with_tools(requests, tools)
     return ToolCountEffect(
         tool_overhead(requests[0], info),
@@ -95,3 +105,34 @@ def tool_count_effect(
         project_ticket(requests, info, caching=caching),
         project_ticket(other, info, caching=caching),
     )
+
+
+def compact(request: Request, keep_last: int, summary: str) -> Request:
+    """The request with everything before its last ``keep_last`` messages (after the system
+    messages) replaced by one user message holding ``summary``: what compaction sends."""
+    head = [m for m in request.messages if m.role == "system"]
+    rest = [m for m in request.messages if m.role != "system"]
+    kept = rest[-keep_last:] if keep_last else []
+    while kept and kept[0].role == "tool":  # never keep a result without its call
+        kept = kept[1:]
+    note = Message("user", [Text(f"Summary of the conversation so far:\n{summary}")])
+    return Request(request.model, [*head, note, *kept], list(request.tools), request.tool_choice)
+
+
+def compact_ticket(
+    requests: list[Request], at: int, summary: str, keep_last: int = 2
+) -> list[Request]:
+    """The ticket's requests if history is compacted before request ``at`` (0-based).
+
+    Request ``at`` becomes ``compact(requests[at], keep_last, summary)``; every later request
+    is that plus what the conversation added after it. Earlier requests are unchanged.
+    """
+    if not 0 <= at < len(requests):
+        raise ValueError(f"compaction turn {at} is outside the ticket (0..{len(requests) - 1})")
+    base = compact(requests[at], keep_last, summary)
+    seen = len(requests[at].messages)
+    later = [
+        Request(r.model, [*base.messages, *r.messages[seen:]], list(r.tools), r.tool_choice)
+        for r in requests[at + 1 :]
+    ]
+    return [*requests[:at], base, *later]
