@@ -19,8 +19,9 @@ returns only messages. This module does not render any provider's JSON: ``helper
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from helpers.formats.common import Note, Notes
 from helpers.messages import (
     ROLES,
     FormatError,
@@ -31,9 +32,6 @@ from helpers.messages import (
     ToolCall,
     ToolResult,
 )
-
-if TYPE_CHECKING:  # only for the hints: a real import here would run formats/__init__, which
-    from helpers.formats.common import Note, Notes  # imports this module (an import circle)
 
 __all__ = ["FlatMessage", "FlatToolCall", "from_flat", "to_flat"]
 
@@ -68,8 +66,6 @@ def _text(blocks: list, where: str, notes: Notes) -> str:
 
 def to_flat(messages: list[Message]) -> tuple[list[FlatMessage], list[Note]]:
     """The flat list, and a note for everything the flat shape could not keep."""
-    from helpers.formats.common import Notes  # here, not at the top: see the TYPE_CHECKING note
-
     notes = Notes()
     flat: list[FlatMessage] = []
     for i, message in enumerate(messages):
