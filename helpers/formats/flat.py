@@ -3,17 +3,11 @@
 The flat view: one content *string* per message, the shape many codebases store.
 
 A ``FlatMessage`` is ``role``, ``content: str``, ``tool_calls``, ``tool_call_id`` and
-``is_error``: OpenAI Chat's message, more or less. It is enough for a lot: narration plus tool
-calls in one assistant message, an error flag on a result. It cannot hold what block lists can:
-
-- reasoning (and its signature), images, participant names: dropped, with a ``Note``;
-- several text blocks: joined into one string (blank line between), with a ``Note``;
-- text after a tool call: the string comes first, the calls after it;
-- a tool message with several results: split into one flat message per result. ``from_flat``
-  does not merge them again: it gives back one tool message per result (the note says so).
-
-``to_flat`` returns the notes with the flat list; ``from_flat`` cannot lose anything, so it
-returns only messages. This module does not render any provider's JSON: ``helpers.formats``.
+``is_error``: OpenAI Chat's message, more or less. It cannot hold reasoning, images or names
+(dropped, with a ``Note``); several text blocks are joined (blank line between); text after a
+tool call comes before the calls; a tool message with several results becomes one flat message
+per result, and ``from_flat`` gives back one tool message per result. ``to_flat`` returns the
+notes with the list; ``from_flat`` loses nothing. No provider JSON here: ``helpers.formats``.
 """
 
 from __future__ import annotations
