@@ -2,18 +2,12 @@
 
 What comes back: one assistant message, why the model stopped, and normalised usage.
 
-Every provider reports usage differently (see ``helpers/formats/*`` for each parser). The
-neutral ``Usage`` follows one rule so cost arithmetic has a single meaning:
-
-- ``input_tokens`` counts **all** input tokens of the request, cached or not (OpenAI and Gemini
-  report it this way; for Anthropic the parser adds ``cache_read`` and ``cache_creation`` to its
-  ``input_tokens``, which excludes them);
-- ``cache_read_tokens`` and ``cache_write_tokens`` are the parts of ``input_tokens`` read from or
-  written to the prompt cache;
-- ``output_tokens`` counts all generated tokens, reasoning included (Gemini reports thoughts
-  separately; its parser adds them); ``reasoning_tokens`` is the part of it spent reasoning.
-
-The provider's own usage object is kept in ``raw`` so a lesson can show both side by side.
+Every provider reports usage differently; the neutral ``Usage`` follows one rule, so cost
+arithmetic has one meaning: ``input_tokens`` counts **all** input tokens, cached or not (the
+Anthropic parser adds its cache reads and writes back in); ``cache_read_tokens`` and
+``cache_write_tokens`` are parts of it; ``output_tokens`` counts all generated tokens, reasoning
+included (the Gemini parser adds thoughts in), and ``reasoning_tokens`` is part of it. The
+provider's own usage object is kept in ``raw``.
 """
 
 from __future__ import annotations

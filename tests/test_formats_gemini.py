@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from helpers.formats import FormatError, parse, parse_response, render, render_response
-from helpers.formats.gemini import NO_ID
+from helpers.formats.gemini_render import NO_ID
 from helpers.messages import (
     Image,
     Message,
@@ -512,7 +512,7 @@ def test_snake_case_fields_read_like_camel_case():
         },
         "generation_config": {"max_output_tokens": 7},
     }
-    from helpers.formats.gemini.spelling import camel
+    from helpers.formats.gemini_render import camel
 
     assert parse(snake, FMT) == parse(camel(snake), FMT)
     request = parse(snake, FMT)

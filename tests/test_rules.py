@@ -133,9 +133,9 @@ def test_a_user_message_between_calls_and_results_breaks_provider_rules(request,
 @FEW
 @given(conversations())
 def test_anthropic_numbering_matches_the_renderer(request):
-    if importlib.util.find_spec("helpers.formats.anthropic") is None:
-        pytest.skip("helpers.formats.anthropic not available")
-    from helpers.formats.anthropic import render_request
+    if importlib.util.find_spec("helpers.formats.anthropic_render") is None:
+        pytest.skip("helpers.formats.anthropic_render not available")
+    from helpers.formats.anthropic_render import render_request
     from helpers.formats.common import Notes
 
     body = render_request(request, Notes())
@@ -147,10 +147,10 @@ def test_anthropic_numbering_matches_the_renderer(request):
 @FEW
 @given(conversations())
 def test_chat_numbering_matches_the_renderer(request):
-    if importlib.util.find_spec("helpers.formats.openai_chat") is None:
-        pytest.skip("helpers.formats.openai_chat not available")
+    if importlib.util.find_spec("helpers.formats.openai_chat_render") is None:
+        pytest.skip("helpers.formats.openai_chat_render not available")
     from helpers.formats.common import Notes
-    from helpers.formats.openai_chat import render_request
+    from helpers.formats.openai_chat_render import render_request
 
     body = render_request(request, Notes())
     chat = chat_numbering(request.messages)
@@ -161,10 +161,10 @@ def test_chat_numbering_matches_the_renderer(request):
 @FEW
 @given(conversations())
 def test_gemini_turns_match_the_renderer(request):
-    if importlib.util.find_spec("helpers.formats.gemini") is None:
-        pytest.skip("helpers.formats.gemini not available")
+    if importlib.util.find_spec("helpers.formats.gemini_render") is None:
+        pytest.skip("helpers.formats.gemini_render not available")
     from helpers.formats.common import Notes
-    from helpers.formats.gemini import render_request
+    from helpers.formats.gemini_render import render_request
 
     body = render_request(request, Notes())
     turns = gemini_turns(request.messages)

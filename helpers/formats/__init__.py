@@ -2,43 +2,44 @@
 
 The four wire formats: one neutral conversation, rendered as each provider's request body.
 
->>> rendered = render(request, "anthropic")      # neutral Request -> Rendered(body, notes)
->>> parse(rendered.body)                         # any provider body -> neutral Request
->>> detect(body)                                 # "openai-chat", ..., or "neutral"
->>> parse_response(body, "gemini")               # provider response -> Reply
->>> render_response(reply, "openai-responses")   # Reply -> provider response (for a fake server)
-
-Each format lives in its own package (``openai_chat``, ``openai_responses``, ``anthropic``,
-``gemini``), one file per direction: ``render.py`` (neutral -> wire: ``render_request``,
-``render_response``) and ``parse.py`` (wire -> neutral: ``parse_request``, ``parse_response``,
-``parse_usage``, and ``evidence``, what marks a body as that format). What all four share is in
-``common.py``, once. A fifth provider is a new package and one line in ``_MODULES``.
-
-Lossy conversions never fail silently: they add a ``Note`` (``where``, ``message``). Every
-public function takes an optional ``notes`` list to collect them; ``render`` also returns them
-on the ``Rendered``. This package does not check the rules of the list (``helpers.rules``), send
-anything, or count tokens.
+``render(request, "anthropic")`` gives a ``Rendered`` (body, notes, path); ``parse(body)`` reads
+any format's body back as neutral; ``detect(body)`` says which format it is in;
+``parse_response`` and ``render_response`` do the same for response bodies. Each format is two
+modules, listed in ``MODULES``: ``<format>_render.py`` (neutral -> wire) and
+``<format>_parse.py`` (wire -> neutral); what they share is in ``common.py``. Lossy conversions
+never fail silently: they add a ``Note``. This package does not check the rules of the list
+(``helpers.rules``), send anything, or count tokens.
 """
 
 from __future__ import annotations
 
-import importlib
-import inspect
 from types import ModuleType
-from typing import Any
+from typing import Any, NamedTuple
 
-from helpers.flat import to_flat
+from helpers.formats import (
+    anthropic_parse,
+    anthropic_render,
+    gemini_parse,
+    gemini_render,
+    openai_chat_parse,
+    openai_chat_render,
+    openai_responses_parse,
+    openai_responses_render,
+)
 from helpers.formats.common import ERROR_PREFIX, Note, Notes, Rendered
+from helpers.formats.flat import to_flat
 from helpers.messages import FormatError, Request, load
 from helpers.replies import Reply, Usage
 
 __all__ = [
     "ERROR_PREFIX",
     "FORMATS",
+    "MODULES",
     "FormatError",
     "Note",
     "Rendered",
     "detect",
+    "family",
     "parse",
     "parse_response",
     "parse_usage",
@@ -48,21 +49,34 @@ __all__ = [
     "to_flat",
 ]
 
-# format name -> module under helpers.formats
-_MODULES: dict[str, str] = {
-    "openai-chat": "openai_chat",
-    "openai-responses": "openai_responses",
-    "anthropic": "anthropic",
-    "gemini": "gemini",
+
+class Format(NamedTuple):
+    """One wire format: the module that writes its bodies and the one that reads them."""
+
+    render: ModuleType
+    parse: ModuleType
+
+
+#: Every wire format. A fifth is two new modules and one line here.
+MODULES: dict[str, Format] = {
+    "openai-chat": Format(openai_chat_render, openai_chat_parse),
+    "openai-responses": Format(openai_responses_render, openai_responses_parse),
+    "anthropic": Format(anthropic_render, anthropic_parse),
+    "gemini": Format(gemini_render, gemini_parse),
 }
-FORMATS: tuple[str, ...] = tuple(_MODULES)
+#: The names of the wire formats, in the order the lessons show them.
+FORMATS: tuple[str, ...] = tuple(MODULES)
 
 
-def module(name: str) -> ModuleType:
-    """The module that implements format ``name``; unknown names list the known ones."""
-    if name not in _MODULES:
-        raise FormatError(f"unknown format {name!r} (known: {', '.join(FORMATS)})")
-    return importlib.import_module(f"helpers.formats.{_MODULES[name]}")
+def _format(format: str) -> Format:
+    if format not in MODULES:
+        raise FormatError(f"unknown format {format!r} (known: {', '.join(FORMATS)})")
+    return MODULES[format]
+
+
+def family(format: str) -> str:
+    """The provider (company) behind a wire format: ``openai-responses`` -> ``openai``."""
+    return _format(format).render.PROVIDER
 
 
 def render(
@@ -70,26 +84,21 @@ def render(
 ) -> Rendered:
     """The request body for ``format``, with the notes on what it changed or dropped.
 
-    ``options`` go to that format's renderer: ``render(r, "openai-chat",
-    system_role="developer")``. An option the format does not take is an error.
+    ``options`` go to that format's renderer (``render(r, "openai-chat",
+    system_role="developer")``); each renderer lists the ones it takes in ``OPTIONS``.
     """
-    fmt = module(format)
-    accepted = [
-        p.name
-        for p in inspect.signature(fmt.render_request).parameters.values()
-        if p.kind is p.KEYWORD_ONLY
-    ]
+    module = _format(format).render
     for key in options:
-        if key not in accepted:
+        if key not in module.OPTIONS:
             raise FormatError(
                 f"option {key!r} is not used by {format} "
-                f"(it takes: {', '.join(accepted) or 'none'})"
+                f"(it takes: {', '.join(module.OPTIONS) or 'none'})"
             )
     found = Notes()
-    body = fmt.render_request(request, found, **options)
+    body = module.render_request(request, found, **options)
     if notes is not None:
         notes.extend(found)
-    return Rendered(format, body, list(found), fmt.PATH.format(model=request.model))
+    return Rendered(format, body, list(found), module.PATH.format(model=request.model))
 
 
 def render_for(request: Request, format: str) -> Rendered:
@@ -101,20 +110,21 @@ def render_for(request: Request, format: str) -> Rendered:
 
     from helpers.models import default_model
 
-    family = "openai" if format.startswith("openai") else format
-    return render(replace(request, model=default_model(family)), format)
+    return render(replace(request, model=default_model(family(format))), format)
 
 
 def parse(body: dict, format: str | None = None, *, notes: list[Note] | None = None) -> Request:
-    """Read a request body (in ``format``, or whatever ``detect`` finds) as neutral."""
+    """Read a request body (in ``format``, or whatever ``detect`` finds) as neutral.
+
+    A ``Notes`` passed in also records where each message and block came from (``origin``).
+    """
     if not isinstance(body, dict):
         raise FormatError(f"a request body must be a JSON object, got {type(body).__name__}")
     name = format or detect(body)
     if name == "neutral":
         return load(body)
-    # A ``Notes`` passed in also collects where each message and block came from (``origin``).
     found = notes if isinstance(notes, Notes) else Notes()
-    request = module(name).parse_request(body, found)
+    request = _format(name).parse.parse_request(body, found)
     if notes is not None and notes is not found:
         notes.extend(found)
     return request
@@ -125,7 +135,7 @@ def parse_response(body: dict, format: str, *, notes: list[Note] | None = None) 
     if not isinstance(body, dict):
         raise FormatError(f"a response body must be a JSON object, got {type(body).__name__}")
     found = Notes()
-    reply = module(format).parse_response(body, found)
+    reply = _format(format).parse.parse_response(body, found)
     if notes is not None:
         notes.extend(found)
     return reply
@@ -139,7 +149,7 @@ def parse_usage(usage: dict, format: str) -> Usage:
     """
     if not isinstance(usage, dict):
         raise FormatError(f"usage: expected an object, got {type(usage).__name__}")
-    return module(format).parse_usage(usage)
+    return _format(format).parse.parse_usage(usage)
 
 
 def render_response(
@@ -151,15 +161,13 @@ def render_response(
     is the Unix timestamp where the format has one (default 0, so output is deterministic).
     """
     found = Notes()
-    body = module(format).render_response(reply, found, created=created)
+    body = _format(format).render.render_response(reply, found, created=created)
     if notes is not None:
         notes.extend(found)
     return body
 
 
 # --- detect -------------------------------------------------------------------------------
-
-_NEUTRAL_BLOCKS = ("tool_call", "reasoning")
 
 
 def _neutral_evidence(body: dict) -> list[str]:
@@ -168,7 +176,7 @@ def _neutral_evidence(body: dict) -> list[str]:
         content = m.get("content") if isinstance(m, dict) else None
         for block in content if isinstance(content, list) else []:
             kind = block.get("type") if isinstance(block, dict) else None
-            if kind in _NEUTRAL_BLOCKS or (kind == "tool_result" and "call_id" in block):
+            if kind in ("tool_call", "reasoning") or (kind == "tool_result" and "call_id" in block):
                 found.append(f"messages[{i}] has a neutral '{kind}' block")
             if kind == "image" and "media_type" in block and "source" not in block:
                 found.append(f"messages[{i}] has a neutral image block")
@@ -192,7 +200,7 @@ def detect(body: dict, prefer: str | None = None) -> str:
     for key in ("messages", "tools", "contents"):  # every format's evidence iterates these
         if body.get(key) is not None and not isinstance(body[key], list):
             raise FormatError(f"{key}: expected a list, got {type(body[key]).__name__}")
-    found = {name: module(name).evidence(body) for name in FORMATS}
+    found = {name: format.parse.evidence(body) for name, format in MODULES.items()}
     found["neutral"] = _neutral_evidence(body)
     found = {name: reasons for name, reasons in found.items() if reasons}
     if len(found) == 1:

@@ -1,14 +1,11 @@
 """Used in lessons: 02, 03, 04, 05, 06, 07, 08, 09, 10, 11, 12.
 
-What every wire format shares: ``Note``, ``Rendered``, and small helpers for the renderers.
+What every wire format shares: ``Note``, ``Notes``, ``Rendered``, and small helpers.
 
-A renderer turns the neutral ``Request`` into one provider's JSON body; a parser reads it back.
 When a format has no place for something (reasoning in OpenAI Chat, ``is_error`` in both
 OpenAI formats, an image in a system prompt), the converter does not fail and does not drop it
-silently: it adds a ``Note`` saying where and what changed.
-
-This module knows no provider. It does not validate the *rules of the list* (tool results right
-after their calls, and so on): that is ``helpers.rules``. It only refuses blocks that have no
+silently: it adds a ``Note`` saying where and what changed. This module knows no provider and
+does not check the rules of the list (``helpers.rules``); it only refuses blocks that have no
 meaning where they stand (a tool call in a user message), naming the message and block.
 """
 
@@ -126,7 +123,7 @@ def string(value: Any, where: str) -> str:
     return value
 
 
-def count(usage: dict, key: str, where: str) -> int:
+def token_field(usage: dict, key: str, where: str) -> int:
     """A token count from a usage object: missing or null is 0, anything but an integer is bad."""
     value = usage.get(key)
     if value is None:
@@ -139,7 +136,7 @@ def count(usage: dict, key: str, where: str) -> int:
 
 def limit(body: dict, key: str, where: str = "") -> int | None:
     """A ``max_tokens``-like setting: ``None`` when unset, else a count."""
-    return None if body.get(key) is None else count(body, key, where)
+    return None if body.get(key) is None else token_field(body, key, where)
 
 
 def _kind(value: Any) -> str:
@@ -212,13 +209,13 @@ def image_from_url(url: str, detail: str | None = None) -> Image:
     return Image(url=url, detail=detail)
 
 
-def note_image_detail(messages: list[Message], fmt: str, notes: Notes) -> None:
+def note_image_detail(messages: list[Message], format: str, notes: Notes) -> None:
     """``detail`` is OpenAI's knob; formats without it say that they dropped it."""
     for i, message in enumerate(messages):
         for j, block in enumerate(message.content):
             inner = block.content if isinstance(block, ToolResult) else [block]
             if any(isinstance(b, Image) and b.detail is not None for b in inner):
-                notes.add(f"messages[{i}].content[{j}]", f"image detail has no field in {fmt}")
+                notes.add(f"messages[{i}].content[{j}]", f"image detail has no field in {format}")
 
 
 # --- placement and provider binding ------------------------------------------------------------
@@ -286,11 +283,15 @@ def check_tool_choice(choice: Any) -> None:
     )
 
 
-def flag_error(texts: list[str], is_error: bool, fmt: str, where: str, notes: Notes) -> list[str]:
+def flag_error(
+    texts: list[str], is_error: bool, format: str, where: str, notes: Notes
+) -> list[str]:
     """Formats without an error flag carry it as a visible prefix on the result's first text."""
     if not is_error:
         return texts
-    notes.add(where, f"is_error has no field in {fmt}; carried as a text prefix {ERROR_PREFIX!r}")
+    notes.add(
+        where, f"is_error has no field in {format}; carried as a text prefix {ERROR_PREFIX!r}"
+    )
     return [ERROR_PREFIX + (texts[0] if texts else "")] + texts[1:]
 
 

@@ -2,28 +2,12 @@
 
 The neutral message model: one conversation, written once, before any provider's spelling.
 
-A request is ``{"model", "tools": [...], "messages": [...]}``. Each message has a ``role``
-(``system``, ``user``, ``assistant`` or ``tool``) and ``content``, which is always a **list of
-typed blocks**, never a bare string:
-
-=============  ==========================================================================
-block          JSON
-=============  ==========================================================================
-text           ``{"type": "text", "text": "..."}``
-tool_call      ``{"type": "tool_call", "id": "c1", "name": "search_orders", "arguments": {...}}``
-tool_result    ``{"type": "tool_result", "call_id": "c1", "text": "...", "is_error": false}``
-               (or ``"content": [blocks]`` instead of ``"text"`` for rich results)
-reasoning      ``{"type": "reasoning", "text": "...", "signature": "...", "provider": "..."}``
-image          ``{"type": "image", "media_type": "image/png", "data": "<base64>"}`` or ``"url"``
-=============  ==========================================================================
-
-This module knows nothing about providers: ``helpers/formats/`` turns these types into each
-provider's request body and back. What you *build* here are plain dataclasses; ``dump()`` gives
-the exact JSON above and ``load()`` reads it back, naming the message and block of any mistake.
-
-Three files, in the order the lessons meet them: ``conversation.py`` (roles, messages, the
-request, builders; lesson 02), ``blocks.py`` (the typed blocks; lesson 03), ``files.py`` (load
-and dump the JSON, with errors that name the place; lessons 03 and 08).
+A request is ``{"model", "tools": [...], "messages": [...]}``; each message has a ``role``
+(system, user, assistant, tool) and ``content``, always a list of typed blocks (text,
+tool_call, tool_result, reasoning, image; their JSON is in ``blocks.py``). Three files, in the
+order the lessons meet them: ``conversation.py`` (roles, messages, the request, builders),
+``blocks.py`` (the typed blocks), ``files.py`` (``load`` and ``dump``, with errors that name
+the place). This package knows no provider: ``helpers/formats/`` does.
 """
 
 from __future__ import annotations

@@ -4,8 +4,8 @@ The five content blocks a message is made of: text, tool call, tool result, reas
 
 Lesson 03's point: ``content`` is always a list of these, never a bare string. Each block is a
 plain dataclass with one literal ``type`` discriminator and a ``to_json()`` that gives exactly
-the neutral JSON in the table of ``helpers/messages/__init__.py``. What this module does not do:
-know any provider (``helpers/formats/`` does), or read JSON back (``files.py``).
+its neutral JSON (``{"type": "text", "text": "..."}``). What this module does not do: know any
+provider (``helpers/formats/`` does), or read JSON back (``files.py``).
 """
 
 from __future__ import annotations

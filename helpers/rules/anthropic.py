@@ -98,7 +98,7 @@ class WireMessage:
 def anthropic_numbering(messages: list[Message]) -> list[WireMessage]:
     """The ``messages`` list the Anthropic renderer sends (see the module docstring).
 
-    It mirrors ``helpers.formats.anthropic.render``: system messages leave the list; a user message
+    It mirrors ``helpers.formats.anthropic_render``: system messages leave the list; a user message
     right after a tool message joins it; blocks Anthropic cannot take are left out (reasoning
     from another provider or without a signature, an image outside a user message), and so is
     a message that had content but has none left. A message that was empty to begin with keeps

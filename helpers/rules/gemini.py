@@ -62,7 +62,7 @@ class Turn:
 def gemini_turns(messages: list[Message]) -> list[Turn]:
     """The ``contents`` list the Gemini renderer sends, as turns.
 
-    It mirrors ``formats.gemini.render``: system messages leave the list, each tool message is
+    It mirrors ``formats.gemini_render``: system messages leave the list, each tool message is
     its own function-response turn, and a model turn with content but nothing Gemini takes
     (only another provider's reasoning) is left out. A message that was empty to begin with
     keeps its place, as it would in a body written by hand.

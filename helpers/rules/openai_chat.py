@@ -66,7 +66,7 @@ class ChatMessage:
 def chat_numbering(messages: list[Message]) -> list[ChatMessage]:
     """The chat list the renderer sends: one entry per message, one per result of a tool message.
 
-    It mirrors ``formats.openai_chat.render``: a message whose content holds nothing Chat can
+    It mirrors ``formats.openai_chat_render``: a message whose content holds nothing Chat can
     carry (only reasoning, say) is left out. A message that was empty to begin with keeps its
     place: a body written by hand keeps it, and that is the body OpenAI answers about.
     """

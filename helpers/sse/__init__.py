@@ -1,39 +1,23 @@
 """Used in lessons: 07.
 
-Streaming, read side: raw server-sent-event bytes -> the provider's whole response.
+Streaming, read side: raw server-sent-event bytes -> the provider's whole response -> a Reply.
 
-A streamed reply is the same response as a non-streamed one, cut into events. So this package
-does one small thing per provider (one module each):
-
-- ``accumulate(events) -> dict``: add the events up into the provider's *whole* response body,
-  exactly the JSON a non-streaming call returns. Text deltas are concatenated; tool-call
-  argument fragments are joined by ``index`` (OpenAI chat), by item id (OpenAI Responses) or by
-  content-block index (Anthropic); Gemini sends whole calls; Anthropic's ``signature_delta`` is an
-  assignment, not an append.
-
-On top, :func:`assemble` turns raw bytes into a neutral :class:`~helpers.replies.Reply` by
-accumulating and then parsing the whole body with ``helpers.formats.parse_response``: the same
-parser the non-streaming path uses, so both paths give the same message by construction.
-The other direction, a whole body cut into the events a provider sends (the local provider
-streams with it), is machinery: ``standin/sse_write/``.
-
-The SSE *framing* (``event:``/``data:`` lines, blank-line separators, CRLF, comments) is parsed by
-``httpx-sse``, not by hand: :func:`events` wraps the bytes in an ``httpx.Response`` and reads it
-with ``httpx_sse.EventSource``. One deliberate difference: the SSE spec (and httpx-sse) discard a
-last event that no blank line closes, but both official SDKs keep it, and the Anthropic SDK's own
-recorded fixture ends that way. We side with the SDKs and close it; if the bytes were cut
-mid-event, its JSON does not parse and :class:`StreamError` says so.
-
-What this package does not do: open connections (``helpers.loop`` and the SDKs do), retry, or
-repair a broken stream. A stream that ends early or carries an error event raises
-:class:`StreamError`, with whatever was assembled so far in ``.partial``.
+A streamed reply is the same response as a non-streamed one, cut into events: ``events`` splits
+the bytes (with ``httpx-sse``), ``accumulate`` adds them up into the whole body
+(``accumulators.py``, one function per format), and ``assemble`` parses that body with the same
+``parse_response`` the non-streaming path uses, so both give the same message. One deliberate
+difference from the SSE spec: a last event no blank line closes is kept, as both official SDKs
+do. This package does not open connections, retry, or repair a broken stream: one that ends
+early or carries an error raises ``StreamError``, with what was assembled in ``.partial``.
 """
 
 from __future__ import annotations
 
-import importlib
+import json
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
+
+from helpers.sse.accumulators import ACCUMULATORS, StreamError
 
 if TYPE_CHECKING:
     from httpx_sse import ServerSentEvent
@@ -41,35 +25,12 @@ if TYPE_CHECKING:
     from helpers.replies import Reply
 
 __all__ = [
-    "FORMATS",
+    "ACCUMULATORS",
     "StreamError",
     "accumulate",
     "assemble",
     "events",
 ]
-
-#: format name -> module under helpers.sse (one file per provider)
-FORMATS: dict[str, str] = {
-    "openai-chat": "openai_chat",
-    "openai-responses": "openai_responses",
-    "anthropic": "anthropic",
-    "gemini": "gemini",
-}
-
-
-class StreamError(ValueError):
-    """The stream is incomplete or reports an error. ``partial`` holds what was assembled."""
-
-    def __init__(self, message: str, partial: dict[str, Any] | None = None):
-        super().__init__(message)
-        self.partial = partial
-
-
-def _module(format: str):
-    if format not in FORMATS:
-        known = ", ".join(FORMATS)
-        raise ValueError(f"unknown format {format!r} (known: {known})")
-    return importlib.import_module(f"helpers.sse.{FORMATS[format]}")
 
 
 def events(raw: bytes | str | Iterable[bytes]) -> list[ServerSentEvent]:
@@ -82,7 +43,7 @@ def events(raw: bytes | str | Iterable[bytes]) -> list[ServerSentEvent]:
     if not isinstance(raw, bytes):
         raw = b"".join(raw)
     if raw.strip() and not raw.endswith((b"\n\n", b"\r\n\r\n", b"\r\r")):
-        raw += b"\n\n"  # close a last event the way the SDKs do (see the module docstring)
+        raw += b"\n\n"  # close a last event the way the SDKs do
     response = httpx.Response(200, headers={"content-type": "text/event-stream"}, content=raw)
     return list(EventSource(response).iter_sse())
 
@@ -117,8 +78,6 @@ class _Checked:
         self.current = -1
 
     def __iter__(self) -> Iterator[ServerSentEvent]:
-        import json
-
         for number, event in enumerate(self.items):
             self.current = number
             data = event.data
@@ -141,19 +100,16 @@ def accumulate(
     collects what was recovered rather than read whole: a tool call whose block never closed,
     a ``data: [DONE]`` line after a format that has none.
     """
-    import inspect
-    import json
-
+    if format not in ACCUMULATORS:
+        raise ValueError(f"unknown format {format!r} (known: {', '.join(ACCUMULATORS)})")
     found = events(raw)
     if format != "openai-chat" and found and found[-1].data.strip() == "[DONE]":
         found = found[:-1]  # proxies end every format's stream this way; it carries nothing
         if notes is not None:
             notes.append("a final 'data: [DONE]' line (not part of this format) was skipped")
-    accumulate_events = _module(format).accumulate
-    options = {"notes": notes} if "notes" in inspect.signature(accumulate_events).parameters else {}
     checked = _Checked(found)
     try:
-        return accumulate_events(checked, **options)
+        return ACCUMULATORS[format](checked, notes)
     except (json.JSONDecodeError, RecursionError) as err:
         raise StreamError(
             f"event {checked.current}: data is not JSON (a stream cut mid-event?): {err}"

@@ -14,10 +14,10 @@ import sys
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from helpers.sse import FORMATS
+    from helpers.sse import ACCUMULATORS
 
     parser.add_argument("file", metavar="FILE", help="the SSE bytes, or - for standard input")
-    choices = list(FORMATS)
+    choices = list(ACCUMULATORS)
     parser.add_argument("--format", required=True, choices=choices)
 
 

@@ -2,40 +2,36 @@
 
 The local provider (``standin.provider``) streams with :func:`encode`; the tests use it to make
 streams that ``helpers.sse`` reads back. One module per provider, each with ``encode(body)``;
-what the events mean is explained in the read side, ``helpers/sse/<provider>.py``.
+what the events mean is explained with the read side, ``helpers/sse/accumulators.py``.
 """
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
+from standin.sse_write import anthropic, gemini, openai_chat, openai_responses
 from standin.sse_write.framing import frame, pieces
 
 if TYPE_CHECKING:
     from helpers.replies import Reply
 
-__all__ = ["FORMATS", "encode", "encode_reply", "frame", "pieces"]
+__all__ = ["ENCODERS", "encode", "encode_reply", "frame", "pieces"]
 
-#: format name -> module under standin.sse_write (one file per provider)
-FORMATS: dict[str, str] = {
-    "openai-chat": "openai_chat",
-    "openai-responses": "openai_responses",
-    "anthropic": "anthropic",
-    "gemini": "gemini",
+#: format -> the function that cuts its whole body into events
+ENCODERS: dict[str, Callable[..., Iterator[str]]] = {
+    "openai-chat": openai_chat.encode,
+    "openai-responses": openai_responses.encode,
+    "anthropic": anthropic.encode,
+    "gemini": gemini.encode,
 }
-
-
-def _module(format: str):
-    if format not in FORMATS:
-        raise ValueError(f"unknown format {format!r} (known: {', '.join(FORMATS)})")
-    return importlib.import_module(f"standin.sse_write.{FORMATS[format]}")
 
 
 def encode(body: dict[str, Any], format: str, **options: Any) -> Iterator[str]:
     """Cut a whole response body into the SSE events sent in ``format`` (one string each)."""
-    return _module(format).encode(body, **options)
+    if format not in ENCODERS:
+        raise ValueError(f"unknown format {format!r} (known: {', '.join(ENCODERS)})")
+    return ENCODERS[format](body, **options)
 
 
 def encode_reply(reply: Reply, format: str, **options: Any) -> bytes:

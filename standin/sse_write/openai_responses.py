@@ -1,7 +1,7 @@
 """OpenAI Responses streaming, the write side: a whole response body cut into its events.
 
 The local provider streams with this. The event order it follows, and what each event carries,
-is explained where the stream is read back: ``helpers/sse/openai_responses.py``.
+is explained where the stream is read back: ``helpers/sse/accumulators.py``.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ Gemini ``generateContent`` -> neutral: read a request body or a ``GenerateConten
 
 Calls without an ``id`` get a deterministic one (``gemini_noid_...``, with a Note) and responses
 pair with them by name and order. Fields the neutral model has no place for are named in a
-``Note``. The other direction is ``render.py``.
+``Note``. The other direction is ``gemini_render.py``.
 """
 
 from __future__ import annotations
@@ -17,15 +17,14 @@ from typing import Any
 from helpers.formats.common import (
     Notes,
     array,
-    count,
     json_text,
     limit,
     note_unused,
     obj,
     string,
+    token_field,
 )
-from helpers.formats.gemini.render import NO_ID, PROVIDER
-from helpers.formats.gemini.spelling import PART_FIELDS, camel
+from helpers.formats.gemini_render import NO_ID, PART_FIELDS, PROVIDER, camel
 from helpers.messages import (
     FormatError,
     Image,
@@ -39,31 +38,10 @@ from helpers.messages import (
 )
 from helpers.replies import Reply, StopReason, Usage
 
-# --- Gemini -> neutral ----------------------------------------------------------------------
+# --- one part -> one neutral block ------------------------------------------------------------
 
 
-def _result(response: dict, call_id: str, where: str, notes: Notes) -> ToolResult:
-    payload = response.get("response")
-    if not isinstance(payload, dict):
-        raise FormatError(f"{where}.functionResponse.response: expected an object")
-    key = "error" if "error" in payload else "output" if "output" in payload else None
-    if key is None:
-        notes.add(where, "response has neither 'output' nor 'error'; the whole object is the text")
-        text = json_text(payload)
-    else:
-        note_unused(payload, {key}, f"{where}.functionResponse.response", notes)
-        text = json_text(payload[key])
-    content: list[Text | Image] = [Text(text)]
-    parts = array(response.get("parts"), f"{where}.functionResponse.parts")
-    for k, part in enumerate(parts):
-        at = f"{where}.functionResponse.parts[{k}]"
-        image = _read_image(obj(part, at), at, notes)
-        if image is not None:
-            content.append(image)
-    return ToolResult(call_id, content, is_error=key == "error")
-
-
-def _read_image(part: dict, where: str, notes: Notes) -> Image | None:
+def _image(part: dict, where: str, notes: Notes) -> Image | None:
     if "inlineData" in part:
         blob = obj(part["inlineData"], f"{where}.inlineData")
         mime = string(blob.get("mimeType"), f"{where}.inlineData.mimeType")
@@ -72,63 +50,87 @@ def _read_image(part: dict, where: str, notes: Notes) -> Image | None:
         ref = obj(part["fileData"], f"{where}.fileData")
         mime = string(ref.get("mimeType", "image/png"), f"{where}.fileData.mimeType")
         return Image(mime, url=string(ref.get("fileUri"), f"{where}.fileData.fileUri"))
-    if not set(part) - PART_FIELDS:  # unknown fields are named by _read_part
+    if not set(part) - PART_FIELDS:  # unknown fields are named by _part
         notes.add(where, f"part with {sorted(part)} has no neutral block; dropped")
     return None
 
 
-def read_parts(parts: list, where: str, pending: list[ToolCall], notes: Notes, stem: str) -> list:
-    """Neutral blocks for one content's parts. ``pending`` holds calls not yet answered;
-    an id-less call at part ``k`` gets the id ``gemini_noid_{stem}_{k}``."""
-    blocks: list = []
-    for k, part in enumerate(array(parts, f"{where}.parts")):
-        at = f"{where}.parts[{k}]"
-        block = _read_part(part, at, k, pending, notes, stem)
-        if block is not None:
-            blocks.append(notes.mark(block, at))
-    return blocks
+def _function_call(part: dict, at: str, pending: list[ToolCall], notes: Notes, new_id: str):
+    call = obj(part["functionCall"], f"{at}.functionCall")
+    call_id = call.get("id")
+    if not call_id:
+        call_id = new_id
+        message = f"functionCall has no id; named it {call_id!r} (left out again when rendering"
+        notes.add(at, message + " to gemini)")
+    name = string(call.get("name"), f"{at}.functionCall.name")
+    args = call.get("args") or {}
+    if not isinstance(args, dict):
+        message = f"args of functionCall {name!r} is not an object; kept as it came"
+        notes.add(at, message, rule="arguments-not-object")
+    signature = _signature(part, at)
+    block = ToolCall(string(call_id, f"{at}.functionCall.id"), name, args, signature)
+    pending.append(block)
+    return block
 
 
-def _read_part(part: Any, at: str, k: int, pending: list[ToolCall], notes: Notes, stem: str):
+def _function_response(part: dict, at: str, pending: list[ToolCall], notes: Notes) -> ToolResult:
+    response = obj(part["functionResponse"], f"{at}.functionResponse")
+    call_id = response.get("id") or _answer(response.get("name"), pending, at, notes)
+    call_id = string(call_id, f"{at}.functionResponse.id")
+    pending[:] = [c for c in pending if c.id != call_id]
+    payload = response.get("response")
+    if not isinstance(payload, dict):
+        raise FormatError(f"{at}.functionResponse.response: expected an object")
+    key = "error" if "error" in payload else "output" if "output" in payload else None
+    if key is None:
+        notes.add(at, "response has neither 'output' nor 'error'; the whole object is the text")
+        text = json_text(payload)
+    else:
+        note_unused(payload, {key}, f"{at}.functionResponse.response", notes)
+        text = json_text(payload[key])
+    content: list[Text | Image] = [Text(text)]
+    for n, inner in enumerate(array(response.get("parts"), f"{at}.functionResponse.parts")):
+        where = f"{at}.functionResponse.parts[{n}]"
+        image = _image(obj(inner, where), where, notes)
+        if image is not None:
+            content.append(image)
+    return ToolResult(call_id, content, is_error=key == "error")
+
+
+def _signature(part: dict, at: str) -> str | None:
+    signature = part.get("thoughtSignature")
+    return None if signature is None else string(signature, f"{at}.thoughtSignature")
+
+
+def _part(part: Any, at: str, pending: list[ToolCall], notes: Notes, new_id: str) -> Any:
     """One part as a neutral block, or None (with a note) when it has none."""
     unknown = sorted(set(obj(part, at)) - PART_FIELDS)
     if unknown:
         notes.add(at, f"{unknown[0]!r} is not a field of a Gemini part", rule="unknown-block")
-    signature = part.get("thoughtSignature")
-    if signature is not None:
-        signature = string(signature, f"{at}.thoughtSignature")
+    signature = _signature(part, at)
     if part.get("thought"):
-        text = string(part.get("text", ""), f"{at}.text")
-        return Reasoning(text, signature, provider=PROVIDER)
+        return Reasoning(string(part.get("text", ""), f"{at}.text"), signature, provider=PROVIDER)
     if "text" in part:
         if signature is not None:
             notes.add(at, "thoughtSignature on a text part dropped (a text block has none)")
         return Text(string(part["text"], f"{at}.text"))
     if "functionCall" in part:
-        call = obj(part["functionCall"], f"{at}.functionCall")
-        call_id = call.get("id")
-        if not call_id:
-            call_id = f"{NO_ID}{stem}_{k}"
-            notes.add(
-                at,
-                f"functionCall has no id; named it {call_id!r} (left out again "
-                "when rendering to gemini)",
-            )
-        name = string(call.get("name"), f"{at}.functionCall.name")
-        args = call.get("args") or {}
-        if not isinstance(args, dict):
-            message = f"args of functionCall {name!r} is not an object; kept as it came"
-            notes.add(at, message, rule="arguments-not-object")
-        block = ToolCall(string(call_id, f"{at}.functionCall.id"), name, args, signature)
-        pending.append(block)
-        return block
+        return _function_call(part, at, pending, notes, new_id)
     if "functionResponse" in part:
-        response = obj(part["functionResponse"], f"{at}.functionResponse")
-        call_id = response.get("id") or _answer(response.get("name"), pending, at, notes)
-        call_id = string(call_id, f"{at}.functionResponse.id")
-        pending[:] = [c for c in pending if c.id != call_id]
-        return _result(response, call_id, at, notes)
-    return _read_image(part, at, notes)
+        return _function_response(part, at, pending, notes)
+    return _image(part, at, notes)
+
+
+def _parts(parts: Any, where: str, pending: list[ToolCall], notes: Notes, stem: str) -> list:
+    """Neutral blocks for one content's parts, each block's origin recorded. ``pending`` holds
+    the calls not answered yet; an id-less call at part ``k`` gets ``gemini_noid_{stem}_{k}``."""
+    blocks = []
+    for k, part in enumerate(array(parts, f"{where}.parts")):
+        at = f"{where}.parts[{k}]"
+        block = _part(part, at, pending, notes, f"{NO_ID}{stem}_{k}")
+        if block is not None:
+            blocks.append(notes.mark(block, at))
+    return blocks
 
 
 def _answer(name: Any, pending: list[ToolCall], where: str, notes: Notes) -> str:
@@ -150,7 +152,7 @@ _BODY_KEYS = {"model", "contents", "systemInstruction", "tools", "toolConfig", "
 
 
 def parse_request(body: dict, notes: Notes) -> Request:
-    body = camel(body)  # snake_case field names read too (see spelling.py)
+    body = camel(body)  # snake_case field names read too
     raw = body.get("contents")
     if not isinstance(raw, list):
         raise FormatError("contents: a gemini body needs a 'contents' list")
@@ -158,7 +160,7 @@ def parse_request(body: dict, notes: Notes) -> Request:
     system = body.get("systemInstruction")
     if system:
         system = obj(system, "systemInstruction")
-        parts = read_parts(system.get("parts"), "systemInstruction", [], notes, "system")
+        parts = _parts(system.get("parts"), "systemInstruction", [], notes, "system")
         for k, block in enumerate(parts):
             if not isinstance(block, Text):
                 notes.add(f"systemInstruction.parts[{k}]", "a system message holds text only")
@@ -171,7 +173,7 @@ def parse_request(body: dict, notes: Notes) -> Request:
         if role not in ("user", "model", "function"):
             message = f"role {role!r} is not a Gemini role (user or model); read as user"
             notes.add(f"{where}.role", message, rule="unknown-role")
-        blocks = read_parts(content.get("parts"), where, pending, notes, f"c{i}")
+        blocks = _parts(content.get("parts"), where, pending, notes, f"c{i}")
         if role == "model":
             messages.append(notes.mark(Message("assistant", blocks), where))
             continue
@@ -248,7 +250,7 @@ def parse_response(body: dict, notes: Notes) -> Reply:
     parts = obj(candidate.get("content") or {}, "candidates[0].content").get("parts")
     # Ids made up here must differ from one response to the next: take the response's own id.
     stem = re.sub(r"[^A-Za-z0-9]+", "_", str(body.get("responseId") or "")) or _digest(body)
-    blocks = read_parts(parts, "candidates[0].content", [], notes, stem)
+    blocks = _parts(parts, "candidates[0].content", [], notes, stem)
     finish = str(candidate.get("finishReason"))
     stop: StopReason = "other"
     if finish == "STOP":
@@ -269,12 +271,12 @@ def parse_response(body: dict, notes: Notes) -> Reply:
 def parse_usage(usage: dict) -> Usage:
     """Tool-use prompt tokens (results of Google's own tools) are input too; thoughts output."""
     usage = camel(usage)
-    thoughts = count(usage, "thoughtsTokenCount", "usageMetadata")
+    thoughts = token_field(usage, "thoughtsTokenCount", "usageMetadata")
     return Usage(
-        input_tokens=count(usage, "promptTokenCount", "usageMetadata")
-        + count(usage, "toolUsePromptTokenCount", "usageMetadata"),
-        output_tokens=count(usage, "candidatesTokenCount", "usageMetadata") + thoughts,
-        cache_read_tokens=count(usage, "cachedContentTokenCount", "usageMetadata"),
+        input_tokens=token_field(usage, "promptTokenCount", "usageMetadata")
+        + token_field(usage, "toolUsePromptTokenCount", "usageMetadata"),
+        output_tokens=token_field(usage, "candidatesTokenCount", "usageMetadata") + thoughts,
+        cache_read_tokens=token_field(usage, "cachedContentTokenCount", "usageMetadata"),
         reasoning_tokens=thoughts,
         raw=usage,
     )

@@ -5,7 +5,7 @@ Neutral -> OpenAI Responses: the ``input`` items a client sends, the ``response`
 Each neutral message becomes one or more typed items: ``message``, ``function_call``,
 ``function_call_output``, ``reasoning``. The leading system message becomes ``instructions``.
 What Responses has no field for is dropped or carried in text, with a ``Note``. The other
-direction is ``parse.py``.
+direction is ``openai_responses_parse.py``.
 """
 
 from __future__ import annotations
@@ -23,21 +23,13 @@ from helpers.formats.common import (
     replayable,
     system_texts,
 )
-from helpers.messages import (
-    Image,
-    Message,
-    Reasoning,
-    Request,
-    Text,
-    Tool,
-    ToolCall,
-    ToolResult,
-)
+from helpers.messages import Image, Message, Reasoning, Request, Text, Tool, ToolCall, ToolResult
 from helpers.replies import Reply
 
 NAME = "openai-responses"
 PATH = "/v1/responses"
 PROVIDER = "openai"
+OPTIONS: tuple[str, ...] = ()
 
 
 # --- neutral -> Responses -------------------------------------------------------------------

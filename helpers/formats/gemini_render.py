@@ -5,11 +5,12 @@ Neutral -> Gemini: the request body a client sends, the response body a server s
 Roles become ``user`` and ``model``; each block becomes one part; a tool message becomes a
 ``user`` content of ``functionResponse`` parts, named after the call they answer. The system
 prompt goes to ``systemInstruction``. Rendering always writes Gemini's canonical camelCase.
-The other direction is ``parse.py``.
+The other direction is ``gemini_parse.py``.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from helpers.formats.common import (
@@ -36,8 +37,51 @@ from helpers.replies import Reply
 NAME = "gemini"
 PATH = "/v1beta/models/{model}:generateContent"
 PROVIDER = "gemini"
+OPTIONS: tuple[str, ...] = ()
 #: Ids the parser made up for calls that came without one; never sent back to Gemini.
 NO_ID = "gemini_noid_"
+
+
+# --- field names: Gemini reads both ``functionCall`` and ``function_call`` --------------------
+
+#: Fields whose values are the user's data: their keys are never renamed.
+# fmt: off
+OPAQUE = frozenset((
+    "args", "response", "parameters", "parametersJsonSchema", "responseJsonSchema",
+    "responseSchema", "labels",
+))
+# fmt: on
+#: The fields of a ``Part`` Gemini takes (google-genai ``types.Part`` less ``mediaResolution``,
+#: plus server-side ``toolCall`` and ``toolResponse``; sources in docs/evidence.md, "Formats").
+# fmt: off
+PART_FIELDS = frozenset((
+    "text", "inlineData", "fileData", "functionCall", "functionResponse", "executableCode",
+    "codeExecutionResult", "thought", "thoughtSignature", "videoMetadata", "partMetadata",
+    "toolCall", "toolResponse",
+))
+# fmt: on
+
+
+def camel_name(name: str) -> str:
+    """``function_call`` -> ``functionCall``; a name already in camelCase stays as it is."""
+    return re.sub(r"_([a-z0-9])", lambda m: m.group(1).upper(), name)
+
+
+def camel(value: Any) -> Any:
+    """A copy of ``value`` with every field name in camelCase, data under ``OPAQUE`` kept.
+
+    Protobuf's JSON mapping accepts both spellings, so hand-written bodies use both; the
+    parsers read one. Rendering always writes camelCase.
+    """
+    if isinstance(value, list):
+        return [camel(v) for v in value]
+    if not isinstance(value, dict):
+        return value
+    out = {}
+    for key, inner in value.items():
+        name = camel_name(key) if isinstance(key, str) else key
+        out[name] = inner if name in OPAQUE else camel(inner)
+    return out
 
 
 # --- neutral -> Gemini ----------------------------------------------------------------------

@@ -3,24 +3,19 @@
 The flat view: one content *string* per message, the shape many codebases store.
 
 A ``FlatMessage`` is ``role``, ``content: str``, ``tool_calls``, ``tool_call_id`` and
-``is_error``: OpenAI Chat's message, more or less. It is enough for a lot: narration plus tool
-calls in one assistant message, an error flag on a result. It cannot hold what block lists can:
-
-- reasoning (and its signature), images, participant names: dropped, with a ``Note``;
-- several text blocks: joined into one string (blank line between), with a ``Note``;
-- text after a tool call: the string comes first, the calls after it;
-- a tool message with several results: split into one flat message per result. ``from_flat``
-  does not merge them again: it gives back one tool message per result (the note says so).
-
-``to_flat`` returns the notes with the flat list; ``from_flat`` cannot lose anything, so it
-returns only messages. This module does not render any provider's JSON: ``helpers.formats``.
+``is_error``: OpenAI Chat's message, more or less. It cannot hold reasoning, images or names
+(dropped, with a ``Note``); several text blocks are joined (blank line between); text after a
+tool call comes before the calls; a tool message with several results becomes one flat message
+per result, and ``from_flat`` gives back one tool message per result. ``to_flat`` returns the
+notes with the list; ``from_flat`` loses nothing. No provider JSON here: ``helpers.formats``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from helpers.formats.common import Note, Notes
 from helpers.messages import (
     ROLES,
     FormatError,
@@ -31,9 +26,6 @@ from helpers.messages import (
     ToolCall,
     ToolResult,
 )
-
-if TYPE_CHECKING:  # only for the hints: a real import here would run formats/__init__, which
-    from helpers.formats.common import Note, Notes  # imports this module (an import circle)
 
 __all__ = ["FlatMessage", "FlatToolCall", "from_flat", "to_flat"]
 
@@ -68,8 +60,6 @@ def _text(blocks: list, where: str, notes: Notes) -> str:
 
 def to_flat(messages: list[Message]) -> tuple[list[FlatMessage], list[Note]]:
     """The flat list, and a note for everything the flat shape could not keep."""
-    from helpers.formats.common import Notes  # here, not at the top: see the TYPE_CHECKING note
-
     notes = Notes()
     flat: list[FlatMessage] = []
     for i, message in enumerate(messages):

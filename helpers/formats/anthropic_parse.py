@@ -4,23 +4,15 @@ Anthropic Messages -> neutral: read a request body or a response body back.
 
 A user turn that holds ``tool_result`` blocks is split again: the results become a neutral tool
 message, the rest a user message after it. Fields the neutral model has no place for are named
-in a ``Note``, never dropped silently. The other direction is ``render.py``.
+in a ``Note``, never dropped silently. The other direction is ``anthropic_render.py``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from helpers.formats.anthropic.render import PROVIDER
-from helpers.formats.common import (
-    Notes,
-    array,
-    count,
-    limit,
-    note_unused,
-    obj,
-    string,
-)
+from helpers.formats.anthropic_render import PROVIDER
+from helpers.formats.common import Notes, array, limit, note_unused, obj, string, token_field
 from helpers.messages import (
     FormatError,
     Image,
@@ -36,17 +28,28 @@ from helpers.replies import Reply, StopReason, Usage
 
 # --- Anthropic -> neutral -------------------------------------------------------------------
 
-_BLOCK_KEYS = {
-    "text": {"type", "text"},
-    "image": {"type", "source"},
-    "tool_use": {"type", "id", "name", "input"},
-    "tool_result": {"type", "tool_use_id", "content", "is_error"},
-    "thinking": {"type", "thinking", "signature"},
-    "redacted_thinking": {"type", "data"},
-}
+#: Block types the Messages API takes that the neutral model has no place for (noted, dropped);
+#: where the list comes from: docs/evidence.md, "Formats".
+# fmt: off
+OTHER_BLOCKS = (
+    "document", "search_result", "server_tool_use", "web_search_tool_result",
+    "web_fetch_tool_result", "advisor_tool_result", "code_execution_tool_result",
+    "bash_code_execution_tool_result", "text_editor_code_execution_tool_result",
+    "tool_search_tool_result", "mcp_tool_use", "mcp_tool_result", "mcp_tool_listing",
+    "container_upload", "compaction", "tool_addition", "tool_removal", "tool_reference",
+    "mid_conv_system",
+)
+# fmt: on
 
 
-def _read_image(block: dict, where: str) -> Image:
+# --- one Anthropic block -> one neutral block -------------------------------------------------
+
+
+def _text(block: dict, where: str, notes: Notes) -> Text:
+    return Text(string(block.get("text"), f"{where}.text"))
+
+
+def _image(block: dict, where: str, notes: Notes) -> Image:
     source = obj(block.get("source"), f"{where}.source")
     if source.get("type") == "base64":
         media_type = string(source.get("media_type"), f"{where}.source.media_type")
@@ -56,72 +59,18 @@ def _read_image(block: dict, where: str) -> Image:
     raise FormatError(f"{where}.source: expected a 'base64' or 'url' image source")
 
 
-#: Block types the Messages API takes that the neutral model has no place for (noted, dropped):
-#: the block unions of the pinned SDK (anthropic 2.14.0, ``types/content_block_param.py`` and
-#: ``types/beta/beta_content_block_param.py``), ``tool_reference`` (inside a tool_result) and
-#: ``mid_conv_system``. Recorded exchanges show beta blocks such as ``compaction`` accepted;
-#: ``fallback`` is left out: without its beta header the API refuses it (code-yeongyu/senpi#1212).
-OTHER_BLOCKS = (
-    "document",
-    "search_result",
-    "server_tool_use",
-    "web_search_tool_result",
-    "web_fetch_tool_result",
-    "advisor_tool_result",
-    "code_execution_tool_result",
-    "bash_code_execution_tool_result",
-    "text_editor_code_execution_tool_result",
-    "tool_search_tool_result",
-    "mcp_tool_use",
-    "mcp_tool_result",
-    "mcp_tool_listing",
-    "container_upload",
-    "compaction",
-    "tool_addition",
-    "tool_removal",
-    "tool_reference",
-    "mid_conv_system",
-)
+def _tool_use(block: dict, where: str, notes: Notes) -> ToolCall:
+    if not isinstance(block.get("id"), str):
+        raise FormatError(f"{where}: a tool_use needs an 'id'")
+    name = string(block.get("name"), f"{where}.name")
+    arguments = block.get("input", {})
+    if not isinstance(arguments, dict):
+        message = f"input of tool_use {block['id']!r} is not an object; kept as it came"
+        notes.add(where, message, rule="arguments-not-object")
+    return ToolCall(block["id"], name, arguments)
 
 
-def _read_block(block: Any, where: str, notes: Notes) -> Any:
-    """One Anthropic block as a neutral block, or ``None`` (with a note) if it has none."""
-    return notes.mark(_block(block, where, notes), where)
-
-
-def _block(block: Any, where: str, notes: Notes) -> Any:
-    kind = obj(block, where).get("type")
-    if kind in OTHER_BLOCKS:
-        notes.add(where, f"block type {kind!r} has no neutral equivalent; dropped")
-        return None
-    if not isinstance(kind, str) or kind not in _BLOCK_KEYS:
-        notes.add(where, f"block type {kind!r} is not a Messages block", rule="unknown-block")
-        return None
-    note_unused(block, _BLOCK_KEYS[kind], where, notes)
-    if kind == "text":
-        return Text(string(block.get("text"), f"{where}.text"))
-    if kind == "image":
-        return _read_image(block, where)
-    if kind == "tool_use":
-        if not isinstance(block.get("id"), str):
-            raise FormatError(f"{where}: a tool_use needs an 'id'")
-        name = string(block.get("name"), f"{where}.name")
-        arguments = block.get("input", {})
-        if not isinstance(arguments, dict):
-            message = f"input of tool_use {block['id']!r} is not an object; kept as it came"
-            notes.add(where, message, rule="arguments-not-object")
-        return ToolCall(block["id"], name, arguments)
-    if kind == "thinking":
-        text = string(block.get("thinking", ""), f"{where}.thinking")
-        signature = string(block.get("signature"), f"{where}.signature")
-        return Reasoning(text, signature, provider=PROVIDER)
-    if kind == "redacted_thinking":
-        data = string(block.get("data"), f"{where}.data")
-        return Reasoning("", data, provider=PROVIDER, redacted=True)
-    return _read_result(block, where, notes)
-
-
-def _read_result(block: dict, where: str, notes: Notes) -> ToolResult:
+def _tool_result(block: dict, where: str, notes: Notes) -> ToolResult:
     if not isinstance(block.get("tool_use_id"), str):
         raise FormatError(f"{where}: a tool_result needs a 'tool_use_id'")
     content = block.get("content", [])
@@ -129,7 +78,7 @@ def _read_result(block: dict, where: str, notes: Notes) -> ToolResult:
         content = [{"type": "text", "text": content}]
     parts = []
     for k, b in enumerate(array(content, f"{where}.content")):
-        part = _read_block(b, f"{where}.content[{k}]", notes)
+        part = _block(b, f"{where}.content[{k}]", notes)
         if isinstance(part, Text | Image):
             parts.append(part)
         elif part is not None:
@@ -137,12 +86,48 @@ def _read_result(block: dict, where: str, notes: Notes) -> ToolResult:
     return ToolResult(block["tool_use_id"], parts, block.get("is_error") is True)
 
 
+def _thinking(block: dict, where: str, notes: Notes) -> Reasoning:
+    text = string(block.get("thinking", ""), f"{where}.thinking")
+    signature = string(block.get("signature"), f"{where}.signature")
+    return Reasoning(text, signature, provider=PROVIDER)
+
+
+def _redacted_thinking(block: dict, where: str, notes: Notes) -> Reasoning:
+    data = string(block.get("data"), f"{where}.data")
+    return Reasoning("", data, provider=PROVIDER, redacted=True)
+
+
+#: block type -> (its reader, the fields it reads: any other is named in a note)
+_BLOCKS = {
+    "text": (_text, {"type", "text"}),
+    "image": (_image, {"type", "source"}),
+    "tool_use": (_tool_use, {"type", "id", "name", "input"}),
+    "tool_result": (_tool_result, {"type", "tool_use_id", "content", "is_error"}),
+    "thinking": (_thinking, {"type", "thinking", "signature"}),
+    "redacted_thinking": (_redacted_thinking, {"type", "data"}),
+}
+
+
+def _block(block: Any, where: str, notes: Notes) -> Any:
+    """One Anthropic block as a neutral block (its origin recorded), or None with a note."""
+    kind = obj(block, where).get("type")
+    if kind in OTHER_BLOCKS:
+        notes.add(where, f"block type {kind!r} has no neutral equivalent; dropped")
+        return None
+    if not isinstance(kind, str) or kind not in _BLOCKS:
+        notes.add(where, f"block type {kind!r} is not a Messages block", rule="unknown-block")
+        return None
+    read, fields = _BLOCKS[kind]
+    note_unused(block, fields, where, notes)
+    return notes.mark(read(block, where, notes), where)
+
+
 def _read_content(content: Any, where: str, notes: Notes) -> list:
     if isinstance(content, str):
         return [notes.mark(Text(content), f"{where}.content")]
     if not isinstance(content, list):
         raise FormatError(f"{where}.content: expected a string or a list of blocks")
-    blocks = [_read_block(b, f"{where}.content[{k}]", notes) for k, b in enumerate(content)]
+    blocks = [_block(b, f"{where}.content[{k}]", notes) for k, b in enumerate(content)]
     return [b for b in blocks if b is not None]
 
 
@@ -252,15 +237,15 @@ def parse_response(body: dict, notes: Notes) -> Reply:
 
 
 def parse_usage(usage: dict) -> Usage:
-    read = count(usage, "cache_read_input_tokens", "usage")
-    write = count(usage, "cache_creation_input_tokens", "usage")
+    read = token_field(usage, "cache_read_input_tokens", "usage")
+    write = token_field(usage, "cache_creation_input_tokens", "usage")
     details = obj(usage.get("output_tokens_details") or {}, "usage.output_tokens_details")
     return Usage(
-        input_tokens=count(usage, "input_tokens", "usage") + read + write,
-        output_tokens=count(usage, "output_tokens", "usage"),
+        input_tokens=token_field(usage, "input_tokens", "usage") + read + write,
+        output_tokens=token_field(usage, "output_tokens", "usage"),
         cache_read_tokens=read,
         cache_write_tokens=write,
-        reasoning_tokens=count(details, "thinking_tokens", "usage.output_tokens_details"),
+        reasoning_tokens=token_field(details, "thinking_tokens", "usage.output_tokens_details"),
         raw=usage,
     )
 

@@ -5,7 +5,7 @@ Neutral -> OpenAI Chat Completions: the request body a client sends, the respons
 One chat message per neutral message, except a neutral tool message, which becomes one
 ``role: "tool"`` message per result. Arguments are written as a JSON *string*. What Chat has
 no field for (reasoning, ``is_error``) is dropped or carried in text, with a ``Note``. The other
-direction is ``parse.py``.
+direction is ``openai_chat_parse.py``.
 """
 
 from __future__ import annotations
@@ -35,6 +35,9 @@ from helpers.replies import Reply
 
 NAME = "openai-chat"
 PATH = "/v1/chat/completions"
+PROVIDER = "openai"
+#: The keyword options ``render_request`` takes (``helpers.formats.render`` checks them).
+OPTIONS = ("system_role",)
 
 
 # --- neutral -> Chat ------------------------------------------------------------------------

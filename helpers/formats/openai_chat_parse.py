@@ -4,7 +4,7 @@ OpenAI Chat Completions -> neutral: read a request body or a ``chat.completion``
 
 Consecutive ``tool`` messages become one neutral tool message; ``arguments`` strings are parsed
 into objects. Fields the neutral model has no place for are named in a ``Note``. The other
-direction is ``render.py``.
+direction is ``openai_chat_render.py``.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ from typing import Any
 from helpers.formats.common import (
     Notes,
     array,
-    count,
     image_from_url,
     limit,
     load_arguments,
@@ -22,19 +21,46 @@ from helpers.formats.common import (
     obj,
     read_arguments,
     string,
+    token_field,
 )
-from helpers.messages import (
-    FormatError,
-    Message,
-    Request,
-    Text,
-    Tool,
-    ToolCall,
-    ToolResult,
-)
+from helpers.messages import FormatError, Image, Message, Request, Text, Tool, ToolCall, ToolResult
 from helpers.replies import Reply, StopReason, Usage
 
-# --- Chat -> neutral ------------------------------------------------------------------------
+#: Every content part type Chat Completions takes (as its own error message lists them).
+PART_TYPES = ("text", "image_url", "input_audio", "refusal", "audio", "file")
+
+
+# --- one content part -> one neutral block ---------------------------------------------------
+
+
+def _text(part: dict, where: str, notes: Notes) -> Text:
+    return Text(string(part.get("text"), f"{where}.text"))
+
+
+def _refusal(part: dict, where: str, notes: Notes) -> Text:
+    notes.add(where, "a refusal part read as text")
+    return Text(string(part.get("refusal"), f"{where}.refusal"))
+
+
+def _image_url(part: dict, where: str, notes: Notes) -> Image:
+    image_url = obj(part.get("image_url"), f"{where}.image_url")
+    url = string(image_url.get("url"), f"{where}.image_url.url")
+    return image_from_url(url, image_url.get("detail"))
+
+
+_PARTS = {"text": _text, "refusal": _refusal, "image_url": _image_url}
+
+
+def _part(part: Any, where: str, notes: Notes) -> Text | Image | None:
+    """One content part as a neutral block (its origin recorded), or None with a note."""
+    kind = obj(part, where).get("type")
+    if kind in _PARTS:
+        return notes.mark(_PARTS[kind](part, where, notes), where)
+    if kind in PART_TYPES:
+        notes.add(where, f"part type {kind!r} has no neutral block; dropped")
+    else:
+        notes.add(where, f"part type {kind!r} is not a Chat content part", rule="unknown-block")
+    return None
 
 
 def _blocks(content: Any, where: str, notes: Notes) -> list:
@@ -45,48 +71,59 @@ def _blocks(content: Any, where: str, notes: Notes) -> list:
         return [notes.mark(Text(content), f"{where}.content")]
     if not isinstance(content, list):
         raise FormatError(f"{where}.content: expected a string or a list of parts")
-    blocks: list = []
-    for k, part in enumerate(content):
-        at = f"{where}.content[{k}]"
-        kind = obj(part, at).get("type")
-        if kind == "text":
-            blocks.append(notes.mark(Text(string(part.get("text"), f"{at}.text")), at))
-        elif kind == "refusal":
-            blocks.append(notes.mark(Text(string(part.get("refusal"), f"{at}.refusal")), at))
-            notes.add(at, "a refusal part read as text")
-        elif kind == "image_url":
-            image_url = obj(part.get("image_url"), f"{at}.image_url")
-            url = string(image_url.get("url"), f"{at}.image_url.url")
-            blocks.append(notes.mark(image_from_url(url, image_url.get("detail")), at))
-        elif kind in PART_TYPES:
-            notes.add(at, f"part type {kind!r} has no neutral block; dropped")
-        else:
-            notes.add(at, f"part type {kind!r} is not a Chat content part", rule="unknown-block")
-    return blocks
+    blocks = [_part(part, f"{where}.content[{k}]", notes) for k, part in enumerate(content)]
+    return [b for b in blocks if b is not None]
 
 
-#: Every content part type Chat Completions takes (as its own error message lists them).
-PART_TYPES = ("text", "image_url", "input_audio", "refusal", "audio", "file")
+def _call(call: Any, where: str, notes: Notes, strict: bool) -> ToolCall:
+    """One tool call; a history keeps bad arguments for the rules, a reply (``strict``) refuses."""
+    if not isinstance(call, dict) or not isinstance(call.get("function"), dict):
+        raise FormatError(f"{where}: expected {{id, type: 'function', function: {{...}}}}")
+    function = call["function"]
+    call_id = call.get("id")
+    if not isinstance(call_id, str) or not isinstance(function.get("name"), str):
+        raise FormatError(f"{where}: a tool call needs an 'id' and a 'function.name'")
+    text = function.get("arguments", "")
+    if strict:
+        arguments = load_arguments(text, where, call_id)
+    else:
+        arguments = read_arguments(text, where, call_id, notes)
+    return notes.mark(ToolCall(call_id, function["name"], arguments), where)
 
 
 def _calls(raw: Any, where: str, notes: Notes, strict: bool = False) -> list[ToolCall]:
-    """Tool calls; a history keeps bad arguments for the rules, a reply (``strict``) refuses."""
-    calls = []
-    for k, call in enumerate(array(raw, f"{where}.tool_calls")):
-        at = f"{where}.tool_calls[{k}]"
-        if not isinstance(call, dict) or not isinstance(call.get("function"), dict):
-            raise FormatError(f"{at}: expected {{id, type: 'function', function: {{...}}}}")
-        function = call["function"]
-        call_id = call.get("id")
-        if not isinstance(call_id, str) or not isinstance(function.get("name"), str):
-            raise FormatError(f"{at}: a tool call needs an 'id' and a 'function.name'")
-        text = function.get("arguments", "")
-        if strict:
-            arguments = load_arguments(text, at, call_id)
-        else:
-            arguments = read_arguments(text, at, call_id, notes)
-        calls.append(notes.mark(ToolCall(call_id, function["name"], arguments), at))
-    return calls
+    calls = array(raw, f"{where}.tool_calls")
+    return [_call(c, f"{where}.tool_calls[{k}]", notes, strict) for k, c in enumerate(calls)]
+
+
+# --- one message -> one neutral message ------------------------------------------------------
+
+
+def _tool_message(m: dict, where: str, messages: list[Message], notes: Notes) -> None:
+    """A ``role:"tool"`` result; the results of one turn share one neutral tool message."""
+    call_id = m.get("tool_call_id")
+    if not isinstance(call_id, str):
+        raise FormatError(f"{where}: a tool message needs a 'tool_call_id'")
+    if "name" in m:
+        notes.add(f"{where}.name", "a neutral tool result has no name; dropped")
+    result = notes.mark(ToolResult(call_id, _blocks(m.get("content"), where, notes)), where)
+    if messages and messages[-1].role == "tool":
+        messages[-1].content.append(result)
+    else:
+        messages.append(notes.mark(Message("tool", [result]), where))
+
+
+def _message(m: dict, where: str, notes: Notes) -> Message:
+    role = m.get("role")
+    if role not in ("system", "developer", "user", "assistant"):
+        raise FormatError(f"{where}.role: {role!r} is not a Chat role this parser reads")
+    if role == "developer":
+        notes.add(f"{where}.role", "'developer' read as system (one system role in neutral)")
+    blocks = _blocks(m.get("content"), where, notes)
+    if role == "assistant":
+        blocks += _calls(m.get("tool_calls"), where, notes)
+    name = None if m.get("name") is None else string(m["name"], f"{where}.name")
+    return Message("system" if role == "developer" else role, blocks, name)
 
 
 _MESSAGE_KEYS = {"role", "content", "name", "tool_calls", "tool_call_id"}
@@ -102,31 +139,11 @@ def parse_request(body: dict, notes: Notes) -> Request:
         where = f"messages[{i}]"
         if not isinstance(m, dict):
             raise FormatError(f"{where}: a message must be an object")
-        role = m.get("role")
         note_unused(m, _MESSAGE_KEYS, where, notes)
-        if role == "tool":
-            call_id = m.get("tool_call_id")
-            if not isinstance(call_id, str):
-                raise FormatError(f"{where}: a tool message needs a 'tool_call_id'")
-            if "name" in m:
-                notes.add(f"{where}.name", "a neutral tool result has no name; dropped")
-            result = notes.mark(ToolResult(call_id, _blocks(m.get("content"), where, notes)), where)
-            if messages and messages[-1].role == "tool":  # the results of one turn: one message
-                messages[-1].content.append(result)
-            else:
-                messages.append(notes.mark(Message("tool", [result]), where))
-            continue
-        if role not in ("system", "developer", "user", "assistant"):
-            raise FormatError(f"{where}.role: {role!r} is not a Chat role this parser reads")
-        if role == "developer":
-            notes.add(f"{where}.role", "'developer' read as system (one system role in neutral)")
-        blocks = _blocks(m.get("content"), where, notes)
-        if role == "assistant":
-            blocks += _calls(m.get("tool_calls"), where, notes)
-        name = m.get("name")
-        neutral_role = "system" if role == "developer" else role
-        name = None if name is None else string(name, f"{where}.name")
-        messages.append(notes.mark(Message(neutral_role, blocks, name), where))
+        if m.get("role") == "tool":
+            _tool_message(m, where, messages, notes)
+        else:
+            messages.append(notes.mark(_message(m, where, notes), where))
     note_unused(body, _BODY_KEYS, "", notes)
     key = "max_completion_tokens" if "max_completion_tokens" in body else "max_tokens"
     return Request(
@@ -208,11 +225,13 @@ def parse_usage(usage: dict) -> Usage:
         usage.get("completion_tokens_details") or {}, "usage.completion_tokens_details"
     )
     return Usage(
-        input_tokens=count(usage, "prompt_tokens", "usage"),
-        output_tokens=count(usage, "completion_tokens", "usage"),
-        cache_read_tokens=count(prompt, "cached_tokens", "usage.prompt_tokens_details"),
-        cache_write_tokens=count(prompt, "cache_write_tokens", "usage.prompt_tokens_details"),
-        reasoning_tokens=count(completion, "reasoning_tokens", "usage.completion_tokens_details"),
+        input_tokens=token_field(usage, "prompt_tokens", "usage"),
+        output_tokens=token_field(usage, "completion_tokens", "usage"),
+        cache_read_tokens=token_field(prompt, "cached_tokens", "usage.prompt_tokens_details"),
+        cache_write_tokens=token_field(prompt, "cache_write_tokens", "usage.prompt_tokens_details"),
+        reasoning_tokens=token_field(
+            completion, "reasoning_tokens", "usage.completion_tokens_details"
+        ),
         raw=usage,
     )
 

@@ -5,7 +5,7 @@ Neutral -> Anthropic Messages: the request body a client sends, the response bod
 A neutral tool message and the user message after it become one user turn (results first, then
 the user's words); system messages go to the top-level ``system``; reasoning becomes a
 ``thinking`` block with its signature (or ``redacted_thinking``). What cannot go on the wire is
-left out with a ``Note``. The other direction is ``parse.py``.
+left out with a ``Note``. The other direction is ``anthropic_parse.py``.
 """
 
 from __future__ import annotations
@@ -21,21 +21,13 @@ from helpers.formats.common import (
     replayable,
     system_texts,
 )
-from helpers.messages import (
-    Image,
-    Message,
-    Reasoning,
-    Request,
-    Text,
-    Tool,
-    ToolCall,
-    ToolResult,
-)
+from helpers.messages import Image, Message, Reasoning, Request, Text, Tool, ToolCall, ToolResult
 from helpers.replies import Reply
 
 NAME = "anthropic"
 PATH = "/v1/messages"
 PROVIDER = "anthropic"
+OPTIONS: tuple[str, ...] = ()
 
 # --- neutral -> Anthropic -------------------------------------------------------------------
 
