@@ -1,8 +1,6 @@
-"""Used in lessons: 04, 05, 06, 09, 10, 12.
+"""Used in lessons: 06, 12.
 
 Prompt caching from the actual tokens: what two consecutive requests share, and what it saves.
-
-Used in lessons: 06, 12.
 
 A prompt cache only ever serves an exact *prefix* of the token sequence the model is shown. So
 both requests are rendered and tokenized (``helpers.tokens``), and the longest common token

@@ -2,8 +2,6 @@
 
 The model table: which tokenizer, counting rule, prices and cache rules each model has.
 
-Used in lessons: 01, 02, 03, 04, 05, 06, 07, 08, 09, 10, 11, 12.
-
 Everything comes from one dated file, ``data/models.json``: lessons never hard-code a model id
 (they call ``default_model("openai")``) and nothing per-model is typed into code. Prices are not
 in the table either: it names the genai-prices entry (``price_ref``, ``price_provider``) and

@@ -1,4 +1,4 @@
-"""Used in lessons: 00, 01, 02, 03, 04, 05, 06, 07, 08, 09, 10, 11, 12.
+"""Used in lessons: none directly (imported by examples.crash_triage, examples.sundry, models, ...).
 
 Where the package's data files are (the Sundry and crash-triage fixtures, the model table).
 

@@ -1,4 +1,4 @@
-"""Used in lessons: 04, 05, 06, 09, 10, 11.
+"""Used in lessons: none directly (imported by loop).
 
 The agent loop's trace: every request and reply, with a running token and cost meter.
 

@@ -1,4 +1,4 @@
-"""Used in lessons: 04, 10, 12.
+"""Used in lessons: 04, 10.
 
 Compaction: replace early history with a summary, as an agent does when a ticket grows long.
 

@@ -1,8 +1,6 @@
-"""Used in lessons: 04, 05, 06, 09, 10.
+"""Used in lessons: none directly (imported by cost).
 
 Each provider's usage object, as the neutral ``Usage`` (input includes cached tokens).
-
-Used in lessons: 04, 05, 06, 09, 10, 11, 12.
 
 See the table in ``helpers.cost``. The rules themselves live in ``helpers.formats`` (one
 ``parse_usage`` per wire format), which applies them when it parses a whole response; this

@@ -1,4 +1,4 @@
-"""Used in lessons: 04, 08, 10.
+"""Used in lessons: none directly (imported by rules).
 
 What a provider sends back for a broken list: HTTP status and its JSON error envelope.
 

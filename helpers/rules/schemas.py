@@ -1,4 +1,4 @@
-"""Used in lessons: 08, 10.
+"""Used in lessons: none directly (imported by rules.table).
 
 A tool's parameters must be a valid JSON Schema: OpenAI and Anthropic check it against the
 JSON Schema meta-schema before anything else and answer 400 with the tool's place.

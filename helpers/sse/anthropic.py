@@ -1,4 +1,4 @@
-"""Used in lessons: 07.
+"""Used in lessons: none directly.
 
 Anthropic Messages streaming: named events, ``message_start`` ... ``message_stop``.
 

@@ -1,4 +1,4 @@
-"""Used in lessons: 07.
+"""Used in lessons: none directly.
 
 Gemini streaming (``:streamGenerateContent?alt=sse``): ``data:`` records, no ``[DONE]``.
 

@@ -1,4 +1,4 @@
-"""Used in lessons: 07.
+"""Used in lessons: none directly.
 
 OpenAI Chat Completions streaming: ``data:`` chunks, then ``data: [DONE]``.
 

@@ -1,4 +1,4 @@
-"""Used in lessons: 07.
+"""Used in lessons: none directly.
 
 OpenAI Responses streaming: named ``response.*`` events, ending with ``response.completed``.
 

@@ -1,8 +1,6 @@
-"""Used in lessons: 02, 04, 05, 06, 09, 12.
+"""Used in lessons: none directly (imported by harmony, tokens, tokens.estimate, tokens.seen).
 
 The result of counting: the total, where the tokens go, and how sure we are.
-
-Used in lessons: 04, 05, 06, 09, 12.
 
 A counter renders a request into ``Piece``\\ s: runs of tokens, each owned by one *part* of the
 request, named by its path: ``tools``, ``tools[3]``, ``messages[2]`` (that message's framing),

@@ -1,8 +1,6 @@
-"""Used in lessons: 02, 04, 05, 06, 09, 12.
+"""Used in lessons: none directly (imported by caching, tokens).
 
 Counting rules ``anthropic-estimate`` and ``gemini-estimate``: labelled estimates.
-
-Used in lessons: 05, 06, 12.
 
 Claude's and Gemini's tokenizers are not public (offline), so an exact count is impossible
 here. The estimate renders what each API is documented to build and counts it with o200k_base

@@ -1,4 +1,4 @@
-"""Used in lessons: 04, 05, 06, 09, 12.
+"""Used in lessons: none directly (imported by tokens, tokens.unseen).
 
 When a count may say "exact": only where a published API figure verifies the model and feature.
 

@@ -1,8 +1,6 @@
-"""Used in lessons: 02, 04, 05, 06, 09, 12.
+"""Used in lessons: none directly (imported by tokens.estimate, tokens.exactness, ...).
 
 What an image costs in input tokens: tile or patch arithmetic from its pixel size.
-
-Used in lessons: 03.
 
 Providers do not tokenize image bytes as text; they charge by size, per model:
 

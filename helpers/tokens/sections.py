@@ -1,4 +1,4 @@
-"""Used in lessons: 02, 04, 05, 06, 09, 12.
+"""Used in lessons: 09.
 
 Tokens per section of one text (paragraphs of a system prompt, say), adding up exactly.
 

@@ -1,4 +1,4 @@
-"""Used in lessons: 04, 05, 06, 09, 12.
+"""Used in lessons: none directly (imported by tokens.openai_chat).
 
 What the model sees, piece by piece, and how those pieces become tokens.
 

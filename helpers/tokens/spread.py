@@ -1,4 +1,4 @@
-"""Used in lessons: 05, 06, 12.
+"""Used in lessons: none directly (imported by cost.tickets, tokens).
 
 How far the Claude and Gemini estimates were from the bill, measured: printed beside each one.
 

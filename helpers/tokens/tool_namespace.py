@@ -1,8 +1,6 @@
-"""Used in lessons: 02, 04, 05, 06, 09, 12.
+"""Used in lessons: 05.
 
 Tool definitions as the model is believed to see them: a TypeScript-like ``namespace``.
-
-Used in lessons: 05.
 
 OpenAI does not publish how Chat Completions turns ``tools`` into prompt text. The community
 reverse-engineered it from billed ``prompt_tokens`` (hmarr/openai-chat-tokens,

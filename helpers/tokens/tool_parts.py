@@ -1,8 +1,6 @@
-"""Used in lessons: 02, 04, 05, 06, 09, 12.
+"""Used in lessons: 05.
 
 Which parts of the tool definitions cost tokens: descriptions, name lines, parameters.
-
-Used in lessons: 05.
 
 The tools are rendered together as the model is believed to see them
 (``tool_namespace.render_namespace``), encoded once, and every token is attributed to the part

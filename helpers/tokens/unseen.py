@@ -1,4 +1,4 @@
-"""Used in lessons: 04, 11.
+"""Used in lessons: none directly (imported by tokens).
 
 What a wire body carries that the neutral request drops, so no offline count sees it.
 

@@ -1,4 +1,4 @@
-"""Used in lessons: 02, 03, 05, 06, 07, 09, 10, 11.
+"""Used in lessons: none directly.
 
 Anthropic Messages (``POST /v1/messages``): render and parse, both directions.
 

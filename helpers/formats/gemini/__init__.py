@@ -1,4 +1,4 @@
-"""Used in lessons: 02, 03, 10, 11.
+"""Used in lessons: none directly.
 
 Gemini ``generateContent`` (``POST /v1beta/models/{model}:generateContent``): both directions.
 

@@ -1,4 +1,4 @@
-"""Used in lessons: 02, 03, 10, 11.
+"""Used in lessons: none directly (imported by formats.gemini.parse).
 
 Gemini's REST API reads field names in two spellings: ``functionCall`` and ``function_call``.
 

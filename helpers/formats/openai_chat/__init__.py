@@ -1,4 +1,4 @@
-"""Used in lessons: 02, 03, 04, 05, 06, 07, 08, 09, 10, 11.
+"""Used in lessons: none directly.
 
 OpenAI Chat Completions (``POST /v1/chat/completions``): render and parse, both directions.
 

@@ -1,4 +1,4 @@
-"""Used in lessons: 02, 03, 10, 11.
+"""Used in lessons: none directly.
 
 OpenAI Responses (``POST /v1/responses``): render and parse, both directions.
 
