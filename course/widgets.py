@@ -89,7 +89,7 @@ def trace_viewer(trace: Any, max_chars: int = 6000) -> Any:
         meter = (
             f"<b>request {step.number} of {len(steps)}</b> · input {usage.input_tokens} "
             f"(cached {usage.cache_read_tokens}) · output {usage.output_tokens} · {cost} · "
-            f"stop: {escape(step.reply.stop_reason)} · calls: {escape(', '.join(step.tool_calls))}"
+            f"stop: {escape(step.reply.stop_reason)} · calls: {escape(', '.join(step.tool_names))}"
         )
         if step.count_label != "exact":  # the local provider's estimate, and how far off
             meter += f"<br><small>input: {escape(step.count_label)}</small>"

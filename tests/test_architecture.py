@@ -366,3 +366,43 @@ def test_a_lesson_ends_with_links_to_the_files_it_used(notebook):
     nb = json.loads(notebook.read_text(encoding="utf-8"))
     expected = under_the_hood.cell_text(under_the_hood.used_files(nb))
     assert text == expected, f"{notebook.name}: links out of date: python scripts/under_the_hood.py"
+
+
+# --- docs/design.md -------------------------------------------------------------------------
+
+
+def _design_parts() -> dict[str, tuple[set[str], set[str]]]:
+    """docs/design.md's table: part -> (the modules and folders it holds, what it may import)."""
+    text = (ROOT / "docs" / "design.md").read_text(encoding="utf-8")
+    table = text.split("<!-- parts:start -->")[1].split("<!-- parts:end -->")[0]
+    out = {}
+    for row in table.strip().splitlines()[2:]:
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        name = cells[0].strip("`/")
+        holds = set(re.findall(r"`([^`]+)`", cells[2]))
+        may = set(re.findall(r"`([^`]+)`", cells[3]))
+        out[name] = (holds, may)
+    return out
+
+
+def test_the_design_lists_the_three_parts_and_their_imports():
+    parts = _design_parts()
+    assert set(parts) == set(PARTS), f"docs/design.md names the parts {sorted(parts)}"
+    for name, (_, may) in parts.items():
+        assert may == PARTS[name], f"docs/design.md: {name} may import {sorted(may)}"
+
+
+def test_the_design_names_every_module_and_folder_of_each_part():
+    """Every top-level module and folder of each part is in its row, and each one named exists."""
+    for name, (holds, _) in _design_parts().items():
+        for entry in sorted(holds):
+            assert (ROOT / entry).exists(), f"docs/design.md names {entry}, which does not exist"
+        folder = ROOT / name
+        present = {
+            f"{name}/{p.name}/" if p.is_dir() else f"{name}/{p.name}"
+            for p in folder.iterdir()
+            if (p.is_dir() and (p / "__init__.py").exists())
+            or (p.suffix == ".py" and p.stem not in ("__init__", "__main__"))
+        }
+        missing = sorted(present - holds)
+        assert not missing, f"docs/design.md's {name} row does not name {missing}"
