@@ -66,7 +66,6 @@ _PLAIN: dict[str, Any] = {
     "minLength": lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0,
     "maxLength": lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0,
 }
-_SUBSCHEMAS = {"properties", "items", "additionalProperties", "anyOf", "oneOf", "allOf", "$defs"}
 
 
 def _plainly_valid(schema: Any) -> bool:
