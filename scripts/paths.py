@@ -221,7 +221,8 @@ def table(results: dict[str, dict], markdown: bool) -> str:
         lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
         return "\n".join(lines + ["| " + " | ".join(r) + " |" for r in rows])
     widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
-    return "\n".join("  ".join(v.ljust(w) for v, w in zip(r, widths)) for r in [head, *rows])
+    padded = ["  ".join(v.ljust(w) for v, w in zip(r, widths, strict=True)) for r in [head, *rows]]
+    return "\n".join(line.rstrip() for line in padded)
 
 
 def detail(number: str, result: dict) -> str:
