@@ -13,7 +13,7 @@ BIN    := $(VENV)/bin
 ROOT_FLAG := $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
 
 .PHONY: lab lab-reference update test test-pythons setup setup-test browser hub-setup outputs \
-  student student-copies site bench bench-hub evidence lock clean
+  student student-copies site bench bench-hub evidence paths lock clean
 
 # The server is rooted at the repository (helpers/, data/, docs/ are in its file browser) and
 # its default URL is the lesson, so the URL it prints (/lab/tree/...?token=...) opens lesson 00
@@ -122,6 +122,11 @@ bench: setup
 N ?= 20
 bench-hub: setup-test hub-setup
 	$(BIN)/python scripts/hub_class.py --learners $(N)
+
+# Maintainers: what a learner steps into from each lesson (files, functions, lines), measured by
+# running its code cells under a tracer (scripts/paths.py; DETAIL=1 lists every function).
+paths: setup
+	$(BIN)/python scripts/paths.py $(if $(DETAIL),--detail)
 
 # Authors: real request bodies with the provider's verdict (a corpus directory: index.json +
 # bodies/) against check, parse + render and the local provider; prints the agreement table.

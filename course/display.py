@@ -10,7 +10,7 @@ open that one to read how it is drawn:
   ``stacked_parts``, ``labelled_bars``, ``cache_turns``, ``priced_ways``, ``request_parts``,
   ``stream_growth``, ``compaction_cache``, ``PALETTE`` (the colour-blind-safe colours);
 - ``helpers/html.py``: ``ROLE_COLOURS``, the cards a ``Message`` or ``Request`` shows as;
-- ``course/widgets.py``: ``format_tabs``, ``format_summary``, ``trace_viewer``, ``lab``
+- ``course/widgets.py``: ``format_tabs``, ``format_summary``, ``trace_viewer``, ``lab_sliders``
   (ipywidgets views, each with a plain-text twin).
 """
 
@@ -28,7 +28,7 @@ from course.plots import (
     stacked_parts,
     stream_growth,
 )
-from course.widgets import format_summary, format_tabs, lab, trace_viewer
+from course.widgets import format_summary, format_tabs, lab_sliders, trace_viewer
 from helpers.html import ROLE_COLOURS
 
 __all__ = [
@@ -43,7 +43,7 @@ __all__ = [
     "format_summary",
     "format_tabs",
     "growth",
-    "lab",
+    "lab_sliders",
     "show",
     "stacked_parts",
     "trace_viewer",

@@ -4,7 +4,7 @@ The token arithmetic lab: a ticket described by a few numbers, costed turn by tu
 
 Used in lessons: 12.
 
-A ``Scenario`` says which model, how many requests a ticket takes, how many tool definitions
+A ``LabScenario`` says which model, how many requests a ticket takes, how many tool definitions
 ride along, how big each tool result is, whether the prompt cache is used, whether (and when)
 history is compacted, and how many tickets a day. ``build_requests`` turns it into the actual
 requests a loop would send (Sundry's system prompt and tools; tool results of exactly the
@@ -26,7 +26,7 @@ from typing import Any
 
 from helpers.messages import Message, Request, assistant, tool, tool_call, tool_result
 
-__all__ = ["LabResult", "Scenario", "build_requests", "cost_scenario", "final_reply"]
+__all__ = ["LabResult", "LabScenario", "build_requests", "cost_scenario", "final_reply"]
 
 #: The agent's last message, the answer to the buyer: its output is billed like every other.
 ANSWER = (
@@ -42,7 +42,7 @@ _FILLER = (
 
 
 @dataclass
-class Scenario:
+class LabScenario:
     model: str
     requests: int = 6  # model calls per ticket
     tools: int = 9  # tool definitions sent with every request (Sundry's catalogue, up to 14)
@@ -57,7 +57,7 @@ class Scenario:
         return json.dumps(asdict(self), indent=2)
 
     @classmethod
-    def from_json(cls, text: str) -> Scenario:
+    def from_json(cls, text: str) -> LabScenario:
         data = json.loads(text)
         unknown = set(data) - set(cls.__dataclass_fields__)
         if unknown:
@@ -80,7 +80,7 @@ def _text_of(tokens: int, model: str) -> str:
     return enc.decode(ids[:tokens])
 
 
-def build_requests(s: Scenario) -> list[Request]:
+def build_requests(s: LabScenario) -> list[Request]:
     """The requests one ticket sends: request k carries the first k-1 tool round trips."""
     from helpers.examples import sundry
 
@@ -101,19 +101,19 @@ def build_requests(s: Scenario) -> list[Request]:
     return requests
 
 
-def final_reply(s: Scenario) -> Message:
+def final_reply(s: LabScenario) -> Message:
     """The ticket's last reply: the answer to the buyer (its output tokens are billed)."""
     return assistant(ANSWER)
 
 
-def seconds_between_tickets(s: Scenario) -> float:
+def seconds_between_tickets(s: LabScenario) -> float:
     """The gap between tickets if they are spread evenly over the day (an assumption)."""
     return 86_400 / s.tickets_per_day
 
 
 @dataclass
 class LabResult:
-    scenario: Scenario
+    scenario: LabScenario
     ticket: Any  # helpers.cost.Ticket
     notes: list[str] = field(default_factory=list)
 
@@ -143,7 +143,7 @@ class LabResult:
     __str__ = summary
 
 
-def cost_scenario(s: Scenario) -> LabResult:
+def cost_scenario(s: LabScenario) -> LabResult:
     """Build the ticket's requests, compact them if asked, and price every request."""
     from helpers.cost import compact_ticket, project_ticket
 

@@ -18,7 +18,7 @@ from helpers.html import no_math
 if TYPE_CHECKING:
     from helpers.messages import Request
 
-__all__ = ["format_summary", "format_tabs", "lab", "trace_viewer"]
+__all__ = ["format_summary", "format_tabs", "lab_sliders", "trace_viewer"]
 
 
 def format_tabs(request: Request, formats: tuple[str, ...] | None = None) -> Any:
@@ -89,7 +89,7 @@ def trace_viewer(trace: Any, max_chars: int = 6000) -> Any:
         meter = (
             f"<b>request {step.number} of {len(steps)}</b> · input {usage.input_tokens} "
             f"(cached {usage.cache_read_tokens}) · output {usage.output_tokens} · {cost} · "
-            f"stop: {escape(step.reply.stop_reason)} · calls: {escape(', '.join(step.tool_calls))}"
+            f"stop: {escape(step.reply.stop_reason)} · calls: {escape(', '.join(step.tool_names))}"
         )
         if step.count_label != "exact":  # the local provider's estimate, and how far off
             meter += f"<br><small>input: {escape(step.count_label)}</small>"
@@ -107,8 +107,8 @@ def trace_viewer(trace: Any, max_chars: int = 6000) -> Any:
     return widgets.VBox([slider, view])
 
 
-def lab(baseline: Any) -> Any:
-    """The token arithmetic lab: every ``course.lab.Scenario`` knob as a control.
+def lab_sliders(baseline: Any) -> Any:
+    """The token arithmetic lab: every ``course.lab.LabScenario`` knob as a control.
 
     The text twin is ``print(cost_scenario(scenario))`` and ``.ticket.table()``.
     """
@@ -117,7 +117,7 @@ def lab(baseline: Any) -> Any:
     import ipywidgets as widgets
     import matplotlib.pyplot as plt
 
-    from course.lab import Scenario, cost_scenario
+    from course.lab import LabScenario, cost_scenario
     from course.plots import PALETTE
     from helpers.models import models
 
@@ -141,7 +141,7 @@ def lab(baseline: Any) -> Any:
     }
 
     def show(**knobs: Any) -> None:
-        scenario = Scenario(**knobs)
+        scenario = LabScenario(**knobs)
         if scenario.compact_before == 1 or scenario.compact_before > scenario.requests:
             scenario = replace(scenario, compact_before=0)  # "compact at 1" means nothing yet
         result = cost_scenario(scenario)

@@ -1,4 +1,4 @@
-"""Used in lessons: 04, 05, 06, 09, 10, 12.
+"""Used in lessons: 06, 12.
 
 Prompt caching from the actual tokens: what two consecutive requests share, and what it saves.
 

@@ -1,4 +1,4 @@
-"""Used in lessons: 02, 04, 05, 06, 09, 12.
+"""Used in lessons: 02.
 
 What the model actually sees: a conversation in OpenAI's published gpt-oss "harmony" format.
 

@@ -1,4 +1,4 @@
-"""Used in lessons: 01, 02, 03, 04, 05, 06, 07, 08, 09, 10, 11, 12.
+"""Used in lessons: none directly (imported by caching, cost.prices, cost.tickets, ...).
 
 HTML for notebook output: the role-coloured cards a ``Message`` or ``Request`` shows as, and
 :func:`no_math`, which keeps JupyterLab's LaTeX renderer away from dollar amounts (MathJax reads

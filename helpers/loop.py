@@ -1,26 +1,12 @@
 """Used in lessons: 04, 05, 06, 07, 09, 10, 11.
 
-A minimal agent loop, readable in one sitting: send, append the reply, run every tool, repeat.
-
->>> trace = run(sundry.opening(model), sundry.run_tool, format="anthropic", base_url=p.url)
->>> trace                     # the meter: tokens sent, cached, output and cost per turn
-
-Three habits keep the rules of the list (lesson 10) without ever checking them, each one line
-below, marked (a), (b), (c):
-
-(a) append the model's reply to the history **before** running its tools (the next request
-    must show the calls it answers);
-(b) answer **every** tool call of the reply, all results in one ``tool`` message (the
-    renderers turn it into what each provider needs: one Anthropic user turn, N Chat tool
-    messages, ...);
-(c) dispatch on the **block type**, never on "is there text?": a reply can hold reasoning,
-    text and several calls at once.
-
-Rules that matter (the refund ceiling, "don't edit existing tests") live in the tools
-(``helpers.examples.*.run_tool``), not in the prompt. The loop talks plain HTTP with ``httpx``
-in any of the four wire formats (``format=``), or goes through the official SDK (``via="sdk"``,
-OpenAI and Anthropic only). It does not retry, stream or truncate history: those are lessons
-of their own.
+A minimal agent loop: send the whole list, append the reply, run every tool, repeat. Three
+habits keep the rules of the list (lesson 10), each one line below, marked (a), (b), (c):
+append the reply **before** running its tools; answer **every** call, all results in one
+``tool`` message; dispatch on the **block type**, never on "is there text?". The rules that
+matter (the refund ceiling) live in the tools (``helpers.examples``), not in the prompt. Plain
+HTTP with ``httpx`` in any of the four formats, or the official SDK (``via="sdk"``, OpenAI and
+Anthropic). It does not retry, stream or truncate history: those are lessons of their own.
 """
 
 from __future__ import annotations

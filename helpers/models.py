@@ -62,10 +62,6 @@ class ModelInfo:
     legacy: bool = False
     note: str = ""
 
-    @property
-    def cache_min_tokens(self) -> int | None:
-        return self.cache.get("min_tokens")
-
 
 @cache
 def _table() -> dict[str, Any]:

@@ -1,15 +1,10 @@
-"""Used in lessons: 00, 01, 02, 03, 04, 05, 06, 07, 08, 09, 10, 11, 12.
+"""Used in lessons: none directly (imported by examples.crash_triage, examples.sundry, models, ...).
 
-Where the package's data files are (the Sundry and crash-triage fixtures, the model table).
-
-They live in the repository's ``data/`` folder, and a built wheel carries a copy of it inside
-the package, as ``helpers/data/`` (see ``setup.py``). We look, in this order:
-
-1. where ``ON_THE_WIRE_ROOT`` points (a checkout you choose explicitly);
-2. the checkout this package sits in (the usual editable install, ``-e .``);
-3. the copy inside the installed package (``pip install`` of a wheel, Colab, a hub image);
-4. a checkout above the working directory (a plain copy of ``helpers`` run from the
-   repository, e.g. a kernel started in ``notebooks/``).
+Where the package's data files are (the Sundry and crash-triage fixtures, the model table):
+the repository's ``data/`` folder, or the copy a built wheel carries as ``helpers/data/``
+(``setup.py``). Looked for in this order: where ``ON_THE_WIRE_ROOT`` points; the checkout this
+package sits in (an editable install); the copy inside the installed package (a wheel, Colab,
+a hub image); a checkout above the working directory (a kernel started in ``notebooks/``).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Used in lessons: 01, 02, 03, 04, 05, 06, 07, 08, 09, 10, 11.
+"""Used in lessons: 09.
 
 What comes back: one assistant message, why the model stopped, and normalised usage.
 

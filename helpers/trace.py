@@ -1,4 +1,4 @@
-"""Used in lessons: 04, 05, 06, 09, 10, 11.
+"""Used in lessons: none directly (imported by loop).
 
 The agent loop's trace: every request and reply, with a running token and cost meter.
 
@@ -40,8 +40,14 @@ class Step:
     messages_sent: int = 0  # how many messages of the history this request carried
 
     @property
-    def tool_calls(self) -> list[str]:
-        return [c.name for c in self.reply.message.tool_calls]
+    def tool_calls(self) -> list[ToolCall]:
+        """The calls of this step's reply, as ``Message.tool_calls`` gives them."""
+        return self.reply.message.tool_calls
+
+    @property
+    def tool_names(self) -> list[str]:
+        """The names of those calls, in order: ``["search_orders", "check_refund_policy"]``."""
+        return [c.name for c in self.tool_calls]
 
     @property
     def count_label(self) -> str:
@@ -84,7 +90,7 @@ class Trace:
             u = s.reply.usage
             cost = f"${s.cost_usd:.6f}" if s.cost_usd is not None else "n/a"
             row = [s.number, u.input_tokens, u.cache_read_tokens, u.output_tokens, cost]
-            out.append([str(v) for v in row] + [s.reply.stop_reason, ", ".join(s.tool_calls)])
+            out.append([str(v) for v in row] + [s.reply.stop_reason, ", ".join(s.tool_names)])
         totals = [self.total("input_tokens"), self.total("cache_read_tokens")]
         totals += [self.total("output_tokens"), f"${self.cost_usd:.6f}"]
         out.append(["total"] + [str(v) for v in totals] + ["", ""])

@@ -32,9 +32,9 @@ from typing import Any
 from helpers.messages import FormatError, Request
 from helpers.models import ModelInfo
 from helpers.tokens.breakdown import Count, Row
-from standin.live_switch import KEYS, failure_line, is_live, live_url
+from standin.live_switch import KEYS, failure_line, live_url
 
-__all__ = ["ENDPOINTS", "KEYS", "LiveCountError", "count_live", "live_enabled"]
+__all__ = ["ENDPOINTS", "KEYS", "LiveCountError", "count_live"]
 
 ENDPOINTS = {
     "anthropic": "/v1/messages/count_tokens",
@@ -54,11 +54,6 @@ class _Answered(Exception):
     def __init__(self, status: int, body: str):
         super().__init__(status)
         self.status, self.body = status, body
-
-
-def live_enabled(provider: str) -> bool:
-    """True only with ``ON_THE_WIRE_LIVE=1`` and the provider's API key set."""
-    return is_live(provider)
 
 
 def _call(info: ModelInfo, request: Request) -> tuple[str, dict[str, str], dict[str, Any]]:

@@ -297,49 +297,39 @@ def test_the_lessons_come_in_through_at_most_15_doors():
 
 # --- where a learner finds the code -----------------------------------------------------------
 
-USED_IN = re.compile(r"Used in lessons: (\d\d(?:, \d\d)*)\.")
+
+def _used_in_lessons():
+    import sys
+
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import used_in_lessons
+
+    return used_in_lessons
 
 
-def _used_in_line(path: Path) -> str:
-    """The first line of the module docstring (the ``Used in lessons`` line), or ''."""
-    doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")), clean=True) or ""
-    return doc.splitlines()[0] if doc else ""
+def test_every_helpers_module_opens_with_exactly_the_lessons_that_use_it():
+    """One "Used in lessons" line per module, first, as ``scripts/used_in_lessons.py`` writes it
+    from the lessons' imports (its docstring says what "uses" means)."""
+    script = _used_in_lessons()
+    stale = sorted(p.relative_to(ROOT).as_posix() for p in script.stale())
+    assert not stale, f"run python scripts/used_in_lessons.py --write: {stale}"
+    for name, path in _learner_facing():
+        doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
+        lines = [line for line in doc.splitlines() if script.LINE.match(line.strip())]
+        assert len(lines) == 1 and doc.startswith(lines[0]), f"{name}: {lines}"
 
 
-def _defining_modules(notebook: Path) -> set[str]:
-    """Where the names a lesson imports are defined: ``from helpers.cost import project_ticket``
-    uses ``helpers.cost.tickets`` (a door re-exports it) as much as ``helpers.cost``."""
-    import importlib
-
-    found = set()
-    for tree in lesson_code(notebook):
-        for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("helpers"):
-                door = importlib.import_module(node.module)
-                for alias in node.names:
-                    defined = getattr(getattr(door, alias.name, None), "__module__", None)
-                    if isinstance(defined, str):
-                        found.add(defined)
-    return found
-
-
-@pytest.mark.parametrize("name, path", _learner_facing(), ids=lambda x: str(x))
-def test_a_learner_facing_module_opens_with_the_lessons_that_use_it(name, path):
-    match = USED_IN.fullmatch(_used_in_line(path))
-    assert match, f"{path.relative_to(ROOT)}: docstring must open with 'Used in lessons: NN, NN.'"
-    listed = set(match.group(1).split(", "))
-    lessons = {p.name[:2] for p in LESSONS}
-    assert listed <= lessons, f"{path.relative_to(ROOT)} names lessons that do not exist"
-    known = modules(ROOT)
-    importers = {
-        nb.name[:2]
-        for nb in LESSONS
-        if any(m == name or m.startswith(name + ".") for m in lesson_imports(nb, known))
-        or name in _defining_modules(nb)
-    }
-    assert importers <= listed, (
-        f"{path.relative_to(ROOT)}: lessons {sorted(importers - listed)} import it"
+def test_the_used_in_line_is_rewritten_exactly():
+    script = _used_in_lessons()
+    old = '"""Used in lessons: 01, 02.\n\nWhat it does.\n\nUsed in lessons: 03.\n\nMore.\n"""\n'
+    old += "X = 1\n"
+    new = script.rewritten(old, "Used in lessons: 04.")
+    assert new == '"""Used in lessons: 04.\n\nWhat it does.\n\nMore.\n"""\nX = 1\n'
+    assert script.rewritten('"""What it does."""\n', "Used in lessons: 05.") == (
+        '"""Used in lessons: 05.\n\nWhat it does."""\n'
     )
+    assert script.line_for([], []) == "Used in lessons: none directly."
+    assert script.line_for(["10", "04"], ["x"]) == "Used in lessons: 04, 10."
 
 
 def _under_the_hood(notebook: Path) -> tuple[int, int, str]:
@@ -376,3 +366,43 @@ def test_a_lesson_ends_with_links_to_the_files_it_used(notebook):
     nb = json.loads(notebook.read_text(encoding="utf-8"))
     expected = under_the_hood.cell_text(under_the_hood.used_files(nb))
     assert text == expected, f"{notebook.name}: links out of date: python scripts/under_the_hood.py"
+
+
+# --- docs/design.md -------------------------------------------------------------------------
+
+
+def _design_parts() -> dict[str, tuple[set[str], set[str]]]:
+    """docs/design.md's table: part -> (the modules and folders it holds, what it may import)."""
+    text = (ROOT / "docs" / "design.md").read_text(encoding="utf-8")
+    table = text.split("<!-- parts:start -->")[1].split("<!-- parts:end -->")[0]
+    out = {}
+    for row in table.strip().splitlines()[2:]:
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        name = cells[0].strip("`/")
+        holds = set(re.findall(r"`([^`]+)`", cells[2]))
+        may = set(re.findall(r"`([^`]+)`", cells[3]))
+        out[name] = (holds, may)
+    return out
+
+
+def test_the_design_lists_the_three_parts_and_their_imports():
+    parts = _design_parts()
+    assert set(parts) == set(PARTS), f"docs/design.md names the parts {sorted(parts)}"
+    for name, (_, may) in parts.items():
+        assert may == PARTS[name], f"docs/design.md: {name} may import {sorted(may)}"
+
+
+def test_the_design_names_every_module_and_folder_of_each_part():
+    """Every top-level module and folder of each part is in its row, and each one named exists."""
+    for name, (holds, _) in _design_parts().items():
+        for entry in sorted(holds):
+            assert (ROOT / entry).exists(), f"docs/design.md names {entry}, which does not exist"
+        folder = ROOT / name
+        present = {
+            f"{name}/{p.name}/" if p.is_dir() else f"{name}/{p.name}"
+            for p in folder.iterdir()
+            if (p.is_dir() and (p / "__init__.py").exists())
+            or (p.suffix == ".py" and p.stem not in ("__init__", "__main__"))
+        }
+        missing = sorted(present - holds)
+        assert not missing, f"docs/design.md's {name} row does not name {missing}"

@@ -211,10 +211,10 @@ def test_tool_overhead_and_the_effect_of_five_more_tools():
 def test_compaction_does_not_lose_the_replies_output_tokens():
     """Each turn's output is the reply the next request adds, even when that request is the
     compacted one (its start is a summary, not the previous request)."""
-    from course.lab import Scenario, build_requests
+    from course.lab import LabScenario, build_requests
     from helpers.cost import compact_ticket
 
-    requests = build_requests(Scenario("gpt-4o-mini", requests=8, result_tokens=300))
+    requests = build_requests(LabScenario("gpt-4o-mini", requests=8, result_tokens=300))
     for at, keep_last in ((3, 2), (5, 4), (6, 2)):
         compacted = compact_ticket(requests, at, "summary", keep_last)
         plain = project_ticket(requests, "gpt-4o-mini", caching=False)

@@ -16,7 +16,7 @@ from course.exercises import the_agent_loop as ex11
 from course.exercises import the_system_prompt as ex09
 from course.exercises import token_arithmetic_lab as ex12
 from course.exercises import what_the_sdk_adds as ex07
-from course.lab import Scenario
+from course.lab import LabScenario
 from helpers.examples import crash_triage, sundry
 from helpers.loop import run
 from helpers.messages import system, tool_call, tool_result, user
@@ -31,7 +31,7 @@ def _fresh():
 
 @pytest.fixture(scope="module")
 def baseline():
-    return Scenario(model=default_model("openai"), requests=6, tools=9, result_tokens=150)
+    return LabScenario(model=default_model("openai"), requests=6, tools=9, result_tokens=150)
 
 
 def test_07_no_retry_takes_the_class_and_names_a_parent_class():

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 
-from helpers.formats import FormatError, parse, parse_response, render, render_response
+from helpers.formats import FormatError, parse, parse_response, render_response
 from helpers.messages import (
     Image,
-    Message,
     Reasoning,
     Request,
     Text,
@@ -21,20 +22,15 @@ from helpers.messages import (
     user,
 )
 from helpers.replies import Reply, Usage
+from tests.format_support import parse_with_notes, render_with_notes
 
 FMT = "anthropic"
 PNG = Image("image/png", data="iVBORw0KGgo=")
 
 
-def body_and_notes(*messages: Message, **fields) -> tuple[dict, list[str]]:
-    fields.setdefault("max_tokens", 512)
-    rendered = render(Request("claude-x", list(messages), **fields), FMT)
-    return rendered.body, [str(n) for n in rendered.notes]
-
-
-def read(body: dict) -> tuple[Request, list[str]]:
-    notes: list = []
-    return parse(body, FMT, notes=notes), [str(n) for n in notes]
+#: ``body_and_notes(*messages, **fields)`` and ``read(body)``, in this module's format.
+body_and_notes = partial(render_with_notes, FMT, "claude-x", max_tokens=512)
+read = partial(parse_with_notes, FMT)
 
 
 def test_the_shape_of_a_tool_round_with_the_follow_up_merged():

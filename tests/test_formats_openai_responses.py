@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 
 from helpers.formats import FormatError, parse, parse_response, render, render_response
@@ -9,7 +11,6 @@ from helpers.messages import (
     Image,
     Message,
     Reasoning,
-    Request,
     Text,
     Tool,
     ToolCall,
@@ -21,19 +22,15 @@ from helpers.messages import (
     user,
 )
 from helpers.replies import Reply, Usage
+from tests.format_support import parse_with_notes, render_with_notes
 
 FMT = "openai-responses"
 PNG = Image("image/png", data="iVBORw0KGgo=")
 
 
-def body_and_notes(*messages: Message, **fields) -> tuple[dict, list[str]]:
-    rendered = render(Request("gpt-x", list(messages), **fields), FMT)
-    return rendered.body, [str(n) for n in rendered.notes]
-
-
-def read(body: dict) -> tuple[Request, list[str]]:
-    notes: list = []
-    return parse(body, FMT, notes=notes), [str(n) for n in notes]
+#: ``body_and_notes(*messages, **fields)`` and ``read(body)``, in this module's format.
+body_and_notes = partial(render_with_notes, FMT, "gpt-x")
+read = partial(parse_with_notes, FMT)
 
 
 def test_the_shape_of_a_tool_round():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from course.lab import Scenario, build_requests, cost_scenario
+from course.lab import LabScenario, build_requests, cost_scenario
 from helpers.models import default_model
 from helpers.rules import check
 from helpers.tokens import count
@@ -13,7 +13,7 @@ MODEL = default_model("openai")
 
 
 def test_requests_grow_by_one_round_trip_each_and_keep_the_rules():
-    requests = build_requests(Scenario(MODEL, requests=5, tools=9, result_tokens=100))
+    requests = build_requests(LabScenario(MODEL, requests=5, tools=9, result_tokens=100))
     assert [len(r.messages) for r in requests] == [2, 4, 6, 8, 10]
     assert all(check(r, "openai-chat") == [] for r in requests)
     assert all(len(r.tools) == 9 for r in requests)
@@ -22,23 +22,23 @@ def test_requests_grow_by_one_round_trip_each_and_keep_the_rules():
 def test_tool_results_have_exactly_the_requested_size():
     from helpers.tokens import count_text
 
-    (_, second) = build_requests(Scenario(MODEL, requests=2, result_tokens=257))
+    (_, second) = build_requests(LabScenario(MODEL, requests=2, result_tokens=257))
     assert count_text(second.messages[-1].content[0].text, MODEL) == 257
 
 
 def test_more_tools_cost_more_and_caching_costs_less():
-    base = cost_scenario(Scenario(MODEL, requests=6, tools=9))
-    more = cost_scenario(Scenario(MODEL, requests=6, tools=14))
-    uncached = cost_scenario(Scenario(MODEL, requests=6, tools=9, caching=False))
+    base = cost_scenario(LabScenario(MODEL, requests=6, tools=9))
+    more = cost_scenario(LabScenario(MODEL, requests=6, tools=14))
+    uncached = cost_scenario(LabScenario(MODEL, requests=6, tools=9, caching=False))
     assert more.per_ticket > base.per_ticket
     assert uncached.per_ticket > base.per_ticket
     assert base.ticket.cached_tokens > 0 and uncached.ticket.cached_tokens == 0
 
 
 def test_compaction_shrinks_the_later_requests():
-    plain = cost_scenario(Scenario(MODEL, requests=10, result_tokens=400, caching=False))
+    plain = cost_scenario(LabScenario(MODEL, requests=10, result_tokens=400, caching=False))
     compacted = cost_scenario(
-        Scenario(MODEL, requests=10, result_tokens=400, caching=False, compact_before=6)
+        LabScenario(MODEL, requests=10, result_tokens=400, caching=False, compact_before=6)
     )
     assert compacted.ticket.turns[-1].input_tokens < plain.ticket.turns[-1].input_tokens
     assert compacted.ticket.turns[4] == plain.ticket.turns[4]
@@ -46,25 +46,25 @@ def test_compaction_shrinks_the_later_requests():
 
 
 def test_scale_is_per_ticket_times_volume():
-    result = cost_scenario(Scenario(MODEL, requests=3, tickets_per_day=250))
+    result = cost_scenario(LabScenario(MODEL, requests=3, tickets_per_day=250))
     assert result.per_day == result.per_ticket * 250
     assert result.per_month == result.per_day * 30
     assert "per 30 days" in str(result)
 
 
 def test_scenarios_round_trip_through_json_and_reject_unknown_fields(tmp_path):
-    s = Scenario(MODEL, requests=4, tools=3, caching=False)
-    assert Scenario.from_json(s.save(tmp_path / "s.json").read_text()) == s
+    s = LabScenario(MODEL, requests=4, tools=3, caching=False)
+    assert LabScenario.from_json(s.save(tmp_path / "s.json").read_text()) == s
     with pytest.raises(ValueError, match="unknown scenario field"):
-        Scenario.from_json('{"model": "x", "turns": 3}')
+        LabScenario.from_json('{"model": "x", "turns": 3}')
 
 
 @pytest.mark.parametrize(
     "bad, message",
     [
-        (Scenario(MODEL, requests=0), "requests per ticket must be 1 to 200"),
-        (Scenario(MODEL, tools=15), "tools must be 0 to 14"),
-        (Scenario(MODEL, requests=3, compact_before=7), "compact_before must be 2 to 3"),
+        (LabScenario(MODEL, requests=0), "requests per ticket must be 1 to 200"),
+        (LabScenario(MODEL, tools=15), "tools must be 0 to 14"),
+        (LabScenario(MODEL, requests=3, compact_before=7), "compact_before must be 2 to 3"),
     ],
 )
 def test_bad_scenarios_say_what_is_wrong(bad, message):
@@ -73,7 +73,7 @@ def test_bad_scenarios_say_what_is_wrong(bad, message):
 
 
 def test_a_ticket_without_tools_still_counts():
-    (request,) = build_requests(Scenario(MODEL, requests=1, tools=0))
+    (request,) = build_requests(LabScenario(MODEL, requests=1, tools=0))
     assert count(request).part("tools") == 0
 
 
@@ -83,7 +83,7 @@ def test_the_final_answer_is_billed_and_a_warm_prefix_is_an_option():
     from course.lab import final_reply, seconds_between_tickets
     from helpers.tokens import count_output
 
-    base = Scenario(MODEL, requests=4, tools=14)
+    base = LabScenario(MODEL, requests=4, tools=14)
     cold = cost_scenario(base)
     assert cold.ticket.turns[-1].output_tokens == count_output(final_reply(base), MODEL) > 0
     warm = cost_scenario(replace(base, warm_prefix=True))
@@ -92,4 +92,4 @@ def test_the_final_answer_is_billed_and_a_warm_prefix_is_an_option():
     assert warm.per_ticket < cold.per_ticket
     rare = cost_scenario(replace(base, warm_prefix=True, tickets_per_day=100))  # 864 s apart
     assert rare.per_ticket == cold.per_ticket
-    assert Scenario.from_json('{"model": "gpt-4o-mini"}').warm_prefix is False
+    assert LabScenario.from_json('{"model": "gpt-4o-mini"}').warm_prefix is False

@@ -20,12 +20,6 @@ ROOT = Path(__file__).resolve().parents[1]
 KEY = FAKE_KEYS["ANTHROPIC_API_KEY"]
 
 
-@pytest.fixture(scope="module")
-def p():
-    with LocalProvider() as provider:
-        yield provider
-
-
 def _no_key_in(text: str) -> None:
     for key in FAKE_KEYS.values():
         assert key not in text

@@ -16,7 +16,7 @@ from tests.provider_support import PROVIDERS, model
 @pytest.mark.parametrize("wire", PROVIDERS)
 def test_sundry_ticket_in_every_wire_format(p, wire):
     trace = run(sundry.opening(model(wire)), sundry.run_tool, format=wire, base_url=p.url)
-    assert [s.tool_calls for s in trace.steps] == [
+    assert [s.tool_names for s in trace.steps] == [
         ["search_orders"],
         ["check_refund_eligibility"],
         ["issue_refund"],
@@ -55,7 +55,9 @@ def test_crash_triage_answers_parallel_calls_in_one_message(crash_run):
     trace, p, workspace = crash_run("anthropic", finish=crash_triage.FINISH)
     second_request = p.recorder[2].request_json
     assert len(trace.steps) == 8
-    assert trace.steps[1].tool_calls == ["search_code", "run_tests"]
+    assert trace.steps[1].tool_names == ["search_code", "run_tests"]
+    calls = trace.steps[1].tool_calls  # the calls themselves, as Message.tool_calls gives them
+    assert calls == trace.steps[1].reply.message.tool_calls and calls[0].id.startswith("toolu_")
     # Anthropic: both results in ONE user message, right after the calls
     results = second_request["messages"][-1]["content"]
     assert [b["type"] for b in results] == ["tool_result", "tool_result"]

@@ -64,7 +64,7 @@ def test_rows_carry_their_rules_and_sources():
     claude = model_info("claude-haiku-4-5")
     assert claude.encoding is None and claude.counting == "anthropic-estimate"
     assert claude.tool_use_overhead == {"auto": 496, "none": 496, "any": 588, "tool": 588}
-    assert claude.cache_min_tokens == 4096
+    assert claude.cache["min_tokens"] == 4096
     cache = model_info("gpt-4o").cache
     rule = (cache["kind"], cache["min_tokens"], cache["step_tokens"])
     assert rule == ("openai-prefix", 1024, 128)

@@ -53,8 +53,8 @@ def test_trace_viewer_steps_through_every_request():
 
 
 def test_the_lab_widget_builds_its_controls():
-    from course.lab import Scenario
+    from course.lab import LabScenario
 
-    lab = w.lab(Scenario(default_model("openai")))
+    lab = w.lab_sliders(LabScenario(default_model("openai")))
     controls, _output = lab.children
     assert len(controls.children[0].children) + len(controls.children[1].children) == 8

@@ -43,7 +43,7 @@ def check_capped(answer: Any) -> Result:
     steps = answer.steps
     if len(steps) != 2:
         return not_yet(EX1, f"this trace has {len(steps)} requests, not the 2 the cap allows")
-    waiting = steps[-1].tool_calls
+    waiting = steps[-1].tool_names
     if not waiting:
         return not_yet(EX1, "this trace ends with a final answer, not with a call left waiting")
     return Result(

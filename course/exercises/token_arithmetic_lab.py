@@ -10,7 +10,7 @@ from decimal import Decimal
 from typing import Any
 
 from course.exercises import Exercise, Result, as_number, check_number, not_answered, not_yet
-from course.lab import Scenario, build_requests, cost_scenario, final_reply
+from course.lab import LabScenario, build_requests, cost_scenario, final_reply
 
 EX1 = Exercise(
     "12.1",
@@ -37,13 +37,13 @@ EX3 = Exercise(
 TIMES = [f"2026-11-30 09:{minute:02d} UTC" for minute in range(60)]  # one request a minute
 
 
-def _price(requests: list, s: Scenario):
+def _price(requests: list, s: LabScenario):
     from helpers.cost import project_ticket
 
     return project_ticket(requests, s.model, final_reply=final_reply(s), caching=s.caching)
 
 
-def check_time_in_request(with_time: Any, baseline: Scenario) -> Result:
+def check_time_in_request(with_time: Any, baseline: LabScenario) -> Result:
     """``with_time(request, now)``: the request, telling the model the time ``now``."""
     from helpers.formats import render
     from helpers.messages import Request, system
@@ -102,7 +102,7 @@ def _blank_result(info: dict) -> Result:
     return check_value(None, None, EX1, success="")
 
 
-def check_tools_share(answer: float, baseline: Scenario) -> Result:
+def check_tools_share(answer: float, baseline: LabScenario) -> Result:
     from helpers.tokens import count
 
     first = count(build_requests(baseline)[0])
@@ -125,7 +125,7 @@ def check_tools_share(answer: float, baseline: Scenario) -> Result:
     )
 
 
-def check_break_even_requests(answer: int, baseline: Scenario) -> Result:
+def check_break_even_requests(answer: int, baseline: LabScenario) -> Result:
     expected = next(
         n
         for n in range(1, 200)

@@ -1,4 +1,4 @@
-"""Used in lessons: 04, 05, 10, 12.
+"""Used in lessons: 04, 05, 10.
 
 Two levers on a ticket's cost: the tool definitions every request carries, and compaction.
 

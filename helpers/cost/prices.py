@@ -1,4 +1,4 @@
-"""Used in lessons: 04, 05, 06, 09, 10, 11, 12.
+"""Used in lessons: 09.
 
 What one request costs: each provider's usage as the neutral ``Usage``, priced.
 

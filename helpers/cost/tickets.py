@@ -1,4 +1,4 @@
-"""Used in lessons: 04, 05, 06, 09, 10, 11, 12.
+"""Used in lessons: 05, 06, 10, 11.
 
 A ticket turn by turn: the whole message list is resent every turn, so input grows.
 

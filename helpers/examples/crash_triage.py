@@ -1,23 +1,13 @@
 """Used in lessons: 00, 04, 06, 09, 10, 11.
 
-The crash-triage agent for ``storefront``, a Go web service.
-
-- ``SYSTEM_PROMPT`` and ``TOOLS`` come from ``data/crash_triage/``; ``CRASH_REPORT`` is the
-  production panic it starts from; ``CRASH_REPORTS`` holds it and a second one, from code that
-  is not in this checkout (the agent cannot reproduce it and must say so: the system prompt's
-  "when stuck" instruction).
-- ``run_tool(call)`` works on a small copy of the repository in ``data/crash_triage/repo``:
-  ``search_code`` and ``read_file`` read it for real; ``write_file`` keeps changes in memory
-  (per ``Workspace``); ``run_tests`` cannot run Go here, so it answers from what the workspace
-  now contains: the reproduction test fails until the nil check is in place.
-- ``file_issue`` files into the workspace's own little tracker (ids ``ST-501``, ...), and
-  ``submit_diagnosis`` is how a run ends: one entry per group of reports, each ``fixed`` or
-  ``needs_human``. The loop stops on it (``run(..., finish="submit_diagnosis")``), so the
-  program reads a structured result instead of searching the model's prose.
-- The rules that matter are enforced in code, not only stated in the prompt: ``write_file``
-  refuses to alter an existing ``_test.go`` file's existing test functions, and
-  ``submit_diagnosis`` refuses an entry that names an issue nobody filed or calls a group
-  ``fixed`` without a new test in the workspace.
+The crash-triage agent for ``storefront``, a Go web service: ``SYSTEM_PROMPT`` and ``TOOLS``
+from ``data/crash_triage/``, the production panic ``CRASH_REPORT`` (``CRASH_REPORTS`` adds one
+from code not in this checkout, which the agent must say it cannot reproduce). ``run_tool``
+works on a small copy of the repository: it reads and searches for real, keeps writes in a
+``Workspace``, answers ``run_tests`` from what the workspace holds (no Go here), files issues
+into its own tracker; ``submit_diagnosis`` ends the run (``finish=FINISH``). The rules that
+matter are enforced in code: no edit to an existing test function, no ``fixed`` without a new
+test, no diagnosis naming an issue nobody filed.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Used in lessons: 01, 02, 03, 04, 05, 06, 07, 08, 09, 10, 11, 12.
+"""Used in lessons: 02, 03, 05, 06, 07, 08, 10, 11.
 
 The four wire formats: one neutral conversation, rendered as each provider's request body.
 

@@ -1,4 +1,4 @@
-"""Used in lessons: 02, 03, 05, 06, 07, 09, 10, 11.
+"""Used in lessons: none directly (imported by formats).
 
 Anthropic Messages -> neutral: read a request body or a response body back.
 

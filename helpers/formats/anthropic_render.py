@@ -1,4 +1,4 @@
-"""Used in lessons: 02, 03, 05, 06, 07, 09, 10, 11.
+"""Used in lessons: none directly (imported by formats, formats.anthropic_parse).
 
 Neutral -> Anthropic Messages: the request body a client sends, the response body a server sends.
 

@@ -1,4 +1,4 @@
-"""Used in lessons: 02, 03, 04, 05, 06, 07, 08, 09, 10, 11, 12.
+"""Used in lessons: none directly (imported by formats, formats.anthropic_parse, ...).
 
 What every wire format shares: ``Note``, ``Notes``, ``Rendered``, and small helpers.
 

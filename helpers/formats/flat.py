@@ -1,4 +1,4 @@
-"""Used in lessons: 02, 03, 05, 06, 07, 08, 10, 11.
+"""Used in lessons: 03.
 
 The flat view: one content *string* per message, the shape many codebases store.
 

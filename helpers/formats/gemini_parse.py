@@ -1,4 +1,4 @@
-"""Used in lessons: 02, 03, 10, 11.
+"""Used in lessons: none directly (imported by formats).
 
 Gemini ``generateContent`` -> neutral: read a request body or a ``GenerateContentResponse`` back.
 

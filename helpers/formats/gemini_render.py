@@ -1,4 +1,4 @@
-"""Used in lessons: 02, 03, 10, 11.
+"""Used in lessons: none directly (imported by formats, formats.gemini_parse).
 
 Neutral -> Gemini: the request body a client sends, the response body a server sends.
 

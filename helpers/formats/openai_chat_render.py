@@ -1,4 +1,4 @@
-"""Used in lessons: 02, 03, 04, 05, 06, 07, 08, 09, 10, 11.
+"""Used in lessons: none directly (imported by formats).
 
 Neutral -> OpenAI Chat Completions: the request body a client sends, the response a server sends.
 

@@ -1,4 +1,4 @@
-"""Used in lessons: 02, 03, 10, 11.
+"""Used in lessons: none directly (imported by formats).
 
 OpenAI Responses -> neutral: read ``input`` items or a ``response`` body's ``output`` back.
 

@@ -1,4 +1,4 @@
-"""Used in lessons: 02, 03, 10, 11.
+"""Used in lessons: none directly (imported by formats, formats.openai_responses_parse).
 
 Neutral -> OpenAI Responses: the ``input`` items a client sends, the ``response`` a server sends.
 

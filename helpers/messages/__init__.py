@@ -1,4 +1,4 @@
-"""Used in lessons: 00, 01, 02, 03, 04, 05, 06, 07, 08, 09, 10, 11, 12.
+"""Used in lessons: 01, 02, 03, 04, 05, 06, 09, 10, 11, 12.
 
 The neutral message model: one conversation, written once, before any provider's spelling.
 

@@ -1,4 +1,4 @@
-"""Used in lessons: 01, 02, 03, 04, 05, 09, 10, 11.
+"""Used in lessons: 03.
 
 The five content blocks a message is made of: text, tool call, tool result, reasoning, image.
 

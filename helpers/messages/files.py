@@ -1,4 +1,4 @@
-"""Used in lessons: 01, 02, 03, 04, 05, 09, 10, 11.
+"""Used in lessons: 03, 10.
 
 Reading and writing the neutral JSON: ``load`` / ``load_file`` / ``dump``, and the readers for
 one message or one block. Every mistake is a ``FormatError`` that names its place, such as

@@ -1,4 +1,4 @@
-"""Used in lessons: 01, 03, 04, 05, 06, 07, 08, 09, 10, 11.
+"""Used in lessons: 04, 08, 10.
 
 The rules of the list: check a neutral conversation before a provider rejects it.
 

@@ -1,4 +1,4 @@
-"""Used in lessons: 04, 08, 10.
+"""Used in lessons: none directly (imported by rules, rules.table, rules.wire).
 
 Anthropic Messages: the shared rules in Anthropic's numbering, plus its own rules.
 

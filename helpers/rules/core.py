@@ -1,4 +1,4 @@
-"""Used in lessons: 04, 08, 10.
+"""Used in lessons: none directly (imported by rules, rules.anthropic, rules.gemini, ...).
 
 The rules every provider shares, checked on the neutral model: the ``neutral`` profile.
 

@@ -1,4 +1,4 @@
-"""Used in lessons: 04, 08, 10.
+"""Used in lessons: 10.
 
 Where a history can be cut without breaking the rules of the list.
 

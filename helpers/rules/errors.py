@@ -1,4 +1,4 @@
-"""Used in lessons: 04, 08, 10.
+"""Used in lessons: none directly (imported by rules).
 
 What a provider sends back for a broken list: HTTP status and its JSON error envelope.
 
@@ -17,12 +17,8 @@ default a hash of the message, so the same broken request always gives the same 
 from __future__ import annotations
 
 import hashlib
-from typing import TYPE_CHECKING
 
 from helpers.rules.violation import Violation
-
-if TYPE_CHECKING:
-    pass
 
 #: The wire formats (the names ``helpers.formats`` uses), each a provider that answers errors.
 FORMATS: tuple[str, ...] = ("openai-chat", "openai-responses", "anthropic", "gemini")

@@ -1,4 +1,4 @@
-"""Used in lessons: 04, 08, 10.
+"""Used in lessons: none directly (imported by rules, rules.table).
 
 Gemini ``generateContent``: the shared rules, plus where function calls and responses may sit.
 

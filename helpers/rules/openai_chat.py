@@ -1,4 +1,4 @@
-"""Used in lessons: 04, 08, 10.
+"""Used in lessons: none directly (imported by rules, rules.table).
 
 OpenAI Chat Completions: the shared rules, plus "tool messages come right after their calls".
 

@@ -1,4 +1,4 @@
-"""Used in lessons: 04, 08, 10.
+"""Used in lessons: none directly (imported by rules, rules.table).
 
 OpenAI Responses: the shared rules, plus "a reasoning item is followed by what it produced".
 

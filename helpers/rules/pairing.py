@@ -1,4 +1,4 @@
-"""Used in lessons: 04, 08, 10.
+"""Used in lessons: none directly (imported by rules).
 
 Calls and results pair up: the heart of the rules of the list, checked on the neutral model.
 

@@ -1,4 +1,4 @@
-"""Used in lessons: 08, 10.
+"""Used in lessons: none directly (imported by rules.table).
 
 Rules about a request's settings rather than its list: sampling ranges, settings a reasoning
 model refuses, a role an early reasoning model refuses, Anthropic's thinking budget.

@@ -1,4 +1,4 @@
-"""Used in lessons: 08, 10.
+"""Used in lessons: none directly (imported by rules.table).
 
 A tool's parameters must be a valid JSON Schema: OpenAI and Anthropic check it against the
 JSON Schema meta-schema before anything else and answer 400 with the tool's place.
@@ -66,7 +66,6 @@ _PLAIN: dict[str, Any] = {
     "minLength": lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0,
     "maxLength": lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0,
 }
-_SUBSCHEMAS = {"properties", "items", "additionalProperties", "anyOf", "oneOf", "allOf", "$defs"}
 
 
 def _plainly_valid(schema: Any) -> bool:

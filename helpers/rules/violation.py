@@ -1,4 +1,4 @@
-"""Used in lessons: 04, 08, 10.
+"""Used in lessons: none directly (imported by rules, rules.anthropic, rules.core, ...).
 
 What a broken rule looks like: one ``Violation`` per problem, and a readable report of them.
 

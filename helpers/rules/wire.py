@@ -1,4 +1,4 @@
-"""Used in lessons: 10.
+"""Used in lessons: none directly (imported by rules.table).
 
 Rules only the body itself shows: what the provider answers when a parser meets them.
 

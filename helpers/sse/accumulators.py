@@ -1,4 +1,4 @@
-"""Used in lessons: 07.
+"""Used in lessons: none directly (imported by sse).
 
 Streamed events -> the whole response body, one function per format: ``ACCUMULATORS``.
 

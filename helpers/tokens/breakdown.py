@@ -1,4 +1,4 @@
-"""Used in lessons: 02, 04, 05, 06, 09, 12.
+"""Used in lessons: none directly (imported by harmony, tokens, tokens.encodings, tokens.estimate).
 
 The result of counting: the total, where the tokens go, and how sure we are.
 

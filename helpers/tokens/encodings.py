@@ -1,4 +1,4 @@
-"""Used in lessons: 02, 04, 05, 06, 09, 12.
+"""Used in lessons: none directly (imported by caching, tokens, tokens.estimate, ...).
 
 Tokenizers, and how the pieces a counting rule renders become tokens.
 

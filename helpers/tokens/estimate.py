@@ -1,4 +1,4 @@
-"""Used in lessons: 02, 04, 05, 06, 09, 12.
+"""Used in lessons: none directly (imported by cost.tickets, tokens).
 
 Counting rules ``anthropic-estimate`` and ``gemini-estimate``: labelled estimates.
 

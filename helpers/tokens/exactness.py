@@ -1,4 +1,4 @@
-"""Used in lessons: 02, 03, 04, 05, 06, 09, 12.
+"""Used in lessons: none directly (imported by tokens, tokens.estimate, tokens.openai_chat).
 
 What a count can know exactly: an image's cost from its size, and where the rest is a guess.
 

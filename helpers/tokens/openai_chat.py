@@ -1,4 +1,4 @@
-"""Used in lessons: 02, 04, 05, 06, 09, 12.
+"""Used in lessons: none directly (imported by tokens).
 
 Counting rule ``openai-chat-2024``: what an OpenAI chat model is shown, piece by piece.
 

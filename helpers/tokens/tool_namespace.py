@@ -1,4 +1,4 @@
-"""Used in lessons: 02, 04, 05, 06, 09, 12.
+"""Used in lessons: 05.
 
 Tool definitions as the model is believed to see them: a TypeScript-like ``namespace``.
 
