@@ -267,7 +267,10 @@ def answer(route: Route, headers: dict[str, str], raw: bytes, scenario: Scenario
         status, envelope = no_key
         return _json_response(status, envelope, provider, f"error {status}")
     if route.kind == "models":
-        return side_routes.models(route, headers)
+        status, listed = side_routes.models(route)
+        if isinstance(listed, str):
+            return error(provider, status, listed)
+        return _json_response(status, listed, provider)
     sent = _read_body(provider, headers, raw)
     if isinstance(sent, Response):
         return sent
@@ -289,7 +292,16 @@ def answer(route: Route, headers: dict[str, str], raw: bytes, scenario: Scenario
             note = f"error {refused.status}" + (f": {refused.code}" if refused.code else "")
             return _json_response(refused.status, refused.envelope(), provider, note)
     if route.kind == "count":
-        return side_routes.count_tokens(route, body, _checked)
+        probe = side_routes.count_probe(provider, body)
+        if isinstance(probe, str):
+            return error(provider, 400, probe)
+        checked = _checked(route, probe)
+        if isinstance(checked, Response):
+            return checked
+        counted, label = side_routes.count_answer(provider, *checked, probe)
+        response = _json_response(200, counted, provider)
+        response.headers.append((COUNT_HEADER, label))
+        return response
     checked = _checked(route, body)
     if isinstance(checked, Response):
         return checked

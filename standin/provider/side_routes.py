@@ -16,27 +16,25 @@ Not modelled: pagination (one page holds every model), creation dates (``0``).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from helpers.trace import COUNT_HEADER
 from standin.provider import errors
 
-__all__ = ["count_tokens", "models"]
+__all__ = ["count_answer", "count_probe", "models"]
 
 
-def models(route: Any, headers: dict[str, str]) -> Any:
-    """``GET /v1/models[/{model}]``: the known models, in OpenAI's or Anthropic's shape."""
+def models(route: Any) -> tuple[int, dict[str, Any] | str]:
+    """``GET /v1/models[/{model}]``: ``(status, the answer or an error text)``."""
     from helpers import models as table
-    from standin.provider.routes import _json_response, error
 
     anthropic = route.provider == "anthropic"
     owner = "anthropic" if anthropic else "openai"
     ids = table.models(owner)
     if route.model is not None:
         if route.model not in ids:
-            text = errors.UNKNOWN_MODEL[errors.family(route.provider)].format(model=route.model)
-            return error(route.provider, 404, text)
+            return 404, errors.UNKNOWN_MODEL[errors.family(route.provider)].format(
+                model=route.model
+            )
         ids = [route.model]
     if anthropic:
         rows = [
@@ -44,17 +42,16 @@ def models(route: Any, headers: dict[str, str]) -> Any:
             for i in ids
         ]
         if route.model is not None:
-            return _json_response(200, rows[0], route.provider)
-        page = {"data": rows, "has_more": False, "first_id": ids[0], "last_id": ids[-1]}
-        return _json_response(200, page, route.provider)
+            return 200, rows[0]
+        return 200, {"data": rows, "has_more": False, "first_id": ids[0], "last_id": ids[-1]}
     rows = [{"id": i, "object": "model", "created": 0, "owned_by": owner} for i in ids]
-    if route.model is not None:
-        return _json_response(200, rows[0], route.provider)
-    return _json_response(200, {"object": "list", "data": rows}, route.provider)
+    return 200, rows[0] if route.model is not None else {"object": "list", "data": rows}
 
 
-def _gemini_request(body: dict[str, Any]) -> dict[str, Any] | str:
-    """The generateContent body a countTokens body stands for, or what is wrong with it."""
+def count_probe(provider: str, body: dict[str, Any]) -> dict[str, Any] | str:
+    """The generation body a count-tokens body stands for, or what is wrong with it."""
+    if provider != "gemini":  # Messages, without the required max_tokens it does not take
+        return {"max_tokens": 1, **body}
     inner = body.get("generateContentRequest")
     if inner is not None and "contents" in body:
         return "contents and generateContentRequest: set one of them, not both."
@@ -65,30 +62,15 @@ def _gemini_request(body: dict[str, Any]) -> dict[str, Any] | str:
     return {k: v for k, v in inner.items() if k != "model"}
 
 
-def count_tokens(route: Any, body: dict[str, Any], checked: Callable) -> Any:
-    """The input tokens ``body`` would be billed, in the provider's count-tokens shape."""
+def count_answer(provider: str, request: Any, model: str, probe: dict) -> tuple[dict, str]:
+    """``(the answer, the count's label)``: the input tokens the request would be billed."""
     from helpers import tokens
-    from standin.provider.routes import _json_response, error
 
-    provider = route.provider
-    if provider == "gemini":
-        body_or_problem = _gemini_request(body)
-        if isinstance(body_or_problem, str):
-            return error(provider, 400, body_or_problem)
-        probe = body_or_problem
-    else:  # the Messages checks, without the required max_tokens this endpoint does not take
-        probe = {"max_tokens": 1, **body}
-    result = checked(route, probe)
-    if not isinstance(result, tuple):
-        return result
-    request, model = result
     counted = tokens.with_unmodelled(tokens.count(request, model), probe, provider)
     n = counted.total
     if provider == "gemini":
         answer = {"totalTokens": n, "promptTokensDetails": [{"modality": "TEXT", "tokenCount": n}]}
     else:
         answer = {"input_tokens": n}
-    response = _json_response(200, answer, provider)
     label = counted.explained().replace("±", "+/-").encode("ascii", "replace").decode("ascii")
-    response.headers.append((COUNT_HEADER, label))
-    return response
+    return answer, label
