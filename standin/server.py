@@ -190,7 +190,7 @@ class _Handler(BaseHTTPRequestHandler):
         if isinstance(body, routes.Response):
             self._send(body, request_headers, b"", None)
             return
-        if route is None or self.command != "POST":
+        if route is None or self.command != route.method:
             status = 404 if route is None else 405
             self._send(self._not_found(style, status), request_headers, body, None)
             return

@@ -19,7 +19,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
     parser.add_argument("--port", type=_port, default=0, help="port (default: a free one)")
     names = list(SCENARIOS)
-    parser.add_argument("--scenario", default="sundry", choices=names, help="the scripted model")
+    parser.add_argument(
+        "--scenario",
+        default="general",
+        choices=names,
+        help="the scripted model (default: general, which answers any client's own tools)",
+    )
 
 
 def _port(text: str) -> int:
@@ -48,6 +53,10 @@ def banner(p) -> str:
         "",
         f"  OpenAI SDK:    OpenAI(base_url={p.base_url('openai')!r}, api_key={LOCAL_KEY!r})",
         f"  Anthropic SDK: Anthropic(base_url={p.base_url('anthropic')!r}, api_key=...)",
+        f"  Gemini SDK:    genai.Client(api_key=..., http_options=types.HttpOptions("
+        f"base_url={p.url!r}))  (/v1 and /v1beta both served)",
+        f"  Environment:   OPENAI_BASE_URL={p.base_url('openai')}  ANTHROPIC_BASE_URL={p.url}"
+        f"  GOOGLE_GEMINI_BASE_URL={p.url}",
         "",
     ]
     hello = '"messages":[{"role":"user","content":"Hi, my order SO-48213 arrived cracked."}]'

@@ -4,13 +4,17 @@ What the local provider answers: one request in, one response out (no sockets he
 
 The endpoints are the real ones:
 
-==========================================================  ===================================
-``POST /v1/chat/completions``                               OpenAI Chat Completions
-``POST /v1/responses``                                      OpenAI Responses
-``POST /v1/messages``                                       Anthropic Messages
-``POST /v1beta/models/{model}:generateContent``             Gemini
-``POST /v1beta/models/{model}:streamGenerateContent``       Gemini, streamed (``?alt=sse``)
-==========================================================  ===================================
+=================================================================  ==============================
+``POST /v1/chat/completions``                                      OpenAI Chat Completions
+``POST /v1/responses``, ``POST /v1/conversations``                 OpenAI Responses (and state)
+``GET /v1/models``, ``GET /v1/models/{model}``                     OpenAI (Anthropic's shape when
+                                                                   ``anthropic-version`` is sent)
+``POST /v1/messages``                                              Anthropic Messages
+``POST /v1/messages/count_tokens``                                 Anthropic token count
+``POST /{v1,v1beta}/models/{model}:generateContent``               Gemini
+``POST /{v1,v1beta}/models/{model}:streamGenerateContent``         Gemini, streamed (``?alt=sse``)
+``POST /{v1,v1beta}/models/{model}:countTokens``                   Gemini token count
+=================================================================  ==============================
 
 :func:`answer` checks a request the way the provider does, in the order a real server does:
 a key is present, the body is JSON of the right content type, then ``standin.verdict``: the
@@ -18,9 +22,13 @@ required fields are there and the body reads as a request; the model exists, rea
 signatures are intact, and the conversation keeps the provider's rules of the list (the same
 ``verdict``, so ``python -m helpers check`` and this server never disagree).
 The first failure is answered with the provider's own status and error envelope. A good request
-goes to the scenario, whose reply is priced with the real token counter
-(``helpers.tokens``) and rendered with ``helpers.formats.render_response``; a streamed request
-gets the same body cut into SSE events by ``helpers.sse``.
+goes to the scenario (or to the general model, when the named story does not script it:
+``scenarios.for_turn``); its text ends at the request's stop sequences and output limit
+(``wire_options.cut``, counted with the same tokenizer as the usage, stop reason as the provider
+spells it); the reply is priced with the real token counter (``helpers.tokens``) and rendered
+with ``helpers.formats.render_response``; a streamed request gets the same body cut into SSE
+events by ``standin.sse_write``. Anthropic's message threads and OpenAI's stored responses are
+expanded first (``state``); an ``anthropic-beta`` the stand-in does not model is refused.
 
 Not modelled: sampling parameters (ignored), prompt caching (usage reports no cached tokens),
 and per-model limits.
@@ -40,13 +48,18 @@ from standin.provider.scenarios import Scenario, Turn
 
 __all__ = ["Response", "Route", "answer", "error", "find_route"]
 
-_ROUTES: list[tuple[re.Pattern[str], str, bool]] = [
-    (re.compile(r"/v1/chat/completions"), "openai-chat", False),
-    (re.compile(r"/v1/responses"), "openai-responses", False),
-    (re.compile(r"/v1/conversations"), "openai-responses", False),  # state: a new conversation
-    (re.compile(r"/v1/messages"), "anthropic", False),
-    (re.compile(r"/v1beta/models/(?P<model>[^/:]+):generateContent"), "gemini", False),
-    (re.compile(r"/v1beta/models/(?P<model>[^/:]+):streamGenerateContent"), "gemini", True),
+_GEMINI = r"/v1(?:beta)?/models/(?P<model>[^/:]+)"
+#: (path, provider, kind, streamed, HTTP method), tried in order
+_ROUTES: list[tuple[re.Pattern[str], str, str, bool, str]] = [
+    (re.compile(r"/v1/chat/completions"), "openai-chat", "generate", False, "POST"),
+    (re.compile(r"/v1/responses"), "openai-responses", "generate", False, "POST"),
+    (re.compile(r"/v1/conversations"), "openai-responses", "conversations", False, "POST"),
+    (re.compile(r"/v1/messages"), "anthropic", "generate", False, "POST"),
+    (re.compile(r"/v1/messages/count_tokens"), "anthropic", "count", False, "POST"),
+    (re.compile(_GEMINI + ":generateContent"), "gemini", "generate", False, "POST"),
+    (re.compile(_GEMINI + ":streamGenerateContent"), "gemini", "generate", True, "POST"),
+    (re.compile(_GEMINI + ":countTokens"), "gemini", "count", False, "POST"),
+    (re.compile(r"/v1/models(?:/(?P<model>[^/]+))?"), "openai-chat", "models", False, "GET"),
 ]
 _REQUEST_ID_HEADER = {"openai": "x-request-id", "anthropic": "request-id", "gemini": "x-request-id"}
 _REPLY_ID = {  # provider -> (prefix, length) of the response id
@@ -64,10 +77,17 @@ class Route:
     model: str | None = None  # Gemini names the model in the path
     #: Gemini streams SSE only with ``?alt=sse``; without it, one JSON array of records.
     sse: bool = True
-    #: ``POST /v1/conversations``: create a conversation (OpenAI Responses state), no model
-    conversations: bool = False
+    #: "generate", "count" (token counting), "models" (the model list), "conversations"
+    kind: str = "generate"
+    #: the HTTP method the endpoint takes
+    method: str = "POST"
     #: Gemini takes its key as ``?key=...`` too
     key_in_query: bool = False
+
+    @property
+    def conversations(self) -> bool:
+        """``POST /v1/conversations``: create a conversation (OpenAI Responses state)."""
+        return self.kind == "conversations"
 
 
 @dataclass
@@ -84,12 +104,12 @@ class Response:
 
 def find_route(path: str, query: str = "") -> Route | None:
     """The endpoint for ``path`` (without the query string), or None."""
-    for pattern, provider, stream in _ROUTES:
+    for pattern, provider, kind, stream, method in _ROUTES:
         match = pattern.fullmatch(path)
         if match:
             model = match.groupdict().get("model")
             route = Route(provider, stream, model, sse="alt=sse" in query.split("&"))
-            route.conversations = path == "/v1/conversations"
+            route.kind, route.method = kind, method
             route.key_in_query = any(p.startswith("key=") and p[4:] for p in query.split("&"))
             return route
     return None
@@ -175,22 +195,10 @@ def _usage(request: Any, message: Any, model: str, body: dict, provider: str) ->
     return usage, explained.encode("ascii", "replace").decode("ascii")  # header values are ASCII
 
 
-def answer(route: Route, headers: dict[str, str], raw: bytes, scenario: Scenario) -> Response:
-    """Check one request like the provider does, then reply with the scenario's next turn."""
-    from helpers.formats import parse_response, render_response
-    from helpers.messages import Message, ToolCall
-    from helpers.replies import Reply
-    from helpers.rules import error_response
-    from standin.input_checks import InputError, loads, tool_problem
-    from standin.verdict import verdict
+def _read_body(provider: str, headers: dict[str, str], raw: bytes) -> dict | Response:
+    """The body as a JSON object, or the provider's 400 for anything else."""
+    from standin.input_checks import InputError, loads
 
-    provider = route.provider
-    from standin.provider.keys import refusal
-
-    no_key = refusal(provider, headers, route.key_in_query)
-    if no_key is not None:
-        status, envelope = no_key
-        return _json_response(status, envelope, provider, f"error {status}")
     content_type = headers.get("content-type", "")
     if "application/json" not in content_type:
         text = f"Unsupported content type {content_type!r}: send 'application/json'."
@@ -205,18 +213,17 @@ def answer(route: Route, headers: dict[str, str], raw: bytes, scenario: Scenario
     if not isinstance(body, dict):
         kind = type(body).__name__
         return error(provider, 400, f"The request body must be a JSON object, not {kind}.")
-    sent = body
-    if provider == "openai-responses":  # a stored chain goes in front of the new input
-        from standin.provider import state
+    return body
 
-        if route.conversations:
-            return _json_response(200, state.create(sent, _digest("conversation", raw)), provider)
-        body, (status, not_found, param) = state.expand(sent)
-        if not_found:
-            envelope = errors.envelope(provider, status, not_found, param=param)
-            if param == "previous_response_id":
-                envelope["error"]["code"] = "previous_response_not_found"
-            return _json_response(status, envelope, provider, f"error {status}")
+
+def _checked(route: Route, body: dict) -> tuple[Any, str] | Response:
+    """``(the neutral request, its model)`` once the verdict and the model table accept it."""
+    from helpers.models import UnknownModelError, model_info
+    from helpers.rules import error_response
+    from standin.input_checks import tool_problem
+    from standin.verdict import verdict
+
+    provider = route.provider
     # One decision (standin.verdict), the one `python -m helpers check` prints.
     result = verdict(body, provider, format=provider)
     first = result.first_error
@@ -234,8 +241,6 @@ def answer(route: Route, headers: dict[str, str], raw: bytes, scenario: Scenario
     if not isinstance(model, str):
         return error(provider, 400, f"model: expected a string, got {type(model).__name__}")
     request.model = model
-    from helpers.models import UnknownModelError, model_info
-
     try:
         model_info(model)
     except UnknownModelError:
@@ -248,9 +253,119 @@ def answer(route: Route, headers: dict[str, str], raw: bytes, scenario: Scenario
     if first is not None:
         status, envelope = error_response(first, provider)
         return _json_response(status, envelope, provider, f"rule: {first.rule}")
+    return request, model
 
+
+def answer(route: Route, headers: dict[str, str], raw: bytes, scenario: Scenario) -> Response:
+    """Check one request like the provider does, then reply with the scenario's next turn."""
+    from standin.provider import side_routes, state
+    from standin.provider.keys import refusal
+
+    if route.kind == "models" and "anthropic-version" in headers:
+        route.provider = "anthropic"  # the anthropic SDK lists models on the same path
+    provider = route.provider
+    no_key = refusal(provider, headers, route.key_in_query)
+    if no_key is not None:
+        status, envelope = no_key
+        return _json_response(status, envelope, provider, f"error {status}")
+    if route.kind == "models":
+        status, listed = side_routes.models(route)
+        if isinstance(listed, str):
+            return error(provider, status, listed)
+        return _json_response(status, listed, provider)
+    sent = _read_body(provider, headers, raw)
+    if isinstance(sent, Response):
+        return sent
+    body = sent
+    if provider == "openai-responses":  # a stored chain goes in front of the new input
+        if route.conversations:
+            return _json_response(200, state.create(sent, _digest("conversation", raw)), provider)
+        body, (status, not_found, param) = state.expand(sent)
+        if not_found:
+            envelope = errors.envelope(provider, status, not_found, param=param)
+            if param == "previous_response_id":
+                envelope["error"]["code"] = "previous_response_not_found"
+            return _json_response(status, envelope, provider, f"error {status}")
+    if provider == "anthropic":  # betas: threads are modelled, any other is refused
+        refused = state.unmodelled_beta(headers)
+        if refused is None:
+            body, refused = state.thread_expand(sent, headers)
+        if refused is not None:
+            note = f"error {refused.status}" + (f": {refused.code}" if refused.code else "")
+            return _json_response(refused.status, refused.envelope(), provider, note)
+    if route.kind == "count":
+        probe = side_routes.count_probe(provider, body)
+        if isinstance(probe, str):
+            return error(provider, 400, probe)
+        checked = _checked(route, probe)
+        if isinstance(checked, Response):
+            return checked
+        counted, label = side_routes.count_answer(provider, *checked, probe)
+        response = _json_response(200, counted, provider)
+        response.headers.append((COUNT_HEADER, label))
+        return response
+    checked = _checked(route, body)
+    if isinstance(checked, Response):
+        return checked
+    request, model = checked
+    return _generate(route, request, model, sent, body, raw, scenario)
+
+
+def _tokenizer(model: str):
+    """``tokenize(text) -> pieces``: the usage counter's own tokens, as text."""
+    from helpers.models import info_for
+    from helpers.tokens.encodings import encoding
+    from helpers.tokens.estimate import PROXY
+
+    codec = encoding(info_for(model).encoding or PROXY)
+
+    def tokenize(text: str) -> list[str]:
+        tokens = codec.encode(text, disallowed_special=())
+        _, starts = codec.decode_with_offsets(tokens)
+        ends = [*starts[1:], len(text)]
+        return [text[a:b] for a, b in zip(starts, ends, strict=True)]
+
+    return tokenize
+
+
+def _limited(blocks: list, options: Any, model: str) -> tuple[list, str | None, str | None]:
+    """The blocks up to where the reply ends: a stop sequence in a text, or ``max_tokens``.
+
+    Text counts against the limit (tool calls are emitted whole); what follows the end is cut.
+    """
+    from helpers.messages import Text
+    from standin.provider.wire_options import cut
+
+    if options.max_tokens is None and not options.stop:
+        return blocks, None, None
+    tokenize, left = _tokenizer(model), options.max_tokens
+    out: list = []
+    for block in blocks:
+        if not isinstance(block, Text):
+            out.append(block)
+            continue
+        text, why, matched = cut(block.text, left, options.stop, tokenize)
+        out.append(Text(text))
+        if why is not None:
+            return out, why, matched
+        left = None if left is None else left - len(tokenize(text))
+    return out, None, None
+
+
+def _generate(
+    route: Route, request: Any, model: str, sent: dict, body: dict, raw: bytes, scenario: Scenario
+) -> Response:
+    from helpers.formats import parse_response, render_response
+    from helpers.messages import Message, ToolCall
+    from helpers.replies import Reply
+    from standin.provider import scenarios, state, wire_options
+
+    provider = route.provider
     turn = Turn(request, provider, _wants_reasoning(provider, body))
-    blocks = list(scenario(turn))
+    turn.options = wire_options.read(body, provider)
+    blocks, why, matched = _limited(
+        list(scenarios.for_turn(scenario, turn)(turn)), turn.options, model
+    )
     calls = [b for b in blocks if isinstance(b, ToolCall)]
     if provider == "gemini" and turn.think and calls:
         from standin.provider.signatures import sign
@@ -259,13 +374,17 @@ def answer(route: Route, headers: dict[str, str], raw: bytes, scenario: Scenario
     message = Message("assistant", blocks)
     prefix, length = _REPLY_ID[provider]
     reply_id = prefix + _digest(provider, raw)[:length]
-    stop = "tool_calls" if calls else "end_turn"
+    stop = "max_tokens" if why == "max_tokens" else "tool_calls" if calls else "end_turn"
     usage, count_label = _usage(request, message, model, body, provider)
     reply = Reply(message, usage, stop, model, reply_id)
     whole = render_response(reply, provider)
+    if provider == "anthropic" and why == "stop_sequence":
+        whole["stop_reason"], whole["stop_sequence"] = "stop_sequence", matched
     parse_response(whole, provider)  # our own output must parse: fail here, not in the client
     if provider == "openai-responses":
         state.remember(reply_id, sent, body, whole["output"])
+    if provider == "anthropic":
+        state.thread_remember(sent, body, whole)
 
     request_id = "req_" + _digest("request", raw)[:24]
     extra = [(_REQUEST_ID_HEADER[errors.family(provider)], request_id)]

@@ -15,9 +15,14 @@ any of the four wire formats, and a learner's agent loop gets the same story eve
 - ``crash-triage``: two ``read_file`` calls in parallel, then ``search_code`` and ``run_tests``
   in parallel, a failing test, the fix, the tests again, and a final report with the diff.
 - ``echo``: repeats the last user text (for first requests and curl).
+- ``general``: any client's request (``standin.provider.general``): it calls the request's own
+  tools, honours its tool choice and structured output. ``serve``'s default.
+
+A named story scripts only the requests it was written for (:func:`scripts`): one that declares
+none of its tools, forbids tools, or asks for structured output goes to ``general`` instead.
 
 When the request asks for reasoning, each turn starts with a ``Reasoning`` block carrying a
-synthetic, provider-shaped signature (see :mod:`standin.provider.signatures`). What scenarios
+synthetic, provider-shaped signature (see :mod:`standin.provider.signatures`). What the stories
 do not do: look at the tool *definitions*, sample, or vary. A custom scenario is any function of
 the same shape: ``LocalProvider(scenario=my_function)``.
 """
@@ -29,9 +34,20 @@ import re
 
 from helpers.messages import Block, Text, ToolResult
 from standin.provider import crash_story
+from standin.provider.general import general
 from standin.provider.turn import Scenario, Turn
 
-__all__ = ["SCENARIOS", "Scenario", "Turn", "echo", "resolve", "sundry", "sundry_reckless"]
+__all__ = [
+    "SCENARIOS",
+    "Scenario",
+    "Turn",
+    "echo",
+    "for_turn",
+    "resolve",
+    "scripts",
+    "sundry",
+    "sundry_reckless",
+]
 
 
 def echo(turn: Turn) -> list[Block]:
@@ -144,7 +160,39 @@ SCENARIOS: dict[str, Scenario] = {
     "sundry-reckless": sundry_reckless,
     "crash-triage": crash_story.crash_triage,
     "echo": echo,
+    "general": general,
 }
+
+_SUNDRY_TOOLS = {"search_orders", "check_refund_eligibility", "issue_refund", "escalate_to_human"}
+#: The tools each story calls: a request declaring none of them is not that story's.
+STORY_TOOLS: dict[Scenario, set[str]] = {
+    sundry: _SUNDRY_TOOLS,
+    sundry_reckless: _SUNDRY_TOOLS,
+    crash_story.crash_triage: {
+        "read_file",
+        "search_code",
+        "run_tests",
+        "write_file",
+        "file_issue",
+        crash_story.FINISH,
+    },
+}
+
+
+def scripts(scenario: Scenario, turn: Turn) -> bool:
+    """Whether ``scenario`` was written for this request (any function not named here is)."""
+    known = STORY_TOOLS.get(scenario)
+    if known is None:
+        return True
+    options = turn.options
+    if options.output_schema is not None or options.tool_choice == "none":
+        return False
+    return any(tool.name in known for tool in turn.request.tools)
+
+
+def for_turn(scenario: Scenario, turn: Turn) -> Scenario:
+    """``scenario`` if it scripts this request, else the general model."""
+    return scenario if scripts(scenario, turn) else general
 
 
 def resolve(scenario: str | Scenario) -> Scenario:

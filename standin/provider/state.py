@@ -1,6 +1,6 @@
 """Used in lessons: 11.
 
-OpenAI Responses can keep the history for you: stored responses, ``previous_response_id``.
+Server-side history: OpenAI Responses' stored responses and Anthropic's message threads.
 
 By default (``store`` not ``false``) OpenAI keeps every response, and a later request may name
 it in ``previous_response_id`` instead of resending the history: the server puts the stored
@@ -17,10 +17,24 @@ This module is that memory for the local provider: a dict, gone when the process
 conversation is created first, as with OpenAI (``POST /v1/conversations``, optionally with its
 first ``items``); naming one that was never created is an error (the wording of that one is
 ours: no public report quotes OpenAI's).
+
+Anthropic's message threads (beta ``message-threads-2026-08-12``, "Message threads",
+https://platform.claude.com/docs/en/build-with-claude/message-threads, read 2026-12-01): the
+first request carries everything and ``thread: {"type": "create"}``; the API keeps it, reply
+included, under the reply's ``id``. A later request sends ``thread: {"type": "continue",
+"previous_message_id": id}`` and only the new messages, without ``system`` and ``tools`` (the
+thread keeps the create request's). The stored turns are read again, so billed as input. A
+thread expires 5 minutes after its last request (then 404 ``thread_not_found``); each reply can
+be continued once. Refusals carry ``error.details.error_code`` as the anthropic SDK reads it
+(``anthropic/lib/threads/_thread_state.py``, 2.14.0); its tool runner answers
+``thread_unsupported_request`` by resending the whole history without a thread.
 """
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from helpers.rules.openai_responses import NOT_STORED
@@ -84,3 +98,128 @@ def remember(response_id: str, body: dict[str, Any], full: dict[str, Any], outpu
         CONVERSATIONS[conversation] = chain
     if body.get("store") is not False:
         RESPONSES[response_id] = chain
+
+
+# --- Anthropic message threads ----------------------------------------------------------------
+
+MESSAGE_THREADS_BETA = "message-threads-2026-08-12"
+#: Betas the stand-in models; a request naming any other gets a 400 saying so.
+MODELLED_BETAS = frozenset({MESSAGE_THREADS_BETA})
+THREAD_TTL_SECONDS = 5 * 60
+#: Fields a continue takes from the thread (the SDK's ``CREATE_ONLY_FIELDS``).
+CREATE_ONLY = ("system", "tools")
+#: What a threaded request may not use (the SDK's list of ``unsupported`` values we can see).
+NOT_THREADED = ("cache_control", "context_management", "thinking")
+clock: Callable[[], float] = time.monotonic
+
+
+@dataclass
+class Thread:
+    model: Any
+    kept: dict[str, Any]  # the create request's system and tools
+    messages: list[Any]  # every message so far, the stored reply included
+    stored_at: float = field(default_factory=lambda: clock())
+    continued: bool = False
+
+
+#: reply id -> the thread as it stood after that reply
+THREADS: dict[str, Thread] = {}
+
+
+@dataclass
+class ThreadError:
+    status: int
+    message: str
+    code: str | None = None
+    unsupported: list[str] = field(default_factory=list)
+
+    def envelope(self) -> dict[str, Any]:
+        from standin.provider import errors
+
+        body = errors.envelope("anthropic", self.status, self.message)
+        if self.code is not None:
+            details: dict[str, Any] = {"error_code": self.code}
+            if self.code == "thread_unsupported_request":
+                details["unsupported"] = self.unsupported
+            body["error"]["details"] = details
+        return body
+
+
+def betas(headers: dict[str, str]) -> list[str]:
+    """The ``anthropic-beta`` header's betas, in order."""
+    return [b.strip() for b in headers.get("anthropic-beta", "").split(",") if b.strip()]
+
+
+def unmodelled_beta(headers: dict[str, str]) -> ThreadError | None:
+    """A clear 400 for a beta the stand-in does not model (never a silent acceptance)."""
+    unknown = [b for b in betas(headers) if b not in MODELLED_BETAS]
+    if not unknown:
+        return None
+    known = ", ".join(sorted(MODELLED_BETAS))
+    text = (
+        f"anthropic-beta: the local provider does not model {', '.join(unknown)} (it models "
+        f"{known}); send the request without it."
+    )
+    return ThreadError(400, text)
+
+
+def _uses(value: Any, key: str) -> bool:
+    if isinstance(value, dict):
+        return key in value or any(_uses(v, key) for v in value.values())
+    return isinstance(value, list) and any(_uses(v, key) for v in value)
+
+
+def thread_expand(
+    body: dict[str, Any], headers: dict[str, str]
+) -> tuple[dict[str, Any], ThreadError | None]:
+    """The body the model reads (the thread's stored turns in front, ``thread`` removed)."""
+    if "thread" not in body:
+        return body, None
+    if MESSAGE_THREADS_BETA not in betas(headers):
+        return body, ThreadError(400, "thread: Extra inputs are not permitted")
+    thread = body["thread"]
+    kind = thread.get("type") if isinstance(thread, dict) else None
+    rest = {k: v for k, v in body.items() if k != "thread"}
+    unsupported = [f for f in NOT_THREADED if _uses(rest, f)]
+    if unsupported:
+        text = f"This request cannot be threaded: {', '.join(unsupported)} is not supported."
+        return body, ThreadError(400, text, "thread_unsupported_request", unsupported)
+    if kind == "create":
+        return rest, None
+    if kind != "continue":
+        text = f"thread.type: Input should be 'create' or 'continue' (got {kind!r})"
+        return body, ThreadError(400, text)
+    previous = thread.get("previous_message_id")
+    if not isinstance(previous, str):
+        return body, ThreadError(400, "thread.previous_message_id: Field required")
+    stored = THREADS.get(previous)
+    if stored is None or clock() - stored.stored_at > THREAD_TTL_SECONDS:
+        THREADS.pop(previous, None)
+        text = f"No thread can be continued from message {previous!r}: it expired or never existed."
+        return body, ThreadError(404, text, "thread_not_found")
+    if stored.continued:
+        text = f"Message {previous!r} was continued already: each reply is continued once."
+        return body, ThreadError(400, text, "thread_already_continued")
+    repeated = [f for f in CREATE_ONLY if f in rest]
+    if repeated:
+        text = f"{repeated[0]}: a continue takes it from the thread; leave it out."
+        return body, ThreadError(400, text)
+    if rest.get("model") != stored.model:
+        text = f"model: the thread was created with {stored.model!r}, not {rest.get('model')!r}."
+        return body, ThreadError(400, text, "thread_fingerprint_mismatch")
+    messages = rest.get("messages")
+    new = messages if isinstance(messages, list) else []
+    return {**rest, **stored.kept, "messages": [*stored.messages, *new]}, None
+
+
+def thread_remember(sent: dict[str, Any], full: dict[str, Any], reply: dict[str, Any]) -> None:
+    """Store the thread as it stands after ``reply`` (only for a request that named one)."""
+    thread = sent.get("thread")
+    if not isinstance(thread, dict):
+        return
+    previous = THREADS.get(str(thread.get("previous_message_id")))
+    if thread.get("type") == "continue" and previous is not None:
+        previous.continued = True
+    kept = {k: full[k] for k in CREATE_ONLY if k in full}
+    said = {"role": "assistant", "content": reply.get("content", [])}
+    THREADS[reply["id"]] = Thread(full.get("model"), kept, [*full.get("messages", []), said])

@@ -4,8 +4,9 @@ What a scenario sees on each turn, and how it makes tool-call ids in each provid
 
 A scenario (``standin.provider.scenarios``) is a function ``(turn: Turn) -> list[Block]``.
 ``Turn`` carries the conversation so far (neutral messages, whatever wire format it came in),
-which wire format asked, and whether reasoning was requested; its helpers make the ids and the
-reasoning blocks deterministic, so every run of a lesson tells the same story.
+which wire format asked, whether reasoning was requested, and the request's other wishes (tool
+choice, structured output, limits: ``standin.provider.wire_options``); its helpers make the ids
+and the reasoning blocks deterministic, so every run of a lesson tells the same story.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from dataclasses import dataclass, field
 
 from helpers.messages import Block, Reasoning, Request, ToolCall, ToolResult
 from standin.provider import signatures
+from standin.provider.wire_options import Options
 
 __all__ = ["Scenario", "Turn"]
 
@@ -45,6 +47,7 @@ class Turn:
     request: Request
     provider: str = "anthropic"
     think: bool = False
+    options: Options = field(default_factory=Options)
     _made: int = field(default=0, repr=False)
 
     def calls(self) -> list[tuple[ToolCall, ToolResult | None]]:

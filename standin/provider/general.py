@@ -1,0 +1,261 @@
+"""The general scripted model: what a cooperative model would do with this request, every time.
+
+It reads the request's tools, its tool choice and the conversation, and follows one stated rule:
+
+*Words.* A text's words are its runs of letters and digits, split at ``_``, ``-``, ``.`` and
+camelCase, lower-cased, a plural cut (``orders`` -> ``order``), minus stop words (``_STOP``).
+*Fit.* A tool scores ``2 * (user words in its name) + (user words in its description only)``
+against the last user text; it fits at 2 or more. Ties go to the tool declared first.
+*Phase.* After the last user text, tool results mean *answering*; none mean *asking*. A user
+text starting with ``Observation:`` is a tool result too (smolagents sends results as text).
+*Choice.* ``auto``: asking, call the fitting tools, else answer in text; answering, answer in
+text quoting the results. ``required``: the best fitting tool (else the first); after results,
+the *finishing* tool (name or description says final, finish, submit, answer...; else the
+first). A named tool: that one. ``none``: text. Parallel calls (when allowed): every fitting
+tool that matches through a name word no tool already taken matched. Arguments: valid for the
+tool's schema (``standin.provider.schema_values``), filled from the conversation where a value
+fits. Structured output: JSON valid for the schema. Limits and stop sequences: ``routes``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from helpers.messages import Block, Message, Text, Tool, ToolResult
+from standin.provider.schema_values import Unsatisfiable, generate, object_value
+from standin.provider.turn import Turn
+
+__all__ = ["choose_tools", "finishing_tool", "general", "hints_from", "score", "words"]
+
+_STOP = frozenset(
+    """a an the and or but of to in on at for from by with about into over as is are was were be
+    been am do does did can could would should will shall may might must i me my we our you your
+    it its this that these those there here what which who whom whose when where why how please
+    thanks thank hi hello hey s t d ll m re ve not no yes just also some any all get gets set
+    use using call tool tools function functions make give tell show let find out up now today
+    current""".split()  # noqa: SIM905
+)
+_FINISH = frozenset(
+    """final finish submit respond answer done complete reply conclude""".split()  # noqa: SIM905
+)
+_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+FIT = 2
+
+
+def _stem(word: str) -> str:
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
+def words(text: str) -> list[str]:
+    """The words of ``text`` by the rule above, in order."""
+    stemmed = (_stem(part.lower()) for part in _WORD.findall(text or ""))
+    return [word for word in stemmed if word not in _STOP]
+
+
+def score(tool: Tool, user_text: str) -> tuple[int, set[str]]:
+    """``(score, the name words that matched)`` of ``tool`` against the user's text."""
+    user, name = set(words(user_text)), set(words(tool.name))
+    by_name = user & name
+    return 2 * len(by_name) + len(user & (set(words(tool.description)) - name)), by_name
+
+
+def choose_tools(tools: Sequence[Tool], user_text: str, parallel: bool) -> list[Tool]:
+    """The fitting tools to call, in declaration order (empty when none fits)."""
+    scored = [(score(tool, user_text), i, tool) for i, tool in enumerate(tools)]
+    fitting = sorted((s for s in scored if s[0][0] >= FIT), key=lambda s: (-s[0][0], s[1]))
+    if not fitting or not parallel:
+        return [fitting[0][2]] if fitting else []
+    chosen: list[tuple[int, Tool]] = []
+    covered: set[str] = set()
+    for (_, by_name), i, tool in fitting:
+        if not chosen or by_name - covered:
+            chosen.append((i, tool))
+            covered |= by_name
+    return [tool for _, tool in sorted(chosen, key=lambda c: c[0])]
+
+
+def finishing_tool(tools: Sequence[Tool]) -> Tool | None:
+    """The first tool whose name, else whose description, says it finishes or answers."""
+    for where in ("name", "description"):
+        for tool in tools:
+            if _FINISH & set(words(getattr(tool, where))):
+                return tool
+    return None
+
+
+# --- hints: values taken from the conversation ----------------------------------------------
+
+_QUOTED = re.compile(r"\"([^\"\n]{1,200})\"|“([^”\n]{1,200})”|'([^'\n]{2,200})'(?![a-z])")
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_URL = re.compile(r"https?://[^\s\"'<>]+")
+_NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])")
+_PLACE_AFTER = re.compile(r"\b(?:in|at|for|to|near|from)\s+([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)")
+_CAPITALISED = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z][\w'-]*)")
+_PLACE_KEYS = {"city", "location", "place", "town", "country", "destination", "region", "where"}
+_QUERY_KEYS = set(
+    """query q search search_query prompt question text input keywords keyword term terms topic
+    message task instruction instructions""".split()  # noqa: SIM905
+)
+_ANSWER_KEYS = set(
+    """answer final_answer result response output summary reply content text message final_result
+    report conclusion""".split()  # noqa: SIM905
+)
+
+
+def _key(name: str) -> str:
+    return "_".join(_WORD.findall(name)).lower()
+
+
+def _result_values(results: Iterable[str]) -> dict[str, list[Any]]:
+    """Every key of every JSON tool result, with its values (breadth first)."""
+    found: dict[str, list[Any]] = {}
+    for text in results:
+        try:
+            stack = [json.loads(text)]
+        except (TypeError, ValueError):
+            continue
+        while stack:
+            item = stack.pop(0)
+            if isinstance(item, dict):
+                for key, value in item.items():
+                    found.setdefault(_key(str(key)), []).append(value)
+                    stack.append(value)
+            elif isinstance(item, list):
+                stack.extend(item[:20])
+    return found
+
+
+def hints_from(
+    user_text: str, results: Iterable[str] = (), answer: str | None = None
+) -> Callable[[str], list[Any]]:
+    """``hint(property_name) -> candidate values``, best first (each is checked before use)."""
+    quoted = [next(g for g in m.groups() if g) for m in _QUOTED.finditer(user_text)]
+    places = [m.group(1) for m in _PLACE_AFTER.finditer(user_text)]
+    places += [m.group(1) for m in _CAPITALISED.finditer(user_text)][::-1]
+    plain = " ".join(user_text.split())[:160]
+    numbers = [float(n) if "." in n else int(n) for n in _NUMBER.findall(user_text)]
+    found = _result_values(results)
+
+    def hint(name: str) -> list[Any]:
+        key = _key(name)
+        out: list[Any] = list(found.get(key, []))
+        if answer is not None and key in _ANSWER_KEYS:
+            out.append(answer)
+        if key in _PLACE_KEYS or key.endswith(("_city", "_location")):
+            out += places
+        if key in _QUERY_KEYS or key.endswith("_query"):
+            out += [*quoted, plain]
+        if "email" in key:
+            out += _EMAIL.findall(user_text)
+        if key in {"url", "uri", "link", "href"} or key.endswith("_url"):
+            out += _URL.findall(user_text)
+        out += numbers  # a number property: the first number of the text that fits
+        if quoted and key not in _PLACE_KEYS:
+            out += quoted[:1]
+        return out
+
+    return hint
+
+
+# --- the conversation, read ------------------------------------------------------------------
+
+_CALLED = re.compile(r"['\"]name['\"]\s*:\s*['\"]([\w.-]+)['\"]")
+
+
+def _observation(message: Message, before: Message | None) -> tuple[str, str] | None:
+    """smolagents' text protocol: ``(tool name, result)`` of a user ``Observation:`` text."""
+    text = message.text.lstrip() if message.role == "user" else ""
+    if not text.startswith("Observation:"):
+        return None
+    said = before.text if before is not None and before.role == "assistant" else ""
+    called = _CALLED.search(said)
+    return (called.group(1) if called else "a tool"), text[len("Observation:") :].strip()
+
+
+def _result_text(result: ToolResult) -> str:
+    return "".join(b.text for b in result.content if isinstance(b, Text))
+
+
+def _phase(messages: Sequence[Message]) -> tuple[str, list[tuple[str, str, bool]]]:
+    """The last user text, and the tool results after it as ``(tool name, text, is_error)``."""
+    names: dict[str, str] = {}
+    user_at, user_text = -1, ""
+    results: list[tuple[int, tuple[str, str, bool]]] = []
+    for i, message in enumerate(messages):
+        observed = _observation(message, messages[i - 1] if i else None)
+        if observed is not None:
+            results.append((i, (*observed, False)))
+            continue
+        blocks = message.content
+        names.update({b.id: b.name for b in blocks if b.type == "tool_call"})
+        answered = [b for b in blocks if isinstance(b, ToolResult)]
+        for b in answered:
+            results.append((i, (names.get(b.call_id, "a tool"), _result_text(b), b.is_error)))
+        if message.role == "user" and message.text.strip() and not answered:
+            user_at, user_text = i, message.text
+    return user_text, [r for at, r in results if at > user_at]
+
+
+def _quote(text: str, limit: int = 160) -> str:
+    flat = " ".join(str(text).split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def _answer(user_text: str, results: list[tuple[str, str, bool]], have_tools: bool) -> str:
+    if results:
+        said = [f"{n} {'failed with' if e else 'returned'} {_quote(t)}" for n, t, e in results]
+        return "Here is what I found: " + "; ".join(said) + "."
+    if not have_tools:
+        return f'You said: "{_quote(user_text)}".'
+    return f'I can\'t look that up here, so here is a plain answer to "{_quote(user_text)}".'
+
+
+# --- the model --------------------------------------------------------------------------------
+
+
+def _tools_to_call(turn: Turn, tools: list[Tool], answering: bool, user_text: str) -> list[Tool]:
+    choice, parallel = turn.options.tool_choice, turn.options.parallel_tool_calls
+    if isinstance(choice, dict) and "allowed" in choice:
+        tools = [t for t in tools if t.name in choice["allowed"]]
+        choice = choice.get("mode", "auto")
+    if isinstance(choice, dict):
+        named = next((t for t in tools if t.name == choice.get("name")), None)
+        return [named or Tool(str(choice.get("name")))]  # the verdict refuses unknown names
+    if not tools or choice not in ("auto", "required", "any"):
+        return []
+    if choice == "auto":
+        return [] if answering else choose_tools(tools, user_text, parallel)
+    if answering:
+        return [finishing_tool(tools) or tools[0]]
+    return choose_tools(tools, user_text, parallel) or [tools[0]]
+
+
+def _json_text(schema: dict[str, Any], hint: Callable[[str], list[Any]]) -> str:
+    schema = schema or {"type": "object", "properties": {"answer": {"type": "string"}}}
+    try:
+        value = generate(schema, hint)
+    except Unsatisfiable:
+        value = generate(schema)  # without hints, or the schema's own failure
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def general(turn: Turn) -> list[Block]:
+    """The next assistant turn for this request, by the rule in the module docstring."""
+    tools = list(turn.request.tools)
+    user_text, results = _phase(turn.request.messages)
+    answer = _answer(user_text, results, bool(tools))
+    texts = [text for _, text, _ in results]
+    hint = hints_from(user_text, texts, answer if results else None)
+    calls = _tools_to_call(turn, tools, bool(results), user_text)
+    if calls:
+        return [turn.call(t.name, object_value(t.parameters, hint)) for t in calls]
+    if turn.options.output_schema is not None:
+        return [Text(_json_text(turn.options.output_schema, hints_from(user_text, texts, answer)))]
+    return [Text(answer)]
