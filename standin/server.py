@@ -262,10 +262,10 @@ class _Handler(BaseHTTPRequestHandler):
             method=self.command,
             path=self.path,
             request_headers=request_headers,
-            request_body=request_body,
+            request_bytes=request_body,
             status=response.status,
             response_headers=headers,
-            response_body=body,
+            response_bytes=body,
             provider=response.provider,
             note=note.strip("; "),
         )
