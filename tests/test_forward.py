@@ -41,9 +41,9 @@ class Remote:
                     "completion_tokens": 5,
                     "total_tokens": BILLED + 5,
                 }
+                choice = {"index": 0, "message": message, "finish_reason": "stop"}
                 reply = {"id": "chatcmpl-1", "object": "chat.completion", "created": 0,
-                         "model": body["model"], "usage": usage,
-                         "choices": [{"index": 0, "message": message, "finish_reason": "stop"}]}  # fmt: skip
+                         "model": body["model"], "usage": usage, "choices": [choice]}  # fmt: skip
                 if body.get("stream"):
                     chunk = {**reply, "object": "chat.completion.chunk", "choices": [
                         {"index": 0, "delta": message, "finish_reason": "stop"}]}  # fmt: skip
