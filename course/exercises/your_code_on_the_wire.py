@@ -38,8 +38,9 @@ EX3 = Exercise(
     "13.3",
     nudge="the system prompt belongs in one place, the request's system field; and only a "
     "docstring (not a comment above the function) becomes a tool's description.",
-    pointer="start from support_run: keep system=SYSTEM, send the question alone as the user "
-    "message, and give get_order a docstring; return runner.until_done().",
+    pointer="copy support_run and change two things: the history's first message holds the "
+    "question alone (the system field already carries the prompt), and get_order gets its "
+    "comment as a docstring, inside the function.",
 )
 
 
