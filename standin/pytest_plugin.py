@@ -1,9 +1,9 @@
 """The pytest plugin (entry point ``on_the_wire``): your own agent's tests, offline, checked.
 
-A test that takes the ``on_the_wire`` fixture runs inside :func:`standin.capture.capture`: a
+A test that takes the ``on_the_wire`` fixture runs inside :func:`standin.capturing.capture`: a
 stand-in on 127.0.0.1 that speaks the four wire formats, and every SDK's base-URL variable
 pointed at it (clients must be built inside the test). The fixture is the
-:class:`~standin.capture.Captured` list: each request your code sent, counted and checked as
+:class:`~standin.capturing.Captured` list: each request your code sent, counted and checked as
 the provider would check it::
 
     def test_my_agent(on_the_wire):
@@ -25,7 +25,7 @@ import pytest
 @pytest.fixture
 def on_the_wire() -> Iterator[Any]:
     """A stand-in every SDK talks to during the test; yields what it saw (``Captured``)."""
-    from standin.capture import capture
+    from standin.capturing import capture
 
     with capture() as seen:
         yield seen

@@ -1,4 +1,4 @@
-"""standin.capture: the official SDKs pointed at a stand-in, every request read back, recorded."""
+"""standin.capturing: the official SDKs pointed at a stand-in, every request read back, recorded."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import httpx
 import pytest
 
 from helpers.tokens import count_body
-from standin.capture import RecordDir, capture
+from standin.capturing import RecordDir, capture
 from standin.server import LOCAL_KEY
 from standin.verdict import verdict
 from tests.live_support import FAKE_KEYS

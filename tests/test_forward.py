@@ -12,7 +12,7 @@ import anthropic
 import openai
 import pytest
 
-from standin.capture import Seen
+from standin.capturing import Seen
 from standin.cli import main
 from standin.forward import Forwarder
 from standin.server import LOCAL_KEY, LocalProvider

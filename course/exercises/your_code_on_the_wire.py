@@ -2,7 +2,7 @@
 
 Exercises of notebooks/13_your_code_on_the_wire.ipynb: read what a tool runner sent, find the
 mistakes of a set-up on the wire, and fix it. Every expected value is read from the requests
-the checks capture themselves (``standin.capture``), never typed in."""
+the checks capture themselves (``standin.capturing``), never typed in."""
 
 from __future__ import annotations
 
@@ -122,7 +122,7 @@ def check_fixed_run(fixed_run: Callable[[str, Any], Any], system_text: str) -> R
     """Run the learner's set-up under a fresh capture and read what it sent."""
     import anthropic
 
-    from standin.capture import capture
+    from standin.capturing import capture
 
     info = {"kind": "function", "expected": "no problems on the wire"}
     if not_answered(fixed_run):

@@ -3,9 +3,9 @@
 Prints the base URL of each wire format, the SDK settings, and a curl command per endpoint (the
 key shown is the local placeholder; real keys are never printed). Every exchange is logged as
 one line: the request, its status, its input tokens counted with their label, and the
-provider's verdict on the body (``standin.capture.Seen``). Only loopback is ever bound.
+provider's verdict on the body (``standin.capturing.Seen``). Only loopback is ever bound.
 
-``--record DIR`` also writes each exchange as files (``standin.capture.RecordDir``: headers with
+``--record DIR`` also writes each exchange as files (``standin.capturing.RecordDir``: headers with
 keys redacted, bodies, raw stream events, verdict, count), never over a file it did not write.
 ``--forward`` passes each request to the real provider instead of the scripted model, under
 live mode's two switches (``standin.forward``), and the line shows our count beside the bill.
@@ -51,7 +51,7 @@ def _port(text: str) -> int:
 
 def log_line(exchange, number: int = 1) -> str:
     """One line per exchange: request, status, count and verdict (keys already redacted)."""
-    from standin.capture import Seen
+    from standin.capturing import Seen
 
     return Seen(exchange, number).line()
 
@@ -90,7 +90,7 @@ def banner(p) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from standin import LocalProvider
-    from standin.capture import RecordDir, Seen
+    from standin.capturing import RecordDir, Seen
     from standin.cli import UsageError
 
     forwarder = _forwarder() if args.forward else None
