@@ -1,4 +1,4 @@
-"""Used in lessons: 01, 02, 03, 04, 05, 06, 07, 08, 09, 10, 11, 12.
+"""Used in lessons: 01, 02, 03, 04, 05, 06, 07, 08, 09, 10, 11, 12, 13.
 
 The model table: which tokenizer, counting rule, prices and cache rules each model has.
 

@@ -89,7 +89,7 @@ from standin.server import LocalProvider as _LP
 print(_json.dumps(sorted({{_m for _p in _gc.get_objects() if isinstance(_p, _LP) and _p.running
                          for _e in list(_p.recorder)
                          for _m in _re.findall({MARKER_PATTERN!r},
-                                               _e.request_body.decode("utf-8", "replace"))}})))
+                                               _e.request_bytes.decode("utf-8", "replace"))}})))
 del _gc, _json, _re, _LP
 """
 

@@ -11,10 +11,19 @@ from __future__ import annotations
 
 import os as _os
 
+from standin.capturing import capture
 from standin.provider.faults import CutStream, RateLimited, ServerError, Slow
 from standin.server import LOCAL_KEY, LocalProvider
 
-__all__ = ["LOCAL_KEY", "CutStream", "LocalProvider", "RateLimited", "ServerError", "Slow"]
+__all__ = [
+    "LOCAL_KEY",
+    "CutStream",
+    "LocalProvider",
+    "RateLimited",
+    "ServerError",
+    "Slow",
+    "capture",
+]
 
 # Tests (and anything else that sets this variable) run with the network blocked.
 if _os.environ.get("ON_THE_WIRE_OFFLINE") == "1":

@@ -190,6 +190,10 @@ class _Handler(BaseHTTPRequestHandler):
         if isinstance(body, routes.Response):
             self._send(body, request_headers, b"", None)
             return
+        if provider_obj.forward is not None:  # ``serve --forward``: the real provider answers
+            response = provider_obj.forward(self.command, self.path, request_headers, body, style)
+            self._send(response, request_headers, body, None)
+            return
         if route is None or self.command != route.method:
             status = 404 if route is None else 405
             self._send(self._not_found(style, status), request_headers, body, None)
@@ -262,10 +266,10 @@ class _Handler(BaseHTTPRequestHandler):
             method=self.command,
             path=self.path,
             request_headers=request_headers,
-            request_body=request_body,
+            request_bytes=request_body,
             status=response.status,
             response_headers=headers,
-            response_body=body,
+            response_bytes=body,
             provider=response.provider,
             note=note.strip("; "),
         )
@@ -315,6 +319,7 @@ class LocalProvider:
         on_exchange: Callable[[Exchange], None] | None = None,
         keep: int | None = None,
         log: Callable[[str], None] | None = None,
+        forward: Callable[..., routes.Response] | None = None,
     ):
         if host not in (LOOPBACK, "localhost"):
             raise ValueError(
@@ -329,6 +334,8 @@ class LocalProvider:
         self.max_body_bytes = max_body_bytes
         self.idle_timeout = idle_timeout
         self.on_exchange = on_exchange
+        #: answers every request instead of the scenario (``standin.forward.Forwarder``)
+        self.forward = forward
         self._port = port
         self._server: _Server | None = None
         self._thread: threading.Thread | None = None

@@ -50,7 +50,7 @@ def test_a_recorded_exchange_never_holds_the_key():
         assert r.status_code == 200
         exchange = p.recorder.last
     everything = [str(exchange), repr(exchange), exchange._repr_html_(), p.recorder.dump(),
-                  repr(p.recorder), exchange.request_body.decode(), exchange.path]  # fmt: skip
+                  repr(p.recorder), exchange.request_bytes.decode(), exchange.path]  # fmt: skip
     everything += [v for _, v in exchange.request_headers]
     assert not any(SECRET in text for text in everything)
     assert exchange.header("authorization") == "Bearer <redacted>"

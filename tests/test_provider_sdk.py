@@ -65,7 +65,7 @@ def test_retry_after_429_resends_the_same_body_with_a_new_count(p, sdk, oai, ant
         ant.messages.create(**body("anthropic"))
     first, second = p.recorder.exchanges
     assert (first.status, second.status) == (429, 200)
-    assert first.request_body == second.request_body
+    assert first.request_bytes == second.request_bytes
     assert [first.header("x-stainless-retry-count"), second.header("x-stainless-retry-count")] == [
         "0",
         "1",
@@ -101,7 +101,7 @@ def test_openai_chat_stream_sdk_and_our_assembler_agree(p, oai):
     assert "tool_calls.function.arguments.delta" in kinds
     sent = p.recorder.last
     assert sent.request_json["stream"] is True
-    ours = sse.assemble(sent.response_body, "openai-chat")
+    ours = sse.assemble(sent.response_bytes, "openai-chat")
     theirs = parse_response(final.model_dump(mode="json"), "openai-chat")
     assert ours.message == theirs.message
     assert ours.usage.input_tokens == final.usage.prompt_tokens
@@ -110,7 +110,7 @@ def test_openai_chat_stream_sdk_and_our_assembler_agree(p, oai):
 def test_openai_responses_stream_sdk_and_our_assembler_agree(p, oai):
     with oai.responses.stream(**body("openai-responses")) as stream:
         final = stream.get_final_response()
-    ours = sse.assemble(p.recorder.last.response_body, "openai-responses")
+    ours = sse.assemble(p.recorder.last.response_bytes, "openai-responses")
     assert ours.message == parse_response(final.model_dump(mode="json"), "openai-responses").message
     assert final.output_text == "Let me look that order up."
 
@@ -122,6 +122,6 @@ def test_anthropic_stream_sdk_and_our_assembler_agree(p, ant):
         kinds = {event.type for event in stream}
         final = stream.get_final_message()
     assert {"thinking", "signature", "text", "input_json"} <= kinds
-    ours = sse.assemble(p.recorder.last.response_body, "anthropic")
+    ours = sse.assemble(p.recorder.last.response_bytes, "anthropic")
     assert ours.message == parse_response(final.model_dump(mode="json"), "anthropic").message
     assert final.content[0].type == "thinking" and final.content[0].signature

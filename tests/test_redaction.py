@@ -77,7 +77,7 @@ def _outputs(p, exchange) -> dict[str, str]:
         "recorder HTML": p.recorder._repr_html_() + repr(p.recorder),
         "serve log": log_line(exchange),
         "stored bytes": repr(
-            (exchange.request_body, exchange.response_body, exchange.path)
+            (exchange.request_bytes, exchange.response_bytes, exchange.path)
             + tuple(exchange.request_headers + exchange.response_headers)
         ),
         "decoded bodies": json.dumps(exchange.request_json) + exchange.response_text,

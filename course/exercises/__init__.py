@@ -1,4 +1,4 @@
-"""Used in lessons: 00, 01, 02, 03, 04, 05, 06, 07, 08, 09, 10, 11, 12.
+"""Used in lessons: 00, 01, 02, 03, 04, 05, 06, 07, 08, 09, 10, 11, 12, 13.
 
 Self-checking exercises: every lesson ends with a few, each with a ``check_...`` function.
 

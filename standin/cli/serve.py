@@ -2,7 +2,13 @@
 
 Prints the base URL of each wire format, the SDK settings, and a curl command per endpoint (the
 key shown is the local placeholder; real keys are never printed). Every exchange is logged as
-one line. Only loopback is ever bound.
+one line: the request, its status, its input tokens counted with their label, and the
+provider's verdict on the body (``standin.capturing.Seen``). Only loopback is ever bound.
+
+``--record DIR`` also writes each exchange as files (``standin.capturing.RecordDir``: headers with
+keys redacted, bodies, raw stream events, verdict, count), never over a file it did not write.
+``--forward`` passes each request to the real provider instead of the scripted model, under
+live mode's two switches (``standin.forward``), and the line shows our count beside the bill.
 """
 
 from __future__ import annotations
@@ -25,6 +31,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         choices=names,
         help="the scripted model (default: general, which answers any client's own tools)",
     )
+    parser.add_argument(
+        "--record",
+        metavar="DIR",
+        help="also write every exchange into DIR, one new folder each (nothing is overwritten)",
+    )
+    parser.add_argument(
+        "--forward",
+        action="store_true",
+        help="send each request on to the real provider (needs ON_THE_WIRE_LIVE=1 and its key)",
+    )
 
 
 def _port(text: str) -> int:
@@ -38,10 +54,11 @@ def _port(text: str) -> int:
     return port
 
 
-def log_line(exchange) -> str:
-    """One line per exchange (its path and note are already redacted by the recorder)."""
-    note = f"  ({exchange.note})" if exchange.note else ""
-    return f"{exchange.method} {exchange.path} -> {exchange.status}{note}"
+def log_line(exchange, number: int = 1) -> str:
+    """One line per exchange: request, status, count and verdict (keys already redacted)."""
+    from standin.capturing import Seen
+
+    return Seen(exchange, number).line()
 
 
 def banner(p) -> str:
@@ -82,10 +99,27 @@ def banner(p) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from standin import LocalProvider
+    from standin.capturing import RecordDir, Seen
     from standin.cli import UsageError
 
+    forwarder = _forwarder() if args.forward else None
+    try:
+        writer = RecordDir(args.record) if args.record else None
+    except OSError as err:
+        raise UsageError(f"--record {args.record}: {err.strerror or err}") from None
+    numbers = iter(range(1, 1 << 62))
+    lock = threading.Lock()
+
     def log(exchange) -> None:
-        print(log_line(exchange), flush=True)
+        with lock:  # one line per exchange, whole, in the order they were recorded
+            seen = Seen(exchange, next(numbers))
+            line = seen.line()
+            if writer is not None:
+                try:
+                    line += f"\n    -> {writer.write(exchange, seen)}"
+                except OSError as err:
+                    line += f"\n    -> not recorded: {err.strerror or err}"
+            print(line, flush=True)
 
     try:
         provider = LocalProvider(
@@ -94,11 +128,18 @@ def run(args: argparse.Namespace) -> int:
             on_exchange=log,
             keep=KEEP,  # runs for hours: memory stays bounded
             log=lambda line: print(line, flush=True),
+            forward=forwarder,
         ).start()
     except (OSError, OverflowError) as err:
         reason = getattr(err, "strerror", None) or err
         raise UsageError(f"cannot listen on 127.0.0.1:{args.port}: {reason}") from None
     print(banner(provider), flush=True)
+    if writer is not None:
+        print(f"\nrecording every exchange into {writer.root}/", flush=True)
+    if forwarder is not None:
+        forwarder.own_url = provider.url
+        print("\nFORWARDING to the real providers (each request is billed):", flush=True)
+        print(forwarder.describe(), flush=True)
     try:
         threading.Event().wait()
     except KeyboardInterrupt:
@@ -106,3 +147,13 @@ def run(args: argparse.Namespace) -> int:
     finally:
         provider.stop()
     return 0
+
+
+def _forwarder():
+    from standin.cli import UsageError
+    from standin.forward import Forwarder
+
+    try:
+        return Forwarder()
+    except ValueError as err:
+        raise UsageError(str(err)) from None

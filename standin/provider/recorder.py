@@ -58,19 +58,19 @@ class Exchange:
     method: str
     path: str
     request_headers: list[tuple[str, str]]
-    request_body: bytes
+    request_bytes: bytes
     status: int = 0
     response_headers: list[tuple[str, str]] = field(default_factory=list)
-    response_body: bytes = b""
+    response_bytes: bytes = b""
     provider: str = ""
     #: What happened beyond the status: "streamed", "fault: rate_limit", "client disconnected"...
     note: str = ""
 
     def __post_init__(self) -> None:
         self.path = redact_path(self.path)
-        self.request_body = _redact_bytes(self.request_body, self.request_headers)
+        self.request_bytes = _redact_bytes(self.request_bytes, self.request_headers)
         self.request_headers = redact_headers(self.request_headers)
-        self.response_body = _redact_bytes(self.response_body, self.response_headers)
+        self.response_bytes = _redact_bytes(self.response_bytes, self.response_headers)
         self.response_headers = redact_headers(self.response_headers)
         self.note = redact(self.note)
 
@@ -81,22 +81,22 @@ class Exchange:
 
     @property
     def request_json(self) -> Any:
-        return json.loads(self.request_body) if self.request_body else None
+        return json.loads(self.request_bytes) if self.request_bytes else None
 
     @property
     def response_json(self) -> Any:
         """The response body as JSON (not for SSE streams: read ``response_text``)."""
-        return json.loads(self.response_body) if self.response_body else None
+        return json.loads(self.response_bytes) if self.response_bytes else None
 
     @property
     def response_text(self) -> str:
-        return self.response_body.decode("utf-8", errors="replace")
+        return self.response_bytes.decode("utf-8", errors="replace")
 
     def request_http(self) -> str:
         """The request as HTTP text: request line, headers, blank line, pretty body."""
         lines = [f"{self.method} {self.path} HTTP/1.1"]
         lines += [f"{k}: {v}" for k, v in self.request_headers]
-        body = _pretty(self.request_body, self.header("content-type") or "")
+        body = _pretty(self.request_bytes, self.header("content-type") or "")
         return "\n".join(lines) + "\n\n" + body
 
     def response_http(self) -> str:
@@ -109,7 +109,7 @@ class Exchange:
             reason = ""
         lines = [f"HTTP/1.1 {self.status} {reason}".rstrip()]
         lines += [f"{k}: {v}" for k, v in self.response_headers]
-        body = _pretty(self.response_body, self.header("content-type", response=True) or "")
+        body = _pretty(self.response_bytes, self.header("content-type", response=True) or "")
         return "\n".join(lines) + "\n\n" + body
 
     def __str__(self) -> str:

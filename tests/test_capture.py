@@ -1,0 +1,143 @@
+"""standin.capturing: the official SDKs pointed at a stand-in, every request read back, recorded."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import httpx
+import pytest
+
+from helpers.tokens import count_body
+from standin.capturing import RecordDir, capture
+from standin.server import LOCAL_KEY
+from standin.verdict import verdict
+from tests.live_support import FAKE_KEYS
+
+HELLO = [{"role": "user", "content": "Hi, my order SO-48213 arrived cracked."}]
+
+
+def test_capture_points_the_official_sdks_at_the_stand_in_and_restores(monkeypatch):
+    import anthropic
+    import openai
+
+    monkeypatch.setenv("OPENAI_BASE_URL", "https://example.invalid/v1")
+    monkeypatch.setenv("ANTHROPIC_API_KEY", FAKE_KEYS["ANTHROPIC_API_KEY"])
+    monkeypatch.setenv("ON_THE_WIRE_LIVE", "1")
+    monkeypatch.delenv("GOOGLE_GEMINI_BASE_URL", raising=False)
+    with capture() as seen:
+        assert os.environ["OPENAI_BASE_URL"] == seen.provider.url + "/v1"
+        assert "ON_THE_WIRE_LIVE" not in os.environ
+        openai.OpenAI().chat.completions.create(model="gpt-4o-mini", messages=HELLO)
+        client = anthropic.Anthropic()
+        assert client.api_key == LOCAL_KEY  # the user's key is never sent, not even to loopback
+        with client.messages.stream(model="claude-sonnet-4-6", max_tokens=64, messages=HELLO) as s:
+            s.get_final_message()
+    assert os.environ["OPENAI_BASE_URL"] == "https://example.invalid/v1"
+    assert os.environ["ANTHROPIC_API_KEY"] == FAKE_KEYS["ANTHROPIC_API_KEY"]
+    assert os.environ["ON_THE_WIRE_LIVE"] == "1"
+    assert "GOOGLE_GEMINI_BASE_URL" not in os.environ
+    assert [s.format for s in seen] == ["openai-chat", "anthropic"]
+    for s in seen:  # the count and the verdict are the series' own, on the body as sent
+        assert s.count.total == count_body(s.body, s.format, s.model).total
+        assert s.accepted is verdict(s.body, s.format, format=s.format).accepted is True
+        assert f"{s.count.total:,} input tokens ({s.count.label})" in s.line()
+    assert "(streamed)" in seen[1].line()
+    html = seen._repr_html_()
+    assert "2 requests on the wire" in html and "SO-48213" in html and ">[0] user<" in html
+    seen.assert_all_accepted()
+
+
+def test_a_refused_request_is_named_with_the_providers_reason():
+    with capture() as seen:
+        body = {  # a tool_result that answers no tool_use: Anthropic refuses it
+            "model": "claude-sonnet-4-6",
+            "max_tokens": 64,
+            "messages": [
+                {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1"}]}
+            ],
+        }
+        r = httpx.post(seen.provider.url + "/v1/messages", json=body,
+                       headers={"x-api-key": LOCAL_KEY}, timeout=10)  # fmt: skip
+        httpx.get(seen.provider.url + "/v1/nothing", timeout=10)
+    assert r.status_code == 400
+    refused, unknown = seen
+    assert refused.accepted is False and "refused: " in refused.line()
+    assert unknown.format is None and "not an endpoint" in unknown.line()
+    with pytest.raises(AssertionError, match="2 request"):
+        seen.assert_all_accepted()
+
+
+def test_gemini_counts_on_the_model_named_in_the_path():
+    with capture() as seen:
+        url = seen.provider.url + "/v1beta/models/gemini-2.5-flash:generateContent"
+        body = {"contents": [{"role": "user", "parts": [{"text": "Hello there"}]}]}
+        httpx.post(url, json=body, headers={"x-goog-api-key": LOCAL_KEY}, timeout=10)
+    (only,) = seen
+    assert only.model == "gemini-2.5-flash" and only.count.model == "gemini-2.5-flash"
+
+
+def test_record_writes_files_with_keys_redacted(tmp_path):
+    key = FAKE_KEYS["OPENAI_API_KEY"]
+    with capture(record=tmp_path) as seen:
+        body = {"model": "gpt-4o-mini", "messages": HELLO + [{"role": "user", "content": key}]}
+        httpx.post(seen.provider.url + "/v1/chat/completions", json=body,
+                   headers={"authorization": f"Bearer {key}"}, timeout=10)  # fmt: skip
+        body["stream"] = True
+        httpx.post(seen.provider.url + "/v1/chat/completions", json=body,
+                   headers={"authorization": f"Bearer {key}"}, timeout=10)  # fmt: skip
+    plain, streamed = sorted(tmp_path.iterdir())
+    assert plain.name == "0001-openai-chat-200" and streamed.name == "0002-openai-chat-200"
+    assert {p.name for p in plain.iterdir()} == {
+        "request.http", "request.json", "response.http", "response.json", "verdict.txt",
+        "count.txt",
+    }  # fmt: skip
+    assert (streamed / "response.sse").read_text().startswith("data: ")
+    for folder in (plain, streamed):
+        for file in folder.iterdir():
+            assert key not in file.read_text(), file
+    assert "authorization: Bearer <redacted>" in (plain / "request.http").read_text()
+    assert json.loads((plain / "request.json").read_text())["messages"][1]["content"] == (
+        "<redacted>"
+    )
+    first = seen[0]
+    assert (plain / "verdict.txt").read_text().startswith(first.line())
+    assert f"{first.count.total} input tokens on gpt-4o-mini" in (plain / "count.txt").read_text()
+
+
+def test_record_never_overwrites_what_it_did_not_write(tmp_path):
+    mine = tmp_path / "0001-openai-chat-200"
+    mine.mkdir()
+    (mine / "request.json").write_text("the user's own file")
+    (tmp_path / "0003-notes.txt").write_text("a file named like a record")
+    (tmp_path / "README").write_text("keep me")
+    with capture(record=tmp_path) as seen:
+        for _ in range(2):
+            httpx.post(seen.provider.url + "/v1/chat/completions",
+                       json={"model": "gpt-4o-mini", "messages": HELLO},
+                       headers={"authorization": f"Bearer {LOCAL_KEY}"}, timeout=10)  # fmt: skip
+    assert (mine / "request.json").read_text() == "the user's own file"
+    assert (tmp_path / "0003-notes.txt").read_text() == "a file named like a record"
+    assert (tmp_path / "README").read_text() == "keep me"
+    new = sorted(p.name for p in tmp_path.iterdir() if p.is_dir() and p != mine)
+    assert new == ["0004-openai-chat-200", "0005-openai-chat-200"]
+
+
+def test_record_skips_a_name_that_appears_meanwhile(tmp_path):
+    writer = RecordDir(tmp_path)
+    (tmp_path / "0001-openai-chat-200").mkdir()  # made by someone else after the start
+    (tmp_path / "0001-openai-chat-200" / "count.txt").write_text("theirs")
+    with capture() as seen:
+        httpx.post(seen.provider.url + "/v1/chat/completions",
+                   json={"model": "gpt-4o-mini", "messages": HELLO},
+                   headers={"authorization": f"Bearer {LOCAL_KEY}"}, timeout=10)  # fmt: skip
+        folder = writer.write(seen.provider.recorder.last)
+    assert folder.name == "0002-openai-chat-200"
+    assert (tmp_path / "0001-openai-chat-200" / "count.txt").read_text() == "theirs"
+
+
+def test_record_into_a_file_is_a_clear_error(tmp_path):
+    target = tmp_path / "a-file"
+    target.write_text("x")
+    with pytest.raises(NotADirectoryError, match="not a folder"):
+        RecordDir(target)
