@@ -82,16 +82,21 @@ c.Spawner.environment = {
 # The tests' offline conditions reach the kernels: no proxies, and the switch that makes any
 # helpers subprocess block the network (the runner puts the IPython profile that blocks it in
 # each learner's own ~/.ipython: one shared IPython folder made 40 kernels write one history
-# database, and IPython printed "database is locked" into learners' outputs).
-c.Spawner.env_keep.extend(  # added to JupyterHub's own list (PATH, LANG, ...)
-    [
-        "ON_THE_WIRE_OFFLINE",
-        "NO_PROXY",
-        "no_proxy",
-        "OPENBLAS_CORETYPE",
-        "OPENBLAS_L2_SIZE",
-    ]
-)
+# database, and IPython printed "database is locked" into learners' outputs). Otherwise
+# JupyterHub's own list, less PYTHONPATH, VIRTUAL_ENV and the conda variables: a learner's
+# server gets its packages from the image alone, as in a pod (a PYTHONPATH pointing at a
+# checkout would hide an image that cannot import the course).
+c.Spawner.env_keep = [
+    "JUPYTERHUB_SINGLEUSER_APP",
+    "PATH",
+    "LANG",
+    "LC_ALL",
+    "ON_THE_WIRE_OFFLINE",
+    "NO_PROXY",
+    "no_proxy",
+    "OPENBLAS_CORETYPE",
+    "OPENBLAS_L2_SIZE",
+]
 
 c.JupyterHub.services = [
     {"name": "class-runner", "api_token": os.environ["ON_THE_WIRE_HUB_RUNNER_TOKEN"]}
