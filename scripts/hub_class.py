@@ -221,7 +221,7 @@ class Learner:
     providers: dict[str, list[list[Any]]] = field(default_factory=dict)  # lesson -> probes
     markers_sent: set[str] = field(default_factory=set)
     markers_seen: set[str] = field(default_factory=set)
-    image: dict[str, Any] = field(default_factory=dict)  # PROBE_IMAGE's answer (first lesson)
+    image: dict[str, Any] = field(default_factory=dict)  # PROBE_IMAGE's answer (probe_image)
     rss_peak: int = 0
     server_rss_peak: int = 0
     pss_peak: int = 0
@@ -436,9 +436,6 @@ async def run_learner(
                     )
             if last and lesson not in learner.providers:
                 await check_providers(learner, lesson, kernel)
-            if last and not learner.image:
-                _, outputs = await kernel.run(PROBE_IMAGE)
-                learner.image = json.loads(_stdout(outputs))
         if not keep_kernels:  # "Close and Shut Down Notebook" before the next lesson
             kernel.connection.close()
             async with _client(base, token) as server:
@@ -446,6 +443,22 @@ async def run_learner(
     learner.last_cell = time.monotonic() - learner.started
     for kernel in kernels:
         kernel.connection.close()
+
+
+async def probe_image(learner: Learner, base: str, token: str, lesson: str) -> None:
+    """After the class: a kernel beside the first lesson says where the course came from.
+
+    Run once the sampling has stopped, so its memory and CPU stay out of the measured figures
+    (loading tiktoken's o200k_base alone adds tens of MiB to a kernel).
+    """
+    kernel, _, _ = await open_kernel(base, token, f"on-the-wire/student/{LESSONS[lesson]}.ipynb")
+    try:
+        _, outputs = await kernel.run(PROBE_IMAGE)
+        learner.image = json.loads(_stdout(outputs))
+    finally:
+        kernel.connection.close()
+        async with _client(base, token) as server:
+            await _ok(server.delete(f"api/sessions/{kernel.session}"))
 
 
 async def start_server(hub: httpx.AsyncClient, name: str) -> bool:
@@ -706,7 +719,7 @@ async def pull_course(base: str, token: str, repository: Path) -> None:
 
 
 async def run_class(
-    count: int, lessons: list[str], hub: Hub, keep_kernels: bool = False
+    count: int, lessons: list[str], hub: Hub, keep_kernels: bool = False, probe: bool = False
 ) -> tuple[list[Learner], Sampler, list[str]]:
     learners = [Learner(f"learner{i:02d}") for i in range(1, count + 1)]
     repository = hub.course
@@ -757,6 +770,13 @@ async def run_class(
         finally:
             sampler.stop_event.set()
             sampler.join()
+        for learner in learners if probe else []:
+            if not learner.failures:
+                base = f"{hub.url}user/{learner.name}/"
+                try:
+                    await probe_image(learner, base, tokens[learner.name], lessons[0])
+                except Exception as error:  # a result, like any learner's failure
+                    learner.failures.append(f"probe: {type(error).__name__}: {error}"[:300])
     for learner in learners:
         read_pss(learner)
     return learners, sampler, [hub.token, *tokens.values()]
@@ -900,8 +920,13 @@ def measure(
     keep: bool = False,
     keep_kernels: bool = False,
     kernel_transport: str = "ipc",
+    probe: bool = False,
 ) -> Result:
-    """Start a hub, run the class, stop everything; the numbers as a :class:`Result`."""
+    """Start a hub, run the class, stop everything; the numbers as a :class:`Result`.
+
+    With ``probe``, each learner's server is asked afterwards where its kernel imports the
+    course from and to count with tiktoken (``Learner.image``).
+    """
     load_before = os.getloadavg()
     me = psutil.Process()
     runner_before = sum(me.cpu_times()[:2])
@@ -909,7 +934,7 @@ def measure(
     started = time.monotonic()
     try:
         hub.start()
-        learners, sampler, tokens = asyncio.run(run_class(count, lessons, hub, keep_kernels))
+        learners, sampler, tokens = asyncio.run(run_class(count, lessons, hub, keep_kernels, probe))
         hub_rss, hub_cpu = hub.usage()
         if any(v.failures for v in learners):
             print(f"hub log (end):\n{hub.log_tail()}", file=sys.stderr)

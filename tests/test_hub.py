@@ -33,7 +33,7 @@ def result() -> hub_class.Result:
         if shutil.which("npm") is None:
             pytest.skip("no npm here: configurable-http-proxy cannot be installed (Node.js 20+)")
         pytest.fail("configurable-http-proxy is not installed: run `make hub-setup`")
-    return hub_class.measure(2, ["04"])
+    return hub_class.measure(2, ["04"], probe=True)
 
 
 def test_every_learner_runs_every_cell_without_a_failure(result):
