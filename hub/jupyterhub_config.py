@@ -9,10 +9,13 @@ and the kernels those servers start. Everything listens on 127.0.0.1 only.
 The runner passes its choices in environment variables (the token never appears in a file or
 on a command line): ON_THE_WIRE_HUB_DIR (state, logs, homes), ON_THE_WIRE_HUB_PORTS (public,
 proxy API, hub: three free ports), ON_THE_WIRE_HUB_PROXY (the configurable-http-proxy program),
-ON_THE_WIRE_HUB_SINGLEUSER (the jupyterhub-singleuser program of the environment to use) and
-ON_THE_WIRE_HUB_RUNNER_TOKEN (the runner's service token).
+ON_THE_WIRE_HUB_CMD (a learner server's command, JSON: hub/values.yaml's singleuser.cmd as it
+applies to the image the runner laid out, scripts/hub_image.py), ON_THE_WIRE_HUB_LEARNER_ENV
+(JSON: singleuser.extraEnv and the image's PATH) and ON_THE_WIRE_HUB_RUNNER_TOKEN (the runner's
+service token).
 """
 
+import json
 import os
 from pathlib import Path
 
@@ -42,7 +45,8 @@ c.Authenticator.allow_all = True
 
 c.JupyterHub.spawner_class = "simple"  # jupyterhub.spawner.SimpleLocalProcessSpawner
 c.SimpleLocalProcessSpawner.home_dir_template = str(state / "home" / "{username}")
-c.Spawner.cmd = [os.environ["ON_THE_WIRE_HUB_SINGLEUSER"]]
+# hub/start (pull the course, write the learner copies), then jupyterhub-singleuser of the image
+c.Spawner.cmd = json.loads(os.environ["ON_THE_WIRE_HUB_CMD"])
 c.Spawner.default_url = "/lab"
 c.Spawner.ip = "127.0.0.1"
 c.Spawner.start_timeout = 600  # 40 servers starting at once on 2 cores take a while
@@ -71,20 +75,28 @@ transport = os.environ.get("ON_THE_WIRE_HUB_KERNEL_TRANSPORT", "ipc")
 c.Spawner.args.append(f"--KernelManager.transport={transport}")
 # A Unix socket's path must stay under 108 bytes and a kernel's adds 49 to its runtime folder,
 # which under the learner's home here would be too long: a short one per learner instead.
-c.Spawner.environment = {"JUPYTER_RUNTIME_DIR": lambda spawner: f"{state}/rt/{spawner.user.name}"}
+c.Spawner.environment = {
+    "JUPYTER_RUNTIME_DIR": lambda spawner: f"{state}/rt/{spawner.user.name}",
+    **json.loads(os.environ["ON_THE_WIRE_HUB_LEARNER_ENV"]),
+}
 # The tests' offline conditions reach the kernels: no proxies, and the switch that makes any
 # helpers subprocess block the network (the runner puts the IPython profile that blocks it in
 # each learner's own ~/.ipython: one shared IPython folder made 40 kernels write one history
-# database, and IPython printed "database is locked" into learners' outputs).
-c.Spawner.env_keep.extend(  # added to JupyterHub's own list (PATH, LANG, ...)
-    [
-        "ON_THE_WIRE_OFFLINE",
-        "NO_PROXY",
-        "no_proxy",
-        "OPENBLAS_CORETYPE",
-        "OPENBLAS_L2_SIZE",
-    ]
-)
+# database, and IPython printed "database is locked" into learners' outputs). Otherwise
+# JupyterHub's own list, less PYTHONPATH, VIRTUAL_ENV and the conda variables: a learner's
+# server gets its packages from the image alone, as in a pod (a PYTHONPATH pointing at a
+# checkout would hide an image that cannot import the course).
+c.Spawner.env_keep = [
+    "JUPYTERHUB_SINGLEUSER_APP",
+    "PATH",
+    "LANG",
+    "LC_ALL",
+    "ON_THE_WIRE_OFFLINE",
+    "NO_PROXY",
+    "no_proxy",
+    "OPENBLAS_CORETYPE",
+    "OPENBLAS_L2_SIZE",
+]
 
 c.JupyterHub.services = [
     {"name": "class-runner", "api_token": os.environ["ON_THE_WIRE_HUB_RUNNER_TOKEN"]}

@@ -6,15 +6,21 @@
 What runs (nothing is mocked): JupyterHub (``hub/jupyterhub_config.py``) behind
 configurable-http-proxy from npm (``hub/package.json``, installed by ``make hub-setup``), with
 JupyterHub's DummyAuthenticator and SimpleLocalProcessSpawner (every learner's server runs as
-this user, in its own home folder under a temporary directory). All learners act at once, as a
-class does when the instructor says "go":
+this user, in its own home folder under a temporary directory). The servers run from the learner
+image of ``hub/values.yaml`` as ``scripts/hub_image.py`` lays it out here: the repository at
+/srv/on-the-wire, not in the home, and each learner's home starts empty, as a Zero to JupyterHub
+volume does. The server starts as ``singleuser.cmd`` says (``hub/start``, then
+``jupyterhub-singleuser``). All learners act at once, as a class does when the instructor says
+"go":
 
 1. each gets its own API token (the runner's service token asks the hub for it; no token is
    ever printed or written to a file);
-2. each starts its server (``POST /hub/api/users/NAME/server``) and waits until it is ready;
-3. each pulls the course with nbgitpuller, as its link does once the page is open
-   (``GET /user/NAME/git-pull/api?repo=...``): a local git repository stands in for the public
-   one and holds the learner copies (``student/NN_*.ipynb``) and ``data/``;
+2. each starts its server (``POST /hub/api/users/NAME/server``) and waits until it is ready
+   (``hub/start`` has pulled the course into ~/on-the-wire and written the learner copies,
+   ``student/NN_*.ipynb``, by then; a local git repository stands in for the public one);
+3. each follows the nbgitpuller link, as its page does once open
+   (``GET /user/NAME/git-pull/api?repo=...``), and checks that the page the link opens,
+   ``on-the-wire/student/00_start_here.ipynb``, is there;
 4. for each lesson, each opens its learner copy through the server's contents API, starts
    a kernel session and runs every code cell over the kernel websocket, in order, as "Run all"
    does. Then it closes the notebook and shuts its kernel down ("Close and Shut Down
@@ -26,7 +32,8 @@ PSS, which counts shared pages once, read just before each lesson stops its prov
 seconds of its server and kernels; seconds from "start my server" to the server being ready,
 to the first output and to the last cell's reply;
 failures (a cell that raised, a timeout, an HTTP or websocket error); outputs that differ from
-the learner copy's stored outputs after the suite's nbval sanitizing (``tests/nbval_sanitize.cfg``).
+the learner copy's stored outputs after the suite's nbval sanitizing (``tests/nbval_sanitize.cfg``);
+where the first lesson's kernel imported ``helpers`` from, and a count by tiktoken there.
 
 Local providers (each lesson starts its own on 127.0.0.1): every listening port of every
 learner's kernels is sampled with the memory and no port may belong to two learners in the same
@@ -65,6 +72,9 @@ from typing import Any
 import httpx
 import psutil
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import hub_image  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[1]
 HUB = ROOT / "hub"
 PROXY = HUB / "node_modules" / ".bin" / "configurable-http-proxy"
@@ -82,6 +92,15 @@ print(_json.dumps([[_p.port, _p.scenario_name, len(_p.recorder)]
                   for _p in _gc.get_objects() if isinstance(_p, _LP) and _p.running]))
 del _gc, _json, _LP
 """
+# Where the course's code came from in the learner's kernel, and counting with tiktoken there.
+PROBE_IMAGE = """\
+import json as _json, os as _os, sys as _sys, helpers as _h, tiktoken as _t
+print(_json.dumps({"helpers": _h.__file__, "python": _sys.executable, "cwd": _os.getcwd(),
+                   "home": _os.path.expanduser("~"),
+                   "tokens": _t.get_encoding("o200k_base").encode("On the Wire")}))
+del _json, _os, _sys, _h, _t
+"""
+LANDING = "on-the-wire/student/00_start_here.ipynb"  # where docs/hosting.md's link lands
 MARKER_PATTERN = MARKER + r"-[\w-]+"
 PROBE_MARKERS = f"""\
 import gc as _gc, json as _json, re as _re
@@ -202,6 +221,7 @@ class Learner:
     providers: dict[str, list[list[Any]]] = field(default_factory=dict)  # lesson -> probes
     markers_sent: set[str] = field(default_factory=set)
     markers_seen: set[str] = field(default_factory=set)
+    image: dict[str, Any] = field(default_factory=dict)  # PROBE_IMAGE's answer (probe_image)
     rss_peak: int = 0
     server_rss_peak: int = 0
     pss_peak: int = 0
@@ -384,6 +404,8 @@ async def run_learner(
     base = f"{hub_url}user/{learner.name}/"
     await pull_course(base, token, repository)
     learner.pulled = time.monotonic() - learner.started
+    async with _client(base, token) as server:  # the page the link opens: the learner copy
+        await _ok(server.get(f"api/contents/{LANDING}", params={"content": "0"}))
     kernels = []
     for lesson in lessons:
         path = f"on-the-wire/student/{LESSONS[lesson]}.ipynb"
@@ -421,6 +443,22 @@ async def run_learner(
     learner.last_cell = time.monotonic() - learner.started
     for kernel in kernels:
         kernel.connection.close()
+
+
+async def probe_image(learner: Learner, base: str, token: str, lesson: str) -> None:
+    """After the class: a kernel beside the first lesson says where the course came from.
+
+    Run once the sampling has stopped, so its memory and CPU stay out of the measured figures
+    (loading tiktoken's o200k_base alone adds tens of MiB to a kernel).
+    """
+    kernel, _, _ = await open_kernel(base, token, f"on-the-wire/student/{LESSONS[lesson]}.ipynb")
+    try:
+        _, outputs = await kernel.run(PROBE_IMAGE)
+        learner.image = json.loads(_stdout(outputs))
+    finally:
+        kernel.connection.close()
+        async with _client(base, token) as server:
+            await _ok(server.delete(f"api/sessions/{kernel.session}"))
 
 
 async def start_server(hub: httpx.AsyncClient, name: str) -> bool:
@@ -548,7 +586,6 @@ class Hub:
             "ON_THE_WIRE_HUB_DIR": str(self.dir),
             "ON_THE_WIRE_HUB_PORTS": f"{self.public},{proxy_api},{hub_port}",
             "ON_THE_WIRE_HUB_PROXY": str(proxy_program()),
-            "ON_THE_WIRE_HUB_SINGLEUSER": str(Path(bin_dir) / "jupyterhub-singleuser"),
             "ON_THE_WIRE_HUB_RUNNER_TOKEN": self.token,
             "ON_THE_WIRE_HUB_KERNEL_TRANSPORT": kernel_transport,
         }
@@ -556,6 +593,12 @@ class Hub:
         self.learners = learners
 
     def start(self) -> None:
+        """Lay out the course and the image, then start the hub and wait until it answers."""
+        self.course = course_repository(self.dir / "course")
+        self.image = hub_image.build(self.dir / "image")
+        command, environment = learner_server(self.image, self.course)
+        self.env["ON_THE_WIRE_HUB_CMD"] = json.dumps(command)
+        self.env["ON_THE_WIRE_HUB_LEARNER_ENV"] = json.dumps(environment)
         with self.log_path.open("wb") as log:
             self.process = subprocess.Popen(
                 [
@@ -623,23 +666,36 @@ class Hub:
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
-def course_repository(folder: Path, lessons: list[str]) -> Path:
-    """A git repository holding what a class needs (the learner copies, data/), on branch main.
+def course_repository(folder: Path) -> Path:
+    """A git repository holding the series as its public repository does, on branch main.
 
-    It stands in for the series' public repository (no network here): learners pull it with
-    nbgitpuller as an nbgitpuller link makes them do. It is built from the files as they are in
-    this checkout, committed or not.
+    It stands in for that repository (no network here): each learner's server pulls it when it
+    starts (``hub/start``) and again when the nbgitpuller link is followed. It is built from
+    the files as they are in this checkout, committed or not; like the public repository it
+    has no ``student/`` (each learner's server writes its own).
     """
-    (folder / "student").mkdir(parents=True)
-    copies = learner_copies()
-    for lesson in lessons:
-        name = f"{LESSONS[lesson]}.ipynb"
-        (folder / "student" / name).write_text(copies[name], encoding="utf-8")
-    shutil.copytree(ROOT / "data", folder / "data")
+    hub_image.copy_checkout(folder)
     git = ["git", "-C", str(folder), "-c", "user.name=course", "-c", "user.email=course@localhost"]
     for command in (["init", "-q", "-b", "main"], ["add", "-A"], ["commit", "-q", "-m", "course"]):
         subprocess.run([*git, *command], check=True, capture_output=True)
     return folder
+
+
+def learner_server(image: hub_image.Image, course: Path) -> tuple[list[str], dict[str, str]]:
+    """``singleuser.cmd`` and ``singleuser.extraEnv`` of hub/values.yaml, applied to this image.
+
+    The image's paths point into its folder here, the course comes from the local stand-in of
+    the public repository, and the image's programs come first (``Image.learner_environment``).
+    """
+    import yaml
+
+    values = yaml.safe_load((HUB / "values.yaml").read_text(encoding="utf-8"))["singleuser"]
+    command = [str(image.path(part)) if part.startswith("/") else part for part in values["cmd"]]
+    environment = dict(values.get("extraEnv") or {})
+    if "ON_THE_WIRE_REPO" not in environment:
+        raise SystemExit("hub/values.yaml: singleuser.extraEnv has no ON_THE_WIRE_REPO")
+    environment["ON_THE_WIRE_REPO"] = course.as_uri()
+    return command, {**environment, **image.learner_environment()}
 
 
 async def pull_course(base: str, token: str, repository: Path) -> None:
@@ -663,10 +719,10 @@ async def pull_course(base: str, token: str, repository: Path) -> None:
 
 
 async def run_class(
-    count: int, lessons: list[str], hub: Hub, keep_kernels: bool = False
+    count: int, lessons: list[str], hub: Hub, keep_kernels: bool = False, probe: bool = False
 ) -> tuple[list[Learner], Sampler, list[str]]:
     learners = [Learner(f"learner{i:02d}") for i in range(1, count + 1)]
-    repository = course_repository(hub.dir / "course", lessons)
+    repository = hub.course
     profile = os.environ.get("IPYTHONDIR")  # the offline profile (netguard) the tests use
     for learner in learners:  # each learner's kernels get their own copy in ~/.ipython
         if profile:
@@ -714,6 +770,13 @@ async def run_class(
         finally:
             sampler.stop_event.set()
             sampler.join()
+        for learner in learners if probe else []:
+            if not learner.failures:
+                base = f"{hub.url}user/{learner.name}/"
+                try:
+                    await probe_image(learner, base, tokens[learner.name], lessons[0])
+                except Exception as error:  # a result, like any learner's failure
+                    learner.failures.append(f"probe: {type(error).__name__}: {error}"[:300])
     for learner in learners:
         read_pss(learner)
     return learners, sampler, [hub.token, *tokens.values()]
@@ -857,8 +920,13 @@ def measure(
     keep: bool = False,
     keep_kernels: bool = False,
     kernel_transport: str = "ipc",
+    probe: bool = False,
 ) -> Result:
-    """Start a hub, run the class, stop everything; the numbers as a :class:`Result`."""
+    """Start a hub, run the class, stop everything; the numbers as a :class:`Result`.
+
+    With ``probe``, each learner's server is asked afterwards where its kernel imports the
+    course from and to count with tiktoken (``Learner.image``).
+    """
     load_before = os.getloadavg()
     me = psutil.Process()
     runner_before = sum(me.cpu_times()[:2])
@@ -866,7 +934,7 @@ def measure(
     started = time.monotonic()
     try:
         hub.start()
-        learners, sampler, tokens = asyncio.run(run_class(count, lessons, hub, keep_kernels))
+        learners, sampler, tokens = asyncio.run(run_class(count, lessons, hub, keep_kernels, probe))
         hub_rss, hub_cpu = hub.usage()
         if any(v.failures for v in learners):
             print(f"hub log (end):\n{hub.log_tail()}", file=sys.stderr)

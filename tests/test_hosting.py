@@ -8,6 +8,7 @@ that it resolves against the base image. The last tests simulate a plain copy of
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -100,3 +101,112 @@ def test_a_wrong_on_the_wire_root_is_named_not_ignored(tmp_path):
     )
     assert out.returncode != 0
     assert f"ON_THE_WIRE_ROOT={tmp_path} is not a checkout" in out.stderr.splitlines()[-1]
+
+
+# --- Zero to JupyterHub: the learner image with a home volume, and hub/start --------------------
+
+sys.path.insert(0, str(ROOT / "scripts"))
+
+import hub_class  # noqa: E402
+import hub_image  # noqa: E402
+
+COUNT = (
+    "import helpers, tiktoken, json; o200k = tiktoken.get_encoding('o200k_base');"
+    "print(json.dumps([helpers.__file__, o200k.encode('On the Wire')]))"
+)
+
+
+def _in_image(image: hub_image.Image, home: Path, code: str) -> subprocess.CompletedProcess:
+    """Run ``code`` with the image's Python as a learner's kernel would: in the home, offline."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "ON_THE_WIRE_ROOT")}
+    env.update(HOME=str(home), ON_THE_WIRE_OFFLINE="1", XDG_CACHE_HOME=str(home / ".cache"))
+    return subprocess.run(
+        [str(image.python), "-c", code], cwd=home, env=env, capture_output=True, text=True
+    )
+
+
+def test_the_hub_image_keeps_the_course_importable_under_an_empty_home_volume(tmp_path):
+    import tiktoken
+
+    image = hub_image.build(tmp_path / "image")  # the repository in /srv/on-the-wire
+    home = image.path(hub_image.IMAGE_HOME)
+    assert list(home.iterdir()) == []  # the volume: nothing of the image shows there
+    out = _in_image(image, home, COUNT)
+    assert out.returncode == 0, out.stderr[-800:]
+    where, tokens = json.loads(out.stdout)
+    assert Path(where).is_relative_to(image.path(hub_image.IMAGE_REPO))
+    assert tokens == tiktoken.get_encoding("o200k_base").encode("On the Wire")
+    values = (ROOT / "hub" / "values.yaml").read_text(encoding="utf-8")
+    assert f"--target-repo-dir {hub_image.IMAGE_REPO}" in values  # the image it describes
+
+
+def test_with_the_repository_in_the_home_a_volume_hides_the_course(tmp_path):
+    image = hub_image.build(tmp_path / "image", repo_dir=hub_image.IMAGE_HOME)  # the default
+    home = image.path(hub_image.IMAGE_HOME)
+    assert _in_image(image, home, COUNT).returncode == 0  # the image alone works
+    home.rename(tmp_path / "hidden")  # the learner's volume is mounted over /home/jovyan
+    home.mkdir()
+    out = _in_image(image, home, COUNT)
+    assert out.returncode != 0 and "No module named 'helpers'" in out.stderr
+
+
+def _start(home: Path, repository: str, *command: str) -> subprocess.CompletedProcess:
+    """``hub/start`` as a learner's server runs it (started in the image's working folder)."""
+    env = dict(os.environ, HOME=str(home), ON_THE_WIRE_REPO=repository, ON_THE_WIRE_BRANCH="main")
+    env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env["PATH"]])
+    return subprocess.run(
+        [str(ROOT / "hub" / "start"), *command],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def _retitle(notebook: Path, title: str) -> None:
+    nb = json.loads(notebook.read_text(encoding="utf-8"))
+    nb["cells"][0]["source"] = [title + "\n"]
+    notebook.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def test_hub_start_pulls_the_course_writes_the_learner_copies_and_keeps_learner_work(tmp_path):
+    course = hub_class.course_repository(tmp_path / "course")
+    home = tmp_path / "home"
+    home.mkdir()
+    first = _start(home, course.as_uri(), "pwd")
+    assert first.returncode == 0, first.stderr[-800:]
+    assert first.stdout.splitlines()[-1] == str(home)  # the server starts in the home
+    student = home / "on-the-wire" / "student"
+    lessons = sorted(p.name for p in (course / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+    assert sorted(p.name for p in student.glob("*.ipynb")) == lessons
+    copies = hub_class.learner_copies()  # what make_student.py writes: exercises blank
+    assert (student / "00_start_here.ipynb").read_text(encoding="utf-8") == copies[lessons[0]]
+
+    _retitle(student / "00_start_here.ipynb", "# my notes")  # a learner's work
+    for name in ("00_start_here.ipynb", "01_one_request.ipynb"):  # the series is updated
+        _retitle(course / "notebooks" / name, "# 2027 edition")
+    git = ["git", "-C", str(course), "-c", "user.name=c", "-c", "user.email=c@localhost"]
+    subprocess.run([*git, "commit", "-qam", "update"], check=True)
+    again = _start(home, course.as_uri(), "true")
+    assert again.returncode == 0, again.stderr[-800:]
+    pulled = home / "on-the-wire"
+    assert "2027 edition" in (pulled / "notebooks" / "01_one_request.ipynb").read_text()
+    from make_student import expected_copies  # scripts/ of this checkout, on the lessons pulled
+
+    refreshed = expected_copies(course / "notebooks")["01_one_request.ipynb"]
+    assert "2027 edition" in refreshed
+    assert (student / "01_one_request.ipynb").read_text(encoding="utf-8") == refreshed
+    assert "# my notes" in (student / "00_start_here.ipynb").read_text()  # kept
+    status = subprocess.run(
+        ["git", "-C", str(pulled), "status", "--porcelain"], capture_output=True, text=True
+    )
+    assert status.stdout == ""  # student/ is not tracked: no pull ever has to merge it
+
+
+def test_hub_start_starts_the_server_even_when_the_course_cannot_be_pulled(tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    out = _start(home, (tmp_path / "no-such-repository").as_uri(), "echo", "server started")
+    assert out.returncode == 0 and out.stdout.splitlines()[-1] == "server started"
+    assert "on-the-wire: could not pull" in out.stderr

@@ -2,11 +2,15 @@
 
 The same runner as `make bench-hub` (scripts/hub_class.py): JupyterHub from PyPI,
 configurable-http-proxy from npm (hub/node_modules, installed by `make hub-setup`), the dummy
-authenticator and the local-process spawner. Each learner starts its own JupyterLab server,
-pulls the course with nbgitpuller (from a local git repository standing in for the public
-one), opens its learner copy of lesson 04 through the contents API and runs every code cell
-over the kernel websocket. The benchmark measures 20 and 40 learners; here the run must simply
-be right: no failure, every stored output reproduced, each learner's local providers its own.
+authenticator and the local-process spawner. The servers run from the learner image of
+hub/values.yaml as scripts/hub_image.py lays it out (the repository outside the home) and each
+learner's home starts empty, as a Zero to JupyterHub volume. Each learner starts its own
+JupyterLab server (hub/start pulls the course and writes the learner copies first, from a local
+git repository standing in for the public one), follows the nbgitpuller link, opens its learner
+copy of lesson 04 through the contents API and runs every code cell over the kernel websocket.
+The benchmark measures 20 and 40 learners; here the run must simply be right: no failure,
+every stored output reproduced, each learner's local providers its own, the course's code
+taken from the image and not from the (empty) home.
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ def result() -> hub_class.Result:
         if shutil.which("npm") is None:
             pytest.skip("no npm here: configurable-http-proxy cannot be installed (Node.js 20+)")
         pytest.fail("configurable-http-proxy is not installed: run `make hub-setup`")
-    return hub_class.measure(2, ["04"])
+    return hub_class.measure(2, ["04"], probe=True)
 
 
 def test_every_learner_runs_every_cell_without_a_failure(result):
@@ -93,3 +97,24 @@ def test_the_kubernetes_values_hold_what_a_learner_measured(result):
     assert peak < guarantee < limit
     assert peak + 2 * kernel < limit  # three notebooks open fit under the limit
     assert "UNTESTED ON A CLUSTER" in (ROOT / "hub" / "values.yaml").read_text(encoding="utf-8")
+
+
+def test_the_course_runs_from_the_image_with_an_empty_home_and_lands_on_learner_copies(result):
+    """Every learner's home started empty (a volume); the code came from the image's repository.
+
+    The landing page of the link (``student/00_start_here.ipynb``) was found by every learner
+    (the run fails otherwise): ``hub/start`` wrote the copies before the server started.
+    """
+    import tiktoken
+
+    tokens = tiktoken.get_encoding("o200k_base").encode("On the Wire")
+    for learner in result.learners:
+        probe = learner.image
+        home = Path(probe["home"])
+        assert Path(probe["helpers"]).parts[-3:] == ("on-the-wire", "helpers", "__init__.py")
+        assert "srv" in Path(probe["helpers"]).parts and not Path(probe["helpers"]).is_relative_to(
+            home
+        )
+        assert not Path(probe["helpers"]).is_relative_to(ROOT)  # not this checkout's package
+        assert Path(probe["cwd"]) == home / "on-the-wire" / "student"
+        assert probe["tokens"] == tokens  # counted offline in the learner's kernel
