@@ -254,9 +254,11 @@ def compaction_cache(
     sent_compacted: list[int],
     at: int,
     title: str,
+    sent_as_is: list[int] | None = None,
 ) -> Any:
     """Cached tokens per request with and without a compaction before request ``at`` (1-based),
-    and what the compacted run sends: the one-off cache miss, then smaller requests."""
+    and what each run sends (``sent_as_is`` when given): the one-off cache miss, then smaller
+    requests."""
     import matplotlib.pyplot as plt
 
     turns = list(range(1, len(cached_as_is) + 1))
@@ -265,6 +267,8 @@ def compaction_cache(
     ax.plot(turns, cached_compacted, "s--", color=PALETTE[5], label="cached, compacted")
     ax.plot(turns, sent_compacted, "^:", color=PALETTE[2], label="sent, compacted")
     ax.axvline(at, color=PALETTE[7], linewidth=1)
+    if sent_as_is is not None:
+        ax.plot(turns, sent_as_is, "v-.", color=PALETTE[1], label="sent, as is")
     ax.text(at, 0, " compaction", fontsize=8, va="bottom")
     ax.set_xlabel("request")
     ax.set_ylabel("tokens")

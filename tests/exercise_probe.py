@@ -5,7 +5,8 @@ in the lesson's namespace, then calls the exercise's check with
 
 - the reference answer (must pass, and the check must belong to ``exercise_id``);
 - the reference answer in every other accepted form (int, float, Decimal, "$4.80", "1,408",
-  "62%", either spelling, each answer of a tie, a JSON string for a dict...): each must pass;
+  "62%", either spelling, each answer of a tie, a JSON string for a dict...; only Decimals
+  where the exercise asks for a Decimal): each must pass;
 - ``...`` and a near miss, three times: the blank says "not answered", the first wrong answer
   shows the nudge, the second the pointer and how to ask for the solution; none of these
   messages may contain the expected value or a line of the solution's code.
@@ -41,6 +42,9 @@ def _right_forms(result) -> list[Any]:
             if 0 < e < 1:
                 forms.append(f"{e * 100}%")
         return forms
+    if kind == "decimal":  # the exercise asks for a Decimal: only Decimals are right forms
+        e, tol = Decimal(str(expected)), result.tolerance
+        return [e, e + tol * Decimal("0.9"), e - tol * Decimal("0.9"), Decimal(f"{e:.7f}")]
     if kind in ("text", "choice"):
         forms = list(result.accepted)
         return forms + [f"  {a} " for a in forms if isinstance(a, str)]
@@ -51,7 +55,7 @@ def _right_forms(result) -> list[Any]:
 
 def _near_miss(result, reference: Any) -> Any:
     kind, expected = result.kind, result.expected
-    if kind == "number":
+    if kind in ("number", "decimal"):
         e, tol = Decimal(str(expected)), result.tolerance
         miss = e + (3 * tol if tol else 1)
         return int(miss) if isinstance(reference, int) else miss

@@ -126,3 +126,6 @@ def test_compaction_cache_marks_the_cut_and_describes_its_three_lines(monkeypatc
     alt = plots.describe(fig)
     assert "Cut" in alt and "horizontal axis: request" in alt
     assert "cached, as is, cached, compacted, sent, compacted" in alt
+    both = plots.compaction_cache([0, 9], [0, 0], [40, 20], 2, "Cut", sent_as_is=[40, 60])
+    assert both.axes[0].lines[-1].get_ydata().tolist() == [40, 60]
+    assert "sent, compacted, sent, as is" in plots.describe(both)

@@ -6,9 +6,18 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
+from decimal import Decimal
 from typing import Any
 
-from course.exercises import Exercise, Result, check_function, check_number, not_answered, not_yet
+from course.exercises import (
+    Exercise,
+    Result,
+    as_number,
+    check_function,
+    check_number,
+    not_answered,
+    not_yet,
+)
 from helpers.messages import Request
 from helpers.trace import Trace
 
@@ -33,10 +42,13 @@ EX2 = Exercise(
 EX3 = Exercise(
     "04.3",
     nudge="compacting earlier shrinks every request after it, and keeping fewer messages shrinks "
-    "each of them more; a request the compaction does not reach is sent as it was.",
+    "each of them more; a request the compaction does not reach is sent as it was. The summary "
+    "replaces the user's message, so it must restate the task.",
     pointer="compact_ticket(requests, at, summary, keep_last) from helpers.cost returns the "
-    "whole ticket, compacted before request at (counting from 0); try smaller values of at and "
-    "keep_last than the lesson's.",
+    "whole ticket, compacted before request at (counting from 0). It shrinks a request only "
+    "where there are more than keep_last messages to replace: with many kept, an early at "
+    "changes nothing. Print the total of count(r).total for each at, for a few keep_last "
+    "values, and pass the lesson's summary (or your own that says which crash the task is).",
 )
 
 
@@ -62,21 +74,45 @@ def check_added_messages(fn: Callable[[Trace], list[int]], ticket: Trace, run: T
     )
 
 
-def growth_share(run: Trace, turns: int = 50) -> float:
-    """The quick model's growth part of a ``turns``-turn ticket, as a fraction of its input."""
+def _quick_model(run: Trace) -> tuple[int, int]:
+    """The quick model's a (first request's size) and d (growth per turn) of a run."""
     sent = [step.reply.usage.input_tokens for step in run.steps]
-    a, d = sent[0], round((sent[-1] - sent[0]) / (len(sent) - 1))
-    growth = d * turns * (turns - 1) / 2
+    return sent[0], round((sent[-1] - sent[0]) / (len(sent) - 1))
+
+
+def growth_share(run: Trace, turns: int = 50, repeats: float | None = None) -> float:
+    """The quick model's growth part of a ``turns``-turn ticket, as a fraction of its input
+    (``repeats``: how many times d is sent in all, n(n−1)/2 unless given)."""
+    a, d = _quick_model(run)
+    growth = d * (turns * (turns - 1) / 2 if repeats is None else repeats)
     return growth / (turns * a + growth)
 
 
 def check_growth_share(answer: Any, run: Trace) -> Result:
     expected = growth_share(run)
+    value = as_number(answer)
+    near = Decimal("0.0005")  # 3 decimals: n²/2 in place of n(n−1)/2 moves the share by ~0.002
+    info = {"kind": "number", "expected": round(expected, 4), "tolerance": near}
+    if value is not None:
+        n, counted = 50, "the first request brings no growth, the second d, the third 2·d, …"
+        slips = [
+            (growth_share(run, repeats=n * n / 2), f"counts the growth n²/2 times: {counted}"),
+            (growth_share(run, repeats=n * (n + 1) / 2), f"counts it n(n+1)/2 times: {counted}"),
+            (1 - expected, "is the share of the n·a part, not of the growth"),
+        ]
+        for share, what in slips:
+            far = abs(Decimal(repr(share)) - Decimal(repr(expected))) > near
+            if far and abs(value - Decimal(repr(share))) <= near:
+                return not_yet(EX2, f"you gave {answer}, which {what}", **info)
+        if 1 < value <= 100 and abs(value / 100 - Decimal(repr(expected))) <= near:
+            return not_yet(
+                EX2, f"{answer} looks like a percentage: give a fraction (0.5, not 50)", **info
+            )
     return check_number(
         answer,
         round(expected, 4),
         EX2,
-        tolerance="0.005",
+        tolerance=str(near),
         success=(
             f"Right: {expected:.1%} of a 50-turn ticket's input is the history growing and being "
             "sent again; the first request's size is the rest. On long tickets, shortening the "
@@ -127,6 +163,15 @@ def check_compaction(
     )
 
 
+def _task_words(task: str) -> list[str]:
+    """What a summary must name to restate the crash-triage task: the function that panicked
+    in our module, and the kind of panic."""
+    import re
+
+    function = re.search(r"storefront/internal/\w+\.\(\*\w+\)\.(\w+)\(", task)
+    return [function.group(1) if function else "", "nil"]
+
+
 def _ticket_problem(out: Any, requests: list[Request]) -> str:
     """What makes ``out`` not a compaction of ``requests`` ('' when it is one)."""
     if not isinstance(out, list) or not all(isinstance(r, Request) for r in out):
@@ -141,7 +186,18 @@ def _ticket_problem(out: Any, requests: list[Request]) -> str:
             return f"request {k} does not start with the run's system prompt"
         if mine.messages[-1] != sent.messages[-1]:
             return f"request {k} lost its newest message (what that turn added)"
-        text = "\n".join(m.text for m in mine.messages)
-        if task not in text and "Summary of the conversation so far" not in text:
+        users = [m.text for m in mine.messages if m.role == "user"]
+        if task in users:
+            continue
+        if not users:
             return f"request {k} has neither the user's task nor a summary that restates it"
+        summary = "\n".join(users).lower()
+        missing = [w for w in _task_words(task) if w.lower() not in summary]
+        if missing:
+            words = len(summary.removeprefix("summary of the conversation so far:").split())
+            return (
+                f"request {k} replaces the user's task with a summary of {words} word(s) that "
+                "does not restate it: the model would no longer know which crash it is triaging "
+                "(the panic, and the function it hit)"
+            )
     return ""

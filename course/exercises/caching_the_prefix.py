@@ -10,7 +10,15 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
-from course.exercises import Exercise, Result, check_function, check_number
+from course.exercises import (
+    Exercise,
+    Result,
+    as_number,
+    check_function,
+    check_number,
+    not_answered,
+    not_yet,
+)
 from helpers.messages import Request
 
 EX1 = Exercise(
@@ -100,15 +108,33 @@ def check_stamp(
 
 
 def check_savings(answer: Decimal, requests: list[Request], model: str) -> Result:
+    """The dollars saved, as the exercise asks: a ``Decimal`` (a float or a str is refused)."""
+    from dataclasses import replace
+
     from helpers.cost import project_ticket
 
     off = project_ticket(requests, model, caching=False).total_usd
     on = project_ticket(requests, model).total_usd
-    return check_number(
+    tolerance = "0.000001"  # the printed prices are rounded to 6 places
+    if not not_answered(answer) and not isinstance(answer, Decimal):
+        value = as_number(answer)
+        close = value is not None and abs(value - (off - on)) <= Decimal(tolerance)
+        return not_yet(
+            EX3,
+            f"you gave a {type(answer).__name__} ({answer!r:.40})"
+            + (", and the amount is close" if close else "")
+            + ": the exercise asks for a Decimal, which keeps dollars exact where a float rounds "
+            "(0.1 + 0.2 != 0.3). Each .total_usd is a Decimal already",
+            kind="decimal",
+            expected=off - on,
+            tolerance=Decimal(tolerance),
+        )
+    result = check_number(
         answer,
         off - on,
         EX3,
-        tolerance="0.000001",  # the printed prices are rounded to 6 places
+        tolerance=tolerance,
         unit="$",
         success=f"Right: ${off - on:.6f}, {100 * (off - on) / off:.0f}% of this ticket.",
     )
+    return replace(result, kind="decimal")

@@ -12,8 +12,8 @@ from helpers.messages import Request
 
 EX1 = Exercise(
     "03.1",
-    nudge="the model is waiting for you when its reply holds a tool call; the two formats keep "
-    "calls in different places, and the stop reason is only a hint.",
+    nudge="the model is waiting for you when its reply holds a call to one of your tools; the "
+    "two formats keep calls in different places, and the stop reason is only a hint.",
     pointer="Chat keeps calls in choices[0]['message']['tool_calls'] (the string agent's cell "
     "prints them); Anthropic keeps tool_use blocks in 'content', as under 'One message, three "
     "kinds of block'.",
@@ -37,6 +37,9 @@ EX3 = Exercise(
 _CALL = {"id": "call_1", "type": "function", "function": {"name": "get_order", "arguments": "{}"}}
 _USE = {"type": "tool_use", "id": "toolu_1", "name": "get_order", "input": {}}
 _SAY = {"type": "text", "text": "Done."}
+# a server tool: Anthropic runs it and puts its result in the same reply; nothing to answer
+_SERVER = {"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search", "input": {}}
+_SEARCHED = {"type": "web_search_tool_result", "tool_use_id": "srvtoolu_1", "content": []}
 
 
 def _chat(finish: str, calls: list) -> dict:
@@ -46,7 +49,8 @@ def _chat(finish: str, calls: list) -> dict:
 
 # Replies as the providers send them. The fourth is Chat Completions with a named tool_choice:
 # OpenAI reports finish_reason "stop" although the message holds a tool call (see the lesson's
-# Sources), so only the blocks tell the truth there.
+# Sources), so only the blocks tell the truth there. The last is a reply whose only tool call is
+# a server tool's, already run by Anthropic: a type that merely ends in "tool_use" is not a call.
 _STOPS = [
     ((_chat("tool_calls", [_CALL]), "openai-chat"), True),
     ((_chat("stop", []), "openai-chat"), False),
@@ -55,6 +59,7 @@ _STOPS = [
     (({"stop_reason": "tool_use", "content": [_SAY, _USE]}, "anthropic"), True),
     (({"stop_reason": "end_turn", "content": [_SAY]}, "anthropic"), False),
     (({"stop_reason": "max_tokens", "content": [_SAY]}, "anthropic"), False),
+    (({"stop_reason": "end_turn", "content": [_SERVER, _SEARCHED, _SAY]}, "anthropic"), False),
 ]
 
 
@@ -78,9 +83,10 @@ def check_wants_tools(fn: Callable[[dict, str], bool]) -> Result:
         _STOPS,
         EX1,
         describe=describe,
-        success="Right: the blocks decide: Chat's tool_calls, Anthropic's tool_use blocks. The "
-        "stop reason usually agrees ('tool_calls', 'tool_use'), but not when Chat was made to "
-        "call a named tool: then it says 'stop'.",
+        success="Right: the blocks decide: Chat's tool_calls, Anthropic's tool_use blocks (a "
+        "server_tool_use block is a call Anthropic already ran). The stop reason usually agrees "
+        "('tool_calls', 'tool_use'), but not when Chat was made to call a named tool: then it "
+        "says 'stop'.",
     )
 
 
@@ -97,10 +103,10 @@ _REPLIES = [
     (
         [
             {"type": "text", "text": "Checking both."},
-            {"type": "tool_use", "id": "toolu_01B", "name": "search_code", "input": {}},
-            {"type": "tool_use", "id": "toolu_01C", "name": "run_tests", "input": {}},
+            {"type": "tool_use", "id": "toolu_01Xq7", "name": "search_code", "input": {}},
+            {"type": "tool_use", "id": "toolu_01Bd2", "name": "run_tests", "input": {}},
         ],
-        ["toolu_01B", "toolu_01C"],
+        ["toolu_01Xq7", "toolu_01Bd2"],  # the order they come in, not sorted: ids are random
     ),
     (  # a server tool (run by Anthropic, not by you) has an id too, and is not yours to answer
         [

@@ -57,9 +57,12 @@ def _role_of(view: Any, needle: str) -> tuple[str, int] | None:
     return None
 
 
-def check_pasted_note(pasted: Any, note: str) -> Result:
+def check_pasted_note(pasted: Any, note: str, injected: Request | None = None) -> Result:
     """``pasted``: the ticket with the seller's note pasted into the system prompt instead of
-    arriving as a tool result. Shows the role the model reads the note in, as harmony renders it."""
+    arriving as a tool result. Shows the role the model reads the note in, as harmony renders it.
+    The policy must stay whole (the note is added to it, not put in its place), the ticket's
+    other messages unchanged, and ``injected`` (the lesson's request) untouched."""
+    from helpers.examples import sundry
     from helpers.harmony import render_harmony
 
     info = {"kind": "value", "expected": "the note inside the system message"}
@@ -67,6 +70,19 @@ def check_pasted_note(pasted: Any, note: str) -> Result:
         return check_value(pasted, None, EX1, success="")
     if not isinstance(pasted, Request):
         return not_yet(EX1, f"{type(pasted).__name__} is not a Request", **info)
+    before = sundry.ticket(pasted.model)  # the ticket as the lesson built it, before the note
+    if injected is not None and (
+        injected is pasted
+        or len(injected.messages) != len(before.messages) + 2
+        or injected.messages[0].text != before.messages[0].text
+    ):
+        return not_yet(
+            EX1,
+            "`injected` itself has changed: your code edited the lesson's request instead of a "
+            "copy of it (a plain assignment or copy.copy shares the messages). Run the cell that "
+            "builds `injected` again, then build `pasted` from a deep copy",
+            **info,
+        )
     texts = [
         (i, b.text if hasattr(b, "text") else "")
         for i, m in enumerate(pasted.messages)
@@ -78,6 +94,22 @@ def check_pasted_note(pasted: Any, note: str) -> Result:
             EX1,
             f"the note is in message(s) {where or 'none'}; it should be in the system message "
             "only, with the tool call and result that carried it gone",
+            **info,
+        )
+    policy = before.messages[0].text
+    if policy not in pasted.messages[0].text:
+        return not_yet(
+            EX1,
+            "the system message holds the note but no longer the whole policy: the exercise "
+            "adds the note to the end of the system prompt, it does not put the note in its place",
+            **info,
+        )
+    if pasted.messages[1:] != before.messages[1:]:
+        return not_yet(
+            EX1,
+            f"after the system message your request has {len(pasted.messages) - 1} message(s) "
+            f"that differ from the ticket's {len(before.messages) - 1}: keep the buyer's message "
+            "and the first round trip, drop only the last two messages",
             **info,
         )
     role, tokens = _role_of(render_harmony(pasted), note[:40]) or ("?", 0)

@@ -137,8 +137,11 @@ def check_bug_map(answer: dict[str, str], model: str) -> Result:
         explain = f"{right} of 4 dumps named right" + (
             f"; not one of BUGS: {unknown}" if unknown else ""
         )
+    from helpers.examples import sundry
+
     body = _bodies(model)["missing description"]
     lost = next(t["function"]["name"] for t in body["tools"] if "description" not in t["function"])
+    said = next(t.description for t in sundry.TOOLS if t.name == lost)
     result = check_value(
         normal,
         dict(_LETTERS),
@@ -146,9 +149,9 @@ def check_bug_map(answer: dict[str, str], model: str) -> Result:
         explain=explain,
         success=(
             "Right. The two the provider accepted are the dangerous ones: without its "
-            f"description, {lost} is a bare name to the model (nothing says refunds are capped "
-            "at $150), and the policy pasted into a user turn reads as the buyer's words, paid "
-            "for twice."
+            f"description, {lost} is a bare name to the model (the tool itself no longer "
+            f'says "{said}"), and the policy pasted into a user turn reads as the buyer\'s '
+            "words, paid for twice."
         ),
     )
     return result
@@ -197,8 +200,24 @@ def check_repair(drop_orphans: Callable[[dict], dict], model: str) -> Result:
             fixed = drop_orphans(given)
         except Exception as err:  # the learner's code: report, don't crash the notebook
             return check_value(object(), None, EX3, success="", explain=f"it raised {err!r}")
-        if fixed is None or fixed is ...:
+        if fixed is ...:
             return check_value(..., None, EX3, success="")
+        if fixed is None and given != body:
+            return not_yet(
+                EX3,
+                "your function returned None and changed the body it was given: build a new "
+                "body and end the function with `return` and that body",
+                **info,
+            )
+        if fixed is None:
+            return Result(
+                False,
+                f"Exercise {EX3.id} is not answered yet: your function returned None. If its "
+                "body is still `...`, replace it with your code; end it with `return` and the "
+                f"repaired body. The idea: {EX3.nudge}",
+                EX3,
+                **info,
+            )
         if given != body:
             return not_yet(
                 EX3, "your function changed the body it was given; build a new one", **info

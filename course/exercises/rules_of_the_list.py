@@ -22,8 +22,9 @@ EX2 = Exercise(
     nudge="compacting early shrinks every later request, but each compaction also throws away "
     "the cached prefix; price each choice of `at` rather than guessing.",
     pointer="compact_ticket(...) with the arguments of the cell under '...and what it does to "
-    "the cache' makes the shortened run, except for at; project_ticket(..., model).total_usd "
-    "prices it; a loop over the values of at finds the cheapest.",
+    "the cache' makes the shortened run, except for at; project_ticket(..., model, "
+    "final_reply=last_reply).total_usd prices it; a loop over the values of at finds the "
+    "cheapest.",
 )
 
 
@@ -60,28 +61,31 @@ def check_order_error(answer: Any, broken: Request, provider: Any) -> Result:
 
 
 def check_cheapest_compaction(
-    answer: Any, requests: list[Request], summary: str, model: str
+    answer: Any, requests: list[Request], summary: str, model: str, final_reply: Any = None
 ) -> Result:
-    """The ``at`` (0-based request index) whose compacted run costs least."""
+    """The ``at`` (0-based request index) whose compacted run costs least. ``final_reply``: the
+    run's last reply, billed too (as lessons 06 and 10 price the run); it is priced the same
+    whatever ``at``, as if the model made the same calls after the compaction."""
     from helpers.cost import compact_ticket, project_ticket
 
+    def price(run: list[Request]):
+        return project_ticket(run, model, final_reply=final_reply).total_usd
+
     costs = {
-        at: project_ticket(
-            compact_ticket(requests, at=at, summary=summary, keep_last=2), model
-        ).total_usd
+        at: price(compact_ticket(requests, at=at, summary=summary, keep_last=2))
         for at in range(1, len(requests))
     }
     cheapest = min(costs.values())
     best = [at for at, cost in costs.items() if cost == cheapest]
-    as_is = project_ticket(requests, model).total_usd
+    as_is = price(requests)
     return check_one_of(
         answer,
         best,
         EX2,
         success=(
-            f"Right: at={best[0]}, ${cheapest:.6f} against ${as_is:.6f} as is. Earlier, and "
-            "every later request is shorter, but the early cut also drops most of what was "
-            "cached; the cheapest point is not the best one if the summary loses what the "
-            "agent needs."
+            f"Right: at={best[0]}, ${cheapest:.6f} against ${as_is:.6f} sent as is (if the "
+            "model makes the same calls after the cut). Earlier, and every later request is "
+            "shorter, but the early cut also drops most of what was cached; the cheapest point "
+            "is not the best one if the summary loses what the agent needs."
         ),
     )

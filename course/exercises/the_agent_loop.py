@@ -56,9 +56,20 @@ def check_capped(answer: Any) -> Result:
     )
 
 
+def _filed(exchanges: list) -> list[str]:
+    """The issue ids the tracker gave the agent ("filed ST-501"), as its last request shows."""
+    import json
+    import re
+
+    if not exchanges:
+        return []
+    return re.findall(r"filed (ST-\d+)", json.dumps(exchanges[-1].request_json))
+
+
 @cache
-def _reference() -> dict[str, tuple[list[str], int]]:
-    """Each crash report's statuses and request count, run to its structured finish."""
+def _reference() -> dict[str, tuple[list[str], int, list[str]]]:
+    """Each crash report's statuses, request count and filed issues, run to its structured
+    finish with a workspace of its own."""
     from helpers.examples import crash_triage
     from helpers.loop import run
     from helpers.models import default_model
@@ -78,6 +89,7 @@ def _reference() -> dict[str, tuple[list[str], int]]:
             found[name] = (
                 [g["status"] for g in trace.finish.arguments["groups"]],
                 len(trace.steps),
+                _filed(provider.recorder.exchanges),
             )
     return found
 
@@ -105,7 +117,7 @@ def check_structured_finish(diagnose: Any, provider: Any) -> Result:
     if not callable(diagnose):
         return not_yet(EX2, f"{type(diagnose).__name__} is not a function", **info)
     for name, report in crash_triage.CRASH_REPORTS.items():
-        want, requests = expected[name]
+        want, requests, filed = expected[name]
         before = len(provider.recorder)
         try:
             got = diagnose(report)
@@ -130,6 +142,16 @@ def check_structured_finish(diagnose: Any, provider: Any) -> Result:
             )
         if sent < requests:
             return not_yet(EX2, f"on {name!r} the run stopped early ({sent} requests)", **info)
+        issues = _filed(provider.recorder.exchanges)
+        if issues != filed:
+            return not_yet(
+                EX2,
+                f"on {name!r} the issue tracker answered {', '.join(issues) or 'nothing'} where "
+                f"a fresh one answers {', '.join(filed)}: this run's workspace already held the "
+                "issues (and file changes) of an earlier run. Each report needs a workspace of "
+                "its own, made inside diagnose",
+                **info,
+            )
         if got != want:
             shown = repr(got) if len(repr(got)) <= 60 else repr(got)[:57] + "..."
             return not_yet(EX2, f"for {name!r} diagnose returned {shown}", **info)

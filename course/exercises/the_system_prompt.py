@@ -103,12 +103,37 @@ def check_added_rule(answer: int, my_prompt: str, run: Trace, model: str) -> Res
         return check_number(answer, 0, EX2, success="")
     if isinstance(my_prompt, str) and my_prompt.strip() == crash_triage.SYSTEM_PROMPT.strip():
         return not_yet(EX2, "my_prompt is still the prompt as it was: write your rule into it")
+    if isinstance(my_prompt, str) and crash_triage.SYSTEM_PROMPT not in my_prompt:
+        return not_yet(
+            EX2,
+            "my_prompt no longer holds the whole crash-triage prompt: add your rule to it, "
+            "keep what is there",
+        )
+    if isinstance(my_prompt, str):
+        added = my_prompt.replace(crash_triage.SYSTEM_PROMPT, "", 1).strip()
+        repeated = already_said(added, crash_triage.SYSTEM_PROMPT)
+        if repeated:
+            return not_yet(
+                EX2,
+                f"your rule {added!r:.60} says again what the prompt already says ({repeated!r}): "
+                "a line that repeats the prompt is paid for and changes nothing. Write one the "
+                "prompt does not have",
+            )
     extra = (
         count_text(my_prompt, model) - count_text(crash_triage.SYSTEM_PROMPT, model)
         if isinstance(my_prompt, str)
         else 0
     )
     expected = extra * len(run.steps)
+    rule_alone = count_text(my_prompt.replace(crash_triage.SYSTEM_PROMPT, "", 1).strip(), model)
+    if as_number(answer) == rule_alone * len(run.steps) != expected:
+        return not_yet(
+            EX2,
+            "that counts your rule's own tokens; what the run sends more is the difference "
+            "between the two whole prompts (the line break before your rule is sent too)",
+            kind="number",
+            expected=expected,
+        )
     from helpers.cost import Usage, price
 
     per_thousand = price(Usage(input_tokens=abs(expected) * 1000), model).total_usd
@@ -123,6 +148,56 @@ def check_added_rule(answer: int, my_prompt: str, run: Trace, model: str) -> Res
             "earn its place, by changing what the agent does."
         ),
     )
+
+
+_SAME = {  # words a learner uses for the same idea, folded to one
+    "modify": "change",
+    "edit": "change",
+    "alter": "change",
+    "rewrite": "change",
+    "remove": "delete",
+    "drop": "delete",
+    "never": "not",
+    "don't": "not",
+    "dont": "not",
+    "must": "",
+    "should": "",
+    "always": "",
+}
+_STOP = {
+    *("a", "an", "the", "and", "or", "of", "to", "in", "on", "for", "with", "by", "as", "at"),
+    *("is", "are", "be", "it", "its", "this", "that", "your", "you", "any", "each", "every"),
+    *("all", "one", "once", "do", "does", "not"),
+}
+
+
+def _content_words(text: str) -> set[str]:
+    import re
+
+    words = set()
+    for word in re.findall(r"[a-z_']+", text.lower()):
+        word = _SAME.get(word, word)
+        for ending in ("ing", "ed", "s"):
+            if word.endswith(ending) and len(word) - len(ending) >= 3:
+                word = word[: -len(ending)]
+                break
+        if word and word not in _STOP:
+            words.add(word)
+    return words
+
+
+def already_said(rule: str, prompt: str) -> str:
+    """The sentence of ``prompt`` that ``rule`` repeats ('' if none): most of the rule's content
+    words are in that one sentence."""
+    import re
+
+    mine = _content_words(rule)
+    if len(mine) < 2:
+        return ""
+    sentences = [s.strip() for s in re.split(r"(?<=[.:])\s+|\n+", prompt) if s.strip()]
+    best = max(sentences, key=lambda s: len(mine & _content_words(s)))
+    shared = len(mine & _content_words(best))
+    return best if shared >= max(2, round(0.75 * len(mine))) else ""
 
 
 def check_refund_guard(guarded_run_tool: Callable[[ToolCall], ToolResult]) -> Result:
