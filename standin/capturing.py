@@ -8,7 +8,7 @@
 (``OPENAI_BASE_URL``, ``ANTHROPIC_BASE_URL``, ``GOOGLE_GEMINI_BASE_URL``, and this project's
 ``GEMINI_BASE_URL``), with placeholder keys, live mode off and openai-agents' trace export off;
 everything is restored on exit. Each exchange becomes a :class:`Seen`: the body read in its
-format, counted (``helpers.tokens.count_body``, with its label) and checked as the provider
+format, counted (``standin.wire_count.count_body``, with its label) and checked as the provider
 would (``standin.verdict``). :class:`RecordDir` writes the same to files (``serve --record``).
 What it does not do: reach a client built before the block (it read its base URL then).
 """
@@ -53,8 +53,8 @@ class Seen:
     def _read(self) -> None:
         from helpers.formats import FormatError
         from helpers.models import UnknownModelError
-        from helpers.tokens import count_body
         from standin.verdict import verdict
+        from standin.wire_count import count_body
 
         try:
             body = self.exchange.request_json
