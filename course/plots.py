@@ -256,7 +256,7 @@ def _write_sizes(fig: Any, ax: Any, bars: list[tuple[Any, str, int]]) -> None:
         text.set_va("bottom")
         for row in range(4):
             text.set_y(0.3 + 0.14 * row)
-            box = text.get_window_extent(renderer).padded(3)  # a little air between numbers
+            box = text.get_window_extent(renderer).padded(6)  # air between numbers
             if not any(box.overlaps(t.get_window_extent(renderer)) for t in above):
                 break
         above.append(text)
