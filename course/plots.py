@@ -52,6 +52,9 @@ def describe(fig: Any) -> str:
             bits.append("series: " + ", ".join(labels))
         if bits:
             parts.append("; ".join(bits))
+    for legend in fig.legends:  # a legend of the whole figure, under its axes
+        series = "series: " + ", ".join(t.get_text() for t in legend.get_texts())
+        parts[-1:] = ["; ".join(parts[-1:] + [series])]
     return "Figure. " + ". ".join(parts) + ". The numbers are printed beside it."
 
 
@@ -203,23 +206,64 @@ def priced_ways(costs: dict[tuple[str, str], float], title: str) -> Any:
 
 def request_parts(sizes: dict[str, int], repeats: set[str], title: str, xlabel: str) -> Any:
     """One request as one bar, split into its parts; the parts that repeat unchanged every
-    turn (what a prefix cache can pay for) are solid, the parts that grow are hatched."""
+    turn (what a prefix cache can pay for) are solid, the parts that grow are hatched. Each
+    part's size is written on it, or above it when the part is too narrow for its number; the
+    legend sits under the axis label, in the figure's own layout, so it covers nothing."""
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(7, 2.2))
+    fig, ax = plt.subplots(figsize=(7, 2.9), layout="constrained")
     left = 0
+    bars = []
     for i, (name, size) in enumerate(sizes.items()):
         again = name in repeats
         label = f"{name} ({'repeats' if again else 'grows'})"
         hatch = "" if again else "//"
-        ax.barh(["request"], [size], left=left, color=PALETTE[i], hatch=hatch, label=label)
+        bar = ax.barh([0], [size], left=left, height=0.5, color=PALETTE[i], hatch=hatch)
+        bars.append((bar.patches[0], label, size))
         left += size
+    ax.set_yticks([0], ["request"])
+    ax.set_ylim(-0.35, 0.9)  # room above the bar for the numbers of narrow parts
     ax.set_xlabel(xlabel)
     ax.set_title(title)
-    _legend_below(ax, len(sizes))
-    fig.tight_layout()
+    fig.legend(
+        [patch for patch, _, _ in bars],
+        [label for _, label, _ in bars],
+        loc="outside lower center",
+        ncols=2,
+        fontsize=8,
+        frameon=False,
+    )
+    _write_sizes(fig, ax, bars)
     show(fig)
     return fig
+
+
+_LABEL = {"facecolor": "white", "edgecolor": "none", "pad": 1.5}  # legible over a hatch
+
+
+def _write_sizes(fig: Any, ax: Any, bars: list[tuple[Any, str, int]]) -> None:
+    """Each part's size on its segment; a narrow part's number goes above the bar, one row
+    higher whenever it would touch the number before it."""
+    fig.canvas.draw()  # lay the figure out first, so the widths measured are the final ones
+    renderer = fig.canvas.get_renderer()
+    above: list[Any] = []  # numbers written above the bar, left to right
+    for patch, _, size in bars:
+        middle = patch.get_x() + patch.get_width() / 2
+        text = ax.text(middle, 0, f"{size:,}", ha="center", va="center", fontsize=8, bbox=_LABEL)
+        text.set_in_layout(False)  # the layout is done; a number must not move the axes
+        if text.get_window_extent(renderer).width < _extent_width(patch, renderer) - 6:
+            continue
+        text.set_va("bottom")
+        for row in range(4):
+            text.set_y(0.3 + 0.14 * row)
+            box = text.get_window_extent(renderer).padded(6)  # air between numbers
+            if not any(box.overlaps(t.get_window_extent(renderer)) for t in above):
+                break
+        above.append(text)
+
+
+def _extent_width(artist: Any, renderer: Any) -> float:
+    return artist.get_window_extent(renderer).width
 
 
 def stream_growth(timeline: list[tuple[int, int, int]], kinds: dict[int, str], title: str) -> Any:

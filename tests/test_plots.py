@@ -72,7 +72,36 @@ def test_legends_sit_below_the_axes_and_hide_nothing(monkeypatch):
     for fig in figures:
         fig.canvas.draw()
         (ax,) = fig.axes
-        assert _extent(ax.get_legend()).y1 <= _extent(ax).y0  # wholly under the plot area
+        (legend,) = [ax.get_legend()] if ax.get_legend() else fig.legends
+        assert _extent(legend).y1 <= _extent(ax).y0  # wholly under the plot area
+
+
+# lesson 08's turn-two request: two large parts, then three narrow ones side by side
+TURN_TWO = {"tools (9 definitions)": 604, "system prompt": 330, "buyer's ticket": 33}
+TURN_TWO |= {"assistant: narration + call": 25, "tool result": 85}
+
+
+def test_request_parts_legend_covers_neither_the_axis_label_nor_the_ticks(monkeypatch):
+    _no_show(monkeypatch)
+    fig = plots.request_parts(TURN_TWO, {"tools (9 definitions)"}, "Parts", "tokens of the request")
+    fig.canvas.draw()
+    ax = fig.axes[0]
+    legend = _extent(fig.legends[0])
+    assert legend.y1 <= _extent(ax.xaxis.label).y0
+    assert not any(legend.overlaps(_extent(t)) for t in ax.get_xticklabels() if t.get_text())
+
+
+def test_request_parts_writes_every_size_even_on_narrow_parts(monkeypatch):
+    _no_show(monkeypatch)
+    fig = plots.request_parts(TURN_TWO, {"tools (9 definitions)"}, "Parts", "tokens")
+    fig.canvas.draw()
+    texts = fig.axes[0].texts
+    assert [t.get_text() for t in texts] == ["604", "330", "33", "25", "85"]
+    boxes = [_extent(t) for t in texts]
+    for i, box in enumerate(boxes):  # no number sits on another
+        assert not any(box.overlaps(other) for other in boxes[i + 1 :])
+    bar_top = _extent(fig.axes[0].patches[0]).y1
+    assert sum(box.y0 >= bar_top for box in boxes) >= 2  # the narrow parts' numbers go above
 
 
 def test_long_tool_names_do_not_overlap(monkeypatch):
@@ -99,8 +128,9 @@ def test_priced_ways_gives_each_model_its_own_scale(monkeypatch):
 def test_request_parts_tells_what_repeats_from_what_grows(monkeypatch):
     _no_show(monkeypatch)
     fig = plots.request_parts({"tools": 10, "result": 5}, {"tools"}, "Parts", "bytes")
-    labels = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    labels = [t.get_text() for t in fig.legends[0].get_texts()]
     assert labels == ["tools (repeats)", "result (grows)"]
+    assert "series: tools (repeats), result (grows)" in plots.describe(fig)
 
 
 def test_labelled_bars_and_stream_growth(monkeypatch):
