@@ -178,8 +178,8 @@ def answer(route: Route, headers: dict[str, str], raw: bytes, scenario: Scenario
     from helpers.formats import parse_response, render_response
     from helpers.messages import Message, ToolCall
     from helpers.replies import Reply
-    from helpers.rules import error_response
     from standin.input_checks import InputError, loads, tool_problem
+    from standin.rules import error_response
     from standin.verdict import verdict
 
     provider = route.provider

@@ -1,6 +1,4 @@
-"""Used in lessons: 04, 08, 10.
-
-What a provider sends back for a broken list: HTTP status and its JSON error envelope.
+"""What a provider sends back for a broken list: HTTP status and its JSON error envelope.
 
 The local fake provider uses this to fail the way the real one does, so a learner meets the
 same 400 and the same text offline. Envelopes, as documented in the reference notes:
@@ -17,12 +15,9 @@ default a hash of the message, so the same broken request always gives the same 
 from __future__ import annotations
 
 import hashlib
-from typing import TYPE_CHECKING
 
-from helpers.rules.violation import Violation
-
-if TYPE_CHECKING:
-    pass
+from helpers.messages import Request
+from helpers.rules import Violation, check
 
 #: The wire formats (the names ``helpers.formats`` uses), each a provider that answers errors.
 FORMATS: tuple[str, ...] = ("openai-chat", "openai-responses", "anthropic", "gemini")
@@ -62,3 +57,13 @@ def error_response(
         error = {"type": "invalid_request_error", "message": text}
         return 400, {"type": "error", "error": error, "request_id": request_id}
     return 400, {"error": {"code": 400, "message": text, "status": "INVALID_ARGUMENT"}}
+
+
+def first_violation_error(
+    request: Request, profile: str, request_id: str | None = None
+) -> tuple[int, dict] | None:
+    """The error the provider answers for ``request``: its first error under ``profile`` (the
+    decision ``check`` makes), or None when it takes the request."""
+    provider = provider_of(profile)  # a profile that is no provider ("portable") has no answer
+    first = next(iter(check(request, profile).errors), None)
+    return None if first is None else error_response(first, provider, request_id)
