@@ -76,7 +76,7 @@ def measure(root: Path) -> tuple[list[dict], dict[str, int]]:
             skipped["duplicate body"] += key in seen
             continue
         seen.add(key)
-        counted = count_body(body, entry["format"], info, live=False)
+        counted = count_body(body, entry["format"], info)
         rows.append(
             {
                 "source": entry["source"],
