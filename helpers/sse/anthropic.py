@@ -14,7 +14,8 @@ parsed once the block stops; the first piece is often ``""``), ``thinking_delta`
 block stops. ``redacted_thinking`` has no delta type, so it only ever arrives whole in
 ``content_block_start``. The SDK requires the ``event:`` lines; data-only streams break it.
 
-Not handled: ``citations_delta`` (citations are kept out of the neutral model).
+``citations_delta`` appends one citation to its text block's ``citations`` (the whole body
+keeps them; the neutral model leaves them out).
 
 The other direction (a whole body cut into these events, for the local provider) is machinery:
 ``standin/sse_write/anthropic.py``.
@@ -98,6 +99,8 @@ def accumulate(events: Iterable[Any], notes: list[str] | None = None) -> dict[st
                 block["thinking"] += delta["thinking"]
             elif delta["type"] == "signature_delta":
                 block["signature"] = delta["signature"]  # assignment, not append
+            elif delta["type"] == "citations_delta":  # a text block's sources, one at a time
+                block.setdefault("citations", []).append(delta["citation"])
         elif kind == "content_block_stop":
             _close(blocks[data["index"]], buffers.pop(data["index"], None), data["index"])
         elif kind == "message_delta":
