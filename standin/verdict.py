@@ -7,9 +7,11 @@ does it answer?
 checks it, and returns a :class:`Verdict`:
 
 1. required fields (``max_tokens`` for Anthropic, ``contents`` for Gemini...): each provider's
-   own "field required" text; then the settings it refuses (``standin.rules.params``: sampling
-   ranges, a temperature a reasoning model refuses, Anthropic's thinking budget), some of
-   them per model, and tool parameters that are no JSON Schema (``standin.rules.schemas``);
+   own "field required" text; then fields the API does not know, at every level
+   (``standin.rules.fields``: the official SDKs' request types); then the settings it refuses
+   (``standin.rules.params``: sampling ranges, a temperature a reasoning model refuses,
+   Anthropic's thinking budget), some of them per model, and tool parameters that are no JSON
+   Schema (``standin.rules.schemas``);
 2. the body itself, before anything is converted: a block or part type the format does not
    have, arguments that are not a JSON object, Anthropic text placed before the
    ``tool_result`` blocks of one user turn. The parsers (``helpers.formats``) name these as
@@ -33,6 +35,7 @@ from helpers.formats.common import Notes
 from helpers.messages import Request
 from helpers.rules import Answer, Finding, Violation, Violations, findings, judged, openai_responses
 from standin.rules.errors import FORMATS, error_response
+from standin.rules.fields import check_fields
 from standin.rules.params import check_params
 from standin.rules.schemas import check_schemas
 from standin.rules.wire import answer_wire
@@ -91,7 +94,12 @@ class Verdict:
 
 
 def verdict(
-    body: Any, profile: str = "portable", format: str | None = None, chain: list | None = None
+    body: Any,
+    profile: str = "portable",
+    format: str | None = None,
+    chain: list | None = None,
+    betas: tuple[str, ...] | None = None,
+    version: str = "v1beta",
 ) -> Verdict:
     """Check a request body (any format, or neutral JSON) under ``profile``.
 
@@ -102,6 +110,9 @@ def verdict(
     A Responses body that continues a stored response (``previous_response_id``,
     ``conversation``) is checked against ``chain`` (the stored input and output items) when
     given; without it, what depends on the stored part is a warning that says so.
+
+    ``betas`` is the ``anthropic-beta`` header's list (None: not known, as for a body read from
+    a file); ``version`` is Gemini's API version (``v1`` lacks fields ``v1beta`` has).
     """
     if not isinstance(body, dict):
         raise FormatError(f"a request body must be a JSON object, got {type(body).__name__}")
@@ -114,7 +125,7 @@ def verdict(
         body = {**body, "input": list(chain) + new}
         place = _place_in(len(chain))
     unseen = stored if fmt == "openai-responses" and chain is None and stored else None
-    return _verdict(body, profile, fmt, place, unseen)
+    return _verdict(body, profile, fmt, place, unseen, (betas, version))
 
 
 def _place_in(chain: int | None):
@@ -145,7 +156,7 @@ def _in_chain(path: str | None, length: int) -> str | None:
     return f"chain[{k}]{rest}" if k < length else f"input[{k - length}]{rest}"
 
 
-def _verdict(body: dict, profile: str, fmt: str, place, stored: str | None) -> Verdict:
+def _verdict(body: dict, profile: str, fmt: str, place, stored: str | None, sent) -> Verdict:
     own = profile == fmt
     missing = [_missing(text, profile) for key, text in REQUIRED.get(fmt, []) if key not in body]
     if own and missing:
@@ -156,8 +167,11 @@ def _verdict(body: dict, profile: str, fmt: str, place, stored: str | None) -> V
     except (FormatError, KeyError, TypeError, ValueError) as err:
         return Verdict(profile, fmt, Violations([_malformed(str(err), profile)]), list(notes))
     found = [_from_note(n, profile, fmt, body, place) for n in notes if n.rule]
-    if own:  # settings first: a server validates them before it reads the list
-        found = [*check_params(body, fmt), *check_schemas(body, fmt), *found]
+    if own:  # fields and settings first: a server validates them before it reads the list
+        fields = check_fields(body, fmt, profile, *sent)
+        said = {v.path for v in fields}  # Gemini's parser notes the same unknown part name
+        found = [v for v in found if not (v.rule == "unknown-block" and v.path in said)]
+        found = [*fields, *check_params(body, fmt), *check_schemas(body, fmt), *found]
     seen = {(v.rule, v.path) for v in found}
     for finding, answer in findings(request, profile):
         raw = _path(finding, request, notes)

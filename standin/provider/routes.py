@@ -45,8 +45,16 @@ _ROUTES: list[tuple[re.Pattern[str], str, bool]] = [
     (re.compile(r"/v1/responses"), "openai-responses", False),
     (re.compile(r"/v1/conversations"), "openai-responses", False),  # state: a new conversation
     (re.compile(r"/v1/messages"), "anthropic", False),
-    (re.compile(r"/v1beta/models/(?P<model>[^/:]+):generateContent"), "gemini", False),
-    (re.compile(r"/v1beta/models/(?P<model>[^/:]+):streamGenerateContent"), "gemini", True),
+    (
+        re.compile(r"/(?P<version>v1|v1beta)/models/(?P<model>[^/:]+):generateContent"),
+        "gemini",
+        False,
+    ),
+    (
+        re.compile(r"/(?P<version>v1|v1beta)/models/(?P<model>[^/:]+):streamGenerateContent"),
+        "gemini",
+        True,
+    ),
 ]
 _REQUEST_ID_HEADER = {"openai": "x-request-id", "anthropic": "request-id", "gemini": "x-request-id"}
 _REPLY_ID = {  # provider -> (prefix, length) of the response id
@@ -68,6 +76,8 @@ class Route:
     conversations: bool = False
     #: Gemini takes its key as ``?key=...`` too
     key_in_query: bool = False
+    #: Gemini's API version (``v1`` lacks some fields of ``v1beta``)
+    version: str = "v1beta"
 
 
 @dataclass
@@ -91,6 +101,7 @@ def find_route(path: str, query: str = "") -> Route | None:
             route = Route(provider, stream, model, sse="alt=sse" in query.split("&"))
             route.conversations = path == "/v1/conversations"
             route.key_in_query = any(p.startswith("key=") and p[4:] for p in query.split("&"))
+            route.version = match.groupdict().get("version") or "v1beta"
             return route
     return None
 
@@ -173,6 +184,10 @@ def _usage(request: Any, message: Any, model: str, body: dict, provider: str) ->
     return usage, explained.encode("ascii", "replace").decode("ascii")  # header values are ASCII
 
 
+#: Refused as the body is read, before the model is looked up: its shape, not its content.
+_EARLY = ("invalid-schema", "unknown-field", "beta-not-modelled")
+
+
 def answer(route: Route, headers: dict[str, str], raw: bytes, scenario: Scenario) -> Response:
     """Check one request like the provider does, then reply with the scenario's next turn."""
     from helpers.formats import parse_response, render_response
@@ -216,12 +231,13 @@ def answer(route: Route, headers: dict[str, str], raw: bytes, scenario: Scenario
                 envelope["error"]["code"] = "previous_response_not_found"
             return _json_response(status, envelope, provider, f"error {status}")
     # One decision (standin.verdict), the one `python -m helpers check` prints.
-    result = verdict(body, provider, format=provider)
+    betas = tuple(b.strip() for b in headers.get("anthropic-beta", "").split(",") if b.strip())
+    result = verdict(body, provider, format=provider, betas=betas, version=route.version)
     first = result.first_error
     if first is not None and first.rule in ("missing-field", "malformed"):
         return error(provider, 400, first.provider_error or first.message)
     request = result.request
-    if first is not None and first.rule == "invalid-schema":  # the provider's own words
+    if first is not None and first.rule in _EARLY:  # the provider's own words, before the model
         status, envelope = error_response(first, provider)
         return _json_response(status, envelope, provider, f"rule: {first.rule}")
     for i, tool in enumerate(request.tools):

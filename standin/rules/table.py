@@ -15,10 +15,10 @@ nobody has published a 400 for it, so the local provider lets it through.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from helpers.rules import anthropic, gemini, openai_chat, openai_responses
-from standin.rules import schemas
+from standin.rules import fields, schemas
 from standin.rules.params import PARAM_RULES
 from standin.rules.wire import TEXTS
 
@@ -200,6 +200,39 @@ ROWS.append(
         "gpt-5.1 and later (not checked)",
     )
 )
+
+
+def _fields_rows() -> list[Row]:
+    """Unknown fields, per API (``rules.fields``; the lists of known fields are the SDKs')."""
+    f = fields
+    rows = [
+        Row("openai-chat", "unknown-field", "refused", f.OPENAI_TOP, f.SOURCES[f.OPENAI_TOP]),
+        Row("openai-chat", "unknown-field", "refused", f.OPENAI_NESTED, f.SOURCES[f.OPENAI_NESTED]),
+        Row(
+            "openai-responses", "unknown-field", "refused", f.OPENAI_NESTED, f.SOURCES["responses"]
+        ),
+        Row("anthropic", "unknown-field", "refused", f.ANTHROPIC, f.SOURCES[f.ANTHROPIC]),
+        Row("anthropic", "beta-not-modelled", "refused", f.BETA, f.SOURCES[f.BETA]),
+        Row("gemini", "unknown-field", "refused", f.GEMINI_TOP, f.SOURCES[f.GEMINI_TOP]),
+        Row("gemini", "unknown-field", "refused", f.GEMINI_NESTED, f.SOURCES[f.GEMINI_NESTED]),
+    ]
+    return [replace(r, checked=f.CHECKED, source=r.source + _beyond(r.profile)) for r in rows]
+
+
+def _beyond(profile: str) -> str:
+    """The fields the API accepted beyond the SDK's list, with evidence (``known_fields``)."""
+    from standin.known_fields import ACCEPTED_BEYOND_THE_SDK
+
+    names = [path for (endpoint, path) in ACCEPTED_BEYOND_THE_SDK if endpoint == profile]
+    if not names:
+        return ""
+    return (
+        "; known fields: the pinned SDK's request types (data/known_fields.json), and beyond "
+        f"them, on recorded evidence (standin/known_fields.py): {', '.join(names)}"
+    )
+
+
+ROWS += _fields_rows()
 
 
 def markdown() -> str:
