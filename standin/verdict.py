@@ -38,6 +38,7 @@ from standin.rules.errors import FORMATS, error_response
 from standin.rules.fields import check_fields
 from standin.rules.params import check_params
 from standin.rules.schemas import check_schemas
+from standin.rules.tool_choice import check_tool_choice
 from standin.rules.wire import answer_wire
 
 __all__ = ["REQUIRED", "Verdict", "verdict"]
@@ -171,7 +172,8 @@ def _verdict(body: dict, profile: str, fmt: str, place, stored: str | None, sent
         fields = check_fields(body, fmt, profile, *sent)
         said = {v.path for v in fields}  # Gemini's parser notes the same unknown part name
         found = [v for v in found if not (v.rule == "unknown-block" and v.path in said)]
-        found = [*fields, *check_params(body, fmt), *check_schemas(body, fmt), *found]
+        choice = check_tool_choice(body, fmt, profile)
+        found = [*fields, *choice, *check_params(body, fmt), *check_schemas(body, fmt), *found]
     seen = {(v.rule, v.path) for v in found}
     for finding, answer in findings(request, profile):
         raw = _path(finding, request, notes)

@@ -241,3 +241,99 @@ def test_every_sdk_request_of_the_lessons_is_known():
     for fmt in ("openai-chat", "openai-responses", "anthropic", "gemini"):
         request = sundry.ticket()
         assert unknown_fields(render(request, fmt).body, fmt) == [], fmt
+
+
+# --- tool_choice ------------------------------------------------------------------------------
+
+
+def _without_tools(fmt, choice):
+    payload = {k: v for k, v in body(fmt).items() if k not in ("tools", "tool_choice")}
+    return {**payload, "tool_choice": choice}
+
+
+@pytest.mark.parametrize(
+    "fmt, choice, text",
+    [
+        (
+            "openai-chat",
+            "auto",
+            "Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are "
+            "specified.",
+        ),
+        (
+            "openai-chat",
+            {"type": "function", "function": {"name": "nope"}},
+            "Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are "
+            "specified.",
+        ),
+        (
+            "openai-responses",
+            "required",
+            "Tool choice 'required' must be specified with 'tools' parameter.",
+        ),
+        (
+            "anthropic",
+            {"type": "any"},
+            "tool_choice.any may only be specified while providing tools",
+        ),
+        ("anthropic", {"type": "tool", "name": "nope"}, "Tool 'nope' not found in provided tools"),
+    ],
+)
+def test_tool_choice_without_tools_is_refused(p, tmp_path, capsys, fmt, choice, text):
+    payload = _without_tools(fmt, choice)
+    code, out = _check(tmp_path, capsys, payload, fmt)
+    assert code == 1 and out.startswith("tool_choice")
+    assert f"answers: {text}" in out
+    r = post(p, fmt, payload)
+    assert r.status_code == 400 and r.json()["error"]["message"] == text
+
+
+@pytest.mark.parametrize(
+    "fmt, choice",
+    [
+        ("openai-responses", "auto"),
+        ("anthropic", {"type": "auto"}),
+        ("anthropic", {"type": "none"}),
+    ],
+)
+def test_tool_choice_without_tools_that_the_api_accepts(p, fmt, choice):
+    assert post(p, fmt, _without_tools(fmt, choice)).status_code == 200
+
+
+@pytest.mark.parametrize(
+    "fmt, choice, text",
+    [
+        (
+            "openai-chat",
+            {"type": "function", "function": {"name": "nope"}},
+            "Invalid value for 'tool_choice': no function named 'nope' was specified in the "
+            "'tools' parameter",
+        ),
+        (
+            "openai-responses",
+            {"type": "function", "name": "nope"},
+            "Tool choice 'nope' not found in 'tools' parameter.",
+        ),
+        ("anthropic", {"type": "tool", "name": "nope"}, "Tool 'nope' not found in provided tools"),
+    ],
+)
+def test_tool_choice_must_name_a_declared_tool(p, tmp_path, capsys, fmt, choice, text):
+    payload = {**body(fmt), "tool_choice": choice}
+    code, out = _check(tmp_path, capsys, payload, fmt)
+    assert code == 1 and "[tool-choice-undeclared]" in out and f"answers: {text}" in out
+    r = post(p, fmt, payload)
+    assert r.status_code == 400 and r.json()["error"]["message"] == text
+    declared = body(fmt)["tools"][0]
+    name = declared.get("function", declared)["name"]
+    forced = json.loads(json.dumps(choice).replace("nope", name))
+    assert post(p, fmt, {**body(fmt), "tool_choice": forced}).status_code == 200
+
+
+def test_gemini_function_calling_config_without_declarations_is_a_warning(tmp_path, capsys):
+    """Refused in one public report, accepted in a recorded exchange: a warning that says so."""
+    payload = {k: v for k, v in body("gemini").items() if k != "tools"}
+    payload["tools"] = [{"googleSearch": {}}]
+    payload["toolConfig"] = {"functionCallingConfig": {"mode": "ANY"}}
+    code, out = _check(tmp_path, capsys, payload, "gemini")
+    assert code == 0 and out.startswith("warning: toolConfig.functionCallingConfig: ")
+    assert "Function calling config is set without function_declarations." in out

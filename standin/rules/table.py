@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from helpers.rules import anthropic, gemini, openai_chat, openai_responses
-from standin.rules import fields, schemas
+from standin.rules import fields, schemas, tool_choice
 from standin.rules.params import PARAM_RULES
 from standin.rules.wire import TEXTS
 
@@ -233,6 +233,35 @@ def _beyond(profile: str) -> str:
 
 
 ROWS += _fields_rows()
+
+
+def _tool_choice_rows() -> list[Row]:
+    t = tool_choice
+    refused = [
+        ("openai-chat", "tool-choice-without-tools", t.CHAT_NO_TOOLS),
+        ("openai-chat", "tool-choice-undeclared", t.CHAT_UNDECLARED),
+        ("openai-responses", "tool-choice-without-tools", t.RESPONSES_REQUIRED),
+        ("openai-responses", "tool-choice-undeclared", t.RESPONSES_UNDECLARED),
+        ("anthropic", "tool-choice-without-tools", t.ANTHROPIC_ANY),
+        ("anthropic", "tool-choice-undeclared", t.ANTHROPIC_UNDECLARED),
+    ]
+    rows = [Row(p, r, "refused", text, t.SOURCES[text], t.CHECKED) for p, r, text in refused]
+    rows.append(Row("gemini", "tool-choice-without-tools", "accepted", "", t.GEMINI_CONFLICT))
+    rows.append(
+        Row(
+            "gemini",
+            "tool-choice-undeclared",
+            "accepted",
+            "",
+            "allowedFunctionNames naming an undeclared function: no public report of a 400 "
+            "(searched 2026-12-01), so a warning",
+            t.CHECKED,
+        )
+    )
+    return rows
+
+
+ROWS += _tool_choice_rows()
 
 
 def markdown() -> str:
