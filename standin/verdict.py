@@ -237,7 +237,36 @@ def _malformed(error: str, profile: str) -> Violation:
 def _from_note(note: Note, profile: str, fmt: str, body: dict, place) -> Violation:
     path = note.where or ""
     answer = answer_wire(str(note.rule), note.message, path, fmt, body) if profile == fmt else None
-    return judged(Finding(str(note.rule), note.message), profile, answer, place(note.where))
+    found = Finding(str(note.rule), note.message, call_id=_call_id_at(body, path))
+    return judged(found, profile, answer, place(note.where))
+
+
+_ID_KEYS = ("id", "call_id", "tool_call_id", "tool_use_id")
+_CALL_TYPES = ("tool_use", "tool_result", "function", "function_call", "function_call_output")
+
+
+def _call_id_at(body: dict, path: str) -> str | None:
+    """The id of the tool call or result at ``path`` in ``body`` (a finding about a call names
+    it as well as its place), or None when ``path`` is no call."""
+    node: Any = body
+    for step in re.findall(r"[A-Za-z_]+|\[\d+\]", path):
+        if step.startswith("["):
+            k = int(step[1:-1])
+            node = node[k] if isinstance(node, list) and k < len(node) else None
+        else:
+            node = node.get(step) if isinstance(node, dict) else None
+    if not isinstance(node, dict):
+        return None
+    for key in ("functionCall", "functionResponse", "function_call", "function_response"):
+        if isinstance(node.get(key), dict):  # a Gemini part
+            node = node[key]
+            break
+    else:
+        kind = node.get("type")
+        if kind is not None and kind not in _CALL_TYPES and "tool_call_id" not in node:
+            return None
+    found = next((node[k] for k in _ID_KEYS if isinstance(node.get(k), str)), None)
+    return found
 
 
 def _path(f: Finding, request: Request, notes: Notes) -> str | None:

@@ -33,6 +33,10 @@ UNEXPECTED = (
 )
 DUPLICATE = "messages.{w}.content.{b}: `tool_use` ids must be unique"
 ID_PATTERN = "messages.{w}.content.{b}.tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'"
+DUPLICATE_RESULT = (
+    "messages.{w}.content.{b}: each tool_use must have a single result. Found multiple "
+    "`tool_result` blocks with id: {id}"
+)
 EMPTY_MESSAGE = (
     "messages.{w}: all messages must have non-empty content except for the optional final "
     "assistant message"
@@ -61,6 +65,10 @@ SOURCES = {
     DUPLICATE: "anthropics/claude-code#20901, BerriAI/litellm#23510 (newer reports drop the "
     "backticks: claude-code#28515)",
     ID_PATTERN: "anomalyco/opencode#1279",
+    DUPLICATE_RESULT: (
+        "anthropics/claude-code#14110 (2025-12-16, via Vertex AI: the path names the second "
+        "result), sipeed/picoclaw#1793 (2026-03-19)"
+    ),
     EMPTY_MESSAGE: "anthropics/claude-code#6774, #4416",
     EMPTY_TEXT: "anthropics/claude-code#59812, mckaywrigley/chatbot-ui#1656",
     BLANK_TEXT: "anthropics/claude-code#23440, #23369",
@@ -139,8 +147,10 @@ def check(
             answer = _answer(BLANK_TEXT if block.text else EMPTY_TEXT)
         elif f.rule == "call-not-answered" and key in missing:
             answer = Answer(missing[key], SOURCES[MISSING])
-        elif f.rule.startswith("result-") and key in unexpected:
+        elif (f.rule.startswith("result-") or f.rule == "duplicate-result") and key in unexpected:
             answer = Answer(unexpected[key], SOURCES[UNEXPECTED])
+        elif f.rule == "duplicate-result" and key in at:
+            answer = _answer(DUPLICATE_RESULT, w=at[key][0], b=at[key][1], id=f.call_id)
         elif f.rule == "duplicate-id" and key in at and _same_message_duplicate(wire, *at[key]):
             answer = _answer(DUPLICATE, w=at[key][0], b=at[key][1])
         elif f.rule == "no-messages" and not wire:

@@ -82,7 +82,7 @@ def check(
 ) -> list[tuple[Finding, Answer | None]]:
     """The core findings (Gemini has no text for them) plus Gemini's three turn rules."""
     turns = gemini_turns(messages)
-    out: list[tuple[Finding, Answer | None]] = [(f, None) for f in core]
+    out = [(f, _duplicate(f, turns) if f.rule == "duplicate-result" else None) for f in core]
     for n, turn in enumerate(turns):
         before = turns[n - 1] if n > 0 else None
         if turn.kind == "model" and turn.calls:
@@ -97,6 +97,16 @@ def check(
             elif len(turn.results) != len(before.calls):
                 out.append(_count(turn, before))
     return out
+
+
+def _duplicate(f: Finding, turns: list[Turn]) -> Answer | None:
+    """A call answered twice in one response turn: refused when it makes the count differ."""
+    for n, turn in enumerate(turns):
+        if any((i, j) == (f.message_index, f.block_index) for i, j, _ in turn.results):
+            before = turns[n - 1] if n else None
+            if before and before.calls and len(turn.results) != len(before.calls):
+                return Answer(COUNT, SOURCES[COUNT])
+    return None
 
 
 def _call_turn(turn: Turn, before: Turn | None) -> tuple[Finding, Answer]:

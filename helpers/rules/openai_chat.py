@@ -29,6 +29,10 @@ ORPHAN = (
 NOT_FOUND = (
     "Invalid parameter: 'tool_call_id' of '{id}' not found in 'tool_calls' of previous message."
 )
+DUPLICATE = (
+    "Invalid parameter: Duplicate value for 'tool_call_id' of '{id}', in messages[{first}] and "
+    "messages[{k}]."
+)
 EMPTY_LIST = (
     "Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty "
     "array instead."
@@ -38,6 +42,7 @@ SOURCES = {
     ORPHAN: "smarter-sh/smarter#264, sdcb/chats#132",
     NOT_FOUND: "dapr/dapr-agents#145 (the thread does not name the upstream; OpenAI's style)",
     EMPTY_LIST: "CopilotKit/CopilotKit#529",
+    DUPLICATE: "agno-agi/agno#5116 (param 'messages.[8].tool_call_id'), fatwang2/search2ai#30",
 }
 
 
@@ -97,7 +102,9 @@ def check(
             answer = _answer(MISSING, param, ids=", ".join(ids))
         elif f.rule == "no-messages" and not messages:
             answer = _answer(EMPTY_LIST, "messages", code="empty_array")
-        elif f.rule.startswith("result-") or f.rule == "duplicate-result":
+        elif f.rule == "duplicate-result":
+            answer = _duplicate(f, chat) or _answer_tool_message(f, chat)
+        elif f.rule.startswith("result-"):
             answer = _answer_tool_message(f, chat)
         out.append((f, answer))
     return out + _not_adjacent(messages, chat, missing, core)
@@ -164,6 +171,17 @@ def _answer_tool_message(f: Finding, chat: list[ChatMessage]) -> Answer | None:
     if chat[k].tool_call_id not in chat[owner].call_ids:
         return _answer(NOT_FOUND, None, id=chat[k].tool_call_id)
     return None
+
+
+def _duplicate(f: Finding, chat: list[ChatMessage]) -> Answer | None:
+    """Two tool messages answering one call: OpenAI names both, in its own numbering."""
+    at = (f.message_index, f.block_index)
+    k = next((k for k, e in enumerate(chat) if (e.neutral_index, e.block_index) == at), None)
+    if k is None:
+        return None
+    first = next(n for n, e in enumerate(chat) if e.tool_call_id == chat[k].tool_call_id)
+    text = DUPLICATE.format(id=chat[k].tool_call_id, first=first, k=k)
+    return Answer(text, SOURCES[DUPLICATE], f"messages.[{k}].tool_call_id")
 
 
 def _answer(template: str, param: str | None, code: str | None = None, **values: str) -> Answer:

@@ -18,6 +18,10 @@ from helpers.rules.violation import Answer, Finding
 
 NO_OUTPUT = "No tool output found for function call {id}."
 NO_CALL = "No tool call found for function call output with call_id {id}."
+DUPLICATE = (
+    "Duplicate function_call_output for call_id '{id}'. Each function_call must have exactly "
+    "one matching function_call_output"
+)
 REASONING_ALONE = (
     "Item '{id}' of type 'reasoning' was provided without its required following item."
 )
@@ -28,6 +32,11 @@ SOURCES = {
     NOT_STORED: "maximhq/bifrost#2441 (OpenAI's answer passed through, store false)",
     NO_OUTPUT: "tjardoo/openai-client#124, lace-ai/gai#49",
     NO_CALL: "james-6-23/codex2api#414, continuedev/continue#10092",
+    DUPLICATE: (
+        "NousResearch/hermes-agent#102629 (2026-09-04) and mnfst/llm-gateway#2858 (2026-09-10), "
+        "both as passed on by a gateway ('a strict Responses provider'); the same item id twice "
+        "is 'Duplicate item found with id ...' (openai/openai-agents-python#1789)"
+    ),
     REASONING_ALONE: (
         "continuedev/continue#8933, openai/openai-node#1567, vercel/ai#7099 (fixed by sending the "
         "item ids: vercel/ai#7285); a recorded refusal: pydantic/pydantic-ai tests/models/"
@@ -49,6 +58,8 @@ def check(
             answer = _answer(NO_OUTPUT, id=f.call_id)
         elif f.rule == "result-without-call":
             answer = _answer(NO_CALL, id=f.call_id)
+        elif f.rule == "duplicate-result":
+            answer = _answer(DUPLICATE, id=f.call_id)
         out.append((f, answer))
     return out + _reasoning_alone(messages)
 

@@ -72,6 +72,7 @@ ROWS: list[Row] = [
     _refused("openai-chat", "result-without-call", openai_chat, openai_chat.ORPHAN),
     _refused("openai-chat", "result-wrong-turn", openai_chat, openai_chat.NOT_FOUND),
     _refused("openai-chat", "no-messages", openai_chat, openai_chat.EMPTY_LIST),
+    _refused("openai-chat", "duplicate-result", openai_chat, openai_chat.DUPLICATE, CHECKED),
     _refused_on_the_wire("openai-chat", "unknown-block"),
     _accepted("openai-chat", "system-not-first", OPENAI_SYSTEM),
     _accepted(
@@ -84,6 +85,13 @@ ROWS: list[Row] = [
     # --- OpenAI Responses
     _refused("openai-responses", "call-not-answered", openai_responses, openai_responses.NO_OUTPUT),
     _refused("openai-responses", "result-without-call", openai_responses, openai_responses.NO_CALL),
+    _refused(
+        "openai-responses",
+        "duplicate-result",
+        openai_responses,
+        openai_responses.DUPLICATE,
+        CHECKED,
+    ),
     _refused(  # paired by id since 2026-11-30: its evidence was read that day
         "openai-responses",
         "reasoning-not-followed",
@@ -109,6 +117,7 @@ ROWS: list[Row] = [
     _refused("anthropic", "results-not-first", anthropic, anthropic.MISSING),
     _refused("anthropic", "result-without-call", anthropic, anthropic.UNEXPECTED),
     _refused("anthropic", "duplicate-id", anthropic, anthropic.DUPLICATE),
+    _refused("anthropic", "duplicate-result", anthropic, anthropic.DUPLICATE_RESULT, CHECKED),
     _refused("anthropic", "call-id-pattern", anthropic, anthropic.ID_PATTERN),
     _refused("anthropic", "empty-content", anthropic, anthropic.EMPTY_MESSAGE),
     _refused("anthropic", "empty-content", anthropic, anthropic.EMPTY_TEXT),
@@ -138,6 +147,7 @@ ROWS: list[Row] = [
     _refused("gemini", "response-turn-position", gemini, gemini.RESPONSE_TURN),
     # re-read 2026-11-30: a call turn whose results were dropped is refused too
     _refused("gemini", "response-count", gemini, gemini.COUNT, CHECKED),
+    _refused("gemini", "duplicate-result", gemini, gemini.COUNT, CHECKED),
     _refused_on_the_wire("gemini", "unknown-block"),
     _refused_on_the_wire("gemini", "unknown-role"),
     _refused_on_the_wire("gemini", "arguments-not-object"),
