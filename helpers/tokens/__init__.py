@@ -112,15 +112,27 @@ def count_body(body: dict, format: str, model: str | ModelInfo | None = None) ->
     """Count a wire body as sent: parse it, count it, and label as estimated whatever the body
     carries that the neutral request drops (a ``response_format`` schema, file parts...).
     The legacy ``functions`` / ``function_call`` fields are counted as ``tools`` /
-    ``tool_choice`` (``helpers.tokens.exactness`` says why and how far that can be off)."""
+    ``tool_choice`` (``helpers.tokens.exactness`` says why and how far that can be off).
+
+    A body is counted the way its own provider counts it: the model is ``model``, else the
+    body's ``model``, else that provider's default (a Gemini body names none); a model of
+    another provider is refused (``ValueError``), never used silently."""
     from helpers.formats import parse
+    from helpers.models import default_model
 
     wire = body
     if format == "openai-chat" and body.get("functions") and not body.get("tools"):
         body = _functions_as_tools(body)
     request = parse(body, format)
-    counted = count(request, model or body.get("model") or None)
-    return with_unmodelled(counted, wire, format)
+    provider = None if format == "neutral" else format.split("-")[0]
+    info = info_for(model or body.get("model") or (default_model(provider) if provider else None))
+    if provider is not None and info.provider != provider:
+        raise ValueError(
+            f"a {format} body is counted the way {provider} counts it, not for {info.id} "
+            f"({info.provider}'s model): name a {provider} model, or render the request in "
+            f"{info.provider}'s format first"
+        )
+    return with_unmodelled(count(request, info), wire, format)
 
 
 def with_unmodelled(counted: Count, body: dict, format: str) -> Count:
