@@ -180,6 +180,8 @@ def _verdict(body: dict, profile: str, fmt: str, place, stored: str | None, sent
         path = place(raw)
         if (finding.rule, path) in seen:  # the body-level finding already says it, in its words
             continue
+        if fmt == "openai-chat" and finding.rule in _PAIRING and _functions_era(body, raw):
+            continue  # that era paired by name, and the API took a result with no call
         empty = finding.rule == "empty-content" and finding.block_index is None
         if empty and _has_content(body, raw):
             continue  # empty only in the neutral reading: its blocks have no neutral form
@@ -188,6 +190,29 @@ def _verdict(body: dict, profile: str, fmt: str, place, stored: str | None, sent
     if fmt == "openai-responses":
         found = _paired_on_the_wire(found, body, profile, place)
     return Verdict(profile, fmt, Violations(found), list(notes), request)
+
+
+#: The pairing rules, which the functions era (no ids) is not judged by: a ``role: "function"``
+#: message without a call was accepted and billed (hmarr/openai-chat-tokens: 15 tokens).
+_PAIRING = {
+    "call-not-answered",
+    "result-without-call",
+    "result-wrong-turn",
+    "result-before-call",
+    "results-not-adjacent",
+    "duplicate-result",
+}
+
+
+def _functions_era(body: dict, path: str | None) -> bool:
+    found = re.match(r"messages\[(\d+)\]", path or "")
+    messages = body.get("messages")
+    if not found or not isinstance(messages, list) or int(found.group(1)) >= len(messages):
+        return False
+    message = messages[int(found.group(1))]
+    return isinstance(message, dict) and (
+        message.get("role") == "function" or message.get("function_call") is not None
+    )
 
 
 def _paired_on_the_wire(found: list[Violation], body: dict, profile: str, place) -> list[Violation]:

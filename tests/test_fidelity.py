@@ -77,3 +77,43 @@ def test_a_finding_read_off_the_body_names_the_call_id(tmp_path, capsys):
     code, out = _check(tmp_path, capsys, payload, "anthropic")
     line = next(x for x in out.splitlines() if "[arguments-not-object]" in x)
     assert code == 1 and f"(call {call['id']})" in line and line.startswith("messages[1]")
+
+
+# --- functions-era requests ---------------------------------------------------------------------
+
+from tests.published_counts import FUNCTIONS_ERA  # noqa: E402
+
+
+@pytest.mark.parametrize("case, messages, api", FUNCTIONS_ERA, ids=[c[0] for c in FUNCTIONS_ERA])
+def test_functions_era_bodies_parse_check_and_count_within_their_bound(case, messages, api):
+    from helpers.formats import parse
+    from helpers.formats.common import Notes
+    from helpers.tokens import count_body
+    from standin.verdict import verdict
+
+    body = {"model": "gpt-3.5-turbo", "messages": messages}
+    notes = Notes()
+    request = parse(body, "openai-chat", notes=notes)
+    assert any("functions-era" in str(n) for n in notes)
+    kinds = {b.type for m in request.messages for b in m.content}
+    assert kinds & {"tool_call", "tool_result"}
+    assert verdict(body, "openai-chat", format="openai-chat").accepted  # the API billed it
+    counted = count_body(body, "openai-chat")
+    assert counted.estimate and "exact" not in counted.label  # no figure verifies our rendering
+    bound = sum(b for b, _ in counted.uncertain.values() if b is not None)
+    assert abs(counted.total - api) <= bound, (counted.total, api, counted.uncertain)
+
+
+def test_a_functions_era_conversation_goes_through_the_local_provider(p):
+    call = {"name": "search_orders", "arguments": '{"email": "dana@example.com"}'}
+    payload = {
+        "model": "gpt-4o-mini",
+        "messages": [
+            {"role": "user", "content": "Where is my order?"},
+            {"role": "assistant", "content": None, "function_call": call},
+            {"role": "function", "name": "search_orders", "content": "[]"},
+        ],
+        "functions": [{"name": "search_orders", "parameters": {"type": "object"}}],
+    }
+    r = post(p, "openai-chat", payload)
+    assert r.status_code == 200, r.text

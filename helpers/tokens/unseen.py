@@ -96,7 +96,25 @@ def _openai_extras(body: dict[str, Any]) -> dict[str, tuple[int | None, str]]:
         named = isinstance(call, dict) and call.get("name")
         why = "legacy functions, counted as tools (2023 figures)"
         out["functions"] = (LEGACY_FORCED, why + (": a named function_call" if named else ""))
+    messages = body.get("messages") if isinstance(body.get("messages"), list) else []
+    for i, m in enumerate(messages):
+        era = _functions_era_name(m)
+        if era is not None:  # hmarr/openai-chat-tokens' figures: up to the name's tokens + 3 off
+            bound = len(encode("cl100k_base", era)) + 3
+            out[f"messages[{i}]"] = (bound, "functions-era message, counted as a tool message")
     return out
+
+
+def _functions_era_name(message: Any) -> str | None:
+    """The function name of a ``role: "function"`` message or an assistant ``function_call``."""
+    if not isinstance(message, dict):
+        return None
+    if message.get("role") == "function" and isinstance(message.get("name"), str):
+        return message["name"]
+    call = message.get("function_call")
+    return (
+        call.get("name") if isinstance(call, dict) and isinstance(call.get("name"), str) else None
+    )
 
 
 #: Responses input items the count does not read (their content is not in the neutral request).

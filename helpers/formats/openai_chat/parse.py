@@ -3,8 +3,9 @@
 OpenAI Chat Completions -> neutral: read a request body or a ``chat.completion`` back.
 
 Consecutive ``tool`` messages become one neutral tool message; ``arguments`` strings are parsed
-into objects. Fields the neutral model has no place for are named in a ``Note``. The other
-direction is ``render.py``.
+into objects. Functions-era messages (an assistant ``function_call``, ``role: "function"``) are
+read as tool calls and results, with a note. Fields the neutral model has no place for are
+named in a ``Note``. The other direction is ``render.py``.
 """
 
 from __future__ import annotations
@@ -89,7 +90,26 @@ def _calls(raw: Any, where: str, notes: Notes, strict: bool = False) -> list[Too
     return calls
 
 
-_MESSAGE_KEYS = {"role", "content", "name", "tool_calls", "tool_call_id"}
+def _function_call(m: dict, i: int, notes: Notes) -> ToolCall:
+    """A functions-era assistant ``function_call`` (no id): a tool call, its id made up."""
+    at, call_id = f"messages[{i}].function_call", f"function_call_{i}"
+    call = obj(m["function_call"], at)
+    name = string(call.get("name"), f"{at}.name")
+    arguments = read_arguments(call.get("arguments", ""), at, call_id, notes)
+    notes.add(at, f"a functions-era call (deprecated, no id): a tool call with id {call_id!r}")
+    return notes.mark(ToolCall(call_id, name, arguments), at)
+
+
+def _function_result(m: dict, where: str, calls: dict[str, str], notes: Notes) -> ToolResult:
+    """A functions-era ``role: "function"`` message: the result of the last call of that name
+    (the era had no ids; the API took one without a call too)."""
+    name = string(m.get("name"), f"{where}.name")
+    notes.add(where, "a functions-era result (role 'function', deprecated): a tool result")
+    call_id = calls.pop(name, f"function_{name}")
+    return notes.mark(ToolResult(call_id, _blocks(m.get("content"), where, notes)), where)
+
+
+_MESSAGE_KEYS = {"role", "content", "name", "tool_calls", "tool_call_id", "function_call"}
 _BODY_KEYS = {"model", "messages", "tools", "tool_choice", "max_completion_tokens", "max_tokens"}
 
 
@@ -98,19 +118,24 @@ def parse_request(body: dict, notes: Notes) -> Request:
     if not isinstance(raw, list):
         raise FormatError("messages: an openai-chat body needs a 'messages' list")
     messages: list[Message] = []
+    calls: dict[str, str] = {}  # functions-era calls not yet answered: name -> made-up id
     for i, m in enumerate(raw):
         where = f"messages[{i}]"
         if not isinstance(m, dict):
             raise FormatError(f"{where}: a message must be an object")
         role = m.get("role")
         note_unused(m, _MESSAGE_KEYS, where, notes)
-        if role == "tool":
+        if role in ("tool", "function"):
             call_id = m.get("tool_call_id")
-            if not isinstance(call_id, str):
+            if role == "function":
+                result = _function_result(m, where, calls, notes)
+            elif not isinstance(call_id, str):
                 raise FormatError(f"{where}: a tool message needs a 'tool_call_id'")
-            if "name" in m:
-                notes.add(f"{where}.name", "a neutral tool result has no name; dropped")
-            result = notes.mark(ToolResult(call_id, _blocks(m.get("content"), where, notes)), where)
+            else:
+                if "name" in m:
+                    notes.add(f"{where}.name", "a neutral tool result has no name; dropped")
+                blocks = _blocks(m.get("content"), where, notes)
+                result = notes.mark(ToolResult(call_id, blocks), where)
             if messages and messages[-1].role == "tool":  # the results of one turn: one message
                 messages[-1].content.append(result)
             else:
@@ -123,6 +148,9 @@ def parse_request(body: dict, notes: Notes) -> Request:
         blocks = _blocks(m.get("content"), where, notes)
         if role == "assistant":
             blocks += _calls(m.get("tool_calls"), where, notes)
+        if role == "assistant" and m.get("function_call") is not None:
+            blocks.append(_function_call(m, i, notes))
+            calls[blocks[-1].name] = blocks[-1].id
         name = m.get("name")
         neutral_role = "system" if role == "developer" else role
         name = None if name is None else string(name, f"{where}.name")
