@@ -6,8 +6,9 @@ unless ``--format`` names it. A body is counted the way its own provider counts 
 ``--model``, else the body's own ``model``, else the model in ``--url`` (Gemini names it there),
 else that provider's default model (``data/models.json``; the OpenAI one for a neutral request).
 A model of another provider than the body's is refused. Prints the breakdown table (``--total``:
-only the number). The count is ``helpers.tokens.count_body``'s: a label says whether it is exact or an
-estimate and which parts of the body make it one (Claude and Gemini counts always are). It never
+only the number). The count is ``helpers.tokens.count_body``'s: a label says whether it is exact
+or an estimate and which parts of the body make it one (Claude and Gemini counts always are). It
+never
 goes online; in Python, ``standin.count_live.count_live(request)`` asks the provider's own
 count-tokens endpoint (it needs the key).
 
