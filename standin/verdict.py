@@ -37,26 +37,12 @@ from helpers.rules import Answer, Finding, Violation, Violations, findings, judg
 from standin.rules.errors import FORMATS, error_response
 from standin.rules.fields import check_fields
 from standin.rules.params import check_params
+from standin.rules.required import REQUIRED, REQUIRED_SOURCES
 from standin.rules.schemas import check_schemas
 from standin.rules.tool_choice import check_tool_choice
 from standin.rules.wire import answer_wire
 
 __all__ = ["REQUIRED", "Verdict", "verdict"]
-
-#: Fields each API requires, with the text it answers when one is missing.
-REQUIRED: dict[str, list[tuple[str, str]]] = {
-    "openai-chat": [
-        ("model", "you must provide a model parameter"),
-        ("messages", "Missing required parameter: 'messages'."),
-    ],
-    "openai-responses": [("model", "Missing required parameter: 'model'.")],
-    "anthropic": [
-        ("model", "model: Field required"),
-        ("max_tokens", "max_tokens: Field required"),
-        ("messages", "messages: Field required"),
-    ],
-    "gemini": [("contents", "* GenerateContentRequest.contents: contents is not specified")],
-}
 
 
 @dataclass
@@ -249,7 +235,7 @@ def _has_content(body: dict, path: str | None) -> bool:
 
 def _missing(text: str, profile: str) -> Violation:
     found = Finding("missing-field", f"a required field is missing ({text})")
-    return judged(found, profile, Answer(text, "not yet sourced: standin.verdict.REQUIRED"))
+    return judged(found, profile, Answer(text, REQUIRED_SOURCES[text]))
 
 
 def _malformed(error: str, profile: str) -> Violation:

@@ -8,8 +8,7 @@ else that provider's default model (``data/models.json``; the OpenAI one for a n
 A model of another provider than the body's is refused. Prints the breakdown table (``--total``:
 only the number). The count is ``helpers.tokens.count_body``'s: a label says whether it is exact
 or an estimate and which parts of the body make it one (Claude and Gemini counts always are). It
-never
-goes online; in Python, ``standin.count_live.count_live(request)`` asks the provider's own
+never goes online; in Python, ``standin.count_live.count_live(request)`` asks the provider's own
 count-tokens endpoint (it needs the key).
 
 Example: ``python -m helpers count data/sundry/request.json --model claude-sonnet-4-5``

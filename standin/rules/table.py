@@ -274,6 +274,20 @@ def _tool_choice_rows() -> list[Row]:
 ROWS += _tool_choice_rows()
 
 
+def _required_rows() -> list[Row]:
+    """A required field missing (``standin.rules.required``)."""
+    from standin.rules.required import REQUIRED, REQUIRED_SOURCES
+
+    return [
+        Row(fmt, "missing-field", "refused", text, REQUIRED_SOURCES[text], "2026-12-01")
+        for fmt, fields in REQUIRED.items()
+        for _, text in fields
+    ]
+
+
+ROWS += _required_rows()
+
+
 def markdown() -> str:
     """The table as Markdown, one section per provider (what ``docs/rules.md`` holds)."""
     lines = [
