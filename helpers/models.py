@@ -9,7 +9,8 @@ in the table either: it names the genai-prices entry (``price_ref``, ``price_pro
 
 What it deliberately does not do: guess. An id the table does not know raises
 ``UnknownModelError`` listing the known ids, unless it *starts with* a known id (a dated snapshot
-such as ``gpt-4o-2024-08-06``); then the longest such id is used and ``ModelInfo.note`` says so.
+such as ``gpt-4o-2024-08-06``); then the longest such id is used, ``ModelInfo.note`` says so
+and ``matched_by_prefix`` holds the id asked for.
 """
 
 from __future__ import annotations
@@ -61,6 +62,8 @@ class ModelInfo:
     sources: tuple[str, ...] = ()
     legacy: bool = False
     note: str = ""
+    #: The id asked for, when it is not in the table and this row matched it by prefix.
+    matched_by_prefix: str | None = None
 
 
 @cache
@@ -135,7 +138,8 @@ def model_info(model_id: str) -> ModelInfo:
         known = max(prefixes, key=len)
         info = _row(known, rows[known])
         note = f"{model_id!r} is not in the table; using {known!r} (matched by prefix)"
-        return replace(info, note=f"{note}. {info.note}".strip().rstrip("."))
+        note = f"{note}. {info.note}".strip().rstrip(".")
+        return replace(info, note=note, matched_by_prefix=model_id)
     known_ids = ", ".join(sorted(rows))
     raise UnknownModelError(
         f"unknown model {model_id!r}; data/models.json (as of {as_of()}) knows: {known_ids}"

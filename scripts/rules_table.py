@@ -1,14 +1,14 @@
-"""Write docs/rules.md from helpers/rules/table.py (the rules, provider by provider).
+"""Write docs/rules.md from standin/rules/table.py (the rules, provider by provider).
 
 Run: ``.venv/bin/python scripts/rules_table.py``. ``tests/test_rules_table.py`` fails when the
-page is out of date, so change the table in ``helpers/rules/table.py`` and run this.
+page is out of date, so change the table in ``standin/rules/table.py`` and run this.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from helpers.rules.table import markdown
+from standin.rules.table import markdown
 
 PAGE = Path(__file__).resolve().parents[1] / "docs" / "rules.md"
 

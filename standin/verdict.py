@@ -7,9 +7,11 @@ does it answer?
 checks it, and returns a :class:`Verdict`:
 
 1. required fields (``max_tokens`` for Anthropic, ``contents`` for Gemini...): each provider's
-   own "field required" text; then the settings it refuses (``helpers.rules.params``: sampling
-   ranges, a temperature a reasoning model refuses, Anthropic's thinking budget), some of
-   them per model, and tool parameters that are no JSON Schema (``helpers.rules.schemas``);
+   own "field required" text; then fields the API does not know, at every level
+   (``standin.rules.fields``: the official SDKs' request types); then the settings it refuses
+   (``standin.rules.params``: sampling ranges, a temperature a reasoning model refuses,
+   Anthropic's thinking budget), some of them per model, and tool parameters that are no JSON
+   Schema (``standin.rules.schemas``);
 2. the body itself, before anything is converted: a block or part type the format does not
    have, arguments that are not a JSON object, Anthropic text placed before the
    ``tool_result`` blocks of one user turn. The parsers (``helpers.formats``) name these as
@@ -31,35 +33,16 @@ from typing import Any
 from helpers.formats import FormatError, Note, detect, parse
 from helpers.formats.common import Notes
 from helpers.messages import Request
-from helpers.rules import (
-    FORMATS,
-    Violation,
-    Violations,
-    check,
-    error_response,
-    openai_responses,
-    severity,
-)
-from helpers.rules.params import check_params
-from helpers.rules.schemas import check_schemas
-from helpers.rules.wire import answer_wire
+from helpers.rules import Answer, Finding, Violation, Violations, findings, judged, openai_responses
+from standin.rules.errors import FORMATS, error_response
+from standin.rules.fields import check_fields
+from standin.rules.params import check_params
+from standin.rules.required import REQUIRED, REQUIRED_SOURCES
+from standin.rules.schemas import check_schemas
+from standin.rules.tool_choice import check_tool_choice
+from standin.rules.wire import answer_wire
 
 __all__ = ["REQUIRED", "Verdict", "verdict"]
-
-#: Fields each API requires, with the text it answers when one is missing.
-REQUIRED: dict[str, list[tuple[str, str]]] = {
-    "openai-chat": [
-        ("model", "you must provide a model parameter"),
-        ("messages", "Missing required parameter: 'messages'."),
-    ],
-    "openai-responses": [("model", "Missing required parameter: 'model'.")],
-    "anthropic": [
-        ("model", "model: Field required"),
-        ("max_tokens", "max_tokens: Field required"),
-        ("messages", "messages: Field required"),
-    ],
-    "gemini": [("contents", "* GenerateContentRequest.contents: contents is not specified")],
-}
 
 
 @dataclass
@@ -98,7 +81,12 @@ class Verdict:
 
 
 def verdict(
-    body: Any, profile: str = "portable", format: str | None = None, chain: list | None = None
+    body: Any,
+    profile: str = "portable",
+    format: str | None = None,
+    chain: list | None = None,
+    betas: tuple[str, ...] | None = None,
+    version: str = "v1beta",
 ) -> Verdict:
     """Check a request body (any format, or neutral JSON) under ``profile``.
 
@@ -109,28 +97,41 @@ def verdict(
     A Responses body that continues a stored response (``previous_response_id``,
     ``conversation``) is checked against ``chain`` (the stored input and output items) when
     given; without it, what depends on the stored part is a warning that says so.
+
+    ``betas`` is the ``anthropic-beta`` header's list (None: not known, as for a body read from
+    a file); ``version`` is Gemini's API version (``v1`` lacks fields ``v1beta`` has).
     """
     if not isinstance(body, dict):
         raise FormatError(f"a request body must be a JSON object, got {type(body).__name__}")
     fmt = format or detect(body, prefer="anthropic" if profile == "anthropic-strict" else profile)
     stored = body.get("previous_response_id") or body.get("conversation")
+    place = _place_in(None)
     if fmt == "openai-responses" and chain is not None:
         new = body.get("input")
         new = [{"role": "user", "content": new}] if isinstance(new, str) else list(new or [])
         body = {**body, "input": list(chain) + new}
-    result = _verdict(body, profile, fmt)
-    if fmt == "openai-responses" and chain is not None:
-        for v in result.violations:
-            v.path = _in_chain(v.path, len(chain))
-    elif fmt == "openai-responses" and stored:
-        for v in result.violations:
-            if (v.rule.startswith("result-") or v.rule == "no-messages") and v.severity == "error":
-                v.severity = "warning"
-                v.message += (
-                    f" (this body continues {stored!r}: what it answers may be in that stored "
-                    "chain, which check cannot see; pass the chain to check against it)"
-                )
-    return result
+        place = _place_in(len(chain))
+    unseen = stored if fmt == "openai-responses" and chain is None and stored else None
+    return _verdict(body, profile, fmt, place, unseen, (betas, version))
+
+
+def _place_in(chain: int | None):
+    """How a path into the joined input reads: ``chain[k]`` for the stored part, else the
+    body's own ``input[k]`` (unchanged when no chain was joined)."""
+    return (lambda path: path) if chain is None else (lambda path: _in_chain(path, chain))
+
+
+def _unseen(found: Finding, answer: Answer | None, profile: str, stored: str | None) -> str | None:
+    """Why ``found`` cannot be judged from this body alone: what answers a call, or the
+    conversation itself, may be in the stored chain it continues."""
+    if stored is None or not (found.rule.startswith("result-") or found.rule == "no-messages"):
+        return None
+    if judged(found, profile, answer).severity != "error":
+        return None
+    return (
+        f"this body continues {stored!r}: what it answers may be in that stored chain, which "
+        "check cannot see; pass the chain to check against it"
+    )
 
 
 def _in_chain(path: str | None, length: int) -> str | None:
@@ -142,7 +143,7 @@ def _in_chain(path: str | None, length: int) -> str | None:
     return f"chain[{k}]{rest}" if k < length else f"input[{k - length}]{rest}"
 
 
-def _verdict(body: dict, profile: str, fmt: str) -> Verdict:
+def _verdict(body: dict, profile: str, fmt: str, place, stored: str | None, sent) -> Verdict:
     own = profile == fmt
     missing = [_missing(text, profile) for key, text in REQUIRED.get(fmt, []) if key not in body]
     if own and missing:
@@ -152,23 +153,55 @@ def _verdict(body: dict, profile: str, fmt: str) -> Verdict:
         request = parse(body, fmt, notes=notes)
     except (FormatError, KeyError, TypeError, ValueError) as err:
         return Verdict(profile, fmt, Violations([_malformed(str(err), profile)]), list(notes))
-    found = [_from_note(n, profile, fmt, body) for n in notes if n.rule]
-    if own:  # settings first: a server validates them before it reads the list
-        found = [*_settings(body, fmt, profile), *found]
+    found = [_from_note(n, profile, fmt, body, place) for n in notes if n.rule]
+    if own:  # fields and settings first: a server validates them before it reads the list
+        fields = check_fields(body, fmt, profile, *sent)
+        said = {v.path for v in fields}  # Gemini's parser notes the same unknown part name
+        found = [v for v in found if not (v.rule == "unknown-block" and v.path in said)]
+        choice = check_tool_choice(body, fmt, profile)
+        found = [*fields, *choice, *check_params(body, fmt), *check_schemas(body, fmt), *found]
     seen = {(v.rule, v.path) for v in found}
-    for v in check(request, profile):
-        v.path = _path(v, request, notes)
-        if (v.rule, v.path) in seen:  # the body-level finding already says it, in its words
+    for finding, answer in findings(request, profile):
+        raw = _path(finding, request, notes)
+        path = place(raw)
+        if (finding.rule, path) in seen:  # the body-level finding already says it, in its words
             continue
-        if v.rule == "empty-content" and v.block_index is None and _has_content(body, v.path):
+        if fmt == "openai-chat" and finding.rule in _PAIRING and _functions_era(body, raw):
+            continue  # that era paired by name, and the API took a result with no call
+        empty = finding.rule == "empty-content" and finding.block_index is None
+        if empty and _has_content(body, raw):
             continue  # empty only in the neutral reading: its blocks have no neutral form
-        found.append(v)
+        unseen = _unseen(finding, answer, profile, stored)
+        found.append(judged(finding, profile, answer, path, unseen))
     if fmt == "openai-responses":
-        found = _paired_on_the_wire(found, body, profile)
+        found = _paired_on_the_wire(found, body, profile, place)
     return Verdict(profile, fmt, Violations(found), list(notes), request)
 
 
-def _paired_on_the_wire(found: list[Violation], body: dict, profile: str) -> list[Violation]:
+#: The pairing rules, which the functions era (no ids) is not judged by: a ``role: "function"``
+#: message without a call was accepted and billed (hmarr/openai-chat-tokens: 15 tokens).
+_PAIRING = {
+    "call-not-answered",
+    "result-without-call",
+    "result-wrong-turn",
+    "result-before-call",
+    "results-not-adjacent",
+    "duplicate-result",
+}
+
+
+def _functions_era(body: dict, path: str | None) -> bool:
+    found = re.match(r"messages\[(\d+)\]", path or "")
+    messages = body.get("messages")
+    if not found or not isinstance(messages, list) or int(found.group(1)) >= len(messages):
+        return False
+    message = messages[int(found.group(1))]
+    return isinstance(message, dict) and (
+        message.get("role") == "function" or message.get("function_call") is not None
+    )
+
+
+def _paired_on_the_wire(found: list[Violation], body: dict, profile: str, place) -> list[Violation]:
     """Reasoning items pair with the item they produced by id, on the wire: the neutral reading
     cannot hold every item type (a ``custom_tool_call``, a ``web_search_call``), so the
     ``reasoning-not-followed`` rule is judged on the body's own ``input``."""
@@ -177,8 +210,8 @@ def _paired_on_the_wire(found: list[Violation], body: dict, profile: str) -> lis
         return kept
     items = body.get("input") if isinstance(body.get("input"), list) else []
     for k, rid, what in openai_responses.pairing_on_the_wire(items):
-        v = openai_responses.wire_violation(k, rid, what)
-        v.profile = profile
+        finding, answer = openai_responses.wire_finding(k, rid, what)
+        v = judged(finding, profile, answer, place(f"input[{k}]"))
         later = [n for n, w in enumerate(kept) if _input_index(w.path) > k]
         kept.insert(later[0] if later else len(kept), v)  # in the order of the input
     return kept
@@ -187,14 +220,6 @@ def _paired_on_the_wire(found: list[Violation], body: dict, profile: str) -> lis
 def _input_index(path: str | None) -> int:
     found = re.match(r"input\[(\d+)\]", path or "")
     return int(found.group(1)) if found else -1
-
-
-def _settings(body: dict, fmt: str, profile: str) -> list[Violation]:
-    """What ``fmt``'s provider refuses in the body's settings (``helpers.rules.params``)."""
-    found = check_params(body, fmt) + check_schemas(body, fmt)
-    for v in found:
-        v.profile = profile
-    return found
 
 
 def _has_content(body: dict, path: str | None) -> bool:
@@ -209,31 +234,55 @@ def _has_content(body: dict, path: str | None) -> bool:
 
 
 def _missing(text: str, profile: str) -> Violation:
-    v = Violation("missing-field", f"a required field is missing ({text})", profile=profile)
-    v.provider_error = text
-    return v
+    found = Finding("missing-field", f"a required field is missing ({text})")
+    return judged(found, profile, Answer(text, REQUIRED_SOURCES[text]))
 
 
 def _malformed(error: str, profile: str) -> Violation:
     """A body of a known format that does not hold together: the parser's error, located."""
     path, _, detail = error.partition(": ")
-    v = Violation("malformed", f"Invalid request: {error}", profile=profile)
-    v.path = path if detail and " " not in path else None
-    return v
+    where = path if detail and " " not in path else None
+    return judged(Finding("malformed", f"Invalid request: {error}"), profile, None, where)
 
 
-def _from_note(note: Note, profile: str, fmt: str, body: dict) -> Violation:
-    v = Violation(str(note.rule), note.message, profile=profile)
-    v.path = note.where
-    if profile == fmt:
-        answer_wire(v, fmt, body)
-    v.severity = severity(v, profile)
-    return v
+def _from_note(note: Note, profile: str, fmt: str, body: dict, place) -> Violation:
+    path = note.where or ""
+    answer = answer_wire(str(note.rule), note.message, path, fmt, body) if profile == fmt else None
+    found = Finding(str(note.rule), note.message, call_id=_call_id_at(body, path))
+    return judged(found, profile, answer, place(note.where))
 
 
-def _path(v: Violation, request: Request, notes: Notes) -> str | None:
-    """Where the neutral message or block ``v`` points at was read from in the body."""
-    i, j = v.message_index, v.block_index
+_ID_KEYS = ("id", "call_id", "tool_call_id", "tool_use_id")
+_CALL_TYPES = ("tool_use", "tool_result", "function", "function_call", "function_call_output")
+
+
+def _call_id_at(body: dict, path: str) -> str | None:
+    """The id of the tool call or result at ``path`` in ``body`` (a finding about a call names
+    it as well as its place), or None when ``path`` is no call."""
+    node: Any = body
+    for step in re.findall(r"[A-Za-z_]+|\[\d+\]", path):
+        if step.startswith("["):
+            k = int(step[1:-1])
+            node = node[k] if isinstance(node, list) and k < len(node) else None
+        else:
+            node = node.get(step) if isinstance(node, dict) else None
+    if not isinstance(node, dict):
+        return None
+    for key in ("functionCall", "functionResponse", "function_call", "function_response"):
+        if isinstance(node.get(key), dict):  # a Gemini part
+            node = node[key]
+            break
+    else:
+        kind = node.get("type")
+        if kind is not None and kind not in _CALL_TYPES and "tool_call_id" not in node:
+            return None
+    found = next((node[k] for k in _ID_KEYS if isinstance(node.get(k), str)), None)
+    return found
+
+
+def _path(f: Finding, request: Request, notes: Notes) -> str | None:
+    """Where the neutral message or block ``f`` points at was read from in the body."""
+    i, j = f.message_index, f.block_index
     if i is None or not 0 <= i < len(request.messages):
         return None
     message = request.messages[i]

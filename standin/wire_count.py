@@ -29,16 +29,28 @@ def count_body(body: dict, format: str, model: str | ModelInfo | None = None) ->
     """Count a wire body as sent: parse it, count it, and label as estimated whatever the body
     carries that the neutral request drops (a ``response_format`` schema, file parts...).
     The legacy ``functions`` / ``function_call`` fields are counted as ``tools`` /
-    ``tool_choice`` (as hmarr's 2023 figures were measured; an estimate)."""
+    ``tool_choice`` (as hmarr's 2023 figures were measured; an estimate).
+
+    A body is counted the way its own provider counts it: the model is ``model``, else the
+    body's ``model``, else that provider's default (a Gemini body names none); a model of
+    another provider is refused (``ValueError``), never used silently."""
     from helpers.formats import parse
+    from helpers.models import default_model, info_for
     from standin.fast_breakdown import count_fast
 
     wire = body
     if format == "openai-chat" and body.get("functions") and not body.get("tools"):
         body = _functions_as_tools(body)
     request = parse(body, format)
-    counted = count_fast(request, model or body.get("model") or None)
-    return with_unmodelled(counted, wire, format)
+    provider = None if format == "neutral" else format.split("-")[0]
+    info = info_for(model or body.get("model") or (default_model(provider) if provider else None))
+    if provider is not None and info.provider != provider:
+        raise ValueError(
+            f"a {format} body is counted the way {provider} counts it, not for {info.id} "
+            f"({info.provider}'s model): name a {provider} model, or render the request in "
+            f"{info.provider}'s format first"
+        )
+    return with_unmodelled(count_fast(request, info), wire, format)
 
 
 def with_unmodelled(counted: Count, body: dict, format: str) -> Count:
@@ -152,7 +164,25 @@ def _openai_extras(body: dict[str, Any]) -> dict[str, tuple[int | None, str]]:
         named = isinstance(call, dict) and call.get("name")
         why = "legacy functions, counted as tools (2023 figures)"
         out["functions"] = (LEGACY_FORCED, why + (": a named function_call" if named else ""))
+    messages = body.get("messages") if isinstance(body.get("messages"), list) else []
+    for i, m in enumerate(messages):
+        era = _functions_era_name(m)
+        if era is not None:  # hmarr/openai-chat-tokens' figures: up to the name's tokens + 3 off
+            bound = len(encode("cl100k_base", era)) + 3
+            out[f"messages[{i}]"] = (bound, "functions-era message, counted as a tool message")
     return out
+
+
+def _functions_era_name(message: Any) -> str | None:
+    """The function name of a ``role: "function"`` message or an assistant ``function_call``."""
+    if not isinstance(message, dict):
+        return None
+    if message.get("role") == "function" and isinstance(message.get("name"), str):
+        return message["name"]
+    call = message.get("function_call")
+    return (
+        call.get("name") if isinstance(call, dict) and isinstance(call.get("name"), str) else None
+    )
 
 
 #: Responses input items the count does not read (their content is not in the neutral request).

@@ -787,3 +787,48 @@ def cookbook_recipe(case: Case) -> int | None:
     except (KeyError, TypeError, AttributeError):
         return None
     return total
+
+
+# --- functions-era messages (hmarr/openai-chat-tokens, gpt-3.5-turbo, 2023) ---------------------
+#: ``role: "function"`` messages and assistant ``function_call``s, as published with the
+#: ``prompt_tokens`` the API reported (hmarr's src/token-counts.test.ts @ 39be88f6, MIT). They are
+#: not Chat bodies of today's shape, so they are counted as wire bodies (``count_body``).
+FUNCTIONS_ERA: list[tuple[str, list[dict[str, Any]], int]] = [
+    (
+        "function result after a user message, no call",
+        [_m("user", "hello world"), _m("function", "{}", name="do_stuff")],
+        15,
+    ),
+    (
+        "function result with arguments, no call",
+        [_m("user", "hello world"), _m("function", '{"foo": "bar", "baz": 1.5}', name="do_stuff")],
+        28,
+    ),
+    (
+        "a function result alone",
+        [_m("function", '{"a": { "b" : { "c": false}}}', name="dance_the_tango")],
+        24,
+    ),
+    (
+        "assistant function_call",
+        [
+            _m(
+                "assistant",
+                "",
+                function_call={"name": "do_stuff", "arguments": '{"foo": "bar", "baz": 1.5}'},
+            )
+        ],
+        26,
+    ),
+    (
+        "assistant function_call, arguments with newlines",
+        [
+            _m(
+                "assistant",
+                "",
+                function_call={"name": "do_stuff", "arguments": '{"foo":"bar", "baz":\n\n 1.5}'},
+            )
+        ],
+        25,
+    ),
+]

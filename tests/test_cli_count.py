@@ -37,18 +37,41 @@ def test_total_only(tmp_path, capsys):
     assert capsys.readouterr().out.strip() == str(count(sundry.opening("gpt-4o-mini")).total)
 
 
+OWN_MODEL = {
+    "openai-chat": "gpt-4o-mini",
+    "openai-responses": "gpt-4o-mini",
+    "anthropic": "claude-sonnet-4-5",
+    "gemini": "gemini-2.5-flash",
+}
+
+
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_every_provider_body_counts_like_its_neutral_request(fmt, tmp_path, capsys):
     from helpers.formats import parse
 
-    body = render(sundry.ticket("gpt-4o-mini"), fmt).body
+    own = OWN_MODEL[fmt]
+    body = render(sundry.ticket(own), fmt).body
     path = _write(tmp_path, body)
-    assert main(["count", path, "--model", "gpt-4o-mini", "--total"]) == 0
-    expected = count(parse(body), "gpt-4o-mini").total
+    assert main(["count", path, "--model", own, "--total"]) == 0
+    expected = count(parse(body), own).total
     assert capsys.readouterr().out.strip() == str(expected)
-    assert main(["count", path, "--format", fmt, "--model", "claude-sonnet-4-5"]) == 0
-    total_line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("total"))
-    assert "estimate; on " in total_line and "claude-sonnet-4-5" in total_line  # measured spread
+    other = "claude-sonnet-4-5" if fmt != "anthropic" else "gpt-4o-mini"
+    assert main(["count", path, "--format", fmt, "--model", other]) == 2  # never silently
+    assert f"a {fmt} body is counted the way" in capsys.readouterr().err
+
+
+def test_a_gemini_body_counts_as_gemini_always_an_estimate(tmp_path, capsys):
+    """No model field: the URL's model when given, else the default Gemini model."""
+    body = render(sundry.ticket("gemini-2.5-flash"), "gemini").body
+    assert "model" not in body
+    path = _write(tmp_path, body)
+    assert main(["count", path]) == 0
+    total = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("total"))
+    assert total.startswith("total") and "estimate; on " in total and "gemini-2.5-flash" in total
+    url = "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-pro:generateContent"
+    assert main(["count", path, "--url", url]) == 0
+    total = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("total"))
+    assert "gemini-2.5-pro" in total and "estimate" in total and "exact" not in total
 
 
 def test_standard_input(monkeypatch, capsys):

@@ -56,6 +56,8 @@ def test_unknown_model_error_lists_the_known_ids():
 def test_dated_snapshots_fall_back_by_longest_prefix_with_a_note():
     info = model_info("gpt-4o-mini-2024-07-18")
     assert info.id == "gpt-4o-mini" and "matched by prefix" in info.note
+    assert info.matched_by_prefix == "gpt-4o-mini-2024-07-18"  # the id asked for, a field
+    assert model_info("gpt-4o-mini").matched_by_prefix is None
     assert model_info("claude-sonnet-4-5-20250929").id == "claude-sonnet-4-5"
     assert model_info("gpt-4o").note == ""
 

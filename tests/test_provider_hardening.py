@@ -103,7 +103,7 @@ def test_a_bad_request_line_is_a_json_400_not_an_html_page(p):
     ("path", "value", "wording"),
     [
         (("tools",), 5, "tools: expected a list"),
-        # no JSON Schema: Anthropic's own sentence (helpers.rules.schemas)
+        # no JSON Schema: Anthropic's own sentence (standin.rules.schemas)
         (("tools", 0, "input_schema", "required"), [{}], "input_schema: JSON schema is invalid"),
         (("tools", 0, "input_schema", "properties"), 3, "input_schema: JSON schema is invalid"),
         (("model",), ["x"], "model"),

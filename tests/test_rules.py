@@ -27,17 +27,11 @@ from helpers.messages import (
     tool_result,
     user,
 )
-from helpers.rules import (
-    PROFILES,
-    Violation,
-    check,
-    error_response,
-    explain,
-    first_violation_error,
-)
+from helpers.rules import PROFILES, Finding, Violation, check, explain, judged
 from helpers.rules.anthropic import anthropic_numbering
 from helpers.rules.gemini import gemini_turns
 from helpers.rules.openai_chat import chat_numbering
+from standin.rules import error_response, first_violation_error
 from tests.corruptions import CORRUPTIONS, user_between_call_and_result
 from tests.strategies import conversations
 
@@ -261,7 +255,7 @@ def test_violation_prints_where_what_and_rule():
     assert "anthropic answers: messages.1: `tool_use` ids" in report
     assert explain([]) == "no violations" and str(check(sundry.ticket())) == "no violations"
     assert "<code>messages[2].content[1]</code>" in check(req)._repr_html_()
-    assert "&lt;b&gt;" in Violation("x", "<b>")._repr_html_()
+    assert "&lt;b&gt;" in judged(Finding("x", "<b>"), "portable")._repr_html_()
 
 
 # --- OpenAI Chat ---------------------------------------------------------------------------------
@@ -609,3 +603,12 @@ def test_rules_stay_below_formats_and_import_light():
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_a_violation_is_made_whole_and_never_changed():
+    req = sundry.ticket()
+    del req.messages[3]
+    v = only(check(req, "anthropic"), "call-not-answered")
+    assert (v.profile, v.severity) == ("anthropic", "error") and v.provider_error
+    with pytest.raises(AttributeError):  # frozen: no profile or severity rewritten later
+        v.severity = "warning"  # type: ignore[misc]

@@ -1,13 +1,13 @@
-"""helpers.rules.params: the settings a provider refuses (some per model), as one decision:
+"""standin.rules.params: the settings a provider refuses (some per model), as one decision:
 ``verdict`` (what ``python -m helpers check`` prints) and the local provider's answer."""
 
 from __future__ import annotations
 
 import pytest
 
-from helpers.rules.params import PARAM_RULES
-from helpers.rules.table import ROWS
 from standin.cli import main
+from standin.rules.params import PARAM_RULES
+from standin.rules.table import ROWS
 from standin.verdict import verdict
 from tests.provider_support import body, post
 

@@ -1,11 +1,11 @@
-"""helpers.rules.schemas: a tool whose parameters are no JSON Schema is refused, with the
+"""standin.rules.schemas: a tool whose parameters are no JSON Schema is refused, with the
 provider's words and the tool's place, by check and by the local provider alike."""
 
 from __future__ import annotations
 
 import pytest
 
-from helpers.rules.schemas import schema_error
+from standin.rules.schemas import schema_error
 from standin.verdict import verdict
 from tests.provider_support import body, post
 
@@ -87,7 +87,7 @@ def test_the_fast_path_only_passes_what_the_meta_schema_passes():
 
     from jsonschema import Draft202012Validator as V
 
-    from helpers.rules.schemas import _plainly_valid
+    from standin.rules.schemas import _plainly_valid
 
     schemas = [BAD, [], {"type": []}, {"required": ["a", "a"]}, {"properties": {"a": 1}}]
     schemas += [{"anyOf": []}, {"minItems": -1}, {"type": ["string", "nope"]}, True, {}]

@@ -1,4 +1,4 @@
-"""helpers.rules.table and docs/rules.md: every rule per provider, current and consistent.
+"""standin.rules.table and docs/rules.md: every rule per provider, current and consistent.
 
 The page is generated (``scripts/rules_table.py``); this test fails when it is stale. And the
 table must say what ``check`` does: a rule a row calls refused is an error under that profile,
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from helpers.rules import PROFILES, SHAPE_RULES
-from helpers.rules.table import ROWS, markdown
+from standin.rules.table import ROWS, markdown
 from standin.verdict import verdict
 from tests.test_verdict import CASES
 

@@ -102,3 +102,39 @@ def test_tool_calls_keep_their_ids():
         "call_a1",
         "call_b2",
     ]
+
+
+CITATION_STREAMS = [
+    "citations/anthropic_web_search.sse",
+    "citations/anthropic_web_search_thinking.sse",
+]
+
+
+@pytest.mark.parametrize("name", CITATION_STREAMS)
+def test_real_web_search_streams_with_citations_assemble_as_the_sdk_does(name):
+    """Recorded from the real API (pydantic-ai's cassettes): server_tool_use and
+    web_search_tool_result blocks, and citations whose ``encrypted_index`` is a string: no
+    stream index, so the index limits leave it alone."""
+    raw = fixture(name)
+    assert b'"encrypted_index":"' in raw
+    ours = sse.accumulate(raw, "anthropic")
+    theirs = sdk_final("anthropic", raw)
+    kinds = [b["type"] for b in ours["content"]]
+    assert kinds == [b["type"] for b in theirs["content"]]
+    assert {"server_tool_use", "web_search_tool_result", "text"} <= set(kinds)
+    for mine, sdk in zip(ours["content"], theirs["content"], strict=True):
+        if mine["type"] == "text":
+            assert mine["text"] == sdk["text"]
+            assert (mine.get("citations") or []) == (sdk.get("citations") or [])
+    cited = sum(len(b.get("citations") or []) for b in ours["content"])
+    assert cited == sum(len(b.get("citations") or []) for b in theirs["content"]) > 0
+    assert sse.assemble(raw, "anthropic").message.content  # and it parses as a reply
+
+
+def test_a_content_index_that_is_not_an_integer_is_still_refused():
+    bad = (
+        b'event: content_block_start\ndata: {"type":"content_block_start","index":"EpEB",'
+        b'"content_block":{"type":"text","text":""}}\n\n'
+    )
+    with pytest.raises(sse.StreamError, match=r"event 0\.index: expected an integer"):
+        sse.accumulate(bad, "anthropic")

@@ -90,7 +90,7 @@ def check_added_tool(answer: int, my_tool: Any, requests: list[Request], model: 
     if not isinstance(my_tool, Tool) or not my_tool.name or not my_tool.description:
         what = "my_tool is not yet a Tool with a name and a description"
         return not_yet(EX3, what, kind="number", expected=0, tolerance=Decimal(0))
-    from helpers.rules.schemas import schema_error
+    from standin.rules.schemas import schema_error
 
     problem = schema_error(my_tool.parameters)
     if problem is not None:  # a provider would refuse the request: no cost to compare

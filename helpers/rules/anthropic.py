@@ -2,26 +2,13 @@
 
 Anthropic Messages: the shared rules in Anthropic's numbering, plus its own rules.
 
-Two profiles:
-
-- ``anthropic`` (the first-party API, permissive): consecutive turns of the same role are
-  merged by the API, so they are not a violation. Every ``tool_use`` must be answered by
-  ``tool_result`` blocks at the *start* of the next turn (``results-not-first`` when a user
-  message sits between the calls and their results); ids match ``^[a-zA-Z0-9_-]+$``
-  (``call-id-pattern``); content is non-empty except for an optional final assistant message.
-- ``anthropic-strict`` (portable to Amazon Bedrock and older API versions): the same, and roles
-  must alternate user/assistant (``roles-must-alternate``) starting with a user message
-  (``first-must-be-user``).
-
-**Numbering** (``anthropic_numbering``): the renderer moves system messages to the top-level
-``system`` field, turns each ``tool`` message into a ``user`` message, and merges the user
-message right after a tool message into it (tool results first, then the user's blocks). Two
-tool messages in a row stay two user messages (the first-party API merges them; the strict
-profile does not). ``messages.N.content.M`` counts the blocks actually sent.
-
-Every text below is verbatim from public error reports (see ``SOURCES``), with our indices and
-ids filled in. Not checked: the extended-thinking rules (they depend on the request's
-``thinking`` setting, which the neutral model does not carry) and prefill (model-dependent).
+``anthropic`` (the first-party API): tool results open the next turn (``results-not-first``),
+ids match ``^[a-zA-Z0-9_-]+$`` (``call-id-pattern``), content is non-empty except an optional
+final assistant message; consecutive same-role turns are merged, not refused.
+``anthropic-strict`` (Amazon Bedrock, older API versions) adds user/assistant alternation,
+user first. ``anthropic_numbering`` mirrors the renderer, so ``messages.N.content.M`` counts what
+is sent. Not checked: the extended-thinking rules and prefill. Texts and numbering evidence:
+``docs/evidence.md`` (Rules).
 """
 
 from __future__ import annotations
@@ -33,7 +20,7 @@ from typing import Any, NamedTuple
 
 from helpers.messages import Image, Message, Reasoning, Tool, ToolCall, ToolResult
 from helpers.rules.core import blocks
-from helpers.rules.violation import Violation, set_provider_error
+from helpers.rules.violation import Answer, Finding
 
 MISSING = (
     "messages.{w}: `tool_use` ids were found without `tool_result` blocks immediately after: "
@@ -46,6 +33,10 @@ UNEXPECTED = (
 )
 DUPLICATE = "messages.{w}.content.{b}: `tool_use` ids must be unique"
 ID_PATTERN = "messages.{w}.content.{b}.tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'"
+DUPLICATE_RESULT = (
+    "messages.{w}.content.{b}: each tool_use must have a single result. Found multiple "
+    "`tool_result` blocks with id: {id}"
+)
 EMPTY_MESSAGE = (
     "messages.{w}: all messages must have non-empty content except for the optional final "
     "assistant message"
@@ -74,6 +65,10 @@ SOURCES = {
     DUPLICATE: "anthropics/claude-code#20901, BerriAI/litellm#23510 (newer reports drop the "
     "backticks: claude-code#28515)",
     ID_PATTERN: "anomalyco/opencode#1279",
+    DUPLICATE_RESULT: (
+        "anthropics/claude-code#14110 (2025-12-16, via Vertex AI: the path names the second "
+        "result), sipeed/picoclaw#1793 (2026-03-19)"
+    ),
     EMPTY_MESSAGE: "anthropics/claude-code#6774, #4416",
     EMPTY_TEXT: "anthropics/claude-code#59812, mckaywrigley/chatbot-ui#1656",
     BLANK_TEXT: "anthropics/claude-code#23440, #23369",
@@ -130,36 +125,39 @@ def _sent(block: Any, role: str) -> bool:
 
 
 def check(
-    messages: list[Message], tools: list[Tool], core: list[Violation], strict: bool = False
-) -> list[Violation]:
-    """Core violations in Anthropic's words, plus Anthropic's rules (and the strict ones)."""
+    messages: list[Message], tools: list[Tool], core: list[Finding], strict: bool = False
+) -> list[tuple[Finding, Answer | None]]:
+    """Core findings with Anthropic's answers, plus Anthropic's rules (and the strict ones)."""
     wire = anthropic_numbering(messages)
     at = {(i, j): (w, b) for w, m in enumerate(wire) for b, (i, j, _) in enumerate(m.parts)}
     wire_of = {i: w for w, m in enumerate(wire) for i in m.neutral_indices}
     missing, not_first, unexpected = _pairing(wire)
-    kept = []
-    for v in core:
-        key = (v.message_index, v.block_index)
-        if v.rule == "empty-content" and v.block_index is None:
-            w = wire_of.get(v.message_index)
+    kept: list[tuple[Finding, Answer | None]] = []
+    for f in core:
+        key = (f.message_index, f.block_index)
+        answer = None
+        if f.rule == "empty-content" and f.block_index is None:
+            w = wire_of.get(f.message_index)
             if w is not None and not wire[w].parts:
                 if w == len(wire) - 1 and wire[w].role == "assistant":
                     continue  # Anthropic allows an empty final assistant message
-                _answer(v, EMPTY_MESSAGE, w=w)
-        elif v.rule == "empty-content":
-            block = messages[v.message_index].content[v.block_index]
-            _answer(v, BLANK_TEXT if block.text else EMPTY_TEXT)
-        elif v.rule == "call-not-answered" and key in missing:
-            v.provider_error, v.provider_source = missing[key], SOURCES[MISSING]
-        elif v.rule.startswith("result-") and key in unexpected:
-            v.provider_error, v.provider_source = unexpected[key], SOURCES[UNEXPECTED]
-        elif v.rule == "duplicate-id" and key in at and _same_message_duplicate(wire, *at[key]):
-            _answer(v, DUPLICATE, w=at[key][0], b=at[key][1])
-        elif v.rule == "no-messages" and not wire:
-            _answer(v, NO_MESSAGES)
-        elif v.rule == "duplicate-tool":
-            _answer(v, TOOL_NAMES)
-        kept.append(v)
+                answer = _answer(EMPTY_MESSAGE, w=w)
+        elif f.rule == "empty-content":
+            block = messages[f.message_index].content[f.block_index]
+            answer = _answer(BLANK_TEXT if block.text else EMPTY_TEXT)
+        elif f.rule == "call-not-answered" and key in missing:
+            answer = Answer(missing[key], SOURCES[MISSING])
+        elif (f.rule.startswith("result-") or f.rule == "duplicate-result") and key in unexpected:
+            answer = Answer(unexpected[key], SOURCES[UNEXPECTED])
+        elif f.rule == "duplicate-result" and key in at:
+            answer = _answer(DUPLICATE_RESULT, w=at[key][0], b=at[key][1], id=f.call_id)
+        elif f.rule == "duplicate-id" and key in at and _same_message_duplicate(wire, *at[key]):
+            answer = _answer(DUPLICATE, w=at[key][0], b=at[key][1])
+        elif f.rule == "no-messages" and not wire:
+            answer = _answer(NO_MESSAGES)
+        elif f.rule == "duplicate-tool":
+            answer = _answer(TOOL_NAMES)
+        kept.append((f, answer))
     extra = not_first + _id_patterns(wire)
     if strict:
         extra += _alternation(wire)
@@ -187,7 +185,7 @@ def _pairing(wire: list[WireMessage]):
         roles.append(role)
         turns.append([_Part(w, b, *part) for w in ws for b, part in enumerate(wire[w].parts)])
     missing: dict[tuple[int, int], str] = {}
-    not_first: list[Violation] = []
+    not_first: list[tuple[Finding, Answer]] = []
     unexpected: dict[tuple[int, int], str] = {}
     for t, parts in enumerate(turns):
         if roles[t] == "user":
@@ -218,8 +216,8 @@ def _is(part: _Part, kind: type) -> bool:
     return isinstance(part.block, kind)
 
 
-def _not_first(call_at: int, between: int, call_id: str, text: str) -> Violation:
-    v = Violation(
+def _not_first(call_at: int, between: int, call_id: str, text: str) -> tuple[Finding, Answer]:
+    f = Finding(
         "results-not-first",
         f"this message sits between the tool calls of messages[{call_at}] and the result for "
         f"{call_id!r}; Anthropic puts both in one user turn, and there the tool_result blocks "
@@ -228,7 +226,7 @@ def _not_first(call_at: int, between: int, call_id: str, text: str) -> Violation
         None,
         call_id,
     )
-    return set_provider_error(v, text, SOURCES[MISSING])
+    return f, Answer(text, SOURCES[MISSING])
 
 
 def _same_message_duplicate(wire: list[WireMessage], w: int, b: int) -> bool:
@@ -237,12 +235,12 @@ def _same_message_duplicate(wire: list[WireMessage], w: int, b: int) -> bool:
     return any(isinstance(p[2], ToolCall) and p[2].id == call.id for p in wire[w].parts[:b])
 
 
-def _id_patterns(wire: list[WireMessage]) -> list[Violation]:
+def _id_patterns(wire: list[WireMessage]) -> list[tuple[Finding, Answer]]:
     out = []
     for w, message in enumerate(wire):
         for b, (i, j, block) in enumerate(message.parts):
             if isinstance(block, ToolCall) and not _ID.match(block.id):
-                v = Violation(
+                f = Finding(
                     "call-id-pattern",
                     f"call id {block.id!r} has characters Anthropic does not accept: ids match "
                     "^[a-zA-Z0-9_-]+$ (letters, digits, _ and -)",
@@ -250,25 +248,25 @@ def _id_patterns(wire: list[WireMessage]) -> list[Violation]:
                     j,
                     block.id,
                 )
-                out.append(_answer(v, ID_PATTERN, w=w, b=b))
+                out.append((f, _answer(ID_PATTERN, w=w, b=b)))
     return out
 
 
-def _alternation(wire: list[WireMessage]) -> list[Violation]:
+def _alternation(wire: list[WireMessage]) -> list[tuple[Finding, Answer]]:
     out = []
     if wire and wire[0].role != "user":
-        v = Violation(
+        f = Finding(
             "first-must-be-user",
             f"after the system prompt the first message is {wire[0].role}, but the strict rules "
             f"want a user message first. Bedrock Converse answers: {BEDROCK_FIRST_USER}",
             wire[0].neutral_indices[0],
         )
-        out.append(_answer(v, FIRST_USER))
+        out.append((f, _answer(FIRST_USER)))
     for w in range(1, len(wire)):
         if wire[w].role == wire[w - 1].role:
             role = wire[w].role
             first = wire[w].neutral_indices[0]
-            v = Violation(
+            f = Finding(
                 "roles-must-alternate",
                 f"on the wire this {role} message follows another {role} message (tool "
                 "messages become user messages); the first-party API merges them, the strict "
@@ -276,9 +274,9 @@ def _alternation(wire: list[WireMessage]) -> list[Violation]:
                 f"{BEDROCK_ALTERNATE}",
                 first,
             )
-            out.append(_answer(v, ALTERNATE, role=role))
+            out.append((f, _answer(ALTERNATE, role=role)))
     return out
 
 
-def _answer(v: Violation, template: str, **values: Any) -> Violation:
-    return set_provider_error(v, template.format(**values), SOURCES[template])
+def _answer(template: str, **values: Any) -> Answer:
+    return Answer(template.format(**values), SOURCES[template])

@@ -1,18 +1,14 @@
 """Used in lessons: none directly (imported by rules, rules.anthropic, rules.gemini, ...).
 
-The rules every provider shares, checked on the neutral model: the ``neutral`` profile.
+The rules every provider shares, checked on the neutral model: the ``portable`` profile.
 
 1. The system message comes first, and only first.
 2. Content is a non-empty list of known blocks; no text block is empty (or only whitespace).
-3. Blocks sit where they belong: tool calls in assistant messages, tool results in tool messages,
-   and a tool message holds nothing but tool results.
-4. Tool call arguments are JSON objects; a call names a tool the request defines (when it
-   defines any).
-5. Calls and results pair up (``pairing.py``): unique call ids, every call answered by exactly
-   one result after it and before the next assistant message.
+3. Blocks sit where they belong: calls in assistant messages, results in tool messages.
+4. Tool call arguments are JSON objects; a call names a tool the request defines (if any).
 
-What this module does not do: anything one provider alone demands (adjacency, alternation, id
-patterns, counts). Those live in the provider modules, which start from this list.
+Calls and results pairing is ``pairing.py``. What this module does not do: anything one
+provider alone demands (adjacency, alternation, id patterns, counts): the provider modules.
 """
 
 from __future__ import annotations
@@ -31,7 +27,7 @@ from helpers.messages import (
     ToolCall,
     ToolResult,
 )
-from helpers.rules.violation import Violation
+from helpers.rules.violation import Finding
 
 _BLOCK_CLASSES = (Text, ToolCall, ToolResult, Reasoning, Image)
 #: Which block types each role may hold (tool results and calls have their own, named rules).
@@ -55,12 +51,12 @@ def blocks(message: Message) -> Iterator[tuple[int, Any]]:
             yield j, block
 
 
-def check_core(messages: list[Message], tools: list[Tool] | None = None) -> list[Violation]:
-    """Violations of rules 1-4, message by message (``pairing.check_pairing`` does rule 5)."""
-    out: list[Violation] = []
+def check_core(messages: list[Message], tools: list[Tool] | None = None) -> list[Finding]:
+    """Findings of rules 1-4, message by message (``pairing.check_pairing`` does rule 5)."""
+    out: list[Finding] = []
     if not any(getattr(m, "role", None) != "system" for m in messages):
         out.append(
-            Violation(
+            Finding(
                 "no-messages",
                 "the request has no user, assistant or tool message: there is no conversation "
                 "for the model to answer",
@@ -72,13 +68,13 @@ def check_core(messages: list[Message], tools: list[Tool] | None = None) -> list
     return out
 
 
-def _tool_definitions(tools: list[Tool]) -> list[Violation]:
+def _tool_definitions(tools: list[Tool]) -> list[Finding]:
     seen: set[str] = set()
     out = []
     for tool in tools:
         if tool.name in seen:
             out.append(
-                Violation(
+                Finding(
                     "duplicate-tool",
                     f"two tool definitions are named {tool.name!r}; the model calls tools by "
                     "name, so names must be unique",
@@ -88,14 +84,14 @@ def _tool_definitions(tools: list[Tool]) -> list[Violation]:
     return out
 
 
-def _message_shape(i: int, message: Message, tools: list[Tool] | None) -> list[Violation]:
+def _message_shape(i: int, message: Message, tools: list[Tool] | None) -> list[Finding]:
     """Rules 1-4 for one message: role, position, content, blocks, arguments, tool names."""
-    out: list[Violation] = []
+    out: list[Finding] = []
     role = getattr(message, "role", None)
     content = getattr(message, "content", None)
     if role not in ROLES:
         out.append(
-            Violation(
+            Finding(
                 "unknown-role",
                 f"role {role!r} is not one of {', '.join(ROLES)}",
                 i,
@@ -103,7 +99,7 @@ def _message_shape(i: int, message: Message, tools: list[Tool] | None) -> list[V
         )
     if role == "system" and i != 0:
         out.append(
-            Violation(
+            Finding(
                 "system-not-first",
                 f"a system message may only come first, but this one is message {i}; put all "
                 "instructions in messages[0]",
@@ -112,7 +108,7 @@ def _message_shape(i: int, message: Message, tools: list[Tool] | None) -> list[V
         )
     if not isinstance(content, list):
         out.append(
-            Violation(
+            Finding(
                 "content-not-list",
                 f"content is a {type(content).__name__}, but content is always a list of "
                 'blocks: write [Text("...")] (or use the builders: user("..."))',
@@ -121,7 +117,7 @@ def _message_shape(i: int, message: Message, tools: list[Tool] | None) -> list[V
         )
         return out
     if not content:
-        out.append(Violation("empty-content", f"this {role} message has no content blocks", i))
+        out.append(Finding("empty-content", f"this {role} message has no content blocks", i))
     for j, block in enumerate(content):
         out += _block_shape(i, j, role, block, tools)
     return out
@@ -132,7 +128,7 @@ def _block_shape(i: int, j: int, role: str, block: Any, tools: list[Tool] | None
     if not isinstance(block, _BLOCK_CLASSES) or kind not in BLOCK_TYPES:
         hint = " (a dict? read JSON with block_from_json)" if isinstance(block, dict) else ""
         return [
-            Violation(
+            Finding(
                 "unknown-block",
                 f"{type(block).__name__} with type {kind!r} is not a block{hint}; known block "
                 f"types: {', '.join(BLOCK_TYPES)}",
@@ -145,10 +141,10 @@ def _block_shape(i: int, j: int, role: str, block: Any, tools: list[Tool] | None
     call_id = block.call_id if kind == "tool_result" else call_id
     if kind == "text" and not block.text.strip():
         what = "empty" if not block.text else "only whitespace"
-        out.append(Violation("empty-content", f"this text block is {what}", i, j))
+        out.append(Finding("empty-content", f"this text block is {what}", i, j))
     if role == "tool" and kind != "tool_result":
         out.append(
-            Violation(
+            Finding(
                 "tool-message-content",
                 f"a tool message holds only tool_result blocks, but this block is {kind}; put "
                 "text for the model in a user message after it",
@@ -158,7 +154,7 @@ def _block_shape(i: int, j: int, role: str, block: Any, tools: list[Tool] | None
         )
     elif kind == "tool_result" and role != "tool":
         out.append(
-            Violation(
+            Finding(
                 "result-outside-tool-message",
                 f"a tool_result belongs in a tool message, not in a {role} message",
                 i,
@@ -168,7 +164,7 @@ def _block_shape(i: int, j: int, role: str, block: Any, tools: list[Tool] | None
         )
     elif kind == "tool_call" and role != "assistant":
         out.append(
-            Violation(
+            Finding(
                 "call-outside-assistant",
                 f"only the model makes tool calls: a tool_call belongs in an assistant message, "
                 f"not in a {role} message",
@@ -180,7 +176,7 @@ def _block_shape(i: int, j: int, role: str, block: Any, tools: list[Tool] | None
     elif role in _ALLOWED and kind not in _ALLOWED[role] | {"tool_call", "tool_result"}:
         allowed = ", ".join(sorted(_ALLOWED[role]))
         out.append(
-            Violation(
+            Finding(
                 "block-not-allowed",
                 f"a {role} message holds {allowed} blocks, not {kind}",
                 i,
@@ -192,11 +188,11 @@ def _block_shape(i: int, j: int, role: str, block: Any, tools: list[Tool] | None
     return out
 
 
-def _call_shape(i: int, j: int, call: ToolCall, tools: list[Tool] | None) -> list[Violation]:
+def _call_shape(i: int, j: int, call: ToolCall, tools: list[Tool] | None) -> list[Finding]:
     out = []
     if not isinstance(call.arguments, dict):
         out.append(
-            Violation(
+            Finding(
                 "arguments-not-object",
                 f"arguments must be a JSON object (a dict), but this call's are a "
                 f"{type(call.arguments).__name__}; a JSON *string* is OpenAI's wire spelling, "
@@ -208,7 +204,7 @@ def _call_shape(i: int, j: int, call: ToolCall, tools: list[Tool] | None) -> lis
         )
     if tools and call.name not in {t.name for t in tools}:
         out.append(
-            Violation(
+            Finding(
                 "unknown-tool",
                 f"calls tool {call.name!r}, which the request's tools do not define "
                 f"(defined: {', '.join(t.name for t in tools)})",

@@ -2,21 +2,12 @@
 
 Gemini ``generateContent``: the shared rules, plus where function calls and responses may sit.
 
-Gemini's ``contents`` alternate ``user`` and ``model`` turns. A tool message becomes a ``user``
-turn of ``functionResponse`` parts (a *function-response turn*); an assistant message with calls
-becomes a *function-call turn*. Gemini checks three things about them:
-
-- ``call-turn-position``: a function-call turn comes right after a user turn or a
-  function-response turn (so a history may not *start* with a function call);
-- ``response-turn-position``: a function-response turn comes right after the function-call turn;
-- ``response-count``: it holds as many response parts as the call turn has call parts; a
-  call turn followed by a turn that is no function-response turn (its results dropped) has
-  zero, and is refused too.
-
-**Numbering.** System messages move to ``systemInstruction``; each tool message becomes one
-function-response turn (two tool messages in a row are two turns, and the second breaks
-``response-turn-position``). Gemini's texts name no position and no id, so ``provider_error``
-is the same sentence wherever the problem is; the violation's own message says where.
+A tool message becomes a function-response turn, an assistant message with calls a
+function-call turn. Gemini checks that a call turn follows a user or response turn
+(``call-turn-position``), a response turn follows the call turn (``response-turn-position``),
+and it holds one response per call (``response-count``). ``gemini_turns`` mirrors the
+renderer. Gemini's texts name no position and no id: the violation's message says where.
+Sources and numbering: ``docs/evidence.md`` (Rules).
 """
 
 from __future__ import annotations
@@ -25,7 +16,7 @@ from dataclasses import dataclass, field
 
 from helpers.messages import Message, Reasoning, Tool, ToolCall, ToolResult
 from helpers.rules.core import blocks
-from helpers.rules.violation import Violation, set_provider_error
+from helpers.rules.violation import Answer, Finding
 
 CALL_TURN = (
     "Please ensure that function call turn comes immediately after a user turn or after a "
@@ -86,10 +77,12 @@ def _sent(block: object) -> bool:
     return not isinstance(block, Reasoning) or block.provider in (None, "gemini")
 
 
-def check(messages: list[Message], tools: list[Tool], core: list[Violation]) -> list[Violation]:
-    """The core violations (Gemini has no text for them) plus Gemini's three turn rules."""
+def check(
+    messages: list[Message], tools: list[Tool], core: list[Finding]
+) -> list[tuple[Finding, Answer | None]]:
+    """The core findings (Gemini has no text for them) plus Gemini's three turn rules."""
     turns = gemini_turns(messages)
-    out = list(core)
+    out = [(f, _duplicate(f, turns) if f.rule == "duplicate-result" else None) for f in core]
     for n, turn in enumerate(turns):
         before = turns[n - 1] if n > 0 else None
         if turn.kind == "model" and turn.calls:
@@ -106,14 +99,24 @@ def check(messages: list[Message], tools: list[Tool], core: list[Violation]) -> 
     return out
 
 
-def _call_turn(turn: Turn, before: Turn | None) -> Violation:
+def _duplicate(f: Finding, turns: list[Turn]) -> Answer | None:
+    """A call answered twice in one response turn: refused when it makes the count differ."""
+    for n, turn in enumerate(turns):
+        if any((i, j) == (f.message_index, f.block_index) for i, j, _ in turn.results):
+            before = turns[n - 1] if n else None
+            if before and before.calls and len(turn.results) != len(before.calls):
+                return Answer(COUNT, SOURCES[COUNT])
+    return None
+
+
+def _call_turn(turn: Turn, before: Turn | None) -> tuple[Finding, Answer]:
     i, j, call = turn.calls[0]
     where = (
         "the history starts with it"
         if before is None
         else f"it follows another model turn (messages[{before.neutral_index}])"
     )
-    v = Violation(
+    f = Finding(
         "call-turn-position",
         f"on Gemini a turn with function calls must come right after a user turn or a "
         f"function-response turn, but {where}",
@@ -121,17 +124,17 @@ def _call_turn(turn: Turn, before: Turn | None) -> Violation:
         j,
         call.id,
     )
-    return set_provider_error(v, CALL_TURN, SOURCES[CALL_TURN])
+    return f, Answer(CALL_TURN, SOURCES[CALL_TURN])
 
 
-def _response_turn(turn: Turn, before: Turn | None) -> Violation:
+def _response_turn(turn: Turn, before: Turn | None) -> tuple[Finding, Answer]:
     i, j, result = turn.results[0] if turn.results else (turn.neutral_index, None, None)
     what = (
         "nothing"
         if before is None
         else f"messages[{before.neutral_index}], which is not a turn with function calls"
     )
-    v = Violation(
+    f = Finding(
         "response-turn-position",
         f"on Gemini function responses must come right after the turn with the function calls, "
         f"but this one follows {what}",
@@ -139,14 +142,14 @@ def _response_turn(turn: Turn, before: Turn | None) -> Violation:
         j,
         result.call_id if result else None,
     )
-    return set_provider_error(v, RESPONSE_TURN, SOURCES[RESPONSE_TURN])
+    return f, Answer(RESPONSE_TURN, SOURCES[RESPONSE_TURN])
 
 
-def _no_responses(turn: Turn, after: Turn) -> Violation:
+def _no_responses(turn: Turn, after: Turn) -> tuple[Finding, Answer]:
     """A function-call turn followed by a turn that answers none of its calls (a result
     dropped, say by compaction): Gemini counts zero responses and refuses it."""
     asked = [c.id for _, _, c in turn.calls]
-    v = Violation(
+    f = Finding(
         "response-count",
         f"the function-call turn (messages[{turn.neutral_index}]) has {len(asked)} call(s) but "
         f"the next turn (messages[{after.neutral_index}]) holds no function response; on "
@@ -155,10 +158,10 @@ def _no_responses(turn: Turn, after: Turn) -> Violation:
         None,
         asked[0],
     )
-    return set_provider_error(v, COUNT, SOURCES[COUNT])
+    return f, Answer(COUNT, SOURCES[COUNT])
 
 
-def _count(turn: Turn, before: Turn) -> Violation:
+def _count(turn: Turn, before: Turn) -> tuple[Finding, Answer]:
     answered = [r.call_id for _, _, r in turn.results]
     asked = [c.id for _, _, c in before.calls]
     unanswered = [cid for cid in asked if cid not in answered]
@@ -173,7 +176,7 @@ def _count(turn: Turn, before: Turn) -> Violation:
                 i, j, call_id = ri, rj, r.call_id
                 break
             seen.add(r.call_id)
-    v = Violation(
+    f = Finding(
         "response-count",
         f"the function-call turn (messages[{before.neutral_index}]) has {len(asked)} "
         f"call(s) but this function-response turn has {len(answered)} response(s); on Gemini "
@@ -182,4 +185,4 @@ def _count(turn: Turn, before: Turn) -> Violation:
         j,
         call_id,
     )
-    return set_provider_error(v, COUNT, SOURCES[COUNT])
+    return f, Answer(COUNT, SOURCES[COUNT])

@@ -2,23 +2,12 @@
 
 OpenAI Chat Completions: the shared rules, plus "tool messages come right after their calls".
 
-Chat Completions checks the list it receives: an assistant message with ``tool_calls`` must be
-followed *immediately* by ``role: "tool"`` messages answering each ``tool_call_id``, and a tool
-message must answer the assistant message before its run of tool messages.
-
-**Numbering.** The Chat renderer writes one chat message per neutral message, except a neutral
-``tool`` message, which becomes one ``role: "tool"`` message per result, and a message with
-nothing Chat can carry (only reasoning), which is left out. So OpenAI's ``messages.[N]`` counts
-every result of earlier tool messages (``chat_numbering`` below).
-
-**Texts.** Verbatim from public error reports (the ``SOURCES`` entries); OpenAI names the
-message whose *role* broke the rule in ``param`` (``"messages.[6].role"``): the first message
-after the tool run that is not a tool message, or the tool message itself. Two details are our
-choice, since no report shows them: several missing ids are joined with ``", "``, and when the
-list ends right after the calls, ``param`` names the assistant message.
-
-Not checked here: reasoning blocks. Chat Completions has no field for them, the renderer drops
-them and says so; that is a lossy conversion, not a broken rule.
+An assistant message with ``tool_calls`` must be followed *immediately* by ``role: "tool"``
+messages answering each ``tool_call_id`` (``results-not-adjacent``). ``chat_numbering``
+mirrors the renderer (one chat message per tool result), so OpenAI's ``messages.[N]`` and
+``param`` count as OpenAI does. Not checked: reasoning blocks (Chat has no field for them; the
+renderer drops them and says so). Texts, sources and our two choices of detail:
+``docs/evidence.md`` (Rules).
 """
 
 from __future__ import annotations
@@ -27,7 +16,7 @@ from dataclasses import dataclass
 
 from helpers.messages import Image, Message, Reasoning, Tool, ToolCall, ToolResult
 from helpers.rules.core import blocks
-from helpers.rules.violation import Violation, set_provider_error
+from helpers.rules.violation import Answer, Finding
 
 MISSING = (
     "An assistant message with 'tool_calls' must be followed by tool messages responding to "
@@ -40,6 +29,10 @@ ORPHAN = (
 NOT_FOUND = (
     "Invalid parameter: 'tool_call_id' of '{id}' not found in 'tool_calls' of previous message."
 )
+DUPLICATE = (
+    "Invalid parameter: Duplicate value for 'tool_call_id' of '{id}', in messages[{first}] and "
+    "messages[{k}]."
+)
 EMPTY_LIST = (
     "Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty "
     "array instead."
@@ -49,6 +42,7 @@ SOURCES = {
     ORPHAN: "smarter-sh/smarter#264, sdcb/chats#132",
     NOT_FOUND: "dapr/dapr-agents#145 (the thread does not name the upstream; OpenAI's style)",
     EMPTY_LIST: "CopilotKit/CopilotKit#529",
+    DUPLICATE: "agno-agi/agno#5116 (param 'messages.[8].tool_call_id'), fatwang2/search2ai#30",
 }
 
 
@@ -94,20 +88,26 @@ def _sent(block: object, role: str) -> bool:
     return not isinstance(block, Reasoning)
 
 
-def check(messages: list[Message], tools: list[Tool], core: list[Violation]) -> list[Violation]:
-    """The core violations with OpenAI's texts filled in, plus ``results-not-adjacent``."""
+def check(
+    messages: list[Message], tools: list[Tool], core: list[Finding]
+) -> list[tuple[Finding, Answer | None]]:
+    """The core findings with OpenAI's answers, plus ``results-not-adjacent``."""
     chat = chat_numbering(messages)
     missing = _missing_results(chat)
-    for v in core:
-        if v.rule == "call-not-answered" and v.message_index in missing:
-            ids, param, _ = missing[v.message_index]
-            _answer(v, MISSING, param, ids=", ".join(ids))
-        elif v.rule == "no-messages" and not messages:
-            _answer(v, EMPTY_LIST, "messages")
-            v.provider_code = "empty_array"
-        elif v.rule.startswith("result-") or v.rule == "duplicate-result":
-            _answer_tool_message(v, chat)
-    return core + _not_adjacent(messages, chat, missing, core)
+    out: list[tuple[Finding, Answer | None]] = []
+    for f in core:
+        answer = None
+        if f.rule == "call-not-answered" and f.message_index in missing:
+            ids, param, _ = missing[f.message_index]
+            answer = _answer(MISSING, param, ids=", ".join(ids))
+        elif f.rule == "no-messages" and not messages:
+            answer = _answer(EMPTY_LIST, "messages", code="empty_array")
+        elif f.rule == "duplicate-result":
+            answer = _duplicate(f, chat) or _answer_tool_message(f, chat)
+        elif f.rule.startswith("result-"):
+            answer = _answer_tool_message(f, chat)
+        out.append((f, answer))
+    return out + _not_adjacent(messages, chat, missing, core)
 
 
 def _missing_results(chat: list[ChatMessage]) -> dict[int, tuple[list[str], str, int]]:
@@ -132,10 +132,10 @@ def _not_adjacent(
     messages: list[Message],
     chat: list[ChatMessage],
     missing: dict[int, tuple[list[str], str, int]],
-    core: list[Violation],
-) -> list[Violation]:
+    core: list[Finding],
+) -> list[tuple[Finding, Answer]]:
     """Calls answered in time for the core rules, but not by the tool messages right after."""
-    unanswered = {(v.message_index, v.call_id) for v in core if v.rule == "call-not-answered"}
+    unanswered = {(f.message_index, f.call_id) for f in core if f.rule == "call-not-answered"}
     out = []
     for a, (ids, param, end) in missing.items():
         if end >= len(chat):
@@ -144,7 +144,7 @@ def _not_adjacent(
         for cid in ids:
             if (a, cid) in unanswered:
                 continue
-            v = Violation(
+            f = Finding(
                 "results-not-adjacent",
                 f"this {messages[between].role} message comes between the tool calls of "
                 f"messages[{a}] and the result for {cid!r}; on Chat Completions the tool "
@@ -153,24 +153,36 @@ def _not_adjacent(
                 None,
                 cid,
             )
-            out.append(_answer(v, MISSING, param, ids=", ".join(ids)))
+            out.append((f, _answer(MISSING, param, ids=", ".join(ids))))
     return out
 
 
-def _answer_tool_message(v: Violation, chat: list[ChatMessage]) -> None:
-    """Fill in what OpenAI answers for the tool message made from result ``v`` points at."""
-    at = (v.message_index, v.block_index)
+def _answer_tool_message(f: Finding, chat: list[ChatMessage]) -> Answer | None:
+    """What OpenAI answers for the tool message made from the result ``f`` points at."""
+    at = (f.message_index, f.block_index)
     k = next((k for k, e in enumerate(chat) if (e.neutral_index, e.block_index) == at), None)
     if k is None:  # the result is not in a tool message: the renderer's problem, not OpenAI's
-        return
+        return None
     owner = k - 1
     while owner >= 0 and chat[owner].role == "tool":
         owner -= 1
     if owner < 0 or chat[owner].role != "assistant" or not chat[owner].call_ids:
-        _answer(v, ORPHAN, f"messages.[{k}].role")
-    elif chat[k].tool_call_id not in chat[owner].call_ids:
-        _answer(v, NOT_FOUND, None, id=chat[k].tool_call_id)
+        return _answer(ORPHAN, f"messages.[{k}].role")
+    if chat[k].tool_call_id not in chat[owner].call_ids:
+        return _answer(NOT_FOUND, None, id=chat[k].tool_call_id)
+    return None
 
 
-def _answer(v: Violation, template: str, param: str | None, **values: str) -> Violation:
-    return set_provider_error(v, template.format(**values), SOURCES[template], param)
+def _duplicate(f: Finding, chat: list[ChatMessage]) -> Answer | None:
+    """Two tool messages answering one call: OpenAI names both, in its own numbering."""
+    at = (f.message_index, f.block_index)
+    k = next((k for k, e in enumerate(chat) if (e.neutral_index, e.block_index) == at), None)
+    if k is None:
+        return None
+    first = next(n for n, e in enumerate(chat) if e.tool_call_id == chat[k].tool_call_id)
+    text = DUPLICATE.format(id=chat[k].tool_call_id, first=first, k=k)
+    return Answer(text, SOURCES[DUPLICATE], f"messages.[{k}].tool_call_id")
+
+
+def _answer(template: str, param: str | None, code: str | None = None, **values: str) -> Answer:
+    return Answer(template.format(**values), SOURCES[template], param, code)

@@ -2,35 +2,26 @@
 
 OpenAI Responses: the shared rules, plus "a reasoning item is followed by what it produced".
 
-The Responses API has no ``tool`` role: calls and results are typed *items* of ``input``
-(``function_call``, ``function_call_output``), paired by ``call_id``. What it checks, as far as
-public error reports show, is the pairing itself: every call has an output somewhere in
-``input`` and every output has a call. Whether the output must come right after its call is not
-documented, so a result that answers late keeps the core violation but no OpenAI text.
-
-Reasoning items (``rs_...``) are replayed as input and OpenAI pairs each with the item it produced
-*by id*: the item right after a reasoning item that carries an ``id`` must be that output item,
-with its own id (``msg_...``, ``fc_...``, ``ctc_...``, ``ws_...``; or an ``item_reference``). An
-assistant text replayed as a plain message (no id), a function call without its ``fc_...`` id, a
-user turn, a tool output, or nothing at all: OpenAI answers 400 (a recorded refusal:
-pydantic/pydantic-ai ``test_openai_responses_thinking_with_modified_history``). On the neutral
-model: a reasoning block with an ``id`` is followed, in its assistant message, by a text or tool
-call that keeps its Responses ``item_id`` (or by another reasoning block). ``pairing_on_the_wire``
-applies the same rule to a body's ``input`` items, which can hold item types the neutral model
-cannot (``standin.verdict`` uses it). Reasoning blocks without an ``id`` cannot be replayed to
-Responses at all (the renderer drops them), so they are not checked.
-
-**Numbering.** OpenAI's texts name call ids, not positions; ``param`` is always ``"input"``.
+Calls and results are ``input`` items paired by ``call_id``: every call has an output and every
+output a call. A replayed reasoning item with an ``id`` must be followed by the item it produced,
+with that item's own id (``reasoning-not-followed``); ``pairing_on_the_wire`` applies the same
+rule to a body's ``input`` items, which may hold types the neutral model cannot. Whether an
+output must come right after its call is not documented, so it is not refused. OpenAI's texts
+name ids, not positions; ``param`` is ``"input"``. Evidence: ``docs/evidence.md`` (Rules).
 """
 
 from __future__ import annotations
 
 from helpers.messages import Message, Reasoning, Tool, ToolResult
 from helpers.rules.core import blocks
-from helpers.rules.violation import Violation, set_provider_error
+from helpers.rules.violation import Answer, Finding
 
 NO_OUTPUT = "No tool output found for function call {id}."
 NO_CALL = "No tool call found for function call output with call_id {id}."
+DUPLICATE = (
+    "Duplicate function_call_output for call_id '{id}'. Each function_call must have exactly "
+    "one matching function_call_output"
+)
 REASONING_ALONE = (
     "Item '{id}' of type 'reasoning' was provided without its required following item."
 )
@@ -41,6 +32,11 @@ SOURCES = {
     NOT_STORED: "maximhq/bifrost#2441 (OpenAI's answer passed through, store false)",
     NO_OUTPUT: "tjardoo/openai-client#124, lace-ai/gai#49",
     NO_CALL: "james-6-23/codex2api#414, continuedev/continue#10092",
+    DUPLICATE: (
+        "NousResearch/hermes-agent#102629 (2026-09-04) and mnfst/llm-gateway#2858 (2026-09-10), "
+        "both as passed on by a gateway ('a strict Responses provider'); the same item id twice "
+        "is 'Duplicate item found with id ...' (openai/openai-agents-python#1789)"
+    ),
     REASONING_ALONE: (
         "continuedev/continue#8933, openai/openai-node#1567, vercel/ai#7099 (fixed by sending the "
         "item ids: vercel/ai#7285); a recorded refusal: pydantic/pydantic-ai tests/models/"
@@ -50,18 +46,25 @@ SOURCES = {
 }
 
 
-def check(messages: list[Message], tools: list[Tool], core: list[Violation]) -> list[Violation]:
-    """The core violations with OpenAI's texts filled in, plus ``reasoning-not-followed``."""
+def check(
+    messages: list[Message], tools: list[Tool], core: list[Finding]
+) -> list[tuple[Finding, Answer | None]]:
+    """The core findings with OpenAI's answers, plus ``reasoning-not-followed``."""
     answered = {b.call_id for m in messages for _, b in blocks(m) if isinstance(b, ToolResult)}
-    for v in core:
-        if v.rule == "call-not-answered" and v.call_id not in answered:
-            _answer(v, NO_OUTPUT, id=v.call_id)
-        elif v.rule == "result-without-call":
-            _answer(v, NO_CALL, id=v.call_id)
-    return core + _reasoning_alone(messages)
+    out: list[tuple[Finding, Answer | None]] = []
+    for f in core:
+        answer = None
+        if f.rule == "call-not-answered" and f.call_id not in answered:
+            answer = _answer(NO_OUTPUT, id=f.call_id)
+        elif f.rule == "result-without-call":
+            answer = _answer(NO_CALL, id=f.call_id)
+        elif f.rule == "duplicate-result":
+            answer = _answer(DUPLICATE, id=f.call_id)
+        out.append((f, answer))
+    return out + _reasoning_alone(messages)
 
 
-def _reasoning_alone(messages: list[Message]) -> list[Violation]:
+def _reasoning_alone(messages: list[Message]) -> list[tuple[Finding, Answer]]:
     out = []
     for i, message in enumerate(messages):
         if message.role != "assistant":
@@ -77,7 +80,7 @@ def _reasoning_alone(messages: list[Message]) -> list[Violation]:
                 what = "it is the last block of this assistant message"
             else:
                 what = f"the {after.type} after it has no Responses item id (item_id)"
-            v = Violation(
+            f = Finding(
                 "reasoning-not-followed",
                 f"reasoning item {block.id!r} is not followed by the item it produced: {what}; "
                 "OpenAI pairs a replayed reasoning item with its following item by id (keep the "
@@ -85,7 +88,7 @@ def _reasoning_alone(messages: list[Message]) -> list[Violation]:
                 i,
                 j,
             )
-            out.append(_answer(v, REASONING_ALONE, id=block.id))
+            out.append((f, _answer(REASONING_ALONE, id=block.id)))
     return out
 
 
@@ -120,17 +123,17 @@ def pairing_on_the_wire(items: list) -> list[tuple[int, str, str]]:
     return out
 
 
-def wire_violation(k: int, rid: str, what: str) -> Violation:
-    """The ``reasoning-not-followed`` violation for ``input[k]`` (``pairing_on_the_wire``)."""
-    v = Violation(
+def wire_finding(k: int, rid: str, what: str) -> tuple[Finding, Answer]:
+    """The ``reasoning-not-followed`` finding for ``input[k]`` (``pairing_on_the_wire``), with
+    OpenAI's answer; the caller places it at ``input[k]``."""
+    f = Finding(
         "reasoning-not-followed",
         f"reasoning item {rid!r} is not followed by the item it produced ({what}); OpenAI "
         "pairs a replayed reasoning item with its following output item by id, so keep that "
         "item right after it, with its own id ('msg_...', 'fc_...')",
     )
-    v.path = f"input[{k}]"
-    return _answer(v, REASONING_ALONE, id=rid)
+    return f, _answer(REASONING_ALONE, id=rid)
 
 
-def _answer(v: Violation, template: str, **values: str | None) -> Violation:
-    return set_provider_error(v, template.format(**values), SOURCES[template], "input")
+def _answer(template: str, **values: str | None) -> Answer:
+    return Answer(template.format(**values), SOURCES[template], "input")

@@ -2,32 +2,29 @@
 
 Calls and results pair up: the heart of the rules of the list, checked on the neutral model.
 
-- Call ids are unique across the whole conversation (``duplicate-id``): a result finds its call
-  by id, so two calls with one id make the answer ambiguous.
+- Call ids are unique across the whole conversation (``duplicate-id``).
 - Every call is answered by exactly one result carrying its id, after the call and before the
   next assistant message (``call-not-answered``, ``duplicate-result``).
-- Every result answers a call of the assistant message just before it: not a call that does
-  not exist (``result-without-call``, an orphan), not one that comes later
-  (``result-before-call``), not one of an earlier turn (``result-wrong-turn``).
+- Every result answers a call of the assistant message just before it (``result-without-call``,
+  ``result-before-call``, ``result-wrong-turn``).
 
-What this module does not check: *how close* the result must be (right after the calls, first
-in the turn). Providers differ there, so that lives in the provider modules.
+Not checked here: *how close* the result must be; providers differ, so that is theirs.
 """
 
 from __future__ import annotations
 
 from helpers.messages import Message, ToolCall, ToolResult
 from helpers.rules.core import blocks
-from helpers.rules.violation import Violation
+from helpers.rules.violation import Finding
 
 
-def check_pairing(messages: list[Message]) -> list[Violation]:
+def check_pairing(messages: list[Message]) -> list[Finding]:
     """Walk the list once, matching results to the calls they answer.
 
     ``pending`` holds the calls of the latest assistant message that still wait for a result;
     the next assistant message (or the end of the list) closes that turn.
     """
-    out: list[Violation] = []
+    out: list[Finding] = []
     first_call: dict[str, tuple[int, int]] = {}
     for i, message in enumerate(messages):
         for j, block in blocks(message):
@@ -35,7 +32,7 @@ def check_pairing(messages: list[Message]) -> list[Violation]:
                 if block.id in first_call:
                     ci, cj = first_call[block.id]
                     out.append(
-                        Violation(
+                        Finding(
                             "duplicate-id",
                             f"call id {block.id!r} is already used by messages[{ci}].content"
                             f"[{cj}]; results find their call by id, so ids must be unique "
@@ -60,7 +57,7 @@ def check_pairing(messages: list[Message]) -> list[Violation]:
                 else "the end of the conversation"
             )
             out.append(
-                Violation(
+                Finding(
                     "call-not-answered",
                     f"no tool_result answers this call before {limit}; every call must be "
                     "answered by exactly one result carrying its id",
@@ -87,7 +84,7 @@ def check_pairing(messages: list[Message]) -> list[Violation]:
             elif cid in answered:
                 ai, aj = answered[cid]
                 out.append(
-                    Violation(
+                    Finding(
                         "duplicate-result",
                         f"call {cid!r} is already answered by messages[{ai}].content[{aj}]; "
                         "each call gets exactly one result",
@@ -101,7 +98,7 @@ def check_pairing(messages: list[Message]) -> list[Violation]:
                 answered[cid] = (i, j)
             else:
                 out.append(
-                    Violation(
+                    Finding(
                         "result-without-call",
                         f"no tool call has id {cid!r}: this result answers nothing (an orphan)",
                         i,
@@ -115,10 +112,10 @@ def check_pairing(messages: list[Message]) -> list[Violation]:
 
 def _misplaced_result(
     i: int, j: int, cid: str, call_at: tuple[int, int], last_assistant: int | None
-) -> Violation:
+) -> Finding:
     ci, cj = call_at
     if (ci, cj) > (i, j):
-        return Violation(
+        return Finding(
             "result-before-call",
             f"this result comes before its call (messages[{ci}].content[{cj}]); the order of "
             "the list is the order of events, so a result must come after its call",
@@ -126,7 +123,7 @@ def _misplaced_result(
             j,
             cid,
         )
-    return Violation(
+    return Finding(
         "result-wrong-turn",
         f"this result answers the call in messages[{ci}], but the assistant message right "
         f"before it is messages[{last_assistant}]; results answer the calls of the assistant "

@@ -1,19 +1,13 @@
 """Used in lessons: none directly (imported by rules, rules.anthropic, rules.core, ...).
 
-What a broken rule looks like: one ``Violation`` per problem, and a readable report of them.
+What a broken rule looks like: a ``Finding`` on the neutral list, the provider's ``Answer``, and
+the ``Violation`` that joins them under a profile, with a readable report.
 
-A violation names the rule (a short stable id such as ``call-not-answered``), says in plain
-English what is wrong and where (message index, block index, call id: whichever apply), and,
-when a provider profile was checked, carries what that provider answers for it: its exact error
-text where one is known, with the indices and ids filled in *in the provider's own numbering*.
-
-Its ``severity`` is the decision: an ``"error"`` is what the provider refuses (``check`` exits
-1, the local provider answers 400); a ``"warning"`` is legal there but suspicious, or only a
-portability concern (printed, exit 0, never a 400). When the request was read from a file,
-``path`` points into that file (``messages[3].tool_calls[0]``, ``contents[2].parts[1]``).
-
-This module only describes violations; finding them is the job of ``core`` and the provider
-modules next to it.
+A violation names the rule (``call-not-answered``), says in plain English what is wrong and
+where, and carries the provider's exact text where one is known. It is made whole by
+``judged`` and never changed after: its ``severity`` is the decision (``"error"``: the provider
+refuses it; ``"warning"``: accepted there, worth a look). Finding them is the job of ``core``,
+``pairing`` and the provider modules next to this one.
 """
 
 from __future__ import annotations
@@ -24,13 +18,13 @@ from html import escape
 from helpers.html import no_math
 
 
-@dataclass
-class Violation:
-    """One broken rule of the list.
+@dataclass(frozen=True)
+class Finding:
+    """One broken rule seen on the neutral list, before any provider judges it.
 
     ``message_index`` and ``block_index`` count in the *neutral* request (``messages[i]``,
-    ``content[j]``); ``provider_error`` counts the way the provider does (its own message list,
-    after its renderer moved, merged or split messages).
+    ``content[j]``). ``core`` and ``pairing`` find these; ``check`` judges each one under a
+    profile and makes it a ``Violation``.
     """
 
     rule: str
@@ -38,18 +32,70 @@ class Violation:
     message_index: int | None = None
     block_index: int | None = None
     call_id: str | None = None
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What a provider answers for a finding: its text (verbatim where known) and its source.
+
+    The text counts the way the provider does (its own message list, after its renderer moved,
+    merged or split messages). ``param`` and ``code`` are OpenAI's fields of the same names.
+    """
+
+    text: str
+    source: str
+    param: str | None = None
+    code: str | None = None
+
+
+#: Rules whose breach no wire format can carry: the request cannot be sent as it is.
+SHAPE_RULES = frozenset(
+    {
+        "unknown-role",
+        "content-not-list",
+        "unknown-block",
+        "block-not-allowed",
+        "call-outside-assistant",
+        "result-outside-tool-message",
+        "tool-message-content",
+        "missing-field",
+        "malformed",
+    }
+)
+#: Legal everywhere, but probably a mistake: always a warning.
+SUSPICIOUS_RULES = frozenset({"unknown-tool"})
+
+
+def severity(rule: str, profile: str, answer: Answer | None) -> str:
+    """``"error"`` if ``profile`` refuses a breach of ``rule`` (answered so), else ``"warning"``."""
+    if rule in SUSPICIOUS_RULES:
+        return "warning"
+    if profile == "portable" or rule in SHAPE_RULES or answer is not None:
+        return "error"
+    return "warning"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Violation:
+    """One broken rule of the list, judged under a profile: made whole, never changed after."""
+
+    rule: str
+    message: str
+    #: The profile that judged it (``"portable"``, ``"anthropic"``, ...).
+    profile: str
+    #: ``"error"``: the provider refuses it; ``"warning"``: accepted there, but worth a look.
+    severity: str
+    message_index: int | None = None
+    block_index: int | None = None
+    call_id: str | None = None
     #: What the provider answers, its exact text where known (see ``provider_source``), else None.
     provider_error: str | None = None
-    #: The profile that found this violation (``"portable"``, ``"anthropic"``, ...).
-    profile: str = "portable"
+    #: Where ``provider_error``'s wording comes from (the public report that quotes it).
+    provider_source: str | None = None
     #: OpenAI's ``param`` field for this error (``"messages.[4].role"``, ``"input"``), if known.
     provider_param: str | None = None
     #: OpenAI's ``code`` field (``"empty_array"``), if the provider sends one; usually None.
     provider_code: str | None = None
-    #: Where ``provider_error``'s wording comes from (the public report that quotes it).
-    provider_source: str | None = None
-    #: ``"error"``: the provider refuses it; ``"warning"``: accepted there, but worth a look.
-    severity: str = "error"
     #: A path into the file the request was read from, e.g. ``contents[2].parts[1]``.
     path: str | None = None
 
@@ -75,15 +121,33 @@ class Violation:
         return no_math(f"<ul style='margin:2px 0'>{_item_html(self)}</ul>")
 
 
-def set_provider_error(
-    v: Violation, text: str, source: str, param: str | None = None, code: str | None = None
+def judged(
+    found: Finding,
+    profile: str,
+    answer: Answer | None = None,
+    path: str | None = None,
+    unseen: str | None = None,
 ) -> Violation:
-    """Attach what the provider answers (``text``) and where that wording comes from."""
-    v.provider_error = text
-    v.provider_source = source
-    v.provider_param = param
-    v.provider_code = code
-    return v
+    """``found`` judged under ``profile``: its severity decided, the provider's answer attached.
+
+    ``unseen`` says why the decision cannot be made from what is at hand (a stored chain the
+    check cannot see): the violation is then a warning that says so.
+    """
+    message = found.message if unseen is None else f"{found.message} ({unseen})"
+    return Violation(
+        rule=found.rule,
+        message=message,
+        profile=profile,
+        severity="warning" if unseen else severity(found.rule, profile, answer),
+        message_index=found.message_index,
+        block_index=found.block_index,
+        call_id=found.call_id,
+        provider_error=answer.text if answer else None,
+        provider_source=answer.source if answer else None,
+        provider_param=answer.param if answer else None,
+        provider_code=answer.code if answer else None,
+        path=path,
+    )
 
 
 class Violations(list):

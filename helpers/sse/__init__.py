@@ -51,23 +51,38 @@ def events(raw: bytes | str | Iterable[bytes]) -> list[ServerSentEvent]:
 #: The largest ``index`` (tool call, content block, output item...) a stream may name. Real
 #: streams count up from 0; a huge index would make an accumulator pad a list up to it.
 MAX_INDEX = 4096
+#: The event's own positions the accumulators use: Anthropic's ``index``, Responses'
+#: ``output_index``, ``content_index`` and ``summary_index``.
+_EVENT_INDICES = ("index", "output_index", "content_index", "summary_index")
 
 
-def _check_indices(value: Any, where: str) -> None:
+def _indices(event: dict) -> Iterator[tuple[str, Any]]:
+    """``(place, value)`` of every index the accumulators read: the event's own, OpenAI Chat's
+    ``choices[i].index`` and ``choices[i].delta.tool_calls[j].index``, Gemini's
+    ``candidates[i].index``. Not a field of the content that happens to end in ``index`` (a
+    citation's ``encrypted_index`` is a string)."""
+    yield from ((key, event[key]) for key in _EVENT_INDICES if key in event)
+    for name in ("choices", "candidates"):
+        for i, item in enumerate(_dicts(event.get(name))):
+            if "index" in item:
+                yield f"{name}[{i}].index", item["index"]
+            delta = item.get("delta") if isinstance(item.get("delta"), dict) else {}
+            for j, call in enumerate(_dicts(delta.get("tool_calls"))):
+                if "index" in call:
+                    yield f"{name}[{i}].delta.tool_calls[{j}].index", call["index"]
+
+
+def _dicts(value: Any) -> list[dict]:
+    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
+
+
+def _check_indices(event: dict, where: str) -> None:
     """Refuse an index that is not a small non-negative integer, before any work is done."""
-    stack = [(value, where)]
-    while stack:
-        node, at = stack.pop()
-        if isinstance(node, dict):
-            for key, item in node.items():
-                if key == "index" or (isinstance(key, str) and key.endswith("_index")):
-                    if isinstance(item, bool) or not isinstance(item, int):
-                        raise StreamError(f"{at}.{key}: expected an integer, got {item!r:.40}")
-                    if not 0 <= item <= MAX_INDEX:
-                        raise StreamError(f"{at}.{key}: {item} is outside 0..{MAX_INDEX}")
-                stack.append((item, f"{at}.{key}"))
-        elif isinstance(node, list):
-            stack.extend((item, f"{at}[{i}]") for i, item in enumerate(node))
+    for at, item in _indices(event):
+        if isinstance(item, bool) or not isinstance(item, int):
+            raise StreamError(f"{where}.{at}: expected an integer, got {item!r:.40}")
+        if not 0 <= item <= MAX_INDEX:
+            raise StreamError(f"{where}.{at}: {item} is outside 0..{MAX_INDEX}")
 
 
 class _Checked:

@@ -6,7 +6,8 @@ Each adds the events up into exactly the JSON a non-streaming call returns: text
 concatenated; tool-call argument fragments are joined by ``index`` (OpenAI Chat), by item id
 (OpenAI Responses) or by content-block index (Anthropic); Gemini sends whole calls; Anthropic's
 ``signature_delta`` is an assignment, not an append. What each stream looks like, event by
-event: docs/evidence.md, "Formats". Not handled: logprobs, citations, built-in tools' events,
+event: docs/evidence.md, "Formats". Anthropic citations are kept in the body's text blocks. Not
+handled: logprobs, built-in tools' events,
 several candidates. The other direction (a body cut into events) is the stand-in's.
 """
 
@@ -201,6 +202,8 @@ def anthropic(events: Iterable[Any], notes: list[str] | None = None) -> dict[str
                 buffers[data["index"]] = buffers.get(data["index"], "") + delta["partial_json"]
             elif delta["type"] == "thinking_delta":
                 block["thinking"] += delta["thinking"]
+            elif delta["type"] == "citations_delta":  # a text block's sources, one at a time
+                block.setdefault("citations", []).append(delta["citation"])
             elif delta["type"] == "signature_delta":
                 block["signature"] = delta["signature"]  # assignment, not append
         elif kind == "content_block_stop":

@@ -149,7 +149,7 @@ def uncertain(request: Request, info: ModelInfo) -> dict[str, tuple[int | None, 
     out: dict[str, tuple[int | None, str]] = {}
     if not info.counting_verified:
         out["model"] = (None, f"no published figure for {info.id}: gpt-4o's rendering assumed")
-    if "matched by prefix" in info.note:
+    if info.matched_by_prefix is not None:
         out["model"] = (None, f"{info.note}: its rendering and tokenizer are assumed the same")
     for i, message in enumerate(request.messages):
         if len(message.content) == 1 and type(message.content[0]) is Text:

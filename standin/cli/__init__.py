@@ -24,6 +24,7 @@ import functools
 import importlib
 import json
 import os
+import re
 import sys
 from pathlib import Path
 from typing import Any, NoReturn
@@ -149,6 +150,18 @@ def read_request(path: str, source: str | None, notes: list) -> tuple[dict, str,
     request = parse(body, format, notes=notes)
     check_request(request, path)
     return body, format, request
+
+
+_GEMINI_URL = re.compile(r"/(v1|v1beta\w*)/models/([^/:?]+)")
+
+
+def gemini_url(url: str) -> tuple[str, str | None]:
+    """``(API version, model)`` from a Gemini URL (``.../v1beta/models/gemini-2.5-flash:...``);
+    ``("v1beta", None)`` for a URL of another shape."""
+    found = _GEMINI_URL.search(url or "")
+    if not found:
+        return "v1beta", None
+    return ("v1" if found.group(1) == "v1" else "v1beta"), found.group(2)
 
 
 @functools.cache  # building it costs more than most commands (argparse looks up translations)

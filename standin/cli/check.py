@@ -35,6 +35,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="for an OpenAI Responses body that continues a stored response "
         "(previous_response_id): the stored input and output items, a JSON list",
     )
+    parser.add_argument(
+        "--beta",
+        metavar="NAMES",
+        help="Anthropic: the anthropic-beta header the body is sent with (comma-separated; '' "
+        "for none). Without it, a field only a beta knows is a warning",
+    )
+    parser.add_argument(
+        "--url",
+        metavar="URL",
+        help="where the body is sent; for Gemini its API version (/v1 lacks fields of /v1beta)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -48,7 +59,13 @@ def run(args: argparse.Namespace) -> int:
     chain = read_json(args.chain) if args.chain else None
     if chain is not None and not isinstance(chain, list):
         raise UsageError(f"{args.chain}: the chain is a JSON list of Responses items")
-    result = verdict(body, args.profile, chain=chain)
+    from standin.cli import gemini_url
+
+    betas = (
+        None if args.beta is None else tuple(b.strip() for b in args.beta.split(",") if b.strip())
+    )
+    version = gemini_url(args.url)[0] if args.url else "v1beta"
+    result = verdict(body, args.profile, chain=chain, betas=betas, version=version)
     if result.request is not None:
         check_request(result.request, args.file)
     if result.format != "neutral":

@@ -2,11 +2,13 @@
 
 FILE is a neutral request or a request body of any provider format (openai-chat,
 openai-responses, anthropic, gemini), or ``-`` for standard input. The format is detected
-unless ``--format`` names it. The model is ``--model``, else the body's own ``model``, else the
-default OpenAI model of ``data/models.json``. Prints the breakdown table (``--total``: only the
-number). The count is ``standin.wire_count.count_body``'s: a label says whether it is exact or an
-estimate and which parts of the body make it one (Claude and Gemini counts always are). It never
-goes online; in Python, ``standin.count_live.count_live(request)`` asks the provider's own
+unless ``--format`` names it. A body is counted the way its own provider counts it: the model is
+``--model``, else the body's own ``model``, else the model in ``--url`` (Gemini names it there),
+else that provider's default model (``data/models.json``; the OpenAI one for a neutral request).
+A model of another provider than the body's is refused. Prints the breakdown table (``--total``:
+only the number). The count is ``standin.wire_count.count_body``'s: a label says whether it is exact
+or an estimate and which parts of the body make it one (Claude and Gemini counts always are). It
+never goes online; in Python, ``standin.count_live.count_live(request)`` asks the provider's own
 count-tokens endpoint (it needs the key).
 
 Example: ``python -m helpers count data/sundry/request.json --model claude-sonnet-4-5``
@@ -30,12 +32,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"the body's format: neutral, {', '.join(FORMATS)} (default: detect it)",
     )
     parser.add_argument("--total", action="store_true", help="print only the total")
+    parser.add_argument(
+        "--url", metavar="URL", help="where the body is sent (a Gemini URL names the model)"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     from helpers.formats import FORMATS
     from helpers.models import UnknownModelError, default_model
-    from standin.cli import UsageError, read_request
+    from standin.cli import UsageError, gemini_url, read_request
     from standin.wire_count import count_body
 
     known = ("neutral", *FORMATS)
@@ -43,11 +48,15 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--format: unknown format {args.source!r} (known: {', '.join(known)})")
     notes: list = []
     body, format, request = read_request(args.file, args.source, notes)
-    model = args.model or request.model or default_model("openai")
+    provider = "openai" if format == "neutral" else format.split("-")[0]
+    from_url = gemini_url(args.url)[1] if args.url and format == "gemini" else None
+    model = args.model or request.model or from_url or default_model(provider)
     try:  # counted from the body: what it carries that the parsed request drops is named too
         counted = count_body(body, format, model)
     except UnknownModelError as err:
         raise UsageError(f"{err}; pass --model") from None
+    except ValueError as err:  # a model of another provider than the body's
+        raise UsageError(str(err)) from None
     if "functions" in counted.uncertain:  # counted as tools after all: the parser's note is moot
         notes = [n for n in notes if not str(n).startswith(("functions:", "function_call:"))]
     if args.total:

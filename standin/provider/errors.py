@@ -3,7 +3,7 @@
 Error bodies the way each provider writes them, for failures that are not rule violations.
 
 A broken *conversation* (a tool call left unanswered, ...) is answered with the provider's own
-400 text by ``helpers.rules.error_response``. This module covers the rest: bad JSON, wrong
+400 text by ``standin.rules.error_response``. This module covers the rest: bad JSON, wrong
 content type, a missing key, an unknown path, a body too large, rate limits and server errors.
 
 The three envelopes (shapes as documented and as the SDKs parse them):

@@ -48,7 +48,7 @@ from standin.provider.scenarios import Scenario, Turn
 
 __all__ = ["Response", "Route", "answer", "error", "find_route"]
 
-_GEMINI = r"/v1(?:beta)?/models/(?P<model>[^/:]+)"
+_GEMINI = r"/(?P<version>v1|v1beta)/models/(?P<model>[^/:]+)"
 #: (path, provider, kind, streamed, HTTP method), tried in order
 _ROUTES: list[tuple[re.Pattern[str], str, str, bool, str]] = [
     (re.compile(r"/v1/chat/completions"), "openai-chat", "generate", False, "POST"),
@@ -83,6 +83,8 @@ class Route:
     method: str = "POST"
     #: Gemini takes its key as ``?key=...`` too
     key_in_query: bool = False
+    #: Gemini's API version (``v1`` lacks some fields of ``v1beta``)
+    version: str = "v1beta"
 
     @property
     def conversations(self) -> bool:
@@ -111,6 +113,7 @@ def find_route(path: str, query: str = "") -> Route | None:
             route = Route(provider, stream, model, sse="alt=sse" in query.split("&"))
             route.kind, route.method = kind, method
             route.key_in_query = any(p.startswith("key=") and p[4:] for p in query.split("&"))
+            route.version = match.groupdict().get("version") or "v1beta"
             return route
     return None
 
@@ -216,21 +219,26 @@ def _read_body(provider: str, headers: dict[str, str], raw: bytes) -> dict | Res
     return body
 
 
-def _checked(route: Route, body: dict) -> tuple[Any, str] | Response:
+#: Refused as the body is read, before the model is looked up: its shape, not its content.
+_EARLY = ("invalid-schema", "unknown-field", "beta-not-modelled")
+
+
+def _checked(route: Route, body: dict, headers: dict[str, str]) -> tuple[Any, str] | Response:
     """``(the neutral request, its model)`` once the verdict and the model table accept it."""
     from helpers.models import UnknownModelError, model_info
-    from helpers.rules import error_response
     from standin.input_checks import tool_problem
+    from standin.rules import error_response
     from standin.verdict import verdict
 
     provider = route.provider
     # One decision (standin.verdict), the one `python -m helpers check` prints.
-    result = verdict(body, provider, format=provider)
+    betas = tuple(b.strip() for b in headers.get("anthropic-beta", "").split(",") if b.strip())
+    result = verdict(body, provider, format=provider, betas=betas, version=route.version)
     first = result.first_error
     if first is not None and first.rule in ("missing-field", "malformed"):
         return error(provider, 400, first.provider_error or first.message)
     request = result.request
-    if first is not None and first.rule == "invalid-schema":  # the provider's own words
+    if first is not None and first.rule in _EARLY:  # the provider's own words, before the model
         status, envelope = error_response(first, provider)
         return _json_response(status, envelope, provider, f"rule: {first.rule}")
     for i, tool in enumerate(request.tools):
@@ -297,14 +305,14 @@ def answer(route: Route, headers: dict[str, str], raw: bytes, scenario: Scenario
         probe = side_routes.count_probe(provider, body)
         if isinstance(probe, str):
             return error(provider, 400, probe)
-        checked = _checked(route, probe)
+        checked = _checked(route, probe, headers)
         if isinstance(checked, Response):
             return checked
         counted, label = side_routes.count_answer(provider, *checked, probe)
         response = _json_response(200, counted, provider)
         response.headers.append((COUNT_HEADER, label))
         return response
-    checked = _checked(route, body)
+    checked = _checked(route, body, headers)
     if isinstance(checked, Response):
         return checked
     request, model = checked

@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from helpers.rules.violation import Violation, set_provider_error
+from helpers.rules import Answer, Finding, Violation, judged
 
 
 @dataclass(frozen=True)
@@ -195,16 +195,22 @@ def _shown(value: int | float) -> str:
 
 
 def check_params(body: dict, fmt: str) -> list[Violation]:
-    """The settings of ``body`` (in format ``fmt``) its provider refuses, each located."""
+    """The settings of ``body`` (in format ``fmt``) its provider refuses, each located and
+    judged under ``fmt``'s own profile."""
     model = body.get("model") if isinstance(body.get("model"), str) else ""
     if fmt.startswith("openai"):
-        return _openai(body, fmt, model)
-    if fmt == "anthropic":
-        return _anthropic(body, model)
-    return []
+        found = _openai(body, fmt, model)
+    elif fmt == "anthropic":
+        found = _anthropic(body, model)
+    else:
+        found = []
+    return [judged(f, fmt, answer, path) for f, answer, path in found]
 
 
-def _openai(body: dict, fmt: str, model: str) -> list[Violation]:
+_Found = tuple[Finding, Answer, str]
+
+
+def _openai(body: dict, fmt: str, model: str) -> list[_Found]:
     out = []
     t = body.get("temperature")
     if _number(t) and t < 0:
@@ -232,7 +238,7 @@ def _openai(body: dict, fmt: str, model: str) -> list[Violation]:
     return out
 
 
-def _anthropic(body: dict, model: str) -> list[Violation]:
+def _anthropic(body: dict, model: str) -> list[_Found]:
     out = []
     t = body.get("temperature")
     if _number(t) and not 0 <= t <= 1:
@@ -262,10 +268,9 @@ _WHAT = {
 }
 
 
-def _found(key: str, path: str, **values: Any) -> Violation:
+def _found(key: str, path: str, **values: Any) -> _Found:
     rule = PARAM_RULES[key]
     text = rule.text.format(**values)
-    v = Violation(rule.rule, f"{_WHAT[rule.rule]} ({text})")
-    v.path = path
     param = path if rule.format.startswith("openai") else None
-    return set_provider_error(v, text, rule.source, param, rule.code)
+    found = Finding(rule.rule, f"{_WHAT[rule.rule]} ({text})")
+    return found, Answer(text, rule.source, param, rule.code), path

@@ -18,8 +18,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from helpers.rules import anthropic
-from helpers.rules.violation import Violation, set_provider_error
+from helpers.rules import Answer, anthropic
 
 #: (format, rule) -> (text with {placeholders}, source, date checked)
 TEXTS: dict[tuple[str, str], tuple[str, str, str]] = {
@@ -71,28 +70,27 @@ TEXTS: dict[tuple[str, str], tuple[str, str, str]] = {
 _INDEX = re.compile(r"\[(\d+)\]")
 
 
-def answer_wire(v: Violation, fmt: str, body: dict) -> None:
-    """Fill in what ``fmt``'s provider answers for the body-level violation ``v``, if known."""
-    found = TEXTS.get((fmt, v.rule))
+def answer_wire(rule: str, message: str, path: str, fmt: str, body: dict) -> Answer | None:
+    """What ``fmt``'s provider answers when its parser meets ``rule`` at ``path``, if known."""
+    found = TEXTS.get((fmt, rule))
     if found is None:
-        return
+        return None
     text, source, _ = found
-    path = v.path or ""
     numbers = [int(n) for n in _INDEX.findall(path)]
     values: dict[str, Any] = {
         "w": numbers[0] if numbers else 0,
         "b": numbers[1] if len(numbers) > 1 else 0,
         "path": path.split(".function")[0].removesuffix(".role"),
-        "kind": _kind(body, path, v.message, fmt),
+        "kind": _kind(body, path, message, fmt),
     }
-    if fmt == "anthropic" and v.rule == "results-not-first":
+    if fmt == "anthropic" and rule == "results-not-first":
         values.update(_unanswered(body, values["w"]))
         if not values.get("ids"):
-            return
-    param = f"messages[{values['w']}].content[{values['b']}].type"
-    set_provider_error(v, text.format(**values), source, param if fmt == "openai-chat" else None)
+            return None
     if fmt == "openai-chat":
-        v.provider_code = "invalid_value"
+        param = f"messages[{values['w']}].content[{values['b']}].type"
+        return Answer(text.format(**values), source, param, "invalid_value")
+    return Answer(text.format(**values), source)
 
 
 def _kind(body: dict, path: str, message: str, fmt: str) -> str:

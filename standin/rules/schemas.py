@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from helpers.rules.violation import Violation, set_provider_error
+from helpers.rules import Answer, Finding, Violation, judged
 
 CHECKED = "2026-11-30"
 OPENAI = "Invalid schema for function '{name}': {detail}."
@@ -103,7 +103,8 @@ def schema_error(schema: Any) -> str | None:
 
 
 def check_schemas(body: dict, fmt: str) -> list[Violation]:
-    """The first tool of ``body`` whose parameters are not a valid JSON Schema, located."""
+    """The first tool of ``body`` whose parameters are not a valid JSON Schema, located and
+    judged under ``fmt``'s own profile."""
     tools = body.get("tools") if isinstance(body.get("tools"), list) else []
     for i, tool in enumerate(tools):
         if not isinstance(tool, dict):
@@ -120,13 +121,14 @@ def check_schemas(body: dict, fmt: str) -> list[Violation]:
         detail = schema_error({} if schema is None else schema)
         if detail is None:
             continue
-        v = Violation(
+        found = Finding(
             "invalid-schema",
             f"the parameters of tool {name!r} are not a valid JSON Schema ({detail})",
         )
-        v.path = where
         if fmt == "anthropic":
-            return [set_provider_error(v, ANTHROPIC.format(i=i), SOURCES[ANTHROPIC])]
-        text = OPENAI.format(name=name, detail=detail)
-        return [set_provider_error(v, text, SOURCES[OPENAI], where, "invalid_function_parameters")]
+            answer = Answer(ANTHROPIC.format(i=i), SOURCES[ANTHROPIC])
+        else:
+            text = OPENAI.format(name=name, detail=detail)
+            answer = Answer(text, SOURCES[OPENAI], where, "invalid_function_parameters")
+        return [judged(found, fmt, answer, where)]
     return []

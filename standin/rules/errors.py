@@ -1,6 +1,4 @@
-"""Used in lessons: none directly (imported by rules).
-
-What a provider sends back for a broken list: HTTP status and its JSON error envelope.
+"""What a provider sends back for a broken list: HTTP status and its JSON error envelope.
 
 The local fake provider uses this to fail the way the real one does, so a learner meets the
 same 400 and the same text offline. Envelopes, as documented in the reference notes:
@@ -8,7 +6,8 @@ same 400 and the same text offline. Envelopes, as documented in the reference no
 - OpenAI (both APIs): ``{"error": {"message", "type": "invalid_request_error", "param", "code"}}``
 - Anthropic: ``{"type": "error", "error": {"type": "invalid_request_error", "message"},
   "request_id": "req_..."}``
-- Gemini: ``{"error": {"code": 400, "message", "status": "INVALID_ARGUMENT"}}``
+- Gemini: ``{"error": {"code": 400, "message", "status": "INVALID_ARGUMENT"}}``, with
+  ``details`` (a ``google.rpc.BadRequest`` with ``fieldViolations``) for unknown fields
 
 Only the *shape* and the quoted texts are the provider's. Anthropic's ``request_id`` is ours: by
 default a hash of the message, so the same broken request always gives the same body.
@@ -17,8 +16,10 @@ default a hash of the message, so the same broken request always gives the same 
 from __future__ import annotations
 
 import hashlib
+import re
 
-from helpers.rules.violation import Violation
+from helpers.messages import Request
+from helpers.rules import Violation, check
 
 #: The wire formats (the names ``helpers.formats`` uses), each a provider that answers errors.
 FORMATS: tuple[str, ...] = ("openai-chat", "openai-responses", "anthropic", "gemini")
@@ -57,4 +58,28 @@ def error_response(
         request_id = request_id or "req_" + hashlib.sha256(text.encode()).hexdigest()[:24]
         error = {"type": "invalid_request_error", "message": text}
         return 400, {"type": "error", "error": error, "request_id": request_id}
-    return 400, {"error": {"code": 400, "message": text, "status": "INVALID_ARGUMENT"}}
+    error = {"code": 400, "message": text, "status": "INVALID_ARGUMENT"}
+    violations = [_field_violation(line) for line in text.split("\n") if line.startswith(_JSON)]
+    if violations:  # one per unknown name, in request order (openswarm-ai/openswarm#24)
+        error["details"] = [{"@type": _BAD_REQUEST, "fieldViolations": violations}]
+    return 400, {"error": error}
+
+
+_JSON = "Invalid JSON payload received."
+_BAD_REQUEST = "type.googleapis.com/google.rpc.BadRequest"
+
+
+def _field_violation(line: str) -> dict:
+    """Gemini's ``fieldViolations`` entry for one line: ``field`` only below the top level."""
+    at = re.search(r" at '([^']*)':", line)
+    return {"field": at.group(1), "description": line} if at else {"description": line}
+
+
+def first_violation_error(
+    request: Request, profile: str, request_id: str | None = None
+) -> tuple[int, dict] | None:
+    """The error the provider answers for ``request``: its first error under ``profile`` (the
+    decision ``check`` makes), or None when it takes the request."""
+    provider = provider_of(profile)  # a profile that is no provider ("portable") has no answer
+    first = next(iter(check(request, profile).errors), None)
+    return None if first is None else error_response(first, provider, request_id)

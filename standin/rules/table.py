@@ -15,11 +15,12 @@ nobody has published a 400 for it, so the local provider lets it through.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from helpers.rules import anthropic, gemini, openai_chat, openai_responses, schemas
-from helpers.rules.params import PARAM_RULES
-from helpers.rules.wire import TEXTS
+from helpers.rules import anthropic, gemini, openai_chat, openai_responses
+from standin.rules import fields, schemas, tool_choice
+from standin.rules.params import PARAM_RULES
+from standin.rules.wire import TEXTS
 
 #: When the sources were read: the provider modules' texts were gathered from public reports
 #: read in August 2026; rows added later (and the texts in ``rules.wire``) carry their own date.
@@ -71,6 +72,7 @@ ROWS: list[Row] = [
     _refused("openai-chat", "result-without-call", openai_chat, openai_chat.ORPHAN),
     _refused("openai-chat", "result-wrong-turn", openai_chat, openai_chat.NOT_FOUND),
     _refused("openai-chat", "no-messages", openai_chat, openai_chat.EMPTY_LIST),
+    _refused("openai-chat", "duplicate-result", openai_chat, openai_chat.DUPLICATE, CHECKED),
     _refused_on_the_wire("openai-chat", "unknown-block"),
     _accepted("openai-chat", "system-not-first", OPENAI_SYSTEM),
     _accepted(
@@ -83,6 +85,13 @@ ROWS: list[Row] = [
     # --- OpenAI Responses
     _refused("openai-responses", "call-not-answered", openai_responses, openai_responses.NO_OUTPUT),
     _refused("openai-responses", "result-without-call", openai_responses, openai_responses.NO_CALL),
+    _refused(
+        "openai-responses",
+        "duplicate-result",
+        openai_responses,
+        openai_responses.DUPLICATE,
+        CHECKED,
+    ),
     _refused(  # paired by id since 2026-11-30: its evidence was read that day
         "openai-responses",
         "reasoning-not-followed",
@@ -108,6 +117,7 @@ ROWS: list[Row] = [
     _refused("anthropic", "results-not-first", anthropic, anthropic.MISSING),
     _refused("anthropic", "result-without-call", anthropic, anthropic.UNEXPECTED),
     _refused("anthropic", "duplicate-id", anthropic, anthropic.DUPLICATE),
+    _refused("anthropic", "duplicate-result", anthropic, anthropic.DUPLICATE_RESULT, CHECKED),
     _refused("anthropic", "call-id-pattern", anthropic, anthropic.ID_PATTERN),
     _refused("anthropic", "empty-content", anthropic, anthropic.EMPTY_MESSAGE),
     _refused("anthropic", "empty-content", anthropic, anthropic.EMPTY_TEXT),
@@ -137,6 +147,7 @@ ROWS: list[Row] = [
     _refused("gemini", "response-turn-position", gemini, gemini.RESPONSE_TURN),
     # re-read 2026-11-30: a call turn whose results were dropped is refused too
     _refused("gemini", "response-count", gemini, gemini.COUNT, CHECKED),
+    _refused("gemini", "duplicate-result", gemini, gemini.COUNT, CHECKED),
     _refused_on_the_wire("gemini", "unknown-block"),
     _refused_on_the_wire("gemini", "unknown-role"),
     _refused_on_the_wire("gemini", "arguments-not-object"),
@@ -201,19 +212,95 @@ ROWS.append(
 )
 
 
+def _fields_rows() -> list[Row]:
+    """Unknown fields, per API (``rules.fields``; the lists of known fields are the SDKs')."""
+    f = fields
+    rows = [
+        Row("openai-chat", "unknown-field", "refused", f.OPENAI_TOP, f.SOURCES[f.OPENAI_TOP]),
+        Row("openai-chat", "unknown-field", "refused", f.OPENAI_NESTED, f.SOURCES[f.OPENAI_NESTED]),
+        Row(
+            "openai-responses", "unknown-field", "refused", f.OPENAI_NESTED, f.SOURCES["responses"]
+        ),
+        Row("anthropic", "unknown-field", "refused", f.ANTHROPIC, f.SOURCES[f.ANTHROPIC]),
+        Row("anthropic", "beta-not-modelled", "refused", f.BETA, f.SOURCES[f.BETA]),
+        Row("gemini", "unknown-field", "refused", f.GEMINI_TOP, f.SOURCES[f.GEMINI_TOP]),
+        Row("gemini", "unknown-field", "refused", f.GEMINI_NESTED, f.SOURCES[f.GEMINI_NESTED]),
+    ]
+    return [replace(r, checked=f.CHECKED, source=r.source + _beyond(r.profile)) for r in rows]
+
+
+def _beyond(profile: str) -> str:
+    """The fields the API accepted beyond the SDK's list, with evidence (``known_fields``)."""
+    from standin.known_fields import ACCEPTED_BEYOND_THE_SDK
+
+    names = [path for (endpoint, path) in ACCEPTED_BEYOND_THE_SDK if endpoint == profile]
+    if not names:
+        return ""
+    return (
+        "; known fields: the pinned SDK's request types (data/known_fields.json), and beyond "
+        f"them, on recorded evidence (standin/known_fields.py): {', '.join(names)}"
+    )
+
+
+ROWS += _fields_rows()
+
+
+def _tool_choice_rows() -> list[Row]:
+    t = tool_choice
+    refused = [
+        ("openai-chat", "tool-choice-without-tools", t.CHAT_NO_TOOLS),
+        ("openai-chat", "tool-choice-undeclared", t.CHAT_UNDECLARED),
+        ("openai-responses", "tool-choice-without-tools", t.RESPONSES_REQUIRED),
+        ("openai-responses", "tool-choice-undeclared", t.RESPONSES_UNDECLARED),
+        ("anthropic", "tool-choice-without-tools", t.ANTHROPIC_ANY),
+        ("anthropic", "tool-choice-undeclared", t.ANTHROPIC_UNDECLARED),
+    ]
+    rows = [Row(p, r, "refused", text, t.SOURCES[text], t.CHECKED) for p, r, text in refused]
+    rows.append(Row("gemini", "tool-choice-without-tools", "accepted", "", t.GEMINI_CONFLICT))
+    rows.append(
+        Row(
+            "gemini",
+            "tool-choice-undeclared",
+            "accepted",
+            "",
+            "allowedFunctionNames naming an undeclared function: no public report of a 400 "
+            "(searched 2026-12-01), so a warning",
+            t.CHECKED,
+        )
+    )
+    return rows
+
+
+ROWS += _tool_choice_rows()
+
+
+def _required_rows() -> list[Row]:
+    """A required field missing (``standin.rules.required``)."""
+    from standin.rules.required import REQUIRED, REQUIRED_SOURCES
+
+    return [
+        Row(fmt, "missing-field", "refused", text, REQUIRED_SOURCES[text], "2026-12-01")
+        for fmt, fields in REQUIRED.items()
+        for _, text in fields
+    ]
+
+
+ROWS += _required_rows()
+
+
 def markdown() -> str:
     """The table as Markdown, one section per provider (what ``docs/rules.md`` holds)."""
     lines = [
         "# The rules of the list, provider by provider",
         "",
-        "Generated by `scripts/rules_table.py` from `helpers/rules/table.py`; "
+        "Generated by `scripts/rules_table.py` from `standin/rules/table.py`; "
         "`tests/test_rules_table.py` fails when this page is out of date. `check` and the local "
         "provider use the same texts: a *refused* rule is an error (exit 1, HTTP 400 with the "
         "text below), an *accepted* one a warning at most (exit 0, HTTP 200). The `portable` "
         "profile refuses every rule: it is what code should keep to work with every provider.",
         "",
         "Positions and ids in `{braces}` are filled in from the request. Most rules are about "
-        "the list and hold for every model; the settings rules (`helpers/rules/params.py`) "
+        "the list and hold for every model; the settings rules (`standin/rules/params.py`) "
         "name the models they hold for, and a model they do not name is not checked.",
     ]
     for profile in ("openai-chat", "openai-responses", "anthropic", "anthropic-strict", "gemini"):

@@ -1,0 +1,130 @@
+"""Unknown fields refused, each provider in its own words (``standin.known_fields`` finds them).
+
+``check_fields(body, fmt, profile, betas, version)`` returns one violation per unknown field
+(Gemini: one for all, since it answers them in one message, a line each), located in the body.
+``betas`` is the ``anthropic-beta`` header's list: a beta the pinned SDK lists makes the beta
+types the reference; one it does not list is refused (``beta-not-modelled``; that text is ours:
+it is the stand-in's limit, not the API's). ``betas=None`` means the header is not known (a body
+read from a file): a field the beta types know is then a warning that says which header it needs.
+"""
+
+from __future__ import annotations
+
+from helpers.rules import Answer, Finding, Violation, judged
+from standin import known_fields
+from standin.known_fields import Unknown, anthropic_path, gemini_path, openai_path
+
+CHECKED = "2026-12-01"
+OPENAI_TOP = "Unrecognized request argument supplied: {name}"
+OPENAI_NESTED = "Unknown parameter: '{path}'."
+ANTHROPIC = "{path}: Extra inputs are not permitted"
+GEMINI_TOP = 'Invalid JSON payload received. Unknown name "{name}": Cannot find field.'
+GEMINI_NESTED = (
+    "Invalid JSON payload received. Unknown name \"{name}\" at '{path}': Cannot find field."
+)
+BETA = (
+    "anthropic-beta: the local provider does not model the beta '{name}' (the anthropic SDK it "
+    "follows, {sdk}, does not list it); remove it from the header to check this request here"
+)
+SOURCES = {
+    OPENAI_TOP: (
+        "coroot/coroot#698 (2025-09-24, reasoning_effort, full body: param and code null), "
+        "nashsu/llm_wiki#336 (2026-06-04, thinking), CherryHQ/cherry-studio#6155 (2025-05-19); "
+        "OpenAI also answers \"Unknown parameter: '<name>'.\" for some top-level names "
+        "(teabranch/open-responses-server#41, 2025-06-29): which wording when is not published"
+    ),
+    OPENAI_NESTED: (
+        "songquanpeng/one-api#1319 (2024-04-15: 'messages[1].tool_calls[0].index', code "
+        "unknown_parameter); param is the path, as in Responses"
+    ),
+    "responses": (
+        "pydantic/pydantic-ai#3653 ('input[4].action.query', param the path, code "
+        "unknown_parameter), openai/codex#10834 (2026-02-06, 'input[52].phase', full body), "
+        "bestruirui/octopus#31 (2025-12-23, 'reasoning.max_tokens'); top level by the same "
+        "pattern (no report quotes a top-level one on /v1/responses)"
+    ),
+    ANTHROPIC: (
+        "microsoft/autogen#3034 (2024-06-28, messages.0.name), amrit110/oli#7 (2025-03-17, "
+        "response_format), anthropics/claude-code#4378 (2025-07-25, "
+        "messages.65.content.1.tool_use.text), #31033 (2026-03-05, tools.0.custom.defer_loading)"
+    ),
+    GEMINI_TOP: (
+        "fishjar/kiss-translator#256 (2025-08-09, system_instruction on /v1), "
+        "Alishahryar1/free-claude-code#542 (2026-05-24; fieldViolations without 'field')"
+    ),
+    GEMINI_NESTED: (
+        "google-gemini/gemini-cli#13972 (2025-11-27, 'contents[7].parts[0].function_response'), "
+        "zed-industries/zed#44875 and danny-avila/LibreChat#11761 (JSON Schema keywords outside "
+        "the parameters subset), openswarm-ai/openswarm#24 (2026-05-06: several names, one line "
+        "each, one fieldViolation each)"
+    ),
+    BETA: "ours: the local provider's own limit (the beta fields it checks are the SDK's)",
+}
+
+
+def check_fields(
+    body: dict,
+    fmt: str,
+    profile: str,
+    betas: tuple[str, ...] | None = None,
+    version: str = "v1beta",
+) -> list[Violation]:
+    """The fields of ``body`` that ``fmt``'s API does not know, each located and answered."""
+    if fmt == "anthropic":
+        return _anthropic(body, profile, betas)
+    unknown = known_fields.unknown_fields(body, fmt, version)
+    if fmt == "gemini":
+        return [_gemini(unknown, profile, version)] if unknown else []
+    return [_openai(u, fmt, profile) for u in unknown]
+
+
+def _openai(u: Unknown, fmt: str, profile: str) -> Violation:
+    path = openai_path(u)
+    found = Finding("unknown-field", f"{fmt} does not know the field {u.name!r} here")
+    if fmt == "openai-chat" and not u.steps:
+        answer = Answer(OPENAI_TOP.format(name=u.name), SOURCES[OPENAI_TOP])
+    else:
+        source = SOURCES[OPENAI_NESTED if fmt == "openai-chat" else "responses"]
+        answer = Answer(OPENAI_NESTED.format(path=path), source, path, "unknown_parameter")
+    return judged(found, profile, answer, u.path())
+
+
+def _anthropic(body: dict, profile: str, betas: tuple[str, ...] | None) -> list[Violation]:
+    modelled = known_fields.known_betas()
+    out = []
+    for name in betas or ():
+        if name not in modelled:
+            text = BETA.format(name=name, sdk=known_fields.sdk_of("anthropic-beta"))
+            found = Finding("beta-not-modelled", text)
+            out.append(judged(found, profile, Answer(text, SOURCES[BETA]), "anthropic-beta"))
+    if out:
+        return out
+    endpoint = "anthropic-beta" if betas else "anthropic"
+    beta_fields = {u.path() for u in known_fields.unknown_fields(body, "anthropic-beta")}
+    for u in known_fields.unknown_fields(body, endpoint):
+        path = anthropic_path(u)
+        unseen = None
+        if betas is None and u.path() not in beta_fields:
+            unseen = (
+                "a field of Anthropic's beta types: accepted only with the anthropic-beta header "
+                "that opts into its beta, which a body alone does not show (check --beta NAME)"
+            )
+        found = Finding("unknown-field", f"Anthropic does not know the field {u.name!r} here")
+        answer = Answer(ANTHROPIC.format(path=path), SOURCES[ANTHROPIC])
+        out.append(judged(found, profile, answer, u.path(), unseen))
+    return out
+
+
+def _gemini(unknown: list[Unknown], profile: str, version: str) -> Violation:
+    lines = [
+        GEMINI_NESTED.format(name=u.name, path=gemini_path(u))
+        if u.steps
+        else GEMINI_TOP.format(name=u.name)
+        for u in unknown
+    ]
+    names = ", ".join(repr(u.name) for u in unknown)
+    on = f" on /{version}" if version == "v1" else ""
+    found = Finding("unknown-field", f"Gemini{on} does not know the field(s) {names}")
+    source = SOURCES[GEMINI_NESTED if unknown[0].steps else GEMINI_TOP]
+    where = unknown[0].holder() if unknown[0].steps else unknown[0].name
+    return judged(found, profile, Answer("\n".join(lines), source), where)

@@ -1,0 +1,45 @@
+"""The fields each API requires, and what it answers when one is missing (rule ``missing-field``).
+
+``standin.verdict`` checks them first, as a server does; ``docs/rules.md`` lists them with their
+sources.
+"""
+
+from __future__ import annotations
+
+#: Fields each API requires, with the text it answers when one is missing.
+REQUIRED: dict[str, list[tuple[str, str]]] = {
+    "openai-chat": [
+        ("model", "you must provide a model parameter"),
+        ("messages", "Missing required parameter: 'messages'."),
+    ],
+    "openai-responses": [("model", "Missing required parameter: 'model'.")],
+    "anthropic": [
+        ("model", "model: Field required"),
+        ("max_tokens", "max_tokens: Field required"),
+        ("messages", "messages: Field required"),
+    ],
+    "gemini": [("contents", "* GenerateContentRequest.contents: contents is not specified")],
+}
+#: Where each text comes from (``docs/rules.md``, rule ``missing-field``).
+REQUIRED_SOURCES: dict[str, str] = {
+    "you must provide a model parameter": (
+        "danielmiessler/Fabric#239 (2024-03-14, full body: param and code null), "
+        "lss233/kirara-ai#800 (2023-05-11)"
+    ),
+    "Missing required parameter: 'messages'.": (
+        "the same wording as Responses' (below), for the other required field; no report "
+        "quotes it for messages (searched 2026-12-01)"
+    ),
+    "Missing required parameter: 'model'.": (
+        "Menci/Floway#313 (2026-07-30) quoting OpenAI's body from "
+        "mattermost/mattermost-plugin-agents#476: param 'model', code missing_required_parameter"
+    ),
+    "max_tokens: Field required": (
+        "tickernelz/opencode-mem#50 (2026-03-03, full body), testomatio/app#1194 (2025-01-07)"
+    ),
+    "model: Field required": "the same pydantic wording as 'max_tokens: Field required'",
+    "messages: Field required": "the same pydantic wording as 'max_tokens: Field required'",
+    "* GenerateContentRequest.contents: contents is not specified": (
+        "langchain-ai/langchain-google#1393 (2025-11-29: '400 - contents is not specified')"
+    ),
+}
