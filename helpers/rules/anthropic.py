@@ -1,4 +1,4 @@
-"""Used in lessons: none directly (imported by rules, rules.table, rules.wire).
+"""Used in lessons: none directly (imported by rules).
 
 Anthropic Messages: the shared rules in Anthropic's numbering, plus its own rules.
 

@@ -1,4 +1,4 @@
-"""Used in lessons: none directly (imported by rules, rules.table).
+"""Used in lessons: none directly (imported by rules).
 
 Gemini ``generateContent``: the shared rules, plus where function calls and responses may sit.
 

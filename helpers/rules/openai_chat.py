@@ -1,4 +1,4 @@
-"""Used in lessons: none directly (imported by rules, rules.table).
+"""Used in lessons: none directly (imported by rules).
 
 OpenAI Chat Completions: the shared rules, plus "tool messages come right after their calls".
 

@@ -1,4 +1,4 @@
-"""Used in lessons: none directly (imported by rules, rules.table).
+"""Used in lessons: none directly (imported by rules).
 
 OpenAI Responses: the shared rules, plus "a reasoning item is followed by what it produced".
 
