@@ -64,8 +64,8 @@ def every_body_passes_check(p, request):
     sent = [e for e in p.exchanges[start:] if e.method == "POST"]
     assert sent, "the client sent nothing"
     for exchange in sent:
-        body = json.loads(exchange.request_body)
-        assert exchange.status == 200, (exchange.path, exchange.response_body[:300])
+        body = json.loads(exchange.request_bytes)
+        assert exchange.status == 200, (exchange.path, exchange.response_bytes[:300])
         if "count_tokens" in exchange.path or ":countTokens" in exchange.path:
             continue
         body = _unthreaded(body, threads, exchange)
@@ -81,8 +81,8 @@ def _unthreaded(body: dict, threads: dict, exchange) -> dict:
     if thread["type"] == "continue":
         kept = threads[thread["previous_message_id"]]
         body = {**body, **kept, "messages": [*kept["messages"], *body["messages"]]}
-    if exchange.response_body.startswith(b"{"):
-        reply = json.loads(exchange.response_body)
+    if exchange.response_bytes.startswith(b"{"):
+        reply = json.loads(exchange.response_bytes)
         said = {"role": "assistant", "content": reply["content"]}
         kept = {k: body[k] for k in ("system", "tools") if k in body}
         threads[reply["id"]] = {**kept, "messages": [*body["messages"], said]}
@@ -276,7 +276,7 @@ def test_anthropic_tool_runner_with_message_threads(p, anthropic_client):
     )
     last = list(runner)[-1]
     assert ANSWER in last.content[0].text
-    bodies = [json.loads(e.request_body) for e in p.exchanges[start:]]
+    bodies = [json.loads(e.request_bytes) for e in p.exchanges[start:]]
     assert [b["thread"]["type"] for b in bodies] == ["create", "continue"]
     assert "tools" not in bodies[1] and len(bodies[1]["messages"]) == 1  # only the new turn
 

@@ -65,8 +65,9 @@ def count_probe(provider: str, body: dict[str, Any]) -> dict[str, Any] | str:
 def count_answer(provider: str, request: Any, model: str, probe: dict) -> tuple[dict, str]:
     """``(the answer, the count's label)``: the input tokens the request would be billed."""
     from helpers import tokens
+    from standin.wire_count import with_unmodelled
 
-    counted = tokens.with_unmodelled(tokens.count(request, model), probe, provider)
+    counted = with_unmodelled(tokens.count(request, model), probe, provider)
     n = counted.total
     if provider == "gemini":
         answer = {"totalTokens": n, "promptTokensDetails": [{"modality": "TEXT", "tokenCount": n}]}
