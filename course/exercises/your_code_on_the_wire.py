@@ -71,8 +71,8 @@ def check_tool_tokens(answer: Any, seen: Any) -> Result:
         answer,
         expected,
         EX1,
-        success=f"Right: the definitions went out {len(counted)} times, once per request, and "
-        "were read (and billed) each time. A framework's tool list is a fixed cost of every turn.",
+        success=f"Right: the definitions went out with each of the {len(counted)} requests, "
+        "and were read (and billed) each time. A framework's tool list is a fixed cost of every turn.",
     )
 
 
@@ -98,7 +98,7 @@ def check_lost_description(answer: Any, broken: Any) -> Result:
         names[0],
         EX2,
         success="Right: its comment never left your machine. The framework reads the docstring; "
-        "the description went out as null, and the model chooses tools by their descriptions.",
+        "the description went out empty, and the model chooses tools by their descriptions.",
     )
 
 
