@@ -127,9 +127,10 @@ def wire_problems(seen: Any, system_text: str, tool_names: set[str]) -> list[str
             problems.append(f"not read ({s.problem})")
         else:
             places = system_copies(s.read, system_text)
-            if len(places) != 1:
-                where = ", ".join(places) if places else "nowhere"
-                problems.append(f"the system prompt is in {where}, not once")
+            if not places:
+                problems.append("the system prompt is not sent at all")
+            elif len(places) > 1:
+                problems.append(f"the system prompt is in {', '.join(places)}, not once")
             bare = tools_without_description(s.request)
             problems += [f"tool {name!r} has no description" for name in bare]
             missing = tool_names - {t.name for t in s.request.tools}
