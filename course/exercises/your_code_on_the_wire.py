@@ -72,7 +72,8 @@ def check_tool_tokens(answer: Any, seen: Any) -> Result:
         expected,
         EX1,
         success=f"Right: the definitions went out with each of the {len(counted)} requests, "
-        "and were read (and billed) each time. A framework's tool list is a fixed cost of every turn.",
+        "and were read (and billed) each time. A framework's tool list is a fixed cost of "
+        "every turn.",
     )
 
 
@@ -91,8 +92,8 @@ def check_lost_description(answer: Any, broken: Any) -> Result:
     if isinstance(named, str) and named in declared and named not in names:
         return not_yet(EX2, f"{named!r} arrived with a description; another tool did not", **info)
     if isinstance(named, str) and named not in declared and named.strip():
-        found = ", ".join(sorted(declared))
-        return not_yet(EX2, f"no tool on the wire is named {named!r} (they are: {found})", **info)
+        what = f"no tool on the wire is named {named!r}: give a name exactly as the body sent it"
+        return not_yet(EX2, what, **info)
     return check_text(
         named,
         names[0],
