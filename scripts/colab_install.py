@@ -56,7 +56,7 @@ def main() -> int:
     path = ROOT / ".colab-constraints.txt"
     path.write_text(constraints(keep), encoding="utf-8")
     pip = [sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
-    packages = ["-e", ".", "openai", "anthropic"]
+    packages = ["-e", ".", "openai", "anthropic", "pydantic-ai-slim[openai]"]
     return subprocess.run([*pip, "-c", str(path), *packages], cwd=ROOT, check=False).returncode
 
 

@@ -8,8 +8,9 @@
 (``OPENAI_BASE_URL``, ``ANTHROPIC_BASE_URL``, ``GOOGLE_GEMINI_BASE_URL``, and this project's
 ``GEMINI_BASE_URL``), with placeholder keys, live mode off and openai-agents' trace export off;
 everything is restored on exit. Each exchange becomes a :class:`Seen`: the body read in its
-format, counted (``standin.wire_count.count_body``, with its label) and checked as the provider
-would (``standin.verdict``). :class:`RecordDir` writes the same to files (``serve --record``).
+format (with the stored history a thread or ``previous_response_id`` names in front), counted
+(``standin.wire_count.count_body``, with its label) and checked as the provider would
+(``standin.verdict``). :class:`RecordDir` writes the same to files (``serve --record``).
 What it does not do: reach a client built before the block (it read its base URL then).
 """
 
@@ -18,7 +19,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from html import escape
 from pathlib import Path
 from typing import Any
@@ -40,7 +41,10 @@ class Seen:
         route = find_route(path, query)
         self.format: str | None = route.provider if route else None
         self.model: str | None = route.model if route else None
-        self.body: dict | None = None
+        self.body: dict | None = None  # as sent
+        #: as the model reads it: a thread's or a stored response's history in front
+        self.read: dict | None = None
+        self.stored = 0  # how many stored messages (or items) went in front
         self.request: Any = None
         self.count: Any = None
         self.verdict: Any = None
@@ -53,6 +57,7 @@ class Seen:
     def _read(self) -> None:
         from helpers.formats import FormatError
         from helpers.models import UnknownModelError
+        from standin.provider.state import as_read
         from standin.verdict import verdict
         from standin.wire_count import count_body
 
@@ -65,12 +70,13 @@ class Seen:
             self.problem = "the body is not a JSON object"
             return
         self.body = body
+        self.read, self.stored = as_read(body, self.format)
         named = body.get("model")
         self.model = self.model or (named if isinstance(named, str) else None)
         try:
-            self.verdict = verdict(body, self.format, format=self.format)
+            self.verdict = verdict(self.read, self.format, format=self.format)
             self.request = self.verdict.request
-            self.count = count_body(body, self.format, self.model)
+            self.count = count_body(self.read, self.format, self.model)
         except UnknownModelError as err:
             self.problem = f"not counted: {err}"
         except (FormatError, KeyError, TypeError, ValueError) as err:
@@ -127,6 +133,8 @@ class Seen:
         if self.format is None:
             return f"{head}  ({self.problem})"
         what = f"{self.format} {self.model or '(no model)'}: {self.count_text()}"
+        if self.stored:
+            what += f"; read with {self.stored} stored message{'s' * (self.stored != 1)} in front"
         billed = self.billed
         if self.forwarded and billed is not None:
             what += f"; billed {billed:,}"
@@ -209,18 +217,20 @@ def client_environment(url: str) -> dict[str, str | None]:
 
 
 @contextlib.contextmanager
-def capture(scenario: Any = None, record: str | Path | None = None) -> Iterator[Captured]:
+def capture(
+    scenario: str | Callable[..., Any] = "general", record: str | Path | None = None
+) -> Iterator[Captured]:
     """Start a stand-in, point every SDK at it, yield what it sees; restore everything after.
 
-    ``scenario`` is the scripted model (default: the stand-in's own, see
-    ``standin.provider.scenarios``); ``record`` a folder that also gets every exchange as files
-    (:class:`RecordDir`).
+    ``scenario`` is the scripted model: by default ``"general"``, which calls your code's own
+    tools by their names and answers from their results (``standin.provider.general``); a
+    story's name (``"sundry"``, see ``standin.provider.scenarios``) or any scenario function
+    replaces it. ``record`` is a folder that also gets every exchange as files (:class:`RecordDir`).
     """
     from standin.server import LocalProvider
 
     writer = RecordDir(record) if record is not None else None
-    chosen = {"scenario": scenario} if scenario is not None else {}
-    provider = LocalProvider(**chosen, on_exchange=writer.write if writer else None).start()
+    provider = LocalProvider(scenario, on_exchange=writer.write if writer else None).start()
     saved = {name: os.environ.get(name) for name in client_environment(provider.url)}
     try:
         _set(client_environment(provider.url))

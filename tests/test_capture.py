@@ -141,3 +141,63 @@ def test_record_into_a_file_is_a_clear_error(tmp_path):
     target.write_text("x")
     with pytest.raises(NotADirectoryError, match="not a folder"):
         RecordDir(target)
+
+
+def test_a_continued_thread_is_read_with_its_stored_turns_in_front():
+    """The anthropic tool runner's default: request 2 carries only the tool result."""
+    import anthropic
+    from anthropic import beta_tool
+
+    @beta_tool
+    def lookup_order(order_id: str) -> str:
+        """Look up one order by its number."""
+        return '{"status": "delivered"}'
+
+    with capture() as seen:
+        runner = anthropic.Anthropic().beta.messages.tool_runner(
+            model="claude-sonnet-4-6", max_tokens=256, tools=[lookup_order], messages=HELLO
+        )
+        runner.until_done()
+    first, second = seen
+    assert second.body["thread"]["type"] == "continue" and len(second.body["messages"]) == 1
+    assert "tools" not in second.body and "thread" not in second.read
+    assert second.stored == 2 and len(second.read["messages"]) == 3
+    assert second.read["tools"] == first.body["tools"]
+    assert second.count.total == count_body(second.read, "anthropic").total
+    assert second.count.total > count_body(second.body, "anthropic").total
+    assert "read with 2 stored messages in front; accepted" in second.line()
+    assert first.stored == 0 and "stored" not in first.line()
+    seen.assert_all_accepted()
+
+
+def test_a_previous_response_id_is_read_with_the_stored_chain():
+    import openai
+
+    with capture() as seen:
+        client = openai.OpenAI()
+        one = client.responses.create(model="gpt-4o-mini", input="Hi, my order SO-48213.")
+        client.responses.create(model="gpt-4o-mini", previous_response_id=one.id, input="Thanks")
+    first, second = seen
+    assert second.stored == 2 and len(second.read["input"]) == 3  # input, output, new input
+    assert second.accepted is True and first.stored == 0
+
+
+def test_capture_calls_the_clients_own_tools_by_default():
+    """The general model: any tool name, its arguments from the question, no story's text."""
+    import openai
+
+    tool = {"type": "function", "function": {"name": "find_parcel", "parameters": {
+        "type": "object", "properties": {"parcel_id": {"type": "string"}},
+        "required": ["parcel_id"]}}}  # fmt: skip
+    with capture() as seen:
+        reply = openai.OpenAI().chat.completions.create(
+            model="gpt-4o-mini",
+            messages=[{"role": "user", "content": "Where is parcel PX-1234?"}],
+            tools=[tool],
+        )
+    call = reply.choices[0].message.tool_calls[0].function
+    assert (call.name, json.loads(call.arguments)) == ("find_parcel", {"parcel_id": "PX-1234"})
+    assert seen.provider.scenario_name == "general"
+    with capture("sundry") as story:
+        pass
+    assert story.provider.scenario_name == "sundry"

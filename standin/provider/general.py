@@ -14,7 +14,9 @@ the *finishing* tool (name or description says final, finish, submit, answer...;
 first). A named tool: that one. ``none``: text. Parallel calls (when allowed): every fitting
 tool that matches through a name word no tool already taken matched. Arguments: valid for the
 tool's schema (``standin.provider.schema_values``), filled from the conversation where a value
-fits. Structured output: JSON valid for the schema. Limits and stop sequences: ``routes``.
+fits (a query takes a quoted phrase, else an identifier such as ``SO-48213``, else the text; an
+``..._id`` property takes the identifier). Structured output: JSON valid for the schema.
+Limits and stop sequences: ``routes``.
 """
 
 from __future__ import annotations
@@ -95,6 +97,8 @@ def finishing_tool(tools: Sequence[Tool]) -> Tool | None:
 _QUOTED = re.compile(r"\"([^\"\n]{1,200})\"|“([^”\n]{1,200})”|'([^'\n]{2,200})'(?![a-z])")
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _URL = re.compile(r"https?://[^\s\"'<>]+")
+_IDENTIFIER = re.compile(r"(?<![\w-])[A-Z][A-Z0-9]*-?\d+(?![\w-])")  # SO-48213, A123, INC-7
+_ID_ENDINGS = ("_id", "_number", "_no", "_ref", "_code", "_key")
 _NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])")
 _PLACE_AFTER = re.compile(r"\b(?:in|at|for|to|near|from)\s+([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)")
 _CAPITALISED = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z][\w'-]*)")
@@ -141,6 +145,7 @@ def hints_from(
     places += [m.group(1) for m in _CAPITALISED.finditer(user_text)][::-1]
     plain = " ".join(user_text.split())[:160]
     numbers = [float(n) if "." in n else int(n) for n in _NUMBER.findall(user_text)]
+    ids = _IDENTIFIER.findall(user_text)
     found = _result_values(results)
 
     def hint(name: str) -> list[Any]:
@@ -150,8 +155,10 @@ def hints_from(
             out.append(answer)
         if key in _PLACE_KEYS or key.endswith(("_city", "_location")):
             out += places
+        if key in {"id", "number", "reference"} or key.endswith(_ID_ENDINGS):
+            out += ids
         if key in _QUERY_KEYS or key.endswith("_query"):
-            out += [*quoted, plain]
+            out += [*quoted, *ids, plain]
         if "email" in key:
             out += _EMAIL.findall(user_text)
         if key in {"url", "uri", "link", "href"} or key.endswith("_url"):

@@ -223,3 +223,27 @@ def thread_remember(sent: dict[str, Any], full: dict[str, Any], reply: dict[str,
     kept = {k: full[k] for k in CREATE_ONLY if k in full}
     said = {"role": "assistant", "content": reply.get("content", [])}
     THREADS[reply["id"]] = Thread(full.get("model"), kept, [*full.get("messages", []), said])
+
+
+def as_read(body: dict[str, Any], format: str) -> tuple[dict[str, Any], int]:
+    """The body as the model reads it, and how many stored items or messages went in front.
+
+    For a record read back after the fact (``standin.capturing``): a Responses request naming a
+    stored response or conversation, or an Anthropic thread continued, gets its stored history
+    in front; ``thread`` itself is dropped. A history that is not stored (expired, refused, never
+    created) leaves the body as it was sent.
+    """
+    if format == "openai-responses":
+        full, (status, _, _) = expand(body)
+        if status != 200 or full is body:
+            return body, 0
+        return full, len(full["input"]) - len(_items(body.get("input")))
+    thread = body.get("thread") if format == "anthropic" else None
+    if not isinstance(thread, dict):
+        return body, 0
+    rest = {k: v for k, v in body.items() if k != "thread"}
+    stored = THREADS.get(str(thread.get("previous_message_id")))
+    if thread.get("type") != "continue" or stored is None:
+        return rest, 0
+    new = rest.get("messages") if isinstance(rest.get("messages"), list) else []
+    return {**rest, **stored.kept, "messages": [*stored.messages, *new]}, len(stored.messages)

@@ -1,0 +1,126 @@
+"""Lesson 13's checks on a pydantic-ai set-up: each refuses a plausible wrong answer with a
+reason, and accepts a right one written another way (the probe in tests/test_student.py tries
+the reference answers in the lesson's own kernel)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from course import exercises
+from course.exercises import your_code_on_the_wire as ex13
+from helpers.models import default_model
+from standin.capturing import capture
+
+pytest.importorskip("pydantic_ai")
+from pydantic_ai import Agent  # noqa: E402
+
+MODEL = f"openai-chat:{default_model('openai')}"
+SYSTEM = "You are Sundry's support agent. Look the order up before you answer."
+ORDERS = {"SO-48213": {"status": "delivered", "item": "Ceramic mug"}}
+
+
+def search_orders(query: str) -> str:
+    """Find a buyer's orders by order number or e-mail address."""
+    return json.dumps(ORDERS.get(query, {"error": "no order"}))
+
+
+def get_order(order_id: str) -> str:
+    """Look up one order by its number: status, item and seller."""
+    return json.dumps(ORDERS.get(order_id, {"error": "no such order"}))
+
+
+def bare_get_order(order_id: str) -> str:
+    # Look up one order by its number (a comment: never sent)
+    return json.dumps(ORDERS.get(order_id, {"error": "no such order"}))
+
+
+bare_get_order.__name__ = "get_order"
+
+
+def twice(model):
+    agent = Agent(model, instructions=SYSTEM, tools=[search_orders, bare_get_order])
+
+    @agent.system_prompt
+    def house_rules() -> str:
+        return SYSTEM
+
+    return agent
+
+
+@pytest.fixture(autouse=True)
+def _fresh():
+    exercises.reset()
+
+
+@pytest.fixture(scope="module")
+def runs():
+    with capture() as seen:
+        Agent(MODEL, instructions="Be brief.", tools=[search_orders]).run_sync(ex13.QUESTION)
+    with capture() as broken:
+        twice(MODEL).run_sync(ex13.QUESTION)
+    return seen, broken
+
+
+def test_13_1_one_requests_tools_or_every_token_is_refused_the_sum_accepted(runs):
+    seen, _ = runs
+    one = seen[0].count.part("tools")
+    assert len(seen) == 2 and one > 0
+    right = ex13.check_tool_tokens(f" {2 * one:,} ", seen)
+    assert right and "each of the 2 requests" in right.message
+    assert ex13.check_tool_tokens(float(sum(s.count.part("tools") for s in seen)), seen)
+    told = ex13.check_tool_tokens(one, seen)
+    assert not told and "one request's tool definitions" in told.message
+    every = ex13.check_tool_tokens(sum(s.count.total for s in seen), seen)
+    assert not every and "every input token" in every.message
+    assert not ex13.check_tool_tokens("about a hundred", seen)
+
+
+def test_13_2_the_described_tool_or_an_unknown_name_is_refused(runs):
+    _, broken = runs
+    assert ex13.tools_without_description(broken[0].request) == ["get_order"]
+    assert ex13.check_lost_description(" 'get_order' ", broken)
+    described = ex13.check_lost_description("search_orders", broken)
+    assert not described and "arrived with a description" in described.message
+    unknown = ex13.check_lost_description("lookup", broken)
+    assert not unknown and "no tool on the wire is named 'lookup'" in unknown.message
+    assert not ex13.check_lost_description(2, broken)
+
+
+def test_13_3_each_mistake_left_in_is_named_and_a_fix_either_way_passes(runs):
+    _, broken = runs
+    as_is = ex13.check_fixed_agent(twice, SYSTEM, broken)
+    assert not as_is and "the system prompt is in messages[0], messages[1], not once" in (
+        as_is.message
+    )
+    assert "tool 'get_order' has no description (requests 1, 2)" in as_is.message
+
+    def described_only(model):
+        agent = Agent(model, instructions=SYSTEM, tools=[search_orders, get_order])
+        agent.system_prompt(lambda: SYSTEM)
+        return agent
+
+    half = ex13.check_fixed_agent(described_only, SYSTEM, broken)
+    assert not half and "not once" in half.message and "no description" not in half.message
+    dropped = ex13.check_fixed_agent(
+        lambda model: Agent(model, instructions=SYSTEM, tools=[search_orders]), SYSTEM, broken
+    )
+    assert not dropped and "tool get_order is not declared" in dropped.message
+    silent = ex13.check_fixed_agent(
+        lambda model: Agent(model, tools=[search_orders, get_order]), SYSTEM, broken
+    )
+    assert not silent and "the system prompt is not sent at all" in silent.message
+    assert not ex13.check_fixed_agent(lambda model: [], SYSTEM, broken)
+    assert "not answered yet" in ex13.check_fixed_agent(lambda model: None, SYSTEM, broken).message
+    # right, either way: instructions alone, or the system_prompt door alone
+    assert ex13.check_fixed_agent(
+        lambda model: Agent(model, instructions=SYSTEM, tools=[search_orders, get_order]),
+        SYSTEM,
+        broken,
+    )
+    assert ex13.check_fixed_agent(
+        lambda model: Agent(model, system_prompt=SYSTEM, tools=[search_orders, get_order]),
+        SYSTEM,
+        broken,
+    )
