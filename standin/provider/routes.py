@@ -26,7 +26,7 @@ goes to the scenario (or to the general model, when the named story does not scr
 ``scenarios.for_turn``); its text ends at the request's stop sequences and output limit
 (``wire_options.cut``, counted with the same tokenizer as the usage, stop reason as the provider
 spells it); the reply is priced with the real token counter (``helpers.tokens``) and rendered
-with ``helpers.formats.render_response``; a streamed request gets the same body cut into SSE
+with ``standin.render_response``; a streamed request gets the same body cut into SSE
 events by ``standin.sse_write``. Anthropic's message threads and OpenAI's stored responses are
 expanded first (``state``); an ``anthropic-beta`` the stand-in does not model is refused.
 
@@ -355,10 +355,11 @@ def _limited(blocks: list, options: Any, model: str) -> tuple[list, str | None, 
 def _generate(
     route: Route, request: Any, model: str, sent: dict, body: dict, raw: bytes, scenario: Scenario
 ) -> Response:
-    from helpers.formats import parse_response, render_response
+    from helpers.formats import parse_response
     from helpers.messages import Message, ToolCall
     from helpers.replies import Reply
     from standin.provider import scenarios, state, wire_options
+    from standin.render_response import render_response
 
     provider = route.provider
     turn = Turn(request, provider, _wants_reasoning(provider, body))
