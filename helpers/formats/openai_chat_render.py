@@ -17,7 +17,6 @@ from helpers.formats.common import (
     check_placement,
     check_tool_choice,
     data_url,
-    dump_arguments,
     flag_error,
 )
 from helpers.messages import (
@@ -31,6 +30,7 @@ from helpers.messages import (
     ToolCall,
     ToolResult,
 )
+from helpers.messages.blocks import dump_arguments
 
 NAME = "openai-chat"
 PATH = "/v1/chat/completions"

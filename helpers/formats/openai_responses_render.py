@@ -17,12 +17,12 @@ from helpers.formats.common import (
     check_placement,
     check_tool_choice,
     data_url,
-    dump_arguments,
     flag_error,
     replayable,
     system_texts,
 )
 from helpers.messages import Image, Message, Reasoning, Request, Text, Tool, ToolCall, ToolResult
+from helpers.messages.blocks import dump_arguments
 
 NAME = "openai-responses"
 PATH = "/v1/responses"

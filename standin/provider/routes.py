@@ -175,7 +175,7 @@ def _bad_signature(provider: str, body: dict[str, Any]) -> str | None:
 def _usage(request: Any, message: Any, model: str, body: dict, provider: str) -> tuple[Any, str]:
     """Usage counted with the real tokenizer for ``model``, and how exact the count is.
 
-    That (``Count.explained``: "exact", "estimate ±8 tokens: tools[4] ±4 (...)...", or a
+    That (``standin.explained``: "exact", "estimate ±8 tokens: tools[4] ±4 (...)...", or a
     Claude/Gemini proxy estimate with its measured spread) goes back in the ``COUNT_HEADER``
     response header. Output by ``tokens.count_output``, the same rule the cost model uses.
     """
@@ -191,7 +191,9 @@ def _usage(request: Any, message: Any, model: str, body: dict, provider: str) ->
     )
     usage = Usage(input_tokens=counted.total, output_tokens=tokens.count_output(message, model))
     usage.reasoning_tokens = reasoning
-    explained = counted.explained().replace("±", "+/-")
+    from standin.explained import explained as explain
+
+    explained = explain(counted).replace("±", "+/-")
     return usage, explained.encode("ascii", "replace").decode("ascii")  # header values are ASCII
 
 
