@@ -19,13 +19,13 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from helpers.formats.common import dump_arguments
 from helpers.html import no_math
 from helpers.messages import Image, Reasoning, Request, Text, ToolCall, ToolResult
+from helpers.messages.blocks import dump_arguments
 
 if TYPE_CHECKING:
     from helpers.models import ModelInfo
-    from helpers.tokens.breakdown import Piece
+    from helpers.tokens.encodings import Piece
 
 __all__ = ["HarmonyView", "KNOWLEDGE_CUTOFF", "pieces", "render_harmony"]
 
@@ -199,7 +199,7 @@ def render_harmony(request: Request) -> HarmonyView:
 
 def pieces(request: Request, info: ModelInfo) -> tuple[list[Piece], dict[str, str], list[str]]:
     """The ``harmony`` counting rule for ``helpers.tokens.count``: one piece per message."""
-    from helpers.tokens.breakdown import Piece
+    from helpers.tokens.encodings import Piece
 
     view = render_harmony(request)
     out, labels = [], {"priming": "reply priming", "system": "harmony system + developer"}

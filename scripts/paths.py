@@ -10,7 +10,9 @@ everything they reach inside the project, with the lines that ran. Import-time c
 (course/exercises) or display (course/display, plots, widgets, helpers/html.py,
 and whatever IPython's display hook calls, such as ``_repr_html_``) are counted apart, with
 all they reach. The local provider's server thread is not traced: a learner's call stops at
-the socket. The table has, per lesson: files, functions, lines run, lines of those functions.
+the socket. The table has, per lesson: files, functions, lines run, lines of those functions;
+then, for lessons 03, 05 and 10, each central call (CENTRAL) with the files and lines of the
+learner's functions it entered (budget: 6 files, 500 lines each).
 """
 
 from __future__ import annotations
@@ -29,6 +31,13 @@ LESSONS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 PARTS = ("helpers", "standin", "course")
 DISPLAY = ("course/display.py", "course/plots.py", "course/widgets.py", "helpers/html.py")
 KINDS = ("learner", "stand-in", "exercise", "display")
+# Each lesson's central idea, as the helper calls that carry it (issue 23's budget: what a
+# learner steps into from each is at most 6 files and 500 lines of functions).
+CENTRAL = {
+    "03": ("to_flat", "parse_response", "render"),
+    "05": ("count", "tool_parts", "tool_count_effect"),
+    "10": ("check",),
+}
 
 
 def kind_of_file(relative: str) -> str | None:
@@ -66,6 +75,8 @@ class Tracer:
         self.tallies = {kind: Tally() for kind in KINDS}
         self.kinds: dict[int, str] = {}  # id(frame) -> kind, while the frame runs
         self.lengths: dict[object, int] = {}
+        self.roots: dict[int, tuple[str, str, int]] = {}  # id(frame) -> the cell's call above it
+        self.per_call: dict[tuple[str, str, int], Tally] = {}  # learner code each call entered
 
     def _length(self, code) -> int:
         if code not in self.lengths:
@@ -73,21 +84,21 @@ class Tracer:
             self.lengths[code] = max(lines) - code.co_firstlineno + 1 if lines else 1
         return self.lengths[code]
 
-    def _caller_kind(self, frame) -> tuple[str | None, bool]:
+    def _caller_kind(self, frame) -> tuple[str | None, bool, int | None]:
         """(the kind from the nearest counted caller or "cell", whether that is the lesson's
-        code itself): "import" under a module's top level, "display" under IPython's display
-        hook, None when no lesson code is above it."""
+        code itself, the id of that counted caller): "import" under a module's top level,
+        "display" under IPython's display hook, None when no lesson code is above it."""
         caller, through_ipython = frame.f_back, False
         while caller is not None:
             if caller.f_globals is self.user_ns:
-                return ("display", False) if through_ipython else ("cell", True)
+                return ("display", False, None) if through_ipython else ("cell", True, None)
             if id(caller) in self.kinds:
-                return self.kinds[id(caller)], False
+                return self.kinds[id(caller)], False, id(caller)
             if caller.f_code.co_name == "<module>":
-                return "import", False
+                return "import", False, None
             through_ipython |= f"{os.sep}IPython{os.sep}" in caller.f_code.co_filename
             caller = caller.f_back
-        return None, False
+        return None, False, None
 
     def __call__(self, frame, event, arg):
         if event != "call":
@@ -100,7 +111,7 @@ class Tracer:
         relative = Path(path).relative_to(ROOT).as_posix()
         if relative.split("/")[0] not in PARTS:
             return None
-        caller, from_cell = self._caller_kind(frame)
+        caller, from_cell, caller_id = self._caller_kind(frame)
         if caller == "import":
             return None
         if caller is None:
@@ -113,13 +124,22 @@ class Tracer:
             tally.functions[key] = self._length(frame.f_code)
         if from_cell:
             tally.entry[key] = tally.entry.get(key, 0) + 1
+        root = key if from_cell else self.roots.get(caller_id)
+        own = self.per_call.setdefault(root, Tally()) if root and kind == "learner" else None
+        if own is not None and not frame.f_code.co_name.startswith("<"):
+            own.functions[key] = self._length(frame.f_code)
         self.kinds[id(frame)] = kind
+        if root:
+            self.roots[id(frame)] = root
 
         def local(frame, event, arg):
             if event == "line":
                 tally.lines.add((relative, frame.f_lineno))
+                if own is not None:
+                    own.lines.add((relative, frame.f_lineno))
             elif event == "return":
                 self.kinds.pop(id(frame), None)
+                self.roots.pop(id(frame), None)
             return local
 
         return local
@@ -130,8 +150,8 @@ def code_cells(notebook: Path) -> list[str]:
     return ["".join(c["source"]) for c in cells if c["cell_type"] == "code"]
 
 
-def trace_lesson(notebook: Path) -> dict[str, Tally]:
-    """Run the lesson's code cells under the tracer; the tallies by kind."""
+def trace_lesson(notebook: Path) -> Tracer:
+    """Run the lesson's code cells under the tracer; it holds the tallies."""
     os.environ["MPLBACKEND"] = "Agg"
     for name in [n for n in os.environ if n.endswith("_API_KEY")] + ["ON_THE_WIRE_LIVE"]:
         os.environ.pop(name, None)
@@ -157,12 +177,12 @@ def trace_lesson(notebook: Path) -> dict[str, Tally]:
             errors.append(f"cell {number}: {type(result.error_in_exec).__name__}")
     if errors:
         print(f"{notebook.name}: errors in {', '.join(errors)}", file=sys.stderr)
-    return tracer.tallies
+    return tracer
 
 
-def summary(tallies: dict[str, Tally]) -> dict:
-    out = {}
-    for kind, tally in tallies.items():
+def summary(tracer: Tracer) -> dict:
+    out: dict = {"per_call": per_call(tracer.per_call)}
+    for kind, tally in tracer.tallies.items():
         out[kind] = {
             "files": len(tally.files),
             "functions": len(tally.functions),
@@ -182,6 +202,57 @@ def summary(tallies: dict[str, Tally]) -> dict:
             },
         }
     return out
+
+
+def per_call(calls: dict[tuple[str, str, int], Tally]) -> dict:
+    """Per function a cell calls: the learner's files and functions it entered (not the
+    stand-in, exercise checks or display), the lines of those functions, by file."""
+    out = {}
+    for (path, name, line), tally in sorted(calls.items()):
+        by_file: dict[str, int] = {}
+        for (f, _, _), n in tally.functions.items():
+            by_file[f] = by_file.get(f, 0) + n
+        out[f"{name} ({path}:{line})"] = {
+            "name": name.rsplit(".", 1)[-1],
+            "files": len(tally.files),
+            "functions": len(tally.functions),
+            "function_lines": tally.function_lines(),
+            "by_file": dict(sorted(by_file.items())),
+            "keys": sorted(f"{f}|{n}|{ln}|{size}" for (f, n, ln), size in tally.functions.items()),
+        }
+    return out
+
+
+def central(number: str, result: dict) -> list[tuple[str, int, int, dict[str, int]]]:
+    """The lesson's central calls (CENTRAL), each with files, lines of entered functions and
+    lines by file; a last row, "together", for their union."""
+    names = CENTRAL.get(number, ())
+    rows, union = [], {}
+    for label, call in result["per_call"].items():
+        if call["name"] in names:
+            rows.append((label, call["files"], call["function_lines"], call["by_file"]))
+            union.update(dict.fromkeys(call["keys"]))
+    if len(rows) > 1:
+        by_file: dict[str, int] = {}
+        for key in union:
+            f, _, _, size = key.split("|")
+            by_file[f] = by_file.get(f, 0) + int(size)
+        rows.append(
+            ("together", len(by_file), sum(by_file.values()), dict(sorted(by_file.items())))
+        )
+    return rows
+
+
+def central_table(results: dict[str, dict]) -> str:
+    lines = ["central calls: files and lines of the learner's functions each enters"]
+    lines.append("(not the stand-in, exercise checks or display; budget 6 files, 500 lines)")
+    for number, result in results.items():
+        for label, files, size, by_file in central(number, result):
+            over = files > 6 or size > 500
+            mark = "  OVER" if over and label != "together" else ""  # the budget is per call
+            lines.append(f"  {number} {label:60} {files:3} files {size:5} lines{mark}")
+            lines += [f"        {f:50} {n:5}" for f, n in by_file.items()]
+    return "\n".join(lines)
 
 
 def run_one(number: str) -> dict:
@@ -229,6 +300,9 @@ def detail(number: str, result: dict) -> str:
     mine = result["learner"]
     lines = [f"lesson {number}: the helper functions its cells call"]
     lines += [f"  {entry}" for entry in mine["entry"]]
+    lines.append("  per call: files, lines of the learner's functions it enters")
+    for label, call in result["per_call"].items():
+        lines.append(f"    {label}: {call['files']} files, {call['function_lines']} lines")
     lines.append("  and everything they reach, by file (lines run):")
     for path, info in mine["by_file"].items():
         lines.append(f"    {path} ({info['lines_run']} lines run)")
@@ -244,6 +318,8 @@ def main(argv: list[str]) -> int:
     numbers = [a for a in argv if not a.startswith("--")] or [p.name[:2] for p in LESSONS]
     results = {n: run_one(n) for n in numbers}
     print(table(results, "--markdown" in argv))
+    if any(n in CENTRAL for n in results):
+        print("\n" + central_table({n: r for n, r in results.items() if n in CENTRAL}))
     if "--detail" in argv:
         for number, result in results.items():
             print("\n" + detail(number, result))

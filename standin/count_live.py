@@ -31,7 +31,7 @@ from typing import Any
 
 from helpers.messages import FormatError, Request
 from helpers.models import ModelInfo
-from helpers.tokens.breakdown import Count, Row
+from helpers.tokens import Count, Row
 from standin.live_switch import KEYS, failure_line, live_url
 
 __all__ = ["ENDPOINTS", "KEYS", "LiveCountError", "count_live"]

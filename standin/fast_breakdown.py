@@ -22,8 +22,7 @@ from typing import Any
 
 from helpers.messages import Request
 from helpers.models import ModelInfo, info_for
-from helpers.tokens import Count, assess, count
-from helpers.tokens.breakdown import Piece, Row, rows_from_pieces
+from helpers.tokens import Count, Piece, Row, assess, count, rows_from_pieces
 from helpers.tokens.encodings import Seen, Special, encoding_name
 from standin.fast_count import ALLOWED, SENTINEL, Framed, fast_seen, is_plain, unframe
 

@@ -6,7 +6,7 @@ from functools import partial
 
 import pytest
 
-from helpers.formats import FormatError, parse, parse_response, render_response
+from helpers.formats import FormatError, parse, parse_response
 from helpers.messages import (
     Image,
     Reasoning,
@@ -22,6 +22,7 @@ from helpers.messages import (
     user,
 )
 from helpers.replies import Reply, Usage
+from standin.render_response import render_response
 from tests.format_support import parse_with_notes, render_with_notes
 
 FMT = "anthropic"

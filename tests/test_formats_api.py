@@ -19,7 +19,6 @@ from helpers.formats import (
     parse,
     parse_response,
     render,
-    render_response,
 )
 from helpers.formats.common import load_arguments
 from helpers.messages import (
@@ -34,6 +33,7 @@ from helpers.messages import (
     user,
 )
 from helpers.replies import Reply, Usage
+from standin.render_response import render_response
 from tests.strategies import held_by, replies
 
 

@@ -6,7 +6,7 @@ from functools import partial
 
 import pytest
 
-from helpers.formats import FormatError, parse, parse_response, render, render_response
+from helpers.formats import FormatError, parse, parse_response, render
 from helpers.formats.gemini_render import NO_ID
 from helpers.messages import (
     Image,
@@ -23,6 +23,7 @@ from helpers.messages import (
     user,
 )
 from helpers.replies import Reply, Usage
+from standin.render_response import render_response
 from tests.format_support import parse_with_notes, render_with_notes
 
 FMT = "gemini"

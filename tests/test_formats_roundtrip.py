@@ -29,9 +29,9 @@ from helpers.formats import (
     parse,
     parse_response,
     render,
-    render_response,
 )
 from helpers.formats.common import DEFAULT_MAX_TOKENS
+from standin.render_response import render_response
 from tests.strategies import conversations, held_by, replies
 
 EXAMPLES = settings(max_examples=120, deadline=None)

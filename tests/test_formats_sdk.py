@@ -17,8 +17,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from helpers.examples.sundry import SYSTEM_PROMPT, TICKET_TEXT
-from helpers.formats import FORMATS, detect, parse, render, render_response
+from helpers.formats import FORMATS, detect, parse, render
 from helpers.messages import assistant, system, tool, tool_call, tool_result, user
+from standin.render_response import render_response
 from tests.strategies import conversations, held_by, replies
 
 HERE = Path(__file__).parent / "fixtures" / "sdk"

@@ -36,12 +36,13 @@ from hypothesis import strategies as st
 
 from helpers import sse
 from helpers.examples import crash_triage, sundry
-from helpers.formats import FORMATS, detect, parse, parse_response, render, render_response
+from helpers.formats import FORMATS, detect, parse, parse_response, render
 from helpers.messages import FormatError, Message
 from helpers.replies import Reply, Usage
 from helpers.rules import PROFILES, check
 from standin import sse_write
 from standin.cli import main
+from standin.render_response import render_response
 
 ROOT = Path(__file__).resolve().parents[1]
 #: Peak memory any one generated input may take (the worst real one is well under 10 MB).

@@ -10,6 +10,7 @@ from helpers.examples import crash_triage, sundry
 from helpers.formats import parse
 from helpers.loop import run
 from standin import LocalProvider
+from standin.explained import explained
 from tests.provider_support import PROVIDERS, model
 
 
@@ -118,7 +119,7 @@ def test_the_meter_says_which_counts_are_the_local_providers_estimates(p, via):
     )
     for step in trace.steps:
         counted = tokens.count(parse(step.request_body, "anthropic"), claude)
-        assert step.headers[COUNT_HEADER] == counted.explained() == counted.label
+        assert step.headers[COUNT_HEADER] == explained(counted) == counted.label
     spread = sentence("anthropic-estimate", claude)
     expected = f"input sent, each of turns 1-{len(trace.steps)}: estimate; {spread}"
     assert trace.count_notes() == [expected]
@@ -136,8 +137,8 @@ def test_a_count_estimated_by_a_bound_is_printed_with_it(p):
     assert notes and all(n.startswith(("input sent, turn", "input sent, each of")) for n in notes)
     for step in trace.steps:
         counted = tokens.count(parse(step.request_body, "openai-chat"), step.reply.model)
-        assert any(n.endswith(f": {counted.explained()}") for n in notes)
-        assert counted.explained().startswith(f"{counted.label} tokens: tools[")  # unit and parts
+        assert any(n.endswith(f": {explained(counted)}") for n in notes)
+        assert explained(counted).startswith(f"{counted.label} tokens: tools[")  # unit and parts
 
 
 def test_a_trace_whose_provider_reports_the_bill_has_no_count_notes(p):

@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 from helpers import sse
-from helpers.formats import parse_response, render_response
+from helpers.formats import parse_response
 from helpers.messages import Reasoning, Text, ToolCall
 from standin import sse_write
+from standin.render_response import render_response
 from tests.sse_support import fixture, sdk_final, text_reply, tools_reply
 
 

@@ -7,9 +7,9 @@ import json
 import pytest
 
 from helpers import sse
-from helpers.formats import render_response
 from helpers.messages import Text, ToolCall
 from standin import sse_write
+from standin.render_response import render_response
 from tests.sse_support import text_reply, tools_reply
 
 P = "gemini"

@@ -7,9 +7,10 @@ import json
 import pytest
 
 from helpers import sse
-from helpers.formats import parse_response, render_response
+from helpers.formats import parse_response
 from helpers.messages import Reasoning
 from standin import sse_write
+from standin.render_response import render_response
 from tests.sse_support import sdk_final, text_reply, tools_reply
 
 P = "openai-responses"

@@ -20,10 +20,11 @@ from helpers.messages import (
     tool_result,
     user,
 )
-from helpers.tokens import count, count_message, count_text, count_tools, token_keys
+from helpers.tokens import count, count_text, token_keys
 from helpers.tokens.encodings import encode, special_id
 from helpers.tokens.exactness import image_size, image_tokens
 from helpers.tokens.tool_namespace import render_namespace
+from standin.explained import explained
 from standin.fast_count import Counter, count_total
 from tests.published_counts import CASES, cookbook_recipe, to_request
 from tests.strategies import conversations
@@ -221,8 +222,9 @@ def test_framing_tokens_are_special_and_text_that_looks_special_is_not():
 def test_count_text_message_and_tools():
     assert count_text("Hello, world!", "gpt-4o") == 4
     assert count_text("Hello, world!", "gpt-4") == 4
-    assert count_message(user("Hello, how are you?"), "gpt-3.5-turbo") == 13 - 3
-    alone = count_tools([WEATHER], "gpt-4o")
+    one = count(Request("gpt-3.5-turbo", [user("Hello, how are you?")]))
+    assert one.total - one.part("priming") == 13 - 3  # one message: framing and text
+    alone = count(Request("gpt-4o", [Message("user", [])], [WEATHER])).part("tools")
     with_system = count(Request("gpt-4o", [system("Be brief."), user("hi")], [WEATHER]))
     assert alone == with_system.part("tools") + 4  # alone, it needs a system message of its own
 
@@ -855,21 +857,21 @@ def test_a_property_title_is_its_comment_as_billed():
 
 
 def test_an_estimate_explains_itself_part_by_part():
-    from helpers.tokens.breakdown import Count
+    from helpers.tokens import Count
 
     def made(uncertain, estimate=True):
         return Count("gpt-4o", 100, [], estimate, "rule", uncertain=uncertain)
 
-    assert made({}, estimate=False).explained() == "exact"
+    assert explained(made({}, estimate=False)) == "exact"
     two_calls = "2 parallel calls: their rendering is a community guess, unverified"
     grouped = made(
         {"messages[2]": (12, two_calls), "tools[5]": (98, "nested"), "messages[4]": (12, two_calls)}
     )
-    assert grouped.explained() == (
+    assert explained(grouped) == (
         f"estimate ±122 tokens: messages[2] ±12, messages[4] ±12 ({two_calls}); "
         "tools[5] ±98 (nested)"
     )
     unknown = made({"messages[1]": (None, "image by URL"), "tools[0]": (3, "anyOf")})
-    assert unknown.explained() == (
+    assert explained(unknown) == (
         "estimate, error unknown: messages[1] (image by URL); tools[0] ±3 (anyOf)"
     )

@@ -4,7 +4,7 @@ The four wire formats: one neutral conversation, rendered as each provider's req
 
 ``render(request, "anthropic")`` gives a ``Rendered`` (body, notes, path); ``parse(body)`` reads
 any format's body back as neutral; ``detect(body)`` says which format it is in;
-``parse_response`` and ``render_response`` do the same for response bodies. Each format is two
+``parse_response`` reads a response body (the stand-in writes them). Each format is two
 modules, listed in ``MODULES``: ``<format>_render.py`` (neutral -> wire) and
 ``<format>_parse.py`` (wire -> neutral); what they share is in ``common.py``. Lossy conversions
 never fail silently: they add a ``Note``. This package does not check the rules of the list
@@ -45,7 +45,6 @@ __all__ = [
     "parse_usage",
     "render",
     "render_for",
-    "render_response",
     "to_flat",
 ]
 
@@ -150,21 +149,6 @@ def parse_usage(usage: dict, format: str) -> Usage:
     if not isinstance(usage, dict):
         raise FormatError(f"usage: expected an object, got {type(usage).__name__}")
     return _format(format).parse.parse_usage(usage)
-
-
-def render_response(
-    reply: Reply, format: str, *, created: int = 0, notes: list[Note] | None = None
-) -> dict:
-    """The response body a provider speaking ``format`` would send for ``reply``.
-
-    Ids come from ``reply.id`` (pass ``chatcmpl-...``, ``resp_...``, ``msg_...``); ``created``
-    is the Unix timestamp where the format has one (default 0, so output is deterministic).
-    """
-    found = Notes()
-    body = _format(format).render.render_response(reply, found, created=created)
-    if notes is not None:
-        notes.extend(found)
-    return body
 
 
 # --- detect -------------------------------------------------------------------------------

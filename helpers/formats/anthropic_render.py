@@ -22,7 +22,6 @@ from helpers.formats.common import (
     system_texts,
 )
 from helpers.messages import Image, Message, Reasoning, Request, Text, Tool, ToolCall, ToolResult
-from helpers.replies import Reply
 
 NAME = "anthropic"
 PATH = "/v1/messages"
@@ -149,37 +148,3 @@ def _tool_choice(choice: str | dict) -> dict:
 
 
 # --- responses ------------------------------------------------------------------------------
-
-
-_STOP_BACK = {
-    "end_turn": "end_turn",
-    "tool_calls": "tool_use",
-    "max_tokens": "max_tokens",
-    "refusal": "refusal",
-    "other": "pause_turn",
-}
-
-
-def render_response(reply: Reply, notes: Notes, *, created: int = 0) -> dict:
-    """The ``message`` body a server would send (Anthropic bodies carry no timestamp)."""
-    u = reply.usage
-    usage: dict[str, Any] = {
-        "input_tokens": u.uncached_input_tokens,
-        "cache_creation_input_tokens": u.cache_write_tokens,
-        "cache_read_input_tokens": u.cache_read_tokens,
-        "output_tokens": u.output_tokens,
-    }
-    if u.reasoning_tokens:
-        usage["output_tokens_details"] = {"thinking_tokens": u.reasoning_tokens}
-    if reply.stop_reason == "other":
-        notes.add("stop_reason", "'other' sent as 'pause_turn'")
-    return {
-        "id": reply.id or "msg_local",
-        "type": "message",
-        "role": "assistant",
-        "model": reply.model,
-        "content": _blocks(reply.message, "message", notes),
-        "stop_reason": _STOP_BACK[reply.stop_reason],
-        "stop_sequence": None,
-        "usage": usage,
-    }

@@ -146,11 +146,6 @@ def _kind(value: Any) -> str:
 # --- tool-call arguments: an object in the neutral model, a JSON string in OpenAI's formats ----
 
 
-def dump_arguments(arguments: dict[str, Any]) -> str:
-    """Compact JSON, like the models themselves emit: ``{"query":"SO-48213"}``."""
-    return json.dumps(arguments, ensure_ascii=False, separators=(",", ":"))
-
-
 def load_arguments(text: Any, where: str, call_id: str) -> dict[str, Any]:
     """Parse an OpenAI ``arguments`` string; bad JSON is an error naming the call."""
     if isinstance(text, dict):

@@ -32,7 +32,6 @@ from helpers.messages import (
     ToolCall,
     ToolResult,
 )
-from helpers.replies import Reply
 
 NAME = "gemini"
 PATH = "/v1beta/models/{model}:generateContent"
@@ -221,37 +220,3 @@ def _calling_config(choice: str | dict) -> dict:
 
 
 # --- responses ------------------------------------------------------------------------------
-
-
-_FINISH = {
-    "end_turn": "STOP",
-    "tool_calls": "STOP",
-    "max_tokens": "MAX_TOKENS",
-    "refusal": "SAFETY",
-    "other": "OTHER",
-}
-
-
-def render_response(reply: Reply, notes: Notes, *, created: int = 0) -> dict:
-    """The ``GenerateContentResponse`` a server would send (no timestamp in Gemini bodies)."""
-    u = reply.usage
-    usage = {
-        "promptTokenCount": u.input_tokens,
-        "candidatesTokenCount": u.output_tokens - u.reasoning_tokens,
-    }
-    if u.cache_read_tokens:
-        usage["cachedContentTokenCount"] = u.cache_read_tokens
-    if u.reasoning_tokens:
-        usage["thoughtsTokenCount"] = u.reasoning_tokens
-    usage["totalTokenCount"] = u.input_tokens + u.output_tokens
-    if u.cache_write_tokens:
-        notes.add("usage", "gemini reports no cache writes; cache_write_tokens left out")
-    content = {"role": "model", "parts": _model_parts(reply.message, "message", notes)}
-    return {
-        "candidates": [
-            {"content": content, "finishReason": _FINISH[reply.stop_reason], "index": 0}
-        ],
-        "usageMetadata": usage,
-        "modelVersion": reply.model,
-        "responseId": reply.id or "gemini-local",
-    }

@@ -17,7 +17,6 @@ from helpers.formats.common import (
     check_placement,
     check_tool_choice,
     data_url,
-    dump_arguments,
     flag_error,
 )
 from helpers.messages import (
@@ -31,7 +30,7 @@ from helpers.messages import (
     ToolCall,
     ToolResult,
 )
-from helpers.replies import Reply
+from helpers.messages.blocks import dump_arguments
 
 NAME = "openai-chat"
 PATH = "/v1/chat/completions"
@@ -159,60 +158,3 @@ def _function(tool: Tool) -> dict:
 
 
 # --- responses ------------------------------------------------------------------------------
-
-
-_FINISH = {
-    "end_turn": "stop",
-    "tool_calls": "tool_calls",
-    "max_tokens": "length",
-    "refusal": "content_filter",
-}
-
-
-def render_response(reply: Reply, notes: Notes, *, created: int = 0) -> dict:
-    """The ``chat.completion`` body a server would send for ``reply``."""
-    where = "message"
-    for j, block in enumerate(reply.message.content):
-        if isinstance(block, Reasoning | Image):
-            notes.add(f"{where}.content[{j}]", f"no {block.type} in a chat completion; dropped")
-    texts = [b.text for b in reply.message.content if isinstance(b, Text)]
-    if len(texts) > 1:
-        notes.add(where, f"{len(texts)} text blocks joined into one content string")
-    message: dict[str, Any] = {
-        "role": "assistant",
-        "content": "".join(texts) if texts else None,
-        "refusal": None,
-        "annotations": [],
-    }
-    calls = [_tool_call(c, where, notes) for c in reply.message.tool_calls]
-    if calls:
-        message["tool_calls"] = calls
-    finish = _FINISH.get(reply.stop_reason)
-    if finish is None:
-        finish = "stop"
-        notes.add("stop_reason", "'other' has no finish_reason in Chat; sent 'stop'")
-    u = reply.usage
-    prompt_details = {"cached_tokens": u.cache_read_tokens, "audio_tokens": 0}
-    if u.cache_write_tokens:
-        prompt_details["cache_write_tokens"] = u.cache_write_tokens
-    return {
-        "id": reply.id or "chatcmpl-local",
-        "object": "chat.completion",
-        "created": created,
-        "model": reply.model,
-        "choices": [{"index": 0, "message": message, "finish_reason": finish, "logprobs": None}],
-        "usage": {
-            "prompt_tokens": u.input_tokens,
-            "completion_tokens": u.output_tokens,
-            "total_tokens": u.input_tokens + u.output_tokens,
-            "prompt_tokens_details": prompt_details,
-            "completion_tokens_details": {
-                "reasoning_tokens": u.reasoning_tokens,
-                "audio_tokens": 0,
-                "accepted_prediction_tokens": 0,
-                "rejected_prediction_tokens": 0,
-            },
-        },
-        "service_tier": "default",
-        "system_fingerprint": None,
-    }

@@ -10,6 +10,7 @@ provider (``helpers/formats/`` does), or read JSON back (``files.py``).
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -29,6 +30,11 @@ class Text:
         if self.item_id is not None:
             out["item_id"] = self.item_id
         return out
+
+
+def dump_arguments(arguments: dict[str, Any]) -> str:
+    """Compact JSON, like the models themselves emit: ``{"query":"SO-48213"}``."""
+    return json.dumps(arguments, ensure_ascii=False, separators=(",", ":"))
 
 
 @dataclass

@@ -14,31 +14,155 @@ time (the first count loads one, about half a second), or touch the network.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import html
+from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from helpers.harmony import render_harmony
-from helpers.messages import Message, Request, Tool
+from helpers.html import no_math
+from helpers.messages import Message, Request
 from helpers.models import ModelInfo, info_for
-from helpers.tokens.breakdown import Count, Piece, Row, rows_from_pieces
+from helpers.tokens.encodings import Piece, Section, count_sections
 from helpers.tokens.tool_namespace import render_namespace, tool_parts
 
 __all__ = [
     "Count",
     "Piece",
     "Row",
+    "rows_from_pieces",
     "Section",
     "assess",
     "count",
-    "count_message",
     "count_output",
     "count_sections",
     "count_text",
-    "count_tools",
     "render_harmony",
     "render_namespace",
     "token_keys",
     "tool_parts",
 ]
+
+
+class Row(NamedTuple):
+    """One line of the breakdown."""
+
+    part: str  # "messages[2]" or "messages[2].content[1]"
+    label: str  # "assistant", "text", "tool_call search_orders", "framing", ...
+    tokens: int
+    level: int  # 0: a top part; 1: inside the row above
+
+
+@dataclass
+class Count:
+    """How many input tokens a request costs on one model, and where they go."""
+
+    model: str
+    total: int
+    rows: list[Row]
+    estimate: bool  # True unless counted with the model's own tokenizer and a verified rendering
+    method: str  # how the number was obtained, in words
+    notes: list[str] = field(default_factory=list)
+    pieces: list[Piece] = field(default_factory=list, repr=False)
+    #: part -> (tokens it can be off, None if unknown; why): what makes this an estimate
+    uncertain: dict[str, tuple[int | None, str]] = field(default_factory=dict)
+    #: for a proxy estimate (Claude, Gemini): how far recorded bills were from such counts
+    spread: str = ""
+
+    @property
+    def error(self) -> int | None:
+        """How many tokens the total can be off (None: unknown, 0: exact)."""
+        bounds = [bound for bound, _ in self.uncertain.values()]
+        return None if None in bounds else sum(bounds)
+
+    @property
+    def label(self) -> str:
+        """``exact``, ``estimate ±N``, ``estimate, error unknown``, or for Claude and Gemini the
+        measured spread: ``estimate; on 75 recorded requests (10-1,491 tokens) the bill was
+        0.69-1.50x this count (median 1.15)`` (``estimate.sentence``)."""
+        if not self.estimate:
+            return "exact"
+        if self.spread and not self.uncertain:
+            return f"estimate; {self.spread}"
+        error = self.error
+        return "estimate" + (f" ±{error}" if error else ", error unknown" if error is None else "")
+
+    def __int__(self) -> int:
+        return self.total
+
+    def top(self) -> dict[str, int]:
+        """Top-level parts and their tokens: ``{"tools": 612, "messages[0]": 300, ...}``."""
+        return {r.part: r.tokens for r in self.rows if r.level == 0}
+
+    def part(self, path: str) -> int:
+        """Tokens of one part and everything inside it, e.g. ``count.part("tools")``."""
+        return sum(p.n for p in self.pieces if _top_or_self(p.part, path))
+
+    def table(self) -> str:
+        """The breakdown as plain text (the CLI prints this)."""
+        width = max([len(r.part) + 2 * r.level for r in self.rows] + [4])
+        lines = [f"{'part':<{width}}  {'what':<32} {'tokens':>7} {'share':>6}"]
+        for r in self.rows:
+            share = f"{100 * r.tokens / self.total:5.1f}%" if self.total else ""
+            name = "  " * r.level + r.part
+            lines.append(f"{name:<{width}}  {r.label[:32]:<32} {r.tokens:>7} {share:>6}")
+        kind = self.label
+        lines.append(f"{'total':<{width}}  {kind + ', ' + self.model:<32} {self.total:>7}")
+        lines.append(f"method: {self.method}")
+        lines += [f"estimated: {p} {_bound(b)} ({why})" for p, (b, why) in self.uncertain.items()]
+        lines += [f"note: {n}" for n in self.notes]
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        kind = self.label
+        body = []
+        for r in self.rows:
+            style = "" if r.level == 0 else ' style="color:#666"'
+            pad = "&nbsp;" * 4 * r.level
+            share = f"{100 * r.tokens / self.total:.1f}%" if self.total else ""
+            body.append(
+                f"<tr{style}><td><code>{pad}{html.escape(r.part)}</code></td>"
+                f"<td>{html.escape(r.label)}</td><td style='text-align:right'>{r.tokens}</td>"
+                f"<td style='text-align:right'>{share}</td></tr>"
+            )
+        estimated = [
+            f"estimated: {p} {_bound(b)} ({why})" for p, (b, why) in self.uncertain.items()
+        ]
+        notes = "".join(f"<li>{html.escape(n)}</li>" for n in estimated + self.notes)
+        return no_math(
+            f"<div><b>{self.total} input tokens</b> on <code>{html.escape(self.model)}</code> "
+            f"({kind})<table><tr><th>part</th><th>what</th><th>tokens</th><th>share</th></tr>"
+            f"{''.join(body)}</table><small>{html.escape(self.method)}</small>"
+            f"{f'<ul>{notes}</ul>' if notes else ''}</div>"
+        )
+
+
+def _bound(bound: int | None) -> str:
+    return "±?" if bound is None else f"±{bound}"
+
+
+def _top_or_self(part: str, path: str) -> bool:
+    return part == path or part.startswith(path + ".") or _top(part) == path
+
+
+def _top(part: str) -> str:
+    head = part.split(".", 1)[0]
+    return "tools" if head.startswith("tools[") else head
+
+
+def rows_from_pieces(pieces: list[Piece], labels: dict[str, str]) -> list[Row]:
+    """Group pieces into top rows (``tools``, ``messages[2]``...) and rows inside them."""
+    inner: dict[str, dict[str, int]] = {}
+    for piece in pieces:
+        parts = inner.setdefault(_top(piece.part), {})
+        parts[piece.part] = parts.get(piece.part, 0) + piece.n
+    rows = []
+    for top, parts in inner.items():
+        rows.append(Row(top, labels.get(top, top), sum(parts.values()), 0))
+        if list(parts) == [top]:
+            continue  # nothing inside worth a row of its own
+        for path, n in parts.items():
+            rows.append(Row(path, "framing" if path == top else labels.get(path, path), n, 1))
+    return rows
 
 
 def count(request: Request, model: str | ModelInfo | None = None) -> Count:
@@ -105,13 +229,6 @@ def count_text(text: str, model: str | ModelInfo | None = None) -> int:
     return len(encode(encoding_name(info_for(model)), text))
 
 
-def count_message(message: Message, model: str | ModelInfo | None = None) -> int:
-    """Tokens one message adds to a request (its framing and blocks, not the reply priming)."""
-    info = info_for(model)
-    counted = count(Request(info.id, [message]), info)
-    return counted.total - counted.part("priming")
-
-
 def count_output(message: Message, model: str | ModelInfo | None = None) -> int:
     """Output tokens of a reply, as the local provider bills it and the cost model prices it.
 
@@ -130,46 +247,6 @@ def count_output(message: Message, model: str | ModelInfo | None = None) -> int:
         elif isinstance(block, ToolCall):
             total += count_text(block.name + json.dumps(block.arguments), model)
     return total
-
-
-def count_tools(tools: list[Tool], model: str | ModelInfo | None = None) -> int:
-    """What adding these tool definitions to a request costs, alone (no system prompt)."""
-    info = info_for(model)
-    probe = [Message("user", [])]
-    return count(Request(info.id, probe, tools=list(tools)), info).part("tools")
-
-
-@dataclass
-class Section:
-    text: str
-    tokens: int
-    estimate: bool = False
-
-    @property
-    def title(self) -> str:
-        """The section's first line, shortened: a label for tables and plots."""
-        first = self.text.strip().splitlines()[0] if self.text.strip() else ""
-        return first if len(first) <= 48 else first[:45] + "..."
-
-
-def count_sections(text: str, model: str | ModelInfo, separator: str = "\n\n") -> list[Section]:
-    """Split ``text`` at ``separator`` and count each piece's tokens inside the whole text.
-
-    The text is encoded once and each token given to the section it starts in, so the sections
-    add up to ``count_text(text)`` (counted apart, a token straddling a break would count twice).
-    """
-    from helpers.tokens.encodings import encoding_name, split_at
-
-    info = info_for(model)
-    sections = text.split(separator)
-    cuts, position = [], 0
-    for section in sections[:-1]:
-        position += len(section) + len(separator)
-        cuts.append(position)
-    groups = split_at(encoding_name(info), text, cuts)
-    return [
-        Section(s, len(g), info.encoding is None) for s, g in zip(sections, groups, strict=True)
-    ]
 
 
 def token_keys(counted: Count) -> tuple[list[object], list[str]]:

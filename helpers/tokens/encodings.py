@@ -1,4 +1,4 @@
-"""Used in lessons: none directly (imported by caching, tokens, tokens.estimate, ...).
+"""Used in lessons: 09.
 
 Tokenizers, and how the pieces a counting rule renders become tokens.
 
@@ -17,9 +17,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from typing import TYPE_CHECKING, Union
-
-from helpers.tokens.breakdown import Piece
+from typing import TYPE_CHECKING, NamedTuple, Union
 
 if TYPE_CHECKING:
     import tiktoken
@@ -29,6 +27,8 @@ if TYPE_CHECKING:
 __all__ = [
     "CUT",
     "PROXY",
+    "Piece",
+    "Section",
     "Seen",
     "Sized",
     "Special",
@@ -36,9 +36,24 @@ __all__ = [
     "encoding",
     "encoding_name",
     "special_id",
+    "count_sections",
     "split_at",
     "tokenize",
 ]
+
+
+class Piece(NamedTuple):
+    """A run of tokens owned by one part of the request (a named tuple: cheap to make)."""
+
+    part: str  # "tools[3]", "messages[2]", "messages[2].content[1]", "priming", ...
+    ids: tuple[int, ...] | None  # token ids, or None where only a count exists (images, overhead)
+    n: int  # number of tokens
+    key: object = None  # what identifies the content when ``ids`` is None (for cache prefixes)
+
+    @staticmethod
+    def of(part: str, ids: tuple[int, ...]) -> Piece:
+        return Piece(part, ids, len(ids))
+
 
 #: The stand-in tokenizer for models whose own is not public (Claude, Gemini): an estimate.
 PROXY = "o200k_base"
@@ -158,3 +173,36 @@ def tokenize(seen: list[Seen], encoding: str) -> list[Piece]:
             run.append((part, content))
     flush()
     return pieces
+
+
+@dataclass
+class Section:
+    text: str
+    tokens: int
+    estimate: bool = False
+
+    @property
+    def title(self) -> str:
+        """The section's first line, shortened: a label for tables and plots."""
+        first = self.text.strip().splitlines()[0] if self.text.strip() else ""
+        return first if len(first) <= 48 else first[:45] + "..."
+
+
+def count_sections(text: str, model: str | ModelInfo, separator: str = "\n\n") -> list[Section]:
+    """Split ``text`` at ``separator`` and count each piece's tokens inside the whole text.
+
+    The text is encoded once and each token given to the section it starts in, so the sections
+    add up to ``count_text(text)`` (counted apart, a token straddling a break would count twice).
+    """
+    from helpers.models import info_for
+
+    info = info_for(model)
+    sections = text.split(separator)
+    cuts, position = [], 0
+    for section in sections[:-1]:
+        position += len(section) + len(separator)
+        cuts.append(position)
+    groups = split_at(encoding_name(info), text, cuts)
+    return [
+        Section(s, len(g), info.encoding is None) for s, g in zip(sections, groups, strict=True)
+    ]

@@ -21,8 +21,7 @@ from typing import Any
 from helpers.messages import Image, Message, Reasoning, Request, Text, ToolCall, ToolResult
 from helpers.models import ModelInfo
 from helpers.paths import DATA
-from helpers.tokens.breakdown import Piece
-from helpers.tokens.encodings import PROXY, encode
+from helpers.tokens.encodings import PROXY, Piece, encode
 from helpers.tokens.exactness import image_tokens
 
 __all__ = ["measured", "message_pieces", "method", "pieces", "sentence", "tool_pieces"]

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from helpers.messages import Image, Message, Reasoning, Request, Text, Tool, ToolCall, ToolResult
+from helpers.messages.blocks import dump_arguments
 from helpers.models import ModelInfo
 from helpers.tokens.encodings import CUT, Seen, Sized, Special, encoding_name, tokenize
 from helpers.tokens.exactness import image_tokens
@@ -44,8 +45,6 @@ START, MESSAGE, END, CONSTRAIN = (
 def arguments_text(call: ToolCall) -> str:
     """A call's arguments as the JSON text on the wire: the provider's own text if kept, else
     the compact JSON ``helpers.formats`` would send."""
-    from helpers.formats.common import dump_arguments
-
     return call.raw_arguments if call.raw_arguments is not None else dump_arguments(call.arguments)
 
 

@@ -26,7 +26,7 @@ goes to the scenario (or to the general model, when the named story does not scr
 ``scenarios.for_turn``); its text ends at the request's stop sequences and output limit
 (``wire_options.cut``, counted with the same tokenizer as the usage, stop reason as the provider
 spells it); the reply is priced with the real token counter (``helpers.tokens``) and rendered
-with ``helpers.formats.render_response``; a streamed request gets the same body cut into SSE
+with ``standin.render_response``; a streamed request gets the same body cut into SSE
 events by ``standin.sse_write``. Anthropic's message threads and OpenAI's stored responses are
 expanded first (``state``); an ``anthropic-beta`` the stand-in does not model is refused.
 
@@ -178,7 +178,7 @@ def _bad_signature(provider: str, body: dict[str, Any]) -> str | None:
 def _usage(request: Any, message: Any, model: str, body: dict, provider: str) -> tuple[Any, str]:
     """Usage counted with the real tokenizer for ``model``, and how exact the count is.
 
-    That (``Count.explained``: "exact", "estimate ±8 tokens: tools[4] ±4 (...)...", or a
+    That (``standin.explained``: "exact", "estimate ±8 tokens: tools[4] ±4 (...)...", or a
     Claude/Gemini proxy estimate with its measured spread) goes back in the ``COUNT_HEADER``
     response header. Output by ``tokens.count_output``, the same rule the cost model uses.
     """
@@ -194,7 +194,9 @@ def _usage(request: Any, message: Any, model: str, body: dict, provider: str) ->
     )
     usage = Usage(input_tokens=counted.total, output_tokens=tokens.count_output(message, model))
     usage.reasoning_tokens = reasoning
-    explained = counted.explained().replace("±", "+/-")
+    from standin.explained import explained as explain
+
+    explained = explain(counted).replace("±", "+/-")
     return usage, explained.encode("ascii", "replace").decode("ascii")  # header values are ASCII
 
 
@@ -363,10 +365,11 @@ def _limited(blocks: list, options: Any, model: str) -> tuple[list, str | None, 
 def _generate(
     route: Route, request: Any, model: str, sent: dict, body: dict, raw: bytes, scenario: Scenario
 ) -> Response:
-    from helpers.formats import parse_response, render_response
+    from helpers.formats import parse_response
     from helpers.messages import Message, ToolCall
     from helpers.replies import Reply
     from standin.provider import scenarios, state, wire_options
+    from standin.render_response import render_response
 
     provider = route.provider
     turn = Turn(request, provider, _wants_reasoning(provider, body))

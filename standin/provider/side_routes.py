@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from standin.explained import explained
 from standin.provider import errors
 
 __all__ = ["count_answer", "count_probe", "models"]
@@ -73,5 +74,5 @@ def count_answer(provider: str, request: Any, model: str, probe: dict) -> tuple[
         answer = {"totalTokens": n, "promptTokensDetails": [{"modality": "TEXT", "tokenCount": n}]}
     else:
         answer = {"input_tokens": n}
-    label = counted.explained().replace("±", "+/-").encode("ascii", "replace").decode("ascii")
+    label = explained(counted).replace("±", "+/-").encode("ascii", "replace").decode("ascii")
     return answer, label

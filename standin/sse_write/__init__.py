@@ -36,7 +36,7 @@ def encode(body: dict[str, Any], format: str, **options: Any) -> Iterator[str]:
 
 def encode_reply(reply: Reply, format: str, **options: Any) -> bytes:
     """A neutral reply as the complete SSE byte stream in ``format``."""
-    from helpers.formats import render_response
+    from standin.render_response import render_response
 
     body = render_response(reply, format)
     return "".join(encode(body, format, **options)).encode("utf-8")
