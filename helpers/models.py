@@ -7,10 +7,8 @@ Everything comes from one dated file, ``data/models.json``: lessons never hard-c
 in the table either: it names the genai-prices entry (``price_ref``, ``price_provider``) and
 ``price_timestamp`` fixes the date prices are looked up at, so results are reproducible.
 
-What it deliberately does not do: guess. An id the table does not know raises
-``UnknownModelError`` listing the known ids, unless it *starts with* a known id (a dated snapshot
-such as ``gpt-4o-2024-08-06``); then the longest such id is used, ``ModelInfo.note`` says so
-and ``matched_by_prefix`` holds the id asked for.
+It does not guess: an unknown id raises ``UnknownModelError``, unless it *starts with* a known
+id (a dated snapshot such as ``gpt-4o-2024-08-06``): then ``matched_by_prefix`` names it.
 """
 
 from __future__ import annotations

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 
+import openai
 import pytest
 from pydantic import BaseModel
 
@@ -63,7 +64,10 @@ def every_body_passes_check(p, request):
     threads: dict[str, dict] = {}  # reply id -> the thread's history, rebuilt from the record
     sent = [e for e in p.exchanges[start:] if e.method == "POST"]
     assert sent, "the client sent nothing"
-    for exchange in sent:
+    refused_on_purpose = getattr(request.node, "refused_on_purpose", 0)
+    refused = [e for e in sent if e.status == 400]
+    assert len(refused) == refused_on_purpose, [e.response_bytes[:300] for e in refused]
+    for exchange in (e for e in sent if e.status != 400):
         body = json.loads(exchange.request_bytes)
         assert exchange.status == 200, (exchange.path, exchange.response_bytes[:300])
         if "count_tokens" in exchange.path or ":countTokens" in exchange.path:
@@ -125,15 +129,29 @@ def _chat(client, messages, stream: bool, **extra):
 
 
 @pytest.mark.parametrize("stream", [False, True], ids=["plain", "streamed"])
-def test_openai_chat_tool_round_trip(openai_client, stream):
+def test_openai_chat_tool_round_trip(openai_client, stream, request):
     messages = [{"role": "user", "content": QUESTION}]
     first = _chat(openai_client, messages, stream, tools=[CHAT_TOOL])
     (call,) = first.choices[0].message.tool_calls
     assert call.function.name == "get_weather"
     assert json.loads(call.function.arguments) == {"city": "Paris"}
     assert first.choices[0].finish_reason == "tool_calls"
+    reply = first.choices[0].message.model_dump(exclude_none=True)
+    if stream:  # the stream helper's calls carry their stream `index`, which the API refuses
+        bad = [*messages, reply, {"role": "tool", "tool_call_id": call.id, "content": "sunny"}]
+        with pytest.raises(
+            openai.BadRequestError, match=r"'messages\[1\]\.tool_calls\[0\]\.index'"
+        ):
+            _chat(openai_client, bad, False, tools=[CHAT_TOOL])
+        request.node.refused_on_purpose = 1
+        reply["tool_calls"] = [
+            {k: c[k] for k in ("id", "type", "function")} for c in reply["tool_calls"]
+        ]
+        reply["tool_calls"][0]["function"] = {
+            k: reply["tool_calls"][0]["function"][k] for k in ("name", "arguments")
+        }
     messages += [
-        first.choices[0].message.model_dump(exclude_none=True),
+        reply,
         {"role": "tool", "tool_call_id": call.id, "content": get_weather("Paris")},
     ]
     second = _chat(openai_client, messages, stream, tools=[CHAT_TOOL])

@@ -93,7 +93,7 @@ def test_a_count_labelled_exact_is_the_bill(bills):
 
 
 def test_the_estimate_spread_is_the_one_committed(bills):
-    from helpers.tokens.spread import measured
+    from helpers.tokens.estimate import measured
 
     bench, rows = bills
     assert bench.spread(rows) == measured()["spread"]

@@ -88,8 +88,8 @@ from tests.published_counts import FUNCTIONS_ERA  # noqa: E402
 def test_functions_era_bodies_parse_check_and_count_within_their_bound(case, messages, api):
     from helpers.formats import parse
     from helpers.formats.common import Notes
-    from helpers.tokens import count_body
     from standin.verdict import verdict
+    from standin.wire_count import count_body
 
     body = {"model": "gpt-3.5-turbo", "messages": messages}
     notes = Notes()

@@ -650,5 +650,6 @@ def test_threads_refuse_what_they_do_not_take_and_unmodelled_betas_are_refused()
         extra=THREADS,
     )
     assert status == 404
-    status, body = ask("anthropic", create, extra={"anthropic-beta": "files-api-2025-04-14"})
-    assert status == 400 and "files-api-2025-04-14" in body["error"]["message"]
+    plain = {k: v for k, v in create.items() if k != "thread"}
+    status, body = ask("anthropic", plain, extra={"anthropic-beta": "made-up-2099-01-01"})
+    assert status == 400 and "does not model the beta 'made-up-2099-01-01'" in str(body)

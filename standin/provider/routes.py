@@ -296,10 +296,9 @@ def answer(route: Route, headers: dict[str, str], raw: bytes, scenario: Scenario
             if param == "previous_response_id":
                 envelope["error"]["code"] = "previous_response_not_found"
             return _json_response(status, envelope, provider, f"error {status}")
-    if provider == "anthropic":  # betas: threads are modelled, any other is refused
-        refused = state.unmodelled_beta(headers)
-        if refused is None:
-            body, refused = state.thread_expand(sent, headers)
+    if provider == "anthropic":  # message threads: the stored turns go in front
+        # (any other beta is the verdict's to judge: standin.rules.fields, one decision)
+        body, refused = state.thread_expand(sent, headers)
         if refused is not None:
             note = f"error {refused.status}" + (f": {refused.code}" if refused.code else "")
             return _json_response(refused.status, refused.envelope(), provider, note)

@@ -150,19 +150,6 @@ def betas(headers: dict[str, str]) -> list[str]:
     return [b.strip() for b in headers.get("anthropic-beta", "").split(",") if b.strip()]
 
 
-def unmodelled_beta(headers: dict[str, str]) -> ThreadError | None:
-    """A clear 400 for a beta the stand-in does not model (never a silent acceptance)."""
-    unknown = [b for b in betas(headers) if b not in MODELLED_BETAS]
-    if not unknown:
-        return None
-    known = ", ".join(sorted(MODELLED_BETAS))
-    text = (
-        f"anthropic-beta: the local provider does not model {', '.join(unknown)} (it models "
-        f"{known}); send the request without it."
-    )
-    return ThreadError(400, text)
-
-
 def _uses(value: Any, key: str) -> bool:
     if isinstance(value, dict):
         return key in value or any(_uses(v, key) for v in value.values())
