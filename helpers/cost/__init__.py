@@ -23,7 +23,7 @@ from helpers.cost.levers import (
     with_tools,
 )
 from helpers.cost.prices import PROVIDERS, Cost, price, rates, usage_from
-from helpers.cost.tickets import Ticket, Turn, project_ticket, ticket_from_usages
+from helpers.cost.tickets import Ticket, TicketTurn, project_ticket, ticket_from_usages
 from helpers.replies import Usage
 
 __all__ = [
@@ -32,7 +32,7 @@ __all__ = [
     "Ticket",
     "ToolCountEffect",
     "ToolOverhead",
-    "Turn",
+    "TicketTurn",
     "Usage",
     "cache_break",
     "cache_terms",

@@ -2,7 +2,7 @@
 
 A ticket turn by turn: the whole message list is resent every turn, so input grows.
 
-``Ticket`` holds one ``Turn`` row per request (input, cached, written, output, cost,
+``Ticket`` holds one ``TicketTurn`` row per request (input, cached, written, output, cost,
 cumulative) for tables and plots. ``ticket_from_usages`` builds it from reported usage;
 ``project_ticket`` from the requests themselves: input counted with ``helpers.tokens``, cached
 per ``helpers.caching``, and every reply's output billed with ``tokens.count_output`` (the rule
@@ -25,11 +25,11 @@ from helpers.messages import Message, Request
 from helpers.models import ModelInfo, as_of, model_info
 from helpers.replies import Usage
 
-__all__ = ["Ticket", "Turn", "project_ticket", "ticket_from_usages"]
+__all__ = ["Ticket", "TicketTurn", "project_ticket", "ticket_from_usages"]
 
 
 @dataclass
-class Turn:
+class TicketTurn:
     """One row of a ticket: one request and its reply."""
 
     turn: int
@@ -48,7 +48,7 @@ class Ticket:
     """A whole ticket, turn by turn: the rows a lesson prints, plots or sums."""
 
     model: str
-    turns: list[Turn]
+    turns: list[TicketTurn]
     estimate: bool = False
     source: str = "usage reported per turn"
     notes: list[str] = field(default_factory=list)
@@ -125,7 +125,7 @@ def ticket_from_usages(
         running += cost
         seen += usage.input_tokens
         turns.append(
-            Turn(
+            TicketTurn(
                 k,
                 usage.input_tokens,
                 usage.cache_read_tokens,

@@ -41,7 +41,7 @@ SOURCES = {
 
 
 @dataclass
-class Turn:
+class GeminiTurn:
     """One ``Content`` of Gemini's ``contents``: ``user``, ``model`` or ``response``."""
 
     kind: str
@@ -50,7 +50,7 @@ class Turn:
     results: list[tuple[int, int, ToolResult]] = field(default_factory=list)
 
 
-def gemini_turns(messages: list[Message]) -> list[Turn]:
+def gemini_turns(messages: list[Message]) -> list[GeminiTurn]:
     """The ``contents`` list the Gemini renderer sends, as turns.
 
     It mirrors ``formats.gemini_render``: system messages leave the list, each tool message is
@@ -58,7 +58,7 @@ def gemini_turns(messages: list[Message]) -> list[Turn]:
     (only another provider's reasoning) is left out. A message that was empty to begin with
     keeps its place, as it would in a body written by hand.
     """
-    turns: list[Turn] = []
+    turns: list[GeminiTurn] = []
     for i, message in enumerate(messages):
         if message.role == "system":
             continue
@@ -66,7 +66,7 @@ def gemini_turns(messages: list[Message]) -> list[Turn]:
         found = [(j, b) for j, b in blocks(message) if _sent(b)]
         if message.content and not found:
             continue
-        turn = Turn(kind, i)
+        turn = GeminiTurn(kind, i)
         turn.calls = [(i, j, b) for j, b in found if isinstance(b, ToolCall)]
         turn.results = [(i, j, b) for j, b in found if isinstance(b, ToolResult)]
         turns.append(turn)
@@ -99,7 +99,7 @@ def check(
     return out
 
 
-def _duplicate(f: Finding, turns: list[Turn]) -> Answer | None:
+def _duplicate(f: Finding, turns: list[GeminiTurn]) -> Answer | None:
     """A call answered twice in one response turn: refused when it makes the count differ."""
     for n, turn in enumerate(turns):
         if any((i, j) == (f.message_index, f.block_index) for i, j, _ in turn.results):
@@ -109,7 +109,7 @@ def _duplicate(f: Finding, turns: list[Turn]) -> Answer | None:
     return None
 
 
-def _call_turn(turn: Turn, before: Turn | None) -> tuple[Finding, Answer]:
+def _call_turn(turn: GeminiTurn, before: GeminiTurn | None) -> tuple[Finding, Answer]:
     i, j, call = turn.calls[0]
     where = (
         "the history starts with it"
@@ -127,7 +127,7 @@ def _call_turn(turn: Turn, before: Turn | None) -> tuple[Finding, Answer]:
     return f, Answer(CALL_TURN, SOURCES[CALL_TURN])
 
 
-def _response_turn(turn: Turn, before: Turn | None) -> tuple[Finding, Answer]:
+def _response_turn(turn: GeminiTurn, before: GeminiTurn | None) -> tuple[Finding, Answer]:
     i, j, result = turn.results[0] if turn.results else (turn.neutral_index, None, None)
     what = (
         "nothing"
@@ -145,7 +145,7 @@ def _response_turn(turn: Turn, before: Turn | None) -> tuple[Finding, Answer]:
     return f, Answer(RESPONSE_TURN, SOURCES[RESPONSE_TURN])
 
 
-def _no_responses(turn: Turn, after: Turn) -> tuple[Finding, Answer]:
+def _no_responses(turn: GeminiTurn, after: GeminiTurn) -> tuple[Finding, Answer]:
     """A function-call turn followed by a turn that answers none of its calls (a result
     dropped, say by compaction): Gemini counts zero responses and refuses it."""
     asked = [c.id for _, _, c in turn.calls]
@@ -161,7 +161,7 @@ def _no_responses(turn: Turn, after: Turn) -> tuple[Finding, Answer]:
     return f, Answer(COUNT, SOURCES[COUNT])
 
 
-def _count(turn: Turn, before: Turn) -> tuple[Finding, Answer]:
+def _count(turn: GeminiTurn, before: GeminiTurn) -> tuple[Finding, Answer]:
     answered = [r.call_id for _, _, r in turn.results]
     asked = [c.id for _, _, c in before.calls]
     unanswered = [cid for cid in asked if cid not in answered]

@@ -10,6 +10,6 @@ Lessons 08 and 10 read ``ROWS`` through the ``standin`` door.
 from __future__ import annotations
 
 from standin.rules.errors import FORMATS, error_response, first_violation_error, provider_of
-from standin.rules.table import ROWS, Row
+from standin.rules.table import ROWS, RuleRow
 
-__all__ = ["FORMATS", "ROWS", "Row", "error_response", "first_violation_error", "provider_of"]
+__all__ = ["FORMATS", "ROWS", "RuleRow", "error_response", "first_violation_error", "provider_of"]

@@ -29,7 +29,7 @@ CHECKED = "2026-11-30"
 
 
 @dataclass(frozen=True)
-class Row:
+class RuleRow:
     profile: str
     rule: str
     #: "refused" (400) or "accepted" (a warning at most)
@@ -42,20 +42,22 @@ class Row:
     models: str = "every model"
 
 
-def _refused(profile: str, rule: str, module: object, text: str, checked: str = GATHERED) -> Row:
+def _refused(
+    profile: str, rule: str, module: object, text: str, checked: str = GATHERED
+) -> RuleRow:
     """A refusal whose text and source live in a provider module (``module.SOURCES[text]``)."""
     source = module.SOURCES[text]  # type: ignore[attr-defined]
-    return Row(profile, rule, "refused", text, source, checked)
+    return RuleRow(profile, rule, "refused", text, source, checked)
 
 
-def _refused_on_the_wire(profile: str, rule: str) -> Row:
+def _refused_on_the_wire(profile: str, rule: str) -> RuleRow:
     """A refusal whose text and source are in ``rules.wire.TEXTS`` (they carry their date)."""
-    return Row(profile, rule, "refused", *TEXTS[profile, rule])
+    return RuleRow(profile, rule, "refused", *TEXTS[profile, rule])
 
 
-def _accepted(profile: str, rule: str, source: str, models: str = "every model") -> Row:
+def _accepted(profile: str, rule: str, source: str, models: str = "every model") -> RuleRow:
     """Accepted: ``check`` warns at most, the local provider answers 200; ``source`` says why."""
-    return Row(profile, rule, "accepted", "", source, CHECKED, models)
+    return RuleRow(profile, rule, "accepted", "", source, CHECKED, models)
 
 
 OPENAI_SYSTEM = (
@@ -65,7 +67,7 @@ OPENAI_SYSTEM = (
     "messages-is-a-bit-too-much-can-the-api-normalize/1128108)"
 )
 EVERY_API = ("openai-chat", "openai-responses", "anthropic", "gemini")
-ROWS: list[Row] = [
+ROWS: list[RuleRow] = [
     # --- OpenAI Chat Completions
     _refused("openai-chat", "call-not-answered", openai_chat, openai_chat.MISSING),
     _refused("openai-chat", "results-not-adjacent", openai_chat, openai_chat.MISSING),
@@ -177,7 +179,7 @@ ROWS: list[Row] = [
 ]
 
 
-def _settings_rows() -> list[Row]:
+def _settings_rows() -> list[RuleRow]:
     """One row per settings rule (``rules.params``), per API it holds for."""
     rows = []
     for rule in PARAM_RULES.values():
@@ -186,7 +188,7 @@ def _settings_rows() -> list[Row]:
         )
         for profile in profiles:
             rows.append(
-                Row(
+                RuleRow(
                     profile, rule.rule, "refused", rule.text, rule.source, rule.checked, rule.models
                 )
             )
@@ -212,19 +214,21 @@ ROWS.append(
 )
 
 
-def _fields_rows() -> list[Row]:
+def _fields_rows() -> list[RuleRow]:
     """Unknown fields, per API (``rules.fields``; the lists of known fields are the SDKs')."""
     f = fields
     rows = [
-        Row("openai-chat", "unknown-field", "refused", f.OPENAI_TOP, f.SOURCES[f.OPENAI_TOP]),
-        Row("openai-chat", "unknown-field", "refused", f.OPENAI_NESTED, f.SOURCES[f.OPENAI_NESTED]),
-        Row(
+        RuleRow("openai-chat", "unknown-field", "refused", f.OPENAI_TOP, f.SOURCES[f.OPENAI_TOP]),
+        RuleRow(
+            "openai-chat", "unknown-field", "refused", f.OPENAI_NESTED, f.SOURCES[f.OPENAI_NESTED]
+        ),
+        RuleRow(
             "openai-responses", "unknown-field", "refused", f.OPENAI_NESTED, f.SOURCES["responses"]
         ),
-        Row("anthropic", "unknown-field", "refused", f.ANTHROPIC, f.SOURCES[f.ANTHROPIC]),
-        Row("anthropic", "beta-not-modelled", "refused", f.BETA, f.SOURCES[f.BETA]),
-        Row("gemini", "unknown-field", "refused", f.GEMINI_TOP, f.SOURCES[f.GEMINI_TOP]),
-        Row("gemini", "unknown-field", "refused", f.GEMINI_NESTED, f.SOURCES[f.GEMINI_NESTED]),
+        RuleRow("anthropic", "unknown-field", "refused", f.ANTHROPIC, f.SOURCES[f.ANTHROPIC]),
+        RuleRow("anthropic", "beta-not-modelled", "refused", f.BETA, f.SOURCES[f.BETA]),
+        RuleRow("gemini", "unknown-field", "refused", f.GEMINI_TOP, f.SOURCES[f.GEMINI_TOP]),
+        RuleRow("gemini", "unknown-field", "refused", f.GEMINI_NESTED, f.SOURCES[f.GEMINI_NESTED]),
     ]
     return [replace(r, checked=f.CHECKED, source=r.source + _beyond(r.profile)) for r in rows]
 
@@ -245,7 +249,7 @@ def _beyond(profile: str) -> str:
 ROWS += _fields_rows()
 
 
-def _tool_choice_rows() -> list[Row]:
+def _tool_choice_rows() -> list[RuleRow]:
     t = tool_choice
     refused = [
         ("openai-chat", "tool-choice-without-tools", t.CHAT_NO_TOOLS),
@@ -255,10 +259,10 @@ def _tool_choice_rows() -> list[Row]:
         ("anthropic", "tool-choice-without-tools", t.ANTHROPIC_ANY),
         ("anthropic", "tool-choice-undeclared", t.ANTHROPIC_UNDECLARED),
     ]
-    rows = [Row(p, r, "refused", text, t.SOURCES[text], t.CHECKED) for p, r, text in refused]
-    rows.append(Row("gemini", "tool-choice-without-tools", "accepted", "", t.GEMINI_CONFLICT))
+    rows = [RuleRow(p, r, "refused", text, t.SOURCES[text], t.CHECKED) for p, r, text in refused]
+    rows.append(RuleRow("gemini", "tool-choice-without-tools", "accepted", "", t.GEMINI_CONFLICT))
     rows.append(
-        Row(
+        RuleRow(
             "gemini",
             "tool-choice-undeclared",
             "accepted",
@@ -274,12 +278,12 @@ def _tool_choice_rows() -> list[Row]:
 ROWS += _tool_choice_rows()
 
 
-def _required_rows() -> list[Row]:
+def _required_rows() -> list[RuleRow]:
     """A required field missing (``standin.rules.required``)."""
     from standin.rules.required import REQUIRED, REQUIRED_SOURCES
 
     return [
-        Row(fmt, "missing-field", "refused", text, REQUIRED_SOURCES[text], "2026-12-01")
+        RuleRow(fmt, "missing-field", "refused", text, REQUIRED_SOURCES[text], "2026-12-01")
         for fmt, fields in REQUIRED.items()
         for _, text in fields
     ]
