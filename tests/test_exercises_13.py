@@ -4,6 +4,7 @@ the reference answers in the lesson's own kernel)."""
 
 from __future__ import annotations
 
+import functools
 import json
 
 import pytest
@@ -31,22 +32,33 @@ def get_order(order_id: str) -> str:
     return json.dumps(ORDERS.get(order_id, {"error": "no such order"}))
 
 
-def bare_get_order(order_id: str) -> str:
-    # Look up one order by its number (a comment: never sent)
-    return json.dumps(ORDERS.get(order_id, {"error": "no such order"}))
+def logged(tool):  # the lesson's decorator: no functools.wraps
+    def wrapper(*args, **kwargs):
+        return tool(*args, **kwargs)
+
+    return wrapper
 
 
-bare_get_order.__name__ = "get_order"
+def logged_well(tool):
+    @functools.wraps(tool)
+    def wrapper(*args, **kwargs):
+        return tool(*args, **kwargs)
+
+    return wrapper
 
 
 def twice(model):
-    agent = Agent(model, instructions=SYSTEM, tools=[search_orders, bare_get_order])
+    agent = Agent(model, instructions=SYSTEM, tools=[search_orders, logged(get_order)])
 
     @agent.system_prompt
     def house_rules() -> str:
         return SYSTEM
 
     return agent
+
+
+def once(model, *, instructions=SYSTEM, described=get_order):
+    return Agent(model, instructions=instructions, tools=[search_orders, described])
 
 
 @pytest.fixture(autouse=True)
@@ -77,27 +89,34 @@ def test_13_1_one_requests_tools_or_every_token_is_refused_the_sum_accepted(runs
     assert not ex13.check_tool_tokens("about a hundred", seen)
 
 
-def test_13_2_the_described_tool_or_an_unknown_name_is_refused(runs):
+def test_13_2_the_described_tool_or_the_code_s_name_is_refused(runs):
     _, broken = runs
-    assert ex13.tools_without_description(broken[0].request) == ["get_order"]
-    assert ex13.check_lost_description(" 'get_order' ", broken)
+    assert ex13.tools_without_description(broken[0].request) == ["wrapper"]
+    assert ex13.check_lost_description(" 'wrapper' ", broken)
     described = ex13.check_lost_description("search_orders", broken)
     assert not described and "arrived with a description" in described.message
-    unknown = ex13.check_lost_description("lookup", broken)
-    assert not unknown and "no tool on the wire is named 'lookup'" in unknown.message
+    as_coded = ex13.check_lost_description("get_order", broken)
+    assert not as_coded and "no tool on the wire is named 'get_order'" in as_coded.message
     assert not ex13.check_lost_description(2, broken)
+
+
+def test_13_blank_answers_give_no_method_away(runs):
+    seen, broken = runs
+    assert "sum" not in ex13.check_tool_tokens(..., seen).message
+    blank = ex13.check_fixed_agent(..., SYSTEM, broken).message
+    assert "not answered yet" in blank and "wraps" not in blank and "instructions" not in blank
 
 
 def test_13_3_each_mistake_left_in_is_named_and_a_fix_either_way_passes(runs):
     _, broken = runs
     as_is = ex13.check_fixed_agent(twice, SYSTEM, broken)
-    assert not as_is and "the system prompt is in messages[0], messages[1], not once" in (
+    assert not as_is and "the system prompt is sent 2 times, in messages[0], messages[1]" in (
         as_is.message
     )
-    assert "tool 'get_order' has no description (requests 1, 2)" in as_is.message
+    assert "tool 'wrapper' has no description (requests 1, 2)" in as_is.message
 
     def described_only(model):
-        agent = Agent(model, instructions=SYSTEM, tools=[search_orders, get_order])
+        agent = once(model, described=logged_well(get_order))
         agent.system_prompt(lambda: SYSTEM)
         return agent
 
@@ -106,21 +125,41 @@ def test_13_3_each_mistake_left_in_is_named_and_a_fix_either_way_passes(runs):
     dropped = ex13.check_fixed_agent(
         lambda model: Agent(model, instructions=SYSTEM, tools=[search_orders]), SYSTEM, broken
     )
-    assert not dropped and "tool get_order is not declared" in dropped.message
+    assert not dropped and "1 tool(s) declared, where the set-up had 2" in dropped.message
     silent = ex13.check_fixed_agent(
         lambda model: Agent(model, tools=[search_orders, get_order]), SYSTEM, broken
     )
     assert not silent and "the system prompt is not sent at all" in silent.message
     assert not ex13.check_fixed_agent(lambda model: [], SYSTEM, broken)
     assert "not answered yet" in ex13.check_fixed_agent(lambda model: None, SYSTEM, broken).message
-    # right, either way: instructions alone, or the system_prompt door alone
+    # right, either way: instructions alone, or the system_prompt door alone; the decorator
+    # with functools.wraps, or none
+    assert ex13.check_fixed_agent(once, SYSTEM, broken)
     assert ex13.check_fixed_agent(
-        lambda model: Agent(model, instructions=SYSTEM, tools=[search_orders, get_order]),
-        SYSTEM,
-        broken,
+        lambda m: once(m, described=logged_well(get_order)), SYSTEM, broken
     )
     assert ex13.check_fixed_agent(
         lambda model: Agent(model, system_prompt=SYSTEM, tools=[search_orders, get_order]),
         SYSTEM,
         broken,
     )
+
+
+def test_13_3_a_prompt_twice_in_one_message_a_changed_prompt_and_a_token_description_fail(runs):
+    _, broken = runs
+    doubled = ex13.check_fixed_agent(
+        lambda m: once(m, instructions=[SYSTEM, SYSTEM]), SYSTEM, broken
+    )
+    assert not doubled and "sent 2 times, in messages[0] (2 copies), not once" in doubled.message
+    changed = ex13.check_fixed_agent(
+        lambda m: once(m, instructions=SYSTEM + " Be brief."), SYSTEM, broken
+    )
+    assert not changed and "not the prompt alone, unchanged" in changed.message
+
+    def x(order_id: str) -> str:
+        """x"""
+        return get_order(order_id)
+
+    x.__name__ = "get_order"
+    terse = ex13.check_fixed_agent(lambda m: once(m, described=x), SYSTEM, broken)
+    assert not terse and "tool 'get_order' is described as 'x': too few words" in terse.message

@@ -7,6 +7,7 @@ expected value is read from the requests the learner (or the check itself) captu
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -26,26 +27,26 @@ QUESTION = "Hi, my order SO-48213 arrived cracked."
 
 EX1 = Exercise(
     "13.1",
-    nudge="an agent loop sends the tool definitions again with every request, and each request "
-    "is counted on its own; the run's share is the sum over its requests.",
+    nudge="the run is more than one request, and each request of seen is counted on its own: "
+    "which of them carried the tool definitions?",
     pointer="each s in seen has s.count, and s.count.part('tools') is what the tool definitions "
     "of that request cost; add them up over every request of seen.",
 )
 EX2 = Exercise(
     "13.2",
-    nudge="a tool's description is what the model reads to choose it; on the wire it is a field "
-    "of each entry of the request's tools list, and an empty one tells the model nothing.",
+    nudge="the code is not the wire: read the tools list of one of broken's requests, as it was "
+    "sent.",
     pointer="for each tool t in broken[0].request.tools (the tools as read, in any format), look "
-    "at t.name and t.description; or read the function entries of broken[0].body['tools'].",
+    "at t.name and t.description; or read the function entries of broken[0].body['tools']. The "
+    "name to give is the one the wire shows, whatever the code calls the function.",
 )
 EX3 = Exercise(
     "13.3",
-    nudge="the system prompt belongs in one place, and the framework has two doors for it "
-    "(instructions=, and a system_prompt function); only a docstring, not a comment above the "
-    "function, becomes a tool's description.",
-    pointer="copy support_agent and change two things: keep instructions=SYSTEM and drop the "
-    "house_rules function with its decorator; and give get_order its comment as a docstring, "
-    "inside the function.",
+    nudge="start from support_agent, run your version, and read the check's report of the wire: "
+    "it names each problem and the requests it is in.",
+    pointer="pydantic-ai has two doors for a system prompt (instructions=, and a system_prompt "
+    "function): keep exactly one of them. And the framework reads the function it is given: a "
+    "decorator must hand on get_order's name, docstring and signature (functools.wraps), or go.",
 )
 
 
@@ -83,7 +84,7 @@ def tools_without_description(request: Any) -> list[str]:
 
 
 def check_lost_description(answer: Any, broken: Any) -> Result:
-    """The name of the tool that reached the wire without a description."""
+    """The name of the tool that reached the wire with an empty description."""
     request = broken[0].request
     names = tools_without_description(request)
     declared = {t.name for t in request.tools}
@@ -98,45 +99,86 @@ def check_lost_description(answer: Any, broken: Any) -> Result:
         named,
         names[0],
         EX2,
-        success="Right: its comment never left your machine. The framework reads the docstring; "
-        "the description went out empty, and the model chooses tools by their descriptions.",
+        success=f"Right: {names[0]!r} is the function the framework was given. A decorator "
+        "without functools.wraps hands on its wrapper: the wrapper's name, its empty docstring, "
+        "and (*args, **kwargs) for parameters. The model chooses tools by their names and "
+        "descriptions, and the code never showed this one.",
     )
 
 
-def system_copies(body: dict, system_text: str) -> list[str]:
-    """Where a request body carries the system prompt: a system field, or a message."""
-    places = [
-        key
-        for key in ("system", "instructions", "system_instruction", "systemInstruction")
-        if system_text in str(body.get(key) or "")
+def system_texts(request: Any) -> list[tuple[int, str]]:
+    """(message index, text) of each text block of the system messages of a request read in any
+    format (a system field is read as a system message)."""
+    return [
+        (i, block.text)
+        for i, message in enumerate(request.messages)
+        if message.role == "system"
+        for block in message.content
+        if getattr(block, "type", None) == "text"
     ]
-    for key in ("messages", "input", "contents"):
-        items = body.get(key)
-        if isinstance(items, list):
-            places += [f"{key}[{i}]" for i, m in enumerate(items) if system_text in str(m)]
-    return places
 
 
-def wire_problems(seen: Any, system_text: str, tool_names: set[str]) -> list[str]:
-    """What is wrong on the wire, each with the requests it is in: a system prompt sent twice or
-    never, a tool missing or without a description, a request the provider would refuse or warn
-    about, no tool round trip."""
+def system_problem(request: Any, system_text: str) -> str | None:
+    """What is wrong with the system prompt of one request, if anything: it must be sent exactly
+    once, unchanged, and alone. Copies are counted as occurrences of the text, so two copies
+    joined inside one message count twice."""
+    texts = system_texts(request)
+    copies = {i: 0 for i, _ in texts}
+    for i, text in texts:
+        copies[i] += text.count(system_text)
+    total = sum(copies.values())
+    if total == 0:
+        return "the system prompt is not sent at all"
+    if total > 1:
+        where = ", ".join(
+            f"messages[{i}]" + (f" ({n} copies)" if n > 1 else "") for i, n in copies.items() if n
+        )
+        return f"the system prompt is sent {total} times, in {where}, not once"
+    if [text.strip() for _, text in texts] != [system_text.strip()]:
+        sent = " + ".join(repr(text) for _, text in texts)
+        return f"the system text sent is {sent}: not the prompt alone, unchanged"
+    return None
+
+
+MIN_DESCRIPTION_WORDS = 3  # fewer words tell the model nothing about when to choose the tool
+
+
+def description_problems(request: Any) -> list[str]:
+    """A tool with no description, or with one too short to say what the tool does."""
+    problems = [f"tool {name!r} has no description" for name in tools_without_description(request)]
+    for tool in request.tools:
+        words = (tool.description or "").split()
+        if 0 < len(words) < MIN_DESCRIPTION_WORDS:
+            problems.append(
+                f"tool {tool.name!r} is described as {tool.description!r}: too few words to "
+                "tell the model what the tool does"
+            )
+    return problems
+
+
+def wire_problems(seen: Any, system_text: str, before: Any) -> list[str]:
+    """What is wrong on the wire, each with the requests it is in: a system prompt sent twice,
+    changed or never, a tool missing or without a real description, a request the provider
+    would refuse or warn about, no tool round trip. ``before`` is the broken set-up's request:
+    every tool it described must still be there by name, and as many tools in all."""
+    described = {t.name for t in before.tools if (t.description or "").strip()}
     found: dict[str, list[int]] = {}
     for s in seen:
         problems = []
         if s.request is None:
             problems.append(f"not read ({s.problem})")
         else:
-            places = system_copies(s.read, system_text)
-            if not places:
-                problems.append("the system prompt is not sent at all")
-            elif len(places) > 1:
-                problems.append(f"the system prompt is in {', '.join(places)}, not once")
-            bare = tools_without_description(s.request)
-            problems += [f"tool {name!r} has no description" for name in bare]
-            missing = tool_names - {t.name for t in s.request.tools}
+            wrong_prompt = system_problem(s.request, system_text)
+            problems += [wrong_prompt] if wrong_prompt else []
+            problems += description_problems(s.request)
+            missing = described - {t.name for t in s.request.tools}
             if missing:
                 problems.append(f"tool {', '.join(sorted(missing))} is not declared")
+            if len(s.request.tools) < len(before.tools):
+                problems.append(
+                    f"{len(s.request.tools)} tool(s) declared, where the set-up had "
+                    f"{len(before.tools)}: keep every tool"
+                )
             if s.accepted is False or s.status >= 400:
                 problems.append(s.verdict_text())
             problems += [f"warned: {w.message}" for w in s.verdict.violations.warnings]
@@ -151,19 +193,32 @@ def wire_problems(seen: Any, system_text: str, tool_names: set[str]) -> list[str
     return listed
 
 
-def run_in_own_loop(agent: Any, question: str, timeout: float = 60) -> Any:
-    """``agent.run_sync(question)`` in a worker thread: its event loop is its own, so this works
-    inside a notebook too, where the kernel's loop is already running."""
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(agent.run_sync, question).result(timeout=timeout)
-
-
-def check_fixed_agent(fixed_agent: Callable[[Any], Any], system_text: str, broken: Any) -> Result:
-    """Build the learner's agent under a fresh capture, run it, and read what it sent."""
+def build_and_run(fixed_agent: Callable[[Any], Any], model_name: str, timeout: float = 60) -> Any:
+    """Build the learner's agent on a fresh ``AsyncOpenAI`` client and ``await agent.run()``, all
+    on an event loop of its own in a worker thread (a notebook's loop is already running), and
+    close the client on that same loop: left open, it would close itself later on the kernel's
+    loop and print "Event loop is closed" tracebacks. Returns what ``fixed_agent`` returned."""
     from openai import AsyncOpenAI
     from pydantic_ai.models.openai import OpenAIChatModel
     from pydantic_ai.providers.openai import OpenAIProvider
 
+    async def build_run_close() -> Any:
+        client = AsyncOpenAI(max_retries=0)  # built under the capture: it reads its URL
+        try:
+            model = OpenAIChatModel(model_name, provider=OpenAIProvider(openai_client=client))
+            agent = fixed_agent(model)
+            if hasattr(agent, "run_sync"):
+                await agent.run(QUESTION)
+            return agent
+        finally:
+            await client.close()
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, build_run_close()).result(timeout=timeout)
+
+
+def check_fixed_agent(fixed_agent: Callable[[Any], Any], system_text: str, broken: Any) -> Result:
+    """Build the learner's agent under a fresh capture, run it, and read what it sent."""
     from standin.capturing import capture
 
     info = {"kind": "function", "expected": "no problems on the wire"}
@@ -171,20 +226,16 @@ def check_fixed_agent(fixed_agent: Callable[[Any], Any], system_text: str, broke
         return _blank(EX3, **info)
     if not callable(fixed_agent):
         return not_yet(EX3, f"{fixed_agent!r} is not a function", **info)
-    tool_names = {t.name for t in broken[0].request.tools}
     with capture() as seen:
-        client = AsyncOpenAI(max_retries=0)  # built inside: it reads the stand-in's URL
-        model = OpenAIChatModel(broken[0].model, provider=OpenAIProvider(openai_client=client))
         try:
-            agent = fixed_agent(model)
-            if agent is None:  # the body is still `...`, or it ends without `return`
-                return _blank(EX3, **info)
-            if not hasattr(agent, "run_sync"):
-                return not_yet(EX3, f"your function returned {agent!r}, not an Agent", **info)
-            run_in_own_loop(agent, QUESTION)
+            agent = build_and_run(fixed_agent, broken[0].model)
         except Exception as err:  # the learner's code: report it, never crash the notebook
             return not_yet(EX3, f"your agent raised {type(err).__name__}: {err}", **info)
-        problems = wire_problems(seen, system_text, tool_names)
+        if agent is None:  # the body is still `...`, or it ends without `return`
+            return _blank(EX3, **info)
+        if not hasattr(agent, "run_sync"):
+            return not_yet(EX3, f"your function returned {agent!r}, not an Agent", **info)
+        problems = wire_problems(seen, system_text, broken[0].request)
     if problems:
         return not_yet(EX3, "on the wire: " + "; ".join(problems), **info)
     return Result(
