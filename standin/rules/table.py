@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 from helpers.rules import anthropic, gemini, openai_chat, openai_responses
 from standin.rules import fields, schemas, tool_choice
 from standin.rules.params import PARAM_RULES
+from standin.rules.shared import SHARED_CHECKED, shared_rows
 from standin.rules.wire import TEXTS
 
 #: When the sources were read: the provider modules' texts were gathered from public reports
@@ -32,7 +33,8 @@ CHECKED = "2026-11-30"
 class RuleRow:
     profile: str
     rule: str
-    #: "refused" (400) or "accepted" (a warning at most)
+    #: "refused" (400), "accepted" (a warning at most) or "not on the wire" (a shape rule the
+    #: format cannot carry: only a neutral request can break it, and it is refused, our text)
     verdict: str
     #: The provider's text, verbatim with {placeholders} for positions and ids ("" if accepted).
     error: str
@@ -290,6 +292,7 @@ def _required_rows() -> list[RuleRow]:
 
 
 ROWS += _required_rows()
+ROWS += shared_rows(RuleRow, SHARED_CHECKED)
 
 
 def markdown() -> str:
@@ -301,7 +304,9 @@ def markdown() -> str:
         "`tests/test_rules_table.py` fails when this page is out of date. `check` and the local "
         "provider use the same texts: a *refused* rule is an error (exit 1, HTTP 400 with the "
         "text below), an *accepted* one a warning at most (exit 0, HTTP 200). The `portable` "
-        "profile refuses every rule: it is what code should keep to work with every provider.",
+        "profile refuses every rule: it is what code should keep to work with every provider. "
+        "A rule *not on the wire* is one the format cannot carry: only a neutral request "
+        "breaks it, and `check` refuses it in our words, since it cannot be sent as it is.",
         "",
         "Positions and ids in `{braces}` are filled in from the request. Most rules are about "
         "the list and hold for every model; the settings rules (`standin/rules/params.py`) "
@@ -313,7 +318,7 @@ def markdown() -> str:
         lines.append("|---|---|---|---|---|---|")
         for r in ROWS:
             if r.profile == profile:
-                error = f"`{_cell(r.error)}`" if r.error else "(accepted)"
+                error = f"`{_cell(r.error)}`" if r.error else f"({r.verdict})"
                 lines.append(
                     f"| `{r.rule}` | {r.models} | {r.verdict} | {error} | {_cell(r.source)} "
                     f"| {r.checked} |"
