@@ -117,3 +117,19 @@ def test_a_functions_era_conversation_goes_through_the_local_provider(p):
     }
     r = post(p, "openai-chat", payload)
     assert r.status_code == 200, r.text
+
+
+def test_gemini_refuses_a_turn_with_no_parts_in_its_words(p, tmp_path, capsys):
+    """A ``model`` turn with an empty ``parts`` list: Gemini's 400 names its place in contents."""
+    payload = {
+        "contents": [
+            {"role": "user", "parts": [{"text": "Hi, my order SO-48213 arrived cracked."}]},
+            {"role": "model", "parts": []},
+            {"role": "user", "parts": [{"text": "Hello?"}]},
+        ]
+    }
+    text = "* GenerateContentRequest.contents[1].parts: contents.parts must not be empty."
+    code, out = _check(tmp_path, capsys, payload, "gemini")
+    assert code == 1 and f"answers: {text}" in out, out
+    r = post(p, "gemini", payload)
+    assert r.status_code == 400 and r.json()["error"]["message"] == text

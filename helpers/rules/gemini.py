@@ -5,7 +5,7 @@ Gemini ``generateContent``: the shared rules, plus where function calls and resp
 A tool message becomes a function-response turn, an assistant message with calls a
 function-call turn. Gemini checks that a call turn follows a user or response turn
 (``call-turn-position``), a response turn follows the call turn (``response-turn-position``),
-and it holds one response per call (``response-count``). ``gemini_turns`` mirrors the
+and it holds one response per call (``response-count``); a turn with no parts is refused. ``gemini_turns`` mirrors the
 renderer. Gemini's texts name no position and no id: the violation's message says where.
 Sources and numbering: ``docs/evidence.md`` (Rules).
 """
@@ -29,7 +29,12 @@ COUNT = (
     "Please ensure that the number of function response parts is equal to the number of "
     "function call parts of the function call turn."
 )
+EMPTY_PARTS = "* GenerateContentRequest.contents[{n}].parts: contents.parts must not be empty."
 SOURCES = {
+    EMPTY_PARTS: (
+        "egoist/chatwise-releases#250 (2025-02-18), aaif-goose/goose#1458 (2025-03-02), "
+        "QuantumNous/new-api#1060 (2025-05-12)"
+    ),
     CALL_TURN: "google-gemini/gemini-cli#11814, #26486; continuedev/continue#11164",
     RESPONSE_TURN: "langchain-ai/langchain#27799, lobehub/lobehub#7298",
     COUNT: (
@@ -82,7 +87,7 @@ def check(
 ) -> list[tuple[Finding, Answer | None]]:
     """The core findings (Gemini has no text for them) plus Gemini's three turn rules."""
     turns = gemini_turns(messages)
-    out = [(f, _duplicate(f, turns) if f.rule == "duplicate-result" else None) for f in core]
+    out = [(f, _core_answer(f, turns)) for f in core]
     for n, turn in enumerate(turns):
         before = turns[n - 1] if n > 0 else None
         if turn.kind == "model" and turn.calls:
@@ -97,6 +102,14 @@ def check(
             elif len(turn.results) != len(before.calls):
                 out.append(_count(turn, before))
     return out
+
+
+def _core_answer(f: Finding, turns: list[GeminiTurn]) -> Answer | None:
+    """Gemini's answer to a shared finding: a turn with no parts, a call answered twice."""
+    if f.rule == "empty-content" and f.block_index is None:
+        n = next((n for n, t in enumerate(turns) if t.neutral_index == f.message_index), None)
+        return None if n is None else Answer(EMPTY_PARTS.format(n=n), SOURCES[EMPTY_PARTS])
+    return _duplicate(f, turns) if f.rule == "duplicate-result" else None
 
 
 def _duplicate(f: Finding, turns: list[GeminiTurn]) -> Answer | None:

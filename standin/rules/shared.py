@@ -37,12 +37,6 @@ _MALFORMED_SOURCE = (
     "the text is ours: the parser's error, naming the place (standin/verdict.py); the "
     "provider's own wording for a value of the wrong type is not modelled"
 )
-_EMPTY_GEMINI = (
-    "a known disagreement: the stand-in warns, but Gemini refuses a turn with no parts: "
-    "'* GenerateContentRequest.contents[N].parts: contents.parts must not be empty.' "
-    "(egoist/chatwise-releases#250, 2025-02-18; aaif-goose/goose#1458, 2025-03-02; "
-    "QuantumNous/new-api#1060, 2025-05-12); reported, not yet modelled"
-)
 _GEMINI_PAIRS = (
     "the stand-in warns under this rule: Gemini pairs calls and responses by turn, and "
     "call-turn-position, response-turn-position and response-count (below) refuse what public "
@@ -227,7 +221,6 @@ SHARED: dict[str, list[tuple[str, str, str, str]]] = {
         ),
         ("duplicate-tool", "accepted", "", _NONE_KNOWN),
         ("duplicate-id", "accepted", "", _GEMINI_PAIRS),
-        ("empty-content", "accepted", "", _EMPTY_GEMINI),
         ("call-not-answered", "accepted", "", _GEMINI_PAIRS),
         ("result-without-call", "accepted", "", _GEMINI_PAIRS),
         ("result-before-call", "accepted", "", _GEMINI_PAIRS),

@@ -147,6 +147,7 @@ ROWS: list[RuleRow] = [
     _refused("anthropic-strict", "roles-must-alternate", anthropic, anthropic.ALTERNATE),
     _refused("anthropic-strict", "first-must-be-user", anthropic, anthropic.FIRST_USER),
     # --- Gemini generateContent
+    _refused("gemini", "empty-content", gemini, gemini.EMPTY_PARTS, CHECKED),
     _refused("gemini", "call-turn-position", gemini, gemini.CALL_TURN),
     _refused("gemini", "response-turn-position", gemini, gemini.RESPONSE_TURN),
     # re-read 2026-11-30: a call turn whose results were dropped is refused too
