@@ -5,8 +5,8 @@ Gemini ``generateContent``: the shared rules, plus where function calls and resp
 A tool message becomes a function-response turn, an assistant message with calls a
 function-call turn. Gemini checks that a call turn follows a user or response turn
 (``call-turn-position``), a response turn follows the call turn (``response-turn-position``),
-and it holds one response per call (``response-count``); a turn with no parts is refused. ``gemini_turns`` mirrors the
-renderer. Gemini's texts name no position and no id: the violation's message says where.
+and it holds one response per call (``response-count``); a turn with no parts is refused.
+``gemini_turns`` mirrors the renderer. Gemini's texts name no id: the message says where.
 Sources and numbering: ``docs/evidence.md`` (Rules).
 """
 
