@@ -133,3 +133,34 @@ def test_gemini_refuses_a_turn_with_no_parts_in_its_words(p, tmp_path, capsys):
     assert code == 1 and f"answers: {text}" in out, out
     r = post(p, "gemini", payload)
     assert r.status_code == 400 and r.json()["error"]["message"] == text
+
+
+@pytest.mark.parametrize("role", ["assistant", "tool"])
+def test_chat_refuses_an_image_outside_a_user_message_in_its_words(p, tmp_path, capsys, role):
+    image = {"type": "image_url", "image_url": {"url": "https://example.com/crack.png"}}
+    said = {"role": "assistant", "content": [image]}
+    if role == "tool":
+        call = {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+        said = [
+            {"role": "assistant", "content": None, "tool_calls": [call]},
+            {"role": "tool", "tool_call_id": "c1", "content": [image]},
+        ]
+    payload = {
+        "model": "gpt-4o-mini",
+        "messages": [
+            {"role": "user", "content": "Hi, my order SO-48213 arrived cracked."},
+            *(said if isinstance(said, list) else [said]),
+            {"role": "user", "content": "Hello?"},
+        ],
+    }
+    if role == "tool":
+        payload["tools"] = [{"type": "function", "function": {"name": "f", "parameters": {}}}]
+    n = 2 if role == "tool" else 1
+    text = (
+        f"Invalid 'messages[{n}]'. Image URLs are only allowed for messages with role 'user', "
+        f"but this message with role '{role}' contains an image URL."
+    )
+    code, out = _check(tmp_path, capsys, payload, "openai-chat")
+    assert code == 1 and f"answers: {text}" in out, out
+    r = post(p, "openai-chat", payload)
+    assert r.status_code == 400 and r.json()["error"]["message"] == text

@@ -55,6 +55,8 @@ _PARTS = {"text": _text, "refusal": _refusal, "image_url": _image_url}
 def _part(part: Any, where: str, notes: Notes) -> Text | Image | None:
     """One content part as a neutral block (its origin recorded), or None with a note."""
     kind = obj(part, where).get("type")
+    if not isinstance(kind, str):
+        raise FormatError(f"{where}.type: expected a string, got {type(kind).__name__}")
     if kind in _PARTS:
         return notes.mark(_PARTS[kind](part, where, notes), where)
     if kind in PART_TYPES:
@@ -119,6 +121,15 @@ def _function_result(m: dict, where: str, calls: dict[str, str], notes: Notes) -
     return notes.mark(ToolResult(call_id, _blocks(m.get("content"), where, notes)), where)
 
 
+def _images_outside_user(m: dict, where: str, notes: Notes) -> None:
+    """Chat takes images in user messages only: name any other message's ``image_url`` part."""
+    parts = m.get("content") if isinstance(m.get("content"), list) else []
+    said = f"an image in a {m.get('role')} message (Chat takes them in user messages)"
+    for k, part in enumerate(parts):
+        if isinstance(part, dict) and part.get("type") == "image_url":
+            notes.add(f"{where}.content[{k}]", said, rule="image-not-user")
+
+
 def _tool_result(m: dict, where: str, notes: Notes) -> ToolResult:
     call_id = m.get("tool_call_id")
     if not isinstance(call_id, str):
@@ -133,6 +144,7 @@ def _tool_message(
 ) -> None:
     """A ``role:"tool"`` (or functions-era ``"function"``) result; the results of one turn
     share one neutral tool message."""
+    _images_outside_user(m, where, notes)
     if m.get("role") == "function":
         result = _function_result(m, where, calls, notes)
     else:
@@ -150,11 +162,13 @@ def _message(m: dict, i: int, calls: dict[str, str], notes: Notes) -> Message:
     if role == "developer":
         notes.add(f"{where}.role", "'developer' read as system (one system role in neutral)")
     blocks = _blocks(m.get("content"), where, notes)
+    if role != "user":
+        _images_outside_user(m, where, notes)
     if role == "assistant":
         blocks += _calls(m.get("tool_calls"), where, notes)
-    if role == "assistant" and m.get("function_call") is not None:
-        blocks.append(_function_call(m, i, notes))
-        calls[blocks[-1].name] = blocks[-1].id
+        if m.get("function_call") is not None:
+            blocks.append(_function_call(m, i, notes))
+            calls[blocks[-1].name] = blocks[-1].id
     name = None if m.get("name") is None else string(m["name"], f"{where}.name")
     return Message("system" if role == "developer" else role, blocks, name)
 
@@ -254,18 +268,15 @@ def parse_response(body: dict, notes: Notes) -> Reply:
 
 
 def parse_usage(usage: dict) -> Usage:
-    prompt = obj(usage.get("prompt_tokens_details") or {}, "usage.prompt_tokens_details")
-    completion = obj(
-        usage.get("completion_tokens_details") or {}, "usage.completion_tokens_details"
-    )
+    details = "usage.prompt_tokens_details", "usage.completion_tokens_details"
+    prompt = obj(usage.get("prompt_tokens_details") or {}, details[0])
+    completion = obj(usage.get("completion_tokens_details") or {}, details[1])
     return Usage(
         input_tokens=token_field(usage, "prompt_tokens", "usage"),
         output_tokens=token_field(usage, "completion_tokens", "usage"),
-        cache_read_tokens=token_field(prompt, "cached_tokens", "usage.prompt_tokens_details"),
-        cache_write_tokens=token_field(prompt, "cache_write_tokens", "usage.prompt_tokens_details"),
-        reasoning_tokens=token_field(
-            completion, "reasoning_tokens", "usage.completion_tokens_details"
-        ),
+        cache_read_tokens=token_field(prompt, "cached_tokens", details[0]),
+        cache_write_tokens=token_field(prompt, "cache_write_tokens", details[0]),
+        reasoning_tokens=token_field(completion, "reasoning_tokens", details[1]),
         raw=usage,
     )
 
@@ -275,9 +286,7 @@ def evidence(body: dict) -> list[str]:
     found = []
     for i, m in enumerate(body.get("messages") or []):
         if isinstance(m, dict):
-            for key in ("tool_calls", "tool_call_id"):
-                if key in m:
-                    found.append(f"messages[{i}] has '{key}'")
+            found += [f"messages[{i}] has '{k}'" for k in ("tool_calls", "tool_call_id") if k in m]
             if m.get("role") == "developer":
                 found.append(f"messages[{i}] has role 'developer'")
             for part in m.get("content") if isinstance(m.get("content"), list) else []:

@@ -73,9 +73,25 @@ def check_fields(
     if fmt == "anthropic":
         return _anthropic(body, profile, betas)
     unknown = known_fields.unknown_fields(body, fmt, version)
+    if fmt == "openai-chat":  # an image part outside a user message is image-not-user instead
+        unknown = [u for u in unknown if not _in_an_image_part(body, u)]
     if fmt == "gemini":
         return [_gemini(unknown, profile, version)] if unknown else []
     return [_openai(u, fmt, profile) for u in unknown]
+
+
+def _in_an_image_part(body: dict, u: Unknown) -> bool:
+    """``u`` sits in ``messages[i].content[k]``, an ``image_url`` part (OpenAI names the image)."""
+    indices = [s[1] for s in u.steps if s[0] == "index"]
+    keys = [s[1] for s in u.steps if s[0] == "key"]
+    if keys[:2] != ["messages", "content"] or len(indices) < 2:
+        return False
+    messages = body.get("messages")
+    try:
+        part = messages[indices[0]]["content"][indices[1]]
+    except (TypeError, IndexError, KeyError):
+        return False
+    return isinstance(part, dict) and part.get("type") == "image_url"
 
 
 def _openai(u: Unknown, fmt: str, profile: str) -> Violation:

@@ -46,13 +46,6 @@ _RESPONSES_PAIRS = (
     "Responses pairs an output with its call by call_id; whether it must come after the call "
     "is not documented (helpers/rules/openai_responses.py), and " + _NONE_KNOWN
 )
-_CHAT_IMAGES = (
-    "; OpenAI's own text for an image outside a user message is \"Invalid 'messages[N]'. "
-    "Image URLs are only allowed for messages with role 'user', but this message with role "
-    "'assistant' contains an image URL.\" (openai/openai-node#1030, 2024-09-03; 'tool': "
-    "OpenHands/OpenHands#7700, 2025-04-22): not yet what the stand-in answers, and an image in "
-    "an assistant or tool message is accepted here (a known disagreement, reported)"
-)
 
 #: profile -> (rule, verdict, error text, source)
 SHARED: dict[str, list[tuple[str, str, str, str]]] = {
@@ -66,7 +59,9 @@ SHARED: dict[str, list[tuple[str, str, str, str]]] = {
             "block-not-allowed",
             "refused",
             "a {role} message holds {allowed} blocks, not {kind}",
-            _OURS + " (an image in a system message is also an unknown-field)" + _CHAT_IMAGES,
+            _OURS
+            + " (an image in a system message is also an unknown-field; in an assistant or tool "
+            "message, image-not-user)",
         ),
         _wire(
             "unknown-role",

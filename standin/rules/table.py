@@ -78,6 +78,7 @@ ROWS: list[RuleRow] = [
     _refused("openai-chat", "no-messages", openai_chat, openai_chat.EMPTY_LIST),
     _refused("openai-chat", "duplicate-result", openai_chat, openai_chat.DUPLICATE, CHECKED),
     _refused_on_the_wire("openai-chat", "unknown-block"),
+    _refused_on_the_wire("openai-chat", "image-not-user"),
     _accepted("openai-chat", "system-not-first", OPENAI_SYSTEM),
     _accepted(
         "openai-chat",

@@ -29,6 +29,13 @@ TEXTS: dict[tuple[str, str], tuple[str, str, str]] = {
         "'file' was added to the list later)",
         "2026-11-30",
     ),
+    ("openai-chat", "image-not-user"): (
+        "Invalid 'messages[{w}]'. Image URLs are only allowed for messages with role 'user', but "
+        "this message with role '{role}' contains an image URL.",
+        "openai/openai-node#1030 (2024-09-03, role 'assistant'), OpenHands/OpenHands#7700 "
+        "(2025-04-22, role 'tool')",
+        "2026-12-01",
+    ),
     ("anthropic", "unknown-block"): (
         "messages.{w}.content.{b}: Input tag '{kind}' found using 'type' does not match any of "
         "the expected tags",
@@ -82,15 +89,22 @@ def answer_wire(rule: str, message: str, path: str, fmt: str, body: dict) -> Ans
         "b": numbers[1] if len(numbers) > 1 else 0,
         "path": path.split(".function")[0].removesuffix(".role"),
         "kind": _kind(body, path, message, fmt),
+        "role": _role(body, numbers[0] if numbers else 0),
     }
     if fmt == "anthropic" and rule == "results-not-first":
         values.update(_unanswered(body, values["w"]))
         if not values.get("ids"):
             return None
-    if fmt == "openai-chat":
+    if fmt == "openai-chat" and rule == "unknown-block":
         param = f"messages[{values['w']}].content[{values['b']}].type"
         return Answer(text.format(**values), source, param, "invalid_value")
     return Answer(text.format(**values), source)
+
+
+def _role(body: dict, w: int) -> str:
+    messages = body.get("messages") if isinstance(body.get("messages"), list) else []
+    message = messages[w] if 0 <= w < len(messages) else None
+    return str(message.get("role")) if isinstance(message, dict) else "?"
 
 
 def _kind(body: dict, path: str, message: str, fmt: str) -> str:
