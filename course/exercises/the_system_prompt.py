@@ -54,9 +54,9 @@ def check_paragraph_share(fn: Callable[[str, str], float], model: str) -> Result
 
     asked = [
         (crash_triage.SYSTEM_PROMPT, "For each problem:"),
-        (crash_triage.SYSTEM_PROMPT, "You triage"),
         (sundry.SYSTEM_PROMPT, "Refund policy:"),
         (sundry.SYSTEM_PROMPT, "Style:"),
+        (crash_triage.SYSTEM_PROMPT, "You triage"),
     ]
     cases = [(question, round(share(*question), 2)) for question in asked]
 
@@ -83,7 +83,7 @@ def check_paragraph_share(fn: Callable[[str, str], float], model: str) -> Result
                 expected=cases,
                 kind="function",
             )
-    steps, refunds = share(*asked[0]), share(*asked[1])
+    steps, refunds = share(*asked[0]), share(sundry.SYSTEM_PROMPT, "Refund policy:")
     one_rule = share(crash_triage.SYSTEM_PROMPT, "One rule:")
     return check_function(
         rounded if callable(fn) else fn,
