@@ -18,14 +18,16 @@ from course.exercises import caching_the_prefix as ex06
 from course.exercises import content_is_a_list as ex03
 from course.exercises import four_roles as ex02
 from course.exercises import reading_a_request as ex08
+from course.exercises import rules_of_the_list as ex10
 from course.exercises import the_agent_loop as ex11
 from course.exercises import the_system_prompt as ex09
+from course.exercises import tools_are_context as ex05
 from helpers.cost import compact_ticket, project_ticket
 from helpers.examples import crash_triage, sundry
 from helpers.loop import run
-from helpers.messages import Request, assistant, tool, tool_call, tool_result
+from helpers.messages import Request, Tool, assistant, tool, tool_call, tool_result
 from helpers.models import default_model
-from helpers.tokens import count_text
+from helpers.tokens import count, count_sections, count_text, tool_parts
 from standin import LocalProvider
 
 MODEL = default_model("openai")
@@ -236,11 +238,68 @@ def test_08_3_returning_none_is_told_what_is_missing():
         "File one issue per cause.",
     ],
 )
-def test_09_2_a_rule_the_prompt_already_has_is_refused(rule, triage_run):
+def test_09_2_a_rule_the_prompt_already_has_is_priced_with_a_note(rule, triage_run):
     my_prompt = crash_triage.SYSTEM_PROMPT + "\n\n" + rule
     extra = count_text(my_prompt, MODEL) - count_text(crash_triage.SYSTEM_PROMPT, MODEL)
     told = ex09.check_added_rule(extra * 8, my_prompt, triage_run, MODEL)
-    assert not told and "already says" in told.message
+    assert told and "looks like it says again what the prompt already says" in told.message
+    wrong = ex09.check_added_rule(extra * 8 + 1, my_prompt, triage_run, MODEL)
+    assert not wrong
+
+
+@pytest.mark.parametrize(
+    "rule", ["Never delete an existing issue.", "Leave the old tests exactly as they are."]
+)
+def test_09_2_a_new_rule_is_right_and_a_paraphrase_is_reminded_of_the_one_rule(rule, triage_run):
+    """A new rule sharing words with the one rule is right (no repeat note); a paraphrase the
+    word count cannot see is right too, and told which rule the prompt already has."""
+    my_prompt = crash_triage.SYSTEM_PROMPT + "\n\n" + rule
+    extra = count_text(my_prompt, MODEL) - count_text(crash_triage.SYSTEM_PROMPT, MODEL)
+    told = ex09.check_added_rule(extra * len(triage_run.steps), my_prompt, triage_run, MODEL)
+    assert told and "looks like it says again" not in told.message
+    assert "never change or delete an existing test" in told.message
+
+
+def test_09_1_a_share_of_words_is_not_a_share_of_tokens():
+    def words(prompt, start):
+        paragraph = next(p for p in prompt.split("\n\n") if p.startswith(start))
+        return len(paragraph.split()) / len(prompt.split())
+
+    def each_paragraph_alone(prompt, start):  # right, written another way
+        paragraph = next(p for p in prompt.split("\n\n") if p.startswith(start))
+        return count_text(paragraph, MODEL) / count_text(prompt, MODEL)
+
+    told = ex09.check_paragraph_share(words, MODEL)
+    assert not told and "'You triage'" in told.message
+    assert ex09.check_paragraph_share(each_paragraph_alone, MODEL)
+    sections = count_sections(crash_triage.SYSTEM_PROMPT, MODEL)
+    assert sum(s.tokens for s in sections) == count_text(crash_triage.SYSTEM_PROMPT, MODEL)
+
+
+def test_09_3_a_guard_that_fakes_success_or_changes_the_id_is_refused():
+    def fake(call):
+        if call.name == "issue_refund" and call.arguments["amount_usd"] > 100:
+            return tool_result(call.id, "refused: above $100", is_error=True)
+        if call.name == "issue_refund":
+            return tool_result(call.id, '{"refunded_usd": 1}')  # never runs the refund
+        return sundry.run_tool(call)
+
+    def other_id(call):
+        if call.name == "issue_refund" and call.arguments["amount_usd"] > 100:
+            return tool_result("x", "refused: above $100", is_error=True)
+        return sundry.run_tool(call)
+
+    def right(call):
+        limit = 100
+        if call.name == "issue_refund" and float(call.arguments["amount_usd"]) > limit:
+            return tool_result(call.id, f"refunds over ${limit} need a human", is_error=True)
+        return sundry.run_tool(call)
+
+    faked = ex09.check_refund_guard(fake)
+    assert not faked and "hand the call to it" in faked.message
+    wrong_id = ex09.check_refund_guard(other_id)
+    assert not wrong_id and "call_id must be call.id" in wrong_id.message
+    assert ex09.check_refund_guard(right)
 
 
 def test_09_2_a_new_rule_is_priced_and_the_rule_alone_or_a_replaced_prompt_is_told(triage_run):
@@ -274,3 +333,82 @@ def test_11_2_one_workspace_shared_by_both_reports_is_refused():
 
         told = ex11.check_structured_finish(diagnose, p)
     assert not told and "a workspace of its own" in told.message and "ST-502" in told.message
+
+
+def test_11_2_a_workspace_per_report_sharing_one_tracker_is_right_and_a_tuple_too():
+    """As the batch cell does: one Workspace per report, one issue tracker for the batch."""
+    model = default_model("anthropic")
+    with LocalProvider(scenario="crash-triage") as p:
+        tracker = {}
+
+        def diagnose(report):
+            workspace = crash_triage.Workspace(issues=tracker)
+            trace = run(
+                crash_triage.opening(model, report),
+                lambda call: crash_triage.run_tool(call, workspace),
+                format="anthropic",
+                base_url=p.url,
+                finish=crash_triage.FINISH,
+            )
+            return tuple(g["status"] for g in trace.finish.arguments["groups"])
+
+        told = ex11.check_structured_finish(diagnose, p)
+    assert told, told.message
+
+
+def test_05_2_the_name_in_any_case_or_quotes_is_right_an_old_or_made_up_one_is_told():
+    best = max(tool_parts(sundry.EXTRA_TOOLS, MODEL)[0], key=lambda p: p.total).name
+    for spelling in (best.upper(), f"`{best}`", f" {best} "):
+        assert ex05.check_costliest_new_tool(spelling, MODEL)
+    made_up = ex05.check_costliest_new_tool("product_lookup", MODEL)
+    assert not made_up and "not one of the five new names" in made_up.message
+    old = ex05.check_costliest_new_tool("issue_refund", MODEL)
+    assert not old and "one of the nine" in old.message
+    other = next(t.name for t in sundry.EXTRA_TOOLS if t.name != best)
+    assert not ex05.check_costliest_new_tool(other, MODEL)
+
+
+def test_05_3_a_tool_a_provider_refuses_is_refused_with_its_reason():
+    requests = [sundry.ticket(MODEL)]
+    schema = {"type": "object", "properties": {"order_id": {"type": "string"}}}
+
+    def answer(my_tool):
+        with_it = Request(MODEL, requests[0].messages, [*sundry.TOOLS, my_tool])
+        return count(with_it).total - count(requests[0]).total
+
+    spaced = Tool(name="start a return!", description="Start a return.", parameters=schema)
+    told = ex05.check_added_tool(answer(spaced), spaced, requests, MODEL)
+    assert not told and "does not match pattern" in told.message
+    twice = Tool(name="issue_refund", description="Refund again.", parameters=schema)
+    told = ex05.check_added_tool(answer(twice), twice, requests, MODEL)
+    assert not told and "Tool names must be unique" in told.message
+    empty = Tool(name="start_return", description="Start a return.", parameters={})
+    told = ex05.check_added_tool(answer(empty), empty, requests, MODEL)
+    assert not told and "input_schema.type: Field required" in told.message
+    right = Tool(name="start_return", description="Start a return.", parameters=schema)
+    assert ex05.check_added_tool(answer(right), right, requests, MODEL)
+
+
+def test_10_1_the_error_json_as_text_or_the_response_itself_is_right():
+    import httpx
+
+    from helpers.formats import render
+    from standin import LOCAL_KEY
+
+    ticket = sundry.ticket(default_model("openai"))
+    broken = copy.deepcopy(ticket)
+    broken.messages[2], broken.messages[3] = broken.messages[3], broken.messages[2]
+    with LocalProvider(scenario="sundry") as p:
+        rendered = render(broken, "anthropic")
+        response = httpx.post(
+            p.url + rendered.path,
+            headers={"authorization": f"Bearer {LOCAL_KEY}"},
+            json=rendered.body,
+            timeout=30,
+        )
+        assert response.status_code == 400
+        assert ex10.check_order_error(response.text, broken, p)
+        assert ex10.check_order_error(response, broken, p)
+        assert ex10.check_order_error(response.json()["error"]["message"], broken, p)
+        assert not ex10.check_order_error('{"error": {"message": "no"}}', broken, p)
+        assert not ex10.check_order_error("{not json", broken, p)

@@ -30,7 +30,8 @@ EX2 = Exercise(
 
 def check_order_error(answer: Any, broken: Request, provider: Any) -> Result:
     """The error text Anthropic's format gets for a history with results before the reply.
-    The answer may be the message, or the error JSON holding it."""
+    The answer may be the message, or the error JSON holding it (a dict, its raw text, or the
+    ``httpx.Response`` itself)."""
     import httpx
 
     from helpers.formats import render
@@ -45,6 +46,14 @@ def check_order_error(answer: Any, broken: Request, provider: Any) -> Result:
     )
     error = response.json().get("error", {}) if response.status_code >= 400 else {}
     expected = error.get("message", "(accepted)") if isinstance(error, dict) else str(error)
+    if isinstance(answer, httpx.Response):  # the response itself: its JSON holds the text
+        answer = answer.json() if answer.content else answer.text
+    if isinstance(answer, str) and answer.lstrip().startswith("{"):  # the raw JSON text
+        import contextlib
+        import json
+
+        with contextlib.suppress(ValueError):  # not JSON after all: compared as a text
+            answer = json.loads(answer)
     if isinstance(answer, dict):  # the whole response, or its "error" object
         inner = answer.get("error", answer)
         answer = inner.get("message", answer) if isinstance(inner, dict) else inner

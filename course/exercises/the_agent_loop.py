@@ -104,6 +104,36 @@ def _finish_refused(provider: Any) -> bool:
     return bool(exchanges) and NEVER_FILED in json.dumps(exchanges[-1].request_json)
 
 
+def _workspace_from_outside(fn: Any) -> str:
+    """The name of a crash-triage Workspace that ``fn`` reads from outside its body (a global,
+    a closure variable or a default argument), '' if none: one Workspace for every report."""
+    import types
+
+    from helpers.examples.crash_triage import Workspace
+
+    def names(code: types.CodeType) -> set[str]:
+        inner = (c for c in code.co_consts if isinstance(c, types.CodeType))
+        return set(code.co_names).union(*(names(c) for c in inner))
+
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        return ""
+    for name in sorted(names(code)):
+        if isinstance(getattr(fn, "__globals__", {}).get(name), Workspace):
+            return f"the global {name!r}"
+    cells = getattr(fn, "__closure__", None) or ()
+    for name, cell in zip(code.co_freevars, cells, strict=False):
+        try:
+            held = cell.cell_contents
+        except ValueError:  # a variable not assigned yet
+            continue
+        if isinstance(held, Workspace):
+            return f"{name!r} (from the code around it)"
+    if any(isinstance(d, Workspace) for d in getattr(fn, "__defaults__", None) or ()):
+        return "a default argument"
+    return ""
+
+
 def check_structured_finish(diagnose: Any, provider: Any) -> Result:
     """``diagnose(report)``: runs one crash report against ``provider`` and returns the status
     of each group (a list of str), read from the finishing call, not from the prose."""
@@ -116,6 +146,7 @@ def check_structured_finish(diagnose: Any, provider: Any) -> Result:
         return check_value(diagnose, None, EX2, success="")
     if not callable(diagnose):
         return not_yet(EX2, f"{type(diagnose).__name__} is not a function", **info)
+    outside = _workspace_from_outside(diagnose)
     for name, report in crash_triage.CRASH_REPORTS.items():
         want, requests, filed = expected[name]
         before = len(provider.recorder)
@@ -143,15 +174,18 @@ def check_structured_finish(diagnose: Any, provider: Any) -> Result:
         if sent < requests:
             return not_yet(EX2, f"on {name!r} the run stopped early ({sent} requests)", **info)
         issues = _filed(provider.recorder.exchanges)
-        if issues != filed:
+        if issues != filed and outside:
             return not_yet(
                 EX2,
                 f"on {name!r} the issue tracker answered {', '.join(issues) or 'nothing'} where "
-                f"a fresh one answers {', '.join(filed)}: this run's workspace already held the "
-                "issues (and file changes) of an earlier run. Each report needs a workspace of "
-                "its own, made inside diagnose",
+                f"a fresh one answers {', '.join(filed)}: diagnose uses {outside}, a Workspace "
+                "made outside it, so this run saw the issues (and file changes) of an earlier "
+                "run. Each report needs a workspace of its own, made inside diagnose (its "
+                "issue tracker may be shared, issues=..., as the batch cell's is)",
                 **info,
             )
+        if isinstance(got, tuple):  # "each group's status": a tuple of them is as good
+            got = list(got)
         if got != want:
             shown = repr(got) if len(repr(got)) <= 60 else repr(got)[:57] + "..."
             return not_yet(EX2, f"for {name!r} diagnose returned {shown}", **info)

@@ -43,7 +43,8 @@ EX3 = Exercise(
 def check_paragraph_share(fn: Callable[[str, str], float], model: str) -> Result:
     """``fn(prompt, start)``: the share of ``prompt``'s tokens in the paragraph that begins
     with ``start``. Tried on the crash-triage prompt and on paragraphs of Sundry's prompt the
-    lesson never counted; compared to 2 decimals."""
+    lesson never counted; compared to 2 decimals. The first paragraph of the crash-triage prompt
+    (paths and names: many tokens per word) tells a share of tokens from a share of words."""
     from helpers.examples import crash_triage, sundry
     from helpers.tokens import count_sections, count_text
 
@@ -55,6 +56,7 @@ def check_paragraph_share(fn: Callable[[str, str], float], model: str) -> Result
         (crash_triage.SYSTEM_PROMPT, "For each problem:"),
         (sundry.SYSTEM_PROMPT, "Refund policy:"),
         (sundry.SYSTEM_PROMPT, "Style:"),
+        (crash_triage.SYSTEM_PROMPT, "You triage"),
     ]
     cases = [(question, round(share(*question), 2)) for question in asked]
 
@@ -81,7 +83,7 @@ def check_paragraph_share(fn: Callable[[str, str], float], model: str) -> Result
                 expected=cases,
                 kind="function",
             )
-    steps, refunds = share(*asked[0]), share(*asked[1])
+    steps, refunds = share(*asked[0]), share(sundry.SYSTEM_PROMPT, "Refund policy:")
     one_rule = share(crash_triage.SYSTEM_PROMPT, "One rule:")
     return check_function(
         rounded if callable(fn) else fn,
@@ -101,31 +103,20 @@ def check_added_rule(answer: int, my_prompt: str, run: Trace, model: str) -> Res
 
     if not_answered(answer):
         return check_number(answer, 0, EX2, success="")
-    if isinstance(my_prompt, str) and my_prompt.strip() == crash_triage.SYSTEM_PROMPT.strip():
+    if not isinstance(my_prompt, str):
+        return not_yet(EX2, f"my_prompt is a {type(my_prompt).__name__}, not a text")
+    if my_prompt.strip() == crash_triage.SYSTEM_PROMPT.strip():
         return not_yet(EX2, "my_prompt is still the prompt as it was: write your rule into it")
-    if isinstance(my_prompt, str) and crash_triage.SYSTEM_PROMPT not in my_prompt:
+    if crash_triage.SYSTEM_PROMPT not in my_prompt:
         return not_yet(
             EX2,
             "my_prompt no longer holds the whole crash-triage prompt: add your rule to it, "
             "keep what is there",
         )
-    if isinstance(my_prompt, str):
-        added = my_prompt.replace(crash_triage.SYSTEM_PROMPT, "", 1).strip()
-        repeated = already_said(added, crash_triage.SYSTEM_PROMPT)
-        if repeated:
-            return not_yet(
-                EX2,
-                f"your rule {added!r:.60} says again what the prompt already says ({repeated!r}): "
-                "a line that repeats the prompt is paid for and changes nothing. Write one the "
-                "prompt does not have",
-            )
-    extra = (
-        count_text(my_prompt, model) - count_text(crash_triage.SYSTEM_PROMPT, model)
-        if isinstance(my_prompt, str)
-        else 0
-    )
+    extra = count_text(my_prompt, model) - count_text(crash_triage.SYSTEM_PROMPT, model)
     expected = extra * len(run.steps)
-    rule_alone = count_text(my_prompt.replace(crash_triage.SYSTEM_PROMPT, "", 1).strip(), model)
+    added = my_prompt.replace(crash_triage.SYSTEM_PROMPT, "", 1).strip()
+    rule_alone = count_text(added, model)
     if as_number(answer) == rule_alone * len(run.steps) != expected:
         return not_yet(
             EX2,
@@ -136,6 +127,17 @@ def check_added_rule(answer: int, my_prompt: str, run: Trace, model: str) -> Res
         )
     from helpers.cost import Usage, price
 
+    repeated = already_said(added, crash_triage.SYSTEM_PROMPT)
+    if repeated:  # a note, not a refusal: a word count cannot tell a repeat for certain
+        note = (
+            f" Note: your rule looks like it says again what the prompt already says "
+            f"({repeated!r}); a line that repeats the prompt is paid for and changes nothing."
+        )
+    else:
+        note = (
+            " Check it is new: a line that restates the prompt (its one rule already says "
+            f"{_ONE_RULE!r}) is paid for and changes nothing."
+        )
     per_thousand = price(Usage(input_tokens=abs(expected) * 1000), model).total_usd
     return check_number(
         answer,
@@ -145,11 +147,12 @@ def check_added_rule(answer: int, my_prompt: str, run: Trace, model: str) -> Res
             f"Right: your prompt is {extra:+} tokens, so {len(run.steps)} requests send "
             f"{expected:+,} tokens (if the run is otherwise unchanged): ${per_thousand:.4f} per "
             f"1,000 runs on {model}, before caching. Small per line; every line still has to "
-            "earn its place, by changing what the agent does."
+            "earn its place, by changing what the agent does." + note
         ),
     )
 
 
+_ONE_RULE = "never change or delete an existing test"
 _SAME = {  # words a learner uses for the same idea, folded to one
     "modify": "change",
     "edit": "change",
@@ -187,8 +190,9 @@ def _content_words(text: str) -> set[str]:
 
 
 def already_said(rule: str, prompt: str) -> str:
-    """The sentence of ``prompt`` that ``rule`` repeats ('' if none): most of the rule's content
-    words are in that one sentence."""
+    """The sentence of ``prompt`` that ``rule`` likely repeats ('' if none): all but at most a
+    quarter of the rule's content words (rounded down) are in that one sentence."""
+    import math
     import re
 
     mine = _content_words(rule)
@@ -197,12 +201,13 @@ def already_said(rule: str, prompt: str) -> str:
     sentences = [s.strip() for s in re.split(r"(?<=[.:])\s+|\n+", prompt) if s.strip()]
     best = max(sentences, key=lambda s: len(mine & _content_words(s)))
     shared = len(mine & _content_words(best))
-    return best if shared >= max(2, round(0.75 * len(mine))) else ""
+    return best if shared >= max(2, math.ceil(0.75 * len(mine))) else ""
 
 
 def check_refund_guard(guarded_run_tool: Callable[[ToolCall], ToolResult]) -> Result:
     """Call the learner's guard on refunds above, at and below $100, and on another tool; an
-    error result must say why (name the limit)."""
+    error result must say why (name the limit), and every other result must be the one
+    ``sundry.run_tool`` gives (a guard that fakes a success is refused)."""
     from helpers.examples import sundry
     from helpers.messages import tool_call
 
@@ -221,8 +226,10 @@ def check_refund_guard(guarded_run_tool: Callable[[ToolCall], ToolResult]) -> Re
                 return result
             if not isinstance(result, ToolResult):
                 return f"a {type(result).__name__}, not a tool result"
-            if call.name == "search_orders" and result != sundry.run_tool(call):
-                return "a different result than sundry.run_tool gives"
+            if result.call_id != call.id:
+                return f"a result for {result.call_id!r}: the result's call_id must be call.id"
+            if not result.is_error and result != sundry.run_tool(call):
+                return "a different result than sundry.run_tool gives: hand the call to it"
             if result.is_error and "100" not in result.text:
                 return "an error result that does not say why (name the $100 limit)"
             return f"{'an error' if result.is_error else 'a normal'} result for {result.call_id}"

@@ -4,11 +4,12 @@ Exercises of notebooks/05_tools_are_context.ipynb."""
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 from typing import Any
 
 from course.exercises import Exercise, Result, check_number, check_text, not_answered, not_yet
-from helpers.messages import Request
+from helpers.messages import Request, Tool
 
 EX1 = Exercise(
     "05.1",
@@ -67,11 +68,20 @@ def check_costliest_new_tool(answer: str, model: str) -> Result:
     parts, _ = tool_parts(sundry.EXTRA_TOOLS, model)
     top = max(p.total for p in parts)
     best = [p for p in parts if p.total == top]  # a tie: every costliest tool is right
+    if isinstance(answer, str):  # `name` or NAME: the same tool
+        answer = answer.strip().strip("`'\"").strip()
+        new_names = {p.name.lower() for p in parts}
+        if answer and answer.lower() not in new_names:
+            known = {t.name.lower() for t in sundry.TOOLS}
+            where = " (it is one of the nine)" if answer.lower() in known else ""
+            what = f"{answer!r} is not one of the five new names{where}: see sundry.EXTRA_TOOLS"
+            return not_yet(EX2, what, kind="text", expected=best[0].name)
     return check_text(
         answer,
         best[0].name,
         EX2,
         spellings=[p.name for p in best[1:]],
+        ignore_case=True,
         success=(
             f"Right: {best[0].name}, {top} tokens on every request ({best[0].parameters} of them "
             "its parameters), called or not."
@@ -79,11 +89,41 @@ def check_costliest_new_tool(answer: str, model: str) -> Result:
     )
 
 
+_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
+
+
+def provider_refusal(tool: Tool, others: list[Tool]) -> str:
+    """Why a provider would refuse ``tool`` added after ``others`` ('' if none), in its words:
+    OpenAI's name pattern (vercel/ai#1972, brekkylab/ailoy#109), Anthropic's unique names
+    (anthropics/claude-code#10687) and its object input_schema (Kilo-Org/kilocode#12238)."""
+    i = len(others)
+    if not _NAME.match(tool.name):
+        return (
+            f"my_tool's name {tool.name!r} is refused: OpenAI answers \"Invalid "
+            f"'tools[{i}].function.name': string does not match pattern. Expected a string that "
+            "matches the pattern '^[a-zA-Z0-9_-]+$'.\" (letters, digits, _ and -, at most 64)"
+        )
+    if any(other.name == tool.name for other in others):
+        return (
+            f'a tool named {tool.name!r} is already in the list: Anthropic answers "tools: Tool '
+            'names must be unique." (the model calls a tool by its name)'
+        )
+    kind = tool.parameters.get("type") if isinstance(tool.parameters, dict) else None
+    if kind is None:
+        return (
+            'my_tool\'s parameters have no "type": Anthropic answers '
+            f'"tools.{i}.custom.input_schema.type: Field required" (write '
+            '"type": "object", with its "properties")'
+        )
+    if kind != "object":
+        return f'my_tool\'s parameters are of type {kind!r}: a tool takes "type": "object"'
+    return ""
+
+
 def check_added_tool(answer: int, my_tool: Any, requests: list[Request], model: str) -> Result:
     """How many more input tokens the ticket sends with the learner's own tool added."""
     from helpers.cost import project_ticket, with_tools
     from helpers.examples import sundry
-    from helpers.messages import Tool
 
     if not_answered(answer):
         return check_number(answer, 0, EX3, success="")  # says "not answered yet"
@@ -96,6 +136,9 @@ def check_added_tool(answer: int, my_tool: Any, requests: list[Request], model: 
     if problem is not None:  # a provider would refuse the request: no cost to compare
         what = f"my_tool's parameters are not a valid JSON Schema ({problem}): refused"
         return not_yet(EX3, what, kind="number", expected=0, tolerance=Decimal(0))
+    refused = provider_refusal(my_tool, sundry.TOOLS)
+    if refused:
+        return not_yet(EX3, refused, kind="number", expected=0, tolerance=Decimal(0))
     from helpers.tokens import count
 
     tools = [*sundry.TOOLS, my_tool]
