@@ -357,9 +357,12 @@ def test_google_genai_streamed_forced_and_structured(genai_client):
 # --- agent frameworks -------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("stream", [False, True], ids=["plain", "streamed"])
 @pytest.mark.parametrize("wire", ["openai", "anthropic"])
 @needs("pydantic_ai")
-def test_pydantic_ai_tool_round_trip(p, wire):
+def test_pydantic_ai_tool_round_trip(p, wire, stream):
+    import asyncio
+
     from pydantic_ai import Agent
 
     if wire == "anthropic":
@@ -374,7 +377,17 @@ def test_pydantic_ai_tool_round_trip(p, wire):
         provider = OpenAIProvider(base_url=p.base_url("openai"), api_key=KEY)
         model = OpenAIChatModel(GPT, provider=provider)
     agent = Agent(model, tools=[get_weather])
-    assert ANSWER in agent.run_sync(QUESTION).output
+    if not stream:
+        assert ANSWER in agent.run_sync(QUESTION).output
+        return
+
+    async def streamed() -> str:
+        async with agent.run_stream(QUESTION) as run:
+            return await run.get_output()
+
+    assert ANSWER in asyncio.run(streamed())
+    bodies = [json.loads(e.request_bytes) for e in p.exchanges[-2:]]
+    assert all(body.get("stream") is True for body in bodies)
 
 
 @needs("pydantic_ai")
@@ -391,9 +404,12 @@ def test_pydantic_ai_structured_output_tool_and_native(p):
     assert native.city == "Paris"
 
 
+@pytest.mark.parametrize("stream", [False, True], ids=["plain", "streamed"])
 @pytest.mark.parametrize("api", ["chat", "responses"])
 @needs("agents")
-def test_openai_agents_tool_round_trip(p, api):
+def test_openai_agents_tool_round_trip(p, api, stream):
+    import asyncio
+
     import agents
     from openai import AsyncOpenAI
 
@@ -405,8 +421,20 @@ def test_openai_agents_tool_round_trip(p, api):
         model=cls(model=GPT, openai_client=client),
         tools=[agents.function_tool(get_weather)],
     )
-    result = agents.Runner.run_sync(agent, QUESTION, max_turns=4)
-    assert ANSWER in result.final_output
+    if not stream:
+        result = agents.Runner.run_sync(agent, QUESTION, max_turns=4)
+        assert ANSWER in result.final_output
+        return
+
+    async def streamed() -> str:
+        result = agents.Runner.run_streamed(agent, QUESTION, max_turns=4)
+        async for _ in result.stream_events():
+            pass
+        return result.final_output
+
+    assert ANSWER in asyncio.run(streamed())
+    bodies = [json.loads(e.request_bytes) for e in p.exchanges[-2:]]
+    assert all(body.get("stream") is True for body in bodies)
 
 
 @needs("smolagents")
