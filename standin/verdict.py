@@ -40,7 +40,7 @@ from standin.rules.params import check_params
 from standin.rules.required import REQUIRED, REQUIRED_SOURCES
 from standin.rules.schemas import check_schemas
 from standin.rules.tool_choice import check_tool_choice
-from standin.rules.wire import answer_wire
+from standin.rules.wire import answer_wire, node_at
 
 __all__ = ["REQUIRED", "Verdict", "verdict"]
 
@@ -259,13 +259,7 @@ _CALL_TYPES = ("tool_use", "tool_result", "function", "function_call", "function
 def _call_id_at(body: dict, path: str) -> str | None:
     """The id of the tool call or result at ``path`` in ``body`` (a finding about a call names
     it as well as its place), or None when ``path`` is no call."""
-    node: Any = body
-    for step in re.findall(r"[A-Za-z_]+|\[\d+\]", path):
-        if step.startswith("["):
-            k = int(step[1:-1])
-            node = node[k] if isinstance(node, list) and k < len(node) else None
-        else:
-            node = node.get(step) if isinstance(node, dict) else None
+    node = node_at(body, path)
     if not isinstance(node, dict):
         return None
     for key in ("functionCall", "functionResponse", "function_call", "function_response"):

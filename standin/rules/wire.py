@@ -113,14 +113,20 @@ def _kind(body: dict, path: str, message: str, fmt: str) -> str:
     if fmt == "gemini":
         named = re.match(r"'([^']+)'", message)
         return named.group(1) if named else "?"
-    node: Any = body
+    node = node_at(body, path)
+    return str(node.get("type")) if isinstance(node, dict) else "?"
+
+
+def node_at(body: Any, path: str) -> Any:
+    """What ``path`` (``messages[3].content[1]``) points at in ``body``, or None."""
+    node = body
     for step in re.findall(r"[A-Za-z_]+|\[\d+\]", path):
         if step.startswith("["):
             index = int(step[1:-1])
             node = node[index] if isinstance(node, list) and index < len(node) else None
         else:
             node = node.get(step) if isinstance(node, dict) else None
-    return str(node.get("type")) if isinstance(node, dict) else "?"
+    return node
 
 
 def _unanswered(body: dict, w: int) -> dict[str, Any]:
