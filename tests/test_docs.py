@@ -7,6 +7,8 @@ import re
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 
@@ -55,13 +57,52 @@ def test_the_index_times_are_the_computed_estimates():
     index = (ROOT / "notebooks" / "README.md").read_text(encoding="utf-8")
     for path in LESSONS:
         row = next(line for line in index.splitlines() if f"({path.name})" in line)
-        stated = int(re.search(r"(\d+) min \|$", row).group(1))
-        assert stated == lesson_times.lesson_stats(path)["minutes"], path.name
+        stated = lesson_times.README_TIME.search(row).group(2)
+        assert stated == lesson_times._time(lesson_times.lesson_stats(path)), path.name
 
 
-def test_the_timing_model_is_calibrated_on_the_measured_reading_of_00_to_06():
-    stated, off = lesson_times.calibration()
-    assert abs(off) <= 0.10, f"00-06 add up to {stated} min, {off:+.0%} from the measured 245"
+def test_the_timing_model_is_within_five_minutes_of_every_timed_walk():
+    found = lesson_times.calibration()
+    far = [
+        f"{lesson}: model {model:.1f}, walk {walk:g}"
+        for lesson, model, walk in found["walks"]
+        if abs(model - walk) > lesson_times.WALK_TOLERANCE
+    ]
+    assert len(found["walks"]) >= 4 and far == []
+    total, measured = found["reading"]
+    assert abs(total - measured) <= 0.10 * measured, f"00-06: {total} min against {measured}"
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="issue 27 item 6: by the walk-calibrated model most lessons are 32-38 minutes; the "
+    "cuts and optional sections that bring each to 30 are not done yet",
+)
+def test_every_lesson_is_stated_at_30_minutes_or_less():
+    over = {
+        r["file"]: r["exact_minutes"]
+        for r in lesson_times.all_stats()
+        if r["minutes"] > lesson_times.LESSON_LIMIT
+    }
+    assert over == {}
+
+
+def test_an_optional_section_is_counted_apart():
+    heading = {"cell_type": "markdown", "metadata": {}, "source": "## Going further (optional)"}
+    back = {"cell_type": "markdown", "metadata": {}, "source": "## Recap"}
+    code = {"cell_type": "code", "metadata": {}, "source": "x = 1", "outputs": []}
+    core, optional = lesson_times.split_optional([code, heading, code, code, back, code])
+    assert (len(core), len(optional)) == (3, 3)
+    assert round(lesson_times.estimate(lesson_times.features(optional, []))) == 2  # two cells
+
+
+def test_an_exercise_that_asks_for_a_function_counts_longer_than_a_value():
+    def cell(source):
+        return {"cell_type": "code", "metadata": {}, "source": source, "outputs": []}
+
+    assert lesson_times.exercise_kind(cell("def wants_tools(reply):\n    ...")) == "function"
+    assert lesson_times.exercise_kind(cell("answer = ...")) == "value"
+    assert lesson_times.exercise_kind(cell("x = 1\n" * 21)) == "long value"
 
 
 def test_reading_output_counts_and_a_collapsed_output_does_not():
@@ -73,9 +114,9 @@ def test_reading_output_counts_and_a_collapsed_output_does_not():
             {"output_type": "display_data", "data": {"image/png": "", "text/plain": "<Figure>"}},
         ],
     }
-    assert lesson_times.output_load(printed) == (1600, 1)
+    assert lesson_times.output_load(printed) == (1600, 1, 0)
     printed["metadata"] = {"jupyter": {"outputs_hidden": True}}
-    assert lesson_times.output_load(printed) == (0, 0)
+    assert lesson_times.output_load(printed) == (0, 0, 0)
 
 
 def test_the_source_map_names_sections_that_exist():
