@@ -5,6 +5,7 @@ Exercises of notebooks/04_the_array_is_rebuilt.ipynb."""
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
@@ -61,6 +62,18 @@ def check_added_messages(fn: Callable[[Trace], list[int]], ticket: Trace, run: T
     """The learner's function on Maya's ticket and on the crash-triage run (parallel calls)."""
     names = {id(ticket): "Maya's ticket", id(run): "the crash-triage run"}
     growth = _added(run)
+    if callable(fn):
+        try:
+            got = fn(ticket)
+        except Exception:  # check_function reports it, with the ticket it failed on
+            got = None
+        if isinstance(got, (list, tuple)) and len(got) == len(ticket.steps) > 1:
+            what = (
+                f"for Maya's ticket your function gave {len(got)} values for its "
+                f"{len(ticket.steps)} requests: the exercise asks, for each request after the "
+                "first, what it added to the one before"
+            )
+            return not_yet(EX1, what, kind="function", expected=_added(ticket))
     return check_function(
         fn,
         [(ticket, _added(ticket)), (run, growth)],
@@ -93,6 +106,14 @@ def check_growth_share(answer: Any, run: Trace) -> Result:
     value = as_number(answer)
     near = Decimal("0.0005")  # 3 decimals: n²/2 in place of n(n−1)/2 moves the share by ~0.002
     info = {"kind": "number", "expected": round(expected, 4), "tolerance": near}
+    places = -value.as_tuple().exponent if value is not None else 0
+    if value is not None and places <= 2 and abs(value - Decimal(repr(expected))) <= 0.005:
+        return not_yet(
+            EX2,
+            f"you gave {answer}: give the fraction to 3 decimals (or more); two places cannot "
+            "tell the right share from a near miss",
+            **info,
+        )
     if value is not None:
         n, counted = 50, "the first request brings no growth, the second d, the third 2·d, …"
         slips = [
@@ -146,6 +167,9 @@ def check_compaction(
             return not_yet(EX3, what, kind="function")
     before = [count(r).total for r in requests]
     after = [count(r).total for r in out]
+    problem = _compaction_problem(out, requests, before, after)
+    if problem:
+        return not_yet(EX3, problem, kind="function")
     if sum(after) >= GOAL_TOKENS:
         return not_yet(
             EX3,
@@ -163,11 +187,56 @@ def check_compaction(
     )
 
 
+# words that report what a tool run found: a summary may only report what had happened
+_OUTCOME = re.compile(r"\b(pass(?:es|ed)?|fail(?:s|ed|ing|ure)?|ok)\b", re.I)
+
+
+def _compaction_problem(
+    out: list[Request], requests: list[Request], before: list[int], after: list[int]
+) -> str:
+    """What makes ``out`` not one compaction of the run ('' when it is one): a request that got
+    bigger, a compaction redone on every request, or a summary that reports a test result
+    before any test had run."""
+    for k, (was, now) in enumerate(zip(before, after, strict=True), start=1):
+        if now > was:
+            return (
+                f"request {k} grew from {was:,} to {now:,} tokens: where there is nothing to "
+                "replace, a compaction only adds the summary. Compact where it shrinks the "
+                "request, and leave the requests before that point as the run sent them"
+            )
+    changed = [k for k, (mine, sent) in enumerate(zip(out, requests, strict=True)) if mine != sent]
+    if not changed:
+        return ""
+    first = changed[0]
+    for k in range(first + 1, len(out)):
+        if out[k].messages[: len(out[k - 1].messages)] != out[k - 1].messages:
+            return (
+                f"request {k + 1} does not start with request {k}'s messages: a compaction "
+                "happens once, at one point, and after it each request is the one before plus "
+                "what its turn added (as compact_ticket builds it). Compacting each request on "
+                "its own drops, turn after turn, messages your summary never covered"
+            )
+    run_messages = requests[first].messages
+    summary = "\n".join(
+        m.text for m in out[first].messages if m.role == "user" and m not in run_messages
+    )
+    tested = any(
+        call.name == "run_tests" for m in requests[first].messages for call in m.tool_calls
+    )
+    outcome = _OUTCOME.search(summary)
+    if outcome and not tested:
+        return (
+            f"your summary, from request {first + 1} on, reports a test result "
+            f"({outcome.group(0)!r}), but at that point no test had run yet: the model would "
+            "read what it had not been shown, the fiction of 'Rewriting an earlier turn'. "
+            "Compact later, or summarise only what those turns showed"
+        )
+    return ""
+
+
 def _task_words(task: str) -> list[str]:
     """What a summary must name to restate the crash-triage task: the function that panicked
     in our module, and the kind of panic."""
-    import re
-
     function = re.search(r"storefront/internal/\w+\.\(\*\w+\)\.(\w+)\(", task)
     return [function.group(1) if function else "", "nil"]
 

@@ -7,8 +7,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from course.exercises import Exercise, Result, check_function, check_number
-from helpers.messages import Request
+from course.exercises import (
+    Exercise,
+    Result,
+    as_number,
+    check_function,
+    check_number,
+    not_answered,
+    not_yet,
+)
+from helpers.messages import Reasoning, Request
 
 EX1 = Exercise(
     "03.1",
@@ -132,6 +140,18 @@ def check_tool_ids(fn: Callable[[list[dict]], list[str]]) -> Result:
 
         return call
 
+    if callable(fn):
+        for content, expected in _REPLIES:
+            try:
+                got = as_list(fn)(content)
+            except Exception:  # check_function reports it with the reply it failed on
+                break
+            if isinstance(got, list) and got != expected and sorted(got) == sorted(expected):
+                what = (
+                    f"for {kinds(content)} your function gave {got}: the right ids, in another "
+                    "order than the blocks'. Keep the order of the reply"
+                )
+                return not_yet(EX2, what, kind="function", expected=_REPLIES)
     return check_function(
         as_list(fn) if callable(fn) else fn,
         _REPLIES,
@@ -149,13 +169,29 @@ def check_responses_items(answer: int, crash: Request) -> Result:
     expected = len(render_for(crash, "openai-responses").body["input"])
     anthropic = len(render_for(crash, "anthropic").body["messages"])
     flat, _ = to_flat(crash.messages)
+    claude = sum(  # reasoning of another provider: an OpenAI body has no place for it
+        isinstance(b, Reasoning) and b.provider not in (None, "openai")
+        for m in crash.messages
+        for b in m.content
+    )
+    given = None if not_answered(answer) else as_number(answer)
+    if claude and given == expected + claude:
+        return not_yet(
+            EX3,
+            f"you gave {answer}: that counts the reasoning block, which came from Claude "
+            "(provider='anthropic'); it has no place in an OpenAI body, so the renderer leaves "
+            "it out. Count what the body carries",
+            kind="number",
+            expected=expected,
+        )
     return check_number(
         answer,
         expected,
         EX3,
         success=(
             f"Right: {expected} input items for {len(crash.messages)} neutral messages: every "
-            f"tool call and every result is an item of its own. Anthropic needs {anthropic} "
+            f"tool call and every result is an item of its own (the reasoning block came from "
+            f"Claude: the renderer leaves it out of an OpenAI body). Anthropic needs {anthropic} "
             f"messages (system apart, both results in one), the flat struct {len(flat)}."
         ),
     )

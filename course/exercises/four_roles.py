@@ -22,8 +22,9 @@ EX1 = Exercise(
     "02.1",
     nudge="the role is who wrote the text: the same words read as material inside a tool "
     "result, and as your own instruction inside the system prompt.",
-    pointer="start from a deep copy of injected (the copy module), drop its last two messages "
-    "(the call and the result), and add seller_note to the system message's first text block.",
+    pointer="copy.deepcopy gives you a request of your own to change; its .messages is a plain "
+    "list, and the system message's first block has a .text. The check names the message(s) "
+    "the note is in.",
 )
 EX2 = Exercise(
     "02.2",
@@ -92,8 +93,9 @@ def check_pasted_note(pasted: Any, note: str, injected: Request | None = None) -
     if where != [0] or pasted.messages[0].role != "system":
         return not_yet(
             EX1,
-            f"the note is in message(s) {where or 'none'}; it should be in the system message "
-            "only, with the tool call and result that carried it gone",
+            (f"the note is in message(s) {where}" if where else "the note is in no message")
+            + "; it should be in the system message only, with the tool call and result that "
+            "carried it gone",
             **info,
         )
     policy = before.messages[0].text
@@ -126,8 +128,9 @@ def check_pasted_note(pasted: Any, note: str, injected: Request | None = None) -
 def check_system_text(fn: Any) -> Result:
     """The learner's ``system_text(body, format)`` on the crash-triage opening (a conversation the
     lesson never rendered) in all four formats, plus two spellings the providers also accept: a
-    Chat ``developer`` message whose content is a list of text parts, and an Anthropic
-    ``system`` given as a list of text blocks (as lesson 06 sends it, with ``cache_control``)."""
+    Chat ``developer`` message whose content is a list of text parts, an Anthropic ``system``
+    given as a list of text blocks (as lesson 06 sends it, with ``cache_control``), and a Gemini
+    ``systemInstruction`` of two text parts. Whitespace between joined parts does not matter."""
     import copy
 
     from helpers.examples import crash_triage
@@ -145,24 +148,48 @@ def check_system_text(fn: Any) -> Result:
     }
     blocks = copy.deepcopy(cases[2][0][0])
     blocks["system"] = [{"type": "text", "text": expected, "cache_control": {"type": "ephemeral"}}]
+    parts = copy.deepcopy(cases[3][0][0])
+    cut = expected.index("\n") + 1  # two parts that join back into the prompt
+    parts["systemInstruction"]["parts"] = [{"text": expected[:cut]}, {"text": expected[cut:]}]
     cases += [((developer, "openai-chat"), expected), ((blocks, "anthropic"), expected)]
+    cases += [((parts, "gemini"), expected)]
     shapes = {id(developer): "a developer message with a list of text parts"}
     shapes[id(blocks)] = "a system given as a list of text blocks"
+    shapes[id(parts)] = "a systemInstruction of two text parts"
 
     def describe(argument: tuple) -> str:
         body, format = argument
         shape = shapes.get(id(body), "the usual shape")
-        return f"a {format} body of another conversation ({shape})"
+        article = "an" if format[0] in "aeiou" else "a"
+        return f"{article} {format} body of another conversation ({shape})"
 
+    def spaced(text: Any) -> Any:
+        return " ".join(text.split()) if isinstance(text, str) else text
+
+    def learner(body: dict, format: str) -> Any:  # "".join and "\n".join are both right
+        return spaced(fn(body, format))
+
+    if callable(fn):
+        try:
+            first_only = spaced(fn(parts, "gemini")) == spaced(expected[:cut])
+        except Exception:  # check_function reports it with the case it failed on
+            first_only = False
+        if first_only:
+            what = (
+                "for a gemini body whose systemInstruction has two text parts your function gave "
+                "the first part only: the prompt is all the parts, joined"
+            )
+            return not_yet(EX2, what, kind="function", expected=cases)
     return check_function(
-        fn,
-        cases,
+        learner if callable(fn) else fn,
+        [(argument, spaced(text)) for argument, text in cases],
         EX2,
         describe=describe,
         success=(
             "Right: one system prompt, four places, and more than one spelling: messages[0] "
             "(system or developer, a string or text parts) in Chat, instructions in Responses, "
-            "system (a string or text blocks) in Anthropic, systemInstruction's parts in Gemini."
+            "system (a string or text blocks) in Anthropic, systemInstruction's parts (all of "
+            "them) in Gemini."
         ),
     )
 
