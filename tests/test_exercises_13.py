@@ -75,7 +75,7 @@ def runs():
     return seen, broken
 
 
-def test_13_1_one_requests_tools_or_every_token_is_refused_the_sum_accepted(runs):
+def test_13_3_one_requests_tools_or_every_token_is_refused_the_sum_accepted(runs):
     seen, _ = runs
     one = seen[0].count.part("tools")
     assert len(seen) == 2 and one > 0
@@ -89,7 +89,7 @@ def test_13_1_one_requests_tools_or_every_token_is_refused_the_sum_accepted(runs
     assert not ex13.check_tool_tokens("about a hundred", seen)
 
 
-def test_13_2_the_described_tool_or_the_code_s_name_is_refused(runs):
+def test_13_1_the_described_tool_or_the_code_s_name_is_refused(runs):
     _, broken = runs
     assert ex13.tools_without_description(broken[0].request) == ["wrapper"]
     assert ex13.check_lost_description(" 'wrapper' ", broken)
@@ -107,7 +107,7 @@ def test_13_blank_answers_give_no_method_away(runs):
     assert "not answered yet" in blank and "wraps" not in blank and "instructions" not in blank
 
 
-def test_13_3_each_mistake_left_in_is_named_and_a_fix_either_way_passes(runs):
+def test_13_2_each_mistake_left_in_is_named_and_a_fix_either_way_passes(runs):
     _, broken = runs
     as_is = ex13.check_fixed_agent(twice, SYSTEM, broken)
     assert not as_is and "the system prompt is sent 2 times, in messages[0], messages[1]" in (
@@ -145,7 +145,7 @@ def test_13_3_each_mistake_left_in_is_named_and_a_fix_either_way_passes(runs):
     )
 
 
-def test_13_3_a_prompt_twice_in_one_message_a_changed_prompt_and_a_token_description_fail(runs):
+def test_13_2_a_prompt_twice_in_one_message_a_changed_prompt_and_a_token_description_fail(runs):
     _, broken = runs
     doubled = ex13.check_fixed_agent(
         lambda m: once(m, instructions=[SYSTEM, SYSTEM]), SYSTEM, broken

@@ -132,7 +132,7 @@ def test_03_2_ids_come_in_the_replys_order_not_sorted():
     assert not every_id and "server_tool_use" in every_id.message
 
 
-def test_04_2_n_squared_and_n_plus_one_are_refused_the_right_share_in_any_form(triage_run):
+def test_04_3_n_squared_and_n_plus_one_are_refused_the_right_share_in_any_form(triage_run):
     a, d = ex04._quick_model(triage_run)
     n = 50
 
@@ -163,7 +163,7 @@ SUMMARY = (
 )
 
 
-def test_04_3_a_summary_must_restate_the_task(triage_run):
+def test_04_2_a_summary_must_restate_the_task(triage_run):
     requests = _requests(triage_run)
     good = ex04.check_compaction(lambda r: compact_ticket(r, 2, SUMMARY, 2), requests)
     assert good, good.message
@@ -173,7 +173,7 @@ def test_04_3_a_summary_must_restate_the_task(triage_run):
     assert not ex04.check_compaction(lambda r: compact_ticket(r, 1, vague, 1), requests)
 
 
-def test_04_3_the_hint_does_not_send_keep_last_4_to_smaller_at(triage_run):
+def test_04_2_the_hint_does_not_send_keep_last_4_to_smaller_at(triage_run):
     requests = _requests(triage_run)
     totals = {}
     for at in range(1, 8):
@@ -183,8 +183,8 @@ def test_04_3_the_hint_does_not_send_keep_last_4_to_smaller_at(triage_run):
             lambda r, at=at: compact_ticket(r, at, SUMMARY, 4), requests
         )
     assert totals[2] > totals[3]  # with 4 kept, compacting earlier can bill more
-    assert "try smaller values of at" not in ex04.EX3.pointer
-    assert "keep_last" in ex04.EX3.pointer
+    assert "try smaller values of at" not in ex04.EX2.pointer
+    assert "keep_last" in ex04.EX2.pointer
 
 
 def count_total(request):
@@ -480,7 +480,7 @@ LESSON_SUMMARY = (  # the lesson's: it reports what turn 2's search and tests fo
 )
 
 
-def test_04_3_compacting_every_request_on_its_own_is_refused(triage_run):
+def test_04_2_compacting_every_request_on_its_own_is_refused(triage_run):
     from helpers.cost import compact
 
     requests = _requests(triage_run)
@@ -497,7 +497,7 @@ def test_04_3_compacting_every_request_on_its_own_is_refused(triage_run):
     assert not rolling and "a compaction happens once" in rolling.message
 
 
-def test_04_3_a_summary_that_reports_tests_before_any_ran_is_fiction(triage_run):
+def test_04_2_a_summary_that_reports_tests_before_any_ran_is_fiction(triage_run):
     requests = _requests(triage_run)
     early = ex04.check_compaction(lambda rs: compact_ticket(rs, 1, LESSON_SUMMARY, 2), requests)
     assert not early and "no test had run yet" in early.message
@@ -506,7 +506,7 @@ def test_04_3_a_summary_that_reports_tests_before_any_ran_is_fiction(triage_run)
     assert "no test had run" not in told.message
 
 
-def test_04_2_two_decimals_are_asked_for_three_not_diagnosed(triage_run):
+def test_04_3_two_decimals_are_asked_for_three_not_diagnosed(triage_run):
     a, d = ex04._quick_model(triage_run)
     right = d * 50 * 49 / 2 / (50 * a + d * 50 * 49 / 2)
     for coarse in (round(right, 2), f"{round(right, 2)}", f"{round(100 * right)}%"):

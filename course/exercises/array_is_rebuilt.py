@@ -22,7 +22,7 @@ from course.exercises import (
 from helpers.messages import Request
 from helpers.trace import Trace
 
-GOAL_TOKENS = 16_000  # exercise 3: the whole crash-triage ticket, compacted, bills less than this
+GOAL_TOKENS = 16_000  # exercise 2: the whole crash-triage ticket, compacted, bills less than this
 
 EX1 = Exercise(
     "04.1",
@@ -32,16 +32,16 @@ EX1 = Exercise(
     pointer="trace.steps has one step per request; step.request_body['messages'] is the list "
     "that request sent, as in the cell under 'A ticket, turn by turn'.",
 )
-EX2 = Exercise(
-    "04.2",
+EX3 = Exercise(
+    "04.3",
     nudge="the quick model bills n·a for the first request's size sent n times, plus "
     "d·n(n−1)/2 for the growth sent again and again; the fraction is the growth part over the "
     "sum of both.",
     pointer="a and d are the variables printed under 'Growth: linear per turn, quadratic in "
     "total'; put n = 50 into both parts of the formula above that cell.",
 )
-EX3 = Exercise(
-    "04.3",
+EX2 = Exercise(
+    "04.2",
     nudge="compacting earlier shrinks every request after it, and keeping fewer messages shrinks "
     "each of them more; a request the compaction does not reach is sent as it was. The summary "
     "replaces the user's message, so it must restate the task.",
@@ -109,7 +109,7 @@ def check_growth_share(answer: Any, run: Trace) -> Result:
     places = -value.as_tuple().exponent if value is not None else 0
     if value is not None and places <= 2 and abs(value - Decimal(repr(expected))) <= 0.005:
         return not_yet(
-            EX2,
+            EX3,
             f"you gave {answer}: give the fraction to 3 decimals (or more); two places cannot "
             "tell the right share from a near miss",
             **info,
@@ -124,15 +124,15 @@ def check_growth_share(answer: Any, run: Trace) -> Result:
         for share, what in slips:
             far = abs(Decimal(repr(share)) - Decimal(repr(expected))) > near
             if far and abs(value - Decimal(repr(share))) <= near:
-                return not_yet(EX2, f"you gave {answer}, which {what}", **info)
+                return not_yet(EX3, f"you gave {answer}, which {what}", **info)
         if 1 < value <= 100 and abs(value / 100 - Decimal(repr(expected))) <= near:
             return not_yet(
-                EX2, f"{answer} looks like a percentage: give a fraction (0.5, not 50)", **info
+                EX3, f"{answer} looks like a percentage: give a fraction (0.5, not 50)", **info
             )
     return check_number(
         answer,
         round(expected, 4),
-        EX2,
+        EX3,
         tolerance=str(near),
         success=(
             f"Right: {expected:.1%} of a 50-turn ticket's input is the history growing and being "
@@ -150,29 +150,29 @@ def check_compaction(
     from helpers.tokens import count
 
     if not_answered(fn) or not callable(fn):
-        return check_function(fn, [], EX3, success="")  # "not answered" / "not a function"
+        return check_function(fn, [], EX2, success="")  # "not answered" / "not a function"
     try:
         out = fn(copy.deepcopy(requests))
     except Exception as err:  # the learner's code: report it, do not crash the notebook
-        return not_yet(EX3, f"your function raised {type(err).__name__}: {err}", kind="function")
+        return not_yet(EX2, f"your function raised {type(err).__name__}: {err}", kind="function")
     if not_answered(out):
-        return check_function(out, [], EX3, success="")
+        return check_function(out, [], EX2, success="")
     problem = _ticket_problem(out, requests)
     if problem:
-        return not_yet(EX3, problem, kind="function")
+        return not_yet(EX2, problem, kind="function")
     for k, request in enumerate(out):
         broken = check(request, "openai-chat")
         if len(broken):
             what = f"request {k + 1} breaks the rules of the list ({len(broken)} violation(s))"
-            return not_yet(EX3, what, kind="function")
+            return not_yet(EX2, what, kind="function")
     before = [count(r).total for r in requests]
     after = [count(r).total for r in out]
     problem = _compaction_problem(out, requests, before, after)
     if problem:
-        return not_yet(EX3, problem, kind="function")
+        return not_yet(EX2, problem, kind="function")
     if sum(after) >= GOAL_TOKENS:
         return not_yet(
-            EX3,
+            EX2,
             f"per request {after}: {sum(after):,} input tokens in all, and the goal is less "
             f"than {GOAL_TOKENS:,}",
             kind="function",
@@ -182,7 +182,7 @@ def check_compaction(
         f"Right: per request {after} instead of {before}: {sum(after):,} input tokens instead "
         f"of {sum(before):,} ({1 - sum(after) / sum(before):.0%} less). Every request after the "
         "compaction is smaller, and the list still keeps its rules.",
-        EX3,
+        EX2,
         kind="function",
     )
 
@@ -228,8 +228,8 @@ def _compaction_problem(
         return (
             f"your summary, from request {first + 1} on, reports a test result "
             f"({outcome.group(0)!r}), but at that point no test had run yet: the model would "
-            "read what it had not been shown, the fiction of 'Rewriting an earlier turn'. "
-            "Compact later, or summarise only what those turns showed"
+            "read what it had not been shown: the trace becomes fiction (see 'The history is "
+            "yours to edit'). Compact later, or summarise only what those turns showed"
         )
     return ""
 

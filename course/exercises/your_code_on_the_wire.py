@@ -25,23 +25,23 @@ from course.exercises import (
 
 QUESTION = "Hi, my order SO-48213 arrived cracked."
 
-EX1 = Exercise(
-    "13.1",
+EX3 = Exercise(
+    "13.3",
     nudge="the run is more than one request, and each request of seen is counted on its own: "
     "which of them carried the tool definitions?",
     pointer="each s in seen has s.count, and s.count.part('tools') is what the tool definitions "
     "of that request cost; add them up over every request of seen.",
 )
-EX2 = Exercise(
-    "13.2",
+EX1 = Exercise(
+    "13.1",
     nudge="the code is not the wire: read the tools list of one of broken's requests, as it was "
     "sent.",
     pointer="for each tool t in broken[0].request.tools (the tools as read, in any format), look "
     "at t.name and t.description; or read the function entries of broken[0].body['tools']. The "
     "name to give is the one the wire shows, whatever the code calls the function.",
 )
-EX3 = Exercise(
-    "13.3",
+EX2 = Exercise(
+    "13.2",
     nudge="start from support_agent, run your version, and read the check's report of the wire: "
     "it names each problem and the requests it is in.",
     pointer="pydantic-ai has two doors for a system prompt (instructions=, and a system_prompt "
@@ -65,13 +65,13 @@ def check_tool_tokens(answer: Any, seen: Any) -> Result:
     info = {"kind": "number", "expected": expected, "tolerance": Decimal(0)}
     if given is not None and given != expected:
         if len(counted) > 1 and given in {c.part("tools") for c in counted}:
-            return not_yet(EX1, "that is what one request's tool definitions cost", **info)
+            return not_yet(EX3, "that is what one request's tool definitions cost", **info)
         if given == sum(c.total for c in counted):
-            return not_yet(EX1, "that is every input token of the run, not the tools'", **info)
+            return not_yet(EX3, "that is every input token of the run, not the tools'", **info)
     return check_number(
         answer,
         expected,
-        EX1,
+        EX3,
         success=f"Right: the definitions went out with each of the {len(counted)} requests, "
         "and were read (and billed) each time. A framework's tool list is a fixed cost of "
         "every turn.",
@@ -91,14 +91,14 @@ def check_lost_description(answer: Any, broken: Any) -> Result:
     named = answer.strip().strip("'\"`").strip() if isinstance(answer, str) else answer
     info = {"kind": "text", "expected": names[0], "accepted": (names[0],)}
     if isinstance(named, str) and named in declared and named not in names:
-        return not_yet(EX2, f"{named!r} arrived with a description; another tool did not", **info)
+        return not_yet(EX1, f"{named!r} arrived with a description; another tool did not", **info)
     if isinstance(named, str) and named not in declared and named.strip():
         what = f"no tool on the wire is named {named!r}: give a name exactly as the body sent it"
-        return not_yet(EX2, what, **info)
+        return not_yet(EX1, what, **info)
     return check_text(
         named,
         names[0],
-        EX2,
+        EX1,
         success=f"Right: {names[0]!r} is the function the framework was given. A decorator "
         "without functools.wraps hands on its wrapper: the wrapper's name, its empty docstring, "
         "and (*args, **kwargs) for parameters. The model chooses tools by their names and "
@@ -223,26 +223,26 @@ def check_fixed_agent(fixed_agent: Callable[[Any], Any], system_text: str, broke
 
     info = {"kind": "function", "expected": "no problems on the wire"}
     if not_answered(fixed_agent):
-        return _blank(EX3, **info)
+        return _blank(EX2, **info)
     if not callable(fixed_agent):
-        return not_yet(EX3, f"{fixed_agent!r} is not a function", **info)
+        return not_yet(EX2, f"{fixed_agent!r} is not a function", **info)
     with capture() as seen:
         try:
             agent = build_and_run(fixed_agent, broken[0].model)
         except Exception as err:  # the learner's code: report it, never crash the notebook
-            return not_yet(EX3, f"your agent raised {type(err).__name__}: {err}", **info)
+            return not_yet(EX2, f"your agent raised {type(err).__name__}: {err}", **info)
         if agent is None:  # the body is still `...`, or it ends without `return`
-            return _blank(EX3, **info)
+            return _blank(EX2, **info)
         if not hasattr(agent, "run_sync"):
-            return not_yet(EX3, f"your function returned {agent!r}, not an Agent", **info)
+            return not_yet(EX2, f"your function returned {agent!r}, not an Agent", **info)
         problems = wire_problems(seen, system_text, broken[0].request)
     if problems:
-        return not_yet(EX3, "on the wire: " + "; ".join(problems), **info)
+        return not_yet(EX2, "on the wire: " + "; ".join(problems), **info)
     return Result(
         True,
         f"Right: {len(seen)} requests, each with the system prompt once and every tool "
         "described, all accepted without a warning. Read the wire after every change to a "
         "set-up: the code looked right before too.",
-        EX3,
+        EX2,
         **info,
     )
