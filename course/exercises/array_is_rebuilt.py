@@ -188,7 +188,7 @@ def check_compaction(
 
 
 # words that report what a tool run found: a summary may only report what had happened
-_OUTCOME = re.compile(r"\b(pass(?:es|ed)?|fail(?:s|ed|ing|ure)?|ok)\b", re.I)
+_OUTCOME = re.compile(r"\b(pass(?:es|ed)?|fail(?:s|ed|ing|ure)?)\b", re.I)
 
 
 def _compaction_problem(
