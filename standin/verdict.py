@@ -31,11 +31,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from helpers.formats import FormatError, Note, detect, parse
-from helpers.formats.common import Notes
 from helpers.messages import Request
 from helpers.rules import Answer, Finding, Violation, Violations, findings, judged, openai_responses
 from standin.rules.errors import FORMATS, error_response
 from standin.rules.fields import check_fields
+from standin.rules.origins import Origins, origins
 from standin.rules.params import check_params
 from standin.rules.required import REQUIRED, REQUIRED_SOURCES
 from standin.rules.schemas import check_schemas
@@ -148,7 +148,7 @@ def _verdict(body: dict, profile: str, fmt: str, place, stored: str | None, sent
     missing = [_missing(text, profile) for key, text in REQUIRED.get(fmt, []) if key not in body]
     if own and missing:
         return Verdict(profile, fmt, Violations(missing[:1]))
-    notes = Notes()
+    notes: list[Note] = []
     try:
         request = parse(body, fmt, notes=notes)
     except (FormatError, KeyError, TypeError, ValueError) as err:
@@ -161,8 +161,9 @@ def _verdict(body: dict, profile: str, fmt: str, place, stored: str | None, sent
         choice = check_tool_choice(body, fmt, profile)
         found = [*fields, *choice, *check_params(body, fmt), *check_schemas(body, fmt), *found]
     seen = {(v.rule, v.path) for v in found}
+    read_from = origins(body, fmt)
     for finding, answer in findings(request, profile):
-        raw = _path(finding, request, notes)
+        raw = _path(finding, read_from)
         path = place(raw)
         if (finding.rule, path) in seen:  # the body-level finding already says it, in its words
             continue
@@ -274,12 +275,12 @@ def _call_id_at(body: dict, path: str) -> str | None:
     return found
 
 
-def _path(f: Finding, request: Request, notes: Notes) -> str | None:
+def _path(f: Finding, read_from: Origins) -> str | None:
     """Where the neutral message or block ``f`` points at was read from in the body."""
     i, j = f.message_index, f.block_index
-    if i is None or not 0 <= i < len(request.messages):
+    if i is None or not 0 <= i < len(read_from):
         return None
-    message = request.messages[i]
-    if j is not None and isinstance(message.content, list) and 0 <= j < len(message.content):
-        return notes.origin(message.content[j]) or notes.origin(message)
-    return notes.origin(message)
+    message, blocks = read_from[i]
+    if j is not None and 0 <= j < len(blocks):
+        return blocks[j] or message
+    return message
