@@ -399,4 +399,6 @@ def test_what_anthropic_refuses_is_read_and_named_by_its_rule():
         ("messages[1].content[0]", "arguments-not-object"),
     ]
     assert request.messages[1].content[0].arguments == "x"
-    assert notes.origin(request.messages[1].content[0]) == "messages[1].content[0]"
+    from standin.rules.origins import origins
+
+    assert origins(body, FMT)[1] == ("messages[1]", ["messages[1].content[0]"])

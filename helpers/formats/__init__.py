@@ -12,7 +12,7 @@ silently: they add a ``Note``. Nothing here checks the rules of the list, sends 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import ModuleType
 from typing import Any, NamedTuple
 
@@ -103,9 +103,8 @@ def render(
 ) -> Rendered:
     """The request body for ``format``, with the notes on what it changed or dropped.
 
-    ``options`` go to that format's renderer (``render(r, "openai-chat",
-    system_role="developer")``); each renderer lists the ones it takes in ``OPTIONS``. Blocks
-    no format can place where they stand (a tool call in a user message) are an error.
+    ``options`` go to that format's renderer (``system_role="developer"`` for openai-chat);
+    each lists the ones it takes in ``OPTIONS``. A block no format can place is an error.
     """
     module = _format(format).render
     for key, value in options.items():
@@ -127,22 +126,15 @@ def render(
 
 
 def render_for(request: Request, format: str) -> Rendered:
-    """Render ``request`` as ``format``, with that provider's default model, not the request's.
-
-    One conversation shown in four formats should name a model each provider actually has.
-    """
-    from dataclasses import replace
-
+    """Render ``request`` as ``format`` with a model that provider has (its default model)."""
     from helpers.models import default_model
 
     return render(replace(request, model=default_model(family(format))), format)
 
 
 def parse(body: dict, format: str | None = None, *, notes: list[Note] | None = None) -> Request:
-    """Read a request body (in ``format``, or whatever ``detect`` finds) as neutral.
-
-    ``notes`` gets what the reading dropped or changed (also when it stops at an error).
-    """
+    """Read a request body (in ``format``, or whatever ``detect`` finds) as neutral; ``notes``
+    gets what the reading dropped or changed, also when it stops at an error."""
     if not isinstance(body, dict):
         raise FormatError(f"a request body must be a JSON object, got {type(body).__name__}")
     name = format or detect(body)
@@ -168,17 +160,11 @@ def parse_response(body: dict, format: str, *, notes: list[Note] | None = None) 
 
 
 def parse_usage(usage: dict, format: str) -> Usage:
-    """One provider's ``usage`` object alone (as a log or a TRACE file keeps it) -> ``Usage``.
-
-    The same function ``parse_response`` uses, so a usage read on its own and one read inside
-    a whole response always agree. Input counts every input token, cached or not.
-    """
+    """One provider's ``usage`` object alone (as a log keeps it) -> ``Usage``, read as
+    ``parse_response`` reads it. Input counts every input token, cached or not."""
     if not isinstance(usage, dict):
         raise FormatError(f"usage: expected an object, got {type(usage).__name__}")
     return _format(format).parse.parse_usage(usage)
-
-
-# --- detect -------------------------------------------------------------------------------
 
 
 def _neutral_evidence(body: dict) -> list[str]:
@@ -200,11 +186,9 @@ def _neutral_evidence(body: dict) -> list[str]:
 def detect(body: dict, prefer: str | None = None) -> str:
     """Which format a request body is in: one of ``FORMATS``, or ``"neutral"``.
 
-    Each format names the fields that only it uses. A body with nothing format-specific (only
-    text messages) reads the same in every format: it is read as ``prefer`` when that names a
-    format (the provider it is being checked for), else neutral when it loads as neutral JSON,
-    else openai-chat. Marks of two formats at once, or no conversation at all, are a
-    ``FormatError`` that says what was found.
+    Each format names the fields only it uses (``evidence``). A body with none (only text
+    messages) is read as ``prefer`` when that names a format, else as neutral when it loads as
+    neutral JSON, else as openai-chat. Marks of two formats, or no conversation, are an error.
     """
     if not isinstance(body, dict):
         raise FormatError(f"a request body must be a JSON object, got {type(body).__name__}")
@@ -235,14 +219,6 @@ def detect(body: dict, prefer: str | None = None) -> str:
     )
 
 
-# --- the flat view: one content *string* per message, the shape many codebases store ----------
-#
-# OpenAI Chat's message, more or less: no reasoning, images or names (dropped, with a Note);
-# several text blocks are joined (blank line between); text after a tool call comes before the
-# calls; a tool message with several results becomes one flat message per result, and
-# ``from_flat`` gives back one tool message per result. ``from_flat`` loses nothing.
-
-
 @dataclass
 class FlatToolCall:
     id: str
@@ -255,9 +231,8 @@ class FlatMessage:
     role: str
     content: str = ""
     tool_calls: list[FlatToolCall] = field(default_factory=list)
-    #: Only on ``tool`` messages: which call this answers.
+    #: These two only on ``tool`` messages: which call it answers, and whether it failed.
     tool_call_id: str | None = None
-    #: Only on ``tool`` messages.
     is_error: bool = False
 
 
@@ -272,7 +247,13 @@ def _flat_text(blocks: list, where: str, notes: Notes) -> str:
 
 
 def to_flat(messages: list[Message]) -> tuple[list[FlatMessage], list[Note]]:
-    """The flat list, and a note for everything the flat shape could not keep."""
+    """The flat view: one content *string* per message, the shape many codebases store.
+
+    OpenAI Chat's message, more or less: no reasoning, images or names (dropped, with a note);
+    text blocks are joined (blank line between); text after a tool call comes before the calls;
+    a tool message with several results becomes one flat message per result. Returns the flat
+    list and a note for everything the flat shape could not keep.
+    """
     notes = Notes()
     flat: list[FlatMessage] = []
     for i, message in enumerate(messages):
@@ -305,7 +286,7 @@ def to_flat(messages: list[Message]) -> tuple[list[FlatMessage], list[Note]]:
 
 
 def from_flat(flat: list[FlatMessage]) -> list[Message]:
-    """Neutral messages again: one tool message per flat tool message."""
+    """Neutral messages again, losing nothing: one tool message per flat tool message."""
     messages = []
     for i, m in enumerate(flat):
         if m.role not in ROLES:

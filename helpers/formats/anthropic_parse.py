@@ -221,9 +221,6 @@ def _parse_tool_choice(choice: Any, notes: Notes) -> str | dict | None:
     return "required" if kind == "any" else kind
 
 
-# --- responses ------------------------------------------------------------------------------
-
-
 _STOP: dict[str, StopReason] = {
     "end_turn": "end_turn",
     "stop_sequence": "end_turn",

@@ -87,9 +87,6 @@ class Rendered:
         return no_math(head + body + notes)
 
 
-# --- reading JSON from outside: the expected kind, or an error that says where ----------------
-
-
 def obj(value: Any, where: str) -> dict:
     """``value`` if it is a JSON object, else a ``FormatError`` naming ``where``."""
     if not isinstance(value, dict):
@@ -130,9 +127,6 @@ def limit(body: dict, key: str, where: str = "") -> int | None:
 
 def _kind(value: Any) -> str:
     return "null" if value is None else type(value).__name__
-
-
-# --- tool-call arguments: an object in the neutral model, a JSON string in OpenAI's formats ----
 
 
 def load_arguments(text: Any, where: str, call_id: str) -> dict[str, Any]:
@@ -190,8 +184,6 @@ def as_reply(
     return Reply(Message("assistant", blocks), usage, stop, model, id)
 
 
-# --- images ----------------------------------------------------------------------------------
-
 _DATA_URL = re.compile(r"data:(?P<type>[\w.+-]+/[\w.+-]+);base64,(?P<data>.*)", re.DOTALL)
 
 
@@ -216,8 +208,6 @@ def note_image_detail(messages: list[Message], format: str, notes: Notes) -> Non
             if any(isinstance(b, Image) and b.detail is not None for b in inner):
                 notes.add(f"messages[{i}].content[{j}]", f"image detail has no field in {format}")
 
-
-# --- placement and provider binding ------------------------------------------------------------
 
 #: Which roles may hold which blocks in any wire format (images are handled per format).
 _ALLOWED = {ToolCall: ("assistant",), ToolResult: ("tool",), Reasoning: ("assistant",)}

@@ -227,9 +227,6 @@ def _parse_tool_config(config: Any, notes: Notes) -> str | dict | None:
     return choice
 
 
-# --- responses ------------------------------------------------------------------------------
-
-
 def _digest(body: dict) -> str:
     return hashlib.sha1(json.dumps(body, sort_keys=True).encode()).hexdigest()[:10]
 

@@ -32,8 +32,6 @@ OPTIONS: dict[str, tuple[str, ...]] = {}
 NO_ID = "gemini_noid_"
 
 
-# --- field names: Gemini reads both ``functionCall`` and ``function_call`` --------------------
-
 #: Fields whose values are the user's data: their keys are never renamed.
 # fmt: off
 OPAQUE = frozenset((
@@ -72,9 +70,6 @@ def camel(value: Any) -> Any:
         name = camel_name(key) if isinstance(key, str) else key
         out[name] = inner if name in OPAQUE else camel(inner)
     return out
-
-
-# --- neutral -> Gemini ----------------------------------------------------------------------
 
 
 def _image(image: Image) -> dict:

@@ -216,8 +216,6 @@ def _parse_tool_choice(choice: Any, notes: Notes) -> str | dict | None:
     return None
 
 
-# --- responses ------------------------------------------------------------------------------
-
 _STOP: dict[str, StopReason] = {
     "stop": "end_turn",
     "length": "max_tokens",

@@ -219,9 +219,6 @@ def _parse_tool_choice(choice: Any, notes: Notes) -> str | dict | None:
     return None
 
 
-# --- responses ------------------------------------------------------------------------------
-
-
 def parse_response(body: dict, notes: Notes) -> Reply:
     """A ``response`` body: ``output`` items, ``status`` and ``usage``."""
     output = body.get("output")
