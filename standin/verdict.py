@@ -35,6 +35,7 @@ from helpers.messages import Request
 from helpers.rules import Answer, Finding, Violation, Violations, findings, judged, openai_responses
 from standin.rules.errors import FORMATS, error_response
 from standin.rules.fields import check_fields
+from standin.rules.kinds import named_unknown
 from standin.rules.origins import Origins, origins
 from standin.rules.params import check_params
 from standin.rules.required import REQUIRED, REQUIRED_SOURCES
@@ -152,7 +153,9 @@ def _verdict(body: dict, profile: str, fmt: str, place, stored: str | None, sent
     try:
         request = parse(body, fmt, notes=notes)
     except (FormatError, KeyError, TypeError, ValueError) as err:
-        return Verdict(profile, fmt, Violations([_malformed(str(err), profile)]), list(notes))
+        notes = named_unknown(notes, fmt)
+        return Verdict(profile, fmt, Violations([_malformed(str(err), profile)]), notes)
+    notes = named_unknown(notes, fmt)
     found = [_from_note(n, profile, fmt, body, place) for n in notes if n.rule]
     if own:  # fields and settings first: a server validates them before it reads the list
         fields = check_fields(body, fmt, profile, *sent)

@@ -36,19 +36,6 @@ from helpers.messages import (
 )
 from helpers.replies import Reply, StopReason, Usage
 
-#: Block types the Messages API takes that the neutral model has no place for (noted, dropped);
-#: where the list comes from: docs/evidence.md, "Formats".
-# fmt: off
-OTHER_BLOCKS = (
-    "document", "search_result", "server_tool_use", "web_search_tool_result",
-    "web_fetch_tool_result", "advisor_tool_result", "code_execution_tool_result",
-    "bash_code_execution_tool_result", "text_editor_code_execution_tool_result",
-    "tool_search_tool_result", "mcp_tool_use", "mcp_tool_result", "mcp_tool_listing",
-    "container_upload", "compaction", "tool_addition", "tool_removal", "tool_reference",
-    "mid_conv_system",
-)
-# fmt: on
-
 
 def _text(block: dict, where: str, notes: Notes) -> Text:
     return Text(string(block.get("text"), f"{where}.text"))
@@ -116,11 +103,8 @@ _BLOCKS = {
 def _block(block: Any, where: str, notes: Notes) -> Any:
     """One Anthropic block as a neutral block, or None with a note."""
     kind = obj(block, where).get("type")
-    if kind in OTHER_BLOCKS:
-        notes.add(where, f"block type {kind!r} has no neutral equivalent; dropped")
-        return None
     if not isinstance(kind, str) or kind not in _BLOCKS:
-        notes.add(where, f"block type {kind!r} is not a Messages block", rule="unknown-block")
+        notes.add(where, f"block type {kind!r} has no neutral equivalent; dropped")
         return None
     read, fields = _BLOCKS[kind]
     note_unused(block, fields, where, notes)
