@@ -27,7 +27,6 @@ from helpers.formats import (
     openai_responses_render,
 )
 from helpers.formats.common import (
-    ERROR_PREFIX,
     Note,
     Notes,
     Rendered,
@@ -49,7 +48,6 @@ from helpers.messages import (
 from helpers.replies import Reply, Usage
 
 __all__ = [
-    "ERROR_PREFIX",
     "FORMATS",
     "MODULES",
     "FlatMessage",
@@ -103,8 +101,7 @@ def render(
 ) -> Rendered:
     """The request body for ``format``, with the notes on what it changed or dropped.
 
-    ``options`` go to that format's renderer (``system_role="developer"`` for openai-chat);
-    each lists the ones it takes in ``OPTIONS``. A block no format can place is an error.
+    ``options`` go to that format's renderer (each lists the ones it takes in ``OPTIONS``).
     """
     module = _format(format).render
     for key, value in options.items():
@@ -262,12 +259,10 @@ def to_flat(messages: list[Message]) -> tuple[list[FlatMessage], list[Note]]:
             notes.add(f"{where}.name", "a flat message has no name; dropped")
         if message.role == "tool":
             results = message.tool_results
-            if len(results) > 1:
-                notes.add(
-                    where,
-                    f"{len(results)} results split into {len(results)} flat messages; from_flat "
-                    f"gives back {len(results)} tool messages, not one",
-                )
+            n = len(results)
+            if n > 1:
+                back = f"from_flat gives back {n} tool messages, not one"
+                notes.add(where, f"{n} results split into {n} flat messages; {back}")
             for j, r in enumerate(results):
                 text = _flat_text(r.content, f"{where}.content[{j}]", notes)
                 flat.append(FlatMessage("tool", text, tool_call_id=r.call_id, is_error=r.is_error))
