@@ -15,9 +15,10 @@ checks it, and returns a :class:`Verdict`:
 2. the body itself, before anything is converted: a block or part type the format does not
    have, arguments that are not a JSON object, Anthropic text placed before the
    ``tool_result`` blocks of one user turn. The parsers (``helpers.formats``) name these as
-   they read (a ``Note`` with a ``rule``); here they become violations;
+   they read (a ``Note`` with a ``rule``; which types the API lacks: ``standin.rules.kinds``);
+   here they become violations;
 3. the rules of the list (``helpers.rules.check``) on the neutral reading, each located back
-   in the body: ``messages[3].tool_calls[0]``, ``contents[2].parts[1]``, ``input[4]``.
+   in the body (``standin.rules.origins``): ``messages[3].tool_calls[0]``, ``input[4]``.
 
 Errors are what the provider refuses (the first one is its answer), warnings what it accepts
 but is worth a look. The local provider answers with ``Verdict.response()``, and
