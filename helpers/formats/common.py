@@ -40,8 +40,8 @@ DEFAULT_MAX_TOKENS = 1024
 class Note:
     """Something a renderer or parser changed or dropped, and where (``messages[3].content[0]``).
 
-    A ``rule`` names what the provider itself refuses there (a block type the format does not
-    have); ``standin.verdict`` turns such notes into violations.
+    A ``rule`` names what the provider itself refuses there (tool arguments that are no JSON
+    object, text before Anthropic's tool results); ``standin.verdict`` makes them violations.
     """
 
     where: str

@@ -3,7 +3,7 @@
 Which block, part and item types each API has, for the ``unknown-block`` rule.
 
 ``helpers.formats.parse`` drops every type it has no neutral block for, with a note. The
-provider refuses only the types it does not have at all: ``named_unknown(notes, body, fmt)``
+provider refuses only the types it does not have at all: ``named_unknown(notes, fmt)``
 turns the notes on those into notes with the rule, in the provider's terms (``block type
 'fallback' is not a Messages block``); the rest stay plain notes. The lists are the unions of
 the pinned SDKs (sources: docs/evidence.md, "Formats").
