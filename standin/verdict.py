@@ -15,9 +15,10 @@ checks it, and returns a :class:`Verdict`:
 2. the body itself, before anything is converted: a block or part type the format does not
    have, arguments that are not a JSON object, Anthropic text placed before the
    ``tool_result`` blocks of one user turn. The parsers (``helpers.formats``) name these as
-   they read (a ``Note`` with a ``rule``); here they become violations;
+   they read (a ``Note`` with a ``rule``; which types the API lacks: ``standin.rules.kinds``);
+   here they become violations;
 3. the rules of the list (``helpers.rules.check``) on the neutral reading, each located back
-   in the body: ``messages[3].tool_calls[0]``, ``contents[2].parts[1]``, ``input[4]``.
+   in the body (``standin.rules.origins``): ``messages[3].tool_calls[0]``, ``input[4]``.
 
 Errors are what the provider refuses (the first one is its answer), warnings what it accepts
 but is worth a look. The local provider answers with ``Verdict.response()``, and
@@ -31,11 +32,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from helpers.formats import FormatError, Note, detect, parse
-from helpers.formats.common import Notes
 from helpers.messages import Request
 from helpers.rules import Answer, Finding, Violation, Violations, findings, judged, openai_responses
 from standin.rules.errors import FORMATS, error_response
 from standin.rules.fields import check_fields
+from standin.rules.kinds import named_unknown
+from standin.rules.origins import Origins, origins
 from standin.rules.params import check_params
 from standin.rules.required import REQUIRED, REQUIRED_SOURCES
 from standin.rules.schemas import check_schemas
@@ -148,11 +150,13 @@ def _verdict(body: dict, profile: str, fmt: str, place, stored: str | None, sent
     missing = [_missing(text, profile) for key, text in REQUIRED.get(fmt, []) if key not in body]
     if own and missing:
         return Verdict(profile, fmt, Violations(missing[:1]))
-    notes = Notes()
+    notes: list[Note] = []
     try:
         request = parse(body, fmt, notes=notes)
     except (FormatError, KeyError, TypeError, ValueError) as err:
-        return Verdict(profile, fmt, Violations([_malformed(str(err), profile)]), list(notes))
+        notes = named_unknown(notes, fmt)
+        return Verdict(profile, fmt, Violations([_malformed(str(err), profile)]), notes)
+    notes = named_unknown(notes, fmt)
     found = [_from_note(n, profile, fmt, body, place) for n in notes if n.rule]
     if own:  # fields and settings first: a server validates them before it reads the list
         fields = check_fields(body, fmt, profile, *sent)
@@ -161,8 +165,9 @@ def _verdict(body: dict, profile: str, fmt: str, place, stored: str | None, sent
         choice = check_tool_choice(body, fmt, profile)
         found = [*fields, *choice, *check_params(body, fmt), *check_schemas(body, fmt), *found]
     seen = {(v.rule, v.path) for v in found}
+    read_from = origins(body, fmt)
     for finding, answer in findings(request, profile):
-        raw = _path(finding, request, notes)
+        raw = _path(finding, read_from)
         path = place(raw)
         if (finding.rule, path) in seen:  # the body-level finding already says it, in its words
             continue
@@ -274,12 +279,12 @@ def _call_id_at(body: dict, path: str) -> str | None:
     return found
 
 
-def _path(f: Finding, request: Request, notes: Notes) -> str | None:
+def _path(f: Finding, read_from: Origins) -> str | None:
     """Where the neutral message or block ``f`` points at was read from in the body."""
     i, j = f.message_index, f.block_index
-    if i is None or not 0 <= i < len(request.messages):
+    if i is None or not 0 <= i < len(read_from):
         return None
-    message = request.messages[i]
-    if j is not None and isinstance(message.content, list) and 0 <= j < len(message.content):
-        return notes.origin(message.content[j]) or notes.origin(message)
-    return notes.origin(message)
+    message, blocks = read_from[i]
+    if j is not None and 0 <= j < len(blocks):
+        return blocks[j] or message
+    return message

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 
-from helpers.formats.flat import FlatMessage, FlatToolCall, from_flat, to_flat
+from helpers.formats import FlatMessage, FlatToolCall, from_flat, to_flat
 from helpers.messages import (
     FormatError,
     Image,

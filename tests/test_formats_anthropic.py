@@ -394,9 +394,13 @@ def test_what_anthropic_refuses_is_read_and_named_by_its_rule():
     }
     notes = Notes()
     request = parse(body, FMT, notes=notes)
-    assert [(n.where, n.rule) for n in notes if n.rule] == [
+    from standin.rules.kinds import named_unknown  # the unknown type: the stand-in knows the API's
+
+    assert [(n.where, n.rule) for n in named_unknown(notes, FMT) if n.rule] == [
         ("messages[0].content[0]", "unknown-block"),
         ("messages[1].content[0]", "arguments-not-object"),
     ]
     assert request.messages[1].content[0].arguments == "x"
-    assert notes.origin(request.messages[1].content[0]) == "messages[1].content[0]"
+    from standin.rules.origins import origins
+
+    assert origins(body, FMT)[1] == ("messages[1]", ["messages[1].content[0]"])

@@ -238,7 +238,7 @@ def test_tool_choice_round_trips(fmt, choice, back):
 
 def test_importing_formats_stays_light():
     code = (
-        "import sys, helpers.formats, helpers.formats.flat, standin.cli.render; "
+        "import sys, helpers.formats, standin.cli.render; "
         "heavy = {'openai', 'anthropic', 'httpx', 'tiktoken'} & set(sys.modules); "
         "print(sorted(heavy))"
     )

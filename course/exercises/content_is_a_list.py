@@ -163,8 +163,7 @@ def check_tool_ids(fn: Callable[[list[dict]], list[str]]) -> Result:
 
 
 def check_responses_items(answer: int, crash: Request) -> Result:
-    from helpers.formats import render_for
-    from helpers.formats.flat import to_flat
+    from helpers.formats import render_for, to_flat
 
     expected = len(render_for(crash, "openai-responses").body["input"])
     anthropic = len(render_for(crash, "anthropic").body["messages"])

@@ -4,15 +4,15 @@ The four wire formats: one neutral conversation, rendered as each provider's req
 
 ``render(request, "anthropic")`` gives a ``Rendered`` (body, notes, path); ``parse(body)`` reads
 any format's body back as neutral; ``detect(body)`` says which format it is in;
-``parse_response`` reads a response body (the stand-in writes them). Each format is two
-modules, listed in ``MODULES``: ``<format>_render.py`` (neutral -> wire) and
-``<format>_parse.py`` (wire -> neutral); what they share is in ``common.py``. Lossy conversions
-never fail silently: they add a ``Note``. This package does not check the rules of the list
-(``helpers.rules``), send anything, or count tokens.
+``parse_response`` reads a response body. Each format is two modules, listed in ``MODULES``:
+``<format>_render.py`` and ``<format>_parse.py``; what they share is in ``common.py``.
+``to_flat`` gives the flat view (one content string per message). Lossy conversions never fail
+silently: they add a ``Note``. Nothing here checks the rules of the list, sends or counts.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field, replace
 from types import ModuleType
 from typing import Any, NamedTuple
 
@@ -26,20 +26,38 @@ from helpers.formats import (
     openai_responses_parse,
     openai_responses_render,
 )
-from helpers.formats.common import ERROR_PREFIX, Note, Notes, Rendered
-from helpers.formats.flat import to_flat
-from helpers.messages import FormatError, Request, load
+from helpers.formats.common import (
+    Note,
+    Notes,
+    Rendered,
+    check_placement,
+    check_tool_choice,
+)
+from helpers.messages import (
+    ROLES,
+    FormatError,
+    Image,
+    Message,
+    Reasoning,
+    Request,
+    Text,
+    ToolCall,
+    ToolResult,
+    load,
+)
 from helpers.replies import Reply, Usage
 
 __all__ = [
-    "ERROR_PREFIX",
     "FORMATS",
     "MODULES",
+    "FlatMessage",
+    "FlatToolCall",
     "FormatError",
     "Note",
     "Rendered",
     "detect",
     "family",
+    "from_flat",
     "parse",
     "parse_response",
     "parse_usage",
@@ -83,16 +101,20 @@ def render(
 ) -> Rendered:
     """The request body for ``format``, with the notes on what it changed or dropped.
 
-    ``options`` go to that format's renderer (``render(r, "openai-chat",
-    system_role="developer")``); each renderer lists the ones it takes in ``OPTIONS``.
+    ``options`` go to that format's renderer (each lists the ones it takes in ``OPTIONS``).
     """
     module = _format(format).render
-    for key in options:
+    for key, value in options.items():
         if key not in module.OPTIONS:
             raise FormatError(
                 f"option {key!r} is not used by {format} "
                 f"(it takes: {', '.join(module.OPTIONS) or 'none'})"
             )
+        if value not in module.OPTIONS[key]:
+            allowed = " or ".join(repr(v) for v in module.OPTIONS[key])
+            raise FormatError(f"{key}: expected {allowed}, got {value!r}")
+    check_placement(request.messages)
+    check_tool_choice(request.tool_choice)
     found = Notes()
     body = module.render_request(request, found, **options)
     if notes is not None:
@@ -101,32 +123,26 @@ def render(
 
 
 def render_for(request: Request, format: str) -> Rendered:
-    """Render ``request`` as ``format``, with that provider's default model, not the request's.
-
-    One conversation shown in four formats should name a model each provider actually has.
-    """
-    from dataclasses import replace
-
+    """Render ``request`` as ``format`` with a model that provider has (its default model)."""
     from helpers.models import default_model
 
     return render(replace(request, model=default_model(family(format))), format)
 
 
 def parse(body: dict, format: str | None = None, *, notes: list[Note] | None = None) -> Request:
-    """Read a request body (in ``format``, or whatever ``detect`` finds) as neutral.
-
-    A ``Notes`` passed in also records where each message and block came from (``origin``).
-    """
+    """Read a request body (in ``format``, or whatever ``detect`` finds) as neutral; ``notes``
+    gets what the reading dropped or changed, also when it stops at an error."""
     if not isinstance(body, dict):
         raise FormatError(f"a request body must be a JSON object, got {type(body).__name__}")
     name = format or detect(body)
     if name == "neutral":
         return load(body)
-    found = notes if isinstance(notes, Notes) else Notes()
-    request = _format(name).parse.parse_request(body, found)
-    if notes is not None and notes is not found:
-        notes.extend(found)
-    return request
+    found = Notes()
+    try:
+        return _format(name).parse.parse_request(body, found)
+    finally:
+        if notes is not None:
+            notes.extend(found)
 
 
 def parse_response(body: dict, format: str, *, notes: list[Note] | None = None) -> Reply:
@@ -141,17 +157,11 @@ def parse_response(body: dict, format: str, *, notes: list[Note] | None = None) 
 
 
 def parse_usage(usage: dict, format: str) -> Usage:
-    """One provider's ``usage`` object alone (as a log or a TRACE file keeps it) -> ``Usage``.
-
-    The same function ``parse_response`` uses, so a usage read on its own and one read inside
-    a whole response always agree. Input counts every input token, cached or not.
-    """
+    """One provider's ``usage`` object alone (as a log keeps it) -> ``Usage``, read as
+    ``parse_response`` reads it. Input counts every input token, cached or not."""
     if not isinstance(usage, dict):
         raise FormatError(f"usage: expected an object, got {type(usage).__name__}")
     return _format(format).parse.parse_usage(usage)
-
-
-# --- detect -------------------------------------------------------------------------------
 
 
 def _neutral_evidence(body: dict) -> list[str]:
@@ -173,11 +183,9 @@ def _neutral_evidence(body: dict) -> list[str]:
 def detect(body: dict, prefer: str | None = None) -> str:
     """Which format a request body is in: one of ``FORMATS``, or ``"neutral"``.
 
-    Each format names the fields that only it uses. A body with nothing format-specific (only
-    text messages) reads the same in every format: it is read as ``prefer`` when that names a
-    format (the provider it is being checked for), else neutral when it loads as neutral JSON,
-    else openai-chat. Marks of two formats at once, or no conversation at all, are a
-    ``FormatError`` that says what was found.
+    Each format names the fields only it uses (``evidence``). A body with none (only text
+    messages) is read as ``prefer`` when that names a format, else as neutral when it loads as
+    neutral JSON, else as openai-chat. Marks of two formats, or no conversation, are an error.
     """
     if not isinstance(body, dict):
         raise FormatError(f"a request body must be a JSON object, got {type(body).__name__}")
@@ -206,3 +214,87 @@ def detect(body: dict, prefer: str | None = None) -> str:
         "'messages' (neutral, openai-chat, anthropic), 'input' (openai-responses) or "
         "'contents' (gemini)"
     )
+
+
+@dataclass
+class FlatToolCall:
+    id: str
+    name: str
+    arguments: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class FlatMessage:
+    role: str
+    content: str = ""
+    tool_calls: list[FlatToolCall] = field(default_factory=list)
+    #: These two only on ``tool`` messages: which call it answers, and whether it failed.
+    tool_call_id: str | None = None
+    is_error: bool = False
+
+
+def _flat_text(blocks: list, where: str, notes: Notes) -> str:
+    texts = [b.text for b in blocks if isinstance(b, Text)]
+    if len(texts) > 1:
+        notes.add(where, f"{len(texts)} text blocks joined into one string")
+    for j, block in enumerate(blocks):
+        if isinstance(block, Image | Reasoning):
+            notes.add(f"{where}.content[{j}]", f"a flat message has no place for {block.type}")
+    return "\n\n".join(texts)
+
+
+def to_flat(messages: list[Message]) -> tuple[list[FlatMessage], list[Note]]:
+    """The flat view: one content *string* per message, the shape many codebases store.
+
+    OpenAI Chat's message, more or less: no reasoning, images or names (dropped, with a note);
+    text blocks are joined (blank line between); text after a tool call comes before the calls;
+    a tool message with several results becomes one flat message per result. Returns the flat
+    list and a note for everything the flat shape could not keep.
+    """
+    notes = Notes()
+    flat: list[FlatMessage] = []
+    for i, message in enumerate(messages):
+        where = f"messages[{i}]"
+        if message.name is not None:
+            notes.add(f"{where}.name", "a flat message has no name; dropped")
+        if message.role == "tool":
+            results = message.tool_results
+            n = len(results)
+            if n > 1:
+                back = f"from_flat gives back {n} tool messages, not one"
+                notes.add(where, f"{n} results split into {n} flat messages; {back}")
+            for j, r in enumerate(results):
+                text = _flat_text(r.content, f"{where}.content[{j}]", notes)
+                flat.append(FlatMessage("tool", text, tool_call_id=r.call_id, is_error=r.is_error))
+            continue
+        kinds = [type(b) for b in message.content]
+        if ToolCall in kinds and Text in kinds[kinds.index(ToolCall) :]:
+            notes.add(where, "text after a tool call moved before the calls")
+        calls = []
+        for j, block in enumerate(message.content):
+            if isinstance(block, ToolCall):
+                if block.signature is not None:
+                    notes.add(f"{where}.content[{j}]", f"call {block.id!r}: signature dropped")
+                calls.append(FlatToolCall(block.id, block.name, dict(block.arguments)))
+        flat.append(FlatMessage(message.role, _flat_text(message.content, where, notes), calls))
+    return flat, list(notes)
+
+
+def from_flat(flat: list[FlatMessage]) -> list[Message]:
+    """Neutral messages again, losing nothing: one tool message per flat tool message."""
+    messages = []
+    for i, m in enumerate(flat):
+        if m.role not in ROLES:
+            raise FormatError(f"flat[{i}].role: {m.role!r} is not one of {', '.join(ROLES)}")
+        if m.role == "tool":
+            if m.tool_call_id is None:
+                raise FormatError(f"flat[{i}]: a tool message needs a tool_call_id")
+            result = ToolResult(m.tool_call_id, [Text(m.content)], m.is_error)
+            messages.append(Message("tool", [result]))
+            continue
+        if m.tool_call_id is not None or m.is_error:
+            raise FormatError(f"flat[{i}]: tool_call_id and is_error belong to tool messages")
+        blocks: list = [Text(m.content)] if m.content else []
+        blocks += [ToolCall(c.id, c.name, dict(c.arguments)) for c in m.tool_calls]
+        messages.append(Message(m.role, blocks))  # type: ignore[arg-type]
+    return messages

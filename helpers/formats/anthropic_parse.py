@@ -3,8 +3,8 @@
 Anthropic Messages -> neutral: read a request body or a response body back.
 
 A user turn that holds ``tool_result`` blocks is split again: the results become a neutral tool
-message, the rest a user message after it. Fields the neutral model has no place for are named
-in a ``Note``, never dropped silently. The other direction is ``anthropic_render.py``.
+message, the rest a user message after it. What the neutral model has no place for is named in
+a ``Note``, never dropped silently.
 """
 
 from __future__ import annotations
@@ -12,7 +12,17 @@ from __future__ import annotations
 from typing import Any
 
 from helpers.formats.anthropic_render import PROVIDER
-from helpers.formats.common import Notes, array, limit, note_unused, obj, string, token_field
+from helpers.formats.common import (
+    Notes,
+    array,
+    as_reply,
+    limit,
+    note_unused,
+    obj,
+    read_list,
+    string,
+    token_field,
+)
 from helpers.messages import (
     FormatError,
     Image,
@@ -25,24 +35,6 @@ from helpers.messages import (
     ToolResult,
 )
 from helpers.replies import Reply, StopReason, Usage
-
-# --- Anthropic -> neutral -------------------------------------------------------------------
-
-#: Block types the Messages API takes that the neutral model has no place for (noted, dropped);
-#: where the list comes from: docs/evidence.md, "Formats".
-# fmt: off
-OTHER_BLOCKS = (
-    "document", "search_result", "server_tool_use", "web_search_tool_result",
-    "web_fetch_tool_result", "advisor_tool_result", "code_execution_tool_result",
-    "bash_code_execution_tool_result", "text_editor_code_execution_tool_result",
-    "tool_search_tool_result", "mcp_tool_use", "mcp_tool_result", "mcp_tool_listing",
-    "container_upload", "compaction", "tool_addition", "tool_removal", "tool_reference",
-    "mid_conv_system",
-)
-# fmt: on
-
-
-# --- one Anthropic block -> one neutral block -------------------------------------------------
 
 
 def _text(block: dict, where: str, notes: Notes) -> Text:
@@ -109,26 +101,22 @@ _BLOCKS = {
 
 
 def _block(block: Any, where: str, notes: Notes) -> Any:
-    """One Anthropic block as a neutral block (its origin recorded), or None with a note."""
+    """One Anthropic block as a neutral block, or None with a note."""
     kind = obj(block, where).get("type")
-    if kind in OTHER_BLOCKS:
-        notes.add(where, f"block type {kind!r} has no neutral equivalent; dropped")
-        return None
     if not isinstance(kind, str) or kind not in _BLOCKS:
-        notes.add(where, f"block type {kind!r} is not a Messages block", rule="unknown-block")
+        notes.add(where, f"block type {kind!r} has no neutral equivalent; dropped")
         return None
     read, fields = _BLOCKS[kind]
     note_unused(block, fields, where, notes)
-    return notes.mark(read(block, where, notes), where)
+    return read(block, where, notes)
 
 
 def _read_content(content: Any, where: str, notes: Notes) -> list:
     if isinstance(content, str):
-        return [notes.mark(Text(content), f"{where}.content")]
+        return [Text(content)]
     if not isinstance(content, list):
         raise FormatError(f"{where}.content: expected a string or a list of blocks")
-    blocks = [_block(b, f"{where}.content[{k}]", notes) for k, b in enumerate(content)]
-    return [b for b in blocks if b is not None]
+    return read_list(content, f"{where}.content", _block, notes)
 
 
 def _read_system(system: Any, notes: Notes) -> list[Text]:
@@ -153,7 +141,7 @@ def parse_request(body: dict, notes: Notes) -> Request:
     messages: list[Message] = []
     system = _read_system(body.get("system", ""), notes)
     if system:
-        messages.append(notes.mark(Message("system", list(system)), "system"))
+        messages.append(Message("system", list(system)))
     for i, m in enumerate(raw):
         where = f"messages[{i}]"
         if obj(m, where).get("role") not in ("user", "assistant", "system"):
@@ -163,16 +151,16 @@ def parse_request(body: dict, notes: Notes) -> Request:
         results = [b for b in blocks if isinstance(b, ToolResult)]
         rest = [b for b in blocks if not isinstance(b, ToolResult)]
         if m["role"] != "user" or not results:
-            messages.append(notes.mark(Message(m["role"], blocks), where))
+            messages.append(Message(m["role"], blocks))
             continue
-        late = next((k for k, b in enumerate(blocks) if not isinstance(b, ToolResult)), None)
-        if late is not None and any(isinstance(b, ToolResult) for b in blocks[late:]):
-            at = notes.origin(blocks[late]) or where
+        is_result = [isinstance(b, ToolResult) for b in blocks]
+        if rest and True in is_result[is_result.index(False) :]:
+            at = _first_other(m["content"], where)
             message = "a block before a tool_result in this user turn: results must come first"
             notes.add(at, message, rule="results-not-first")
-        messages.append(notes.mark(Message("tool", list(results)), where))
+        messages.append(Message("tool", list(results)))
         if rest:
-            messages.append(notes.mark(Message("user", rest), where))
+            messages.append(Message("user", rest))
     note_unused(body, _BODY_KEYS, "", notes)
     return Request(
         model=string(body.get("model", ""), "model"),
@@ -181,6 +169,15 @@ def parse_request(body: dict, notes: Notes) -> Request:
         tool_choice=_parse_tool_choice(body.get("tool_choice"), notes),
         max_tokens=limit(body, "max_tokens"),
     )
+
+
+def _first_other(content: list, where: str) -> str:
+    """Where the first block of a user turn that is read and is no ``tool_result`` stands."""
+    for k, block in enumerate(content):
+        kind = block.get("type")
+        if isinstance(kind, str) and kind in _BLOCKS and kind != "tool_result":
+            return f"{where}.content[{k}]"
+    return where
 
 
 def _parse_tools(raw: Any, notes: Notes) -> list[Tool]:
@@ -208,9 +205,6 @@ def _parse_tool_choice(choice: Any, notes: Notes) -> str | dict | None:
     return "required" if kind == "any" else kind
 
 
-# --- responses ------------------------------------------------------------------------------
-
-
 _STOP: dict[str, StopReason] = {
     "end_turn": "end_turn",
     "stop_sequence": "end_turn",
@@ -227,13 +221,8 @@ def parse_response(body: dict, notes: Notes) -> Reply:
     if not isinstance(body.get("content"), list):
         raise FormatError("content: an Anthropic message needs a 'content' list")
     blocks = _read_content(body["content"], "content", notes)
-    return Reply(
-        message=Message("assistant", blocks),
-        usage=parse_usage(obj(body.get("usage") or {}, "usage")),
-        stop_reason=_STOP.get(str(body.get("stop_reason")), "other"),
-        model=str(body.get("model") or ""),
-        id=str(body.get("id") or ""),
-    )
+    usage = parse_usage(obj(body.get("usage") or {}, "usage"))
+    return as_reply(body, blocks, usage, _STOP.get(str(body.get("stop_reason")), "other"))
 
 
 def parse_usage(usage: dict) -> Usage:

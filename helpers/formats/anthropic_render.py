@@ -1,11 +1,11 @@
 """Used in lessons: none directly (imported by formats, formats.anthropic_parse).
 
-Neutral -> Anthropic Messages: the request body a client sends, the response body a server sends.
+Neutral -> Anthropic Messages: the request body a client sends.
 
-A neutral tool message and the user message after it become one user turn (results first, then
-the user's words); system messages go to the top-level ``system``; reasoning becomes a
-``thinking`` block with its signature (or ``redacted_thinking``). What cannot go on the wire is
-left out with a ``Note``. The other direction is ``anthropic_parse.py``.
+A tool message and the user message after it become one user turn (results first, then the
+user's words); system messages go to the top-level ``system``; reasoning becomes a ``thinking``
+block with its signature (or ``redacted_thinking``). What cannot go on the wire is left out
+with a ``Note``.
 """
 
 from __future__ import annotations
@@ -15,20 +15,17 @@ from typing import Any
 from helpers.formats.common import (
     DEFAULT_MAX_TOKENS,
     Notes,
-    check_placement,
-    check_tool_choice,
     note_image_detail,
     replayable,
     system_texts,
+    tool_spec,
 )
-from helpers.messages import Image, Message, Reasoning, Request, Text, Tool, ToolCall, ToolResult
+from helpers.messages import Image, Message, Reasoning, Request, Text, ToolCall, ToolResult
 
 NAME = "anthropic"
 PATH = "/v1/messages"
 PROVIDER = "anthropic"
-OPTIONS: tuple[str, ...] = ()
-
-# --- neutral -> Anthropic -------------------------------------------------------------------
+OPTIONS: dict[str, tuple[str, ...]] = {}
 
 
 def _image(image: Image) -> dict:
@@ -94,8 +91,6 @@ _LATE_SYSTEM = (
 
 
 def render_request(request: Request, notes: Notes) -> dict:
-    check_placement(request.messages)
-    check_tool_choice(request.tool_choice)
     note_image_detail(request.messages, NAME, notes)
     system: list[dict] = []
     messages: list[dict] = []
@@ -127,24 +122,13 @@ def render_request(request: Request, notes: Notes) -> dict:
         body["system"] = system[0]["text"] if len(system) == 1 else system
     body["messages"] = messages
     if request.tools:
-        body["tools"] = [_tool(t) for t in request.tools]
+        body["tools"] = [tool_spec(t, "input_schema") for t in request.tools]
     if request.tool_choice is not None:
         body["tool_choice"] = _tool_choice(request.tool_choice)
     return body
-
-
-def _tool(tool: Tool) -> dict:
-    out: dict[str, Any] = {"name": tool.name}
-    if tool.description:
-        out["description"] = tool.description
-    out["input_schema"] = tool.parameters
-    return out
 
 
 def _tool_choice(choice: str | dict) -> dict:
     if isinstance(choice, dict):
         return {"type": "tool", "name": choice["name"]}
     return {"type": {"auto": "auto", "none": "none", "required": "any"}[choice]}
-
-
-# --- responses ------------------------------------------------------------------------------

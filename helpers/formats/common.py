@@ -2,23 +2,33 @@
 
 What every wire format shares: ``Note``, ``Notes``, ``Rendered``, and small helpers.
 
-When a format has no place for something (reasoning in OpenAI Chat, ``is_error`` in both
-OpenAI formats, an image in a system prompt), the converter does not fail and does not drop it
-silently: it adds a ``Note`` saying where and what changed. This module knows no provider and
-does not check the rules of the list (``helpers.rules``); it only refuses blocks that have no
-meaning where they stand (a tool call in a user message), naming the message and block.
+Where a format has no place for something (reasoning in OpenAI Chat, an image in a system
+prompt), a converter adds a ``Note`` saying where and what changed, rather than failing or
+dropping it silently. No provider is named here, and the rules of the list are
+``helpers.rules``; this module only refuses blocks with no meaning where they stand.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from html import escape
 from typing import Any
 
 from helpers.html import no_math
-from helpers.messages import FormatError, Image, Message, Reasoning, Text, ToolCall, ToolResult
+from helpers.messages import (
+    FormatError,
+    Image,
+    Message,
+    Reasoning,
+    Text,
+    Tool,
+    ToolCall,
+    ToolResult,
+)
+from helpers.replies import Reply, StopReason, Usage
 
 #: Both OpenAI formats have no error flag on a tool result: the text carries it instead.
 ERROR_PREFIX = "ERROR: "
@@ -30,9 +40,8 @@ DEFAULT_MAX_TOKENS = 1024
 class Note:
     """Something a renderer or parser changed or dropped, and where (``messages[3].content[0]``).
 
-    A parser that meets something the provider itself refuses (text before a ``tool_result`` in
-    one Anthropic turn, a block type the format does not have) names the broken ``rule`` too:
-    ``standin.verdict`` turns such notes into violations.
+    A ``rule`` names what the provider itself refuses there (tool arguments that are no JSON
+    object, text before Anthropic's tool results); ``standin.verdict`` makes them violations.
     """
 
     where: str
@@ -44,30 +53,10 @@ class Note:
 
 
 class Notes(list[Note]):
-    """A list of notes, plus where each neutral message and block came from in the body.
-
-    ``notes.add(where, message)`` adds a note; ``notes.mark(block, where)`` records that
-    ``block`` was read from ``where`` (a path into the body: ``messages[3].tool_calls[0]``), so
-    a problem found later on the neutral request can point into the file the user gave.
-    """
-
-    def __init__(self, *args: Any) -> None:
-        super().__init__(*args)
-        self.origins: dict[int, tuple[Any, str]] = {}
+    """The notes of one conversion: ``notes.add(where, message)`` adds one."""
 
     def add(self, where: str, message: str, rule: str | None = None) -> None:
         self.append(Note(where, message, rule))
-
-    def mark(self, item: Any, where: str) -> Any:
-        """Remember that ``item`` (a message or block) was read from ``where``; returns it."""
-        if item is not None:
-            self.origins.setdefault(id(item), (item, where))
-        return item
-
-    def origin(self, item: Any) -> str | None:
-        """The path ``item`` was read from, or None."""
-        found = self.origins.get(id(item))
-        return found[1] if found is not None and found[0] is item else None
 
 
 @dataclass
@@ -96,9 +85,6 @@ class Rendered:
         items = "".join(f"<li>{escape(str(n))}</li>" for n in self.notes)
         notes = f"<div><b>notes</b><ul>{items}</ul></div>" if self.notes else ""
         return no_math(head + body + notes)
-
-
-# --- reading JSON from outside: the expected kind, or an error that says where ----------------
 
 
 def obj(value: Any, where: str) -> dict:
@@ -143,9 +129,6 @@ def _kind(value: Any) -> str:
     return "null" if value is None else type(value).__name__
 
 
-# --- tool-call arguments: an object in the neutral model, a JSON string in OpenAI's formats ----
-
-
 def load_arguments(text: Any, where: str, call_id: str) -> dict[str, Any]:
     """Parse an OpenAI ``arguments`` string; bad JSON is an error naming the call."""
     if isinstance(text, dict):
@@ -169,13 +152,14 @@ def load_arguments(text: Any, where: str, call_id: str) -> dict[str, Any]:
     return value
 
 
-def read_arguments(text: Any, where: str, call_id: str, notes: Notes) -> Any:
-    """Like ``load_arguments``, but a history is read as it is: arguments that are not a JSON
-    object stay as they came (a string, a list...), for the rules to report at ``where``
-    (``arguments-not-object``), instead of stopping the whole read."""
+def read_arguments(text: Any, where: str, call_id: str, notes: Notes, strict: bool) -> Any:
+    """``load_arguments``, except that a history (not ``strict``) keeps arguments that are no
+    JSON object as they came, for the rules to report at ``where`` (``arguments-not-object``)."""
     try:
         return load_arguments(text, where, call_id)
     except FormatError as err:
+        if strict:
+            raise
         detail = str(err).removeprefix(f"{where}: ")
         notes.add(where, f"{detail}; kept as it came", rule="arguments-not-object")
         if isinstance(text, str):
@@ -186,7 +170,19 @@ def read_arguments(text: Any, where: str, call_id: str, notes: Notes) -> Any:
         return text
 
 
-# --- images ----------------------------------------------------------------------------------
+def read_list(items: list, where: str, read: Callable[..., Any], notes: Notes) -> list:
+    """``read(item, "where[k]", notes)`` for each item; those read as None (dropped) drop out."""
+    blocks = [read(item, f"{where}[{k}]", notes) for k, item in enumerate(items)]
+    return [b for b in blocks if b is not None]
+
+
+def as_reply(
+    body: dict, blocks: list, usage: Usage, stop: StopReason, keys=("model", "id")
+) -> Reply:
+    """The assistant message of a response, its bill, and its model and id (at ``keys``)."""
+    model, id = (str(body.get(key) or "") for key in keys)
+    return Reply(Message("assistant", blocks), usage, stop, model, id)
+
 
 _DATA_URL = re.compile(r"data:(?P<type>[\w.+-]+/[\w.+-]+);base64,(?P<data>.*)", re.DOTALL)
 
@@ -212,8 +208,6 @@ def note_image_detail(messages: list[Message], format: str, notes: Notes) -> Non
             if any(isinstance(b, Image) and b.detail is not None for b in inner):
                 notes.add(f"messages[{i}].content[{j}]", f"image detail has no field in {format}")
 
-
-# --- placement and provider binding ------------------------------------------------------------
 
 #: Which roles may hold which blocks in any wire format (images are handled per format).
 _ALLOWED = {ToolCall: ("assistant",), ToolResult: ("tool",), Reasoning: ("assistant",)}
@@ -293,3 +287,12 @@ def flag_error(
 def json_text(value: Any) -> str:
     """Text as-is; anything else as JSON text (Gemini's function responses hold any object)."""
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def tool_spec(tool: Tool, schema: str) -> dict[str, Any]:
+    """A tool's ``name``, its ``description`` if it has one, and its parameters at ``schema``."""
+    out: dict[str, Any] = {"name": tool.name}
+    if tool.description:
+        out["description"] = tool.description
+    out[schema] = tool.parameters
+    return out

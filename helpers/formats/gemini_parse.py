@@ -3,8 +3,8 @@
 Gemini ``generateContent`` -> neutral: read a request body or a ``GenerateContentResponse`` back.
 
 Calls without an ``id`` get a deterministic one (``gemini_noid_...``, with a Note) and responses
-pair with them by name and order. Fields the neutral model has no place for are named in a
-``Note``. The other direction is ``gemini_render.py``.
+pair with them by name and order. What the neutral model has no place for is named in a
+``Note``. Field names are read in camelCase and snake_case alike.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from typing import Any
 from helpers.formats.common import (
     Notes,
     array,
+    as_reply,
     json_text,
     limit,
     note_unused,
@@ -37,8 +38,6 @@ from helpers.messages import (
     ToolResult,
 )
 from helpers.replies import Reply, StopReason, Usage
-
-# --- one part -> one neutral block ------------------------------------------------------------
 
 
 def _image(part: dict, where: str, notes: Notes) -> Image | None:
@@ -122,14 +121,13 @@ def _part(part: Any, at: str, pending: list[ToolCall], notes: Notes, new_id: str
 
 
 def _parts(parts: Any, where: str, pending: list[ToolCall], notes: Notes, stem: str) -> list:
-    """Neutral blocks for one content's parts, each block's origin recorded. ``pending`` holds
-    the calls not answered yet; an id-less call at part ``k`` gets ``gemini_noid_{stem}_{k}``."""
+    """Neutral blocks for one content's parts. ``pending`` holds the calls not answered yet; an
+    id-less call at part ``k`` gets ``gemini_noid_{stem}_{k}``."""
     blocks = []
     for k, part in enumerate(array(parts, f"{where}.parts")):
-        at = f"{where}.parts[{k}]"
-        block = _part(part, at, pending, notes, f"{NO_ID}{stem}_{k}")
+        block = _part(part, f"{where}.parts[{k}]", pending, notes, f"{NO_ID}{stem}_{k}")
         if block is not None:
-            blocks.append(notes.mark(block, at))
+            blocks.append(block)
     return blocks
 
 
@@ -165,7 +163,7 @@ def parse_request(body: dict, notes: Notes) -> Request:
             if not isinstance(block, Text):
                 notes.add(f"systemInstruction.parts[{k}]", "a system message holds text only")
         texts = [b for b in parts if isinstance(b, Text)]
-        messages.append(notes.mark(Message("system", texts), "systemInstruction"))
+        messages.append(Message("system", texts))
     pending: list[ToolCall] = []
     for i, content in enumerate(raw):
         where = f"contents[{i}]"
@@ -175,14 +173,14 @@ def parse_request(body: dict, notes: Notes) -> Request:
             notes.add(f"{where}.role", message, rule="unknown-role")
         blocks = _parts(content.get("parts"), where, pending, notes, f"c{i}")
         if role == "model":
-            messages.append(notes.mark(Message("assistant", blocks), where))
+            messages.append(Message("assistant", blocks))
             continue
         results = [b for b in blocks if isinstance(b, ToolResult)]
         rest = [b for b in blocks if not isinstance(b, ToolResult)]
         if results:
-            messages.append(notes.mark(Message("tool", list(results)), where))
+            messages.append(Message("tool", list(results)))
         if rest or not results:
-            messages.append(notes.mark(Message("user", rest), where))
+            messages.append(Message("user", rest))
     note_unused(body, _BODY_KEYS, "", notes)
     generation = obj(body.get("generationConfig") or {}, "generationConfig")
     note_unused(generation, {"maxOutputTokens"}, "generationConfig", notes)
@@ -229,9 +227,6 @@ def _parse_tool_config(config: Any, notes: Notes) -> str | dict | None:
     return choice
 
 
-# --- responses ------------------------------------------------------------------------------
-
-
 def _digest(body: dict) -> str:
     return hashlib.sha1(json.dumps(body, sort_keys=True).encode()).hexdigest()[:10]
 
@@ -259,13 +254,8 @@ def parse_response(body: dict, notes: Notes) -> Reply:
         stop = "max_tokens"
     elif finish in _REFUSED:
         stop = "refusal"
-    return Reply(
-        message=Message("assistant", blocks),
-        usage=parse_usage(obj(body.get("usageMetadata") or {}, "usageMetadata")),
-        stop_reason=stop,
-        model=str(body.get("modelVersion") or ""),
-        id=str(body.get("responseId") or ""),
-    )
+    usage = parse_usage(obj(body.get("usageMetadata") or {}, "usageMetadata"))
+    return as_reply(body, blocks, usage, stop, keys=("modelVersion", "responseId"))
 
 
 def parse_usage(usage: dict) -> Usage:

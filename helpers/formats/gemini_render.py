@@ -1,11 +1,10 @@
 """Used in lessons: none directly (imported by formats, formats.gemini_parse).
 
-Neutral -> Gemini: the request body a client sends, the response body a server sends.
+Neutral -> Gemini ``generateContent``: the request body a client sends.
 
 Roles become ``user`` and ``model``; each block becomes one part; a tool message becomes a
 ``user`` content of ``functionResponse`` parts, named after the call they answer. The system
-prompt goes to ``systemInstruction``. Rendering always writes Gemini's canonical camelCase.
-The other direction is ``gemini_parse.py``.
+prompt goes to ``systemInstruction``. Rendering writes Gemini's canonical camelCase.
 """
 
 from __future__ import annotations
@@ -13,14 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from helpers.formats.common import (
-    Notes,
-    check_placement,
-    check_tool_choice,
-    note_image_detail,
-    replayable,
-    system_texts,
-)
+from helpers.formats.common import Notes, note_image_detail, replayable, system_texts, tool_spec
 from helpers.messages import (
     FormatError,
     Image,
@@ -28,7 +20,6 @@ from helpers.messages import (
     Reasoning,
     Request,
     Text,
-    Tool,
     ToolCall,
     ToolResult,
 )
@@ -36,12 +27,10 @@ from helpers.messages import (
 NAME = "gemini"
 PATH = "/v1beta/models/{model}:generateContent"
 PROVIDER = "gemini"
-OPTIONS: tuple[str, ...] = ()
+OPTIONS: dict[str, tuple[str, ...]] = {}
 #: Ids the parser made up for calls that came without one; never sent back to Gemini.
 NO_ID = "gemini_noid_"
 
-
-# --- field names: Gemini reads both ``functionCall`` and ``function_call`` --------------------
 
 #: Fields whose values are the user's data: their keys are never renamed.
 # fmt: off
@@ -81,9 +70,6 @@ def camel(value: Any) -> Any:
         name = camel_name(key) if isinstance(key, str) else key
         out[name] = inner if name in OPAQUE else camel(inner)
     return out
-
-
-# --- neutral -> Gemini ----------------------------------------------------------------------
 
 
 def _image(image: Image) -> dict:
@@ -158,8 +144,6 @@ _LATE_SYSTEM = (
 
 
 def render_request(request: Request, notes: Notes) -> dict:
-    check_placement(request.messages)
-    check_tool_choice(request.tool_choice)
     note_image_detail(request.messages, NAME, notes)
     names: dict[str, str] = {}  # call id -> function name: a functionResponse must name it
     system: list[dict] = []
@@ -191,7 +175,9 @@ def render_request(request: Request, notes: Notes) -> dict:
         body["systemInstruction"] = {"parts": system}
     body["contents"] = contents
     if request.tools:
-        body["tools"] = [{"functionDeclarations": [_declaration(t) for t in request.tools]}]
+        body["tools"] = [
+            {"functionDeclarations": [tool_spec(t, "parametersJsonSchema") for t in request.tools]}
+        ]
     if request.tool_choice is not None:
         body["toolConfig"] = {"functionCallingConfig": _calling_config(request.tool_choice)}
     if request.max_tokens is not None:
@@ -205,18 +191,7 @@ def _user_part(block: Text | Image) -> dict:
     return {"text": block.text} if isinstance(block, Text) else _image(block)
 
 
-def _declaration(tool: Tool) -> dict:
-    out: dict[str, Any] = {"name": tool.name}
-    if tool.description:
-        out["description"] = tool.description
-    out["parametersJsonSchema"] = tool.parameters
-    return out
-
-
 def _calling_config(choice: str | dict) -> dict:
     if isinstance(choice, dict):
         return {"mode": "ANY", "allowedFunctionNames": [choice["name"]]}
     return {"mode": {"auto": "AUTO", "none": "NONE", "required": "ANY"}[choice]}
-
-
-# --- responses ------------------------------------------------------------------------------

@@ -4,8 +4,7 @@ OpenAI Chat Completions -> neutral: read a request body or a ``chat.completion``
 
 Consecutive ``tool`` messages become one neutral tool message; ``arguments`` strings are parsed
 into objects. Functions-era messages (an assistant ``function_call``, ``role: "function"``) are
-read as tool calls and results, with a note. Fields the neutral model has no place for are
-named in a ``Note``. The other direction is ``openai_chat_render.py``.
+read as tool calls and results. What the neutral model has no place for is named in a ``Note``.
 """
 
 from __future__ import annotations
@@ -15,23 +14,18 @@ from typing import Any
 from helpers.formats.common import (
     Notes,
     array,
+    as_reply,
     image_from_url,
     limit,
-    load_arguments,
     note_unused,
     obj,
     read_arguments,
+    read_list,
     string,
     token_field,
 )
 from helpers.messages import FormatError, Image, Message, Request, Text, Tool, ToolCall, ToolResult
 from helpers.replies import Reply, StopReason, Usage
-
-#: Every content part type Chat Completions takes (as its own error message lists them).
-PART_TYPES = ("text", "image_url", "input_audio", "refusal", "audio", "file")
-
-
-# --- one content part -> one neutral block ---------------------------------------------------
 
 
 def _text(part: dict, where: str, notes: Notes) -> Text:
@@ -53,16 +47,13 @@ _PARTS = {"text": _text, "refusal": _refusal, "image_url": _image_url}
 
 
 def _part(part: Any, where: str, notes: Notes) -> Text | Image | None:
-    """One content part as a neutral block (its origin recorded), or None with a note."""
+    """One content part as a neutral block, or None with a note."""
     kind = obj(part, where).get("type")
     if not isinstance(kind, str):
         raise FormatError(f"{where}.type: expected a string, got {type(kind).__name__}")
     if kind in _PARTS:
-        return notes.mark(_PARTS[kind](part, where, notes), where)
-    if kind in PART_TYPES:
-        notes.add(where, f"part type {kind!r} has no neutral block; dropped")
-    else:
-        notes.add(where, f"part type {kind!r} is not a Chat content part", rule="unknown-block")
+        return _PARTS[kind](part, where, notes)
+    notes.add(where, f"part type {kind!r} has no neutral block; dropped")
     return None
 
 
@@ -71,11 +62,10 @@ def _blocks(content: Any, where: str, notes: Notes) -> list:
     if content is None or content == "":
         return []
     if isinstance(content, str):
-        return [notes.mark(Text(content), f"{where}.content")]
+        return [Text(content)]
     if not isinstance(content, list):
         raise FormatError(f"{where}.content: expected a string or a list of parts")
-    blocks = [_part(part, f"{where}.content[{k}]", notes) for k, part in enumerate(content)]
-    return [b for b in blocks if b is not None]
+    return read_list(content, f"{where}.content", _part, notes)
 
 
 def _call(call: Any, where: str, notes: Notes, strict: bool) -> ToolCall:
@@ -86,12 +76,8 @@ def _call(call: Any, where: str, notes: Notes, strict: bool) -> ToolCall:
     call_id = call.get("id")
     if not isinstance(call_id, str) or not isinstance(function.get("name"), str):
         raise FormatError(f"{where}: a tool call needs an 'id' and a 'function.name'")
-    text = function.get("arguments", "")
-    if strict:
-        arguments = load_arguments(text, where, call_id)
-    else:
-        arguments = read_arguments(text, where, call_id, notes)
-    return notes.mark(ToolCall(call_id, function["name"], arguments), where)
+    arguments = read_arguments(function.get("arguments", ""), where, call_id, notes, strict)
+    return ToolCall(call_id, function["name"], arguments)
 
 
 def _calls(raw: Any, where: str, notes: Notes, strict: bool = False) -> list[ToolCall]:
@@ -99,17 +85,14 @@ def _calls(raw: Any, where: str, notes: Notes, strict: bool = False) -> list[Too
     return [_call(c, f"{where}.tool_calls[{k}]", notes, strict) for k, c in enumerate(calls)]
 
 
-# --- one message -> one neutral message ------------------------------------------------------
-
-
 def _function_call(m: dict, i: int, notes: Notes) -> ToolCall:
     """A functions-era assistant ``function_call`` (no id): a tool call, its id made up."""
     at, call_id = f"messages[{i}].function_call", f"function_call_{i}"
     call = obj(m["function_call"], at)
     name = string(call.get("name"), f"{at}.name")
-    arguments = read_arguments(call.get("arguments", ""), at, call_id, notes)
+    arguments = read_arguments(call.get("arguments", ""), at, call_id, notes, strict=False)
     notes.add(at, f"a functions-era call (deprecated, no id): a tool call with id {call_id!r}")
-    return notes.mark(ToolCall(call_id, name, arguments), at)
+    return ToolCall(call_id, name, arguments)
 
 
 def _function_result(m: dict, where: str, calls: dict[str, str], notes: Notes) -> ToolResult:
@@ -118,7 +101,7 @@ def _function_result(m: dict, where: str, calls: dict[str, str], notes: Notes) -
     name = string(m.get("name"), f"{where}.name")
     notes.add(where, "a functions-era result (role 'function', deprecated): a tool result")
     call_id = calls.pop(name, f"function_{name}")
-    return notes.mark(ToolResult(call_id, _blocks(m.get("content"), where, notes)), where)
+    return ToolResult(call_id, _blocks(m.get("content"), where, notes))
 
 
 def _images_outside_user(m: dict, where: str, notes: Notes) -> None:
@@ -136,7 +119,7 @@ def _tool_result(m: dict, where: str, notes: Notes) -> ToolResult:
         raise FormatError(f"{where}: a tool message needs a 'tool_call_id'")
     if "name" in m:
         notes.add(f"{where}.name", "a neutral tool result has no name; dropped")
-    return notes.mark(ToolResult(call_id, _blocks(m.get("content"), where, notes)), where)
+    return ToolResult(call_id, _blocks(m.get("content"), where, notes))
 
 
 def _tool_message(
@@ -152,7 +135,7 @@ def _tool_message(
     if messages and messages[-1].role == "tool":
         messages[-1].content.append(result)
     else:
-        messages.append(notes.mark(Message("tool", [result]), where))
+        messages.append(Message("tool", [result]))
 
 
 def _message(m: dict, i: int, calls: dict[str, str], notes: Notes) -> Message:
@@ -191,7 +174,7 @@ def parse_request(body: dict, notes: Notes) -> Request:
         if m.get("role") in ("tool", "function"):
             _tool_message(m, where, messages, calls, notes)
         else:
-            messages.append(notes.mark(_message(m, i, calls, notes), where))
+            messages.append(_message(m, i, calls, notes))
     note_unused(body, _BODY_KEYS, "", notes)
     key = "max_completion_tokens" if "max_completion_tokens" in body else "max_tokens"
     return Request(
@@ -227,8 +210,6 @@ def _parse_tool_choice(choice: Any, notes: Notes) -> str | dict | None:
     return None
 
 
-# --- responses ------------------------------------------------------------------------------
-
 _STOP: dict[str, StopReason] = {
     "stop": "end_turn",
     "length": "max_tokens",
@@ -258,13 +239,7 @@ def parse_response(body: dict, notes: Notes) -> Reply:
         stop = "refusal"
     elif stop == "end_turn" and any(isinstance(b, ToolCall) for b in blocks):
         stop = "tool_calls"  # forced tool_choice answers with finish_reason "stop"
-    return Reply(
-        message=Message("assistant", blocks),
-        usage=parse_usage(obj(body.get("usage") or {}, "usage")),
-        stop_reason=stop,
-        model=str(body.get("model") or ""),
-        id=str(body.get("id") or ""),
-    )
+    return as_reply(body, blocks, parse_usage(obj(body.get("usage") or {}, "usage")), stop)
 
 
 def parse_usage(usage: dict) -> Usage:

@@ -1,45 +1,25 @@
 """Used in lessons: none directly (imported by formats).
 
-Neutral -> OpenAI Chat Completions: the request body a client sends, the response a server sends.
+Neutral -> OpenAI Chat Completions: the request body a client sends.
 
-One chat message per neutral message, except a neutral tool message, which becomes one
-``role: "tool"`` message per result. Arguments are written as a JSON *string*. What Chat has
-no field for (reasoning, ``is_error``) is dropped or carried in text, with a ``Note``. The other
-direction is ``openai_chat_parse.py``.
+One chat message per neutral message, except a tool message: one ``role: "tool"`` message per
+result. Arguments are written as a JSON *string*. What Chat has no field for (reasoning,
+``is_error``) is dropped or carried in text, with a ``Note``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from helpers.formats.common import (
-    Notes,
-    check_placement,
-    check_tool_choice,
-    data_url,
-    flag_error,
-)
-from helpers.messages import (
-    FormatError,
-    Image,
-    Message,
-    Reasoning,
-    Request,
-    Text,
-    Tool,
-    ToolCall,
-    ToolResult,
-)
+from helpers.formats.common import Notes, data_url, flag_error, tool_spec
+from helpers.messages import Image, Message, Reasoning, Request, Text, ToolCall, ToolResult
 from helpers.messages.blocks import dump_arguments
 
 NAME = "openai-chat"
 PATH = "/v1/chat/completions"
 PROVIDER = "openai"
-#: The keyword options ``render_request`` takes (``helpers.formats.render`` checks them).
-OPTIONS = ("system_role",)
-
-
-# --- neutral -> Chat ------------------------------------------------------------------------
+#: The keyword options ``render_request`` takes, and their values (``render`` checks them).
+OPTIONS = {"system_role": ("system", "developer")}
 
 
 def _content(message: Message, where: str, notes: Notes) -> str | list[dict] | None:
@@ -114,10 +94,6 @@ def _tool_choice(choice: str | dict) -> str | dict:
 
 def render_request(request: Request, notes: Notes, *, system_role: str = "system") -> dict:
     """The Chat body. ``system_role="developer"`` for models that want that role instead."""
-    if system_role not in ("system", "developer"):
-        raise FormatError(f"system_role: expected 'system' or 'developer', got {system_role!r}")
-    check_placement(request.messages)
-    check_tool_choice(request.tool_choice)
     messages: list[dict] = []
     for i, message in enumerate(request.messages):
         where = f"messages[{i}]"
@@ -141,20 +117,11 @@ def render_request(request: Request, notes: Notes, *, system_role: str = "system
         messages.append(out)
     body: dict[str, Any] = {"model": request.model, "messages": messages}
     if request.tools:
-        body["tools"] = [{"type": "function", "function": _function(t)} for t in request.tools]
+        body["tools"] = [
+            {"type": "function", "function": tool_spec(t, "parameters")} for t in request.tools
+        ]
     if request.tool_choice is not None:
         body["tool_choice"] = _tool_choice(request.tool_choice)
     if request.max_tokens is not None:
         body["max_completion_tokens"] = request.max_tokens
     return body
-
-
-def _function(tool: Tool) -> dict:
-    out: dict[str, Any] = {"name": tool.name}
-    if tool.description:
-        out["description"] = tool.description
-    out["parameters"] = tool.parameters
-    return out
-
-
-# --- responses ------------------------------------------------------------------------------

@@ -3,8 +3,8 @@
 OpenAI Responses -> neutral: read ``input`` items or a ``response`` body's ``output`` back.
 
 Consecutive assistant-side items (reasoning, message, function_call) become one assistant
-message, consecutive ``function_call_output`` items one tool message. Fields the neutral model
-has no place for are named in a ``Note``. The other direction is ``openai_responses_render.py``.
+message, consecutive ``function_call_output`` items one tool message. What the neutral model
+has no place for is named in a ``Note``.
 """
 
 from __future__ import annotations
@@ -14,12 +14,13 @@ from typing import Any
 from helpers.formats.common import (
     Notes,
     array,
+    as_reply,
     image_from_url,
     limit,
-    load_arguments,
     note_unused,
     obj,
     read_arguments,
+    read_list,
     string,
     token_field,
 )
@@ -37,28 +38,9 @@ from helpers.messages import (
 )
 from helpers.replies import Reply, StopReason, Usage
 
-# --- Responses -> neutral -------------------------------------------------------------------
-
-
-#: Content part types the Responses API takes.
-PART_TYPES = ("input_text", "output_text", "refusal", "input_image", "input_file", "input_audio")
-#: Input item types the Responses API takes that the neutral model has no place for: the
-#: ``ResponseInputItemParam`` union of the pinned SDK (openai 3.57.0).
-# fmt: off
-OTHER_ITEMS = (
-    "item_reference", "compaction", "compaction_trigger", "configuration_update",
-    "additional_tools", "file_search_call", "web_search_call", "computer_call",
-    "computer_call_output", "tool_search_call", "tool_search_output", "code_interpreter_call",
-    "image_generation_call", "local_shell_call", "local_shell_call_output", "shell_call",
-    "shell_call_output", "apply_patch_call", "apply_patch_call_output", "mcp_list_tools",
-    "mcp_approval_request", "mcp_approval_response", "mcp_call", "custom_tool_call",
-    "custom_tool_call_output", "program", "program_output",
-)
-# fmt: on
-
 
 def _part(part: Any, where: str, notes: Notes) -> Text | Image | None:
-    """One content part as a neutral block (its origin recorded), or None with a note."""
+    """One content part as a neutral block, or None with a note."""
     kind = obj(part, where).get("type")
     block: Text | Image | None = None
     if kind in ("input_text", "output_text"):
@@ -70,33 +52,25 @@ def _part(part: Any, where: str, notes: Notes) -> Text | Image | None:
         url = string(part["image_url"], f"{where}.image_url")
         detail = part.get("detail")  # "auto" is the default: read back as unset
         block = image_from_url(url, None if detail == "auto" else detail)
-    elif kind in PART_TYPES:
-        notes.add(where, f"part type {kind!r} has no neutral block; dropped")
     else:
-        notes.add(
-            where, f"part type {kind!r} is not a Responses content part", rule="unknown-block"
-        )
-    return notes.mark(block, where)
+        notes.add(where, f"part type {kind!r} has no neutral block; dropped")
+    return block
 
 
 def _parts(content: Any, where: str, notes: Notes) -> list:
     if isinstance(content, str):
-        return [notes.mark(Text(content), where)] if content else []
+        return [Text(content)] if content else []
     if not isinstance(content, list):
         raise FormatError(f"{where}: expected a string or a list of content parts")
-    blocks = [_part(part, f"{where}[{k}]", notes) for k, part in enumerate(content)]
-    return [b for b in blocks if b is not None]
+    return read_list(content, where, _part, notes)
 
 
-# --- one item -> neutral blocks, appended where they belong ----------------------------------
-
-
-def _append(messages: list[Message], role: str, block: Any, where: str, notes: Notes) -> None:
-    """Add ``block`` to the last message if it has ``role``, else start a message there."""
+def _append(messages: list[Message], role: str, block: Any) -> None:
+    """Add ``block`` to the last message if it has ``role``, else start a message with it."""
     if messages and messages[-1].role == role:
         messages[-1].content.append(block)
     else:
-        messages.append(notes.mark(Message(role, [block]), where))  # type: ignore[arg-type]
+        messages.append(Message(role, [block]))  # type: ignore[arg-type]
 
 
 def _message(item: dict, where: str, messages: list[Message], notes: Notes, strict: bool) -> None:
@@ -108,12 +82,11 @@ def _message(item: dict, where: str, messages: list[Message], notes: Notes, stri
         for block in blocks:
             if isinstance(block, Text) and isinstance(item.get("id"), str):
                 block.item_id = item["id"]  # replayed with it: reasoning pairs by id
-            _append(messages, "assistant", block, notes.origin(block) or where, notes)
+            _append(messages, "assistant", block)
         return
     if role == "developer":
         notes.add(f"{where}.role", "'developer' read as system (one system role in neutral)")
-    role = "system" if role == "developer" else role
-    messages.append(notes.mark(Message(role, blocks), where))
+    messages.append(Message("system" if role == "developer" else role, blocks))
 
 
 def _function_call(item: dict, where: str, messages: list[Message], notes: Notes, strict: bool):
@@ -123,14 +96,10 @@ def _function_call(item: dict, where: str, messages: list[Message], notes: Notes
             f"{where}: a function_call needs a 'call_id' (the link to its output; the "
             "'fc_...' id is the item's own)"
         )
-    text = item.get("arguments", "")
-    if strict:
-        args = load_arguments(text, where, call_id)
-    else:
-        args = read_arguments(text, where, call_id, notes)
+    args = read_arguments(item.get("arguments", ""), where, call_id, notes, strict)
     call = ToolCall(call_id, string(item.get("name"), f"{where}.name"), args)
     call.item_id = item.get("id") if isinstance(item.get("id"), str) else None
-    _append(messages, "assistant", notes.mark(call, where), where, notes)
+    _append(messages, "assistant", call)
 
 
 def _reasoning(item: dict, where: str, messages: list[Message], notes: Notes, strict: bool):
@@ -142,13 +111,13 @@ def _reasoning(item: dict, where: str, messages: list[Message], notes: Notes, st
     ]
     signature = item.get("encrypted_content")
     block = Reasoning("\n\n".join(summary), signature, provider=PROVIDER, id=item.get("id"))
-    _append(messages, "assistant", notes.mark(block, where), where, notes)
+    _append(messages, "assistant", block)
 
 
 def _function_call_output(item: dict, where: str, messages: list, notes: Notes, strict: bool):
     call_id = string(item.get("call_id"), f"{where}.call_id")
     result = ToolResult(call_id, _parts(item.get("output", ""), f"{where}.output", notes))
-    _append(messages, "tool", notes.mark(result, where), where, notes)
+    _append(messages, "tool", result)
 
 
 #: item type -> (its reader, the fields it reads: any other is named in a note)
@@ -171,10 +140,8 @@ def read_items(
     for k, item in enumerate(items):
         at = f"{where}[{k}]"
         kind = obj(item, at).get("type", "message" if "role" in item else None)
-        if kind in OTHER_ITEMS:
+        if not isinstance(kind, str) or kind not in _ITEMS:
             notes.add(at, f"item type {kind!r} has no neutral equivalent; dropped")
-        elif not isinstance(kind, str) or kind not in _ITEMS:
-            notes.add(at, f"item type {kind!r} is not a Responses item", rule="unknown-block")
         else:
             read, fields = _ITEMS[kind]
             note_unused(item, fields, at, notes)
@@ -230,9 +197,6 @@ def _parse_tool_choice(choice: Any, notes: Notes) -> str | dict | None:
     return None
 
 
-# --- responses ------------------------------------------------------------------------------
-
-
 def parse_response(body: dict, notes: Notes) -> Reply:
     """A ``response`` body: ``output`` items, ``status`` and ``usage``."""
     output = body.get("output")
@@ -255,13 +219,7 @@ def parse_response(body: dict, notes: Notes) -> Reply:
         stop = "refusal" if refused else stop
     elif status == "incomplete":
         stop = _INCOMPLETE.get(str(reason), "other")
-    return Reply(
-        message=Message("assistant", blocks),
-        usage=parse_usage(obj(body.get("usage") or {}, "usage")),
-        stop_reason=stop,
-        model=str(body.get("model") or ""),
-        id=str(body.get("id") or ""),
-    )
+    return as_reply(body, blocks, parse_usage(obj(body.get("usage") or {}, "usage")), stop)
 
 
 _INCOMPLETE: dict[str, StopReason] = {
@@ -271,18 +229,15 @@ _INCOMPLETE: dict[str, StopReason] = {
 
 
 def parse_usage(usage: dict) -> Usage:
-    details_in = obj(usage.get("input_tokens_details") or {}, "usage.input_tokens_details")
-    details_out = obj(usage.get("output_tokens_details") or {}, "usage.output_tokens_details")
+    details = "usage.input_tokens_details", "usage.output_tokens_details"
+    details_in = obj(usage.get("input_tokens_details") or {}, details[0])
+    details_out = obj(usage.get("output_tokens_details") or {}, details[1])
     return Usage(
         input_tokens=token_field(usage, "input_tokens", "usage"),
         output_tokens=token_field(usage, "output_tokens", "usage"),
-        cache_read_tokens=token_field(details_in, "cached_tokens", "usage.input_tokens_details"),
-        cache_write_tokens=token_field(
-            details_in, "cache_write_tokens", "usage.input_tokens_details"
-        ),
-        reasoning_tokens=token_field(
-            details_out, "reasoning_tokens", "usage.output_tokens_details"
-        ),
+        cache_read_tokens=token_field(details_in, "cached_tokens", details[0]),
+        cache_write_tokens=token_field(details_in, "cache_write_tokens", details[0]),
+        reasoning_tokens=token_field(details_out, "reasoning_tokens", details[1]),
         raw=usage,
     )
 

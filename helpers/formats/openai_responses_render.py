@@ -1,36 +1,24 @@
 """Used in lessons: none directly (imported by formats, formats.openai_responses_parse).
 
-Neutral -> OpenAI Responses: the ``input`` items a client sends, the ``response`` a server sends.
+Neutral -> OpenAI Responses: the request body (``input`` items) a client sends.
 
 Each neutral message becomes one or more typed items: ``message``, ``function_call``,
 ``function_call_output``, ``reasoning``. The leading system message becomes ``instructions``.
-What Responses has no field for is dropped or carried in text, with a ``Note``. The other
-direction is ``openai_responses_parse.py``.
+What Responses has no field for is dropped or carried in text, with a ``Note``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from helpers.formats.common import (
-    Notes,
-    check_placement,
-    check_tool_choice,
-    data_url,
-    flag_error,
-    replayable,
-    system_texts,
-)
-from helpers.messages import Image, Message, Reasoning, Request, Text, Tool, ToolCall, ToolResult
+from helpers.formats.common import Notes, data_url, flag_error, replayable, system_texts, tool_spec
+from helpers.messages import Image, Message, Reasoning, Request, Text, ToolCall, ToolResult
 from helpers.messages.blocks import dump_arguments
 
 NAME = "openai-responses"
 PATH = "/v1/responses"
 PROVIDER = "openai"
-OPTIONS: tuple[str, ...] = ()
-
-
-# --- neutral -> Responses -------------------------------------------------------------------
+OPTIONS: dict[str, tuple[str, ...]] = {}
 
 
 def _image(image: Image) -> dict:
@@ -132,8 +120,6 @@ _LATE_SYSTEM = (
 
 
 def render_request(request: Request, notes: Notes) -> dict:
-    check_placement(request.messages)
-    check_tool_choice(request.tool_choice)
     body: dict[str, Any] = {"model": request.model}
     messages = list(enumerate(request.messages))
     if messages and messages[0][1].role == "system":
@@ -149,7 +135,10 @@ def render_request(request: Request, notes: Notes) -> dict:
         items += new
     body["input"] = items
     if request.tools:
-        body["tools"] = [_tool(t) for t in request.tools]
+        body["tools"] = [
+            {"type": "function", **tool_spec(t, "parameters"), "strict": False}  # "required"
+            for t in request.tools
+        ]
     if request.tool_choice is not None:
         choice = request.tool_choice
         body["tool_choice"] = (
@@ -181,15 +170,3 @@ def _instructions(message: Message, notes: Notes) -> str:
     if len(texts) > 1:
         notes.add("messages[0]", f"{len(texts)} text blocks joined into 'instructions'")
     return "\n\n".join(texts)
-
-
-def _tool(tool: Tool) -> dict:
-    out: dict[str, Any] = {"type": "function", "name": tool.name}
-    if tool.description:
-        out["description"] = tool.description
-    out["parameters"] = tool.parameters
-    out["strict"] = False  # the spec lists it as required; say it rather than send null
-    return out
-
-
-# --- responses ------------------------------------------------------------------------------
