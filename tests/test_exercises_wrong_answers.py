@@ -412,3 +412,55 @@ def test_10_1_the_error_json_as_text_or_the_response_itself_is_right():
         assert ex10.check_order_error(response.json()["error"]["message"], broken, p)
         assert not ex10.check_order_error('{"error": {"message": "no"}}', broken, p)
         assert not ex10.check_order_error("{not json", broken, p)
+
+
+def test_06_2_a_stamp_that_changes_its_argument_is_refused(triage_run):
+    from dataclasses import replace
+
+    from helpers.messages import user
+
+    requests = _requests(triage_run)
+    prev, now = requests[2], requests[3]
+
+    def in_place(request, when):
+        request.messages.append(user(f"Current time: {when}"))
+        return request
+
+    def as_copy(request, when):
+        return replace(request, messages=[*request.messages, user(f"Current time: {when}")])
+
+    told = ex06.check_stamp(in_place, prev, now, MODEL)
+    assert not told and "changed the request it was given" in told.message
+    assert ex06.check_stamp(as_copy, prev, now, MODEL)
+
+
+def test_07_1_a_parent_class_is_told_in_one_plain_sentence():
+    import openai
+
+    from course.exercises import what_the_sdk_adds as ex07
+    from standin import LOCAL_KEY, RateLimited
+
+    with LocalProvider("sundry") as p:
+        p.inject(RateLimited(retry_after=0.01, retry_after_ms=10))
+        client = openai.OpenAI(base_url=p.base_url("openai"), api_key=LOCAL_KEY, max_retries=0)
+        with pytest.raises(openai.RateLimitError):
+            client.chat.completions.create(
+                model=MODEL, messages=[{"role": "user", "content": "hi"}]
+            )
+        for parent in ("APIStatusError", "openai.APIError"):
+            told = ex07.check_no_retry(parent, p)
+            assert not told and "parent class" in told.message and "?." not in told.message
+
+
+def test_08_1_the_pasted_policy_is_named_for_what_the_dump_shows():
+    labels = dict(ex08._LETTERS)
+    pasted = next(k for k, v in labels.items() if v == "policy pasted into a user turn")
+    body = ex08.unlabelled_dumps(MODEL)[pasted]
+    assert sum(m["role"] == "system" for m in body["messages"]) == 1  # one system message
+    assert body["messages"][-1]["role"] == "user"
+    old = ex08.check_bug_map({**labels, pasted: "duplicated system prompt"}, MODEL)
+    assert not old and "not one of BUGS" in old.message
+    swapped = {**labels, "A": labels["C"], "C": labels["A"]}
+    told = ex08.check_bug_map(swapped, MODEL)
+    assert not told and "2 of 4" in told.message
+    assert ex08.check_bug_map({k.lower(): v.upper() for k, v in labels.items()}, MODEL)
