@@ -526,3 +526,71 @@ def test_04_1_counting_the_first_request_too_is_told(triage_run):
 
     told = ex04.check_added_messages(with_first, ticket, triage_run)
     assert not told and "each request after the first" in told.message
+def test_06_2_a_stamp_that_changes_its_argument_is_refused(triage_run):
+    from dataclasses import replace
+
+    from helpers.messages import user
+
+    requests = _requests(triage_run)
+    prev, now = requests[2], requests[3]
+
+    def in_place(request, when):
+        request.messages.append(user(f"Current time: {when}"))
+        return request
+
+    def as_copy(request, when):
+        return replace(request, messages=[*request.messages, user(f"Current time: {when}")])
+
+    told = ex06.check_stamp(in_place, prev, now, MODEL)
+    assert not told and "changed the request it was given" in told.message
+    assert ex06.check_stamp(as_copy, prev, now, MODEL)
+
+
+def test_07_1_a_parent_class_is_told_in_one_plain_sentence():
+    import openai
+
+    from course.exercises import what_the_sdk_adds as ex07
+    from standin import LOCAL_KEY, RateLimited
+
+    with LocalProvider("sundry") as p:
+        p.inject(RateLimited(retry_after=0.01, retry_after_ms=10))
+        client = openai.OpenAI(base_url=p.base_url("openai"), api_key=LOCAL_KEY, max_retries=0)
+        with pytest.raises(openai.RateLimitError):
+            client.chat.completions.create(
+                model=MODEL, messages=[{"role": "user", "content": "hi"}]
+            )
+        for parent in ("APIStatusError", "openai.APIError"):
+            told = ex07.check_no_retry(parent, p)
+            assert not told and "parent class" in told.message and "?." not in told.message
+
+
+def test_08_1_the_pasted_policy_is_named_for_what_the_dump_shows():
+    labels = dict(ex08._LETTERS)
+    pasted = next(k for k, v in labels.items() if v == "policy pasted into a user turn")
+    body = ex08.unlabelled_dumps(MODEL)[pasted]
+    assert sum(m["role"] == "system" for m in body["messages"]) == 1  # one system message
+    assert body["messages"][-1]["role"] == "user"
+    old = ex08.check_bug_map({**labels, pasted: "duplicated system prompt"}, MODEL)
+    assert not old and "not one of BUGS" in old.message
+    swapped = {**labels, "A": labels["C"], "C": labels["A"]}
+    told = ex08.check_bug_map(swapped, MODEL)
+    assert not told and "2 of 4" in told.message
+    assert ex08.check_bug_map({k.lower(): v.upper() for k, v in labels.items()}, MODEL)
+
+
+def test_05_1_each_likely_slip_is_named():
+    first = sundry.opening(MODEL)  # Maya's first request: system prompt and ticket
+    claude = default_model("anthropic")
+    fourteen = sundry.TOOLS + sundry.EXTRA_TOOLS
+    right = count(Request(claude, first.messages, fourteen)).part("tools")
+    assert ex05.check_claude_fourteen(right, first)
+    assert ex05.check_claude_fourteen(f"{right:,}", first)
+    slips = {
+        count(Request(MODEL, first.messages, fourteen)).part("tools"): "addressed to Claude",
+        count(Request(claude, first.messages, sundry.TOOLS)).part("tools"): "the nine tools",
+        count(Request(claude, first.messages, fourteen)).total: "the whole request",
+    }
+    for wrong, told in slips.items():
+        result = ex05.check_claude_fourteen(wrong, first)
+        assert not result and told in result.message
+    assert not ex05.check_claude_fourteen(right + 1, first)

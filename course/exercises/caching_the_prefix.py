@@ -80,7 +80,13 @@ def check_stamp(
         def run(_: str) -> Any:
             stamped = []
             for request, when in zip((previous, current), times, strict=True):
-                out = fn(copy.deepcopy(request), when)
+                given = copy.deepcopy(request)
+                out = fn(given, when)
+                if given != request:  # the lesson's base_prev / base_now would change too
+                    return (
+                        "a stamp that changed the request it was given: return a changed copy "
+                        "(dataclasses.replace, or copy.deepcopy first)"
+                    )
                 if out is None or out is ...:
                     return out
                 if not isinstance(out, Request):

@@ -20,7 +20,7 @@ from course.exercises import Exercise, Result, check_text, check_value, not_yet
 
 BUGS = (
     "missing description",
-    "duplicated system prompt",
+    "policy pasted into a user turn",
     "out of order after a retry",
     "result without its call",
 )
@@ -31,9 +31,9 @@ EX1 = Exercise(
     nudge="two dumps are refused by the provider (read its error) and two are accepted; compare "
     "each one with the request as captured: the tools, where the policy appears, the order of "
     "the roles, the ids.",
-    pointer="for each dump: len(dump['messages']) and the role of each message, which tools "
-    "lack a 'description', and which tool_call_id has no matching call; the two cells under "
-    "'Find the bug' show what the provider and check() say.",
+    pointer="the cell under 'Find the bug' prints each dump's roles, check() and the provider's "
+    "answer; then look inside: which tools lack a 'description' (dump['tools']), where the "
+    "policy text appears, which tool_call_id has no matching call.",
 )
 EX2 = Exercise(
     "08.2",

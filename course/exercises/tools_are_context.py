@@ -8,7 +8,15 @@ import re
 from decimal import Decimal
 from typing import Any
 
-from course.exercises import Exercise, Result, check_number, check_text, not_answered, not_yet
+from course.exercises import (
+    Exercise,
+    Result,
+    as_number,
+    check_number,
+    check_text,
+    not_answered,
+    not_yet,
+)
 from helpers.messages import Request, Tool
 
 EX1 = Exercise(
@@ -17,7 +25,7 @@ EX1 = Exercise(
     "model the request is addressed to; count only the tools part, with the bigger catalogue.",
     pointer="the provider table under 'What Sundry's request is made of' builds "
     "Request(model, messages, tools) with default_model(...) and reads .part('tools'); "
-    "catalogue (in the 'Try it' cell) holds all fourteen tools.",
+    "fourteen (in the 'Nine tools or fourteen' cell) holds all fourteen tools.",
 )
 EX2 = Exercise(
     "05.2",
@@ -47,8 +55,20 @@ def check_claude_fourteen(answer: int, first: Request) -> Result:
     from helpers.tokens import count
 
     claude = default_model("anthropic")
-    expected = count(Req(claude, first.messages, _catalogue())).part("tools")
+    fourteen = count(Req(claude, first.messages, _catalogue()))
+    expected = fourteen.part("tools")
     nine = count(Req(claude, first.messages, first.tools)).part("tools")
+    slips = {  # the likely wrong numbers, and what each one is
+        count(Req(first.model, first.messages, _catalogue())).part("tools"): (
+            f"that is the count for {first.model}: the request must be addressed to Claude"
+        ),
+        nine: "that is Claude's count for the nine tools, not the fourteen",
+        fourteen.total: "that is the whole request; only its tools part is asked",
+    }
+    value = as_number(answer)
+    if value is not None and value != expected and int(value) == value and int(value) in slips:
+        what = f"you gave {answer!r}: {slips[int(value)]}"
+        return not_yet(EX1, what, kind="number", expected=expected, tolerance=Decimal(0))
     return check_number(
         answer,
         expected,

@@ -61,7 +61,7 @@ def check_no_retry(answer: str, provider: Any) -> Result:
     if isinstance(answer, str) and answer.strip() in parents:
         return not_yet(
             EX1,
-            f"{answer.strip()} is a parent class of the one raised; which subclass is it?",
+            f"{answer.strip()} is a parent class of the one raised: name the subclass",
             kind="text",
             expected=expected,
             accepted=(expected,),
