@@ -18,8 +18,8 @@ from course.exercises import (
     not_answered,
     not_yet,
 )
+from helpers.loop import Trace
 from helpers.messages import Request
-from helpers.trace import Trace
 
 GOAL_TOKENS = 16_000  # exercise 3: the whole crash-triage ticket, compacted, bills less than this
 

@@ -42,7 +42,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from helpers.trace import COUNT_HEADER
+from helpers.loop import COUNT_HEADER
 from standin.provider import errors
 from standin.provider.scenarios import Scenario, Turn
 
