@@ -16,10 +16,9 @@ from __future__ import annotations
 import json
 import sys
 
-from helpers.examples import sundry
+from helpers.examples import DATA, sundry
 from helpers.messages import Message, Request, assistant, tool_call, user
 from helpers.models import as_of, default_model
-from helpers.paths import DATA
 
 TRACE = DATA / "sundry" / "trace.json"
 

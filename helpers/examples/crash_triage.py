@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+from helpers.examples import DATA
 from helpers.messages import Request, Tool, ToolCall, ToolResult, system, tool_result, user
-from helpers.paths import DATA
 
 __all__ = [
     "CRASH_REPORT",

@@ -16,6 +16,7 @@ import json
 from functools import cache
 from typing import Any
 
+from helpers.examples import DATA
 from helpers.messages import (
     Message,
     Request,
@@ -29,7 +30,6 @@ from helpers.messages import (
     tool_result,
     user,
 )
-from helpers.paths import DATA
 
 __all__ = [
     "EXTRA_TOOLS",
