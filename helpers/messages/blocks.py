@@ -4,8 +4,7 @@ The five content blocks a message is made of: text, tool call, tool result, reas
 
 Lesson 03's point: ``content`` is always a list of these, never a bare string. Each block is a
 plain dataclass with one literal ``type`` discriminator and a ``to_json()`` that gives exactly
-its neutral JSON (``{"type": "text", "text": "..."}``). What this module does not do: know any
-provider (``helpers/formats/`` does), or read JSON back (``files.py``).
+its neutral JSON (``{"type": "text", "text": "..."}``). It knows no provider.
 """
 
 from __future__ import annotations
@@ -13,8 +12,6 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from typing import Any, Literal
-
-__all__ = ["BLOCK_TYPES", "Block", "Image", "Reasoning", "Text", "ToolCall", "ToolResult"]
 
 
 @dataclass

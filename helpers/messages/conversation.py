@@ -1,6 +1,6 @@
 """Used in lessons: 01, 02, 03, 04, 05, 06, 09, 10, 11, 12.
 
-Messages (a role and a list of blocks), tools, and the request that carries them all, plus the
+Messages (a role and a list of blocks), tools, the request that carries them all, and the
 builders (``user("...")``, ``assistant(...)``, ``tool(...)``) that read like the JSON they make.
 
 Lesson 02's point: four roles, one list. The caller owns that list and sends all of it every
@@ -13,20 +13,6 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from helpers.messages.blocks import Block, Image, Text, ToolCall, ToolResult
-
-__all__ = [
-    "ROLES",
-    "Message",
-    "Request",
-    "Tool",
-    "assistant",
-    "system",
-    "text",
-    "tool",
-    "tool_call",
-    "tool_result",
-    "user",
-]
 
 Role = Literal["system", "user", "assistant", "tool"]
 ROLES: tuple[str, ...] = ("system", "user", "assistant", "tool")
@@ -113,10 +99,6 @@ class Request:
 # --- builders: they read like the JSON they make -----------------------------------------------
 
 
-def text(value: str) -> Text:
-    return Text(value)
-
-
 def _blocks(parts: tuple[str | Block, ...]) -> list[Block]:
     return [Text(p) if isinstance(p, str) else p for p in parts]
 
@@ -127,7 +109,7 @@ def system(*parts: str | Block) -> Message:
 
 
 def user(*parts: str | Block) -> Message:
-    """``user("Where is my order?")`` or ``user(text(...), image(...))``"""
+    """``user("Where is my order?")`` or ``user("Look:", Image(url=...))``"""
     return Message("user", _blocks(parts))
 
 
