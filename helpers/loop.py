@@ -19,8 +19,7 @@ from html import escape
 from typing import Any
 
 from helpers.html import no_math
-from helpers.messages import Message, Reasoning, Request, Text, ToolCall, ToolResult, tool
-from helpers.replies import Reply
+from helpers.messages import Message, Reasoning, Reply, Request, Text, ToolCall, ToolResult, tool
 
 __all__ = ["ProviderError", "Step", "Trace", "auth_headers", "run", "send"]
 

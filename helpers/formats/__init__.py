@@ -28,8 +28,7 @@ from helpers.formats import (
 )
 from helpers.formats.common import ERROR_PREFIX, Note, Notes, Rendered
 from helpers.formats.flat import to_flat
-from helpers.messages import FormatError, Request, load
-from helpers.replies import Reply, Usage
+from helpers.messages import FormatError, Reply, Request, Usage, load
 
 __all__ = [
     "ERROR_PREFIX",

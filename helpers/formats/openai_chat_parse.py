@@ -25,7 +25,7 @@ from helpers.formats.common import (
     token_field,
 )
 from helpers.messages import FormatError, Image, Message, Request, Text, Tool, ToolCall, ToolResult
-from helpers.replies import Reply, StopReason, Usage
+from helpers.messages.conversation import Reply, StopReason, Usage
 
 #: Every content part type Chat Completions takes (as its own error message lists them).
 PART_TYPES = ("text", "image_url", "input_audio", "refusal", "audio", "file")

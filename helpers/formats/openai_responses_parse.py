@@ -35,7 +35,7 @@ from helpers.messages import (
     ToolCall,
     ToolResult,
 )
-from helpers.replies import Reply, StopReason, Usage
+from helpers.messages.conversation import Reply, StopReason, Usage
 
 # --- Responses -> neutral -------------------------------------------------------------------
 

@@ -22,7 +22,7 @@ from helpers.sse.accumulators import ACCUMULATORS, StreamError
 if TYPE_CHECKING:
     from httpx_sse import ServerSentEvent
 
-    from helpers.replies import Reply
+    from helpers.messages import Reply
 
 __all__ = [
     "ACCUMULATORS",
