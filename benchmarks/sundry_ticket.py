@@ -17,7 +17,7 @@ import json
 import sys
 
 from helpers.examples import DATA, sundry
-from helpers.messages import Message, Request, assistant, tool_call, user
+from helpers.messages import Message, Request, assistant, tool, tool_call, user
 from helpers.models import as_of, default_model
 
 TRACE = DATA / "sundry" / "trace.json"
@@ -52,7 +52,7 @@ def requests(model: str = "") -> list[Request]:
     for reply in SCRIPT:
         messages = [*request.messages, reply]
         if reply.tool_calls:
-            messages.append(sundry.run_tools(reply))
+            messages.append(tool(*(sundry.run_tool(c) for c in reply.tool_calls)))
         else:
             messages.append(user(FOLLOW_UP))
         request = Request(model, messages, list(sundry.TOOLS))

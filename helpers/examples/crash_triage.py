@@ -22,17 +22,6 @@ from typing import Any
 from helpers.examples import DATA
 from helpers.messages import Request, Tool, ToolCall, ToolResult, system, tool_result, user
 
-__all__ = [
-    "CRASH_REPORT",
-    "CRASH_REPORTS",
-    "FINISH",
-    "SYSTEM_PROMPT",
-    "TOOLS",
-    "Workspace",
-    "opening",
-    "run_tool",
-]
-
 HERE = DATA / "crash_triage"
 REPO = HERE / "repo"
 

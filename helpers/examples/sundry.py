@@ -18,7 +18,6 @@ from typing import Any
 
 from helpers.examples import DATA
 from helpers.messages import (
-    Message,
     Request,
     Tool,
     ToolCall,
@@ -30,16 +29,6 @@ from helpers.messages import (
     tool_result,
     user,
 )
-
-__all__ = [
-    "EXTRA_TOOLS",
-    "REFUND_CEILING_USD",
-    "SYSTEM_PROMPT",
-    "TICKET_TEXT",
-    "TOOLS",
-    "run_tool",
-    "ticket",
-]
 
 HERE = DATA / "sundry"
 REFUND_CEILING_USD = 150.0
@@ -128,12 +117,8 @@ def _validators() -> dict[str, Any]:
 
 
 def _invalid_arguments(call: ToolCall) -> str | None:
-    """Why the call's arguments do not fit its tool's JSON Schema, or None if they do.
-
-    Models sometimes send a missing field, a string for a number, or a value outside an enum.
-    Checking with the schema the model was given (the ``jsonschema`` library, not hand-written
-    checks) lets the tool answer with a precise error the model can correct.
-    """
+    """Why the call's arguments do not fit the JSON Schema the model was given, or None: a
+    precise error the model can correct (a missing field, a string for a number...)."""
     validator = _validators().get(call.name)
     if validator is None:
         return None  # unknown tools are reported below
@@ -196,8 +181,3 @@ def run_tool(call: ToolCall) -> ToolResult:
         hits = [a for a in world["help_center"] if any(w in a["text"].lower() for w in words)]
         return _ok(call, hits[:2])
     return _error(call, f"unknown tool {call.name!r}")
-
-
-def run_tools(message: Message) -> Message:
-    """Answer every tool call of an assistant message, in one ``tool`` message."""
-    return tool(*(run_tool(c) for c in message.tool_calls))
