@@ -1,21 +1,22 @@
 """Used in lessons: 00, 01, 02, 03, 04, 05, 06, 07, 08, 09, 10, 11.
 
 The two running examples, the Sundry support agent and the crash-triage agent, and ``DATA``:
-where their data files (system prompts, tool definitions, fake worlds) and the model table are.
-Each example implements its tools over a small fake world, so the loop and the local provider
-run them end to end, offline and deterministically. ``DATA`` is the repository's ``data/``
-folder, or the copy a built wheel carries as ``helpers/data/`` (``setup.py``), looked for in
-this order: where ``ON_THE_WIRE_ROOT`` points; the checkout this package sits in (an editable
-install); the copy inside the installed package (a wheel, Colab, a hub image); a checkout above
-the working directory (a kernel started in ``notebooks/``).
+where their data files (prompts, tool definitions, fake worlds) and the model table are. Each
+example runs its tools over a small fake world (arguments checked against the schema the model
+saw: ``schema_error``), so the loop and the local provider run them offline, deterministically.
+``DATA`` is the repository's ``data/`` folder, or the copy a wheel carries as ``helpers/data/``
+(``setup.py``), looked for in this order: ``ON_THE_WIRE_ROOT``; the checkout this package sits
+in (an editable install); the copy inside the installed package (a wheel, Colab, a hub image);
+a checkout above the working directory (a kernel started in ``notebooks/``).
 """
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
-__all__ = ["DATA", "ROOT", "find_data"]
+__all__ = ["DATA", "ROOT", "find_data", "schema_error"]
 
 _PACKAGE = Path(__file__).resolve().parent.parent  # the helpers/ folder
 
@@ -57,3 +58,14 @@ def find_data() -> Path:
 DATA = find_data()
 #: The checkout the data came from, or the installed package folder (wheel installs).
 ROOT = DATA.parent
+
+
+def schema_error(parameters: dict[str, Any], arguments: dict[str, Any]) -> tuple[str, str] | None:
+    """Where and how ``arguments`` first break a tool's JSON Schema (``jsonschema``), or None:
+    a missing field, a string for a number, a value outside an enum, which the model can fix."""
+    from jsonschema import Draft202012Validator
+
+    error = next(iter(Draft202012Validator(parameters).iter_errors(arguments)), None)
+    if error is None:
+        return None
+    return "/".join(str(p) for p in error.absolute_path) or "arguments", error.message

@@ -16,7 +16,7 @@ import json
 from functools import cache
 from typing import Any
 
-from helpers.examples import DATA
+from helpers.examples import DATA, schema_error
 from helpers.messages import (
     Request,
     Tool,
@@ -108,25 +108,11 @@ def _eligibility(order: dict[str, Any], reason: str) -> dict[str, Any]:
     return {"eligible": True, "max_refund_usd": order["total_usd"], "why": "within 30 days"}
 
 
-@cache
-def _validators() -> dict[str, Any]:
-    """One JSON Schema validator per tool, built once."""
-    from jsonschema import Draft202012Validator
-
-    return {t.name: Draft202012Validator(t.parameters) for t in TOOLS + EXTRA_TOOLS}
-
-
 def _invalid_arguments(call: ToolCall) -> str | None:
-    """Why the call's arguments do not fit the JSON Schema the model was given, or None: a
-    precise error the model can correct (a missing field, a string for a number...)."""
-    validator = _validators().get(call.name)
-    if validator is None:
-        return None  # unknown tools are reported below
-    error = next(iter(validator.iter_errors(call.arguments)), None)
-    if error is None:
-        return None
-    where = "/".join(str(p) for p in error.absolute_path) or "arguments"
-    return f"invalid arguments for {call.name} at {where}: {error.message}"
+    """Why the call's arguments do not fit its tool's JSON Schema, or None if they do."""
+    tool = next((t for t in TOOLS + EXTRA_TOOLS if t.name == call.name), None)
+    error = schema_error(tool.parameters, call.arguments) if tool else None  # unknown: below
+    return f"invalid arguments for {call.name} at {error[0]}: {error[1]}" if error else None
 
 
 def run_tool(call: ToolCall) -> ToolResult:
