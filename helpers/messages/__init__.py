@@ -102,11 +102,14 @@ def block_from_json(obj: Any, where: str = "block") -> Block:
             )
         if not isinstance(args, dict):
             raise FormatError(f"{where}.arguments: expected an object, got {type(args).__name__}")
-        call = ToolCall(_require(obj, "id", str, where), _require(obj, "name", str, where), args)
-        call.signature = obj.get("signature")
-        call.raw_arguments = obj.get("raw_arguments")
-        call.item_id = obj.get("item_id")
-        return call
+        return ToolCall(
+            _require(obj, "id", str, where),
+            _require(obj, "name", str, where),
+            args,
+            signature=obj.get("signature"),
+            raw_arguments=obj.get("raw_arguments"),
+            item_id=obj.get("item_id"),
+        )
     if kind == "tool_result":
         call_id = _require(obj, "call_id", str, where)
         if "content" in obj:
