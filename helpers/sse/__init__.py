@@ -114,13 +114,13 @@ def accumulate(
     checked = _Checked(found)
     try:
         return ACCUMULATORS[format](checked, notes)
+    except StreamError:
+        raise
     except (json.JSONDecodeError, RecursionError) as err:
         raise StreamError(
             f"event {checked.current}: data is not JSON (a stream cut mid-event?): {err}"
         ) from None
     except (KeyError, TypeError, AttributeError, IndexError, ValueError) as err:
-        if isinstance(err, StreamError):
-            raise
         what = f"missing {err}" if isinstance(err, KeyError) else str(err)
         raise StreamError(f"event {checked.current} has an unexpected shape: {what}") from None
 
