@@ -3,7 +3,7 @@
 The lessons read ``../data/...`` from a checkout, and so does an editable install (``-e .``).
 A wheel installed elsewhere (``pip install on-the-wire``, Colab, a JupyterHub image) has no
 checkout beside it, so the same files travel inside the package and
-``helpers.paths`` finds them there. Everything else about the package is declared
+``helpers.examples.DATA`` finds them there. Everything else about the package is declared
 in ``pyproject.toml``.
 
 The wheel is built either from the checkout or, as ``python -m build`` does, from the sdist:

@@ -110,8 +110,8 @@ def imports() -> None:
 def _everyday_requests() -> list:
     """Requests the size lessons send: Sundry's last turn, the crash-triage fixture."""
     from benchmarks.sundry_ticket import requests
+    from helpers.examples import DATA
     from helpers.messages import load_file
-    from helpers.paths import DATA
 
     crash = load_file(DATA / "crash_triage" / "request.json")
     crash.model = "gpt-4o-mini"

@@ -31,7 +31,7 @@ import statistics
 import sys
 from pathlib import Path
 
-from helpers.paths import DATA
+from helpers.examples import DATA
 
 FORMATS = ("openai-chat", "openai-responses", "anthropic", "gemini")
 RULES = ("anthropic-estimate", "gemini-estimate")

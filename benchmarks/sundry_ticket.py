@@ -16,10 +16,9 @@ from __future__ import annotations
 import json
 import sys
 
-from helpers.examples import sundry
-from helpers.messages import Message, Request, assistant, tool_call, user
+from helpers.examples import DATA, sundry
+from helpers.messages import Message, Request, assistant, tool, tool_call, user
 from helpers.models import as_of, default_model
-from helpers.paths import DATA
 
 TRACE = DATA / "sundry" / "trace.json"
 
@@ -53,7 +52,7 @@ def requests(model: str = "") -> list[Request]:
     for reply in SCRIPT:
         messages = [*request.messages, reply]
         if reply.tool_calls:
-            messages.append(sundry.run_tools(reply))
+            messages.append(tool(*(sundry.run_tool(c) for c in reply.tool_calls)))
         else:
             messages.append(user(FOLLOW_UP))
         request = Request(model, messages, list(sundry.TOOLS))

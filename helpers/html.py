@@ -1,12 +1,9 @@
 """Used in lessons: none directly (imported by caching, cost.prices, cost.tickets, ...).
 
-HTML for notebook output: the role-coloured cards a ``Message`` or ``Request`` shows as, and
-:func:`no_math`, which keeps JupyterLab's LaTeX renderer away from dollar amounts (MathJax reads
-any pair of ``$`` as a formula; it skips elements of class ``mathjax_ignore``/``tex2jax_ignore``).
-
-Colours come from the Okabe-Ito palette (safe for colour-blind readers); every card also names
-its role and each block's type in text. This module imports nothing from ``helpers.messages``
-(which calls it for ``_repr_html_``): it reads the fields by name.
+HTML for notebook output: the role-coloured cards a ``Message`` or ``Request`` shows as
+(Okabe-Ito colours, safe for colour-blind readers; each card also names its role and block
+types in text), and :func:`no_math`, which keeps MathJax from reading a pair of ``$`` as a
+formula. It reads the fields by name, importing nothing from ``helpers.messages``.
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from functools import cache
 from typing import Any
 
-from helpers.paths import DATA
+from helpers.examples import DATA
 
 __all__ = [
     "info_for",

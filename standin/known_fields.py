@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from helpers.paths import DATA
+from helpers.examples import DATA
 
 __all__ = ["Unknown", "known_betas", "unknown_fields"]
 

@@ -16,8 +16,7 @@ from helpers.formats.common import Note, Notes
 from helpers.formats.gemini_render import _model_parts
 from helpers.formats.openai_chat_render import _tool_call
 from helpers.formats.openai_responses_render import _assistant_items
-from helpers.messages import Image, Message, Reasoning, Text
-from helpers.replies import Reply
+from helpers.messages import Image, Message, Reasoning, Reply, Text
 
 __all__ = ["render_response"]
 

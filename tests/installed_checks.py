@@ -39,8 +39,7 @@ def plain_tiktoken() -> str:
 
 
 def data_from_the_package() -> str:
-    from helpers.examples import crash_triage, sundry
-    from helpers.paths import DATA
+    from helpers.examples import DATA, crash_triage, sundry
 
     assert DATA.is_relative_to(Path(sundry.__file__).parents[1]), DATA
     triage = crash_triage.SYSTEM_PROMPT[:20]

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from helpers.messages import Reasoning, assistant, tool_call
-from helpers.replies import Reply, Usage
+from helpers.messages import Reasoning, Reply, Usage, assistant, tool_call
 
 FIXTURES = Path(__file__).parent / "fixtures" / "sse"
 TEXT = "Hi Maya, I've refunded $129.00 for order SO-48213; it reaches your card in 5 days."

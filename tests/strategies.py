@@ -18,13 +18,14 @@ from helpers.messages import (
     Image,
     Message,
     Reasoning,
+    Reply,
     Request,
     Text,
     Tool,
     ToolCall,
     ToolResult,
+    Usage,
 )
-from helpers.replies import Reply, Usage
 
 # Printable text without surrogates; never empty (empty text blocks break Anthropic's rules).
 words = st.text(

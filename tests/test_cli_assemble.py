@@ -44,6 +44,19 @@ def test_a_cut_stream_is_one_line_on_stderr(tmp_path, capsys):
     assert err.startswith("error: ") and "not JSON" in err and err.count("\n") == 1
 
 
+def test_a_stream_cut_short_says_what_was_recovered(tmp_path, capsys):
+    from standin.sse_write import encode_reply
+    from tests.sse_support import tools_reply
+
+    raw = encode_reply(tools_reply("anthropic", think=False), "anthropic")
+    cut = tmp_path / "cut.sse"
+    cut.write_bytes(raw[: raw.index(b"event: message_delta")])
+    assert main(["assemble", str(cut), "--format", "anthropic"]) == 2
+    err = capsys.readouterr().err
+    assert "recovered before the cut: text (" in err
+    assert "tool_call search_code, tool_call run_tests" in err
+
+
 def test_missing_file(capsys):
     assert main(["assemble", "/nonexistent.sse", "--format", "gemini"]) == 2
     assert "cannot read /nonexistent.sse" in capsys.readouterr().err

@@ -9,7 +9,7 @@ import pytest
 from benchmarks.sundry_ticket import requests as sundry_requests
 from benchmarks.sundry_ticket import trace
 from helpers.cost import project_ticket
-from helpers.paths import DATA
+from helpers.examples import DATA
 from standin.cli import main
 
 

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from helpers.paths import DATA
+from helpers.examples import DATA
 from standin.cli import main
 
 SUNDRY = str(DATA / "sundry" / "request.json")

@@ -19,7 +19,7 @@ from helpers.cost import (
     with_tools,
 )
 from helpers.examples import sundry
-from helpers.replies import Usage
+from helpers.messages import Usage
 from helpers.tokens import count
 
 # --- each provider's usage, normalised: input includes cached ----------------------------------

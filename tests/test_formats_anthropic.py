@@ -10,10 +10,12 @@ from helpers.formats import FormatError, parse, parse_response
 from helpers.messages import (
     Image,
     Reasoning,
+    Reply,
     Request,
     Text,
     Tool,
     ToolCall,
+    Usage,
     assistant,
     system,
     tool,
@@ -21,7 +23,6 @@ from helpers.messages import (
     tool_result,
     user,
 )
-from helpers.replies import Reply, Usage
 from standin.render_response import render_response
 from tests.format_support import parse_with_notes, render_with_notes
 

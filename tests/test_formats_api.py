@@ -23,8 +23,10 @@ from helpers.formats import (
 from helpers.formats.common import load_arguments
 from helpers.messages import (
     Message,
+    Reply,
     Request,
     Text,
+    Usage,
     assistant,
     system,
     tool,
@@ -32,7 +34,6 @@ from helpers.messages import (
     tool_result,
     user,
 )
-from helpers.replies import Reply, Usage
 from standin.render_response import render_response
 from tests.strategies import held_by, replies
 

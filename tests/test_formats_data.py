@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from helpers.examples import DATA
 from helpers.formats import FORMATS, detect, parse, render
 from helpers.messages import Message, load_file
-from helpers.paths import DATA
 
 SUNDRY = DATA / "sundry" / "request.json"
 CRASH = DATA / "crash_triage" / "request.json"

@@ -11,10 +11,12 @@ from helpers.formats.gemini_render import NO_ID
 from helpers.messages import (
     Image,
     Reasoning,
+    Reply,
     Request,
     Text,
     Tool,
     ToolCall,
+    Usage,
     assistant,
     system,
     tool,
@@ -22,7 +24,6 @@ from helpers.messages import (
     tool_result,
     user,
 )
-from helpers.replies import Reply, Usage
 from standin.render_response import render_response
 from tests.format_support import parse_with_notes, render_with_notes
 

@@ -11,9 +11,11 @@ from helpers.messages import (
     Image,
     Message,
     Reasoning,
+    Reply,
     Text,
     Tool,
     ToolCall,
+    Usage,
     assistant,
     system,
     tool,
@@ -21,7 +23,6 @@ from helpers.messages import (
     tool_result,
     user,
 )
-from helpers.replies import Reply, Usage
 from standin.render_response import render_response
 from tests.format_support import parse_with_notes, render_with_notes
 

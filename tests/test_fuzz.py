@@ -37,8 +37,7 @@ from hypothesis import strategies as st
 from helpers import sse
 from helpers.examples import crash_triage, sundry
 from helpers.formats import FORMATS, detect, parse, parse_response, render
-from helpers.messages import FormatError, Message
-from helpers.replies import Reply, Usage
+from helpers.messages import FormatError, Message, Reply, Usage
 from helpers.rules import PROFILES, check
 from standin import sse_write
 from standin.cli import main

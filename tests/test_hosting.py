@@ -56,7 +56,7 @@ def test_a_non_editable_install_still_finds_the_data_from_the_notebooks_folder(t
         ROOT / "helpers", site / "helpers", ignore=shutil.ignore_patterns("__pycache__")
     )
     script = (
-        "import helpers.paths as p, helpers.examples.sundry as s;"
+        "import helpers.examples as p, helpers.examples.sundry as s;"
         "print(p.DATA.parent == p.Path.cwd().parent, len(s.TOOLS))"
     )
     env = dict(os.environ, PYTHONPATH=str(site))
@@ -80,7 +80,7 @@ def test_outside_the_repository_the_error_says_what_to_do(tmp_path):
     env = dict(os.environ, PYTHONPATH=str(site))
     env.pop("ON_THE_WIRE_ROOT", None)
     out = subprocess.run(
-        [sys.executable, "-c", "import helpers.paths"],
+        [sys.executable, "-c", "import helpers.examples"],
         cwd=tmp_path,
         env=env,
         capture_output=True,
@@ -93,7 +93,7 @@ def test_outside_the_repository_the_error_says_what_to_do(tmp_path):
 def test_a_wrong_on_the_wire_root_is_named_not_ignored(tmp_path):
     env = dict(os.environ, ON_THE_WIRE_ROOT=str(tmp_path))
     out = subprocess.run(
-        [sys.executable, "-c", "import helpers.paths"],
+        [sys.executable, "-c", "import helpers.examples"],
         cwd=ROOT,
         env=env,
         capture_output=True,

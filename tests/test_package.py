@@ -361,7 +361,7 @@ def test_the_colab_cell_sets_up_the_series_in_a_simulated_colab(installed, tmp_p
         f"exec({cell!r})\n"
         "import helpers, tiktoken\n"
         "from helpers.examples import sundry\n"
-        "from helpers.paths import DATA\n"
+        "from helpers.examples import DATA\n"
         "tools = json.load(open('../data/sundry/tools.json', encoding='utf-8'))\n"
         "print(json.dumps({'cwd': os.getcwd(), 'helpers': helpers.__file__, 'data': str(DATA),\n"
         "    'tools': [len(tools), len(sundry.TOOLS)],\n"

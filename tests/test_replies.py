@@ -1,7 +1,6 @@
 from __future__ import annotations
 
-from helpers.messages import assistant
-from helpers.replies import Reply, Usage
+from helpers.messages import Reply, Usage, assistant
 
 
 def test_uncached_input_is_what_is_left_after_cache_reads_and_writes():

@@ -2,9 +2,8 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 
-from helpers.examples import sundry
+from helpers.examples import DATA, sundry
 from helpers.messages import Request, load_file
-from helpers.paths import DATA
 from helpers.rules import check
 from helpers.rules.cuts import turn_boundaries
 from tests.strategies import conversations

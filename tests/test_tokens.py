@@ -573,8 +573,8 @@ def test_a_count_labelled_exact_matches_its_figure_and_an_estimate_is_within_its
 
 
 def test_estimates_name_the_part_and_the_bound():
+    from helpers.examples import DATA
     from helpers.messages import load_file
-    from helpers.paths import DATA
 
     crash = load_file(DATA / "crash_triage" / "request.json")
     counted = count(crash, "gpt-4o-mini")

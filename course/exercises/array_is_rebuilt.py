@@ -19,8 +19,8 @@ from course.exercises import (
     not_answered,
     not_yet,
 )
+from helpers.loop import Trace
 from helpers.messages import Request
-from helpers.trace import Trace
 
 GOAL_TOKENS = 16_000  # exercise 2: the whole crash-triage ticket, compacted, bills less than this
 

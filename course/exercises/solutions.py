@@ -46,7 +46,7 @@ def solution_code(cell: dict) -> str:
 
 def _lessons_folder() -> Path:
     """``notebooks/`` of the checkout: next to the data, or above the working directory."""
-    from helpers.paths import ROOT
+    from helpers.examples import ROOT
 
     here = Path.cwd().resolve()
     for candidate in (ROOT, here, *here.parents):

@@ -8,7 +8,7 @@ from functools import cache
 from typing import Any
 
 from course.exercises import Exercise, Result, check_value, not_answered, not_yet
-from helpers.trace import Trace
+from helpers.loop import Trace
 
 EX1 = Exercise(
     "11.1",

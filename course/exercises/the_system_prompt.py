@@ -15,8 +15,8 @@ from course.exercises import (
     not_answered,
     not_yet,
 )
+from helpers.loop import Trace
 from helpers.messages import ToolCall, ToolResult
-from helpers.trace import Trace
 
 EX1 = Exercise(
     "09.1",

@@ -24,7 +24,7 @@ from helpers.cost.levers import (
 )
 from helpers.cost.prices import PROVIDERS, Cost, price, rates, usage_from
 from helpers.cost.tickets import Ticket, TicketTurn, project_ticket, ticket_from_usages
-from helpers.replies import Usage
+from helpers.messages import Usage
 
 __all__ = [
     "Cost",

@@ -19,8 +19,8 @@ from decimal import Decimal
 from typing import Any
 
 from helpers.html import no_math
+from helpers.messages import Usage
 from helpers.models import ModelInfo, model_info, price_timestamp
-from helpers.replies import Usage
 
 __all__ = ["Cost", "PROVIDERS", "price", "rates", "usage_from"]
 

@@ -21,9 +21,8 @@ from typing import Any
 
 from helpers.cost.prices import price
 from helpers.html import no_math
-from helpers.messages import Message, Request
+from helpers.messages import Message, Request, Usage
 from helpers.models import ModelInfo, as_of, model_info
-from helpers.replies import Usage
 
 __all__ = ["Ticket", "TicketTurn", "project_ticket", "ticket_from_usages"]
 

@@ -16,22 +16,10 @@ import difflib
 import json
 import re
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Any
 
+from helpers.examples import DATA, schema_error
 from helpers.messages import Request, Tool, ToolCall, ToolResult, system, tool_result, user
-from helpers.paths import DATA
-
-__all__ = [
-    "CRASH_REPORT",
-    "CRASH_REPORTS",
-    "FINISH",
-    "SYSTEM_PROMPT",
-    "TOOLS",
-    "Workspace",
-    "opening",
-    "run_tool",
-]
 
 HERE = DATA / "crash_triage"
 REPO = HERE / "repo"
@@ -134,14 +122,6 @@ def _existing_test_functions(body: str) -> dict[str, str]:
     return {re.match(r"\w+", p).group(): p.strip() for p in parts[1:] if re.match(r"Test\w+", p)}
 
 
-@cache
-def _validators() -> dict[str, Any]:
-    """One JSON Schema validator per tool (the ``jsonschema`` library), built once."""
-    from jsonschema import Draft202012Validator
-
-    return {t.name: Draft202012Validator(t.parameters) for t in TOOLS}
-
-
 def _file_issue(args: dict[str, Any], workspace: Workspace) -> str:
     number = f"ST-{501 + len(workspace.issues)}"
     workspace.issues[number] = {"title": args["title"], "body": args["body"]}
@@ -164,13 +144,11 @@ def _diagnosis_problem(groups: list[dict[str, Any]], workspace: Workspace) -> st
 def run_tool(call: ToolCall, workspace: Workspace) -> ToolResult:
     """Execute one crash-triage tool call in ``workspace``."""
     args = call.arguments
-    validator = _validators().get(call.name)
-    error = next(iter(validator.iter_errors(args)), None) if validator else None
+    tool = next((t for t in TOOLS if t.name == call.name), None)
+    error = schema_error(tool.parameters, args) if tool else None
     if error is not None:
-        where = "/".join(str(p) for p in error.absolute_path) or "arguments"
-        return tool_result(
-            call.id, f"bad arguments for {call.name}: {where}: {error.message}", is_error=True
-        )
+        where, message = error
+        return tool_result(call.id, f"bad arguments for {call.name}: {where}: {message}", True)
     try:
         if call.name == "search_code":
             return tool_result(call.id, workspace.search(args["pattern"], args.get("path", "")))

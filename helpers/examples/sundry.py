@@ -16,8 +16,8 @@ import json
 from functools import cache
 from typing import Any
 
+from helpers.examples import DATA, schema_error
 from helpers.messages import (
-    Message,
     Request,
     Tool,
     ToolCall,
@@ -29,17 +29,6 @@ from helpers.messages import (
     tool_result,
     user,
 )
-from helpers.paths import DATA
-
-__all__ = [
-    "EXTRA_TOOLS",
-    "REFUND_CEILING_USD",
-    "SYSTEM_PROMPT",
-    "TICKET_TEXT",
-    "TOOLS",
-    "run_tool",
-    "ticket",
-]
 
 HERE = DATA / "sundry"
 REFUND_CEILING_USD = 150.0
@@ -119,29 +108,11 @@ def _eligibility(order: dict[str, Any], reason: str) -> dict[str, Any]:
     return {"eligible": True, "max_refund_usd": order["total_usd"], "why": "within 30 days"}
 
 
-@cache
-def _validators() -> dict[str, Any]:
-    """One JSON Schema validator per tool, built once."""
-    from jsonschema import Draft202012Validator
-
-    return {t.name: Draft202012Validator(t.parameters) for t in TOOLS + EXTRA_TOOLS}
-
-
 def _invalid_arguments(call: ToolCall) -> str | None:
-    """Why the call's arguments do not fit its tool's JSON Schema, or None if they do.
-
-    Models sometimes send a missing field, a string for a number, or a value outside an enum.
-    Checking with the schema the model was given (the ``jsonschema`` library, not hand-written
-    checks) lets the tool answer with a precise error the model can correct.
-    """
-    validator = _validators().get(call.name)
-    if validator is None:
-        return None  # unknown tools are reported below
-    error = next(iter(validator.iter_errors(call.arguments)), None)
-    if error is None:
-        return None
-    where = "/".join(str(p) for p in error.absolute_path) or "arguments"
-    return f"invalid arguments for {call.name} at {where}: {error.message}"
+    """Why the call's arguments do not fit its tool's JSON Schema, or None if they do."""
+    tool = next((t for t in TOOLS + EXTRA_TOOLS if t.name == call.name), None)
+    error = schema_error(tool.parameters, call.arguments) if tool else None  # unknown: below
+    return f"invalid arguments for {call.name} at {error[0]}: {error[1]}" if error else None
 
 
 def run_tool(call: ToolCall) -> ToolResult:
@@ -196,8 +167,3 @@ def run_tool(call: ToolCall) -> ToolResult:
         hits = [a for a in world["help_center"] if any(w in a["text"].lower() for w in words)]
         return _ok(call, hits[:2])
     return _error(call, f"unknown tool {call.name!r}")
-
-
-def run_tools(message: Message) -> Message:
-    """Answer every tool call of an assistant message, in one ``tool`` message."""
-    return tool(*(run_tool(c) for c in message.tool_calls))

@@ -39,13 +39,14 @@ from helpers.messages import (
     Image,
     Message,
     Reasoning,
+    Reply,
     Request,
     Text,
     ToolCall,
     ToolResult,
+    Usage,
     load,
 )
-from helpers.replies import Reply, Usage
 
 __all__ = [
     "FORMATS",

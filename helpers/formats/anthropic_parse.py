@@ -28,13 +28,15 @@ from helpers.messages import (
     Image,
     Message,
     Reasoning,
+    Reply,
     Request,
+    StopReason,
     Text,
     Tool,
     ToolCall,
     ToolResult,
+    Usage,
 )
-from helpers.replies import Reply, StopReason, Usage
 
 
 def _text(block: dict, where: str, notes: Notes) -> Text:
@@ -217,7 +219,7 @@ _STOP: dict[str, StopReason] = {
 
 def parse_response(body: dict, notes: Notes) -> Reply:
     """A ``message`` body. Anthropic's ``input_tokens`` leaves out cache reads and writes;
-    the neutral ``input_tokens`` adds them back (see ``helpers.replies``)."""
+    the neutral ``input_tokens`` adds them back (see ``helpers.messages.Usage``)."""
     if not isinstance(body.get("content"), list):
         raise FormatError("content: an Anthropic message needs a 'content' list")
     blocks = _read_content(body["content"], "content", notes)

@@ -23,12 +23,14 @@ from helpers.messages import (
     Image,
     Message,
     Reasoning,
+    Reply,
+    StopReason,
     Text,
     Tool,
     ToolCall,
     ToolResult,
+    Usage,
 )
-from helpers.replies import Reply, StopReason, Usage
 
 #: Both OpenAI formats have no error flag on a tool result: the text carries it instead.
 ERROR_PREFIX = "ERROR: "

@@ -31,13 +31,15 @@ from helpers.messages import (
     Image,
     Message,
     Reasoning,
+    Reply,
     Request,
+    StopReason,
     Text,
     Tool,
     ToolCall,
     ToolResult,
+    Usage,
 )
-from helpers.replies import Reply, StopReason, Usage
 
 
 def _image(part: dict, where: str, notes: Notes) -> Image | None:
@@ -236,7 +238,7 @@ _REFUSED = {"SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "
 
 def parse_response(body: dict, notes: Notes) -> Reply:
     """A ``GenerateContentResponse``. Gemini counts thoughts *outside* ``candidatesTokenCount``;
-    the neutral ``output_tokens`` adds them in (see ``helpers.replies``)."""
+    the neutral ``output_tokens`` adds them in (see ``helpers.messages.Usage``)."""
     body = camel(body)
     candidates = array(body.get("candidates"), "candidates")
     if not candidates:

@@ -25,7 +25,7 @@ from helpers.formats.common import (
     token_field,
 )
 from helpers.messages import FormatError, Image, Message, Request, Text, Tool, ToolCall, ToolResult
-from helpers.replies import Reply, StopReason, Usage
+from helpers.messages.conversation import Reply, StopReason, Usage
 
 
 def _text(part: dict, where: str, notes: Notes) -> Text:

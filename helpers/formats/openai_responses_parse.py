@@ -36,7 +36,7 @@ from helpers.messages import (
     ToolCall,
     ToolResult,
 )
-from helpers.replies import Reply, StopReason, Usage
+from helpers.messages.conversation import Reply, StopReason, Usage
 
 
 def _part(part: Any, where: str, notes: Notes) -> Text | Image | None:

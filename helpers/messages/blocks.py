@@ -4,8 +4,7 @@ The five content blocks a message is made of: text, tool call, tool result, reas
 
 Lesson 03's point: ``content`` is always a list of these, never a bare string. Each block is a
 plain dataclass with one literal ``type`` discriminator and a ``to_json()`` that gives exactly
-its neutral JSON (``{"type": "text", "text": "..."}``). What this module does not do: know any
-provider (``helpers/formats/`` does), or read JSON back (``files.py``).
+its neutral JSON (``{"type": "text", "text": "..."}``). It knows no provider.
 """
 
 from __future__ import annotations
@@ -14,7 +13,11 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-__all__ = ["BLOCK_TYPES", "Block", "Image", "Reasoning", "Text", "ToolCall", "ToolResult"]
+
+def _with_optional(out: dict[str, Any], block: Any, keys: tuple[str, ...]) -> dict[str, Any]:
+    """``out`` plus each of the block's optional ``keys`` that is set (not None), in order."""
+    out.update({key: getattr(block, key) for key in keys if getattr(block, key) is not None})
+    return out
 
 
 @dataclass
@@ -26,10 +29,7 @@ class Text:
     type: Literal["text"] = field(default="text", init=False, repr=False)
 
     def to_json(self) -> dict:
-        out = {"type": "text", "text": self.text}
-        if self.item_id is not None:
-            out["item_id"] = self.item_id
-        return out
+        return _with_optional({"type": "text", "text": self.text}, self, ("item_id",))
 
 
 def dump_arguments(arguments: dict[str, Any]) -> str:
@@ -56,13 +56,7 @@ class ToolCall:
 
     def to_json(self) -> dict:
         out = {"type": "tool_call", "id": self.id, "name": self.name, "arguments": self.arguments}
-        if self.signature is not None:
-            out["signature"] = self.signature
-        if self.raw_arguments is not None:
-            out["raw_arguments"] = self.raw_arguments
-        if self.item_id is not None:
-            out["item_id"] = self.item_id
-        return out
+        return _with_optional(out, self, ("signature", "raw_arguments", "item_id"))
 
 
 @dataclass
@@ -77,14 +71,8 @@ class Image:
     type: Literal["image"] = field(default="image", init=False, repr=False)
 
     def to_json(self) -> dict:
-        out: dict[str, Any] = {"type": "image", "media_type": self.media_type}
-        if self.data is not None:
-            out["data"] = self.data
-        if self.url is not None:
-            out["url"] = self.url
-        if self.detail is not None:
-            out["detail"] = self.detail
-        return out
+        out = {"type": "image", "media_type": self.media_type}
+        return _with_optional(out, self, ("data", "url", "detail"))
 
     def __repr__(self) -> str:
         size = f"{len(self.data)} base64 chars" if self.data else self.url
@@ -134,10 +122,8 @@ class Reasoning:
     type: Literal["reasoning"] = field(default="reasoning", init=False, repr=False)
 
     def to_json(self) -> dict:
-        out: dict[str, Any] = {"type": "reasoning", "text": self.text}
-        for key in ("signature", "provider", "id"):
-            if getattr(self, key) is not None:
-                out[key] = getattr(self, key)
+        out = {"type": "reasoning", "text": self.text}
+        _with_optional(out, self, ("signature", "provider", "id"))
         if self.redacted:
             out["redacted"] = True
         return out

@@ -1,10 +1,11 @@
 """Used in lessons: 01, 02, 03, 04, 05, 06, 09, 10, 11, 12.
 
-Messages (a role and a list of blocks), tools, and the request that carries them all, plus the
+Messages (a role and a list of blocks), tools, the request that carries them all, and the
 builders (``user("...")``, ``assistant(...)``, ``tool(...)``) that read like the JSON they make.
 
 Lesson 02's point: four roles, one list. The caller owns that list and sends all of it every
-turn, tool definitions included. What this module does not do: know any provider.
+turn, tool definitions included. What comes back is a ``Reply``: one assistant message, why the
+model stopped, and the ``Usage``, normalised. What this module does not do: know any provider.
 """
 
 from __future__ import annotations
@@ -13,20 +14,6 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from helpers.messages.blocks import Block, Image, Text, ToolCall, ToolResult
-
-__all__ = [
-    "ROLES",
-    "Message",
-    "Request",
-    "Tool",
-    "assistant",
-    "system",
-    "text",
-    "tool",
-    "tool_call",
-    "tool_result",
-    "user",
-]
 
 Role = Literal["system", "user", "assistant", "tool"]
 ROLES: tuple[str, ...] = ("system", "user", "assistant", "tool")
@@ -110,11 +97,43 @@ class Request:
         return no_math(request_html(self))
 
 
+StopReason = Literal["end_turn", "tool_calls", "max_tokens", "refusal", "other"]
+
+
+@dataclass
+class Usage:
+    """A reply's tokens, one rule for every provider, so cost arithmetic has one meaning.
+
+    ``input_tokens`` counts **all** input tokens, cached or not (the Anthropic parser adds its
+    cache reads and writes back in); ``cache_read_tokens`` and ``cache_write_tokens`` are parts
+    of it. ``output_tokens`` counts all generated tokens, reasoning included (the Gemini parser
+    adds thoughts in); ``reasoning_tokens`` is part of it. ``raw`` keeps the provider's own.
+    """
+
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_read_tokens: int = 0
+    cache_write_tokens: int = 0
+    reasoning_tokens: int = 0
+    raw: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def uncached_input_tokens(self) -> int:
+        return self.input_tokens - self.cache_read_tokens - self.cache_write_tokens
+
+
+@dataclass
+class Reply:
+    """A provider's response, parsed: the message to append to the history, and its bill."""
+
+    message: Message
+    usage: Usage
+    stop_reason: StopReason
+    model: str = ""
+    id: str = ""
+
+
 # --- builders: they read like the JSON they make -----------------------------------------------
-
-
-def text(value: str) -> Text:
-    return Text(value)
 
 
 def _blocks(parts: tuple[str | Block, ...]) -> list[Block]:
@@ -127,7 +146,7 @@ def system(*parts: str | Block) -> Message:
 
 
 def user(*parts: str | Block) -> Message:
-    """``user("Where is my order?")`` or ``user(text(...), image(...))``"""
+    """``user("Where is my order?")`` or ``user("Look:", Image(url=...))``"""
     return Message("user", _blocks(parts))
 
 

@@ -3,12 +3,11 @@
 Streaming, read side: raw server-sent-event bytes -> the provider's whole response -> a Reply.
 
 A streamed reply is the same response as a non-streamed one, cut into events: ``events`` splits
-the bytes (with ``httpx-sse``), ``accumulate`` adds them up into the whole body
-(``accumulators.py``, one function per format), and ``assemble`` parses that body with the same
-``parse_response`` the non-streaming path uses, so both give the same message. One deliberate
-difference from the SSE spec: a last event no blank line closes is kept, as both official SDKs
-do. This package does not open connections, retry, or repair a broken stream: one that ends
-early or carries an error raises ``StreamError``, with what was assembled in ``.partial``.
+the bytes (with ``httpx-sse``; a last event no blank line closes is kept, as the SDKs do),
+``accumulate`` adds them up into the whole body (``accumulators.py``, one function per format),
+and ``assemble`` parses it with the same ``parse_response`` as the non-streaming path. This
+package does not open connections, retry, or repair a broken stream: one that ends early or
+carries an error raises ``StreamError``, with what was assembled in ``.partial``.
 """
 
 from __future__ import annotations
@@ -17,20 +16,13 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
+from helpers.messages import Reply
 from helpers.sse.accumulators import ACCUMULATORS, StreamError
 
 if TYPE_CHECKING:
     from httpx_sse import ServerSentEvent
 
-    from helpers.replies import Reply
-
-__all__ = [
-    "ACCUMULATORS",
-    "StreamError",
-    "accumulate",
-    "assemble",
-    "events",
-]
+__all__ = ["ACCUMULATORS", "StreamError", "accumulate", "assemble", "events"]
 
 
 def events(raw: bytes | str | Iterable[bytes]) -> list[ServerSentEvent]:
@@ -57,10 +49,8 @@ _EVENT_INDICES = ("index", "output_index", "content_index", "summary_index")
 
 
 def _indices(event: dict) -> Iterator[tuple[str, Any]]:
-    """``(place, value)`` of every index the accumulators read: the event's own, OpenAI Chat's
-    ``choices[i].index`` and ``choices[i].delta.tool_calls[j].index``, Gemini's
-    ``candidates[i].index``. Not a field of the content that happens to end in ``index`` (a
-    citation's ``encrypted_index`` is a string)."""
+    """``(place, value)`` of every index the accumulators read: the event's own, and those of
+    OpenAI Chat's choices and their tool calls and of Gemini's candidates."""
     yield from ((key, event[key]) for key in _EVENT_INDICES if key in event)
     for name in ("choices", "candidates"):
         for i, item in enumerate(_dicts(event.get(name))):
@@ -110,10 +100,9 @@ def accumulate(
 ) -> dict[str, Any]:
     """The whole response body that a stream in ``format`` adds up to.
 
-    A malformed stream raises :class:`StreamError` naming the event, whatever is wrong with it;
-    one cut short raises it with what was assembled so far in ``.partial``. ``notes`` (a list)
-    collects what was recovered rather than read whole: a tool call whose block never closed,
-    a ``data: [DONE]`` line after a format that has none.
+    A malformed stream raises :class:`StreamError` naming the event; one cut short raises it with
+    what was assembled so far in ``.partial``. ``notes`` (a list) collects what was recovered
+    rather than read whole (a tool call whose block never closed, a stray ``data: [DONE]``).
     """
     if format not in ACCUMULATORS:
         raise ValueError(f"unknown format {format!r} (known: {', '.join(ACCUMULATORS)})")
@@ -125,13 +114,13 @@ def accumulate(
     checked = _Checked(found)
     try:
         return ACCUMULATORS[format](checked, notes)
+    except StreamError:
+        raise
     except (json.JSONDecodeError, RecursionError) as err:
         raise StreamError(
             f"event {checked.current}: data is not JSON (a stream cut mid-event?): {err}"
         ) from None
     except (KeyError, TypeError, AttributeError, IndexError, ValueError) as err:
-        if isinstance(err, StreamError):
-            raise
         what = f"missing {err}" if isinstance(err, KeyError) else str(err)
         raise StreamError(f"event {checked.current} has an unexpected shape: {what}") from None
 
@@ -139,32 +128,7 @@ def accumulate(
 def assemble(
     raw: bytes | str | Iterable[bytes], format: str, notes: list[str] | None = None
 ) -> Reply:
-    """Raw SSE bytes -> a neutral ``Reply`` (message, usage, stop reason).
-
-    An incomplete stream raises ``StreamError`` saying what was recovered before the cut.
-    """
+    """Raw SSE bytes -> a neutral ``Reply`` (message, usage, stop reason)."""
     from helpers.formats import parse_response
 
-    try:
-        body = accumulate(raw, format, notes)
-    except StreamError as err:
-        err.args = (f"{err}{_recovered(err.partial, format)}",)
-        raise
-    return parse_response(body, format)
-
-
-def _recovered(partial: dict[str, Any] | None, format: str) -> str:
-    """ "; recovered before the cut: ..." from a partial body, or "" if nothing is readable."""
-    from helpers.formats import FormatError, parse_response
-
-    if not partial:
-        return "; nothing was recovered"
-    try:
-        blocks = parse_response(partial, format).message.content
-    except (FormatError, KeyError, TypeError, ValueError):
-        return ""
-    parts = [
-        f"text ({len(b.text)} chars)" if b.type == "text" else f"{b.type} {getattr(b, 'name', '')}"
-        for b in blocks
-    ]
-    return "; recovered before the cut: " + (", ".join(p.strip() for p in parts) or "no blocks")
+    return parse_response(accumulate(raw, format, notes), format)

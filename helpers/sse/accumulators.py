@@ -5,10 +5,9 @@ Streamed events -> the whole response body, one function per format: ``ACCUMULAT
 Each adds the events up into exactly the JSON a non-streaming call returns: text deltas are
 concatenated; tool-call argument fragments are joined by ``index`` (OpenAI Chat), by item id
 (OpenAI Responses) or by content-block index (Anthropic); Gemini sends whole calls; Anthropic's
-``signature_delta`` is an assignment, not an append. What each stream looks like, event by
-event: docs/evidence.md, "Formats". Anthropic citations are kept in the body's text blocks. Not
-handled: logprobs, built-in tools' events,
-several candidates. The other direction (a body cut into events) is the stand-in's.
+``signature_delta`` is an assignment, not an append. Each stream, event by event:
+docs/evidence.md, "Formats". Not handled: logprobs, built-in tools' events, several candidates.
+The other direction (a body cut into events) is the stand-in's.
 """
 
 from __future__ import annotations

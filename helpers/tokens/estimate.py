@@ -18,9 +18,9 @@ import json
 from functools import cache
 from typing import Any
 
+from helpers.examples import DATA
 from helpers.messages import Image, Message, Reasoning, Request, Text, ToolCall, ToolResult
 from helpers.models import ModelInfo
-from helpers.paths import DATA
 from helpers.tokens.encodings import PROXY, Piece, encode
 from helpers.tokens.exactness import image_tokens
 

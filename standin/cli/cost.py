@@ -61,8 +61,7 @@ def _checked(usage, where: str):
 def _usage(turn: dict[str, Any], provider: str | None, where: str):
     from helpers.cost import usage_from
     from helpers.formats import parse_response
-    from helpers.messages import FormatError
-    from helpers.replies import Usage
+    from helpers.messages import FormatError, Usage
     from standin.cli import UsageError
 
     if "usage" in turn:

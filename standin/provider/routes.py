@@ -42,7 +42,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from helpers.trace import COUNT_HEADER
+from helpers.loop import COUNT_HEADER
 from standin.provider import errors
 from standin.provider.scenarios import Scenario, Turn
 
@@ -183,8 +183,7 @@ def _usage(request: Any, message: Any, model: str, body: dict, provider: str) ->
     response header. Output by ``tokens.count_output``, the same rule the cost model uses.
     """
     from helpers import tokens
-    from helpers.messages import Reasoning
-    from helpers.replies import Usage
+    from helpers.messages import Reasoning, Usage
     from standin.fast_breakdown import count_fast
     from standin.wire_count import with_unmodelled
 
@@ -365,8 +364,7 @@ def _generate(
     route: Route, request: Any, model: str, sent: dict, body: dict, raw: bytes, scenario: Scenario
 ) -> Response:
     from helpers.formats import parse_response
-    from helpers.messages import Message, ToolCall
-    from helpers.replies import Reply
+    from helpers.messages import Message, Reply, ToolCall
     from standin.provider import scenarios, state, wire_options
     from standin.render_response import render_response
 

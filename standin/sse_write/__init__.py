@@ -14,7 +14,7 @@ from standin.sse_write import anthropic, gemini, openai_chat, openai_responses
 from standin.sse_write.framing import frame, pieces
 
 if TYPE_CHECKING:
-    from helpers.replies import Reply
+    from helpers.messages import Reply
 
 __all__ = ["ENCODERS", "encode", "encode_reply", "frame", "pieces"]
 
