@@ -26,13 +26,7 @@ from helpers.formats import (
     openai_responses_parse,
     openai_responses_render,
 )
-from helpers.formats.common import (
-    Note,
-    Notes,
-    Rendered,
-    check_placement,
-    check_tool_choice,
-)
+from helpers.formats.common import Note, Notes, Rendered, check_placement, check_tool_choice
 from helpers.messages import (
     ROLES,
     FormatError,
