@@ -59,24 +59,6 @@ BEDROCK_FIRST_USER = (
     "A conversation must start with a user message. Try again with a conversation that starts "
     "with a user message."
 )
-SOURCES = {
-    MISSING: "Kilo-Org/kilocode#5163, anthropics/claude-code#5989 (several ids), #2697, #1237",
-    UNEXPECTED: "anthropics/claude-code#13460, router-for-me/CLIProxyAPI#497",
-    DUPLICATE: "anthropics/claude-code#20901, BerriAI/litellm#23510 (newer reports drop the "
-    "backticks: claude-code#28515)",
-    ID_PATTERN: "anomalyco/opencode#1279",
-    DUPLICATE_RESULT: (
-        "anthropics/claude-code#14110 (2025-12-16, via Vertex AI: the path names the second "
-        "result), sipeed/picoclaw#1793 (2026-03-19)"
-    ),
-    EMPTY_MESSAGE: "anthropics/claude-code#6774, #4416",
-    EMPTY_TEXT: "anthropics/claude-code#59812, mckaywrigley/chatbot-ui#1656",
-    BLANK_TEXT: "anthropics/claude-code#23440, #23369",
-    NO_MESSAGES: "public error traces quoted in several repositories",
-    TOOL_NAMES: "tailcallhq/forgecode#892, anthropics/claude-code#10687",
-    ALTERNATE: "coaidev/coai#209, FlowiseAI/Flowise#2006 (2024; the first-party API now merges)",
-    FIRST_USER: "lobehub/lobehub#1601, anthropics/anthropic-sdk-typescript#565 (2024; Bedrock)",
-}
 _ID = re.compile(r"^[a-zA-Z0-9_-]+$")
 
 
@@ -146,9 +128,9 @@ def check(
             block = messages[f.message_index].content[f.block_index]
             answer = _answer(BLANK_TEXT if block.text else EMPTY_TEXT)
         elif f.rule == "call-not-answered" and key in missing:
-            answer = Answer(missing[key], SOURCES[MISSING])
+            answer = Answer(missing[key])
         elif (f.rule.startswith("result-") or f.rule == "duplicate-result") and key in unexpected:
-            answer = Answer(unexpected[key], SOURCES[UNEXPECTED])
+            answer = Answer(unexpected[key])
         elif f.rule == "duplicate-result" and key in at:
             answer = _answer(DUPLICATE_RESULT, w=at[key][0], b=at[key][1], id=f.call_id)
         elif f.rule == "duplicate-id" and key in at and _same_message_duplicate(wire, *at[key]):
@@ -226,7 +208,7 @@ def _not_first(call_at: int, between: int, call_id: str, text: str) -> tuple[Fin
         None,
         call_id,
     )
-    return f, Answer(text, SOURCES[MISSING])
+    return f, Answer(text)
 
 
 def _same_message_duplicate(wire: list[WireMessage], w: int, b: int) -> bool:
@@ -279,4 +261,4 @@ def _alternation(wire: list[WireMessage]) -> list[tuple[Finding, Answer]]:
 
 
 def _answer(template: str, **values: Any) -> Answer:
-    return Answer(template.format(**values), SOURCES[template])
+    return Answer(template.format(**values))

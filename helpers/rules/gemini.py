@@ -30,19 +30,6 @@ COUNT = (
     "function call parts of the function call turn."
 )
 EMPTY_PARTS = "* GenerateContentRequest.contents[{n}].parts: contents.parts must not be empty."
-SOURCES = {
-    EMPTY_PARTS: (
-        "egoist/chatwise-releases#250 (2025-02-18), aaif-goose/goose#1458 (2025-03-02), "
-        "QuantumNous/new-api#1060 (2025-05-12)"
-    ),
-    CALL_TURN: "google-gemini/gemini-cli#11814, #26486; continuedev/continue#11164",
-    RESPONSE_TURN: "langchain-ai/langchain#27799, lobehub/lobehub#7298",
-    COUNT: (
-        "google-gemini/gemini-cli#4217, #16415; microsoft/vscode#299295 and "
-        "microsoft/vscode-copilot-chat#4208, #4628 (calls whose results were dropped, followed "
-        "by a turn without function responses: 400)"
-    ),
-}
 
 
 @dataclass
@@ -108,7 +95,7 @@ def _core_answer(f: Finding, turns: list[GeminiTurn]) -> Answer | None:
     """Gemini's answer to a shared finding: a turn with no parts, a call answered twice."""
     if f.rule == "empty-content" and f.block_index is None:
         n = next((n for n, t in enumerate(turns) if t.neutral_index == f.message_index), None)
-        return None if n is None else Answer(EMPTY_PARTS.format(n=n), SOURCES[EMPTY_PARTS])
+        return None if n is None else Answer(EMPTY_PARTS.format(n=n))
     return _duplicate(f, turns) if f.rule == "duplicate-result" else None
 
 
@@ -118,7 +105,7 @@ def _duplicate(f: Finding, turns: list[GeminiTurn]) -> Answer | None:
         if any((i, j) == (f.message_index, f.block_index) for i, j, _ in turn.results):
             before = turns[n - 1] if n else None
             if before and before.calls and len(turn.results) != len(before.calls):
-                return Answer(COUNT, SOURCES[COUNT])
+                return Answer(COUNT)
     return None
 
 
@@ -137,7 +124,7 @@ def _call_turn(turn: GeminiTurn, before: GeminiTurn | None) -> tuple[Finding, An
         j,
         call.id,
     )
-    return f, Answer(CALL_TURN, SOURCES[CALL_TURN])
+    return f, Answer(CALL_TURN)
 
 
 def _response_turn(turn: GeminiTurn, before: GeminiTurn | None) -> tuple[Finding, Answer]:
@@ -155,7 +142,7 @@ def _response_turn(turn: GeminiTurn, before: GeminiTurn | None) -> tuple[Finding
         j,
         result.call_id if result else None,
     )
-    return f, Answer(RESPONSE_TURN, SOURCES[RESPONSE_TURN])
+    return f, Answer(RESPONSE_TURN)
 
 
 def _no_responses(turn: GeminiTurn, after: GeminiTurn) -> tuple[Finding, Answer]:
@@ -171,7 +158,7 @@ def _no_responses(turn: GeminiTurn, after: GeminiTurn) -> tuple[Finding, Answer]
         None,
         asked[0],
     )
-    return f, Answer(COUNT, SOURCES[COUNT])
+    return f, Answer(COUNT)
 
 
 def _count(turn: GeminiTurn, before: GeminiTurn) -> tuple[Finding, Answer]:
@@ -198,4 +185,4 @@ def _count(turn: GeminiTurn, before: GeminiTurn) -> tuple[Finding, Answer]:
         j,
         call_id,
     )
-    return f, Answer(COUNT, SOURCES[COUNT])
+    return f, Answer(COUNT)

@@ -37,13 +37,6 @@ EMPTY_LIST = (
     "Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty "
     "array instead."
 )
-SOURCES = {
-    MISSING: "router-for-me/CLIProxyAPI#2798, sdcb/chats#132, BerriAI/litellm#10083",
-    ORPHAN: "smarter-sh/smarter#264, sdcb/chats#132",
-    NOT_FOUND: "dapr/dapr-agents#145 (the thread does not name the upstream; OpenAI's style)",
-    EMPTY_LIST: "CopilotKit/CopilotKit#529",
-    DUPLICATE: "agno-agi/agno#5116 (param 'messages.[8].tool_call_id'), fatwang2/search2ai#30",
-}
 
 
 @dataclass
@@ -181,8 +174,8 @@ def _duplicate(f: Finding, chat: list[ChatMessage]) -> Answer | None:
         return None
     first = next(n for n, e in enumerate(chat) if e.tool_call_id == chat[k].tool_call_id)
     text = DUPLICATE.format(id=chat[k].tool_call_id, first=first, k=k)
-    return Answer(text, SOURCES[DUPLICATE], f"messages.[{k}].tool_call_id")
+    return Answer(text, f"messages.[{k}].tool_call_id")
 
 
 def _answer(template: str, param: str | None, code: str | None = None, **values: str) -> Answer:
-    return Answer(template.format(**values), SOURCES[template], param, code)
+    return Answer(template.format(**values), param, code)

@@ -36,14 +36,14 @@ class Finding:
 
 @dataclass(frozen=True)
 class Answer:
-    """What a provider answers for a finding: its text (verbatim where known) and its source.
+    """What a provider answers for a finding: its text, verbatim from a public report.
 
     The text counts the way the provider does (its own message list, after its renderer moved,
     merged or split messages). ``param`` and ``code`` are OpenAI's fields of the same names.
+    Which report quotes it is the stand-in's table (``docs/rules.md``).
     """
 
     text: str
-    source: str
     param: str | None = None
     code: str | None = None
 
@@ -88,10 +88,8 @@ class Violation:
     message_index: int | None = None
     block_index: int | None = None
     call_id: str | None = None
-    #: What the provider answers, its exact text where known (see ``provider_source``), else None.
+    #: What the provider answers, its exact text where known (``docs/rules.md``), else None.
     provider_error: str | None = None
-    #: Where ``provider_error``'s wording comes from (the public report that quotes it).
-    provider_source: str | None = None
     #: OpenAI's ``param`` field for this error (``"messages.[4].role"``, ``"input"``), if known.
     provider_param: str | None = None
     #: OpenAI's ``code`` field (``"empty_array"``), if the provider sends one; usually None.
@@ -143,7 +141,6 @@ def judged(
         block_index=found.block_index,
         call_id=found.call_id,
         provider_error=answer.text if answer else None,
-        provider_source=answer.source if answer else None,
         provider_param=answer.param if answer else None,
         provider_code=answer.code if answer else None,
         path=path,
