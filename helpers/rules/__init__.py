@@ -16,8 +16,7 @@ from __future__ import annotations
 from helpers.messages import Message, Request, Tool, message_from_json
 from helpers.rules import anthropic, gemini, openai_chat, openai_responses
 from helpers.rules.core import check_core
-from helpers.rules.cuts import turn_boundaries
-from helpers.rules.pairing import check_pairing
+from helpers.rules.pairing import check_pairing, turn_boundaries
 from helpers.rules.violation import (
     SHAPE_RULES,
     Answer,
