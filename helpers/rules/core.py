@@ -90,13 +90,7 @@ def _message_shape(i: int, message: Message, tools: list[Tool] | None) -> list[F
             f"content is a {type(content).__name__}, but content is always a list of blocks: "
             'write [Text("...")] (or use the builders: user("..."))'
         )
-        out.append(
-            Finding(
-                "content-not-list",
-                what,
-                i,
-            )
-        )
+        out.append(Finding("content-not-list", what, i))
         return out
     if not content:
         out.append(Finding("empty-content", f"this {role} message has no content blocks", i))
@@ -116,23 +110,22 @@ def _block_shape(i: int, j: int, role: str, block: Any, tools: list[Tool] | None
         return [Finding("unknown-block", what, i, j)]
     out = []
     if kind == "text" and not block.text.strip():
-        what = (
-            "empty"
-            if not block.text
-            else "only whitespacetext for the model in a user message after it"
-        )
+        what = "empty" if not block.text else "only whitespace"
         out.append(Finding("empty-content", f"this text block is {what}", i, j))
     if role == "tool" and kind != "tool_result":
         what = (
             f"a tool message holds only tool_result blocks, but this block is {kind}; put "
-            f"not in a {role} message"
+            "text for the model in a user message after it"
         )
         out.append(Finding("tool-message-content", what, i, j))
     elif kind == "tool_result" and role != "tool":
         what = f"a tool_result belongs in a tool message, not in a {role} message"
         out.append(Finding("result-outside-tool-message", what, i, j, block.call_id))
     elif kind == "tool_call" and role != "assistant":
-        what = "only the model makes tool calls: a tool_call belongs in an assistant message, "
+        what = (
+            "only the model makes tool calls: a tool_call belongs in an assistant message, "
+            f"not in a {role} message"
+        )
         out.append(Finding("call-outside-assistant", what, i, j, block.id))
     elif kind not in _ALLOWED.get(role, BLOCK_TYPES):
         what = f"a {role} message holds {', '.join(sorted(_ALLOWED[role]))} blocks, not {kind}"
