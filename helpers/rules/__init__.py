@@ -43,15 +43,6 @@ __all__ = [
     "turn_boundaries",
 ]
 
-PROFILES: tuple[str, ...] = (
-    "portable",
-    "openai-chat",
-    "openai-responses",
-    "anthropic",
-    "anthropic-strict",
-    "gemini",
-)
-
 _CHECKS = {
     "openai-chat": openai_chat.check,
     "openai-responses": openai_responses.check,
@@ -59,6 +50,8 @@ _CHECKS = {
     "anthropic-strict": lambda m, t, core: anthropic.check(m, t, core, strict=True),
     "gemini": gemini.check,
 }
+#: ``portable`` holds the shared rules only; each other profile adds its provider's.
+PROFILES: tuple[str, ...] = ("portable", *_CHECKS)
 
 
 def check(request_or_messages: Request | list[Message], profile: str = "portable") -> Violations:
@@ -68,8 +61,6 @@ def check(request_or_messages: Request | list[Message], profile: str = "portable
     messages. ``.accepted`` on the result says whether the provider takes the request: it has
     no errors (warnings may remain).
     """
-    if profile not in PROFILES:
-        raise ValueError(f"unknown profile {profile!r}; profiles: {', '.join(PROFILES)}")
     messages, tools = _unpack(request_or_messages)
     made = [judged(f, profile, answer) for f, answer in _findings(messages, tools, profile)]
     return Violations(sorted(made, key=_position))
@@ -79,14 +70,14 @@ def findings(request: Request, profile: str) -> list[tuple[Finding, Answer | Non
     """What ``check`` judges: each finding under ``profile`` with the provider's answer (or
     None), in the order found. ``standin.verdict`` makes its violations from these, located in
     the body it read."""
-    if profile not in PROFILES:
-        raise ValueError(f"unknown profile {profile!r}; profiles: {', '.join(PROFILES)}")
     return _findings(list(request.messages), list(request.tools), profile)
 
 
 def _findings(
     messages: list[Message], tools: list[Tool], profile: str
 ) -> list[tuple[Finding, Answer | None]]:
+    if profile not in PROFILES:
+        raise ValueError(f"unknown profile {profile!r}; profiles: {', '.join(PROFILES)}")
     found = check_core(messages, tools) + check_pairing(messages)
     if profile in _CHECKS:
         return _CHECKS[profile](messages, tools, found)

@@ -20,12 +20,8 @@ from helpers.html import no_math
 
 @dataclass(frozen=True)
 class Finding:
-    """One broken rule seen on the neutral list, before any provider judges it.
-
-    ``message_index`` and ``block_index`` count in the *neutral* request (``messages[i]``,
-    ``content[j]``). ``core`` and ``pairing`` find these; ``check`` judges each one under a
-    profile and makes it a ``Violation``.
-    """
+    """One broken rule seen on the neutral list (``messages[i].content[j]``), before any
+    provider judges it: ``check`` makes each one a ``Violation`` under a profile."""
 
     rule: str
     message: str
@@ -76,18 +72,13 @@ def severity(rule: str, profile: str, answer: Answer | None) -> str:
 
 
 @dataclass(frozen=True, kw_only=True)
-class Violation:
-    """One broken rule of the list, judged under a profile: made whole, never changed after."""
+class Violation(Finding):
+    """A finding judged under a profile: made whole, never changed after."""
 
-    rule: str
-    message: str
     #: The profile that judged it (``"portable"``, ``"anthropic"``, ...).
     profile: str
     #: ``"error"``: the provider refuses it; ``"warning"``: accepted there, but worth a look.
     severity: str
-    message_index: int | None = None
-    block_index: int | None = None
-    call_id: str | None = None
     #: What the provider answers, its exact text where known (``docs/rules.md``), else None.
     provider_error: str | None = None
     #: OpenAI's ``param`` field for this error (``"messages.[4].role"``, ``"input"``), if known.
@@ -133,13 +124,13 @@ def judged(
     """
     message = found.message if unseen is None else f"{found.message} ({unseen})"
     return Violation(
-        rule=found.rule,
-        message=message,
+        found.rule,
+        message,
+        found.message_index,
+        found.block_index,
+        found.call_id,
         profile=profile,
         severity="warning" if unseen else severity(found.rule, profile, answer),
-        message_index=found.message_index,
-        block_index=found.block_index,
-        call_id=found.call_id,
         provider_error=answer.text if answer else None,
         provider_param=answer.param if answer else None,
         provider_code=answer.code if answer else None,
@@ -174,16 +165,14 @@ class Violations(list):
         if not self:
             return no_math("<div>✅ no violations</div>")
         items = "".join(_item_html(v) for v in self)
-        head = _count(len(self.errors)) + _warning_count(len(self.warnings))
-        return no_math(f"<div><b>{head}</b><ul style='margin:2px 0'>{items}</ul></div>")
+        return no_math(f"<div><b>{_head(self)}</b><ul style='margin:2px 0'>{items}</ul></div>")
 
 
-def _count(n: int) -> str:
-    return f"{n} violation{'s' if n != 1 else ''}" if n else "no violations"
-
-
-def _warning_count(n: int) -> str:
-    return f", {n} warning{'s' if n != 1 else ''}" if n else ""
+def _head(violations: Violations) -> str:
+    """``2 violations, 1 warning``: errors counted first, then warnings (if any)."""
+    n, w = len(violations.errors), len(violations.warnings)
+    head = f"{n} violation{'s' if n != 1 else ''}" if n else "no violations"
+    return head + (f", {w} warning{'s' if w != 1 else ''}" if w else "")
 
 
 def _item_html(v: Violation) -> str:
@@ -211,12 +200,10 @@ def explain(violations: list[Violation]) -> str:
     """
     if not violations:
         return "no violations"
-    profiles = sorted({v.profile for v in violations})
-    errors = [v for v in violations if v.severity == "error"]
-    warnings = [v for v in violations if v.severity != "error"]
-    head = _count(len(errors)) + _warning_count(len(warnings))
-    lines = [f"{head} of the rules of the list (profile {', '.join(profiles)}):"]
-    for n, v in enumerate(errors + warnings, 1):
+    found = Violations(violations)
+    profiles = ", ".join(sorted({v.profile for v in found}))
+    lines = [f"{_head(found)} of the rules of the list (profile {profiles}):"]
+    for n, v in enumerate(found.errors + found.warnings, 1):
         lines.append(f"{n}. {v}")
         if v.provider_error:
             lines.append(f"   {v.profile} answers: {v.provider_error}")
