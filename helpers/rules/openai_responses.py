@@ -4,10 +4,10 @@ OpenAI Responses: the shared rules, plus "a reasoning item is followed by what i
 
 Calls and results are ``input`` items paired by ``call_id``: every call has an output and every
 output a call. A replayed reasoning item with an ``id`` must be followed by the item it produced,
-with that item's own id (``reasoning-not-followed``); ``pairing_on_the_wire`` applies the same
-rule to a body's ``input`` items, which may hold types the neutral model cannot. Whether an
-output must come right after its call is not documented, so it is not refused. OpenAI's texts
-name ids, not positions; ``param`` is ``"input"``. Evidence: ``docs/evidence.md`` (Rules).
+with that item's own id (``reasoning-not-followed``; the stand-in checks the same on a body's
+``input``, which may hold item types the neutral model cannot). Whether an output must come
+right after its call is not documented, so it is not refused. OpenAI's texts name ids, not
+positions; ``param`` is ``"input"``. Evidence: ``docs/evidence.md`` (Rules).
 """
 
 from __future__ import annotations
@@ -25,9 +25,6 @@ DUPLICATE = (
 REASONING_ALONE = (
     "Item '{id}' of type 'reasoning' was provided without its required following item."
 )
-#: A ``previous_response_id`` the server does not have (never stored, or ``store: false``);
-#: ``param: "previous_response_id"``, ``code: "previous_response_not_found"``.
-NOT_STORED = "Previous response with id '{id}' not found."
 
 
 def check(
@@ -60,18 +57,17 @@ def _reasoning_alone(messages: list[Message]) -> list[tuple[Finding, Answer]]:
             after = found[n + 1][1] if n + 1 < len(found) else None
             if isinstance(after, Reasoning) or getattr(after, "item_id", None):
                 continue
-            if after is None:
-                what = "it is the last block of this assistant message"
-            else:
-                what = f"the {after.type} after it has no Responses item id (item_id)"
-            f = Finding(
-                "reasoning-not-followed",
-                f"reasoning item {block.id!r} is not followed by the item it produced: {what}; "
-                "OpenAI pairs a replayed reasoning item with its following item by id (keep the "
-                "text or tool call that came with it, with its 'msg_...'/'fc_...' id)",
-                i,
-                j,
+            missing = (
+                "it is the last block of this assistant message"
+                if after is None
+                else f"the {after.type} after it has no Responses item id (item_id)"
             )
+            what = (
+                f"reasoning item {block.id!r} is not followed by the item it produced: {missing}; "
+                "OpenAI pairs a replayed reasoning item with its following item by id (keep the "
+                "text or tool call that came with it, with its 'msg_...'/'fc_...' id)"
+            )
+            f = Finding("reasoning-not-followed", what, i, j)
             out.append((f, _answer(REASONING_ALONE, id=block.id)))
     return out
 

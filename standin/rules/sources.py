@@ -9,6 +9,11 @@ from __future__ import annotations
 
 from helpers.rules import anthropic, gemini, openai_chat, openai_responses
 
+#: A ``previous_response_id`` the server does not have (never stored, or ``store: false``):
+#: the stand-in answers it, with ``param: "previous_response_id"``,
+#: ``code: "previous_response_not_found"``.
+NOT_STORED = "Previous response with id '{id}' not found."
+
 #: provider text (with {placeholders}) -> the public reports that quote it
 SOURCES: dict[str, str] = {
     # openai_chat
@@ -22,7 +27,7 @@ SOURCES: dict[str, str] = {
         "agno-agi/agno#5116 (param 'messages.[8].tool_call_id'), fatwang2/search2ai#30"
     ),
     # openai_responses
-    openai_responses.NOT_STORED: (
+    NOT_STORED: (
         "maximhq/bifrost#2441 (OpenAI's answer passed through, store false)"
     ),
     openai_responses.NO_OUTPUT: "tjardoo/openai-client#124, lace-ai/gai#49",

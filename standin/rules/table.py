@@ -21,7 +21,7 @@ from helpers.rules import anthropic, gemini, openai_chat, openai_responses
 from standin.rules import fields, schemas, tool_choice
 from standin.rules.params import PARAM_RULES
 from standin.rules.shared import SHARED_CHECKED, shared_rows
-from standin.rules.sources import SOURCES
+from standin.rules.sources import NOT_STORED, SOURCES
 from standin.rules.wire import TEXTS
 
 #: When the sources were read: the provider modules' texts were gathered from public reports
@@ -103,7 +103,7 @@ ROWS: list[RuleRow] = [
     _refused(
         "openai-responses",
         "previous-response-not-found",
-        openai_responses.NOT_STORED,
+        NOT_STORED,
         CHECKED,
     ),
     _accepted(
