@@ -40,11 +40,8 @@ _ALLOWED = {
 
 
 def blocks(message: Message) -> Iterator[tuple[int, Any]]:
-    """``(index, block)`` for every *known* block of a message; malformed content yields nothing.
-
-    Provider checks use this so that a hand-built mistake (a string for content, a dict for a
-    block) is reported once, by the core rules, and never crashes the rest.
-    """
+    """``(index, block)`` for every *known* block of a message; malformed content yields nothing
+    (so a hand-built mistake is reported once, by the core rules, and never crashes the rest)."""
     content = message.content if isinstance(message.content, list) else []
     for j, block in enumerate(content):
         if isinstance(block, _BLOCK_CLASSES) and getattr(block, "type", None) in BLOCK_TYPES:

@@ -1,12 +1,9 @@
 """Used in lessons: none directly (imported by rules, rules.anthropic, rules.core, ...).
 
-What a broken rule looks like: a ``Finding`` on the neutral list, the provider's ``Answer``, and
-the ``Violation`` that joins them under a profile, with a readable report.
-
-A violation names the rule (``call-not-answered``), says in plain English what is wrong and
-where, and carries the provider's exact text where one is known. It is made whole by
-``judged`` and never changed after: its ``severity`` is the decision (``"error"``: the provider
-refuses it; ``"warning"``: accepted there, worth a look). Finding them is the job of ``core``,
+What a broken rule looks like: a ``Finding`` on the neutral list (the rule, what is wrong and
+where, in plain English), the provider's ``Answer``, and the ``Violation`` that joins them under
+a profile, made whole by ``judged`` and never changed after. Its ``severity`` is the decision:
+``"error"`` if the provider refuses it, else ``"warning"``. Finding them is the job of ``core``,
 ``pairing`` and the provider modules next to this one.
 """
 
@@ -139,12 +136,8 @@ def judged(
 
 
 class Violations(list):
-    """The list ``check()`` returns: a plain list of ``Violation`` that also prints well.
-
-    ``str()`` gives ``explain()``'s report; in a notebook it shows as a short HTML list.
-    ``errors`` are what the provider refuses, ``warnings`` the rest; ``accepted`` says whether
-    the provider would take the request (no errors).
-    """
+    """The list ``check()`` returns: ``Violation``s that print as ``explain()``'s report (in a
+    notebook, a short HTML list). ``accepted``: the provider takes the request (no errors)."""
 
     @property
     def errors(self) -> list[Violation]:
@@ -191,9 +184,8 @@ def _item_html(v: Violation) -> str:
 
 
 def explain(violations: list[Violation]) -> str:
-    """A readable multi-line report: one numbered line per violation, plus the provider's answer.
-
-    Errors (what the provider refuses) are counted; warnings follow them, marked ``warning:``.
+    """A readable report: one numbered line per violation (errors first, then warnings, marked
+    ``warning:``), each followed by the provider's answer if known.
 
     >>> print(explain([]))
     no violations
