@@ -9,6 +9,7 @@ not a JSON object (``arguments-not-object``), a role the format does not have
 (``results-not-first``). The parsers in ``helpers.formats`` name them as they read the body;
 ``answer_wire`` fills in what the provider answers, with the body's own positions, since a
 violation found here already points into the body (``messages.3.content.1``).
+``pairing_on_the_wire`` judges Responses' reasoning pairing on a body's own ``input`` items.
 
 Every text is verbatim from the public report cited beside it, our positions filled in.
 """
