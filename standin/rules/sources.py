@@ -27,9 +27,7 @@ SOURCES: dict[str, str] = {
         "agno-agi/agno#5116 (param 'messages.[8].tool_call_id'), fatwang2/search2ai#30"
     ),
     # openai_responses
-    NOT_STORED: (
-        "maximhq/bifrost#2441 (OpenAI's answer passed through, store false)"
-    ),
+    NOT_STORED: "maximhq/bifrost#2441 (OpenAI's answer passed through, store false)",
     openai_responses.NO_OUTPUT: "tjardoo/openai-client#124, lace-ai/gai#49",
     openai_responses.NO_CALL: "james-6-23/codex2api#414, continuedev/continue#10092",
     openai_responses.DUPLICATE: (
