@@ -33,12 +33,13 @@ from typing import Any
 from helpers.formats import FormatError, Note, detect, parse
 from helpers.formats.common import Notes
 from helpers.messages import Request
-from helpers.rules import Answer, Finding, Violation, Violations, findings, judged
+from helpers.rules import Answer, Finding, Violation, Violations, judged
 from standin.rules.errors import FORMATS, error_response
 from standin.rules.fields import check_fields
 from standin.rules.params import check_params
 from standin.rules.required import REQUIRED
 from standin.rules.schemas import check_schemas
+from standin.rules.strict import findings
 from standin.rules.tool_choice import check_tool_choice
 from standin.rules.wire import answer_wire, node_at, pairing_on_the_wire, wire_finding
 

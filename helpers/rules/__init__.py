@@ -5,10 +5,10 @@ The rules of the list: check a neutral conversation before a provider rejects it
 ``check(request, profile)`` returns every broken rule as a ``Violation``. ``portable`` holds the
 shared rules (``core.py``: system first, shapes and places; ``pairing.py``: every call answered
 once, in order); each provider profile (``openai-chat``, ``openai-responses``, ``anthropic``,
-``anthropic-strict``, ``gemini``) adds its own and answers in its own words. One decision: a
-violation is an error only if that provider refuses it, else a warning. What this package does
-not do: settings, schemas, unknown fields and HTTP answers (the stand-in's ``standin.rules``),
-or anything with a wire format (formats may import rules, not the reverse).
+``gemini``) adds its own and answers in its own words. One decision: a violation is an error
+only if that provider refuses it, else a warning. What this package does not do: settings,
+schemas, unknown fields, HTTP answers and hosts' stricter rules (the stand-in's
+``standin.rules``), or anything with a wire format (formats may import rules, not the reverse).
 """
 
 from __future__ import annotations
@@ -47,7 +47,6 @@ _CHECKS = {
     "openai-chat": openai_chat.check,
     "openai-responses": openai_responses.check,
     "anthropic": anthropic.check,
-    "anthropic-strict": lambda m, t, core: anthropic.check(m, t, core, strict=True),
     "gemini": gemini.check,
 }
 #: ``portable`` holds the shared rules only; each other profile adds its provider's.

@@ -4,11 +4,10 @@ Anthropic Messages: the shared rules in Anthropic's numbering, plus its own rule
 
 ``anthropic`` (the first-party API): tool results open the next turn (``results-not-first``),
 ids match ``^[a-zA-Z0-9_-]+$`` (``call-id-pattern``), content is non-empty except an optional
-final assistant message; consecutive same-role turns are merged, not refused.
-``anthropic-strict`` (Amazon Bedrock, older API versions) adds user/assistant alternation,
-user first. ``anthropic_numbering`` mirrors the renderer, so ``messages.N.content.M`` counts what
-is sent. Not checked: the extended-thinking rules and prefill. Texts and numbering evidence:
-``docs/evidence.md`` (Rules).
+final assistant message; consecutive same-role turns are merged, not refused (the stand-in's
+``anthropic-strict`` profile refuses them, as Amazon Bedrock does). ``anthropic_numbering``
+mirrors the renderer, so ``messages.N.content.M`` counts what is sent. Not checked: the
+extended-thinking rules and prefill. Texts and numbering evidence: ``docs/evidence.md`` (Rules).
 """
 
 from __future__ import annotations
@@ -45,20 +44,6 @@ EMPTY_TEXT = "messages: text content blocks must be non-empty"
 BLANK_TEXT = "messages: text content blocks must contain non-whitespace text"
 NO_MESSAGES = "messages: at least one message is required"
 TOOL_NAMES = "tools: Tool names must be unique."
-ALTERNATE = (
-    'messages: roles must alternate between "user" and "assistant", but found multiple '
-    '"{role}" roles in a row'
-)
-FIRST_USER = 'messages: first message must use the "user" role'
-#: Amazon Bedrock Converse words the strict rules its own way (quoted in the violation message).
-BEDROCK_ALTERNATE = (
-    "A conversation must alternate between user and assistant roles. Make sure the conversation "
-    "alternates between user and assistant roles and try again."
-)
-BEDROCK_FIRST_USER = (
-    "A conversation must start with a user message. Try again with a conversation that starts "
-    "with a user message."
-)
 _ID = re.compile(r"^[a-zA-Z0-9_-]+$")
 
 
@@ -105,9 +90,9 @@ def _sent(block: Any, role: str) -> bool:
 
 
 def check(
-    messages: list[Message], tools: list[Tool], core: list[Finding], strict: bool = False
+    messages: list[Message], tools: list[Tool], core: list[Finding]
 ) -> list[tuple[Finding, Answer | None]]:
-    """Core findings with Anthropic's answers, plus Anthropic's rules (and the strict ones)."""
+    """Core findings with Anthropic's answers, plus Anthropic's own rules."""
     wire = anthropic_numbering(messages)
     at = {(i, j): (w, b) for w, m in enumerate(wire) for b, (i, j, _) in enumerate(m.parts)}
     wire_of = {i: w for w, m in enumerate(wire) for i in m.neutral_indices}
@@ -136,10 +121,7 @@ def check(
         elif f.rule == "duplicate-tool":
             text = TOOL_NAMES
         kept.append((f, Answer(text) if text else None))
-    extra = not_first + _id_patterns(wire)
-    if strict:
-        extra += _alternation(wire)
-    return kept + extra
+    return kept + not_first + _id_patterns(wire)
 
 
 #: The core rules Anthropic's pairing check answers (with ``result-*``), by the block's place.
@@ -221,27 +203,4 @@ def _id_patterns(wire: list[WireMessage]) -> list[tuple[Finding, Answer]]:
                 )
                 f = Finding("call-id-pattern", what, i, j, block.id)
                 out.append((f, Answer(ID_PATTERN.format(w=w, b=b))))
-    return out
-
-
-def _alternation(wire: list[WireMessage]) -> list[tuple[Finding, Answer]]:
-    out = []
-    if wire and wire[0].role != "user":
-        what = (
-            f"after the system prompt the first message is {wire[0].role}, but the strict rules "
-            f"want a user message first. Bedrock Converse answers: {BEDROCK_FIRST_USER}"
-        )
-        f = Finding("first-must-be-user", what, wire[0].neutral_indices[0])
-        out.append((f, Answer(FIRST_USER)))
-    for w in range(1, len(wire)):
-        role = wire[w].role
-        if role == wire[w - 1].role:
-            what = (
-                f"on the wire this {role} message follows another {role} message (tool "
-                "messages become user messages); the first-party API merges them, the strict "
-                "rules (Bedrock, older API versions) reject them. Bedrock Converse answers: "
-                f"{BEDROCK_ALTERNATE}"
-            )
-            f = Finding("roles-must-alternate", what, wire[w].neutral_indices[0])
-            out.append((f, Answer(ALTERNATE.format(role=role))))
     return out

@@ -8,6 +8,7 @@ provider's answer, for every text in ``helpers.rules``' provider modules. The le
 from __future__ import annotations
 
 from helpers.rules import anthropic, gemini, openai_chat, openai_responses
+from standin.rules import strict
 
 #: A ``previous_response_id`` the server does not have (never stored, or ``store: false``):
 #: the stand-in answers it, with ``param: "previous_response_id"``,
@@ -60,10 +61,10 @@ SOURCES: dict[str, str] = {
     anthropic.BLANK_TEXT: "anthropics/claude-code#23440, #23369",
     anthropic.NO_MESSAGES: "public error traces quoted in several repositories",
     anthropic.TOOL_NAMES: "tailcallhq/forgecode#892, anthropics/claude-code#10687",
-    anthropic.ALTERNATE: (
+    strict.ALTERNATE: (
         "coaidev/coai#209, FlowiseAI/Flowise#2006 (2024; the first-party API now merges)"
     ),
-    anthropic.FIRST_USER: (
+    strict.FIRST_USER: (
         "lobehub/lobehub#1601, anthropics/anthropic-sdk-typescript#565 (2024; Bedrock)"
     ),
     # gemini

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from helpers.rules import anthropic, gemini, openai_chat, openai_responses
-from standin.rules import fields, schemas, tool_choice
+from standin.rules import fields, schemas, strict, tool_choice
 from standin.rules.params import PARAM_RULES
 from standin.rules.shared import SHARED_CHECKED, shared_rows
 from standin.rules.sources import NOT_STORED, SOURCES
@@ -140,8 +140,8 @@ ROWS: list[RuleRow] = [
         "(https://platform.claude.com/docs/en/build-with-claude/mid-conversation-system-messages)",
     ),
     # --- Anthropic, strict (Amazon Bedrock, older API versions)
-    _refused("anthropic-strict", "roles-must-alternate", anthropic.ALTERNATE),
-    _refused("anthropic-strict", "first-must-be-user", anthropic.FIRST_USER),
+    _refused("anthropic-strict", "roles-must-alternate", strict.ALTERNATE),
+    _refused("anthropic-strict", "first-must-be-user", strict.FIRST_USER),
     # --- Gemini generateContent
     _refused("gemini", "empty-content", gemini.EMPTY_PARTS, CHECKED),
     _refused("gemini", "call-turn-position", gemini.CALL_TURN),
