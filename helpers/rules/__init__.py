@@ -25,7 +25,6 @@ from helpers.rules.violation import (
     Violations,
     explain,
     judged,
-    severity,
 )
 
 __all__ = [
@@ -39,7 +38,6 @@ __all__ = [
     "explain",
     "findings",
     "judged",
-    "severity",
     "turn_boundaries",
 ]
 

@@ -90,8 +90,7 @@ def check(
 
 
 def _core_answer(f: Finding, turns: list[GeminiTurn]) -> Answer | None:
-    """Gemini's answer to a shared finding: a turn with no parts, a call answered twice (refused
-    when it makes the count differ)."""
+    """Gemini's answer to a shared finding: a turn with no parts, a call answered twice."""
     if f.rule == "empty-content" and f.block_index is None:
         n = next((n for n, t in enumerate(turns) if t.neutral_index == f.message_index), None)
         return None if n is None else Answer(EMPTY_PARTS.format(n=n))
@@ -100,7 +99,7 @@ def _core_answer(f: Finding, turns: list[GeminiTurn]) -> Answer | None:
     for n, turn in enumerate(turns):
         if any((i, j) == (f.message_index, f.block_index) for i, j, _ in turn.results):
             before = turns[n - 1] if n else None
-            if before and before.calls and len(turn.results) != len(before.calls):
+            if before and before.calls and len(turn.results) != len(before.calls):  # refused
                 return Answer(COUNT)
     return None
 

@@ -102,12 +102,9 @@ def _misplaced_result(
 
 
 def turn_boundaries(messages: list[Message]) -> list[int]:
-    """Indices ``k`` (past the leading system messages) where ``messages[k:]`` can start.
-
-    A cut at ``k`` is safe when ``messages[k]`` is not a tool message and every call before
-    ``k`` was answered before ``k``: else a result loses its call, or a call its result. System
-    messages are not part of the history being cut: they are kept whatever happens.
-    """
+    """Indices ``k`` (past the leading system messages, which are always kept) where a history
+    cut to ``messages[k:]`` can start: not at a tool message, and with every call before ``k``
+    answered before ``k`` (else a result loses its call, or a call its result)."""
     first = next((i for i, m in enumerate(messages) if m.role != "system"), len(messages))
     open_calls: set[str] = set()
     safe = []
