@@ -33,16 +33,17 @@ from typing import Any
 
 from helpers.formats import FormatError, Note, detect, parse
 from helpers.messages import Request
-from helpers.rules import Answer, Finding, Violation, Violations, findings, judged, openai_responses
+from helpers.rules import Answer, Finding, Violation, Violations, judged
 from standin.rules.errors import FORMATS, error_response
 from standin.rules.fields import check_fields
 from standin.rules.kinds import named_unknown
 from standin.rules.origins import Origins, origins
 from standin.rules.params import check_params
-from standin.rules.required import REQUIRED, REQUIRED_SOURCES
+from standin.rules.required import REQUIRED
 from standin.rules.schemas import check_schemas
+from standin.rules.strict import findings
 from standin.rules.tool_choice import check_tool_choice
-from standin.rules.wire import answer_wire, node_at
+from standin.rules.wire import answer_wire, node_at, pairing_on_the_wire, wire_finding
 
 __all__ = ["REQUIRED", "Verdict", "verdict"]
 
@@ -214,8 +215,8 @@ def _paired_on_the_wire(found: list[Violation], body: dict, profile: str, place)
     if profile != "openai-responses":
         return kept
     items = body.get("input") if isinstance(body.get("input"), list) else []
-    for k, rid, what in openai_responses.pairing_on_the_wire(items):
-        finding, answer = openai_responses.wire_finding(k, rid, what)
+    for k, rid, what in pairing_on_the_wire(items):
+        finding, answer = wire_finding(k, rid, what)
         v = judged(finding, profile, answer, place(f"input[{k}]"))
         later = [n for n, w in enumerate(kept) if _input_index(w.path) > k]
         kept.insert(later[0] if later else len(kept), v)  # in the order of the input
@@ -240,7 +241,7 @@ def _has_content(body: dict, path: str | None) -> bool:
 
 def _missing(text: str, profile: str) -> Violation:
     found = Finding("missing-field", f"a required field is missing ({text})")
-    return judged(found, profile, Answer(text, REQUIRED_SOURCES[text]))
+    return judged(found, profile, Answer(text))
 
 
 def _malformed(error: str, profile: str) -> Violation:

@@ -27,11 +27,12 @@ from helpers.messages import (
     tool_result,
     user,
 )
-from helpers.rules import PROFILES, Finding, Violation, check, explain, judged
+from helpers.rules import Finding, Violation, explain, judged
 from helpers.rules.anthropic import anthropic_numbering
 from helpers.rules.gemini import gemini_turns
 from helpers.rules.openai_chat import chat_numbering
 from standin.rules import error_response, first_violation_error
+from standin.rules.strict import PROFILES, check
 from tests.corruptions import CORRUPTIONS, user_between_call_and_result
 from tests.strategies import conversations
 

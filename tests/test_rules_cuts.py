@@ -4,8 +4,7 @@ from hypothesis import given, settings
 
 from helpers.examples import DATA, sundry
 from helpers.messages import Request, load_file
-from helpers.rules import check
-from helpers.rules.cuts import turn_boundaries
+from helpers.rules import check, turn_boundaries
 from tests.strategies import conversations
 
 

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from helpers.rules import PROFILES, SHAPE_RULES
+from helpers.rules import SHAPE_RULES
+from standin.rules.strict import PROFILES
 from standin.rules.table import ROWS, markdown
 from standin.verdict import verdict
 from tests.test_verdict import CASES

@@ -5,10 +5,10 @@ The rules of the list: check a neutral conversation before a provider rejects it
 ``check(request, profile)`` returns every broken rule as a ``Violation``. ``portable`` holds the
 shared rules (``core.py``: system first, shapes and places; ``pairing.py``: every call answered
 once, in order); each provider profile (``openai-chat``, ``openai-responses``, ``anthropic``,
-``anthropic-strict``, ``gemini``) adds its own and answers in its own words. One decision: a
-violation is an error only if that provider refuses it, else a warning. What this package does
-not do: settings, schemas, unknown fields and HTTP answers (the stand-in's ``standin.rules``),
-or anything with a wire format (formats may import rules, not the reverse).
+``gemini``) adds its own and answers in its own words. One decision: a violation is an error
+only if that provider refuses it, else a warning. What this package does not do: settings,
+schemas, unknown fields, HTTP answers and hosts' stricter rules (the stand-in's
+``standin.rules``), or anything with a wire format (formats may import rules, not the reverse).
 """
 
 from __future__ import annotations
@@ -16,8 +16,7 @@ from __future__ import annotations
 from helpers.messages import Message, Request, Tool, message_from_json
 from helpers.rules import anthropic, gemini, openai_chat, openai_responses
 from helpers.rules.core import check_core
-from helpers.rules.cuts import turn_boundaries
-from helpers.rules.pairing import check_pairing
+from helpers.rules.pairing import check_pairing, turn_boundaries
 from helpers.rules.violation import (
     SHAPE_RULES,
     Answer,
@@ -26,7 +25,6 @@ from helpers.rules.violation import (
     Violations,
     explain,
     judged,
-    severity,
 )
 
 __all__ = [
@@ -40,26 +38,17 @@ __all__ = [
     "explain",
     "findings",
     "judged",
-    "severity",
     "turn_boundaries",
 ]
-
-PROFILES: tuple[str, ...] = (
-    "portable",
-    "openai-chat",
-    "openai-responses",
-    "anthropic",
-    "anthropic-strict",
-    "gemini",
-)
 
 _CHECKS = {
     "openai-chat": openai_chat.check,
     "openai-responses": openai_responses.check,
     "anthropic": anthropic.check,
-    "anthropic-strict": lambda m, t, core: anthropic.check(m, t, core, strict=True),
     "gemini": gemini.check,
 }
+#: ``portable`` holds the shared rules only; each other profile adds its provider's.
+PROFILES: tuple[str, ...] = ("portable", *_CHECKS)
 
 
 def check(request_or_messages: Request | list[Message], profile: str = "portable") -> Violations:
@@ -69,8 +58,6 @@ def check(request_or_messages: Request | list[Message], profile: str = "portable
     messages. ``.accepted`` on the result says whether the provider takes the request: it has
     no errors (warnings may remain).
     """
-    if profile not in PROFILES:
-        raise ValueError(f"unknown profile {profile!r}; profiles: {', '.join(PROFILES)}")
     messages, tools = _unpack(request_or_messages)
     made = [judged(f, profile, answer) for f, answer in _findings(messages, tools, profile)]
     return Violations(sorted(made, key=_position))
@@ -80,14 +67,14 @@ def findings(request: Request, profile: str) -> list[tuple[Finding, Answer | Non
     """What ``check`` judges: each finding under ``profile`` with the provider's answer (or
     None), in the order found. ``standin.verdict`` makes its violations from these, located in
     the body it read."""
-    if profile not in PROFILES:
-        raise ValueError(f"unknown profile {profile!r}; profiles: {', '.join(PROFILES)}")
     return _findings(list(request.messages), list(request.tools), profile)
 
 
 def _findings(
     messages: list[Message], tools: list[Tool], profile: str
 ) -> list[tuple[Finding, Answer | None]]:
+    if profile not in PROFILES:
+        raise ValueError(f"unknown profile {profile!r}; profiles: {', '.join(PROFILES)}")
     found = check_core(messages, tools) + check_pairing(messages)
     if profile in _CHECKS:
         return _CHECKS[profile](messages, tools, found)

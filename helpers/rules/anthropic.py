@@ -4,11 +4,10 @@ Anthropic Messages: the shared rules in Anthropic's numbering, plus its own rule
 
 ``anthropic`` (the first-party API): tool results open the next turn (``results-not-first``),
 ids match ``^[a-zA-Z0-9_-]+$`` (``call-id-pattern``), content is non-empty except an optional
-final assistant message; consecutive same-role turns are merged, not refused.
-``anthropic-strict`` (Amazon Bedrock, older API versions) adds user/assistant alternation,
-user first. ``anthropic_numbering`` mirrors the renderer, so ``messages.N.content.M`` counts what
-is sent. Not checked: the extended-thinking rules and prefill. Texts and numbering evidence:
-``docs/evidence.md`` (Rules).
+final assistant message; consecutive same-role turns are merged, not refused (the stand-in's
+``anthropic-strict`` profile refuses them, as Amazon Bedrock does). ``anthropic_numbering``
+mirrors the renderer, so ``messages.N.content.M`` counts what is sent. Not checked: the
+extended-thinking rules and prefill. Texts and numbering evidence: ``docs/evidence.md`` (Rules).
 """
 
 from __future__ import annotations
@@ -45,38 +44,6 @@ EMPTY_TEXT = "messages: text content blocks must be non-empty"
 BLANK_TEXT = "messages: text content blocks must contain non-whitespace text"
 NO_MESSAGES = "messages: at least one message is required"
 TOOL_NAMES = "tools: Tool names must be unique."
-ALTERNATE = (
-    'messages: roles must alternate between "user" and "assistant", but found multiple '
-    '"{role}" roles in a row'
-)
-FIRST_USER = 'messages: first message must use the "user" role'
-#: Amazon Bedrock Converse words the strict rules its own way (quoted in the violation message).
-BEDROCK_ALTERNATE = (
-    "A conversation must alternate between user and assistant roles. Make sure the conversation "
-    "alternates between user and assistant roles and try again."
-)
-BEDROCK_FIRST_USER = (
-    "A conversation must start with a user message. Try again with a conversation that starts "
-    "with a user message."
-)
-SOURCES = {
-    MISSING: "Kilo-Org/kilocode#5163, anthropics/claude-code#5989 (several ids), #2697, #1237",
-    UNEXPECTED: "anthropics/claude-code#13460, router-for-me/CLIProxyAPI#497",
-    DUPLICATE: "anthropics/claude-code#20901, BerriAI/litellm#23510 (newer reports drop the "
-    "backticks: claude-code#28515)",
-    ID_PATTERN: "anomalyco/opencode#1279",
-    DUPLICATE_RESULT: (
-        "anthropics/claude-code#14110 (2025-12-16, via Vertex AI: the path names the second "
-        "result), sipeed/picoclaw#1793 (2026-03-19)"
-    ),
-    EMPTY_MESSAGE: "anthropics/claude-code#6774, #4416",
-    EMPTY_TEXT: "anthropics/claude-code#59812, mckaywrigley/chatbot-ui#1656",
-    BLANK_TEXT: "anthropics/claude-code#23440, #23369",
-    NO_MESSAGES: "public error traces quoted in several repositories",
-    TOOL_NAMES: "tailcallhq/forgecode#892, anthropics/claude-code#10687",
-    ALTERNATE: "coaidev/coai#209, FlowiseAI/Flowise#2006 (2024; the first-party API now merges)",
-    FIRST_USER: "lobehub/lobehub#1601, anthropics/anthropic-sdk-typescript#565 (2024; Bedrock)",
-}
 _ID = re.compile(r"^[a-zA-Z0-9_-]+$")
 
 
@@ -91,14 +58,12 @@ class WireMessage:
 
 
 def anthropic_numbering(messages: list[Message]) -> list[WireMessage]:
-    """The ``messages`` list the Anthropic renderer sends (see the module docstring).
+    """The ``messages`` list the Anthropic renderer sends (``formats.anthropic_render``).
 
-    It mirrors ``helpers.formats.anthropic_render``: system messages leave the list; a user message
-    right after a tool message joins it; blocks Anthropic cannot take are left out (reasoning
-    from another provider or without a signature, an image outside a user message), and so is
-    a message that had content but has none left. A message that was empty to begin with keeps
-    its place: the renderer leaves it out too (with a note), but a body written by hand keeps
-    it, and that is the body Anthropic answers about.
+    System messages leave the list; a user message right after a tool message joins it; blocks
+    Anthropic cannot take are left out (reasoning without its signature, an image outside a user
+    message), and so is a message left with nothing. A message empty from the start keeps its
+    place, as in a body written by hand: that is the body Anthropic answers about.
     """
     wire: list[WireMessage] = []
     previous = None
@@ -125,43 +90,42 @@ def _sent(block: Any, role: str) -> bool:
 
 
 def check(
-    messages: list[Message], tools: list[Tool], core: list[Finding], strict: bool = False
+    messages: list[Message], tools: list[Tool], core: list[Finding]
 ) -> list[tuple[Finding, Answer | None]]:
-    """Core findings with Anthropic's answers, plus Anthropic's rules (and the strict ones)."""
+    """Core findings with Anthropic's answers, plus Anthropic's own rules."""
     wire = anthropic_numbering(messages)
     at = {(i, j): (w, b) for w, m in enumerate(wire) for b, (i, j, _) in enumerate(m.parts)}
     wire_of = {i: w for w, m in enumerate(wire) for i in m.neutral_indices}
-    missing, not_first, unexpected = _pairing(wire)
+    paired, not_first = _pairing(wire)
     kept: list[tuple[Finding, Answer | None]] = []
     for f in core:
         key = (f.message_index, f.block_index)
-        answer = None
+        text = None
         if f.rule == "empty-content" and f.block_index is None:
             w = wire_of.get(f.message_index)
             if w is not None and not wire[w].parts:
                 if w == len(wire) - 1 and wire[w].role == "assistant":
                     continue  # Anthropic allows an empty final assistant message
-                answer = _answer(EMPTY_MESSAGE, w=w)
+                text = EMPTY_MESSAGE.format(w=w)
         elif f.rule == "empty-content":
             block = messages[f.message_index].content[f.block_index]
-            answer = _answer(BLANK_TEXT if block.text else EMPTY_TEXT)
-        elif f.rule == "call-not-answered" and key in missing:
-            answer = Answer(missing[key], SOURCES[MISSING])
-        elif (f.rule.startswith("result-") or f.rule == "duplicate-result") and key in unexpected:
-            answer = Answer(unexpected[key], SOURCES[UNEXPECTED])
+            text = BLANK_TEXT if block.text else EMPTY_TEXT
+        elif key in paired and (f.rule in _PAIRED or f.rule.startswith("result-")):
+            text = paired[key]
         elif f.rule == "duplicate-result" and key in at:
-            answer = _answer(DUPLICATE_RESULT, w=at[key][0], b=at[key][1], id=f.call_id)
+            text = DUPLICATE_RESULT.format(w=at[key][0], b=at[key][1], id=f.call_id)
         elif f.rule == "duplicate-id" and key in at and _same_message_duplicate(wire, *at[key]):
-            answer = _answer(DUPLICATE, w=at[key][0], b=at[key][1])
+            text = DUPLICATE.format(w=at[key][0], b=at[key][1])
         elif f.rule == "no-messages" and not wire:
-            answer = _answer(NO_MESSAGES)
+            text = NO_MESSAGES
         elif f.rule == "duplicate-tool":
-            answer = _answer(TOOL_NAMES)
-        kept.append((f, answer))
-    extra = not_first + _id_patterns(wire)
-    if strict:
-        extra += _alternation(wire)
-    return kept + extra
+            text = TOOL_NAMES
+        kept.append((f, Answer(text) if text else None))
+    return kept + not_first + _id_patterns(wire)
+
+
+#: The core rules Anthropic's pairing check answers (with ``result-*``), by the block's place.
+_PAIRED = ("call-not-answered", "duplicate-result")
 
 
 class _Part(NamedTuple):
@@ -177,30 +141,31 @@ class _Part(NamedTuple):
 def _pairing(wire: list[WireMessage]):
     """Anthropic's tool_use/tool_result check, on turns (runs of same-role wire messages).
 
-    Returns three things: the text for each unanswered call ``(i, j)``, the
-    ``results-not-first`` violations, and the text for each unexpected result ``(i, j)``.
+    Returns the text for each unanswered call and each unexpected result, by its ``(i, j)``,
+    and the ``results-not-first`` findings.
     """
-    roles, turns = [], []
+    turns = []  # (role, the turn's blocks)
     for role, ws in groupby(range(len(wire)), key=lambda w: wire[w].role):
-        roles.append(role)
-        turns.append([_Part(w, b, *part) for w in ws for b, part in enumerate(wire[w].parts)])
-    missing: dict[tuple[int, int], str] = {}
+        turns.append((role, [_Part(w, b, *p) for w in ws for b, p in enumerate(wire[w].parts)]))
+    texts: dict[tuple[int, int], str] = {}
     not_first: list[tuple[Finding, Answer]] = []
-    unexpected: dict[tuple[int, int], str] = {}
-    for t, parts in enumerate(turns):
-        if roles[t] == "user":
-            asked = {p.block.id for p in (turns[t - 1] if t else []) if _is(p, ToolCall)}
+    for t, (role, parts) in enumerate(turns):
+        if role == "user":
+            before = turns[t - 1][1] if t else []
+            asked = {p.block.id for p in before if isinstance(p.block, ToolCall)}
             for p in parts:
-                if _is(p, ToolResult) and p.block.call_id not in asked:
-                    unexpected[(p.i, p.j)] = UNEXPECTED.format(w=p.w, b=p.b, id=p.block.call_id)
+                if isinstance(p.block, ToolResult) and p.block.call_id not in asked:
+                    texts[p.i, p.j] = UNEXPECTED.format(w=p.w, b=p.b, id=p.block.call_id)
             continue
-        following = turns[t + 1] if t + 1 < len(turns) else []
+        following = turns[t + 1][1] if t + 1 < len(turns) else []
         lead = 0  # how many tool_result blocks open the next turn
-        while lead < len(following) and _is(following[lead], ToolResult):
+        while lead < len(following) and isinstance(following[lead].block, ToolResult):
             lead += 1
         leading = {p.block.call_id for p in following[:lead]}
-        late = {p.block.call_id for p in following[lead:] if _is(p, ToolResult)} - leading
-        unanswered = [p for p in parts if _is(p, ToolCall) and p.block.id not in leading]
+        late = {p.block.call_id for p in following[lead:] if isinstance(p.block, ToolResult)}
+        unanswered = [
+            p for p in parts if isinstance(p.block, ToolCall) and p.block.id not in leading
+        ]
         if not unanswered:
             continue
         text = MISSING.format(w=unanswered[0].w, ids=", ".join(p.block.id for p in unanswered))
@@ -208,25 +173,17 @@ def _pairing(wire: list[WireMessage]):
             if call.block.id in late:  # answered in the next turn, but after other blocks
                 not_first.append(_not_first(call.i, following[lead].i, call.block.id, text))
             else:
-                missing[(call.i, call.j)] = text
-    return missing, not_first, unexpected
-
-
-def _is(part: _Part, kind: type) -> bool:
-    return isinstance(part.block, kind)
+                texts[call.i, call.j] = text
+    return texts, not_first
 
 
 def _not_first(call_at: int, between: int, call_id: str, text: str) -> tuple[Finding, Answer]:
-    f = Finding(
-        "results-not-first",
+    what = (
         f"this message sits between the tool calls of messages[{call_at}] and the result for "
         f"{call_id!r}; Anthropic puts both in one user turn, and there the tool_result blocks "
-        "must come first: move this message after the results",
-        between,
-        None,
-        call_id,
+        "must come first: move this message after the results"
     )
-    return f, Answer(text, SOURCES[MISSING])
+    return Finding("results-not-first", what, between, None, call_id), Answer(text)
 
 
 def _same_message_duplicate(wire: list[WireMessage], w: int, b: int) -> bool:
@@ -240,43 +197,10 @@ def _id_patterns(wire: list[WireMessage]) -> list[tuple[Finding, Answer]]:
     for w, message in enumerate(wire):
         for b, (i, j, block) in enumerate(message.parts):
             if isinstance(block, ToolCall) and not _ID.match(block.id):
-                f = Finding(
-                    "call-id-pattern",
+                what = (
                     f"call id {block.id!r} has characters Anthropic does not accept: ids match "
-                    "^[a-zA-Z0-9_-]+$ (letters, digits, _ and -)",
-                    i,
-                    j,
-                    block.id,
+                    "^[a-zA-Z0-9_-]+$ (letters, digits, _ and -)"
                 )
-                out.append((f, _answer(ID_PATTERN, w=w, b=b)))
+                f = Finding("call-id-pattern", what, i, j, block.id)
+                out.append((f, Answer(ID_PATTERN.format(w=w, b=b))))
     return out
-
-
-def _alternation(wire: list[WireMessage]) -> list[tuple[Finding, Answer]]:
-    out = []
-    if wire and wire[0].role != "user":
-        f = Finding(
-            "first-must-be-user",
-            f"after the system prompt the first message is {wire[0].role}, but the strict rules "
-            f"want a user message first. Bedrock Converse answers: {BEDROCK_FIRST_USER}",
-            wire[0].neutral_indices[0],
-        )
-        out.append((f, _answer(FIRST_USER)))
-    for w in range(1, len(wire)):
-        if wire[w].role == wire[w - 1].role:
-            role = wire[w].role
-            first = wire[w].neutral_indices[0]
-            f = Finding(
-                "roles-must-alternate",
-                f"on the wire this {role} message follows another {role} message (tool "
-                "messages become user messages); the first-party API merges them, the strict "
-                f"rules (Bedrock, older API versions) reject them. Bedrock Converse answers: "
-                f"{BEDROCK_ALTERNATE}",
-                first,
-            )
-            out.append((f, _answer(ALTERNATE, role=role)))
-    return out
-
-
-def _answer(template: str, **values: Any) -> Answer:
-    return Answer(template.format(**values), SOURCES[template])

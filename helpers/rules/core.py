@@ -40,11 +40,8 @@ _ALLOWED = {
 
 
 def blocks(message: Message) -> Iterator[tuple[int, Any]]:
-    """``(index, block)`` for every *known* block of a message; malformed content yields nothing.
-
-    Provider checks use this so that a hand-built mistake (a string for content, a dict for a
-    block) is reported once, by the core rules, and never crashes the rest.
-    """
+    """``(index, block)`` for every *known* block of a message; malformed content yields nothing
+    (so a hand-built mistake is reported once, by the core rules, and never crashes the rest)."""
     content = message.content if isinstance(message.content, list) else []
     for j, block in enumerate(content):
         if isinstance(block, _BLOCK_CLASSES) and getattr(block, "type", None) in BLOCK_TYPES:
@@ -52,35 +49,23 @@ def blocks(message: Message) -> Iterator[tuple[int, Any]]:
 
 
 def check_core(messages: list[Message], tools: list[Tool] | None = None) -> list[Finding]:
-    """Findings of rules 1-4, message by message (``pairing.check_pairing`` does rule 5)."""
+    """Findings of rules 1-4, message by message (``pairing.check_pairing`` does the pairing)."""
     out: list[Finding] = []
     if not any(getattr(m, "role", None) != "system" for m in messages):
-        out.append(
-            Finding(
-                "no-messages",
-                "the request has no user, assistant or tool message: there is no conversation "
-                "for the model to answer",
-            )
+        what = (
+            "the request has no user, assistant or tool message: there is no conversation"
+            " for the model to answer"
         )
-    out += _tool_definitions(tools or [])
+        out.append(Finding("no-messages", what))
+    names = [tool.name for tool in tools or []]
+    for name in [n for k, n in enumerate(names) if n in names[:k]]:
+        what = (
+            f"two tool definitions are named {name!r}; the model calls tools by name, so "
+            "names must be unique"
+        )
+        out.append(Finding("duplicate-tool", what))
     for i, message in enumerate(messages):
         out += _message_shape(i, message, tools)
-    return out
-
-
-def _tool_definitions(tools: list[Tool]) -> list[Finding]:
-    seen: set[str] = set()
-    out = []
-    for tool in tools:
-        if tool.name in seen:
-            out.append(
-                Finding(
-                    "duplicate-tool",
-                    f"two tool definitions are named {tool.name!r}; the model calls tools by "
-                    "name, so names must be unique",
-                )
-            )
-        seen.add(tool.name)
     return out
 
 
@@ -90,31 +75,19 @@ def _message_shape(i: int, message: Message, tools: list[Tool] | None) -> list[F
     role = getattr(message, "role", None)
     content = getattr(message, "content", None)
     if role not in ROLES:
-        out.append(
-            Finding(
-                "unknown-role",
-                f"role {role!r} is not one of {', '.join(ROLES)}",
-                i,
-            )
-        )
+        out.append(Finding("unknown-role", f"role {role!r} is not one of {', '.join(ROLES)}", i))
     if role == "system" and i != 0:
-        out.append(
-            Finding(
-                "system-not-first",
-                f"a system message may only come first, but this one is message {i}; put all "
-                "instructions in messages[0]",
-                i,
-            )
+        what = (
+            f"a system message may only come first, but this one is message {i}; put all "
+            "instructions in messages[0]"
         )
+        out.append(Finding("system-not-first", what, i))
     if not isinstance(content, list):
-        out.append(
-            Finding(
-                "content-not-list",
-                f"content is a {type(content).__name__}, but content is always a list of "
-                'blocks: write [Text("...")] (or use the builders: user("..."))',
-                i,
-            )
+        what = (
+            f"content is a {type(content).__name__}, but content is always a list of blocks: "
+            'write [Text("...")] (or use the builders: user("..."))'
         )
+        out.append(Finding("content-not-list", what, i))
         return out
     if not content:
         out.append(Finding("empty-content", f"this {role} message has no content blocks", i))
@@ -127,62 +100,33 @@ def _block_shape(i: int, j: int, role: str, block: Any, tools: list[Tool] | None
     kind = getattr(block, "type", None)
     if not isinstance(block, _BLOCK_CLASSES) or kind not in BLOCK_TYPES:
         hint = " (a dict? read JSON with block_from_json)" if isinstance(block, dict) else ""
-        return [
-            Finding(
-                "unknown-block",
-                f"{type(block).__name__} with type {kind!r} is not a block{hint}; known block "
-                f"types: {', '.join(BLOCK_TYPES)}",
-                i,
-                j,
-            )
-        ]
+        what = (
+            f"{type(block).__name__} with type {kind!r} is not a block{hint}; known block "
+            f"types: {', '.join(BLOCK_TYPES)}"
+        )
+        return [Finding("unknown-block", what, i, j)]
     out = []
-    call_id = getattr(block, "id", None) if kind == "tool_call" else None
-    call_id = block.call_id if kind == "tool_result" else call_id
     if kind == "text" and not block.text.strip():
         what = "empty" if not block.text else "only whitespace"
         out.append(Finding("empty-content", f"this text block is {what}", i, j))
     if role == "tool" and kind != "tool_result":
-        out.append(
-            Finding(
-                "tool-message-content",
-                f"a tool message holds only tool_result blocks, but this block is {kind}; put "
-                "text for the model in a user message after it",
-                i,
-                j,
-            )
+        what = (
+            f"a tool message holds only tool_result blocks, but this block is {kind}; put "
+            "text for the model in a user message after it"
         )
+        out.append(Finding("tool-message-content", what, i, j))
     elif kind == "tool_result" and role != "tool":
-        out.append(
-            Finding(
-                "result-outside-tool-message",
-                f"a tool_result belongs in a tool message, not in a {role} message",
-                i,
-                j,
-                call_id,
-            )
-        )
+        what = f"a tool_result belongs in a tool message, not in a {role} message"
+        out.append(Finding("result-outside-tool-message", what, i, j, block.call_id))
     elif kind == "tool_call" and role != "assistant":
-        out.append(
-            Finding(
-                "call-outside-assistant",
-                f"only the model makes tool calls: a tool_call belongs in an assistant message, "
-                f"not in a {role} message",
-                i,
-                j,
-                call_id,
-            )
+        what = (
+            "only the model makes tool calls: a tool_call belongs in an assistant message, "
+            f"not in a {role} message"
         )
-    elif role in _ALLOWED and kind not in _ALLOWED[role] | {"tool_call", "tool_result"}:
-        allowed = ", ".join(sorted(_ALLOWED[role]))
-        out.append(
-            Finding(
-                "block-not-allowed",
-                f"a {role} message holds {allowed} blocks, not {kind}",
-                i,
-                j,
-            )
-        )
+        out.append(Finding("call-outside-assistant", what, i, j, block.id))
+    elif kind not in _ALLOWED.get(role, BLOCK_TYPES):
+        what = f"a {role} message holds {', '.join(sorted(_ALLOWED[role]))} blocks, not {kind}"
+        out.append(Finding("block-not-allowed", what, i, j))
     if kind == "tool_call":
         out += _call_shape(i, j, block, tools)
     return out
@@ -191,26 +135,16 @@ def _block_shape(i: int, j: int, role: str, block: Any, tools: list[Tool] | None
 def _call_shape(i: int, j: int, call: ToolCall, tools: list[Tool] | None) -> list[Finding]:
     out = []
     if not isinstance(call.arguments, dict):
-        out.append(
-            Finding(
-                "arguments-not-object",
-                f"arguments must be a JSON object (a dict), but this call's are a "
-                f"{type(call.arguments).__name__}; a JSON *string* is OpenAI's wire spelling, "
-                "parse it first",
-                i,
-                j,
-                call.id,
-            )
+        what = (
+            f"arguments must be a JSON object (a dict), but this call's are a "
+            f"{type(call.arguments).__name__}; a JSON *string* is OpenAI's wire spelling, "
+            "parse it first"
         )
+        out.append(Finding("arguments-not-object", what, i, j, call.id))
     if tools and call.name not in {t.name for t in tools}:
-        out.append(
-            Finding(
-                "unknown-tool",
-                f"calls tool {call.name!r}, which the request's tools do not define "
-                f"(defined: {', '.join(t.name for t in tools)})",
-                i,
-                j,
-                call.id,
-            )
+        what = (
+            f"calls tool {call.name!r}, which the request's tools do not define (defined: "
+            f"{', '.join(t.name for t in tools)})"
         )
+        out.append(Finding("unknown-tool", what, i, j, call.id))
     return out

@@ -30,19 +30,6 @@ COUNT = (
     "function call parts of the function call turn."
 )
 EMPTY_PARTS = "* GenerateContentRequest.contents[{n}].parts: contents.parts must not be empty."
-SOURCES = {
-    EMPTY_PARTS: (
-        "egoist/chatwise-releases#250 (2025-02-18), aaif-goose/goose#1458 (2025-03-02), "
-        "QuantumNous/new-api#1060 (2025-05-12)"
-    ),
-    CALL_TURN: "google-gemini/gemini-cli#11814, #26486; continuedev/continue#11164",
-    RESPONSE_TURN: "langchain-ai/langchain#27799, lobehub/lobehub#7298",
-    COUNT: (
-        "google-gemini/gemini-cli#4217, #16415; microsoft/vscode#299295 and "
-        "microsoft/vscode-copilot-chat#4208, #4628 (calls whose results were dropped, followed "
-        "by a turn without function responses: 400)"
-    ),
-}
 
 
 @dataclass
@@ -56,12 +43,11 @@ class GeminiTurn:
 
 
 def gemini_turns(messages: list[Message]) -> list[GeminiTurn]:
-    """The ``contents`` list the Gemini renderer sends, as turns.
+    """The ``contents`` list the Gemini renderer sends (``formats.gemini_render``), as turns.
 
-    It mirrors ``formats.gemini_render``: system messages leave the list, each tool message is
-    its own function-response turn, and a model turn with content but nothing Gemini takes
-    (only another provider's reasoning) is left out. A message that was empty to begin with
-    keeps its place, as it would in a body written by hand.
+    System messages leave the list, each tool message is its own function-response turn, and a
+    turn left with nothing Gemini takes (only another provider's reasoning) is left out. A
+    message empty from the start keeps its place, as in a body written by hand.
     """
     turns: list[GeminiTurn] = []
     for i, message in enumerate(messages):
@@ -71,10 +57,9 @@ def gemini_turns(messages: list[Message]) -> list[GeminiTurn]:
         found = [(j, b) for j, b in blocks(message) if _sent(b)]
         if message.content and not found:
             continue
-        turn = GeminiTurn(kind, i)
-        turn.calls = [(i, j, b) for j, b in found if isinstance(b, ToolCall)]
-        turn.results = [(i, j, b) for j, b in found if isinstance(b, ToolResult)]
-        turns.append(turn)
+        calls = [(i, j, b) for j, b in found if isinstance(b, ToolCall)]
+        results = [(i, j, b) for j, b in found if isinstance(b, ToolResult)]
+        turns.append(GeminiTurn(kind, i, calls, results))
     return turns
 
 
@@ -108,17 +93,14 @@ def _core_answer(f: Finding, turns: list[GeminiTurn]) -> Answer | None:
     """Gemini's answer to a shared finding: a turn with no parts, a call answered twice."""
     if f.rule == "empty-content" and f.block_index is None:
         n = next((n for n, t in enumerate(turns) if t.neutral_index == f.message_index), None)
-        return None if n is None else Answer(EMPTY_PARTS.format(n=n), SOURCES[EMPTY_PARTS])
-    return _duplicate(f, turns) if f.rule == "duplicate-result" else None
-
-
-def _duplicate(f: Finding, turns: list[GeminiTurn]) -> Answer | None:
-    """A call answered twice in one response turn: refused when it makes the count differ."""
+        return None if n is None else Answer(EMPTY_PARTS.format(n=n))
+    if f.rule != "duplicate-result":
+        return None
     for n, turn in enumerate(turns):
         if any((i, j) == (f.message_index, f.block_index) for i, j, _ in turn.results):
             before = turns[n - 1] if n else None
-            if before and before.calls and len(turn.results) != len(before.calls):
-                return Answer(COUNT, SOURCES[COUNT])
+            if before and before.calls and len(turn.results) != len(before.calls):  # refused
+                return Answer(COUNT)
     return None
 
 
@@ -129,73 +111,55 @@ def _call_turn(turn: GeminiTurn, before: GeminiTurn | None) -> tuple[Finding, An
         if before is None
         else f"it follows another model turn (messages[{before.neutral_index}])"
     )
-    f = Finding(
-        "call-turn-position",
-        f"on Gemini a turn with function calls must come right after a user turn or a "
-        f"function-response turn, but {where}",
-        i,
-        j,
-        call.id,
+    what = (
+        "on Gemini a turn with function calls must come right after a user turn or a "
+        f"function-response turn, but {where}"
     )
-    return f, Answer(CALL_TURN, SOURCES[CALL_TURN])
+    return Finding("call-turn-position", what, i, j, call.id), Answer(CALL_TURN)
 
 
 def _response_turn(turn: GeminiTurn, before: GeminiTurn | None) -> tuple[Finding, Answer]:
     i, j, result = turn.results[0] if turn.results else (turn.neutral_index, None, None)
-    what = (
+    follows = (
         "nothing"
         if before is None
         else f"messages[{before.neutral_index}], which is not a turn with function calls"
     )
-    f = Finding(
-        "response-turn-position",
-        f"on Gemini function responses must come right after the turn with the function calls, "
-        f"but this one follows {what}",
-        i,
-        j,
-        result.call_id if result else None,
+    what = (
+        "on Gemini function responses must come right after the turn with the function calls, "
+        f"but this one follows {follows}"
     )
-    return f, Answer(RESPONSE_TURN, SOURCES[RESPONSE_TURN])
+    f = Finding("response-turn-position", what, i, j, result.call_id if result else None)
+    return f, Answer(RESPONSE_TURN)
 
 
 def _no_responses(turn: GeminiTurn, after: GeminiTurn) -> tuple[Finding, Answer]:
     """A function-call turn followed by a turn that answers none of its calls (a result
     dropped, say by compaction): Gemini counts zero responses and refuses it."""
     asked = [c.id for _, _, c in turn.calls]
-    f = Finding(
-        "response-count",
+    what = (
         f"the function-call turn (messages[{turn.neutral_index}]) has {len(asked)} call(s) but "
         f"the next turn (messages[{after.neutral_index}]) holds no function response; on "
-        "Gemini every call is answered in the turn right after it",
-        after.neutral_index,
-        None,
-        asked[0],
+        "Gemini every call is answered in the turn right after it"
     )
-    return f, Answer(COUNT, SOURCES[COUNT])
+    return Finding("response-count", what, after.neutral_index, None, asked[0]), Answer(COUNT)
 
 
 def _count(turn: GeminiTurn, before: GeminiTurn) -> tuple[Finding, Answer]:
+    """Placed at the turn (naming the first call left unanswered), else at the first result too
+    many: one no call asked for, else a call answered twice."""
     answered = [r.call_id for _, _, r in turn.results]
     asked = [c.id for _, _, c in before.calls]
     unanswered = [cid for cid in asked if cid not in answered]
     extra = [(i, j, r) for i, j, r in turn.results if r.call_id not in asked]
+    repeated = [(i, j, r) for n, (i, j, r) in enumerate(turn.results) if r.call_id in answered[:n]]
     i, j, call_id = turn.neutral_index, None, unanswered[0] if unanswered else None
-    if extra and not unanswered:
-        i, j, call_id = extra[0][0], extra[0][1], extra[0][2].call_id
-    elif not unanswered:  # same ids, one answered twice
-        seen: set[str] = set()
-        for ri, rj, r in turn.results:
-            if r.call_id in seen:
-                i, j, call_id = ri, rj, r.call_id
-                break
-            seen.add(r.call_id)
-    f = Finding(
-        "response-count",
+    if not unanswered and (extra or repeated):
+        i, j, result = (extra or repeated)[0]
+        call_id = result.call_id
+    what = (
         f"the function-call turn (messages[{before.neutral_index}]) has {len(asked)} "
         f"call(s) but this function-response turn has {len(answered)} response(s); on Gemini "
-        "they must be equal, one response per call",
-        i,
-        j,
-        call_id,
+        "they must be equal, one response per call"
     )
-    return f, Answer(COUNT, SOURCES[COUNT])
+    return Finding("response-count", what, i, j, call_id), Answer(COUNT)

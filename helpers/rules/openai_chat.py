@@ -37,13 +37,6 @@ EMPTY_LIST = (
     "Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty "
     "array instead."
 )
-SOURCES = {
-    MISSING: "router-for-me/CLIProxyAPI#2798, sdcb/chats#132, BerriAI/litellm#10083",
-    ORPHAN: "smarter-sh/smarter#264, sdcb/chats#132",
-    NOT_FOUND: "dapr/dapr-agents#145 (the thread does not name the upstream; OpenAI's style)",
-    EMPTY_LIST: "CopilotKit/CopilotKit#529",
-    DUPLICATE: "agno-agi/agno#5116 (param 'messages.[8].tool_call_id'), fatwang2/search2ai#30",
-}
 
 
 @dataclass
@@ -58,11 +51,9 @@ class ChatMessage:
 
 
 def chat_numbering(messages: list[Message]) -> list[ChatMessage]:
-    """The chat list the renderer sends: one entry per message, one per result of a tool message.
-
-    It mirrors ``formats.openai_chat_render``: a message whose content holds nothing Chat can
-    carry (only reasoning, say) is left out. A message that was empty to begin with keeps its
-    place: a body written by hand keeps it, and that is the body OpenAI answers about.
+    """The chat list the renderer sends (``formats.openai_chat_render``): one entry per message,
+    one per result of a tool message. A message with nothing Chat can carry (only reasoning) is
+    left out; one empty from the start keeps its place, as in a body written by hand.
     """
     chat: list[ChatMessage] = []
     for i, message in enumerate(messages):
@@ -99,12 +90,10 @@ def check(
         answer = None
         if f.rule == "call-not-answered" and f.message_index in missing:
             ids, param, _ = missing[f.message_index]
-            answer = _answer(MISSING, param, ids=", ".join(ids))
+            answer = Answer(MISSING.format(ids=", ".join(ids)), param)
         elif f.rule == "no-messages" and not messages:
-            answer = _answer(EMPTY_LIST, "messages", code="empty_array")
-        elif f.rule == "duplicate-result":
-            answer = _duplicate(f, chat) or _answer_tool_message(f, chat)
-        elif f.rule.startswith("result-"):
+            answer = Answer(EMPTY_LIST, "messages", "empty_array")
+        elif f.rule == "duplicate-result" or f.rule.startswith("result-"):
             answer = _answer_tool_message(f, chat)
         out.append((f, answer))
     return out + _not_adjacent(messages, chat, missing, core)
@@ -141,48 +130,34 @@ def _not_adjacent(
         if end >= len(chat):
             continue
         between = chat[end].neutral_index
-        for cid in ids:
-            if (a, cid) in unanswered:
-                continue
-            f = Finding(
-                "results-not-adjacent",
+        for cid in [cid for cid in ids if (a, cid) not in unanswered]:
+            what = (
                 f"this {messages[between].role} message comes between the tool calls of "
                 f"messages[{a}] and the result for {cid!r}; on Chat Completions the tool "
-                "messages must come right after the assistant message that made the calls",
-                between,
-                None,
-                cid,
+                "messages must come right after the assistant message that made the calls"
             )
-            out.append((f, _answer(MISSING, param, ids=", ".join(ids))))
+            f = Finding("results-not-adjacent", what, between, None, cid)
+            out.append((f, Answer(MISSING.format(ids=", ".join(ids)), param)))
     return out
 
 
 def _answer_tool_message(f: Finding, chat: list[ChatMessage]) -> Answer | None:
-    """What OpenAI answers for the tool message made from the result ``f`` points at."""
+    """What OpenAI answers for the tool message made from the result ``f`` points at: a second
+    answer to one call (naming both), an orphan, or an id the calls before it do not have."""
     at = (f.message_index, f.block_index)
     k = next((k for k, e in enumerate(chat) if (e.neutral_index, e.block_index) == at), None)
     if k is None:  # the result is not in a tool message: the renderer's problem, not OpenAI's
         return None
+    cid = chat[k].tool_call_id
+    if f.rule == "duplicate-result":
+        first = next(n for n, e in enumerate(chat) if e.tool_call_id == cid)
+        text = DUPLICATE.format(id=cid, first=first, k=k)
+        return Answer(text, f"messages.[{k}].tool_call_id")
     owner = k - 1
     while owner >= 0 and chat[owner].role == "tool":
         owner -= 1
     if owner < 0 or chat[owner].role != "assistant" or not chat[owner].call_ids:
-        return _answer(ORPHAN, f"messages.[{k}].role")
-    if chat[k].tool_call_id not in chat[owner].call_ids:
-        return _answer(NOT_FOUND, None, id=chat[k].tool_call_id)
+        return Answer(ORPHAN, f"messages.[{k}].role")
+    if cid not in chat[owner].call_ids:
+        return Answer(NOT_FOUND.format(id=cid))
     return None
-
-
-def _duplicate(f: Finding, chat: list[ChatMessage]) -> Answer | None:
-    """Two tool messages answering one call: OpenAI names both, in its own numbering."""
-    at = (f.message_index, f.block_index)
-    k = next((k for k, e in enumerate(chat) if (e.neutral_index, e.block_index) == at), None)
-    if k is None:
-        return None
-    first = next(n for n, e in enumerate(chat) if e.tool_call_id == chat[k].tool_call_id)
-    text = DUPLICATE.format(id=chat[k].tool_call_id, first=first, k=k)
-    return Answer(text, SOURCES[DUPLICATE], f"messages.[{k}].tool_call_id")
-
-
-def _answer(template: str, param: str | None, code: str | None = None, **values: str) -> Answer:
-    return Answer(template.format(**values), SOURCES[template], param, code)

@@ -1,12 +1,9 @@
 """Used in lessons: none directly (imported by rules, rules.anthropic, rules.core, ...).
 
-What a broken rule looks like: a ``Finding`` on the neutral list, the provider's ``Answer``, and
-the ``Violation`` that joins them under a profile, with a readable report.
-
-A violation names the rule (``call-not-answered``), says in plain English what is wrong and
-where, and carries the provider's exact text where one is known. It is made whole by
-``judged`` and never changed after: its ``severity`` is the decision (``"error"``: the provider
-refuses it; ``"warning"``: accepted there, worth a look). Finding them is the job of ``core``,
+What a broken rule looks like: a ``Finding`` on the neutral list (the rule, what is wrong and
+where, in plain English), the provider's ``Answer``, and the ``Violation`` that joins them under
+a profile, made whole by ``judged`` and never changed after. Its ``severity`` is the decision:
+``"error"`` if the provider refuses it, else ``"warning"``. Finding them is the job of ``core``,
 ``pairing`` and the provider modules next to this one.
 """
 
@@ -20,12 +17,8 @@ from helpers.html import no_math
 
 @dataclass(frozen=True)
 class Finding:
-    """One broken rule seen on the neutral list, before any provider judges it.
-
-    ``message_index`` and ``block_index`` count in the *neutral* request (``messages[i]``,
-    ``content[j]``). ``core`` and ``pairing`` find these; ``check`` judges each one under a
-    profile and makes it a ``Violation``.
-    """
+    """One broken rule seen on the neutral list (``messages[i].content[j]``), before any
+    provider judges it: ``check`` makes each one a ``Violation`` under a profile."""
 
     rule: str
     message: str
@@ -36,14 +29,14 @@ class Finding:
 
 @dataclass(frozen=True)
 class Answer:
-    """What a provider answers for a finding: its text (verbatim where known) and its source.
+    """What a provider answers for a finding: its text, verbatim from a public report.
 
     The text counts the way the provider does (its own message list, after its renderer moved,
     merged or split messages). ``param`` and ``code`` are OpenAI's fields of the same names.
+    Which report quotes it is the stand-in's table (``docs/rules.md``).
     """
 
     text: str
-    source: str
     param: str | None = None
     code: str | None = None
 
@@ -76,22 +69,15 @@ def severity(rule: str, profile: str, answer: Answer | None) -> str:
 
 
 @dataclass(frozen=True, kw_only=True)
-class Violation:
-    """One broken rule of the list, judged under a profile: made whole, never changed after."""
+class Violation(Finding):
+    """A finding judged under a profile: made whole, never changed after."""
 
-    rule: str
-    message: str
     #: The profile that judged it (``"portable"``, ``"anthropic"``, ...).
     profile: str
     #: ``"error"``: the provider refuses it; ``"warning"``: accepted there, but worth a look.
     severity: str
-    message_index: int | None = None
-    block_index: int | None = None
-    call_id: str | None = None
-    #: What the provider answers, its exact text where known (see ``provider_source``), else None.
+    #: What the provider answers, its exact text where known (``docs/rules.md``), else None.
     provider_error: str | None = None
-    #: Where ``provider_error``'s wording comes from (the public report that quotes it).
-    provider_source: str | None = None
     #: OpenAI's ``param`` field for this error (``"messages.[4].role"``, ``"input"``), if known.
     provider_param: str | None = None
     #: OpenAI's ``code`` field (``"empty_array"``), if the provider sends one; usually None.
@@ -135,15 +121,14 @@ def judged(
     """
     message = found.message if unseen is None else f"{found.message} ({unseen})"
     return Violation(
-        rule=found.rule,
-        message=message,
+        found.rule,
+        message,
+        found.message_index,
+        found.block_index,
+        found.call_id,
         profile=profile,
         severity="warning" if unseen else severity(found.rule, profile, answer),
-        message_index=found.message_index,
-        block_index=found.block_index,
-        call_id=found.call_id,
         provider_error=answer.text if answer else None,
-        provider_source=answer.source if answer else None,
         provider_param=answer.param if answer else None,
         provider_code=answer.code if answer else None,
         path=path,
@@ -151,12 +136,8 @@ def judged(
 
 
 class Violations(list):
-    """The list ``check()`` returns: a plain list of ``Violation`` that also prints well.
-
-    ``str()`` gives ``explain()``'s report; in a notebook it shows as a short HTML list.
-    ``errors`` are what the provider refuses, ``warnings`` the rest; ``accepted`` says whether
-    the provider would take the request (no errors).
-    """
+    """The list ``check()`` returns: ``Violation``s that print as ``explain()``'s report (in a
+    notebook, a short HTML list). ``accepted``: the provider takes the request (no errors)."""
 
     @property
     def errors(self) -> list[Violation]:
@@ -177,16 +158,14 @@ class Violations(list):
         if not self:
             return no_math("<div>✅ no violations</div>")
         items = "".join(_item_html(v) for v in self)
-        head = _count(len(self.errors)) + _warning_count(len(self.warnings))
-        return no_math(f"<div><b>{head}</b><ul style='margin:2px 0'>{items}</ul></div>")
+        return no_math(f"<div><b>{_head(self)}</b><ul style='margin:2px 0'>{items}</ul></div>")
 
 
-def _count(n: int) -> str:
-    return f"{n} violation{'s' if n != 1 else ''}" if n else "no violations"
-
-
-def _warning_count(n: int) -> str:
-    return f", {n} warning{'s' if n != 1 else ''}" if n else ""
+def _head(violations: Violations) -> str:
+    """``2 violations, 1 warning``: errors counted first, then warnings (if any)."""
+    n, w = len(violations.errors), len(violations.warnings)
+    head = f"{n} violation{'s' if n != 1 else ''}" if n else "no violations"
+    return head + (f", {w} warning{'s' if w != 1 else ''}" if w else "")
 
 
 def _item_html(v: Violation) -> str:
@@ -205,21 +184,18 @@ def _item_html(v: Violation) -> str:
 
 
 def explain(violations: list[Violation]) -> str:
-    """A readable multi-line report: one numbered line per violation, plus the provider's answer.
-
-    Errors (what the provider refuses) are counted; warnings follow them, marked ``warning:``.
+    """A readable report: one numbered line per violation (errors first, then warnings, marked
+    ``warning:``), each followed by the provider's answer if known.
 
     >>> print(explain([]))
     no violations
     """
     if not violations:
         return "no violations"
-    profiles = sorted({v.profile for v in violations})
-    errors = [v for v in violations if v.severity == "error"]
-    warnings = [v for v in violations if v.severity != "error"]
-    head = _count(len(errors)) + _warning_count(len(warnings))
-    lines = [f"{head} of the rules of the list (profile {', '.join(profiles)}):"]
-    for n, v in enumerate(errors + warnings, 1):
+    found = Violations(violations)
+    profiles = ", ".join(sorted({v.profile for v in found}))
+    lines = [f"{_head(found)} of the rules of the list (profile {profiles}):"]
+    for n, v in enumerate(found.errors + found.warnings, 1):
         lines.append(f"{n}. {v}")
         if v.provider_error:
             lines.append(f"   {v.profile} answers: {v.provider_error}")

@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from helpers.rules import PROFILES
+from standin.rules.strict import PROFILES
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

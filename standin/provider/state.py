@@ -37,7 +37,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from helpers.rules.openai_responses import NOT_STORED
+from standin.rules.sources import NOT_STORED
 
 #: response id -> every input item and output item up to and including that response
 RESPONSES: dict[str, list[Any]] = {}

@@ -19,7 +19,8 @@ import hashlib
 import re
 
 from helpers.messages import Request
-from helpers.rules import Violation, check
+from helpers.rules import Violation
+from standin.rules.strict import check
 
 #: The wire formats (the names ``helpers.formats`` uses), each a provider that answers errors.
 FORMATS: tuple[str, ...] = ("openai-chat", "openai-responses", "anthropic", "gemini")

@@ -98,10 +98,9 @@ def _openai(u: Unknown, fmt: str, profile: str) -> Violation:
     path = openai_path(u)
     found = Finding("unknown-field", f"{fmt} does not know the field {u.name!r} here")
     if fmt == "openai-chat" and not u.steps:
-        answer = Answer(OPENAI_TOP.format(name=u.name), SOURCES[OPENAI_TOP])
+        answer = Answer(OPENAI_TOP.format(name=u.name))
     else:
-        source = SOURCES[OPENAI_NESTED if fmt == "openai-chat" else "responses"]
-        answer = Answer(OPENAI_NESTED.format(path=path), source, path, "unknown_parameter")
+        answer = Answer(OPENAI_NESTED.format(path=path), path, "unknown_parameter")
     return judged(found, profile, answer, u.path())
 
 
@@ -112,7 +111,7 @@ def _anthropic(body: dict, profile: str, betas: tuple[str, ...] | None) -> list[
         if name not in modelled:
             text = BETA.format(name=name, sdk=known_fields.sdk_of("anthropic-beta"))
             found = Finding("beta-not-modelled", text)
-            out.append(judged(found, profile, Answer(text, SOURCES[BETA]), "anthropic-beta"))
+            out.append(judged(found, profile, Answer(text), "anthropic-beta"))
     if out:
         return out
     endpoint = "anthropic-beta" if betas else "anthropic"
@@ -126,7 +125,7 @@ def _anthropic(body: dict, profile: str, betas: tuple[str, ...] | None) -> list[
                 "that opts into its beta, which a body alone does not show (check --beta NAME)"
             )
         found = Finding("unknown-field", f"Anthropic does not know the field {u.name!r} here")
-        answer = Answer(ANTHROPIC.format(path=path), SOURCES[ANTHROPIC])
+        answer = Answer(ANTHROPIC.format(path=path))
         out.append(judged(found, profile, answer, u.path(), unseen))
     return out
 
@@ -141,6 +140,5 @@ def _gemini(unknown: list[Unknown], profile: str, version: str) -> Violation:
     names = ", ".join(repr(u.name) for u in unknown)
     on = f" on /{version}" if version == "v1" else ""
     found = Finding("unknown-field", f"Gemini{on} does not know the field(s) {names}")
-    source = SOURCES[GEMINI_NESTED if unknown[0].steps else GEMINI_TOP]
     where = unknown[0].holder() if unknown[0].steps else unknown[0].name
-    return judged(found, profile, Answer("\n".join(lines), source), where)
+    return judged(found, profile, Answer("\n".join(lines)), where)

@@ -273,4 +273,4 @@ def _found(key: str, path: str, **values: Any) -> _Found:
     text = rule.text.format(**values)
     param = path if rule.format.startswith("openai") else None
     found = Finding(rule.rule, f"{_WHAT[rule.rule]} ({text})")
-    return found, Answer(text, rule.source, param, rule.code), path
+    return found, Answer(text, param, rule.code), path

@@ -126,9 +126,9 @@ def check_schemas(body: dict, fmt: str) -> list[Violation]:
             f"the parameters of tool {name!r} are not a valid JSON Schema ({detail})",
         )
         if fmt == "anthropic":
-            answer = Answer(ANTHROPIC.format(i=i), SOURCES[ANTHROPIC])
+            answer = Answer(ANTHROPIC.format(i=i))
         else:
             text = OPENAI.format(name=name, detail=detail)
-            answer = Answer(text, SOURCES[OPENAI], where, "invalid_function_parameters")
+            answer = Answer(text, where, "invalid_function_parameters")
         return [judged(found, fmt, answer, where)]
     return []

@@ -13,6 +13,7 @@ rule, named in the source. The decisions are the verdict's; a row never changes 
 from __future__ import annotations
 
 from helpers.rules import anthropic, openai_chat
+from standin.rules.sources import SOURCES
 
 SHARED_CHECKED = "2026-12-01"
 #: The pinned SDKs whose request types the "not on the wire" rows cite.
@@ -23,9 +24,9 @@ _NONE_KNOWN = "no public report of a 400 for it is known to us"
 _OURS = "the text is ours (the message check prints): no public report quotes the provider's answer"
 
 
-def _theirs(rule: str, module: object, text: str) -> tuple[str, str, str, str]:
+def _theirs(rule: str, text: str) -> tuple[str, str, str, str]:
     """Refused with the provider module's text (it answers this finding so)."""
-    return (rule, "refused", text, module.SOURCES[text])  # type: ignore[attr-defined]
+    return (rule, "refused", text, SOURCES[text])
 
 
 def _wire(rule: str, typed: str, instead: str) -> tuple[str, str, str, str]:
@@ -50,8 +51,8 @@ _RESPONSES_PAIRS = (
 #: profile -> (rule, verdict, error text, source)
 SHARED: dict[str, list[tuple[str, str, str, str]]] = {
     "openai-chat": [
-        _theirs("result-before-call", openai_chat, openai_chat.ORPHAN),
-        _theirs("result-before-call", openai_chat, openai_chat.NOT_FOUND),
+        _theirs("result-before-call", openai_chat.ORPHAN),
+        _theirs("result-before-call", openai_chat.NOT_FOUND),
         ("duplicate-id", "accepted", "", "tool messages pair by tool_call_id; " + _NONE_KNOWN),
         ("duplicate-tool", "accepted", "", _NONE_KNOWN),
         ("empty-content", "accepted", "", _NONE_KNOWN),
@@ -166,9 +167,9 @@ SHARED: dict[str, list[tuple[str, str, str, str]]] = {
         ),
     ],
     "anthropic": [
-        _theirs("no-messages", anthropic, anthropic.NO_MESSAGES),
-        _theirs("result-before-call", anthropic, anthropic.UNEXPECTED),
-        _theirs("result-wrong-turn", anthropic, anthropic.UNEXPECTED),
+        _theirs("no-messages", anthropic.NO_MESSAGES),
+        _theirs("result-before-call", anthropic.UNEXPECTED),
+        _theirs("result-wrong-turn", anthropic.UNEXPECTED),
         (
             "call-outside-assistant",
             "refused",

@@ -18,9 +18,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from helpers.rules import anthropic, gemini, openai_chat, openai_responses
-from standin.rules import fields, schemas, tool_choice
+from standin.rules import fields, schemas, strict, tool_choice
 from standin.rules.params import PARAM_RULES
 from standin.rules.shared import SHARED_CHECKED, shared_rows
+from standin.rules.sources import NOT_STORED, SOURCES
 from standin.rules.wire import TEXTS
 
 #: When the sources were read: the provider modules' texts were gathered from public reports
@@ -44,12 +45,9 @@ class RuleRow:
     models: str = "every model"
 
 
-def _refused(
-    profile: str, rule: str, module: object, text: str, checked: str = GATHERED
-) -> RuleRow:
-    """A refusal whose text and source live in a provider module (``module.SOURCES[text]``)."""
-    source = module.SOURCES[text]  # type: ignore[attr-defined]
-    return RuleRow(profile, rule, "refused", text, source, checked)
+def _refused(profile: str, rule: str, text: str, checked: str = GATHERED) -> RuleRow:
+    """A refusal with a provider module's text; its source is in ``rules.sources``."""
+    return RuleRow(profile, rule, "refused", text, SOURCES[text], checked)
 
 
 def _refused_on_the_wire(profile: str, rule: str) -> RuleRow:
@@ -71,12 +69,12 @@ OPENAI_SYSTEM = (
 EVERY_API = ("openai-chat", "openai-responses", "anthropic", "gemini")
 ROWS: list[RuleRow] = [
     # --- OpenAI Chat Completions
-    _refused("openai-chat", "call-not-answered", openai_chat, openai_chat.MISSING),
-    _refused("openai-chat", "results-not-adjacent", openai_chat, openai_chat.MISSING),
-    _refused("openai-chat", "result-without-call", openai_chat, openai_chat.ORPHAN),
-    _refused("openai-chat", "result-wrong-turn", openai_chat, openai_chat.NOT_FOUND),
-    _refused("openai-chat", "no-messages", openai_chat, openai_chat.EMPTY_LIST),
-    _refused("openai-chat", "duplicate-result", openai_chat, openai_chat.DUPLICATE, CHECKED),
+    _refused("openai-chat", "call-not-answered", openai_chat.MISSING),
+    _refused("openai-chat", "results-not-adjacent", openai_chat.MISSING),
+    _refused("openai-chat", "result-without-call", openai_chat.ORPHAN),
+    _refused("openai-chat", "result-wrong-turn", openai_chat.NOT_FOUND),
+    _refused("openai-chat", "no-messages", openai_chat.EMPTY_LIST),
+    _refused("openai-chat", "duplicate-result", openai_chat.DUPLICATE, CHECKED),
     _refused_on_the_wire("openai-chat", "unknown-block"),
     _refused_on_the_wire("openai-chat", "image-not-user"),
     _accepted("openai-chat", "system-not-first", OPENAI_SYSTEM),
@@ -88,27 +86,24 @@ ROWS: list[RuleRow] = [
         "generate valid JSON'); no public report of a 400 for it",
     ),
     # --- OpenAI Responses
-    _refused("openai-responses", "call-not-answered", openai_responses, openai_responses.NO_OUTPUT),
-    _refused("openai-responses", "result-without-call", openai_responses, openai_responses.NO_CALL),
+    _refused("openai-responses", "call-not-answered", openai_responses.NO_OUTPUT),
+    _refused("openai-responses", "result-without-call", openai_responses.NO_CALL),
     _refused(
         "openai-responses",
         "duplicate-result",
-        openai_responses,
         openai_responses.DUPLICATE,
         CHECKED,
     ),
     _refused(  # paired by id since 2026-11-30: its evidence was read that day
         "openai-responses",
         "reasoning-not-followed",
-        openai_responses,
         openai_responses.REASONING_ALONE,
         CHECKED,
     ),
     _refused(
         "openai-responses",
         "previous-response-not-found",
-        openai_responses,
-        openai_responses.NOT_STORED,
+        NOT_STORED,
         CHECKED,
     ),
     _accepted(
@@ -118,16 +113,16 @@ ROWS: list[RuleRow] = [
         "responses/easy_input_message_param.py)",
     ),
     # --- Anthropic Messages (first-party API)
-    _refused("anthropic", "call-not-answered", anthropic, anthropic.MISSING),
-    _refused("anthropic", "results-not-first", anthropic, anthropic.MISSING),
-    _refused("anthropic", "result-without-call", anthropic, anthropic.UNEXPECTED),
-    _refused("anthropic", "duplicate-id", anthropic, anthropic.DUPLICATE),
-    _refused("anthropic", "duplicate-result", anthropic, anthropic.DUPLICATE_RESULT, CHECKED),
-    _refused("anthropic", "call-id-pattern", anthropic, anthropic.ID_PATTERN),
-    _refused("anthropic", "empty-content", anthropic, anthropic.EMPTY_MESSAGE),
-    _refused("anthropic", "empty-content", anthropic, anthropic.EMPTY_TEXT),
-    _refused("anthropic", "empty-content", anthropic, anthropic.BLANK_TEXT),
-    _refused("anthropic", "duplicate-tool", anthropic, anthropic.TOOL_NAMES),
+    _refused("anthropic", "call-not-answered", anthropic.MISSING),
+    _refused("anthropic", "results-not-first", anthropic.MISSING),
+    _refused("anthropic", "result-without-call", anthropic.UNEXPECTED),
+    _refused("anthropic", "duplicate-id", anthropic.DUPLICATE),
+    _refused("anthropic", "duplicate-result", anthropic.DUPLICATE_RESULT, CHECKED),
+    _refused("anthropic", "call-id-pattern", anthropic.ID_PATTERN),
+    _refused("anthropic", "empty-content", anthropic.EMPTY_MESSAGE),
+    _refused("anthropic", "empty-content", anthropic.EMPTY_TEXT),
+    _refused("anthropic", "empty-content", anthropic.BLANK_TEXT),
+    _refused("anthropic", "duplicate-tool", anthropic.TOOL_NAMES),
     _refused_on_the_wire("anthropic", "unknown-block"),
     _refused_on_the_wire("anthropic", "arguments-not-object"),
     _accepted(
@@ -145,15 +140,15 @@ ROWS: list[RuleRow] = [
         "(https://platform.claude.com/docs/en/build-with-claude/mid-conversation-system-messages)",
     ),
     # --- Anthropic, strict (Amazon Bedrock, older API versions)
-    _refused("anthropic-strict", "roles-must-alternate", anthropic, anthropic.ALTERNATE),
-    _refused("anthropic-strict", "first-must-be-user", anthropic, anthropic.FIRST_USER),
+    _refused("anthropic-strict", "roles-must-alternate", strict.ALTERNATE),
+    _refused("anthropic-strict", "first-must-be-user", strict.FIRST_USER),
     # --- Gemini generateContent
-    _refused("gemini", "empty-content", gemini, gemini.EMPTY_PARTS, CHECKED),
-    _refused("gemini", "call-turn-position", gemini, gemini.CALL_TURN),
-    _refused("gemini", "response-turn-position", gemini, gemini.RESPONSE_TURN),
+    _refused("gemini", "empty-content", gemini.EMPTY_PARTS, CHECKED),
+    _refused("gemini", "call-turn-position", gemini.CALL_TURN),
+    _refused("gemini", "response-turn-position", gemini.RESPONSE_TURN),
     # re-read 2026-11-30: a call turn whose results were dropped is refused too
-    _refused("gemini", "response-count", gemini, gemini.COUNT, CHECKED),
-    _refused("gemini", "duplicate-result", gemini, gemini.COUNT, CHECKED),
+    _refused("gemini", "response-count", gemini.COUNT, CHECKED),
+    _refused("gemini", "duplicate-result", gemini.COUNT, CHECKED),
     _refused_on_the_wire("gemini", "unknown-block"),
     _refused_on_the_wire("gemini", "unknown-role"),
     _refused_on_the_wire("gemini", "arguments-not-object"),
@@ -200,11 +195,21 @@ def _settings_rows() -> list[RuleRow]:
 
 
 ROWS += _settings_rows()
+_SCHEMAS = schemas.SOURCES[schemas.OPENAI]
 ROWS += [
-    _refused(profile, "invalid-schema", schemas, schemas.OPENAI, CHECKED)
+    RuleRow(profile, "invalid-schema", "refused", schemas.OPENAI, _SCHEMAS, CHECKED)
     for profile in ("openai-chat", "openai-responses")
 ]
-ROWS.append(_refused("anthropic", "invalid-schema", schemas, schemas.ANTHROPIC, CHECKED))
+ROWS.append(
+    RuleRow(
+        "anthropic",
+        "invalid-schema",
+        "refused",
+        schemas.ANTHROPIC,
+        schemas.SOURCES[schemas.ANTHROPIC],
+        CHECKED,
+    )
+)
 ROWS.append(
     _accepted(
         "openai-responses",

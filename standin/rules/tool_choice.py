@@ -122,9 +122,7 @@ def _chat(choice: Any, tools: list | None) -> list:
         found = Finding(
             "tool-choice-without-tools", "tool_choice is set, but the request declares no tools"
         )
-        return [
-            (found, Answer(CHAT_NO_TOOLS, SOURCES[CHAT_NO_TOOLS], "tool_choice"), "tool_choice")
-        ]
+        return [(found, Answer(CHAT_NO_TOOLS, "tool_choice"), "tool_choice")]
     return _undeclared(choice, tools, "openai-chat", CHAT_UNDECLARED, "tool_choice.function.name")
 
 
@@ -133,7 +131,7 @@ def _responses(choice: Any, tools: list | None) -> list:
         found = Finding(
             "tool-choice-without-tools", "tool_choice 'required' has no tools to choose from"
         )
-        answer = Answer(RESPONSES_REQUIRED, SOURCES[RESPONSES_REQUIRED], "tool_choice")
+        answer = Answer(RESPONSES_REQUIRED, "tool_choice")
         return [(found, answer, "tool_choice")]
     return _undeclared(choice, tools, "openai-responses", RESPONSES_UNDECLARED, "tool_choice.name")
 
@@ -143,7 +141,7 @@ def _anthropic(choice: Any, tools: list | None) -> list:
         found = Finding(
             "tool-choice-without-tools", "tool_choice 'any' has no tools to choose from"
         )
-        return [(found, Answer(ANTHROPIC_ANY, SOURCES[ANTHROPIC_ANY]), "tool_choice")]
+        return [(found, Answer(ANTHROPIC_ANY), "tool_choice")]
     return _undeclared(choice, tools, "anthropic", ANTHROPIC_UNDECLARED, "tool_choice.name")
 
 
@@ -158,7 +156,7 @@ def _undeclared(choice: Any, tools: list | None, fmt: str, text: str, path: str)
         f"(declared: {declared})",
     )
     param = "tool_choice" if fmt.startswith("openai") else None
-    return [(found, Answer(text.format(name=name), SOURCES[text], param), path)]
+    return [(found, Answer(text.format(name=name), param), path)]
 
 
 def _gemini(body: dict, tools: list | None, profile: str) -> list[Violation]:

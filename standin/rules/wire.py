@@ -10,6 +10,7 @@ not a JSON object (``arguments-not-object``), a role the format does not have
 (the unknown types with ``standin.rules.kinds``); ``answer_wire`` fills in what the provider
 answers, with the body's own positions, since a violation found here already points into the
 body (``messages.3.content.1``).
+``pairing_on_the_wire`` judges Responses' reasoning pairing on a body's own ``input`` items.
 
 Every text is verbatim from the public report cited beside it, our positions filled in.
 """
@@ -19,7 +20,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from helpers.rules import Answer, anthropic
+from helpers.rules import Answer, Finding, anthropic, openai_responses
+from standin.rules.sources import SOURCES
 
 #: (format, rule) -> (text with {placeholders}, source, date checked)
 TEXTS: dict[tuple[str, str], tuple[str, str, str]] = {
@@ -52,7 +54,7 @@ TEXTS: dict[tuple[str, str], tuple[str, str, str]] = {
         anthropic.MISSING,
         "https://platform.claude.com/docs/en/agents-and-tools/tool-use/handle-tool-calls "
         "(tool_result blocks must come first; text after them); the text is the one for "
-        "results not immediately after: " + anthropic.SOURCES[anthropic.MISSING],
+        "results not immediately after: " + SOURCES[anthropic.MISSING],
         "2026-11-30",
     ),
     ("gemini", "unknown-block"): (
@@ -83,7 +85,7 @@ def answer_wire(rule: str, message: str, path: str, fmt: str, body: dict) -> Ans
     found = TEXTS.get((fmt, rule))
     if found is None:
         return None
-    text, source, _ = found
+    text = found[0]
     numbers = [int(n) for n in _INDEX.findall(path)]
     values: dict[str, Any] = {
         "w": numbers[0] if numbers else 0,
@@ -98,8 +100,8 @@ def answer_wire(rule: str, message: str, path: str, fmt: str, body: dict) -> Ans
             return None
     if fmt == "openai-chat" and rule == "unknown-block":
         param = f"messages[{values['w']}].content[{values['b']}].type"
-        return Answer(text.format(**values), source, param, "invalid_value")
-    return Answer(text.format(**values), source)
+        return Answer(text.format(**values), param, "invalid_value")
+    return Answer(text.format(**values))
 
 
 def _role(body: dict, w: int) -> str:
@@ -147,3 +149,46 @@ def _blocks(messages: list, w: int) -> list[dict]:
     message = messages[w] if 0 <= w < len(messages) else None
     content = message.get("content") if isinstance(message, dict) else None
     return [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
+
+
+#: Input items that are never what a reasoning item produced: the caller's, not the model's.
+_NOT_PRODUCED = ("function_call_output", "custom_tool_call_output", "computer_call_output")
+
+
+def pairing_on_the_wire(items: list) -> list[tuple[int, str, str]]:
+    """``(k, reasoning id, what follows)`` for each reasoning item ``input[k]`` with an ``id``
+    that is not followed by the item it produced, matched by id as OpenAI matches it."""
+    out = []
+    for k, item in enumerate(items):
+        if not isinstance(item, dict) or item.get("type") != "reasoning":
+            continue
+        rid = item.get("id")
+        if not isinstance(rid, str) or not rid:
+            continue
+        after = items[k + 1] if k + 1 < len(items) else None
+        if not isinstance(after, dict):
+            out.append((k, rid, "nothing follows it"))
+            continue
+        kind = after.get("type", "message")
+        role = after.get("role")
+        if kind == "item_reference" or kind == "reasoning":
+            continue
+        if kind in _NOT_PRODUCED or (kind == "message" and role != "assistant"):
+            shown = f"a {role} message" if kind == "message" else f"a {kind} item"
+            out.append((k, rid, f"input[{k + 1}] is {shown}, which the model did not produce"))
+        elif not isinstance(after.get("id"), str) or not after.get("id"):
+            shown = "an assistant message" if kind == "message" else f"a {kind} item"
+            out.append((k, rid, f"input[{k + 1}] is {shown} without its id"))
+    return out
+
+
+def wire_finding(k: int, rid: str, what: str) -> tuple[Finding, Answer]:
+    """The ``reasoning-not-followed`` finding for ``input[k]`` (``pairing_on_the_wire``), with
+    OpenAI's answer; the caller places it at ``input[k]``."""
+    f = Finding(
+        "reasoning-not-followed",
+        f"reasoning item {rid!r} is not followed by the item it produced ({what}); OpenAI "
+        "pairs a replayed reasoning item with its following output item by id, so keep that "
+        "item right after it, with its own id ('msg_...', 'fc_...')",
+    )
+    return f, Answer(openai_responses.REASONING_ALONE.format(id=rid), "input")
