@@ -412,3 +412,28 @@ def test_10_1_the_error_json_as_text_or_the_response_itself_is_right():
         assert ex10.check_order_error(response.json()["error"]["message"], broken, p)
         assert not ex10.check_order_error('{"error": {"message": "no"}}', broken, p)
         assert not ex10.check_order_error("{not json", broken, p)
+
+
+def test_10_2_the_cells_own_at_is_refused_and_the_summary_call_is_priced_in_the_answer(
+    triage_run,
+):
+    from helpers.formats import parse
+    from helpers.messages import user
+
+    requests = [parse(step.request_body, "openai-chat") for step in triage_run.steps]
+    summary = "Task: triage the nil pointer panic in ShippingQuote. So far: Address is nil."
+    last = triage_run.steps[-1].reply.message
+    ask = user("Summarise the work so far for a fresh start, restating the task.")
+    costs = {
+        at: project_ticket(
+            compact_ticket(requests, at=at, summary=summary, keep_last=2), MODEL, final_reply=last
+        ).total_usd
+        for at in range(1, len(requests))
+    }
+    best = min(costs, key=costs.get)
+    for wrong in {4, len(requests) - 1, 0} - {best}:  # the cell's value, the last, no cut
+        assert not ex10.check_cheapest_compaction(wrong, requests, summary, MODEL, last, ask)
+    exercises.reset()
+    right = ex10.check_cheapest_compaction(best, requests, summary, MODEL, last, ask)
+    assert right and "With the summary call priced too, the cheapest is at=" in right.message
+    assert ex10.check_cheapest_compaction(f"{best}", requests, summary, MODEL, last)
