@@ -437,3 +437,12 @@ def test_10_2_the_cells_own_at_is_refused_and_the_summary_call_is_priced_in_the_
     right = ex10.check_cheapest_compaction(best, requests, summary, MODEL, last, ask)
     assert right and "With the summary call priced too, the cheapest is at=" in right.message
     assert ex10.check_cheapest_compaction(f"{best}", requests, summary, MODEL, last)
+
+
+def test_11_1_a_cap_of_one_is_told_in_the_singular():
+    jon = "My espresso machine (order SO-51877) arrived with a smashed water tank.\n\nJon"
+    model = default_model("anthropic")
+    with LocalProvider(scenario="sundry") as p:
+        once = run(sundry.opening(model, jon), sundry.run_tool, base_url=p.url, max_turns=1)
+    told = ex11.check_capped(once)
+    assert not told and "this trace has 1 request, not the 2" in told.message
