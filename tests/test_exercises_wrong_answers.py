@@ -238,31 +238,32 @@ def test_08_3_returning_none_is_told_what_is_missing():
         "Do not modify existing tests.",
         "Call submit_diagnosis once, at the end.",
         "File one issue per cause.",
+        "Leave the old tests exactly as they are.",
+        "Do not touch the current tests.",
     ],
 )
-def test_09_2_a_rule_the_prompt_already_has_is_priced_with_a_note(rule, triage_run):
+def test_09_1_a_rule_the_prompt_already_has_is_refused_even_counted_right(rule, triage_run):
     my_prompt = crash_triage.SYSTEM_PROMPT + "\n\n" + rule
     extra = count_text(my_prompt, MODEL) - count_text(crash_triage.SYSTEM_PROMPT, MODEL)
     told = ex09.check_added_rule(extra * 8, my_prompt, triage_run, MODEL)
-    assert told and "looks like it says again what the prompt already says" in told.message
+    assert not told and "your count is right, but your rule says again" in told.message
     wrong = ex09.check_added_rule(extra * 8 + 1, my_prompt, triage_run, MODEL)
-    assert not wrong
+    assert not wrong and "your count is right" not in wrong.message
 
 
 @pytest.mark.parametrize(
-    "rule", ["Never delete an existing issue.", "Leave the old tests exactly as they are."]
+    "rule", ["Never delete an existing issue.", "Never modify the old migrations."]
 )
-def test_09_2_a_new_rule_is_right_and_a_paraphrase_is_reminded_of_the_one_rule(rule, triage_run):
-    """A new rule sharing words with the one rule is right (no repeat note); a paraphrase the
-    word count cannot see is right too, and told which rule the prompt already has."""
+def test_09_1_a_new_rule_sharing_words_with_the_one_rule_is_right(rule, triage_run):
+    """A new rule sharing words with the one rule is right, and reminded of the one rule."""
     my_prompt = crash_triage.SYSTEM_PROMPT + "\n\n" + rule
     extra = count_text(my_prompt, MODEL) - count_text(crash_triage.SYSTEM_PROMPT, MODEL)
     told = ex09.check_added_rule(extra * len(triage_run.steps), my_prompt, triage_run, MODEL)
-    assert told and "looks like it says again" not in told.message
+    assert told and "says again" not in told.message
     assert "never change or delete an existing test" in told.message
 
 
-def test_09_1_a_share_of_words_is_not_a_share_of_tokens():
+def test_09_3_a_share_of_words_is_not_a_share_of_tokens():
     def words(prompt, start):
         paragraph = next(p for p in prompt.split("\n\n") if p.startswith(start))
         return len(paragraph.split()) / len(prompt.split())
@@ -278,7 +279,7 @@ def test_09_1_a_share_of_words_is_not_a_share_of_tokens():
     assert sum(s.tokens for s in sections) == count_text(crash_triage.SYSTEM_PROMPT, MODEL)
 
 
-def test_09_3_a_guard_that_fakes_success_or_changes_the_id_is_refused():
+def test_09_2_a_guard_that_fakes_success_or_changes_the_id_is_refused():
     def fake(call):
         if call.name == "issue_refund" and call.arguments["amount_usd"] > 100:
             return tool_result(call.id, "refused: above $100", is_error=True)
@@ -303,8 +304,16 @@ def test_09_3_a_guard_that_fakes_success_or_changes_the_id_is_refused():
     assert not wrong_id and "call_id must be call.id" in wrong_id.message
     assert ex09.check_refund_guard(right)
 
+    def at_100(call):  # refuses $100 too: told which call, with no bare call id ("g4")
+        if call.name == "issue_refund" and call.arguments["amount_usd"] >= 100:
+            return tool_result(call.id, "refused: above $100", is_error=True)
+        return sundry.run_tool(call)
 
-def test_09_2_a_new_rule_is_priced_and_the_rule_alone_or_a_replaced_prompt_is_told(triage_run):
+    told = ex09.check_refund_guard(at_100)
+    assert not told and "issue_refund(100.0)" in told.message and "g4" not in told.message
+
+
+def test_09_1_a_new_rule_is_priced_and_the_rule_alone_or_a_replaced_prompt_is_told(triage_run):
     rule = "Keep each issue under 200 words."
     my_prompt = crash_triage.SYSTEM_PROMPT + "\n\n" + rule
     extra = count_text(my_prompt, MODEL) - count_text(crash_triage.SYSTEM_PROMPT, MODEL)
@@ -594,3 +603,35 @@ def test_05_1_each_likely_slip_is_named():
         result = ex05.check_claude_fourteen(wrong, first)
         assert not result and told in result.message
     assert not ex05.check_claude_fourteen(right + 1, first)
+def test_10_2_the_cells_own_at_is_refused_and_the_summary_call_is_priced_in_the_answer(
+    triage_run,
+):
+    from helpers.formats import parse
+    from helpers.messages import user
+
+    requests = [parse(step.request_body, "openai-chat") for step in triage_run.steps]
+    summary = "Task: triage the nil pointer panic in ShippingQuote. So far: Address is nil."
+    last = triage_run.steps[-1].reply.message
+    ask = user("Summarise the work so far for a fresh start, restating the task.")
+    costs = {
+        at: project_ticket(
+            compact_ticket(requests, at=at, summary=summary, keep_last=2), MODEL, final_reply=last
+        ).total_usd
+        for at in range(1, len(requests))
+    }
+    best = min(costs, key=costs.get)
+    for wrong in {4, len(requests) - 1, 0} - {best}:  # the cell's value, the last, no cut
+        assert not ex10.check_cheapest_compaction(wrong, requests, summary, MODEL, last, ask)
+    exercises.reset()
+    right = ex10.check_cheapest_compaction(best, requests, summary, MODEL, last, ask)
+    assert right and "With the summary call priced too, the cheapest is at=" in right.message
+    assert ex10.check_cheapest_compaction(f"{best}", requests, summary, MODEL, last)
+
+
+def test_11_1_a_cap_of_one_is_told_in_the_singular():
+    jon = "My espresso machine (order SO-51877) arrived with a smashed water tank.\n\nJon"
+    model = default_model("anthropic")
+    with LocalProvider(scenario="sundry") as p:
+        once = run(sundry.opening(model, jon), sundry.run_tool, base_url=p.url, max_turns=1)
+    told = ex11.check_capped(once)
+    assert not told and "this trace has 1 request, not the 2" in told.message

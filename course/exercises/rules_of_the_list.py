@@ -70,11 +70,18 @@ def check_order_error(answer: Any, broken: Request, provider: Any) -> Result:
 
 
 def check_cheapest_compaction(
-    answer: Any, requests: list[Request], summary: str, model: str, final_reply: Any = None
+    answer: Any,
+    requests: list[Request],
+    summary: str,
+    model: str,
+    final_reply: Any = None,
+    ask: Any = None,
 ) -> Result:
     """The ``at`` (0-based request index) whose compacted run costs least. ``final_reply``: the
     run's last reply, billed too (as lessons 06 and 10 price the run); it is priced the same
-    whatever ``at``, as if the model made the same calls after the compaction."""
+    whatever ``at``, as if the model made the same calls after the compaction. The summary call
+    is left out, as the exercise says; with ``ask`` (the instruction of the lesson's summary
+    call) the success message also says which ``at`` is cheapest once that call is priced."""
     from helpers.cost import compact_ticket, project_ticket
 
     def price(run: list[Request]):
@@ -96,5 +103,27 @@ def check_cheapest_compaction(
             "model makes the same calls after the cut). Earlier, and every later request is "
             "shorter, but the early cut also drops most of what was cached; the cheapest point "
             "is not the best one if the summary loses what the agent needs."
+            + (_with_summary_call(costs, requests, summary, model, ask, as_is) if ask else "")
         ),
     )
+
+
+def _with_summary_call(
+    costs: dict, requests: list[Request], summary: str, model: str, ask: Any, as_is
+) -> str:
+    """One sentence: the cheapest ``at`` once the summary call is priced, as the lesson prices
+    it (the history up to the cut and ``ask`` in, the summary out)."""
+    from helpers.cost import project_ticket
+    from helpers.messages import assistant
+
+    def summary_call(at: int):
+        call = Request(model, [*requests[at].messages, ask], list(requests[at].tools))
+        asked = project_ticket([*requests[:at], call], model, final_reply=assistant(summary))
+        return asked.turns[-1].cost_usd
+
+    total = {at: cost + summary_call(at) for at, cost in costs.items()}
+    at = min(total, key=total.get)
+    dearer = [str(k) for k, cost in total.items() if cost > as_is]
+    named = " and ".join([", ".join(dearer[:-1]), dearer[-1]] if len(dearer) > 1 else dearer)
+    more = f"; at={named}, compacting costs more than not compacting" if dearer else ""
+    return f" With the summary call priced too, the cheapest is at={at}, ${total[at]:.6f}{more}."

@@ -42,7 +42,8 @@ def check_capped(answer: Any) -> Result:
         return not_yet(EX1, "this trace is not Jon's ticket (the espresso machine)")
     steps = answer.steps
     if len(steps) != 2:
-        return not_yet(EX1, f"this trace has {len(steps)} requests, not the 2 the cap allows")
+        sent = f"{len(steps)} request{'s' if len(steps) != 1 else ''}"
+        return not_yet(EX1, f"this trace has {sent}, not the 2 the cap allows")
     waiting = steps[-1].tool_names
     if not waiting:
         return not_yet(EX1, "this trace ends with a final answer, not with a call left waiting")

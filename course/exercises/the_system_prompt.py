@@ -20,23 +20,23 @@ from helpers.messages import ToolCall, ToolResult
 
 EX1 = Exercise(
     "09.1",
-    nudge="a share is a part divided by the whole: the paragraph's tokens over the prompt's.",
-    pointer="count_sections(prompt, model) (under 'What it costs') gives each paragraph's .text "
-    "and .tokens: which one is yours, and what is the whole?",
-)
-EX2 = Exercise(
-    "09.2",
     nudge="the system prompt is re-sent with every request, so a line you add is paid once per "
     "request of the run.",
     pointer="count_text(text, model) counts a prompt; compare your prompt with "
     "crash_triage.SYSTEM_PROMPT and multiply by the number of requests (triage.steps).",
 )
-EX3 = Exercise(
-    "09.3",
+EX2 = Exercise(
+    "09.2",
     nudge="a rule the code enforces holds whatever the prompt says: refuse the call before it "
     "runs, with an error result the model can read.",
     pointer="a call has .name, .id and .arguments; tool_result(call.id, text, is_error=True) "
     "from helpers.messages makes an error result; hand every other call to sundry.run_tool.",
+)
+EX3 = Exercise(
+    "09.3",
+    nudge="a share is a part divided by the whole: the paragraph's tokens over the prompt's.",
+    pointer="count_sections(prompt, model) (under 'What it costs') gives each paragraph's .text "
+    "and .tokens: which one is yours, and what is the whole?",
 )
 
 
@@ -77,7 +77,7 @@ def check_paragraph_share(fn: Callable[[str, str], float], model: str) -> Result
             first = None
         if first is not None and first > 1:
             return not_yet(
-                EX1,
+                EX3,
                 f"your function gave {first} for {describe(asked[0])}, which looks like a "
                 "percentage: return a fraction between 0 and 1 (0.5, not 50)",
                 expected=cases,
@@ -88,7 +88,7 @@ def check_paragraph_share(fn: Callable[[str, str], float], model: str) -> Result
     return check_function(
         rounded if callable(fn) else fn,
         cases,
-        EX1,
+        EX3,
         describe=describe,
         success=f"Right: the steps are {steps:.0%} of the crash-triage prompt and Sundry's refund "
         f"policy {refunds:.0%} of its own; the one rule is {one_rule:.0%}. Procedures and "
@@ -102,14 +102,14 @@ def check_added_rule(answer: int, my_prompt: str, run: Trace, model: str) -> Res
     from helpers.tokens import count_text
 
     if not_answered(answer):
-        return check_number(answer, 0, EX2, success="")
+        return check_number(answer, 0, EX1, success="")
     if not isinstance(my_prompt, str):
-        return not_yet(EX2, f"my_prompt is a {type(my_prompt).__name__}, not a text")
+        return not_yet(EX1, f"my_prompt is a {type(my_prompt).__name__}, not a text")
     if my_prompt.strip() == crash_triage.SYSTEM_PROMPT.strip():
-        return not_yet(EX2, "my_prompt is still the prompt as it was: write your rule into it")
+        return not_yet(EX1, "my_prompt is still the prompt as it was: write your rule into it")
     if crash_triage.SYSTEM_PROMPT not in my_prompt:
         return not_yet(
-            EX2,
+            EX1,
             "my_prompt no longer holds the whole crash-triage prompt: add your rule to it, "
             "keep what is there",
         )
@@ -119,7 +119,7 @@ def check_added_rule(answer: int, my_prompt: str, run: Trace, model: str) -> Res
     rule_alone = count_text(added, model)
     if as_number(answer) == rule_alone * len(run.steps) != expected:
         return not_yet(
-            EX2,
+            EX1,
             "that counts your rule's own tokens; what the run sends more is the difference "
             "between the two whole prompts (the line break before your rule is sent too)",
             kind="number",
@@ -128,21 +128,24 @@ def check_added_rule(answer: int, my_prompt: str, run: Trace, model: str) -> Res
     from helpers.cost import Usage, price
 
     repeated = already_said(added, crash_triage.SYSTEM_PROMPT)
-    if repeated:  # a note, not a refusal: a word count cannot tell a repeat for certain
-        note = (
-            f" Note: your rule looks like it says again what the prompt already says "
-            f"({repeated!r}); a line that repeats the prompt is paid for and changes nothing."
+    if repeated and as_number(answer) == expected:
+        return not_yet(
+            EX1,
+            f"your count is right, but your rule says again what the prompt already says "
+            f"({repeated!r}): a repeat is paid for and changes nothing. Write a rule the prompt "
+            "does not have yet (if yours is new, word it so that it says what is new)",
+            kind="number",
+            expected=expected,
         )
-    else:
-        note = (
-            " Check it is new: a line that restates the prompt (its one rule already says "
-            f"{_ONE_RULE!r}) is paid for and changes nothing."
-        )
+    note = (
+        " The check compares words, so a repeat in other words can slip through: the prompt's "
+        f"one rule already says {_ONE_RULE!r}."
+    )
     per_thousand = price(Usage(input_tokens=abs(expected) * 1000), model).total_usd
     return check_number(
         answer,
         expected,
-        EX2,
+        EX1,
         success=(
             f"Right: your prompt is {extra:+} tokens, so {len(run.steps)} requests send "
             f"{expected:+,} tokens (if the run is otherwise unchanged): ${per_thousand:.4f} per "
@@ -158,6 +161,10 @@ _SAME = {  # words a learner uses for the same idea, folded to one
     "edit": "change",
     "alter": "change",
     "rewrite": "change",
+    "touch": "change",
+    "leave": "change",  # "leave ... as they are": polarity is not compared, only the idea
+    "old": "existing",
+    "current": "existing",
     "remove": "delete",
     "drop": "delete",
     "never": "not",
@@ -170,7 +177,7 @@ _SAME = {  # words a learner uses for the same idea, folded to one
 _STOP = {
     *("a", "an", "the", "and", "or", "of", "to", "in", "on", "for", "with", "by", "as", "at"),
     *("is", "are", "be", "it", "its", "this", "that", "your", "you", "any", "each", "every"),
-    *("all", "one", "once", "do", "does", "not"),
+    *("all", "one", "once", "do", "does", "not", "they", "them", "exactly", "alone"),
 }
 
 
@@ -213,10 +220,10 @@ def check_refund_guard(guarded_run_tool: Callable[[ToolCall], ToolResult]) -> Re
 
     order = {"order_id": "SO-48213", "reason": "damaged"}
     cases = [
-        (tool_call("g1", "issue_refund", {**order, "amount_usd": 120.0}), "an error result for g1"),
-        (tool_call("g2", "issue_refund", {**order, "amount_usd": 80.0}), "a normal result for g2"),
-        (tool_call("g4", "issue_refund", {**order, "amount_usd": 100.0}), "a normal result for g4"),
-        (tool_call("g3", "search_orders", {"query": "SO-48213"}), "a normal result for g3"),
+        (tool_call("g1", "issue_refund", {**order, "amount_usd": 120.0}), "an error result"),
+        (tool_call("g2", "issue_refund", {**order, "amount_usd": 80.0}), "a normal result"),
+        (tool_call("g4", "issue_refund", {**order, "amount_usd": 100.0}), "a normal result"),
+        (tool_call("g3", "search_orders", {"query": "SO-48213"}), "a normal result"),
     ]
 
     def outcome(fn: Callable) -> Callable:
@@ -232,7 +239,7 @@ def check_refund_guard(guarded_run_tool: Callable[[ToolCall], ToolResult]) -> Re
                 return "a different result than sundry.run_tool gives: hand the call to it"
             if result.is_error and "100" not in result.text:
                 return "an error result that does not say why (name the $100 limit)"
-            return f"{'an error' if result.is_error else 'a normal'} result for {result.call_id}"
+            return f"{'an error' if result.is_error else 'a normal'} result"
 
         return run
 
@@ -242,7 +249,7 @@ def check_refund_guard(guarded_run_tool: Callable[[ToolCall], ToolResult]) -> Re
     return check_function(
         outcome(guarded_run_tool) if callable(guarded_run_tool) else guarded_run_tool,
         cases,
-        EX3,
+        EX2,
         describe=describe,
         success=(
             "Right: above $100 the call is refused before it runs, and the model reads why; "
