@@ -204,13 +204,14 @@ class Trace:
             u = s.reply.usage
             cost = f"${s.cost_usd:.6f}" if s.cost_usd is not None else "n/a"
             row = [s.number, u.input_tokens, u.cache_read_tokens, u.output_tokens, cost]
-            out.append([str(v) for v in row] + [s.reply.stop_reason, ", ".join(s.tool_names)])
+            why = STOPPED[s.reply.stop_reason]
+            out.append([str(v) for v in row] + [why, ", ".join(s.tool_names)])
         totals = [self.total("input_tokens"), self.total("cache_read_tokens")]
         totals += [self.total("output_tokens"), f"${self.cost_usd:.6f}"]
         out.append(["total"] + [str(v) for v in totals] + ["", ""])
         return out
 
-    HEADERS = ["turn", "input sent", "cached", "output", "cost", "stop (neutral)", "tool calls"]
+    HEADERS = ["turn", "input sent", "cached", "output", "cost", "why it stopped", "tool calls"]
 
     def count_notes(self) -> list[str]:
         """Which "input sent" figures are the local provider's estimates, and their bounds (a
@@ -238,6 +239,16 @@ class Trace:
         title = f"<b>{escape(self.format)}</b> / <code>{escape(self.model)}</code>"
         notes = "".join(f"<div><small>{escape(n)}</small></div>" for n in self.count_notes())
         return no_math(f"<div>{title}<table><tr>{head}</tr>{body}</table>{notes}</div>")
+
+
+#: The neutral stop reason in plain words (providers spell it their own way).
+STOPPED = {
+    "end_turn": "answered",
+    "tool_calls": "called tools",
+    "max_tokens": "out of tokens",
+    "refusal": "refused",
+    "other": "other",
+}
 
 
 def _turns(numbers: list[int]) -> str:
