@@ -860,7 +860,9 @@ def test_an_estimate_explains_itself_part_by_part():
     from helpers.tokens import Count
 
     def made(uncertain, estimate=True):
-        return Count("gpt-4o", 100, [], estimate, "rule", uncertain=uncertain)
+        counted = Count("gpt-4o", 100, [])  # no request kept: how sure it is, given here
+        counted.estimate, counted.method, counted.uncertain = estimate, "rule", uncertain
+        return counted
 
     assert explained(made({}, estimate=False)) == "exact"
     two_calls = "2 parallel calls: their rendering is a community guess, unverified"

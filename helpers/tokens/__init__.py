@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import html
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import NamedTuple
 
 from helpers.harmony import render_harmony
@@ -31,8 +32,8 @@ __all__ = [
     "Row",
     "rows_from_pieces",
     "Section",
-    "assess",
     "count",
+    "counted",
     "count_output",
     "count_sections",
     "count_text",
@@ -54,19 +55,45 @@ class Row(NamedTuple):
 
 @dataclass
 class Count:
-    """How many input tokens a request costs on one model, and where they go."""
+    """How many input tokens a request costs on one model, and where they go.
+
+    How sure the number is (``estimate``, ``uncertain``, ``method``, ``spread``) is worked out
+    from the request when first read (``helpers.tokens.exactness``), not by every count.
+    """
 
     model: str
     total: int
     rows: list[Row]
-    estimate: bool  # True unless counted with the model's own tokenizer and a verified rendering
-    method: str  # how the number was obtained, in words
     notes: list[str] = field(default_factory=list)
     pieces: list[Piece] = field(default_factory=list, repr=False)
-    #: part -> (tokens it can be off, None if unknown; why): what makes this an estimate
-    uncertain: dict[str, tuple[int | None, str]] = field(default_factory=dict)
-    #: for a proxy estimate (Claude, Gemini): how far recorded bills were from such counts
-    spread: str = ""
+    request: Request | None = field(default=None, repr=False)  # what was counted
+    info: ModelInfo | None = field(default=None, repr=False)  # the model row it was counted with
+
+    @cached_property
+    def uncertain(self) -> dict[str, tuple[int | None, str]]:
+        """Part -> (tokens it can be off, None if unknown; why): what makes this an estimate."""
+        from helpers.tokens.exactness import uncertain
+
+        return uncertain(self.request, self.info) if self.request and self.info else {}
+
+    @cached_property
+    def estimate(self) -> bool:
+        """True unless counted with the model's own tokenizer and a verified rendering."""
+        return self.info is not None and (self.info.encoding is None or bool(self.uncertain))
+
+    @cached_property
+    def method(self) -> str:
+        """How the number was obtained, in words."""
+        from helpers.tokens.exactness import method
+
+        return method(self.info) if self.info else ""
+
+    @cached_property
+    def spread(self) -> str:
+        """For a proxy estimate (Claude, Gemini): how far recorded bills were from such counts."""
+        from helpers.tokens.estimate import sentence
+
+        return sentence(self.info.counting, self.info.id) if self.info else ""
 
     @property
     def error(self) -> int | None:
@@ -168,8 +195,8 @@ def rows_from_pieces(pieces: list[Piece], labels: dict[str, str]) -> list[Row]:
 def count(request: Request, model: str | ModelInfo | None = None) -> Count:
     """Input tokens of a whole request on ``model`` (default: the request's own model).
 
-    It renders the request as pieces with the model's counting rule, tokenizes them, and says
-    how sure the number is (``assess``). It never touches the network.
+    It renders the request as pieces with the model's counting rule and tokenizes them. It
+    never touches the network.
     """
     info = info_for(model, request)
     if info.counting == "openai-chat-2024":
@@ -181,45 +208,15 @@ def count(request: Request, model: str | ModelInfo | None = None) -> Count:
     else:
         raise ValueError(f"data/models.json: unknown counting rule {info.counting!r}")
     found, labels, notes = pieces(request, info)
-    return assess(request, info, found, rows_from_pieces(found, labels), notes)
+    return counted(request, info, found, rows_from_pieces(found, labels), notes)
 
 
-def assess(
+def counted(
     request: Request, info: ModelInfo, pieces: list[Piece], rows: list[Row], notes: list[str]
 ) -> Count:
-    """The ``Count`` of a request's pieces: the total, and how sure it is (which parts are an
-    estimate, by how much, and how the number was obtained)."""
-    from helpers.tokens.exactness import images_of_unknown_size, uncertain
-
-    spread, estimated = "", {}
-    if info.counting == "openai-chat-2024":
-        how = f"tiktoken {info.encoding} over the openai-chat-2024 rendering model"
-        if info.counting_verified:
-            how += " (checked against published API prompt_tokens)"
-        else:
-            how += f" (verified on gpt-4o/gpt-4o-mini, assumed for {info.id})"
-        estimated = uncertain(request, info)
-        estimate = bool(estimated)
-    elif info.counting == "harmony":
-        how = "openai-harmony render_conversation_for_completion, o200k_harmony (exact)"
-        estimate = False
-    else:
-        from helpers.tokens.estimate import method, sentence
-
-        how, estimate = method(info), True
-        estimated = images_of_unknown_size(request, info)
-        spread = sentence(info.counting, info.id)
-    return Count(
-        model=info.id,
-        total=sum(p.n for p in pieces),
-        rows=rows,
-        estimate=estimate,
-        method=how,
-        notes=[info.note, *notes] if info.note else notes,
-        pieces=pieces,
-        uncertain=estimated,
-        spread=spread,
-    )
+    """The ``Count`` of a request's pieces (the fast twin in the stand-in makes one too)."""
+    notes = [info.note, *notes] if info.note else notes
+    return Count(info.id, sum(p.n for p in pieces), rows, notes, pieces, request, info)
 
 
 def count_text(text: str, model: str | ModelInfo | None = None) -> int:
