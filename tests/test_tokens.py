@@ -23,7 +23,7 @@ from helpers.messages import (
 from helpers.tokens import count, count_text, token_keys
 from helpers.tokens.encodings import encode, special_id
 from helpers.tokens.exactness import image_size, image_tokens
-from helpers.tokens.tool_namespace import render_namespace
+from helpers.tokens.openai_chat import render_namespace
 from standin.explained import explained
 from standin.fast_count import Counter, count_total
 from tests.published_counts import CASES, cookbook_recipe, to_request
@@ -353,7 +353,7 @@ def test_a_long_system_text_merges_with_the_tools_header_like_one_string():
     """Tokens are attributed by offset: the system text and tools add up to the whole string."""
     request = Request("gpt-4o", [system("Hello:"), user("Hi")], [WEATHER])
     counted = count(request)
-    from helpers.tokens.tool_namespace import HEADER
+    from helpers.tokens.openai_chat import HEADER
 
     namespace, _ = render_namespace([(WEATHER.name, WEATHER.description, WEATHER.parameters)])
     whole = len(encode("o200k_base", "Hello:\n\n" + HEADER + namespace))

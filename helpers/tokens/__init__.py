@@ -21,10 +21,10 @@ from typing import NamedTuple
 
 from helpers.harmony import render_harmony
 from helpers.html import no_math
-from helpers.messages import Message, Request
+from helpers.messages import Message, Request, Tool
 from helpers.models import ModelInfo, info_for
-from helpers.tokens.encodings import Piece, Section, count_sections
-from helpers.tokens.tool_namespace import render_namespace, tool_parts
+from helpers.tokens.encodings import Piece, Section, count_sections, encoding_name, split_at
+from helpers.tokens.openai_chat import render_namespace
 
 __all__ = [
     "Count",
@@ -40,6 +40,7 @@ __all__ = [
     "render_harmony",
     "render_namespace",
     "token_keys",
+    "ToolParts",
     "tool_parts",
 ]
 
@@ -262,3 +263,37 @@ def token_keys(counted: Count) -> tuple[list[object], list[str]]:
             keys.extend((piece.key, k) for k in range(piece.n))
         parts.extend([piece.part] * piece.n)
     return keys, parts
+
+
+@dataclass
+class ToolParts:
+    name: str
+    description: int
+    signature: int  # the "type name = (_: {" line: the name plus TypeScript syntax
+    parameters: int  # parameter descriptions, names, types, optional marks, closing
+    estimate: bool = False
+
+    @property
+    def total(self) -> int:
+        return self.description + self.signature + self.parameters
+
+
+def tool_parts(tools: list[Tool], model: str | ModelInfo) -> tuple[list[ToolParts], int]:
+    """Per tool, its tokens by part; and the tokens of the namespace framing around them.
+
+    The namespace is encoded once and each token given to the part it starts in
+    (``split_at``), so the parts add up to the namespace's tokens. Exact only for a model
+    whose tokenizer is public; otherwise the ``PROXY``, and ``estimate`` is True.
+    """
+    info = info_for(model)
+    text, starts = render_namespace([(t.name, t.description, t.parameters) for t in tools])
+    cuts = []  # for each tool: where its description, its name line and its parameters start
+    for tool, start in zip(tools, starts, strict=True):
+        signature = start + (len(f"// {tool.description}\n") if tool.description else 0)
+        cuts += [start, signature, text.index("\n", signature) + 1]
+    groups = split_at(encoding_name(info), text, [*cuts, text.rindex("} // ")])
+    parts = [
+        ToolParts(t.name, *(len(g) for g in groups[1 + 3 * i : 4 + 3 * i]), info.encoding is None)
+        for i, t in enumerate(tools)
+    ]
+    return parts, len(groups[0]) + len(groups[-1])

@@ -139,7 +139,7 @@ def image_tokens(image: Image, rule: dict[str, Any] | None, detail: str | None =
     raise ValueError(f"unknown image rule {rule['method']!r} in data/models.json")
 
 
-#: The JSON Schema keywords the tool namespace renders (``tool_namespace``); others are dropped.
+#: The JSON Schema keywords the tool namespace renders (``openai_chat``); others are dropped.
 RENDERED = {"type", "properties", "required", "description", "enum", "items", "anyOf", "oneOf"}
 #: Dropped, and verified to cost nothing: ``additionalProperties`` (recorded gpt-4o-mini bills).
 VERIFIED_UNRENDERED = {"additionalProperties"}
@@ -234,7 +234,7 @@ def _walk(schema: Any, shapes: set, dropped: dict, nested: list, top: bool = Fal
         return
     for key, value in schema.items():
         if key == "title" and not top and not schema.get("description"):
-            continue  # a property's title is its comment (tool_namespace._comment): verified
+            continue  # a property's title is its comment (openai_chat._comment): verified
         if key not in RENDERED and key not in VERIFIED_UNRENDERED:
             dropped.setdefault(key, value)
     if "anyOf" in schema or "oneOf" in schema:
