@@ -283,7 +283,7 @@ def test_without_the_final_reply_the_ticket_says_its_last_output_is_not_priced()
 
 @pytest.mark.parametrize("model", ["gpt-4o-mini", "claude-sonnet-4-5"])
 def test_a_prefix_kept_warm_across_tickets_is_read_by_the_first_request(model):
-    from helpers.caching import shared_prefix
+    from helpers.cost.caching import shared_prefix
 
     reqs = with_tools(sundry_requests(model), sundry.TOOLS + sundry.EXTRA_TOOLS)
     cold = project_ticket(reqs, model)

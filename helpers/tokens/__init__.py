@@ -252,7 +252,7 @@ def token_keys(counted: Count) -> tuple[list[object], list[str]]:
 
     Real token ids where we have them; where only a count exists (images, a documented
     overhead) one key per token built from what identifies that content. Two requests share a
-    cache prefix exactly as far as these sequences agree (``helpers.caching``).
+    cache prefix exactly as far as these sequences agree (``helpers.cost.caching``).
     """
     keys: list[object] = []
     parts: list[str] = []
