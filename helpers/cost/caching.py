@@ -199,7 +199,11 @@ def cache_reads(
     if kind == "none":
         return [(0, 0)] * len(counts)
     keys = [token_keys(counted)[0] for counted in counts]
-    warm = _warm_prefix(counts[0], keys[0], rule, between_tickets, notes)
+    warm: list[object] = []
+    if between_tickets is None:
+        notes.append("cache modelled within this ticket only: it starts cold")
+    else:
+        warm = _warm_prefix(counts[0], keys[0], rule, between_tickets, notes)
     if kind == "anthropic-breakpoints":
         return _anthropic_reads(requests, counts, keys, warm, rule, breakpoints)
     out, before = [], warm
@@ -228,12 +232,9 @@ def _anthropic_reads(requests, counts, keys, warm, rule, breakpoints) -> list[tu
     return out
 
 
-def _warm_prefix(counted, keys, rule, between_tickets, notes) -> list[object]:
+def _warm_prefix(counted, keys, rule, between_tickets: float, notes) -> list[object]:
     """The tools + system prompt the previous ticket left in the cache, if still there."""
     lifetime = rule.get("lifetime_s")
-    if between_tickets is None:
-        notes.append("cache modelled within this ticket only: it starts cold")
-        return []
     if lifetime is None:
         notes.append("cache lifetime not documented: a prefix warm across tickets not modelled")
         return []

@@ -215,12 +215,8 @@ def _outputs(requests, info, output_tokens, final_reply, notes) -> list[int]:
 
 
 def _reply_to(now: Request, after: Request) -> Message | None:
-    """The assistant message the next request adds after ``now``'s last message.
-
-    Usually ``after`` starts with all of ``now``; after compaction it starts with a summary
-    instead, so look for ``now``'s last message in ``after`` and take the reply that follows,
-    or, when compaction dropped that message too, the first assistant message ``now`` lacks.
-    """
+    """The assistant message the next request adds after ``now``'s last message (after
+    compaction, ``after`` starts with a summary instead of all of ``now``)."""
     last = now.messages[-1] if now.messages else None
     positions = [i for i, m in enumerate(after.messages) if m == last]
     if positions:

@@ -15,13 +15,14 @@ time (the first count loads one, about half a second), or touch the network.
 from __future__ import annotations
 
 import html
+import json
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import NamedTuple
 
 from helpers.harmony import render_harmony
 from helpers.html import no_math
-from helpers.messages import Message, Request, Tool
+from helpers.messages import Message, Reasoning, Request, Text, Tool, ToolCall
 from helpers.models import ModelInfo, info_for
 from helpers.tokens.encodings import Piece, Section, count_sections, encoding_name, split_at
 from helpers.tokens.openai_chat import render_namespace
@@ -231,13 +232,9 @@ def count_output(message: Message, model: str | ModelInfo | None = None) -> int:
     """Output tokens of a reply, as the local provider bills it and the cost model prices it.
 
     Text and reasoning: their tokens; a tool call: its name followed by its arguments as JSON.
-    This is *our* rule: real providers add a few tokens of framing per tool call that none of
-    them publishes, so against a real bill the output count is an estimate.
+    This is *our* rule: real providers add a few unpublished tokens per tool call, so against a
+    real bill the output count is an estimate.
     """
-    import json
-
-    from helpers.messages import Reasoning, Text, ToolCall
-
     total = 0
     for block in message.content:
         if isinstance(block, Text | Reasoning):
