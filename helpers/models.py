@@ -21,18 +21,6 @@ from typing import Any
 
 from helpers.paths import DATA
 
-__all__ = [
-    "info_for",
-    "ModelInfo",
-    "UnknownModelError",
-    "as_of",
-    "default_model",
-    "model_info",
-    "models",
-    "price_timestamp",
-    "source",
-]
-
 TABLE = DATA / "models.json"
 
 

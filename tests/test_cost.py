@@ -129,7 +129,7 @@ def test_ticket_rows_accumulate():
     ticket = ticket_from_usages([Usage(1000, 10), Usage(1100, 20, 1024)], "gpt-4o-mini")
     assert [t.cumulative_input_tokens for t in ticket.turns] == [1000, 2100]
     assert ticket.turns[1].cumulative_usd == ticket.total_usd
-    assert ticket.rows()[1]["cached_tokens"] == 1024
+    assert ticket.turns[1].cached_tokens == 1024
     assert "1024" in ticket.table() and "<table>" in ticket._repr_html_()
 
 

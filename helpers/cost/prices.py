@@ -22,8 +22,6 @@ from helpers.html import no_math
 from helpers.models import ModelInfo, model_info, price_timestamp
 from helpers.replies import Usage
 
-__all__ = ["Cost", "PROVIDERS", "price", "rates", "usage_from"]
-
 PROVIDERS = ("openai-chat", "openai-responses", "anthropic", "gemini")
 
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
 
 from helpers.cost.prices import price
 from helpers.html import no_math
@@ -25,8 +24,6 @@ from helpers.messages import Message, Request
 from helpers.models import ModelInfo, as_of, model_info
 from helpers.replies import Usage
 from helpers.tokens import Count
-
-__all__ = ["Ticket", "TicketTurn", "project_ticket", "ticket_from_usages"]
 
 
 @dataclass
@@ -83,10 +80,6 @@ class Ticket:
     @property
     def output_tokens(self) -> int:
         return sum(t.output_tokens for t in self.turns)
-
-    def rows(self) -> list[dict[str, Any]]:
-        """Plain dicts, one per turn (for pandas, matplotlib or a JSON dump)."""
-        return [t.__dict__.copy() for t in self.turns]
 
     def table(self) -> str:
         lines = [

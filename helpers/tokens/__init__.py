@@ -3,7 +3,7 @@
 Counting input tokens: text, one message, or a whole request with a breakdown by part.
 
 >>> c = count(request)          # the request's model, or pass model=...
->>> c.total, c.label, c.top()   # 1342, "exact", {"tools": 612, ...}; print(c.table()): the parts
+>>> c.total, c.label, c.part("tools")   # 1342, "exact", 612; c.rows: the breakdown by part
 
 The model's counting rule comes from ``data/models.json``: ``openai-chat-2024`` (the real
 tokenizer over our tested model of the chat rendering, ``openai_chat``), ``anthropic-estimate``
@@ -115,31 +115,13 @@ class Count:
         error = self.error
         return "estimate" + (f" ±{error}" if error else ", error unknown" if error is None else "")
 
-    def __int__(self) -> int:
-        return self.total
-
-    def top(self) -> dict[str, int]:
-        """Top-level parts and their tokens: ``{"tools": 612, "messages[0]": 300, ...}``."""
-        return {r.part: r.tokens for r in self.rows if r.level == 0}
-
     def part(self, path: str) -> int:
         """Tokens of one part and everything inside it, e.g. ``count.part("tools")``."""
         return sum(p.n for p in self.pieces if _top_or_self(p.part, path))
 
-    def table(self) -> str:
-        """The breakdown as plain text (the CLI prints this)."""
-        width = max([len(r.part) + 2 * r.level for r in self.rows] + [4])
-        lines = [f"{'part':<{width}}  {'what':<32} {'tokens':>7} {'share':>6}"]
-        for r in self.rows:
-            share = f"{100 * r.tokens / self.total:5.1f}%" if self.total else ""
-            name = "  " * r.level + r.part
-            lines.append(f"{name:<{width}}  {r.label[:32]:<32} {r.tokens:>7} {share:>6}")
-        kind = self.label
-        lines.append(f"{'total':<{width}}  {kind + ', ' + self.model:<32} {self.total:>7}")
-        lines.append(f"method: {self.method}")
-        lines += [f"estimated: {p} {_bound(b)} ({why})" for p, (b, why) in self.uncertain.items()]
-        lines += [f"note: {n}" for n in self.notes]
-        return "\n".join(lines)
+    def estimated(self) -> list[str]:
+        """One line per estimated part: ``estimated: tools[4] ±4 (anyOf)``."""
+        return [f"estimated: {p} {_bound(b)} ({why})" for p, (b, why) in self.uncertain.items()]
 
     def _repr_html_(self) -> str:
         kind = self.label
@@ -153,10 +135,7 @@ class Count:
                 f"<td>{html.escape(r.label)}</td><td style='text-align:right'>{r.tokens}</td>"
                 f"<td style='text-align:right'>{share}</td></tr>"
             )
-        estimated = [
-            f"estimated: {p} {_bound(b)} ({why})" for p, (b, why) in self.uncertain.items()
-        ]
-        notes = "".join(f"<li>{html.escape(n)}</li>" for n in estimated + self.notes)
+        notes = "".join(f"<li>{html.escape(n)}</li>" for n in self.estimated() + self.notes)
         return no_math(
             f"<div><b>{self.total} input tokens</b> on <code>{html.escape(self.model)}</code> "
             f"({kind})<table><tr><th>part</th><th>what</th><th>tokens</th><th>share</th></tr>"

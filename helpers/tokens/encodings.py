@@ -25,23 +25,6 @@ if TYPE_CHECKING:
 
     from helpers.models import ModelInfo
 
-__all__ = [
-    "CUT",
-    "PROXY",
-    "Piece",
-    "Section",
-    "Seen",
-    "Sized",
-    "Special",
-    "encode",
-    "encoding",
-    "encoding_name",
-    "special_id",
-    "count_sections",
-    "split_at",
-    "tokenize",
-]
-
 
 class Piece(NamedTuple):
     """A run of tokens owned by one part of the request (a named tuple: cheap to make)."""
@@ -175,12 +158,6 @@ class Section:
     text: str
     tokens: int
     estimate: bool = False
-
-    @property
-    def title(self) -> str:
-        """The section's first line, shortened: a label for tables and plots."""
-        first = self.text.strip().splitlines()[0] if self.text.strip() else ""
-        return first if len(first) <= 48 else first[:45] + "..."
 
 
 def count_sections(text: str, model: str | ModelInfo, separator: str = "\n\n") -> list[Section]:

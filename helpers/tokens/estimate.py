@@ -24,8 +24,6 @@ from helpers.paths import DATA
 from helpers.tokens.encodings import PROXY, Piece, encode
 from helpers.tokens.exactness import image_tokens
 
-__all__ = ["measured", "message_pieces", "pieces", "sentence", "tool_pieces"]
-
 FRAMING_PER_MESSAGE = 3  # an assumption (OpenAI's figure); neither provider publishes one
 
 

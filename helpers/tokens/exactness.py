@@ -25,16 +25,6 @@ from helpers.messages import Image, Request, Text, ToolCall
 from helpers.models import ModelInfo
 from helpers.tokens.encodings import PROXY, encode, encoding_name
 
-__all__ = [
-    "ImageCost",
-    "RENDERED",
-    "image_size",
-    "image_tokens",
-    "images_of_unknown_size",
-    "method",
-    "uncertain",
-]
-
 
 @dataclass
 class ImageCost:
