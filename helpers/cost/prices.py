@@ -28,19 +28,8 @@ PROVIDERS = ("openai-chat", "openai-responses", "anthropic", "gemini")
 def usage_from(raw: dict[str, Any], format: str) -> Usage:
     """A provider's raw usage object (as a TRACE file or a log holds it) as the neutral ``Usage``.
 
-    ============  =======================================  =================================
-    provider      input field                              cached tokens
-    ============  =======================================  =================================
-    OpenAI chat   ``prompt_tokens`` (includes cached)      ``prompt_tokens_details.cached_tokens``
-    Responses     ``input_tokens`` (includes cached)       ``input_tokens_details.cached_tokens``
-    Anthropic     ``input_tokens`` (**excludes** cache     ``cache_read_input_tokens``; writes in
-                  reads and writes: we add them)           ``cache_creation_input_tokens``
-    Gemini        ``promptTokenCount`` (includes cached)   ``cachedContentTokenCount``; thoughts
-                                                           (``thoughtsTokenCount``) are output
-    ============  =======================================  =================================
-
-    The rules live with each wire format (``helpers.formats.<format>.parse_usage``), where the
-    response parsers use them too.
+    Its ``input_tokens`` counts all input: Anthropic's excludes cache reads and writes, so they
+    are added. The rules live with each wire format (``helpers.formats.<format>.parse_usage``).
     """
     from helpers.formats import parse_usage
 
