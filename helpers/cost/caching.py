@@ -219,11 +219,10 @@ def cache_reads(
 def _anthropic_reads(requests, counts, keys, warm, rule, breakpoints) -> list[tuple[int, int]]:
     marked = breakpoints is None or {"tools", "system"} & set(breakpoints)
     written = [warm] if warm and marked and len(warm) >= rule["min_tokens"] else []
-    out = []
+    out, asked = [], breakpoints if breakpoints is not None else ["tools", "system", "last"]
     for request, counted, now in zip(requests, counts, keys, strict=True):
-        marks = breakpoints if breakpoints is not None else ["tools", "system", "last"]
         has_system = any(m.role == "system" for m in request.messages)
-        marks = [m for m in marks if (m != "tools" or request.tools)]
+        marks = [m for m in asked if (m != "tools" or request.tools)]
         marks = [m for m in marks if m != "system" or has_system]
         turn = anthropic_turn(
             now, breakpoint_positions(counted, marks), written, rule["min_tokens"]

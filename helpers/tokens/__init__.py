@@ -24,7 +24,9 @@ from helpers.harmony import render_harmony
 from helpers.html import no_math
 from helpers.messages import Message, Reasoning, Request, Text, Tool, ToolCall
 from helpers.models import ModelInfo, info_for
+from helpers.tokens import exactness
 from helpers.tokens.encodings import Piece, Section, count_sections, encoding_name, split_at
+from helpers.tokens.estimate import sentence
 from helpers.tokens.openai_chat import render_namespace
 
 __all__ = [
@@ -74,9 +76,8 @@ class Count:
     @cached_property
     def uncertain(self) -> dict[str, tuple[int | None, str]]:
         """Part -> (tokens it can be off, None if unknown; why): what makes this an estimate."""
-        from helpers.tokens.exactness import uncertain
-
-        return uncertain(self.request, self.info) if self.request and self.info else {}
+        found = self.request is not None and self.info is not None
+        return exactness.uncertain(self.request, self.info) if found else {}
 
     @cached_property
     def estimate(self) -> bool:
@@ -86,15 +87,11 @@ class Count:
     @cached_property
     def method(self) -> str:
         """How the number was obtained, in words."""
-        from helpers.tokens.exactness import method
-
-        return method(self.info) if self.info else ""
+        return exactness.method(self.info) if self.info else ""
 
     @cached_property
     def spread(self) -> str:
         """For a proxy estimate (Claude, Gemini): how far recorded bills were from such counts."""
-        from helpers.tokens.estimate import sentence
-
         return sentence(self.info.counting, self.info.id) if self.info else ""
 
     @property
