@@ -27,14 +27,12 @@ from helpers.tokens.exactness import image_tokens
 FRAMING_PER_MESSAGE = 3  # an assumption (OpenAI's figure); neither provider publishes one
 
 
+#: tool_choice, however each format spells it, as the type the tool-use prompt sizes are kept by
+CHOICES = {None: "auto", "auto": "auto", "none": "none", "required": "any", "any": "any"}
+
+
 def _choice_type(choice: Any) -> str:
-    if choice in (None, "auto"):
-        return "auto"
-    if choice == "none":
-        return "none"
-    if choice in ("required", "any"):
-        return "any"
-    return "tool"  # a forced tool, however it is spelled
+    return CHOICES.get(choice, "tool") if isinstance(choice, str | None) else "tool"
 
 
 def _block_text(block: Any) -> str | None:
