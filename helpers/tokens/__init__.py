@@ -20,13 +20,13 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import NamedTuple
 
-from helpers.harmony import render_harmony
 from helpers.html import no_math
 from helpers.messages import Message, Reasoning, Request, Text, Tool, ToolCall
 from helpers.models import ModelInfo, info_for
 from helpers.tokens import exactness
 from helpers.tokens.encodings import Piece, Section, count_sections, encoding_name, split_at
 from helpers.tokens.estimate import sentence
+from helpers.tokens.harmony import render_harmony
 from helpers.tokens.openai_chat import render_namespace
 
 __all__ = [
@@ -182,7 +182,7 @@ def count(request: Request, model: str | ModelInfo | None = None) -> Count:
     elif info.counting in ("anthropic-estimate", "gemini-estimate"):
         from helpers.tokens.estimate import pieces
     elif info.counting == "harmony":
-        from helpers.harmony import pieces
+        from helpers.tokens.harmony import pieces
     else:
         raise ValueError(f"data/models.json: unknown counting rule {info.counting!r}")
     found, labels, notes = pieces(request, info)
