@@ -876,3 +876,9 @@ def test_an_estimate_explains_itself_part_by_part():
     assert explained(unknown) == (
         "estimate, error unknown: messages[1] (image by URL); tools[0] ±3 (anyOf)"
     )
+
+
+def test_a_schema_type_that_is_not_a_string_renders_as_any():
+    schema = {"type": "object", "properties": {"a": {"type": {"not": "a name"}}}}
+    text, _ = render_namespace([("f", "", schema)])
+    assert "type f = (_: { a?: any }) => any;" in text

@@ -47,7 +47,7 @@ def _type(schema: Any, indent: int) -> str:
     kind = schema.get("type")
     if isinstance(kind, list):
         return " | ".join(_type({**schema, "type": k}, indent) for k in kind)
-    if kind in SCALARS:
+    if isinstance(kind, str) and kind in SCALARS:
         return SCALARS[kind]
     if kind == "array":
         items = schema.get("items")
