@@ -7,6 +7,7 @@ import json
 import pytest
 
 from helpers.models import (
+    TABLE,
     UnknownModelError,
     as_of,
     default_model,
@@ -14,9 +15,6 @@ from helpers.models import (
     models,
     price_timestamp,
 )
-from helpers.paths import DATA
-
-TABLE = DATA / "models.json"
 
 
 def test_required_models_are_in_the_table():
