@@ -68,11 +68,10 @@ def tool_overhead(request: Request, model: str | ModelInfo | None = None) -> Too
     from helpers.tokens import count
 
     counted = count(request, model)
-    systems = [r.part for r in counted.rows if r.level == 0 and r.label.startswith("system")]
     return ToolOverhead(
         counted.model,
         counted.part("tools"),
-        sum(counted.part(p) for p in systems),
+        sum(counted.part(p) for p in counted.systems()),
         counted.total,
     )
 

@@ -136,7 +136,7 @@ def breakpoint_positions(counted: Count, marks: list[str]) -> list[int]:
             ends[name] = position
         if head.startswith("messages[") and head not in messages:
             messages.append(head)
-    systems = [r.part for r in counted.rows if r.level == 0 and r.label.startswith("system")]
+    systems = counted.systems()
     aliases = {"last": messages[-1] if messages else "", "system": systems[0] if systems else ""}
     positions = []
     for mark in marks:
@@ -173,7 +173,7 @@ def shared_prefix(counted: Count) -> int:
     (0 when a request has neither).
     """
     position, end = 0, 0
-    systems = {r.part for r in counted.rows if r.level == 0 and r.label.startswith("system")}
+    systems = set(counted.systems())
     for piece in counted.pieces:
         head = piece.part.split(".", 1)[0]
         if head.startswith("messages[") and head not in systems:

@@ -112,6 +112,10 @@ class Count:
         error = self.error
         return "estimate" + (f" ±{error}" if error else ", error unknown" if error is None else "")
 
+    def systems(self) -> list[str]:
+        """The top parts that are system messages: ``["messages[0]"]``, or none."""
+        return [r.part for r in self.rows if r.level == 0 and r.label.startswith("system")]
+
     def part(self, path: str) -> int:
         """Tokens of one part and everything inside it, e.g. ``count.part("tools")``."""
         return sum(p.n for p in self.pieces if _top_or_self(p.part, path))
