@@ -98,7 +98,7 @@ def _import_seconds(module: str, runs: int = 7) -> float:
 
 
 def imports() -> None:
-    for module in ("helpers", "helpers.tokens", "helpers.cost", "helpers.caching"):
+    for module in ("helpers", "helpers.tokens", "helpers.cost"):
         seconds = _import_seconds(module)
         _row(f"import {module}", f"{1000 * seconds:.0f} ms", "target < 150 ms")
     for name in ("o200k_base", "cl100k_base"):

@@ -10,7 +10,7 @@ history is compacted, and how many tickets a day. ``build_requests`` turns it in
 requests a loop would send (Sundry's system prompt and tools; tool results of exactly the
 requested size in tokens), and ``cost_scenario`` prices them with the same code as every other
 lesson (``helpers.cost.project_ticket``): real tokenizer, genai-prices, the cache rules of
-``helpers.caching``. Nothing here is a formula fitted by hand.
+``helpers.cost.caching``. Nothing here is a formula fitted by hand.
 
 What it does not do: model the assistant's prose (each turn is a short narration plus one call)
 or how a real model would change its behaviour with more tools.

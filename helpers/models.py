@@ -21,18 +21,6 @@ from typing import Any
 
 from helpers.examples import DATA
 
-__all__ = [
-    "info_for",
-    "ModelInfo",
-    "UnknownModelError",
-    "as_of",
-    "default_model",
-    "model_info",
-    "models",
-    "price_timestamp",
-    "source",
-]
-
 TABLE = DATA / "models.json"
 
 
@@ -57,7 +45,6 @@ class ModelInfo:
     cache: dict[str, Any] = field(default_factory=dict)
     image: dict[str, Any] | None = None
     tool_use_overhead: dict[str, int] | None = None  # Anthropic: tokens by tool_choice type
-    sources: tuple[str, ...] = ()
     legacy: bool = False
     note: str = ""
     #: The id asked for, when it is not in the table and this row matched it by prefix.
@@ -81,7 +68,6 @@ def _row(model_id: str, raw: dict[str, Any]) -> ModelInfo:
         cache=dict(raw.get("cache") or {}),
         image=raw.get("image"),
         tool_use_overhead=raw.get("tool_use_overhead"),
-        sources=tuple(raw.get("sources", ())),
         legacy=bool(raw.get("legacy", False)),
         note=raw.get("note", ""),
     )
@@ -151,8 +137,3 @@ def info_for(model: str | ModelInfo | None, request: Any = None) -> ModelInfo:
         return model
     chosen = model or (request.model if request is not None else "") or default_model("openai")
     return model_info(chosen)
-
-
-def source(key: str) -> str:
-    """The citation text for a source key used in the table."""
-    return _table()["sources"][key]

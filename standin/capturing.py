@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from helpers.html import no_math, request_html
-from standin.explained import explained
+from standin.explained import explained, table
 from standin.provider.recorder import Exchange
 
 __all__ = ["Captured", "RecordDir", "Seen", "capture", "client_environment"]
@@ -314,7 +314,7 @@ def _count_file(seen: Seen) -> str:
     if seen.count is None:
         return (seen.problem or "not counted") + "\n"
     lines = [f"{seen.count.total} input tokens on {seen.count.model}: {explained(seen.count)}"]
-    lines += ["", str(seen.count.table())]
+    lines += ["", table(seen.count)]
     if seen.billed is not None:
         lines += ["", f"the response's usage reports {seen.billed} input tokens"]
     return "\n".join(lines) + "\n"

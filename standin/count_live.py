@@ -126,11 +126,12 @@ def count_live(
             "Anthropic documents count_tokens as an estimate that may include tokens it adds "
             "for system optimizations and does not bill"
         )
-    return Count(
+    live = Count(
         model=info.id,
         total=total,
         rows=[Row("request", f"counted by {provider} ({path})", total, 0)],
-        estimate=False,
-        method=f"live: {provider} {path} (the provider's own count)",
         notes=[*notes, f"offline: {offline.total} ({offline.method})"],
     )
+    # the provider's own count: nothing of the request to assess (no request kept)
+    live.estimate, live.method = False, f"live: {provider} {path} (the provider's own count)"
+    return live

@@ -2,6 +2,7 @@
 
 ``explained(count)`` is what the local provider's count header, ``/count`` and the capture
 notes print. The learner's ``Count.label`` says how sure a count is; this adds where.
+``table(count)`` is the breakdown as the command line prints it.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import re
 
 from helpers.tokens import Count
 
-__all__ = ["explained"]
+__all__ = ["explained", "table"]
 
 
 def explained(counted: Count) -> str:
@@ -41,3 +42,20 @@ def _few(parts: list[str]) -> str:
     6 more"."""
     shown = ", ".join(parts[:3])
     return shown if len(parts) <= 3 else f"{shown} and {len(parts) - 3} more"
+
+
+def table(counted: Count) -> str:
+    """The breakdown as plain text: the CLI's ``count`` and the capture notes print it."""
+    rows, total = counted.rows, counted.total
+    width = max([len(r.part) + 2 * r.level for r in rows] + [4])
+    lines = [f"{'part':<{width}}  {'what':<32} {'tokens':>7} {'share':>6}"]
+    for r in rows:
+        share = f"{100 * r.tokens / total:5.1f}%" if total else ""
+        name = "  " * r.level + r.part
+        lines.append(f"{name:<{width}}  {r.label[:32]:<32} {r.tokens:>7} {share:>6}")
+    kind = counted.label
+    lines.append(f"{'total':<{width}}  {kind + ', ' + counted.model:<32} {total:>7}")
+    lines.append(f"method: {counted.method}")
+    lines += counted.estimated()
+    lines += [f"note: {n}" for n in counted.notes]
+    return "\n".join(lines)

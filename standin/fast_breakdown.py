@@ -22,7 +22,7 @@ from typing import Any
 
 from helpers.messages import Request
 from helpers.models import ModelInfo, info_for
-from helpers.tokens import Count, Piece, Row, assess, count, rows_from_pieces
+from helpers.tokens import Count, Piece, Row, count, counted, rows_from_pieces
 from helpers.tokens.encodings import Seen, Special, encoding_name
 from standin.fast_count import ALLOWED, SENTINEL, Framed, fast_seen, is_plain, unframe
 
@@ -35,7 +35,7 @@ def count_fast(request: Request, model: str | ModelInfo | None = None) -> Count:
     if info.counting != "openai-chat-2024":
         return count(request, info)
     found, rows, notes = breakdown(request, info)
-    return assess(request, info, found, rows, notes)
+    return counted(request, info, found, rows, notes)
 
 
 def breakdown(request: Request, info: ModelInfo) -> tuple[list[Piece], list[Row], list[str]]:

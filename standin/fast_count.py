@@ -180,7 +180,7 @@ class Counter:
 
         info = info_for(self.model, request)
         if info.counting == "harmony":
-            from helpers.harmony import pieces
+            from helpers.tokens.harmony import pieces
 
             return sum(p.n for p in pieces(request, info)[0])
         state = self._state

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers.caching import (
+from helpers.cost.caching import (
     anthropic_turn,
     breakpoint_positions,
     cache_break,

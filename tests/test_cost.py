@@ -129,7 +129,7 @@ def test_ticket_rows_accumulate():
     ticket = ticket_from_usages([Usage(1000, 10), Usage(1100, 20, 1024)], "gpt-4o-mini")
     assert [t.cumulative_input_tokens for t in ticket.turns] == [1000, 2100]
     assert ticket.turns[1].cumulative_usd == ticket.total_usd
-    assert ticket.rows()[1]["cached_tokens"] == 1024
+    assert ticket.turns[1].cached_tokens == 1024
     assert "1024" in ticket.table() and "<table>" in ticket._repr_html_()
 
 
@@ -283,7 +283,7 @@ def test_without_the_final_reply_the_ticket_says_its_last_output_is_not_priced()
 
 @pytest.mark.parametrize("model", ["gpt-4o-mini", "claude-sonnet-4-5"])
 def test_a_prefix_kept_warm_across_tickets_is_read_by_the_first_request(model):
-    from helpers.caching import shared_prefix
+    from helpers.cost.caching import shared_prefix
 
     reqs = with_tools(sundry_requests(model), sundry.TOOLS + sundry.EXTRA_TOOLS)
     cold = project_ticket(reqs, model)

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from helpers.examples import sundry
-from helpers.harmony import render_harmony
 from helpers.messages import Reasoning, Request, assistant, system, user
+from helpers.tokens.harmony import render_harmony
 
 
 def test_a_plain_conversation_renders_role_markers_and_ends_primed_for_the_reply():

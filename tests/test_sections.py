@@ -8,7 +8,7 @@ def test_sections_add_up_to_the_whole_text():
     sections = count_sections(crash_triage.SYSTEM_PROMPT, "gpt-4o-mini")
     assert sum(s.tokens for s in sections) == count_text(crash_triage.SYSTEM_PROMPT, "gpt-4o-mini")
     assert len(sections) == crash_triage.SYSTEM_PROMPT.count("\n\n") + 1
-    assert sections[-1].title.startswith("Finishing:")
+    assert sections[-1].text.strip().startswith("Finishing:")
 
 
 def test_a_token_across_the_break_goes_to_the_section_it_starts_in():

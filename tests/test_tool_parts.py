@@ -6,7 +6,7 @@ from helpers.examples import sundry
 from helpers.messages import Tool
 from helpers.tokens import tool_parts
 from helpers.tokens.encodings import encoding
-from helpers.tokens.tool_namespace import render_namespace
+from helpers.tokens.openai_chat import render_namespace
 
 
 def test_parts_add_up_to_the_rendered_namespace():

@@ -46,7 +46,7 @@ EX3 = Exercise(
 
 
 def check_cached_tokens(answer: int, model: str) -> Result:
-    from helpers.caching import openai_cached_tokens
+    from helpers.cost.caching import openai_cached_tokens
     from helpers.models import model_info
 
     rule = model_info(model).cache
@@ -64,7 +64,7 @@ def check_stamp(
 ) -> Result:
     """Stamp two consecutive requests a few seconds apart with the learner's ``stamp`` and
     compare what OpenAI's cache would serve with what it serves without a stamp."""
-    from helpers.caching import cache_break, openai_cached_tokens
+    from helpers.cost.caching import cache_break, openai_cached_tokens
     from helpers.models import model_info
 
     rule = model_info(model).cache

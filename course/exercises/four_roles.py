@@ -64,7 +64,7 @@ def check_pasted_note(pasted: Any, note: str, injected: Request | None = None) -
     The policy must stay whole (the note is added to it, not put in its place), the ticket's
     other messages unchanged, and ``injected`` (the lesson's request) untouched."""
     from helpers.examples import sundry
-    from helpers.harmony import render_harmony
+    from helpers.tokens.harmony import render_harmony
 
     info = {"kind": "value", "expected": "the note inside the system message"}
     if not_answered(pasted):
@@ -195,7 +195,7 @@ def check_system_text(fn: Any) -> Result:
 
 
 def check_marker_tokens(answer: int, injected: Request) -> Result:
-    from helpers.harmony import render_harmony
+    from helpers.tokens.harmony import render_harmony
 
     def markers(request: Request) -> int:
         pieces = render_harmony(request).pieces

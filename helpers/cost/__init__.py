@@ -1,30 +1,27 @@
 """Used in lessons: 04, 05, 06, 09, 10, 11, 12.
 
-What a request costs, and how a ticket's cost grows as the message list is rebuilt each turn.
+What a request costs, how a ticket's cost grows as the message list is rebuilt, and two levers.
 
 ``prices``: each provider's usage as the neutral ``Usage`` (``usage_from``) and its price in
 dollars (``price``, genai-prices, offline); ``tickets``: a ticket turn by turn, from reported
-usage or projected from the requests; ``levers``: the same ticket with other tools or
-compacted; the cache arithmetic is ``helpers.caching``. This door re-exports them all.
+usage or projected from the requests; ``caching``: the cache arithmetic. Here, the levers: the
+tool definitions every request carries (``tool_count_effect``: the same ticket with other tools)
+and compaction (``compact_ticket``: early history replaced by a summary the caller gives).
 
-What it deliberately does not do: type a price (they all come from genai-prices) or fetch one.
+What it deliberately does not do: type a price (they all come from genai-prices) or fetch one,
+or guess how a model would behave with other tools.
 """
 
 from __future__ import annotations
 
-from helpers.caching import cache_break, cache_terms, common_prefix, openai_cached_tokens
-from helpers.cost.levers import (
-    ToolCountEffect,
-    ToolOverhead,
-    compact,
-    compact_ticket,
-    tool_count_effect,
-    tool_overhead,
-    with_tools,
-)
+from dataclasses import dataclass
+from decimal import Decimal
+
+from helpers.cost.caching import cache_break, cache_terms, common_prefix, openai_cached_tokens
 from helpers.cost.prices import PROVIDERS, Cost, price, rates, usage_from
 from helpers.cost.tickets import Ticket, TicketTurn, project_ticket, ticket_from_usages
-from helpers.messages import Usage
+from helpers.messages import Message, Request, Text, Tool, Usage
+from helpers.models import ModelInfo, info_for
 
 __all__ = [
     "Cost",
@@ -49,3 +46,108 @@ __all__ = [
     "usage_from",
     "with_tools",
 ]
+
+
+@dataclass
+class ToolOverhead:
+    """The fixed part of every request: tool definitions and system prompt, in tokens."""
+
+    model: str
+    tools: int
+    system: int
+    opening_request: int  # the whole first request (tools, system, first user message)
+
+    @property
+    def tools_and_system(self) -> int:
+        return self.tools + self.system
+
+
+def tool_overhead(request: Request, model: str | ModelInfo | None = None) -> ToolOverhead:
+    """Split a request's tokens into tool definitions, system prompt and the rest."""
+    from helpers.tokens import count
+
+    counted = count(request, model)
+    return ToolOverhead(
+        counted.model,
+        counted.part("tools"),
+        sum(counted.part(p) for p in counted.systems()),
+        counted.total,
+    )
+
+
+def with_tools(requests: list[Request], tools: list[Tool]) -> list[Request]:
+    """The same requests with another tool list (for "what do five more tools cost?")."""
+    return [Request(r.model, list(r.messages), list(tools), r.tool_choice) for r in requests]
+
+
+@dataclass
+class ToolCountEffect:
+    """The same ticket with two tool lists: what the extra definitions cost."""
+
+    before: ToolOverhead
+    after: ToolOverhead
+    ticket_before: Ticket
+    ticket_after: Ticket
+
+    @property
+    def ticket_ratio(self) -> Decimal:
+        return self.ticket_after.total_usd / self.ticket_before.total_usd
+
+    def __str__(self) -> str:
+        b, a = self.before, self.after
+        tb, ta = self.ticket_before, self.ticket_after
+        return (
+            f"tools: {b.tools} -> {a.tools} tokens (+{a.tools - b.tools} per request); "
+            f"tools + system: {b.tools_and_system} -> {a.tools_and_system}; "
+            f"ticket of {len(tb.turns)} requests: ${tb.total_usd:.6f} -> ${ta.total_usd:.6f} "
+            f"(x{self.ticket_ratio:.3f}) on {tb.model}"
+        )
+
+
+def tool_count_effect(
+    requests: list[Request],
+    tools: list[Tool],
+    model: str | ModelInfo | None = None,
+    *,
+    caching: bool = True,
+) -> ToolCountEffect:
+    """Cost the ticket as sent, and again with ``tools`` in every request instead."""
+    info = info_for(model, requests[0])
+    other = with_tools(requests, tools)
+    return ToolCountEffect(
+        tool_overhead(requests[0], info),
+        tool_overhead(other[0], info),
+        project_ticket(requests, info, caching=caching),
+        project_ticket(other, info, caching=caching),
+    )
+
+
+def compact(request: Request, keep_last: int, summary: str) -> Request:
+    """The request with everything before its last ``keep_last`` messages (after the system
+    messages) replaced by one user message holding ``summary``: what compaction sends."""
+    head = [m for m in request.messages if m.role == "system"]
+    rest = [m for m in request.messages if m.role != "system"]
+    kept = rest[-keep_last:] if keep_last else []
+    while kept and kept[0].role == "tool":  # never keep a result without its call
+        kept = kept[1:]
+    note = Message("user", [Text(f"Summary of the conversation so far:\n{summary}")])
+    return Request(request.model, [*head, note, *kept], list(request.tools), request.tool_choice)
+
+
+def compact_ticket(
+    requests: list[Request], at: int, summary: str, keep_last: int = 2
+) -> list[Request]:
+    """The ticket's requests if history is compacted before request ``at`` (0-based).
+
+    Request ``at`` becomes ``compact(requests[at], keep_last, summary)``; every later request
+    is that plus what the conversation added after it. Earlier requests are unchanged.
+    """
+    if not 0 <= at < len(requests):
+        raise ValueError(f"compaction turn {at} is outside the ticket (0..{len(requests) - 1})")
+    base = compact(requests[at], keep_last, summary)
+    seen = len(requests[at].messages)
+    later = [
+        Request(r.model, [*base.messages, *r.messages[seen:]], list(r.tools), r.tool_choice)
+        for r in requests[at + 1 :]
+    ]
+    return [*requests[:at], base, *later]

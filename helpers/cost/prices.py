@@ -22,27 +22,14 @@ from helpers.html import no_math
 from helpers.messages import Usage
 from helpers.models import ModelInfo, model_info, price_timestamp
 
-__all__ = ["Cost", "PROVIDERS", "price", "rates", "usage_from"]
-
 PROVIDERS = ("openai-chat", "openai-responses", "anthropic", "gemini")
 
 
 def usage_from(raw: dict[str, Any], format: str) -> Usage:
     """A provider's raw usage object (as a TRACE file or a log holds it) as the neutral ``Usage``.
 
-    ============  =======================================  =================================
-    provider      input field                              cached tokens
-    ============  =======================================  =================================
-    OpenAI chat   ``prompt_tokens`` (includes cached)      ``prompt_tokens_details.cached_tokens``
-    Responses     ``input_tokens`` (includes cached)       ``input_tokens_details.cached_tokens``
-    Anthropic     ``input_tokens`` (**excludes** cache     ``cache_read_input_tokens``; writes in
-                  reads and writes: we add them)           ``cache_creation_input_tokens``
-    Gemini        ``promptTokenCount`` (includes cached)   ``cachedContentTokenCount``; thoughts
-                                                           (``thoughtsTokenCount``) are output
-    ============  =======================================  =================================
-
-    The rules live with each wire format (``helpers.formats.<format>.parse_usage``), where the
-    response parsers use them too.
+    Its ``input_tokens`` counts all input: Anthropic's excludes cache reads and writes, so they
+    are added. The rules live with each wire format (``helpers.formats.<format>.parse_usage``).
     """
     from helpers.formats import parse_usage
 
@@ -105,34 +92,25 @@ def price(usage: Usage, model: str | ModelInfo, *, cache_write_1h_tokens: int = 
     one_hour = cache_write_1h_tokens or (usage.raw.get("cache_creation") or {}).get(
         "ephemeral_1h_input_tokens", 0
     )
+    read, write = usage.cache_read_tokens, usage.cache_write_tokens
     full = _calc(
         info,
         input_tokens=usage.input_tokens,
-        cache_read_tokens=usage.cache_read_tokens,
-        cache_write_tokens=usage.cache_write_tokens,
+        cache_read_tokens=read,
+        cache_write_tokens=write,
         cache_write_1h_tokens=one_hour,
         output_tokens=usage.output_tokens,
     )
     # Split the input price: price each kind of input token alone (genai-prices is linear).
-    read = _calc(
-        info, input_tokens=usage.cache_read_tokens, cache_read_tokens=usage.cache_read_tokens
-    )
-    write = _calc(
-        info,
-        input_tokens=usage.cache_write_tokens,
-        cache_write_tokens=usage.cache_write_tokens,
-        cache_write_1h_tokens=one_hour,
-    )
-    read_usd = read.input_price if usage.cache_read_tokens else Decimal(0)
-    write_usd = write.input_price if usage.cache_write_tokens else Decimal(0)
-    return Cost(
-        model=info.id,
-        usage=usage,
-        uncached_usd=full.input_price - read_usd - write_usd,
-        cache_read_usd=read_usd,
-        cache_write_usd=write_usd,
-        output_usd=full.output_price,
-    )
+    read_usd, write_usd = Decimal(0), Decimal(0)
+    if read:
+        read_usd = _calc(info, input_tokens=read, cache_read_tokens=read).input_price
+    if write:
+        write_usd = _calc(
+            info, input_tokens=write, cache_write_tokens=write, cache_write_1h_tokens=one_hour
+        ).input_price
+    uncached_usd = full.input_price - read_usd - write_usd
+    return Cost(info.id, usage, uncached_usd, read_usd, write_usd, full.output_price)
 
 
 def rates(model: str | ModelInfo) -> dict[str, Decimal]:

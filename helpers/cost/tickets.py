@@ -5,10 +5,10 @@ A ticket turn by turn: the whole message list is resent every turn, so input gro
 ``Ticket`` holds one ``TicketTurn`` row per request (input, cached, written, output, cost,
 cumulative) for tables and plots. ``ticket_from_usages`` builds it from reported usage;
 ``project_ticket`` from the requests themselves: input counted with ``helpers.tokens``, cached
-per ``helpers.caching``, and every reply's output billed with ``tokens.count_output`` (the rule
+per ``helpers.cost.caching``, and every reply's output billed with ``tokens.count_output`` (the rule
 the local provider bills by), so a ticket has one price whether read or projected.
 
-What it deliberately does not do: model eviction (see ``helpers.caching``) or the model's
+What it deliberately does not do: model eviction (see ``helpers.cost.caching``) or the model's
 replies (they are read from the requests, or given).
 """
 
@@ -17,14 +17,12 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
 
 from helpers.cost.prices import price
 from helpers.html import no_math
 from helpers.messages import Message, Request, Usage
 from helpers.models import ModelInfo, as_of, model_info
-
-__all__ = ["Ticket", "TicketTurn", "project_ticket", "ticket_from_usages"]
+from helpers.tokens import Count
 
 
 @dataclass
@@ -48,14 +46,23 @@ class Ticket:
 
     model: str
     turns: list[TicketTurn]
-    estimate: bool = False
     source: str = "usage reported per turn"
     notes: list[str] = field(default_factory=list)
     #: for Claude and Gemini projections: how far recorded bills were from such input counts
     spread: str = ""
-    #: for projections: how many tokens the input count can be off in all (the sum of each
-    #: request's bound, ``Count.error``; None if some part's error is unknown)
-    count_error: int | None = 0
+    counts: list[Count] = field(default_factory=list, repr=False)  # projected: each request's
+    cache_guess: bool = False  # projected with a cache no provider guarantees (Gemini's implicit)
+
+    @property
+    def estimate(self) -> bool:
+        """True when a projection's input counts or its cache hits are a guess."""
+        return self.cache_guess or any(counted.estimate for counted in self.counts)
+
+    @property
+    def count_error(self) -> int | None:
+        """How many tokens a projection's input count can be off in all (None: unknown)."""
+        errors = [counted.error for counted in self.counts]
+        return None if None in errors else sum(errors)  # type: ignore[arg-type]
 
     @property
     def total_usd(self) -> Decimal:
@@ -72,10 +79,6 @@ class Ticket:
     @property
     def output_tokens(self) -> int:
         return sum(t.output_tokens for t in self.turns)
-
-    def rows(self) -> list[dict[str, Any]]:
-        """Plain dicts, one per turn (for pandas, matplotlib or a JSON dump)."""
-        return [t.__dict__.copy() for t in self.turns]
 
     def table(self) -> str:
         lines = [
@@ -154,92 +157,37 @@ def project_ticket(
     Output per turn: by default the reply each request got, i.e. the assistant message the
     next request adds, and ``final_reply`` for the last request (without it the last output
     is unknown: 0, and a note says so); or ``output_tokens`` (one number, or one per turn).
-    ``caching`` follows the model's cache rule from the table: OpenAI's automatic prefix
-    cache, Anthropic ``breakpoints`` (default ``["tools", "system", "last"]``; the automatic
-    cache is not modelled), Gemini's implicit cache as a prefix cache with its minimum (no
-    guarantee: an estimate). ``between_tickets``: seconds since the previous ticket of the
-    same agent; within the cache lifetime, its tools and system prompt are still cached.
+    ``caching`` follows the model's cache rule from the table (``caching.cache_reads``):
+    OpenAI's automatic prefix cache, Anthropic ``breakpoints`` (default ``["tools", "system",
+    "last"]``), Gemini's implicit cache as a prefix cache (no guarantee: an estimate).
+    ``between_tickets``: seconds since the previous ticket of the same agent; within the cache
+    lifetime, its tools and system prompt are still cached.
     """
-    from helpers.caching import (
-        anthropic_turn,
-        breakpoint_positions,
-        cache_terms,
-        common_prefix,
-        openai_cached_tokens,
-    )
-    from helpers.tokens import count, token_keys
+    from helpers.cost.caching import cache_reads, cache_terms
+    from helpers.tokens import count
 
     info = model if isinstance(model, ModelInfo) else model_info(model or requests[0].model)
     notes: list[str] = []
     outputs = _outputs(requests, info, output_tokens, final_reply, notes)
     rule = info.cache if caching else {"kind": "none"}
-    usages, previous, written = [], [], []
-    estimate = False
-    errors: list[int | None] = []
-    for k, (request, out) in enumerate(zip(requests, outputs, strict=True)):
-        counted = count(request, info)
-        estimate |= counted.estimate
-        errors.append(counted.error)
-        keys, _ = token_keys(counted)
-        if k == 0 and rule.get("kind", "none") != "none":
-            warm = _warm_prefix(counted, keys, rule, between_tickets, notes)
-            previous += [warm] if warm else []
-            marked = breakpoints is None or {"tools", "system"} & set(breakpoints)
-            written += [warm] if warm and marked and len(warm) >= rule["min_tokens"] else []
-        read = write = 0
-        if rule.get("kind") in ("openai-prefix", "gemini-implicit"):
-            shared = max((common_prefix(keys, p) for p in previous[-1:]), default=0)
-            read = openai_cached_tokens(shared, rule["min_tokens"], rule.get("step_tokens", 1))
-        elif rule.get("kind") == "anthropic-breakpoints":
-            marks = breakpoints if breakpoints is not None else ["tools", "system", "last"]
-            has_system = any(m.role == "system" for m in request.messages)
-            marks = [m for m in marks if (m != "tools" or request.tools)]
-            marks = [m for m in marks if m != "system" or has_system]
-            turn = anthropic_turn(
-                keys, breakpoint_positions(counted, marks), written, rule["min_tokens"]
-            )
-            read, write = turn.read, turn.write
-        previous.append(keys)
-        usages.append(Usage(len(keys), out, read, write))
-    ticket = ticket_from_usages(usages, info)
-    ticket.estimate = estimate or rule.get("kind") == "gemini-implicit"
-    ticket.count_error = None if None in errors else sum(errors)  # type: ignore[arg-type]
-    ticket.source = "projected: counted with helpers.tokens" + (
-        f", cache rule {rule.get('kind')}" if caching else ", no caching"
-    )
-    ticket.notes = notes + (cache_terms(info) if caching else [])
+    counts = [count(request, info) for request in requests]
+    cached = cache_reads(requests, counts, rule, breakpoints, between_tickets, notes)
+    usages = [
+        Usage(counted.total, out, read, write)
+        for counted, out, (read, write) in zip(counts, outputs, cached, strict=True)
+    ]
+    kind = f", cache rule {rule.get('kind')}" if caching else ", no caching"
+    notes += cache_terms(info) if caching else []
+    spread = ""
     if info.counting in ("anthropic-estimate", "gemini-estimate"):
         from helpers.tokens.estimate import sentence
 
-        ticket.spread = sentence(info.counting, info.id)
-        ticket.notes.append(f"input tokens are a proxy estimate: {ticket.spread}")
-    return ticket
-
-
-def _warm_prefix(counted, keys, rule, between_tickets, notes) -> list[object]:
-    """The tools + system prompt the previous ticket left in the cache, if still there."""
-    from helpers.caching import shared_prefix
-
-    lifetime = rule.get("lifetime_s")
-    if between_tickets is None:
-        notes.append("cache modelled within this ticket only: it starts cold")
-        return []
-    if lifetime is None:
-        notes.append("cache lifetime not documented: a prefix warm across tickets not modelled")
-        return []
-    if between_tickets > lifetime:
-        notes.append(
-            f"{between_tickets:,.0f} s between tickets > {lifetime} s cache lifetime: "
-            "each ticket starts cold"
-        )
-        return []
-    size = shared_prefix(counted)
-    held = "still cached" if size >= rule["min_tokens"] else "below the cache minimum, not cached"
-    notes.append(
-        f"{between_tickets:,.0f} s between tickets <= {lifetime} s cache lifetime: tools and "
-        f"system prompt ({size:,} tokens) {held} from the previous ticket"
-    )
-    return keys[:size]
+        spread = sentence(info.counting, info.id)
+        notes.append(f"input tokens are a proxy estimate: {spread}")
+    turns = ticket_from_usages(usages, info).turns
+    source = "projected: counted with helpers.tokens" + kind
+    guess = rule.get("kind") == "gemini-implicit"
+    return Ticket(info.id, turns, source, notes, spread, counts, guess)
 
 
 def _outputs(requests, info, output_tokens, final_reply, notes) -> list[int]:
@@ -259,12 +207,8 @@ def _outputs(requests, info, output_tokens, final_reply, notes) -> list[int]:
 
 
 def _reply_to(now: Request, after: Request) -> Message | None:
-    """The assistant message the next request adds after ``now``'s last message.
-
-    Usually ``after`` starts with all of ``now``; after compaction it starts with a summary
-    instead, so look for ``now``'s last message in ``after`` and take the reply that follows,
-    or, when compaction dropped that message too, the first assistant message ``now`` lacks.
-    """
+    """The assistant message the next request adds after ``now``'s last message (after
+    compaction, ``after`` starts with a summary instead of all of ``now``)."""
     last = now.messages[-1] if now.messages else None
     positions = [i for i, m in enumerate(after.messages) if m == last]
     if positions:

@@ -3,7 +3,7 @@
 Counting input tokens: text, one message, or a whole request with a breakdown by part.
 
 >>> c = count(request)          # the request's model, or pass model=...
->>> c.total, c.label, c.top()   # 1342, "exact", {"tools": 612, ...}; print(c.table()): the parts
+>>> c.total, c.label, c.part("tools")   # 1342, "exact", 612; c.rows: the breakdown by part
 
 The model's counting rule comes from ``data/models.json``: ``openai-chat-2024`` (the real
 tokenizer over our tested model of the chat rendering, ``openai_chat``), ``anthropic-estimate``
@@ -15,15 +15,19 @@ time (the first count loads one, about half a second), or touch the network.
 from __future__ import annotations
 
 import html
+import json
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import NamedTuple
 
-from helpers.harmony import render_harmony
 from helpers.html import no_math
-from helpers.messages import Message, Request
+from helpers.messages import Message, Reasoning, Request, Text, Tool, ToolCall
 from helpers.models import ModelInfo, info_for
-from helpers.tokens.encodings import Piece, Section, count_sections
-from helpers.tokens.tool_namespace import render_namespace, tool_parts
+from helpers.tokens import exactness
+from helpers.tokens.encodings import Piece, Section, count_sections, encoding_name, split_at
+from helpers.tokens.estimate import sentence
+from helpers.tokens.harmony import render_harmony
+from helpers.tokens.openai_chat import render_namespace
 
 __all__ = [
     "Count",
@@ -31,14 +35,15 @@ __all__ = [
     "Row",
     "rows_from_pieces",
     "Section",
-    "assess",
     "count",
+    "counted",
     "count_output",
     "count_sections",
     "count_text",
     "render_harmony",
     "render_namespace",
     "token_keys",
+    "ToolParts",
     "tool_parts",
 ]
 
@@ -54,19 +59,40 @@ class Row(NamedTuple):
 
 @dataclass
 class Count:
-    """How many input tokens a request costs on one model, and where they go."""
+    """How many input tokens a request costs on one model, and where they go.
+
+    How sure the number is (``estimate``, ``uncertain``, ``method``, ``spread``) is worked out
+    from the request when first read (``helpers.tokens.exactness``), not by every count.
+    """
 
     model: str
     total: int
     rows: list[Row]
-    estimate: bool  # True unless counted with the model's own tokenizer and a verified rendering
-    method: str  # how the number was obtained, in words
     notes: list[str] = field(default_factory=list)
     pieces: list[Piece] = field(default_factory=list, repr=False)
-    #: part -> (tokens it can be off, None if unknown; why): what makes this an estimate
-    uncertain: dict[str, tuple[int | None, str]] = field(default_factory=dict)
-    #: for a proxy estimate (Claude, Gemini): how far recorded bills were from such counts
-    spread: str = ""
+    request: Request | None = field(default=None, repr=False)  # what was counted
+    info: ModelInfo | None = field(default=None, repr=False)  # the model row it was counted with
+
+    @cached_property
+    def uncertain(self) -> dict[str, tuple[int | None, str]]:
+        """Part -> (tokens it can be off, None if unknown; why): what makes this an estimate."""
+        found = self.request is not None and self.info is not None
+        return exactness.uncertain(self.request, self.info) if found else {}
+
+    @cached_property
+    def estimate(self) -> bool:
+        """True unless counted with the model's own tokenizer and a verified rendering."""
+        return self.info is not None and (self.info.encoding is None or bool(self.uncertain))
+
+    @cached_property
+    def method(self) -> str:
+        """How the number was obtained, in words."""
+        return exactness.method(self.info) if self.info else ""
+
+    @cached_property
+    def spread(self) -> str:
+        """For a proxy estimate (Claude, Gemini): how far recorded bills were from such counts."""
+        return sentence(self.info.counting, self.info.id) if self.info else ""
 
     @property
     def error(self) -> int | None:
@@ -86,31 +112,17 @@ class Count:
         error = self.error
         return "estimate" + (f" ±{error}" if error else ", error unknown" if error is None else "")
 
-    def __int__(self) -> int:
-        return self.total
-
-    def top(self) -> dict[str, int]:
-        """Top-level parts and their tokens: ``{"tools": 612, "messages[0]": 300, ...}``."""
-        return {r.part: r.tokens for r in self.rows if r.level == 0}
+    def systems(self) -> list[str]:
+        """The top parts that are system messages: ``["messages[0]"]``, or none."""
+        return [r.part for r in self.rows if r.level == 0 and r.label.startswith("system")]
 
     def part(self, path: str) -> int:
         """Tokens of one part and everything inside it, e.g. ``count.part("tools")``."""
         return sum(p.n for p in self.pieces if _top_or_self(p.part, path))
 
-    def table(self) -> str:
-        """The breakdown as plain text (the CLI prints this)."""
-        width = max([len(r.part) + 2 * r.level for r in self.rows] + [4])
-        lines = [f"{'part':<{width}}  {'what':<32} {'tokens':>7} {'share':>6}"]
-        for r in self.rows:
-            share = f"{100 * r.tokens / self.total:5.1f}%" if self.total else ""
-            name = "  " * r.level + r.part
-            lines.append(f"{name:<{width}}  {r.label[:32]:<32} {r.tokens:>7} {share:>6}")
-        kind = self.label
-        lines.append(f"{'total':<{width}}  {kind + ', ' + self.model:<32} {self.total:>7}")
-        lines.append(f"method: {self.method}")
-        lines += [f"estimated: {p} {_bound(b)} ({why})" for p, (b, why) in self.uncertain.items()]
-        lines += [f"note: {n}" for n in self.notes]
-        return "\n".join(lines)
+    def estimated(self) -> list[str]:
+        """One line per estimated part: ``estimated: tools[4] ±4 (anyOf)``."""
+        return [f"estimated: {p} {_bound(b)} ({why})" for p, (b, why) in self.uncertain.items()]
 
     def _repr_html_(self) -> str:
         kind = self.label
@@ -124,10 +136,7 @@ class Count:
                 f"<td>{html.escape(r.label)}</td><td style='text-align:right'>{r.tokens}</td>"
                 f"<td style='text-align:right'>{share}</td></tr>"
             )
-        estimated = [
-            f"estimated: {p} {_bound(b)} ({why})" for p, (b, why) in self.uncertain.items()
-        ]
-        notes = "".join(f"<li>{html.escape(n)}</li>" for n in estimated + self.notes)
+        notes = "".join(f"<li>{html.escape(n)}</li>" for n in self.estimated() + self.notes)
         return no_math(
             f"<div><b>{self.total} input tokens</b> on <code>{html.escape(self.model)}</code> "
             f"({kind})<table><tr><th>part</th><th>what</th><th>tokens</th><th>share</th></tr>"
@@ -168,8 +177,8 @@ def rows_from_pieces(pieces: list[Piece], labels: dict[str, str]) -> list[Row]:
 def count(request: Request, model: str | ModelInfo | None = None) -> Count:
     """Input tokens of a whole request on ``model`` (default: the request's own model).
 
-    It renders the request as pieces with the model's counting rule, tokenizes them, and says
-    how sure the number is (``assess``). It never touches the network.
+    It renders the request as pieces with the model's counting rule and tokenizes them. It
+    never touches the network.
     """
     info = info_for(model, request)
     if info.counting == "openai-chat-2024":
@@ -177,49 +186,19 @@ def count(request: Request, model: str | ModelInfo | None = None) -> Count:
     elif info.counting in ("anthropic-estimate", "gemini-estimate"):
         from helpers.tokens.estimate import pieces
     elif info.counting == "harmony":
-        from helpers.harmony import pieces
+        from helpers.tokens.harmony import pieces
     else:
         raise ValueError(f"data/models.json: unknown counting rule {info.counting!r}")
     found, labels, notes = pieces(request, info)
-    return assess(request, info, found, rows_from_pieces(found, labels), notes)
+    return counted(request, info, found, rows_from_pieces(found, labels), notes)
 
 
-def assess(
+def counted(
     request: Request, info: ModelInfo, pieces: list[Piece], rows: list[Row], notes: list[str]
 ) -> Count:
-    """The ``Count`` of a request's pieces: the total, and how sure it is (which parts are an
-    estimate, by how much, and how the number was obtained)."""
-    from helpers.tokens.exactness import images_of_unknown_size, uncertain
-
-    spread, estimated = "", {}
-    if info.counting == "openai-chat-2024":
-        how = f"tiktoken {info.encoding} over the openai-chat-2024 rendering model"
-        if info.counting_verified:
-            how += " (checked against published API prompt_tokens)"
-        else:
-            how += f" (verified on gpt-4o/gpt-4o-mini, assumed for {info.id})"
-        estimated = uncertain(request, info)
-        estimate = bool(estimated)
-    elif info.counting == "harmony":
-        how = "openai-harmony render_conversation_for_completion, o200k_harmony (exact)"
-        estimate = False
-    else:
-        from helpers.tokens.estimate import method, sentence
-
-        how, estimate = method(info), True
-        estimated = images_of_unknown_size(request, info)
-        spread = sentence(info.counting, info.id)
-    return Count(
-        model=info.id,
-        total=sum(p.n for p in pieces),
-        rows=rows,
-        estimate=estimate,
-        method=how,
-        notes=[info.note, *notes] if info.note else notes,
-        pieces=pieces,
-        uncertain=estimated,
-        spread=spread,
-    )
+    """The ``Count`` of a request's pieces (the fast twin in the stand-in makes one too)."""
+    notes = [info.note, *notes] if info.note else notes
+    return Count(info.id, sum(p.n for p in pieces), rows, notes, pieces, request, info)
 
 
 def count_text(text: str, model: str | ModelInfo | None = None) -> int:
@@ -233,13 +212,9 @@ def count_output(message: Message, model: str | ModelInfo | None = None) -> int:
     """Output tokens of a reply, as the local provider bills it and the cost model prices it.
 
     Text and reasoning: their tokens; a tool call: its name followed by its arguments as JSON.
-    This is *our* rule: real providers add a few tokens of framing per tool call that none of
-    them publishes, so against a real bill the output count is an estimate.
+    This is *our* rule: real providers add a few unpublished tokens per tool call, so against a
+    real bill the output count is an estimate.
     """
-    import json
-
-    from helpers.messages import Reasoning, Text, ToolCall
-
     total = 0
     for block in message.content:
         if isinstance(block, Text | Reasoning):
@@ -254,7 +229,7 @@ def token_keys(counted: Count) -> tuple[list[object], list[str]]:
 
     Real token ids where we have them; where only a count exists (images, a documented
     overhead) one key per token built from what identifies that content. Two requests share a
-    cache prefix exactly as far as these sequences agree (``helpers.caching``).
+    cache prefix exactly as far as these sequences agree (``helpers.cost.caching``).
     """
     keys: list[object] = []
     parts: list[str] = []
@@ -265,3 +240,37 @@ def token_keys(counted: Count) -> tuple[list[object], list[str]]:
             keys.extend((piece.key, k) for k in range(piece.n))
         parts.extend([piece.part] * piece.n)
     return keys, parts
+
+
+@dataclass
+class ToolParts:
+    name: str
+    description: int
+    signature: int  # the "type name = (_: {" line: the name plus TypeScript syntax
+    parameters: int  # parameter descriptions, names, types, optional marks, closing
+    estimate: bool = False
+
+    @property
+    def total(self) -> int:
+        return self.description + self.signature + self.parameters
+
+
+def tool_parts(tools: list[Tool], model: str | ModelInfo) -> tuple[list[ToolParts], int]:
+    """Per tool, its tokens by part; and the tokens of the namespace framing around them.
+
+    The namespace is encoded once and each token given to the part it starts in
+    (``split_at``), so the parts add up to the namespace's tokens. Exact only for a model
+    whose tokenizer is public; otherwise the ``PROXY``, and ``estimate`` is True.
+    """
+    info = info_for(model)
+    text, starts = render_namespace([(t.name, t.description, t.parameters) for t in tools])
+    cuts = []  # for each tool: where its description, its name line and its parameters start
+    for tool, start in zip(tools, starts, strict=True):
+        signature = start + (len(f"// {tool.description}\n") if tool.description else 0)
+        cuts += [start, signature, text.index("\n", signature) + 1]
+    groups = split_at(encoding_name(info), text, [*cuts, text.rindex("} // ")])
+    parts = [
+        ToolParts(t.name, *(len(g) for g in groups[1 + 3 * i : 4 + 3 * i]), info.encoding is None)
+        for i, t in enumerate(tools)
+    ]
+    return parts, len(groups[0]) + len(groups[-1])

@@ -17,29 +17,13 @@ from __future__ import annotations
 from bisect import bisect_right
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from itertools import accumulate
 from typing import TYPE_CHECKING, NamedTuple, Union
 
 if TYPE_CHECKING:
     import tiktoken
 
     from helpers.models import ModelInfo
-
-__all__ = [
-    "CUT",
-    "PROXY",
-    "Piece",
-    "Section",
-    "Seen",
-    "Sized",
-    "Special",
-    "encode",
-    "encoding",
-    "encoding_name",
-    "special_id",
-    "count_sections",
-    "split_at",
-    "tokenize",
-]
 
 
 class Piece(NamedTuple):
@@ -146,33 +130,27 @@ Seen = tuple[str, Union[str, Special, Sized]]  # noqa: UP007 (a runtime alias)
 def tokenize(seen: list[Seen], encoding: str) -> list[Piece]:
     """The pieces as tokens: each run of text between boundaries encoded once (see above)."""
     pieces: list[Piece] = []
-    run: list[tuple[str, str]] = []
-
-    def flush() -> None:
-        if not run:
-            return
-        cuts, position = [], 0
-        for _, text in run[:-1]:
-            position += len(text)
-            cuts.append(position)
-        groups = split_at(encoding, "".join(t for _, t in run), cuts)
-        pieces.extend(
-            Piece.of(part, ids) for (part, _), ids in zip(run, groups, strict=True) if ids
-        )
-        run.clear()
-
-    for part, content in seen:
-        if isinstance(content, Special):
-            flush()
-            if content:
-                pieces.append(Piece.of(part, (special_id(encoding, content),)))
-        elif isinstance(content, Sized):
-            flush()
+    run: list[tuple[str, str]] = []  # the texts since the last boundary
+    for part, content in [*seen, ("", CUT)]:  # a last boundary ends the last run
+        if not isinstance(content, Special | Sized):
+            run += [(part, content)] if content else []
+            continue
+        pieces += _run_pieces(run, encoding)
+        run = []
+        if isinstance(content, Sized):
             pieces.append(Piece(part, None, content.tokens, content.key))
         elif content:
-            run.append((part, content))
-    flush()
+            pieces.append(Piece.of(part, (special_id(encoding, content),)))
     return pieces
+
+
+def _run_pieces(run: list[tuple[str, str]], encoding: str) -> list[Piece]:
+    """One run of texts encoded as one string, its tokens cut back into their parts."""
+    if not run:
+        return []
+    cuts = list(accumulate(len(text) for _, text in run[:-1]))
+    groups = split_at(encoding, "".join(text for _, text in run), cuts)
+    return [Piece.of(part, ids) for (part, _), ids in zip(run, groups, strict=True) if ids]
 
 
 @dataclass
@@ -180,12 +158,6 @@ class Section:
     text: str
     tokens: int
     estimate: bool = False
-
-    @property
-    def title(self) -> str:
-        """The section's first line, shortened: a label for tables and plots."""
-        first = self.text.strip().splitlines()[0] if self.text.strip() else ""
-        return first if len(first) <= 48 else first[:45] + "..."
 
 
 def count_sections(text: str, model: str | ModelInfo, separator: str = "\n\n") -> list[Section]:

@@ -24,33 +24,15 @@ from helpers.models import ModelInfo
 from helpers.tokens.encodings import PROXY, Piece, encode
 from helpers.tokens.exactness import image_tokens
 
-__all__ = ["measured", "message_pieces", "method", "pieces", "sentence", "tool_pieces"]
-
 FRAMING_PER_MESSAGE = 3  # an assumption (OpenAI's figure); neither provider publishes one
 
 
+#: tool_choice, however each format spells it, as the type the tool-use prompt sizes are kept by
+CHOICES = {None: "auto", "auto": "auto", "none": "none", "required": "any", "any": "any"}
+
+
 def _choice_type(choice: Any) -> str:
-    if choice in (None, "auto"):
-        return "auto"
-    if choice == "none":
-        return "none"
-    if choice in ("required", "any"):
-        return "any"
-    return "tool"  # a forced tool, however it is spelled
-
-
-def method(info: ModelInfo) -> str:
-    if info.counting == "anthropic-estimate":
-        return (
-            f"estimate: {PROXY} as a proxy for Claude's tokenizer (not public) over the Anthropic "
-            "rendering (tools as JSON Schema, system, messages, 3 tokens framing per message) + "
-            "the documented tool-use system prompt from data/models.json"
-        )
-    return (
-        f"estimate: {PROXY} as a proxy for Gemini's tokenizer (not public offline) over the "
-        "Gemini rendering (function declarations as JSON, systemInstruction, contents, 3 tokens "
-        "framing per content)"
-    )
+    return CHOICES.get(choice, "tool") if isinstance(choice, str | None) else "tool"
 
 
 def _block_text(block: Any) -> str | None:

@@ -23,15 +23,7 @@ from typing import Any
 
 from helpers.messages import Image, Request, Text, ToolCall
 from helpers.models import ModelInfo
-
-__all__ = [
-    "ImageCost",
-    "RENDERED",
-    "image_size",
-    "image_tokens",
-    "images_of_unknown_size",
-    "uncertain",
-]
+from helpers.tokens.encodings import PROXY, encode, encoding_name
 
 
 @dataclass
@@ -137,15 +129,41 @@ def image_tokens(image: Image, rule: dict[str, Any] | None, detail: str | None =
     raise ValueError(f"unknown image rule {rule['method']!r} in data/models.json")
 
 
-#: The JSON Schema keywords the tool namespace renders (``tool_namespace``); others are dropped.
+#: The JSON Schema keywords the tool namespace renders (``openai_chat``); others are dropped.
 RENDERED = {"type", "properties", "required", "description", "enum", "items", "anyOf", "oneOf"}
 #: Dropped, and verified to cost nothing: ``additionalProperties`` (recorded gpt-4o-mini bills).
 VERIFIED_UNRENDERED = {"additionalProperties"}
 PER_PARALLEL_CALL, TOOL_SHAPE = 6, 4
 
 
+def method(info: ModelInfo) -> str:
+    """How a count on ``info`` is obtained, in words (``Count.method``)."""
+    if info.counting == "harmony":
+        return "openai-harmony render_conversation_for_completion, o200k_harmony (exact)"
+    if info.counting == "anthropic-estimate":
+        return (
+            f"estimate: {PROXY} as a proxy for Claude's tokenizer (not public) over the Anthropic "
+            "rendering (tools as JSON Schema, system, messages, 3 tokens framing per message) + "
+            "the documented tool-use system prompt from data/models.json"
+        )
+    if info.counting == "gemini-estimate":
+        return (
+            f"estimate: {PROXY} as a proxy for Gemini's tokenizer (not public offline) over the "
+            "Gemini rendering (function declarations as JSON, systemInstruction, contents, 3 "
+            "tokens framing per content)"
+        )
+    how = f"tiktoken {info.encoding} over the openai-chat-2024 rendering model"
+    if info.counting_verified:
+        return how + " (checked against published API prompt_tokens)"
+    return how + f" (verified on gpt-4o/gpt-4o-mini, assumed for {info.id})"
+
+
 def uncertain(request: Request, info: ModelInfo) -> dict[str, tuple[int | None, str]]:
-    """Part -> (how many tokens it can be off, None if unknown; why), for one OpenAI request."""
+    """Part -> (how many tokens it can be off, None if unknown; why), for one request."""
+    if info.counting == "harmony":
+        return {}
+    if info.counting != "openai-chat-2024":
+        return images_of_unknown_size(request, info)
     out: dict[str, tuple[int | None, str]] = {}
     if not info.counting_verified:
         out["model"] = (None, f"no published figure for {info.id}: gpt-4o's rendering assumed")
@@ -188,8 +206,6 @@ def images_of_unknown_size(request: Request, info: ModelInfo) -> dict[str, tuple
 
 
 def _schema_bound(schema: dict[str, Any], info: ModelInfo) -> tuple[int, str]:
-    from helpers.tokens.encodings import encode, encoding_name
-
     shapes, dropped, nested = set(), {}, []
     _walk(schema, shapes, dropped, nested, top=True)
     enc = encoding_name(info)
@@ -208,7 +224,7 @@ def _walk(schema: Any, shapes: set, dropped: dict, nested: list, top: bool = Fal
         return
     for key, value in schema.items():
         if key == "title" and not top and not schema.get("description"):
-            continue  # a property's title is its comment (tool_namespace._comment): verified
+            continue  # a property's title is its comment (openai_chat._comment): verified
         if key not in RENDERED and key not in VERIFIED_UNRENDERED:
             dropped.setdefault(key, value)
     if "anyOf" in schema or "oneOf" in schema:

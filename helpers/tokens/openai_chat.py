@@ -1,19 +1,20 @@
-"""Used in lessons: none directly (imported by tokens).
+"""Used in lessons: 05.
 
 Counting rule ``openai-chat-2024``: what an OpenAI chat model is shown, piece by piece.
 
-``pieces(request, info)`` renders the request as the ``(part, content)`` pieces the model reads
-(``request_seen``): each message ``<|start|>{role}<|message|>{content}<|end|>``, the tools as a
-TypeScript-like namespace in the first system message, a tool call ``to=functions.{name}``,
-then the reply priming; ``encodings.tokenize`` makes them tokens. Each line is checked against
-published API ``prompt_tokens`` and recorded bills (``tests/published_counts.py``; the evidence
-is in ``docs/evidence.md``, "Counting").
+``request_seen`` renders a request as ``(part, content)`` pieces: each message
+``<|start|>{role}<|message|>{content}<|end|>``, the tools as a TypeScript-like ``namespace
+functions {...}`` in the first system message (``render_namespace``), a tool call
+``to=functions.{name}``, then the reply priming; ``encodings.tokenize`` makes them tokens. Checked
+against published ``prompt_tokens`` and recorded bills (``docs/evidence.md``, "Counting").
 
-What it deliberately does not do: claim to be OpenAI's renderer (it is a tested model of it).
+What it deliberately does not do: claim to be OpenAI's renderer (it is a tested model of it), or
+render every JSON Schema keyword (``const``, ``$ref``, ``default``... become ``any`` or go).
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from helpers.messages import Image, Message, Reasoning, Request, Text, Tool, ToolCall, ToolResult
@@ -21,30 +22,102 @@ from helpers.messages.blocks import dump_arguments
 from helpers.models import ModelInfo
 from helpers.tokens.encodings import CUT, Seen, Sized, Special, encoding_name, tokenize
 from helpers.tokens.exactness import image_tokens
-from helpers.tokens.tool_namespace import HEADER, render_namespace
 
-__all__ = [
-    "arguments_text",
-    "call_names",
-    "block_label",
-    "labels",
-    "message_seen",
-    "pieces",
-    "priming_seen",
-    "request_seen",
-    "system_at",
-    "system_seen",
-    "tools_seen",
-]
-
-START, MESSAGE, END, CONSTRAIN = (
-    Special(n) for n in ("<|start|>", "<|message|>", "<|end|>", "<|constrain|>")
+START, MESSAGE, END, CONSTRAIN = map(
+    Special, ("<|start|>", "<|message|>", "<|end|>", "<|constrain|>")
 )
+#: JSON Schema scalar types as TypeScript writes them.
+SCALARS = dict(string="string", number="number", integer="number", boolean="boolean", null="null")
+#: Text put before the namespace inside the system message.
+HEADER = "# Tools\n\n## functions\n\n"
+
+
+def _literal(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False) if isinstance(value, str) else json.dumps(value)
+
+
+def _type(schema: Any, indent: int) -> str:
+    if not isinstance(schema, dict):
+        return "any"
+    for union in ("anyOf", "oneOf"):
+        if isinstance(schema.get(union), list):
+            return " | ".join(_type(option, indent) for option in schema[union])
+    if isinstance(schema.get("enum"), list):
+        return " | ".join(_literal(v) for v in schema["enum"])
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        return " | ".join(_type({**schema, "type": k}, indent) for k in kind)
+    if isinstance(kind, str) and kind in SCALARS:
+        return SCALARS[kind]
+    if kind == "array":
+        items = schema.get("items")
+        return f"{_type(items, indent)}[]" if items is not None else "any[]"
+    if kind == "object":
+        if not schema.get("properties"):
+            return "object"
+        if not _described(schema):
+            return _inline(schema, indent)
+        return "{\n" + _properties(schema, indent + 2) + "\n}"
+    return "any"
+
+
+def _described(schema: dict[str, Any]) -> bool:
+    """Whether any property of this object has a comment line of its own (``_comment``)."""
+    return any(_comment(p) for p in (schema.get("properties") or {}).values())
+
+
+def _comment(prop: Any) -> str | None:
+    """A property's comment: its description, else its ``title`` (as pydantic writes one)."""
+    return (prop.get("description") or prop.get("title")) if isinstance(prop, dict) else None
+
+
+def _inline(schema: dict[str, Any], indent: int) -> str:
+    """An object none of whose properties has a description, on one line: ``{ a: string }``."""
+    required = set(schema.get("required") or [])
+    fields = [
+        f"{name}{'' if name in required else '?'}: {_type(prop, indent)}"
+        for name, prop in (schema.get("properties") or {}).items()
+    ]
+    return "{ " + ", ".join(fields) + " }"
+
+
+def _properties(schema: dict[str, Any], indent: int) -> str:
+    required = set(schema.get("required") or [])
+    pad = " " * indent
+    lines = []
+    for name, prop in (schema.get("properties") or {}).items():
+        description = _comment(prop)
+        if description:
+            lines.append(f"{pad}// {description}")
+        mark = "" if name in required else "?"
+        lines.append(f"{pad}{name}{mark}: {_type(prop, indent)},")
+    return "\n".join(lines)
+
+
+def render_tool(name: str, description: str, parameters: dict[str, Any] | None) -> str:
+    """One tool: its description as a comment, then its type; ends with a blank line."""
+    lines = [f"// {description}"] if description else []
+    if parameters and parameters.get("properties") and not _described(parameters):
+        lines.append(f"type {name} = (_: {_inline(parameters, 0)}) => any;")
+    elif parameters and parameters.get("properties"):
+        lines += [f"type {name} = (_: {{", _properties(parameters, 0), "}) => any;"]
+    else:
+        lines.append(f"type {name} = () => any;")
+    return "\n".join(lines) + "\n\n"
+
+
+def render_namespace(tools: list[tuple[str, str, dict[str, Any] | None]]) -> tuple[str, list[int]]:
+    """The whole namespace, and where each tool's text starts in it (for the breakdown)."""
+    text = "namespace functions {\n\n"
+    starts = []
+    for name, description, parameters in tools:
+        starts.append(len(text))
+        text += render_tool(name, description, parameters)
+    return text + "} // namespace functions", starts
 
 
 def arguments_text(call: ToolCall) -> str:
-    """A call's arguments as the JSON text on the wire: the provider's own text if kept, else
-    the compact JSON ``helpers.formats`` would send."""
+    """A call's arguments as sent: the provider's own text if kept, else compact JSON."""
     return call.raw_arguments if call.raw_arguments is not None else dump_arguments(call.arguments)
 
 
@@ -55,36 +128,28 @@ def call_names(request: Request) -> dict[str, str]:
 
 def system_at(request: Request) -> int | None:
     """The message the tool definitions are appended to: the first system message, if any."""
-    if not request.tools:
-        return None
-    return next((i for i, m in enumerate(request.messages) if m.role == "system"), None)
+    systems = [i for i, m in enumerate(request.messages) if m.role == "system"]
+    return systems[0] if systems and request.tools else None
+
+
+def _all(part: str, *contents: str) -> list[Seen]:
+    """Several pieces of one part, in order."""
+    return [(part, content) for content in contents]
 
 
 def _header(part: str, role: str, name: str | None = None) -> list[Seen]:
-    if not name:
-        return [(part, START), (part, role), (part, MESSAGE)]
-    return [
-        (part, START),
-        (part, role),
-        (part, CUT),
-        (part, ":"),
-        (part, CUT),
-        (part, name),
-        (part, MESSAGE),
-    ]
+    named = (CUT, ":", CUT, name) if name else ()  # a name is tokenized on its own
+    return _all(part, START, role, *named, MESSAGE)
 
 
 def _namespace(tools: list[Tool], lead: list[Seen]) -> list[Seen]:
     """Text run: ``lead`` (the system text, if any), the tools header, one piece per tool."""
     text, starts = render_namespace([(t.name, t.description, t.parameters) for t in tools])
     close = text.rindex("} // ")  # the namespace's closing line is framing, like its opening
-    ends = [*starts[1:], close]
-    seen = [*lead, ("tools", HEADER + text[: starts[0] if starts else close])]
-    return [
-        *seen,
-        *((f"tools[{k}]", text[a:b]) for k, (a, b) in enumerate(zip(starts, ends, strict=True))),
-        ("tools", text[close:]),
-    ]
+    bounds = zip(starts, [*starts[1:], close], strict=True)
+    each = [(f"tools[{k}]", text[a:b]) for k, (a, b) in enumerate(bounds)]
+    head = ("tools", HEADER + text[: starts[0] if starts else close])
+    return [*lead, head, *each, ("tools", text[close:])]
 
 
 def tools_seen(tools: list[Tool]) -> list[Seen]:
@@ -128,16 +193,8 @@ def _content(part: str, message: Message, info: ModelInfo, notes: list[str]) -> 
             seen += [(part, CUT), (inner, block.text)] if j else [(inner, block.text)]
         elif isinstance(block, Image):
             cost = image_tokens(block, info.image)
-            seen.append(
-                (
-                    inner,
-                    Sized(
-                        cost.tokens,
-                        ("image", block.data or block.url),
-                        "" if cost.exact else cost.how,
-                    ),
-                )
-            )
+            key = ("image", block.data or block.url)
+            seen.append((inner, Sized(cost.tokens, key, "" if cost.exact else cost.how)))
             if not cost.exact:
                 notes.append(f"image content[{j}]: {cost.how}")
         elif isinstance(block, Reasoning):
@@ -149,29 +206,16 @@ def _content(part: str, message: Message, info: ModelInfo, notes: list[str]) -> 
 
 
 def _calls(part: str, message: Message, constrained: bool) -> list[Seen]:
-    calls = [
-        (f"{part}.content[{j}]", b)
-        for j, b in enumerate(message.content)
-        if isinstance(b, ToolCall)
-    ]
+    found = enumerate(message.content)
+    calls = [(f"{part}.content[{j}]", b) for j, b in found if isinstance(b, ToolCall)]
     if len(calls) == 1:
         inner, call = calls[0]
-        seen = [
-            (part, START),
-            (part, "assistant"),
-            (part, CUT),  # the recipient is tokenized on its own (same tokens either way)
-            (inner, f" to=functions.{call.name}"),
-        ]
+        seen = _all(part, START, "assistant", CUT)  # the recipient is tokenized on its own
+        seen += _all(inner, f" to=functions.{call.name}")
         if constrained:  # o200k-era models: the arguments are constrained JSON, as when forced
-            seen += [(inner, " "), (inner, CONSTRAIN), (inner, "json")]
-        return seen + [(inner, MESSAGE), (inner, arguments_text(call)), (part, END)]
-    seen = [
-        (part, START),
-        (part, "assistant"),
-        (part, " to=multi_tool_use.parallel"),
-        (part, MESSAGE),
-        (part, '{"tool_uses":['),
-    ]
+            seen += _all(inner, " ", CONSTRAIN, "json")
+        return seen + _all(inner, MESSAGE, arguments_text(call)) + [(part, END)]
+    seen = _all(part, START, "assistant", " to=multi_tool_use.parallel", MESSAGE, '{"tool_uses":[')
     for k, (inner, call) in enumerate(calls):
         entry = f'{{"recipient_name":"functions.{call.name}","parameters":{arguments_text(call)}}}'
         seen.append((inner, (", " if k else "") + entry + ("]}" if k == len(calls) - 1 else "")))
@@ -194,18 +238,13 @@ def message_seen(
 
 def priming_seen(request: Request, notes: list[str]) -> list[Seen]:
     """How the reply starts: the tokens the model continues from."""
-    seen: list[Seen] = [("priming", START), ("priming", "assistant")]
+    seen = _all("priming", START, "assistant")
     choice = request.tool_choice
     forced = _forced_name(choice)
     if not request.tools or choice == "none":
-        return seen + [("priming", MESSAGE)]
+        return seen + _all("priming", MESSAGE)
     if forced:
-        return seen + [
-            ("priming", f" to=functions.{forced} "),
-            ("priming", CONSTRAIN),
-            ("priming", "json"),
-            ("priming", MESSAGE),
-        ]
+        return seen + _all("priming", f" to=functions.{forced} ", CONSTRAIN, "json", MESSAGE)
     return seen  # "required" too: recorded gpt-4o bills (pydantic-ai's test_tool_output)
 
 
@@ -255,8 +294,7 @@ def block_label(block: Any, names: dict[str, str]) -> str:
     if isinstance(block, ToolCall):
         return f"tool_call {block.name}"
     if isinstance(block, ToolResult):
-        error = " (error)" if block.is_error else ""
-        return f"tool_result {names.get(block.call_id, '?')}{error}"
+        return f"tool_result {names.get(block.call_id, '?')}{' (error)' if block.is_error else ''}"
     if isinstance(block, Reasoning):
         return "reasoning (not sent)"
     return block.type

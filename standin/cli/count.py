@@ -41,6 +41,7 @@ def run(args: argparse.Namespace) -> int:
     from helpers.formats import FORMATS
     from helpers.models import UnknownModelError, default_model
     from standin.cli import UsageError, gemini_url, read_request
+    from standin.explained import table
     from standin.wire_count import count_body
 
     known = ("neutral", *FORMATS)
@@ -62,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     if args.total:
         print(counted.total)
     else:
-        print(counted.table())
+        print(table(counted))
     for note in notes:
         print(f"note: {note}", file=sys.stderr)
     return 0

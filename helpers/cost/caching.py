@@ -1,12 +1,12 @@
 """Used in lessons: 06, 12.
 
-Prompt caching from the actual tokens: what two consecutive requests share, and what it saves.
+Prompt caching from the actual tokens: what consecutive requests share, and what it saves.
 
-A prompt cache only serves an exact *prefix* of the tokens the model is shown, so both requests
-are counted (``helpers.tokens``) and the longest common prefix decides: ``cache_break`` says
-where they stop agreeing; OpenAI caches nothing below 1,024 tokens, then 128-token steps
+A prompt cache only serves an exact *prefix* of the tokens the model is shown, so requests are
+counted (``helpers.tokens``) and the longest common prefix decides: ``cache_break`` says where
+two stop agreeing; OpenAI caches nothing below 1,024 tokens, then 128-token steps
 (``openai_cached_tokens``); Anthropic reads the longest prefix written before and writes up to
-its last ``cache_control`` breakpoint (``anthropic_turn``); every eligible hit is assumed.
+its last ``cache_control`` breakpoint (``anthropic_turn``); ``cache_reads`` does a whole ticket.
 
 What it deliberately does not do: model eviction or routing misses, Anthropic's 20-block
 lookback or automatic ``cache_control``, or OpenAI's GPT-5.6+ explicit breakpoints.
@@ -21,19 +21,7 @@ from helpers.html import no_math
 from helpers.messages import Request
 from helpers.models import ModelInfo, model_info
 from helpers.tokens import Count, count, token_keys
-
-__all__ = [
-    "CacheBreak",
-    "CacheTurn",
-    "MAX_BREAKPOINTS",
-    "anthropic_turn",
-    "breakpoint_positions",
-    "cache_break",
-    "common_prefix",
-    "cache_terms",
-    "openai_cached_tokens",
-    "shared_prefix",
-]
+from helpers.tokens.encodings import encoding, encoding_name
 
 MAX_BREAKPOINTS = 4  # Anthropic: "A maximum of 4 blocks with cache_control may be provided."
 
@@ -83,8 +71,6 @@ def _decode(counted: Count, keys: list[object], i: int) -> str | None:
     key = keys[i]
     if not isinstance(key, int):
         return f"<{key[0][0]}>" if isinstance(key, tuple) and isinstance(key[0], tuple) else "<?>"
-    from helpers.tokens.encodings import encoding, encoding_name
-
     return encoding(encoding_name(model_info(counted.model))).decode([key])
 
 
@@ -150,7 +136,7 @@ def breakpoint_positions(counted: Count, marks: list[str]) -> list[int]:
             ends[name] = position
         if head.startswith("messages[") and head not in messages:
             messages.append(head)
-    systems = [r.part for r in counted.rows if r.level == 0 and r.label.startswith("system")]
+    systems = counted.systems()
     aliases = {"last": messages[-1] if messages else "", "system": systems[0] if systems else ""}
     positions = []
     for mark in marks:
@@ -187,7 +173,7 @@ def shared_prefix(counted: Count) -> int:
     (0 when a request has neither).
     """
     position, end = 0, 0
-    systems = {r.part for r in counted.rows if r.level == 0 and r.label.startswith("system")}
+    systems = set(counted.systems())
     for piece in counted.pieces:
         head = piece.part.split(".", 1)[0]
         if head.startswith("messages[") and head not in systems:
@@ -196,6 +182,74 @@ def shared_prefix(counted: Count) -> int:
         if head == "tools" or head.startswith("tools[") or head in systems:
             end = position
     return end
+
+
+def cache_reads(
+    requests: list[Request],
+    counts: list[Count],
+    rule: dict,
+    breakpoints: list[str] | None,
+    between_tickets: float | None,
+    notes: list[str],
+) -> list[tuple[int, int]]:
+    """Per request of a ticket, the tokens read from the cache and written to it under ``rule``
+    (the model's ``cache`` entry in ``data/models.json``); ``project_ticket`` explains the rest.
+    """
+    kind = rule.get("kind", "none")
+    if kind == "none":
+        return [(0, 0)] * len(counts)
+    keys = [token_keys(counted)[0] for counted in counts]
+    warm: list[object] = []
+    if between_tickets is None:
+        notes.append("cache modelled within this ticket only: it starts cold")
+    else:
+        warm = _warm_prefix(counts[0], keys[0], rule, between_tickets, notes)
+    if kind == "anthropic-breakpoints":
+        return _anthropic_reads(requests, counts, keys, warm, rule, breakpoints)
+    out, before = [], warm
+    for now in keys:  # a prefix cache: what this request shares with the one before
+        shared = common_prefix(now, before)
+        out.append(
+            (openai_cached_tokens(shared, rule["min_tokens"], rule.get("step_tokens", 1)), 0)
+        )
+        before = now
+    return out
+
+
+def _anthropic_reads(requests, counts, keys, warm, rule, breakpoints) -> list[tuple[int, int]]:
+    marked = breakpoints is None or {"tools", "system"} & set(breakpoints)
+    written = [warm] if warm and marked and len(warm) >= rule["min_tokens"] else []
+    out, asked = [], breakpoints if breakpoints is not None else ["tools", "system", "last"]
+    for request, counted, now in zip(requests, counts, keys, strict=True):
+        has_system = any(m.role == "system" for m in request.messages)
+        marks = [m for m in asked if (m != "tools" or request.tools)]
+        marks = [m for m in marks if m != "system" or has_system]
+        turn = anthropic_turn(
+            now, breakpoint_positions(counted, marks), written, rule["min_tokens"]
+        )
+        out.append((turn.read, turn.write))
+    return out
+
+
+def _warm_prefix(counted, keys, rule, between_tickets: float, notes) -> list[object]:
+    """The tools + system prompt the previous ticket left in the cache, if still there."""
+    lifetime = rule.get("lifetime_s")
+    if lifetime is None:
+        notes.append("cache lifetime not documented: a prefix warm across tickets not modelled")
+        return []
+    if between_tickets > lifetime:
+        notes.append(
+            f"{between_tickets:,.0f} s between tickets > {lifetime} s cache lifetime: "
+            "each ticket starts cold"
+        )
+        return []
+    size = shared_prefix(counted)
+    held = "still cached" if size >= rule["min_tokens"] else "below the cache minimum, not cached"
+    notes.append(
+        f"{between_tickets:,.0f} s between tickets <= {lifetime} s cache lifetime: tools and "
+        f"system prompt ({size:,} tokens) {held} from the previous ticket"
+    )
+    return keys[:size]
 
 
 def cache_terms(model: str | ModelInfo) -> list[str]:

@@ -27,7 +27,6 @@ if TYPE_CHECKING:
     from helpers.models import ModelInfo
     from helpers.tokens.encodings import Piece
 
-__all__ = ["HarmonyView", "KNOWLEDGE_CUTOFF", "pieces", "render_harmony"]
 
 KNOWLEDGE_CUTOFF = "2024-06"
 ROLE_COLOURS = {
@@ -58,9 +57,6 @@ class HarmonyView:
 
     @property
     def count(self) -> int:
-        return len(self.tokens)
-
-    def __len__(self) -> int:
         return len(self.tokens)
 
     def __repr__(self) -> str:  # the plain-text view (GitHub, nbconvert): short, not the text
