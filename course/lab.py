@@ -2,8 +2,6 @@
 
 The token arithmetic lab: a ticket described by a few numbers, costed turn by turn.
 
-Used in lessons: 12.
-
 A ``LabScenario`` says which model, how many requests a ticket takes, how many tool definitions
 ride along, how big each tool result is, whether the prompt cache is used, whether (and when)
 history is compacted, and how many tickets a day. ``build_requests`` turns it into the actual
@@ -48,7 +46,7 @@ class LabScenario:
     tools: int = 9  # tool definitions sent with every request (Sundry's catalogue, up to 14)
     result_tokens: int = 150  # size of each tool result
     caching: bool = True
-    compact_before: int = 0  # compact history before this request (1-based); 0 = never
+    compact_at: int | None = None  # compact from requests[compact_at] on, as compact_ticket(at=)
     keep_last: int = 2  # messages kept verbatim when compacting
     tickets_per_day: int = 1000
     warm_prefix: bool = False  # tickets spread evenly over the day keep tools + system cached
@@ -59,6 +57,9 @@ class LabScenario:
     @classmethod
     def from_json(cls, text: str) -> LabScenario:
         data = json.loads(text)
+        if "compact_before" in data and "compact_at" not in data:  # saved before 2026-12-02
+            before = data.pop("compact_before")  # counted from 1, 0 for never
+            data["compact_at"] = before - 1 if before else None
         unknown = set(data) - set(cls.__dataclass_fields__)
         if unknown:
             raise ValueError(f"unknown scenario field(s): {', '.join(sorted(unknown))}")
@@ -149,15 +150,15 @@ def cost_scenario(s: LabScenario) -> LabResult:
 
     requests = build_requests(s)
     notes = []
-    if s.compact_before:
-        if not 2 <= s.compact_before <= len(requests):
+    if s.compact_at is not None:
+        if not 1 <= s.compact_at < len(requests):
             raise ValueError(
-                f"compact_before must be 2 to {len(requests)} (or 0 for never), "
-                f"got {s.compact_before}"
+                f"compact_at must be 1 to {len(requests) - 1} (an index into the "
+                f"{len(requests)} requests; None for never), got {s.compact_at}"
             )
         summary = "Order SO-48213 checked; see the last steps."
-        requests = compact_ticket(requests, s.compact_before - 1, summary, s.keep_last)
-        notes.append(f"history compacted before request {s.compact_before}")
+        requests = compact_ticket(requests, s.compact_at, summary, s.keep_last)
+        notes.append(f"history compacted from requests[{s.compact_at}] on")
     gap = seconds_between_tickets(s) if s.warm_prefix else None
     ticket = project_ticket(
         requests, s.model, final_reply=final_reply(s), caching=s.caching, between_tickets=gap

@@ -131,7 +131,7 @@ def lab_sliders(baseline: Any) -> Any:
             value=baseline.result_tokens, min=10, max=3000, step=10, description="result size"
         ),
         "caching": widgets.Checkbox(value=baseline.caching, description="prompt cache"),
-        "compact_before": widgets.IntSlider(value=0, min=0, max=40, description="compact at"),
+        "compact_at": widgets.IntSlider(value=0, min=0, max=39, description="compact at"),
         "keep_last": widgets.IntSlider(
             value=baseline.keep_last, min=0, max=10, description="keep last"
         ),
@@ -142,18 +142,18 @@ def lab_sliders(baseline: Any) -> Any:
 
     def show(**knobs: Any) -> None:
         scenario = LabScenario(**knobs)
-        if scenario.compact_before == 1 or scenario.compact_before > scenario.requests:
-            scenario = replace(scenario, compact_before=0)  # "compact at 1" means nothing yet
+        if not 1 <= (scenario.compact_at or 0) < scenario.requests:
+            scenario = replace(scenario, compact_at=None)  # 0 (or past the end): never
         result = cost_scenario(scenario)
         print(result)
         turns = result.ticket.turns
         fig, ax = plt.subplots(figsize=(6, 2.4))
-        numbers = [t.turn for t in turns]
+        numbers = [t.turn - 1 for t in turns]  # requests[k], as compact_at counts
         ax.bar(numbers, [t.input_tokens for t in turns], color=PALETTE[0], label="sent")
         ax.bar(
             numbers, [t.cached_tokens for t in turns], color=PALETTE[2], hatch="//", label="cached"
         )
-        ax.set_xlabel("request")
+        ax.set_xlabel("request k (requests[k])")
         ax.set_ylabel("input tokens")
         ax.legend(fontsize=8)
         fig.tight_layout()

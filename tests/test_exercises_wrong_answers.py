@@ -535,6 +535,8 @@ def test_04_1_counting_the_first_request_too_is_told(triage_run):
 
     told = ex04.check_added_messages(with_first, ticket, triage_run)
     assert not told and "each request after the first" in told.message
+
+
 def test_06_2_a_stamp_that_changes_its_argument_is_refused(triage_run):
     from dataclasses import replace
 
@@ -635,3 +637,68 @@ def test_11_1_a_cap_of_one_is_told_in_the_singular():
         once = run(sundry.opening(model, jon), sundry.run_tool, base_url=p.url, max_turns=1)
     told = ex11.check_capped(once)
     assert not told and "this trace has 1 request, not the 2" in told.message
+
+
+@pytest.fixture(scope="module")
+def lab_baseline():
+    from course.lab import LabScenario
+
+    return LabScenario(model=MODEL, requests=6, tools=9, result_tokens=150)
+
+
+def test_12_3_the_time_anywhere_in_the_system_prompt_or_in_place_is_refused(lab_baseline):
+    from dataclasses import replace
+
+    from course.exercises import token_arithmetic_lab as ex12
+    from helpers.messages import system, user
+
+    def end_of_system(request, now):
+        first = request.messages[0]
+        stamped = system(f"{first.text}\n\nCurrent time: {now}")
+        return replace(request, messages=[stamped, *request.messages[1:]])
+
+    def second_message(request, now):
+        first, *rest = request.messages
+        return replace(request, messages=[first, system(f"Current time: {now}"), *rest])
+
+    def in_place(request, now):
+        request.messages.append(user(f"Current time: {now}"))
+        return request
+
+    def trailing_system(request, now):
+        return replace(request, messages=[*request.messages, system(f"It is now {now}.")])
+
+    def appended_copy(request, now):
+        messages = list(request.messages)
+        messages.append(user(f"It is now {now}."))
+        return replace(request, messages=messages)
+
+    for wrong in (end_of_system, second_message):
+        told = ex12.check_time_in_request(wrong, lab_baseline)
+        assert not told and "the cache now serves" in told.message, wrong.__name__
+    told = ex12.check_time_in_request(in_place, lab_baseline)
+    assert not told and "changed request 1, the one it was given" in told.message
+    assert ex12.check_time_in_request(trailing_system, lab_baseline)
+    assert ex12.check_time_in_request(appended_copy, lab_baseline)
+
+
+def test_12_1_half_or_a_percentage_is_refused_two_decimals_in_any_spelling_right(lab_baseline):
+    from course.exercises import token_arithmetic_lab as ex12
+
+    assert not ex12.check_tools_share(0.5, lab_baseline)
+    assert "0.5, not 50" in ex12.check_tools_share(62, lab_baseline).message
+    for right in (0.62, "0.62", 0.623):
+        assert ex12.check_tools_share(right, lab_baseline), right
+
+
+def test_12_2_off_by_one_or_with_the_cache_on_is_refused(lab_baseline):
+    from course.exercises import token_arithmetic_lab as ex12
+
+    for wrong in (13, 15):
+        assert not ex12.check_break_even_requests(wrong, lab_baseline), wrong
+    cached = ex12.check_break_even_requests(20, lab_baseline)  # forgot caching=False
+    assert not cached
+    cached = ex12.check_break_even_requests(20, lab_baseline)  # second try: the pointer
+    assert "caching=False" in cached.message
+    for right in (14, 14.0, "14"):
+        assert ex12.check_break_even_requests(right, lab_baseline), right

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from course.lab import LabScenario, build_requests, cost_scenario
+from course.lab import LabScenario, build_requests, cost_scenario, final_reply
 from helpers.models import default_model
 from helpers.rules import check
 from helpers.tokens import count
@@ -38,11 +38,22 @@ def test_more_tools_cost_more_and_caching_costs_less():
 def test_compaction_shrinks_the_later_requests():
     plain = cost_scenario(LabScenario(MODEL, requests=10, result_tokens=400, caching=False))
     compacted = cost_scenario(
-        LabScenario(MODEL, requests=10, result_tokens=400, caching=False, compact_before=6)
+        LabScenario(MODEL, requests=10, result_tokens=400, caching=False, compact_at=5)
     )
     assert compacted.ticket.turns[-1].input_tokens < plain.ticket.turns[-1].input_tokens
-    assert compacted.ticket.turns[4] == plain.ticket.turns[4]
-    assert "compacted before request 6" in compacted.notes[0]
+    assert compacted.ticket.turns[4] == plain.ticket.turns[4]  # requests[4], before the cut
+    assert compacted.ticket.turns[5].input_tokens < plain.ticket.turns[5].input_tokens
+    assert "compacted from requests[5] on" in compacted.notes[0]
+
+
+def test_compact_at_counts_as_compact_ticket_at_does():
+    from helpers.cost import compact_ticket, project_ticket
+
+    s = LabScenario(MODEL, requests=8, compact_at=3)
+    summary = "Order SO-48213 checked; see the last steps."
+    by_hand = compact_ticket(build_requests(s), at=3, summary=summary, keep_last=s.keep_last)
+    hand = project_ticket(by_hand, MODEL, final_reply=final_reply(s))
+    assert cost_scenario(s).per_ticket == hand.total_usd
 
 
 def test_scale_is_per_ticket_times_volume():
@@ -59,12 +70,20 @@ def test_scenarios_round_trip_through_json_and_reject_unknown_fields(tmp_path):
         LabScenario.from_json('{"model": "x", "turns": 3}')
 
 
+def test_a_scenario_saved_with_compact_before_still_reads():
+    """Scenarios saved before compact_at (compact_before counted from 1, 0 for never)."""
+    old = LabScenario.from_json('{"model": "x", "requests": 12, "compact_before": 8}')
+    assert old.compact_at == 7
+    assert LabScenario.from_json('{"model": "x", "compact_before": 0}').compact_at is None
+
+
 @pytest.mark.parametrize(
     "bad, message",
     [
         (LabScenario(MODEL, requests=0), "requests per ticket must be 1 to 200"),
         (LabScenario(MODEL, tools=15), "tools must be 0 to 14"),
-        (LabScenario(MODEL, requests=3, compact_before=7), "compact_before must be 2 to 3"),
+        (LabScenario(MODEL, requests=3, compact_at=3), r"compact_at must be 1 to 2 \(an index"),
+        (LabScenario(MODEL, requests=3, compact_at=0), "compact_at must be 1 to 2"),
     ],
 )
 def test_bad_scenarios_say_what_is_wrong(bad, message):

@@ -20,14 +20,15 @@ from helpers.models import (
 def test_required_models_are_in_the_table():
     required = {
         "gpt-4o", "gpt-4o-mini", "gpt-4.1", "gpt-4.1-mini", "gpt-5", "gpt-5-mini",
-        "claude-sonnet-4-6", "claude-sonnet-4-5", "claude-haiku-4-5", "claude-opus-4-1",
-        "claude-sonnet-4", "gemini-2.5-flash", "gemini-2.5-pro", "gpt-oss-120b",
+        "claude-sonnet-4-6", "claude-haiku-4-5", "claude-opus-4-1", "claude-sonnet-4",
+        "gemini-2.5-flash", "gpt-oss-120b", "gpt-6-luna", "claude-sonnet-5-5", "gemini-3.8-flash",
     }  # fmt: skip
     assert required <= set(models())
     assert set(models("anthropic")) == {
-        "claude-sonnet-4-6", "claude-sonnet-4-5", "claude-haiku-4-5", "claude-opus-4-1",
-        "claude-sonnet-4",
+        "claude-sonnet-4-6", "claude-haiku-4-5", "claude-opus-4-1", "claude-sonnet-4",
+        "claude-sonnet-5-5", "claude-sonnet-5",
     }  # fmt: skip
+    assert "claude-sonnet-4-5" in models("anthropic", include_legacy=True)  # retired 2026-11-30
     assert "gpt-3.5-turbo" not in models() and "gpt-3.5-turbo" in models(include_legacy=True)
 
 
@@ -61,7 +62,7 @@ def test_dated_snapshots_fall_back_by_longest_prefix_with_a_note():
     assert info.matched_by_prefix == "gpt-4o-mini-2024-07-18"  # the id asked for, a field
     assert model_info("gpt-4o-mini").matched_by_prefix is None
     assert model_info("claude-sonnet-4-5-20250929").id == "claude-sonnet-4-5"
-    assert model_info("gpt-4o").note == ""
+    assert "matched by prefix" not in model_info("gpt-4o").note
 
 
 def test_rows_carry_their_rules_and_sources():

@@ -4,6 +4,7 @@ Exercises of notebooks/12_token_arithmetic_lab.ipynb."""
 
 from __future__ import annotations
 
+import copy
 import json
 from dataclasses import replace
 from decimal import Decimal
@@ -12,26 +13,26 @@ from typing import Any
 from course.exercises import Exercise, Result, as_number, check_number, not_answered, not_yet
 from course.lab import LabScenario, build_requests, cost_scenario, final_reply
 
-EX1 = Exercise(
+EX_SHARE = Exercise(
     "12.1",
+    nudge="the share is the tools part of the first request divided by all of its tokens.",
+    pointer="build_requests(baseline) gives the scenario's requests; count(request).part('tools')"
+    " and count(request).total count them.",
+)
+EX_BREAK_EVEN = Exercise(
+    "12.2",
+    nudge="cost grows with every extra request, because each re-sends the others; try more and "
+    "more requests until the ticket crosses the line.",
+    pointer="replace(baseline, tools=..., requests=..., caching=False) and cost_scenario(...)"
+    ".per_ticket; a loop over the number of requests finds the first one above.",
+)
+EX_TIME = Exercise(
+    "12.3",
     nudge="a prompt cache serves only the longest start that two requests share; whatever "
     "changes on every request ends the shared start right there.",
     pointer="in build_requests(baseline) each request is request.messages (the system prompt "
     "is messages[0]) plus request.tools; dataclasses.replace(request, messages=[...]) makes a "
     "changed copy, and the helpers in helpers.messages (system, user...) build messages.",
-)
-EX2 = Exercise(
-    "12.2",
-    nudge="the share is the tools part of the first request divided by all of its tokens.",
-    pointer="build_requests(baseline) gives the scenario's requests; count(request).part('tools')"
-    " and count(request).total count them.",
-)
-EX3 = Exercise(
-    "12.3",
-    nudge="cost grows with every extra request, because each re-sends the others; try more and "
-    "more requests until the ticket crosses the line.",
-    pointer="replace(baseline, tools=..., requests=..., caching=False) and cost_scenario(...)"
-    ".per_ticket; a loop over the number of requests finds the first one above.",
 )
 
 TIMES = [f"2026-11-30 09:{minute:02d} UTC" for minute in range(60)]  # one request a minute
@@ -52,27 +53,37 @@ def check_time_in_request(with_time: Any, baseline: LabScenario) -> Result:
     if not_answered(with_time):
         return _blank_result(info)
     if not callable(with_time):
-        return not_yet(EX1, f"{type(with_time).__name__} is not a function", **info)
+        return not_yet(EX_TIME, f"{type(with_time).__name__} is not a function", **info)
     requests = build_requests(baseline)
     stamped = []
     for k, (request, now) in enumerate(zip(requests, TIMES, strict=False), start=1):
+        given = copy.deepcopy(request)
         try:
-            new = with_time(request, now)
+            new = with_time(given, now)
         except Exception as err:  # the learner's code: report it, don't crash the notebook
-            return not_yet(EX1, f"with_time raised {type(err).__name__}: {err}", **info)
+            return not_yet(EX_TIME, f"with_time raised {type(err).__name__}: {err}", **info)
+        if given != request:  # a loop that keeps its history would pile the times up
+            return not_yet(
+                EX_TIME,
+                f"with_time changed request {k}, the one it was given: return a changed copy "
+                "(dataclasses.replace) and leave the original as it was",
+                **info,
+            )
         if not_answered(new):
             return _blank_result(info)
         if not isinstance(new, Request):
-            return not_yet(EX1, f"with_time returned a {type(new).__name__}, not a Request", **info)
+            return not_yet(
+                EX_TIME, f"with_time returned a {type(new).__name__}, not a Request", **info
+            )
         if now not in json.dumps(render(new, "openai-chat").body):
-            return not_yet(EX1, f"request {k} does not carry the time {now!r}", **info)
+            return not_yet(EX_TIME, f"request {k} does not carry the time {now!r}", **info)
         if len(new.messages) < len(request.messages) or new.tools != request.tools:
-            return not_yet(EX1, f"request {k} lost messages or tools on the way", **info)
+            return not_yet(EX_TIME, f"request {k} lost messages or tools on the way", **info)
         stamped.append(new)
     before, after = _price(requests, baseline), _price(stamped, baseline)
     if after.cached_tokens < Decimal("0.9") * before.cached_tokens:
         return not_yet(
-            EX1,
+            EX_TIME,
             f"every request carries its time, but the cache now serves {after.cached_tokens:,} "
             f"input tokens of the ticket instead of {before.cached_tokens:,}, and the ticket "
             f"costs ${after.total_usd:.6f} instead of ${before.total_usd:.6f}",
@@ -90,7 +101,7 @@ def check_time_in_request(with_time: Any, baseline: LabScenario) -> Result:
         f" input tokens (without the time: {before.cached_tokens:,}); ${after.total_usd:.6f} a "
         f"ticket. The same time at the top of the system prompt leaves {worst.cached_tokens:,} "
         f"cached and costs ${worst.total_usd:.6f}: what changes on every request goes last.",
-        EX1,
+        EX_TIME,
         **info,
     )
 
@@ -99,7 +110,7 @@ def _blank_result(info: dict) -> Result:
     """Not answered yet (a function that returns nothing counts as blank)."""
     from course.exercises import check_value
 
-    return check_value(None, None, EX1, success="")
+    return check_value(None, None, EX_TIME, success="")
 
 
 def check_tools_share(answer: float, baseline: LabScenario) -> Result:
@@ -110,7 +121,7 @@ def check_tools_share(answer: float, baseline: LabScenario) -> Result:
     value = as_number(answer)
     if value is not None and value > 1:
         return not_yet(
-            EX2,
+            EX_SHARE,
             f"you gave {answer!r}: give a fraction between 0 and 1 (0.5, not 50)",
             expected=round(expected, 2),
             tolerance=Decimal("0.005"),
@@ -119,7 +130,7 @@ def check_tools_share(answer: float, baseline: LabScenario) -> Result:
     return check_number(
         answer,
         round(expected, 2),
-        EX2,
+        EX_SHARE,
         tolerance="0.005",
         success=f"Right: {expected:.0%} of the first request is tool definitions.",
     )
@@ -135,6 +146,6 @@ def check_break_even_requests(answer: int, baseline: LabScenario) -> Result:
     return check_number(
         answer,
         expected,
-        EX3,
+        EX_BREAK_EVEN,
         success=f"Right: {expected} requests. Each one re-sends all the earlier ones.",
     )
