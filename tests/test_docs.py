@@ -73,11 +73,6 @@ def test_the_timing_model_is_within_five_minutes_of_every_timed_walk():
     assert abs(total - measured) <= 0.10 * measured, f"00-06: {total} min against {measured}"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 27 item 6: by the walk-calibrated model most lessons are 32-38 minutes; the "
-    "cuts and optional sections that bring each to 30 are not done yet",
-)
 def test_every_lesson_is_stated_at_30_minutes_or_less():
     over = {
         r["file"]: r["exact_minutes"]
