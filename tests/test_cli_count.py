@@ -67,7 +67,7 @@ def test_a_gemini_body_counts_as_gemini_always_an_estimate(tmp_path, capsys):
     path = _write(tmp_path, body)
     assert main(["count", path]) == 0
     total = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("total"))
-    assert total.startswith("total") and "estimate; on " in total and "gemini-2.5-flash" in total
+    assert total.startswith("total") and "estimate; on " in total and "gemini-3.8-flash" in total
     url = "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-pro:generateContent"
     assert main(["count", path, "--url", url]) == 0
     total = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("total"))

@@ -90,7 +90,7 @@ def banner(p) -> str:
         ]
     gemini = '{"contents":[{"role":"user","parts":[{"text":"Hi, my order SO-48213 arrived."}]}]}'
     lines += [
-        f"  curl -N '{p.endpoint('gemini', 'gemini-2.5-flash', stream=True)}' \\",
+        f"  curl -N '{p.endpoint('gemini', 'gemini-3.8-flash', stream=True)}' \\",
         f"    -H 'x-goog-api-key: {LOCAL_KEY}' -H 'content-type: application/json' \\",
         f"    -d '{gemini}'",
     ]
