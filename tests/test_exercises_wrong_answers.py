@@ -515,6 +515,9 @@ def test_04_2_a_summary_that_reports_tests_before_any_ran_is_fiction(triage_run)
     plain = LESSON_SUMMARY.split(" So far")[0] + " So far: line 57 reads o.Address.Country."
     told = ex04.check_compaction(lambda rs: compact_ticket(rs, 1, plain, 2), requests)
     assert "no test had run" not in told.message
+    honest = plain + " No test has run yet, so we don't know whether the suite passes."
+    told = ex04.check_compaction(lambda rs: compact_ticket(rs, 1, honest, 2), requests)
+    assert "no test had run" not in told.message  # saying none ran is not a result
 
 
 def test_04_3_two_decimals_are_asked_for_three_not_diagnosed(triage_run):

@@ -189,6 +189,18 @@ def check_compaction(
 
 # words that report what a tool run found: a summary may only report what had happened
 _OUTCOME = re.compile(r"\b(pass(?:es|ed)?|fail(?:s|ed|ing|ure)?)\b", re.I)
+# ... unless the sentence says no result is known yet ("no test has run", "whether it passes")
+_NO_RESULT_YET = re.compile(r"\b(no|not|whether|yet|unknown)\b|n't\b", re.I)
+
+
+def _reported_outcome(summary: str) -> re.Match | None:
+    """The first pass/fail word in a sentence that reports a result (not one that says none is
+    known yet)."""
+    for sentence in re.split(r"(?<=[.!?;])\s+|\n", summary):
+        found = _OUTCOME.search(sentence)
+        if found and not _NO_RESULT_YET.search(sentence):
+            return found
+    return None
 
 
 def _compaction_problem(
@@ -223,7 +235,7 @@ def _compaction_problem(
     tested = any(
         call.name == "run_tests" for m in requests[first].messages for call in m.tool_calls
     )
-    outcome = _OUTCOME.search(summary)
+    outcome = _reported_outcome(summary)
     if outcome and not tested:
         return (
             f"your summary, from request {first + 1} on, reports a test result "

@@ -31,7 +31,8 @@ EX2 = Exercise(
     nudge="only OpenAI Chat keeps the system prompt in its list of messages; the other three "
     "formats give it a top-level field of their own, each with its own name and shape.",
     pointer="the cell under 'One conversation, four spellings' that prints the start of each "
-    "system prompt reads it from all four bodies; Gemini's is a Content object with parts.",
+    "system prompt reads it from all four bodies (the first part only, for Gemini); Gemini's is a "
+    "Content object whose parts may be several: join their texts.",
 )
 EX3 = Exercise(
     "02.3",

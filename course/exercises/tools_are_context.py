@@ -22,7 +22,7 @@ from helpers.messages import Request, Tool
 EX1 = Exercise(
     "05.1",
     nudge="each provider renders the same tool list its own way, so the count depends on the "
-    "model the request is addressed to; count only the tools part, with the bigger catalogue.",
+    "model the request is addressed to; count only the tools part, with `fourteen`.",
     pointer="the provider table under 'What Sundry's request is made of' builds "
     "Request(model, messages, tools) with default_model(...) and reads .part('tools'); "
     "fourteen (in the 'Nine tools or fourteen' cell) holds all fourteen tools.",
@@ -38,8 +38,8 @@ EX3 = Exercise(
     "05.3",
     nudge="every tool definition rides on every request of a ticket, called or not; the ticket "
     "pays for yours as many times as it has requests.",
-    pointer="with_tools(requests, tools) swaps the tools of every request (as in 'Nine tools or "
-    "fourteen'); count(r).total for each request r, summed, gives a ticket's input tokens.",
+    pointer="with_tools(requests, tools) swaps the tools of every request (as the optional tool "
+    "picker does); count(r).total for each request r, summed, gives a ticket's input tokens.",
 )
 
 
