@@ -117,6 +117,22 @@ REFUSED = [
         "thinking.enabled.budget_tokens: Field required",
         None,
     ),
+    (
+        "anthropic",
+        _anthropic("claude-sonnet-5-5", thinking={"type": "enabled", "budget_tokens": 1024}),
+        "thinking.type",
+        '"thinking.type.enabled" is not supported for this model. Use "thinking.type.adaptive" '
+        'and "output_config.effort" to control thinking behavior.',
+        None,
+    ),
+    (
+        "anthropic",
+        _anthropic("claude-opus-4-7-20260416", thinking={"type": "enabled", "budget_tokens": 1024}),
+        "thinking.type",
+        '"thinking.type.enabled" is not supported for this model. Use "thinking.type.adaptive" '
+        'and "output_config.effort" to control thinking behavior.',
+        None,
+    ),
 ]
 
 ACCEPTED = [
@@ -129,6 +145,7 @@ ACCEPTED = [
     ("anthropic", _anthropic(temperature=0.7, top_p=0.3)),
     ("anthropic", _anthropic(thinking={"type": "enabled", "budget_tokens": 1024})),
     ("anthropic", _anthropic(thinking={"type": "disabled"})),
+    ("anthropic", _anthropic("claude-sonnet-5-5", thinking={"type": "adaptive"})),
 ]
 
 

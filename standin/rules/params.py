@@ -39,6 +39,11 @@ _DEFAULT_ONLY = "o1-mini, o1-preview, o3, o4-mini, gpt-5, gpt-5-mini, gpt-5-nano
 _NOT_AT_ALL = "o1, o3-mini"
 _GPT5 = "gpt-5, gpt-5-mini, gpt-5-nano"
 _OPUS_47 = "claude-opus-4-7, claude-opus-4-8"
+#: Claude 4.7 and later: manual extended thinking (budget_tokens) is refused.
+_ADAPTIVE_ONLY = (
+    "claude-opus-4-7, claude-opus-4-8, claude-sonnet-5, claude-opus-5, claude-sonnet-5-5, "
+    "claude-opus-5-5, claude-haiku-5-5"
+)
 
 #: rule key -> the rule; the keys are what ``check_params`` reports.
 PARAM_RULES: dict[str, ParamRule] = {
@@ -139,6 +144,17 @@ PARAM_RULES: dict[str, ParamRule] = {
         "non-default values)",
         CHECKED,
     ),
+    "thinking-enabled-unsupported": ParamRule(
+        "anthropic",
+        "thinking-enabled-unsupported",
+        _ADAPTIVE_ONLY,
+        '"thinking.type.enabled" is not supported for this model. Use "thinking.type.adaptive" '
+        'and "output_config.effort" to control thinking behavior.',
+        "Anthropic's extended-thinking page (stored copy, seen 2026-12-02): 'Claude 4.7 and "
+        "later models do not support it and reject requests that use it, returning a 400 "
+        "error'; the text as answered for claude-opus-4-7: NousResearch/hermes-agent#11137",
+        CHECKED,
+    ),
     "thinking-budget-missing": ParamRule(
         "anthropic",
         "thinking-budget",
@@ -178,7 +194,10 @@ def _family(names: str) -> re.Pattern[str]:
     return re.compile(rf"(?:{alternatives})(?:-\d{{4}}-\d{{2}}-\d{{2}}|-\d{{8}})?")
 
 
-_MODELS = {name: _family(name) for name in (_O1_ROLE, _DEFAULT_ONLY, _NOT_AT_ALL, _GPT5, _OPUS_47)}
+_MODELS = {
+    name: _family(name)
+    for name in (_O1_ROLE, _DEFAULT_ONLY, _NOT_AT_ALL, _GPT5, _OPUS_47, _ADAPTIVE_ONLY)
+}
 
 
 def _is(model: str, names: str) -> bool:
@@ -247,7 +266,13 @@ def _anthropic(body: dict, model: str) -> list[_Found]:
     elif _number(t) and t != 1 and _is(model, _OPUS_47):
         out.append(_found("anthropic-temperature-deprecated", "temperature"))
     thinking = body.get("thinking")
-    if isinstance(thinking, dict) and thinking.get("type") == "enabled":
+    if (
+        isinstance(thinking, dict)
+        and thinking.get("type") == "enabled"
+        and _is(model, _ADAPTIVE_ONLY)
+    ):
+        out.append(_found("thinking-enabled-unsupported", "thinking.type"))
+    elif isinstance(thinking, dict) and thinking.get("type") == "enabled":
         budget, most = thinking.get("budget_tokens"), body.get("max_tokens")
         where = "thinking.budget_tokens"
         if budget is None:
@@ -265,6 +290,7 @@ _WHAT = {
     "stop-unsupported": "this model takes no stop sequences",
     "system-role-unsupported": "this model takes no system or developer message",
     "thinking-budget": "thinking.budget_tokens must be at least 1024 and less than max_tokens",
+    "thinking-enabled-unsupported": "this model takes adaptive thinking only, not budget_tokens",
 }
 
 
