@@ -20,6 +20,7 @@ from helpers.formats.common import (
     note_unused,
     obj,
     read_list,
+    split_results,
     string,
     token_field,
 )
@@ -150,19 +151,15 @@ def parse_request(body: dict, notes: Notes) -> Request:
             raise FormatError(f"{where}: expected a message with role 'user' or 'assistant'")
         note_unused(m, {"role", "content"}, where, notes)
         blocks = _read_content(m.get("content"), where, notes)
-        results = [b for b in blocks if isinstance(b, ToolResult)]
-        rest = [b for b in blocks if not isinstance(b, ToolResult)]
-        if m["role"] != "user" or not results:
+        if m["role"] != "user":
             messages.append(Message(m["role"], blocks))
             continue
         is_result = [isinstance(b, ToolResult) for b in blocks]
-        if rest and True in is_result[is_result.index(False) :]:
+        if False in is_result and True in is_result[is_result.index(False) :]:
             at = _first_other(m["content"], where)
             message = "a block before a tool_result in this user turn: results must come first"
             notes.add(at, message, rule="results-not-first")
-        messages.append(Message("tool", list(results)))
-        if rest:
-            messages.append(Message("user", rest))
+        messages += split_results(blocks)
     note_unused(body, _BODY_KEYS, "", notes)
     return Request(
         model=string(body.get("model", ""), "model"),

@@ -1,13 +1,9 @@
 """Used in lessons: none directly (imported by rules).
 
-Anthropic Messages: the shared rules in Anthropic's numbering, plus its own rules.
-
-``anthropic`` (the first-party API): tool results open the next turn (``results-not-first``),
-content is non-empty except an optional final assistant message; consecutive same-role turns
-are merged, not refused (the stand-in's ``anthropic-strict`` refuses them, as Bedrock does).
-``anthropic_numbering`` mirrors the renderer, so ``messages.N.content.M`` counts what is sent.
-Not checked: extended thinking, prefill, the id pattern (the stand-in's). Evidence:
-``docs/evidence.md`` (Rules).
+Anthropic Messages: the shared rules in Anthropic's numbering, plus tool results first in
+the next turn (``results-not-first``) and no empty content but a final assistant message.
+Same-role turns are merged, not refused (the stand-in's ``anthropic-strict`` refuses them).
+``anthropic_numbering`` mirrors the renderer. Evidence: ``docs/evidence.md`` (Rules).
 """
 
 from __future__ import annotations
