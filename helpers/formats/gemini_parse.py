@@ -51,7 +51,7 @@ def _image(part: dict, where: str, notes: Notes) -> Image | None:
         ref = obj(part["fileData"], f"{where}.fileData")
         mime = string(ref.get("mimeType", "image/png"), f"{where}.fileData.mimeType")
         return Image(mime, url=string(ref.get("fileUri"), f"{where}.fileData.fileUri"))
-    if not set(part) - PART_FIELDS:  # unknown fields are named by _part
+    if not set(part) - PART_FIELDS:  # unknown fields are the verdict's (unknown-block)
         notes.add(where, f"part with {sorted(part)} has no neutral block; dropped")
     return None
 
@@ -110,10 +110,7 @@ def _signature(part: dict, at: str) -> str | None:
 
 def _part(part: Any, at: str, pending: list[ToolCall], notes: Notes, new_id: str) -> Any:
     """One part as a neutral block, or None (with a note) when it has none."""
-    unknown = sorted(set(obj(part, at)) - PART_FIELDS)
-    if unknown:
-        notes.add(at, f"{unknown[0]!r} is not a field of a Gemini part", rule="unknown-block")
-    signature = _signature(part, at)
+    signature = _signature(obj(part, at), at)
     if part.get("thought"):
         return Reasoning(string(part.get("text", ""), f"{at}.text"), signature, provider=PROVIDER)
     if "text" in part:
@@ -175,9 +172,6 @@ def parse_request(body: dict, notes: Notes) -> Request:
     for i, content in enumerate(raw):
         where = f"contents[{i}]"
         role = obj(content, where).get("role", "user")
-        if role not in ("user", "model", "function"):
-            message = f"role {role!r} is not a Gemini role (user or model); read as user"
-            notes.add(f"{where}.role", message, rule="unknown-role")
         blocks = _parts(content.get("parts"), where, pending, notes, f"c{i}")
         if role == "model":
             messages.append(Message("assistant", blocks))
