@@ -2,12 +2,9 @@
 
 A minimal agent loop and its meter: send the whole list, append the reply, run every tool,
 repeat. Three habits keep the rules of the list (lesson 10), each one line of ``run``, marked
-(a), (b), (c): append the reply **before** running its tools; answer **every** call, all results
-in one ``tool`` message; dispatch on the **block type**, never on "is there text?". Plain HTTP
-with ``httpx`` in any of the four formats, or the official SDK (``via="sdk"``, OpenAI and
-Anthropic). A ``Trace`` keeps one ``Step`` per model call: the bodies sent and received, the
-tokens the provider reported (never recomputed) and their price. It does not retry, stream or
-truncate history: those are lessons of their own.
+(a), (b), (c). Plain HTTP with ``httpx`` in any of the four formats, or the official SDK
+(``via="sdk"``). A ``Trace`` keeps one ``Step`` per model call: bodies, the tokens the provider
+reported and their price. It does not retry, stream or truncate history.
 """
 
 from __future__ import annotations

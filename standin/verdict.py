@@ -44,6 +44,7 @@ from standin.rules.schemas import check_schemas
 from standin.rules.strict import findings
 from standin.rules.tool_choice import check_tool_choice
 from standin.rules.wire import answer_wire, node_at, pairing_on_the_wire, wire_finding
+from standin.rules.wire_notes import wire_notes
 
 __all__ = ["REQUIRED", "Verdict", "verdict"]
 
@@ -155,9 +156,9 @@ def _verdict(body: dict, profile: str, fmt: str, place, stored: str | None, sent
     try:
         request = parse(body, fmt, notes=notes)
     except (FormatError, KeyError, TypeError, ValueError) as err:
-        notes = named_unknown(notes, fmt)
+        notes = wire_notes(body, fmt, named_unknown(notes, fmt), str(err).partition(": ")[0])
         return Verdict(profile, fmt, Violations([_malformed(str(err), profile)]), notes)
-    notes = named_unknown(notes, fmt)
+    notes = wire_notes(body, fmt, named_unknown(notes, fmt))
     found = [_from_note(n, profile, fmt, body, place) for n in notes if n.rule]
     if own:  # fields and settings first: a server validates them before it reads the list
         fields = check_fields(body, fmt, profile, *sent)

@@ -24,6 +24,7 @@ from helpers.messages import (
     user,
 )
 from standin.render_response import render_response
+from standin.verdict import verdict
 from tests.format_support import parse_with_notes, render_with_notes
 
 FMT = "anthropic"
@@ -205,8 +206,6 @@ def test_what_the_parser_cannot_keep_is_noted():
     assert notes == [
         "system.content[0].cache_control: has no place in the neutral request",
         "messages[0].content[0]: block type 'document' has no neutral equivalent; dropped",
-        "messages[2].content[0]: a block before a tool_result in this user turn: results must "
-        "come first",
         "stream: has no place in the neutral request",
         "tools[0]: not a custom tool with an input_schema; dropped",
         "tools[1].cache_control: has no place in the neutral request",
@@ -220,6 +219,12 @@ def test_what_the_parser_cannot_keep_is_noted():
         user("before"),
     ]
     assert request.tool_choice == "auto"
+    # text before the results is the verdict's to say (a rule of the wire), after that turn's notes
+    said = [str(n) for n in verdict(body, FMT).notes]
+    assert said[2] == (
+        "messages[2].content[0]: a block before a tool_result in this user turn: results must "
+        "come first"
+    )
 
 
 def test_a_string_system_and_string_content():

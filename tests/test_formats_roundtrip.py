@@ -30,7 +30,7 @@ from helpers.formats import (
     parse_response,
     render,
 )
-from helpers.formats.common import DEFAULT_MAX_TOKENS
+from helpers.formats.anthropic_render import DEFAULT_MAX_TOKENS
 from standin.render_response import render_response
 from tests.strategies import conversations, held_by, replies
 

@@ -1,13 +1,9 @@
 """Used in lessons: 00, 01, 02, 03, 04, 05, 06, 07, 08, 09, 10, 11.
 
 The two running examples, the Sundry support agent and the crash-triage agent, and ``DATA``:
-where their data files (prompts, tool definitions, fake worlds) and the model table are. Each
-example runs its tools over a small fake world (arguments checked against the schema the model
-saw: ``schema_error``), so the loop and the local provider run them offline, deterministically.
-``DATA`` is the repository's ``data/`` folder, or the copy a wheel carries as ``helpers/data/``
-(``setup.py``), looked for in this order: ``ON_THE_WIRE_ROOT``; the checkout this package sits
-in (an editable install); the copy inside the installed package (a wheel, Colab, a hub image);
-a checkout above the working directory (a kernel started in ``notebooks/``).
+the folder of their data files (prompts, tool definitions, fake worlds) and the model table,
+found by ``find_data``. Each example runs its tools over a small fake world (arguments checked
+against the schema the model saw: ``schema_error``), offline and deterministically.
 """
 
 from __future__ import annotations

@@ -1,13 +1,10 @@
 """Used in lessons: 00, 04, 06, 09, 10, 11.
 
 The crash-triage agent for ``storefront``, a Go web service: ``SYSTEM_PROMPT`` and ``TOOLS``
-from ``data/crash_triage/``, the production panic ``CRASH_REPORT`` (``CRASH_REPORTS`` adds one
-from code not in this checkout, which the agent must say it cannot reproduce). ``run_tool``
-works on a small copy of the repository: it reads and searches for real, keeps writes in a
-``Workspace``, answers ``run_tests`` from what the workspace holds (no Go here), files issues
-into its own tracker; ``submit_diagnosis`` ends the run (``finish=FINISH``). The rules that
-matter are enforced in code: no edit to an existing test function, no ``fixed`` without a new
-test, no diagnosis naming an issue nobody filed.
+from ``data/crash_triage/``, the production panic ``CRASH_REPORT``. ``run_tool`` works on a small
+copy of the repository (reads for real, keeps writes in a ``Workspace``, answers ``run_tests``
+from what it holds); ``submit_diagnosis`` ends the run. The rules that matter are enforced in
+code, not left to the prompt.
 """
 
 from __future__ import annotations

@@ -1,13 +1,9 @@
 """Used in lessons: 00, 01, 02, 03, 04, 05, 07, 08, 09, 10, 11.
 
 Sundry: the support agent of an online marketplace (nine tools, a $150 refund ceiling).
-
-- ``SYSTEM_PROMPT``, ``TOOLS`` (nine) and ``EXTRA_TOOLS`` (five more) come from ``data/sundry/``.
-- ``ticket()`` is the conversation the lessons start from: the policy, Maya's ticket, the
-  agent's "Let me look that order up." with ``search_orders`` call ``c1``, and its result.
-- ``run_tool(call)`` executes one tool call against a small fake order database. It is where
-  the refund ceiling is *enforced*: a refund above ``REFUND_CEILING_USD`` is refused here, in
-  code, whatever the model was told or talked into.
+``ticket()`` is the conversation the lessons start from; ``run_tool(call)`` runs one call against
+a small fake order database, where the refund ceiling is *enforced*, in code, whatever the model
+was told or talked into.
 """
 
 from __future__ import annotations

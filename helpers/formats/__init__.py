@@ -1,13 +1,10 @@
 """Used in lessons: 02, 03, 05, 06, 07, 08, 10, 11.
 
 The four wire formats: one neutral conversation, rendered as each provider's request body.
-
-``render(request, "anthropic")`` gives a ``Rendered`` (body, notes, path); ``parse(body)`` reads
-any format's body back as neutral; ``detect(body)`` says which format it is in;
-``parse_response`` reads a response body. Each format is two modules, listed in ``MODULES``:
-``<format>_render.py`` and ``<format>_parse.py``; what they share is in ``common.py``.
-``to_flat`` gives the flat view (one content string per message). Lossy conversions never fail
-silently: they add a ``Note``. Nothing here checks the rules of the list, sends or counts.
+``render`` gives a ``Rendered`` (body, notes, path), ``parse`` reads a body back, ``detect`` says
+which format it is, ``parse_response`` reads a response; ``to_flat`` gives one content string
+per message. Each format is two modules in ``MODULES``. Lossy conversions add a ``Note``; nothing
+here checks the rules of the list, sends or counts.
 """
 
 from __future__ import annotations

@@ -20,6 +20,7 @@ from helpers.formats.common import (
     note_unused,
     obj,
     read_list,
+    split_results,
     string,
     token_field,
 )
@@ -150,19 +151,7 @@ def parse_request(body: dict, notes: Notes) -> Request:
             raise FormatError(f"{where}: expected a message with role 'user' or 'assistant'")
         note_unused(m, {"role", "content"}, where, notes)
         blocks = _read_content(m.get("content"), where, notes)
-        results = [b for b in blocks if isinstance(b, ToolResult)]
-        rest = [b for b in blocks if not isinstance(b, ToolResult)]
-        if m["role"] != "user" or not results:
-            messages.append(Message(m["role"], blocks))
-            continue
-        is_result = [isinstance(b, ToolResult) for b in blocks]
-        if rest and True in is_result[is_result.index(False) :]:
-            at = _first_other(m["content"], where)
-            message = "a block before a tool_result in this user turn: results must come first"
-            notes.add(at, message, rule="results-not-first")
-        messages.append(Message("tool", list(results)))
-        if rest:
-            messages.append(Message("user", rest))
+        messages += split_results(blocks) if m["role"] == "user" else [Message(m["role"], blocks)]
     note_unused(body, _BODY_KEYS, "", notes)
     return Request(
         model=string(body.get("model", ""), "model"),
@@ -171,15 +160,6 @@ def parse_request(body: dict, notes: Notes) -> Request:
         tool_choice=_parse_tool_choice(body.get("tool_choice"), notes),
         max_tokens=limit(body, "max_tokens"),
     )
-
-
-def _first_other(content: list, where: str) -> str:
-    """Where the first block of a user turn that is read and is no ``tool_result`` stands."""
-    for k, block in enumerate(content):
-        kind = block.get("type")
-        if isinstance(kind, str) and kind in _BLOCKS and kind != "tool_result":
-            return f"{where}.content[{k}]"
-    return where
 
 
 def _parse_tools(raw: Any, notes: Notes) -> list[Tool]:

@@ -13,7 +13,6 @@ from __future__ import annotations
 from typing import Any
 
 from helpers.formats.common import (
-    DEFAULT_MAX_TOKENS,
     Notes,
     note_image_detail,
     replayable,
@@ -26,6 +25,8 @@ NAME = "anthropic"
 PATH = "/v1/messages"
 PROVIDER = "anthropic"
 OPTIONS: dict[str, tuple[str, ...]] = {}
+#: What Anthropic gets when the neutral request leaves ``max_tokens`` unset (it is required).
+DEFAULT_MAX_TOKENS = 1024
 
 
 def _image(image: Image) -> dict:

@@ -1,11 +1,9 @@
 """Used in lessons: none directly (imported by formats, formats.anthropic_parse, ...).
 
-What every wire format shares: ``Note``, ``Notes``, ``Rendered``, and small helpers.
-
-Where a format has no place for something (reasoning in OpenAI Chat, an image in a system
-prompt), a converter adds a ``Note`` saying where and what changed, rather than failing or
-dropping it silently. No provider is named here, and the rules of the list are
-``helpers.rules``; this module only refuses blocks with no meaning where they stand.
+What every wire format shares: ``Note``, ``Notes``, ``Rendered``, and small helpers. Where a
+format has no place for something (reasoning in OpenAI Chat, an image in a system prompt), a
+converter adds a ``Note`` saying where and what changed. No provider is named here; this module
+only refuses blocks with no meaning where they stand (the rules of the list are ``helpers.rules``).
 """
 
 from __future__ import annotations
@@ -34,17 +32,12 @@ from helpers.messages import (
 
 #: Both OpenAI formats have no error flag on a tool result: the text carries it instead.
 ERROR_PREFIX = "ERROR: "
-#: What Anthropic gets when the neutral request leaves ``max_tokens`` unset (it is required).
-DEFAULT_MAX_TOKENS = 1024
 
 
 @dataclass
 class Note:
-    """Something a renderer or parser changed or dropped, and where (``messages[3].content[0]``).
-
-    A ``rule`` names what the provider itself refuses there (tool arguments that are no JSON
-    object, text before Anthropic's tool results); ``standin.verdict`` makes them violations.
-    """
+    """Something a renderer or parser changed or dropped, and where (``messages[3].content[0]``);
+    a ``rule`` names what the provider itself refuses there (the verdict's violations)."""
 
     where: str
     message: str
@@ -68,8 +61,7 @@ class Rendered:
     format: str
     body: dict[str, Any]
     notes: list[Note] = field(default_factory=list)
-    #: The HTTP path the body is POSTed to, e.g. ``/v1/chat/completions``.
-    path: str = ""
+    path: str = ""  # the HTTP path the body is POSTed to, e.g. ``/v1/chat/completions``
 
     def json(self, indent: int | None = 2) -> str:
         """The body exactly as it would be sent (pretty-printed unless ``indent=None``)."""
@@ -178,6 +170,15 @@ def read_list(items: list, where: str, read: Callable[..., Any], notes: Notes) -
     return [b for b in blocks if b is not None]
 
 
+def split_results(blocks: list) -> list[Message]:
+    """A user turn as neutral messages: its tool results (if any) a tool message, then the rest."""
+    results = [b for b in blocks if isinstance(b, ToolResult)]
+    rest = [b for b in blocks if not isinstance(b, ToolResult)]
+    if not results:
+        return [Message("user", rest)]
+    return [Message("tool", results)] + ([Message("user", rest)] if rest else [])
+
+
 def as_reply(
     body: dict, blocks: list, usage: Usage, stop: StopReason, keys=("model", "id")
 ) -> Reply:
@@ -284,11 +285,6 @@ def flag_error(
         where, f"is_error has no field in {format}; carried as a text prefix {ERROR_PREFIX!r}"
     )
     return [ERROR_PREFIX + (texts[0] if texts else "")] + texts[1:]
-
-
-def json_text(value: Any) -> str:
-    """Text as-is; anything else as JSON text (Gemini's function responses hold any object)."""
-    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
 def tool_spec(tool: Tool, schema: str) -> dict[str, Any]:

@@ -18,10 +18,10 @@ from helpers.formats.common import (
     Notes,
     array,
     as_reply,
-    json_text,
     limit,
     note_unused,
     obj,
+    split_results,
     string,
     token_field,
 )
@@ -51,7 +51,7 @@ def _image(part: dict, where: str, notes: Notes) -> Image | None:
         ref = obj(part["fileData"], f"{where}.fileData")
         mime = string(ref.get("mimeType", "image/png"), f"{where}.fileData.mimeType")
         return Image(mime, url=string(ref.get("fileUri"), f"{where}.fileData.fileUri"))
-    if not set(part) - PART_FIELDS:  # unknown fields are named by _part
+    if not set(part) - PART_FIELDS:  # unknown fields are the verdict's (unknown-block)
         notes.add(where, f"part with {sorted(part)} has no neutral block; dropped")
     return None
 
@@ -74,6 +74,11 @@ def _function_call(part: dict, at: str, pending: list[ToolCall], notes: Notes, n
     return block
 
 
+def _json_text(value: Any) -> str:
+    """Text as-is; anything else as JSON text (a function response holds any object)."""
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
 def _function_response(part: dict, at: str, pending: list[ToolCall], notes: Notes) -> ToolResult:
     response = obj(part["functionResponse"], f"{at}.functionResponse")
     call_id = response.get("id") or _answer(response.get("name"), pending, at, notes)
@@ -85,10 +90,10 @@ def _function_response(part: dict, at: str, pending: list[ToolCall], notes: Note
     key = "error" if "error" in payload else "output" if "output" in payload else None
     if key is None:
         notes.add(at, "response has neither 'output' nor 'error'; the whole object is the text")
-        text = json_text(payload)
+        text = _json_text(payload)
     else:
         note_unused(payload, {key}, f"{at}.functionResponse.response", notes)
-        text = json_text(payload[key])
+        text = _json_text(payload[key])
     content: list[Text | Image] = [Text(text)]
     for n, inner in enumerate(array(response.get("parts"), f"{at}.functionResponse.parts")):
         where = f"{at}.functionResponse.parts[{n}]"
@@ -105,10 +110,7 @@ def _signature(part: dict, at: str) -> str | None:
 
 def _part(part: Any, at: str, pending: list[ToolCall], notes: Notes, new_id: str) -> Any:
     """One part as a neutral block, or None (with a note) when it has none."""
-    unknown = sorted(set(obj(part, at)) - PART_FIELDS)
-    if unknown:
-        notes.add(at, f"{unknown[0]!r} is not a field of a Gemini part", rule="unknown-block")
-    signature = _signature(part, at)
+    signature = _signature(obj(part, at), at)
     if part.get("thought"):
         return Reasoning(string(part.get("text", ""), f"{at}.text"), signature, provider=PROVIDER)
     if "text" in part:
@@ -170,19 +172,11 @@ def parse_request(body: dict, notes: Notes) -> Request:
     for i, content in enumerate(raw):
         where = f"contents[{i}]"
         role = obj(content, where).get("role", "user")
-        if role not in ("user", "model", "function"):
-            message = f"role {role!r} is not a Gemini role (user or model); read as user"
-            notes.add(f"{where}.role", message, rule="unknown-role")
         blocks = _parts(content.get("parts"), where, pending, notes, f"c{i}")
         if role == "model":
             messages.append(Message("assistant", blocks))
             continue
-        results = [b for b in blocks if isinstance(b, ToolResult)]
-        rest = [b for b in blocks if not isinstance(b, ToolResult)]
-        if results:
-            messages.append(Message("tool", list(results)))
-        if rest or not results:
-            messages.append(Message("user", rest))
+        messages += split_results(blocks)
     note_unused(body, _BODY_KEYS, "", notes)
     generation = obj(body.get("generationConfig") or {}, "generationConfig")
     note_unused(generation, {"maxOutputTokens"}, "generationConfig", notes)

@@ -104,15 +104,6 @@ def _function_result(m: dict, where: str, calls: dict[str, str], notes: Notes) -
     return ToolResult(call_id, _blocks(m.get("content"), where, notes))
 
 
-def _images_outside_user(m: dict, where: str, notes: Notes) -> None:
-    """Chat takes images in user messages only: name any other message's ``image_url`` part."""
-    parts = m.get("content") if isinstance(m.get("content"), list) else []
-    said = f"an image in a {m.get('role')} message (Chat takes them in user messages)"
-    for k, part in enumerate(parts):
-        if isinstance(part, dict) and part.get("type") == "image_url":
-            notes.add(f"{where}.content[{k}]", said, rule="image-not-user")
-
-
 def _tool_result(m: dict, where: str, notes: Notes) -> ToolResult:
     call_id = m.get("tool_call_id")
     if not isinstance(call_id, str):
@@ -127,7 +118,6 @@ def _tool_message(
 ) -> None:
     """A ``role:"tool"`` (or functions-era ``"function"``) result; the results of one turn
     share one neutral tool message."""
-    _images_outside_user(m, where, notes)
     if m.get("role") == "function":
         result = _function_result(m, where, calls, notes)
     else:
@@ -145,8 +135,6 @@ def _message(m: dict, i: int, calls: dict[str, str], notes: Notes) -> Message:
     if role == "developer":
         notes.add(f"{where}.role", "'developer' read as system (one system role in neutral)")
     blocks = _blocks(m.get("content"), where, notes)
-    if role != "user":
-        _images_outside_user(m, where, notes)
     if role == "assistant":
         blocks += _calls(m.get("tool_calls"), where, notes)
         if m.get("function_call") is not None:

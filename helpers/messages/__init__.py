@@ -1,14 +1,10 @@
 """Used in lessons: 01, 02, 03, 04, 05, 06, 09, 10, 11, 12.
 
 The neutral message model, written once before any provider's spelling, and its JSON read back.
-
-A request is ``{"model", "tools": [...], "messages": [...]}``; each message has a ``role``
-(system, user, assistant, tool) and ``content``, always a list of typed blocks (text,
-tool_call, tool_result, reasoning, image). ``conversation.py`` holds roles, messages, the
-request and the builders; ``blocks.py`` the blocks and their JSON. This file reads that JSON
-back (``load``, ``load_file``; ``dump`` writes it): every mistake is a ``FormatError`` that
-names its place, such as ``messages[2].content[1]: missing 'call_id'``, never a deep traceback.
-This package knows no provider: ``helpers/formats/`` does.
+``conversation.py`` holds roles, messages, the request and the builders; ``blocks.py`` the
+blocks. This file reads the JSON back (``load``, ``load_file``; ``dump`` writes it): every
+mistake is a ``FormatError`` naming its place (``messages[2].content[1]: missing 'call_id'``).
+It knows no provider.
 """
 
 from __future__ import annotations

@@ -1,14 +1,10 @@
 """Used in lessons: 04, 08, 10.
 
 The rules of the list: check a neutral conversation before a provider rejects it.
-
-``check(request, profile)`` returns every broken rule as a ``Violation``. ``portable`` holds the
-shared rules (``core.py``: system first, shapes and places; ``pairing.py``: every call answered
-once, in order); each provider profile (``openai-chat``, ``openai-responses``, ``anthropic``,
-``gemini``) adds its own and answers in its own words. One decision: a violation is an error
-only if that provider refuses it, else a warning. What this package does not do: settings,
-schemas, unknown fields, HTTP answers and hosts' stricter rules (the stand-in's
-``standin.rules``), or anything with a wire format (formats may import rules, not the reverse).
+``check(request, profile)`` returns every broken rule as a ``Violation``: ``portable`` holds the
+shared rules (``core.py``, ``pairing.py``); each provider profile adds its own and answers in its
+own words. Not here: settings, schemas, unknown fields, HTTP answers, hosts' stricter rules (the
+stand-in's), or anything with a wire format.
 """
 
 from __future__ import annotations

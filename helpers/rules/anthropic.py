@@ -1,18 +1,13 @@
 """Used in lessons: none directly (imported by rules).
 
-Anthropic Messages: the shared rules in Anthropic's numbering, plus its own rules.
-
-``anthropic`` (the first-party API): tool results open the next turn (``results-not-first``),
-ids match ``^[a-zA-Z0-9_-]+$`` (``call-id-pattern``), content is non-empty except an optional
-final assistant message; consecutive same-role turns are merged, not refused (the stand-in's
-``anthropic-strict`` profile refuses them, as Amazon Bedrock does). ``anthropic_numbering``
-mirrors the renderer, so ``messages.N.content.M`` counts what is sent. Not checked: the
-extended-thinking rules and prefill. Texts and numbering evidence: ``docs/evidence.md`` (Rules).
+Anthropic Messages: the shared rules in Anthropic's numbering, plus tool results first in
+the next turn (``results-not-first``) and no empty content but a final assistant message.
+Same-role turns are merged, not refused (the stand-in's ``anthropic-strict`` refuses them).
+``anthropic_numbering`` mirrors the renderer. Evidence: ``docs/evidence.md`` (Rules).
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from itertools import groupby
 from typing import Any, NamedTuple
@@ -31,7 +26,6 @@ UNEXPECTED = (
     "Each `tool_result` block must have a corresponding `tool_use` block in the previous message."
 )
 DUPLICATE = "messages.{w}.content.{b}: `tool_use` ids must be unique"
-ID_PATTERN = "messages.{w}.content.{b}.tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'"
 DUPLICATE_RESULT = (
     "messages.{w}.content.{b}: each tool_use must have a single result. Found multiple "
     "`tool_result` blocks with id: {id}"
@@ -44,7 +38,6 @@ EMPTY_TEXT = "messages: text content blocks must be non-empty"
 BLANK_TEXT = "messages: text content blocks must contain non-whitespace text"
 NO_MESSAGES = "messages: at least one message is required"
 TOOL_NAMES = "tools: Tool names must be unique."
-_ID = re.compile(r"^[a-zA-Z0-9_-]+$")
 
 
 @dataclass
@@ -121,7 +114,7 @@ def check(
         elif f.rule == "duplicate-tool":
             text = TOOL_NAMES
         kept.append((f, Answer(text) if text else None))
-    return kept + not_first + _id_patterns(wire)
+    return kept + not_first
 
 
 #: The core rules Anthropic's pairing check answers (with ``result-*``), by the block's place.
@@ -190,17 +183,3 @@ def _same_message_duplicate(wire: list[WireMessage], w: int, b: int) -> bool:
     """Public reports show the duplicate check inside one message; across messages is unknown."""
     call = wire[w].parts[b][2]
     return any(isinstance(p[2], ToolCall) and p[2].id == call.id for p in wire[w].parts[:b])
-
-
-def _id_patterns(wire: list[WireMessage]) -> list[tuple[Finding, Answer]]:
-    out = []
-    for w, message in enumerate(wire):
-        for b, (i, j, block) in enumerate(message.parts):
-            if isinstance(block, ToolCall) and not _ID.match(block.id):
-                what = (
-                    f"call id {block.id!r} has characters Anthropic does not accept: ids match "
-                    "^[a-zA-Z0-9_-]+$ (letters, digits, _ and -)"
-                )
-                f = Finding("call-id-pattern", what, i, j, block.id)
-                out.append((f, Answer(ID_PATTERN.format(w=w, b=b))))
-    return out

@@ -1,14 +1,9 @@
 """Used in lessons: none directly (imported by rules, rules.anthropic, rules.gemini, ...).
 
 The rules every provider shares, checked on the neutral model: the ``portable`` profile.
-
-1. The system message comes first, and only first.
-2. Content is a non-empty list of known blocks; no text block is empty (or only whitespace).
-3. Blocks sit where they belong: calls in assistant messages, results in tool messages.
-4. Tool call arguments are JSON objects; a call names a tool the request defines (if any).
-
-Calls and results pairing is ``pairing.py``. What this module does not do: anything one
-provider alone demands (adjacency, alternation, id patterns, counts): the provider modules.
+System first and only first; content a non-empty list of known blocks with no empty text; calls
+in assistant messages, results in tool messages; arguments JSON objects naming a defined tool.
+Pairing is ``pairing.py``; what one provider alone demands is in the provider modules.
 """
 
 from __future__ import annotations

@@ -1,13 +1,9 @@
 """Used in lessons: none directly (imported by rules).
 
 Gemini ``generateContent``: the shared rules, plus where function calls and responses may sit.
-
-A tool message becomes a function-response turn, an assistant message with calls a
-function-call turn. Gemini checks that a call turn follows a user or response turn
-(``call-turn-position``), a response turn follows the call turn (``response-turn-position``),
-and it holds one response per call (``response-count``); a turn with no parts is refused.
-``gemini_turns`` mirrors the renderer. Gemini's texts name no id: the message says where.
-Sources and numbering: ``docs/evidence.md`` (Rules).
+A call turn follows a user or response turn (``call-turn-position``), a response turn follows
+its call turn (``response-turn-position``) with one response per call (``response-count``).
+``gemini_turns`` mirrors the renderer. Sources and numbering: ``docs/evidence.md`` (Rules).
 """
 
 from __future__ import annotations

@@ -1,13 +1,9 @@
 """Used in lessons: none directly (imported by rules).
 
-OpenAI Chat Completions: the shared rules, plus "tool messages come right after their calls".
-
-An assistant message with ``tool_calls`` must be followed *immediately* by ``role: "tool"``
-messages answering each ``tool_call_id`` (``results-not-adjacent``). ``chat_numbering``
-mirrors the renderer (one chat message per tool result), so OpenAI's ``messages.[N]`` and
-``param`` count as OpenAI does. Not checked: reasoning blocks (Chat has no field for them; the
-renderer drops them and says so). Texts, sources and our two choices of detail:
-``docs/evidence.md`` (Rules).
+OpenAI Chat Completions: the shared rules, plus "tool messages come right after their calls"
+(``results-not-adjacent``). ``chat_numbering`` mirrors the renderer (one chat message per tool
+result), so ``messages.[N]`` counts as OpenAI does. Not checked: reasoning blocks (Chat has no
+field for them). Texts and sources: ``docs/evidence.md`` (Rules).
 """
 
 from __future__ import annotations

@@ -1,13 +1,9 @@
 """Used in lessons: none directly (imported by rules).
 
-OpenAI Responses: the shared rules, plus "a reasoning item is followed by what it produced".
-
-Calls and results are ``input`` items paired by ``call_id``: every call has an output and every
-output a call. A replayed reasoning item with an ``id`` must be followed by the item it produced,
-with that item's own id (``reasoning-not-followed``; the stand-in checks the same on a body's
-``input``, which may hold item types the neutral model cannot). Whether an output must come
-right after its call is not documented, so it is not refused. OpenAI's texts name ids, not
-positions; ``param`` is ``"input"``. Evidence: ``docs/evidence.md`` (Rules).
+OpenAI Responses: the shared rules, plus "a reasoning item is followed by what it produced"
+(``reasoning-not-followed``; the stand-in checks the same on a body's own ``input``). Whether an
+output must come right after its call is not documented, so it is not refused. OpenAI's texts
+name ids, not positions. Evidence: ``docs/evidence.md`` (Rules).
 """
 
 from __future__ import annotations

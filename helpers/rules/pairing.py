@@ -1,15 +1,9 @@
 """Used in lessons: 10.
 
 Calls and results pair up: the heart of the rules of the list, checked on the neutral model.
-
-- Call ids are unique across the whole conversation (``duplicate-id``).
-- Every call is answered by exactly one result carrying its id, after the call and before the
-  next assistant message (``call-not-answered``, ``duplicate-result``).
-- Every result answers a call of the assistant message just before it (``result-without-call``,
-  ``result-before-call``, ``result-wrong-turn``).
-- ``turn_boundaries``: where a history can be cut (compacted) without breaking these rules.
-
-Not checked here: *how close* the result must be; providers differ, so that is theirs.
+Ids are unique; every call is answered once, after it and before the next assistant message;
+every result answers a call of the assistant message just before it. ``turn_boundaries``: where
+a history can be cut without breaking these. *How close* a result must be is the providers'.
 """
 
 from __future__ import annotations

@@ -1,10 +1,8 @@
 """Used in lessons: none directly (imported by rules, rules.anthropic, rules.core, ...).
 
-What a broken rule looks like: a ``Finding`` on the neutral list (the rule, what is wrong and
-where, in plain English), the provider's ``Answer``, and the ``Violation`` that joins them under
-a profile, made whole by ``judged`` and never changed after. Its ``severity`` is the decision:
-``"error"`` if the provider refuses it, else ``"warning"``. Finding them is the job of ``core``,
-``pairing`` and the provider modules next to this one.
+What a broken rule looks like: a ``Finding`` on the neutral list, the provider's ``Answer``,
+and the ``Violation`` that joins them under a profile, made whole by ``judged``. Its
+``severity`` is the decision: ``"error"`` if the provider refuses it, else ``"warning"``.
 """
 
 from __future__ import annotations

@@ -1,13 +1,10 @@
 """Used in lessons: 07.
 
 Streaming, read side: raw server-sent-event bytes -> the provider's whole response -> a Reply.
-
-A streamed reply is the same response as a non-streamed one, cut into events: ``events`` splits
-the bytes (with ``httpx-sse``; a last event no blank line closes is kept, as the SDKs do),
-``accumulate`` adds them up into the whole body (``accumulators.py``, one function per format),
-and ``assemble`` parses it with the same ``parse_response`` as the non-streaming path. This
-package does not open connections, retry, or repair a broken stream: one that ends early or
-carries an error raises ``StreamError``, with what was assembled in ``.partial``.
+``events`` splits the bytes (``httpx-sse``), ``accumulate`` adds them up into the whole body
+(``accumulators.py``) and ``assemble`` parses it with the non-streaming ``parse_response``. It
+does not connect, retry or repair: a stream that ends early or carries an error raises
+``StreamError``, with what was assembled in ``.partial``.
 """
 
 from __future__ import annotations

@@ -1,13 +1,9 @@
 """Used in lessons: none directly (imported by sse).
 
 Streamed events -> the whole response body, one function per format: ``ACCUMULATORS``.
-
-Each adds the events up into exactly the JSON a non-streaming call returns: text deltas are
-concatenated; tool-call argument fragments are joined by ``index`` (OpenAI Chat), by item id
-(OpenAI Responses) or by content-block index (Anthropic); Gemini sends whole calls; Anthropic's
-``signature_delta`` is an assignment, not an append. Each stream, event by event:
-docs/evidence.md, "Formats". Not handled: logprobs, built-in tools' events, several candidates.
-The other direction (a body cut into events) is the stand-in's.
+Each adds the events up into exactly the JSON a non-streaming call returns (each stream, event
+by event: docs/evidence.md, "Formats"). Not handled: logprobs, built-in tools' events, several
+candidates. The other direction (a body cut into events) is the stand-in's.
 """
 
 from __future__ import annotations
@@ -23,6 +19,10 @@ class StreamError(ValueError):
     def __init__(self, message: str, partial: dict[str, Any] | None = None):
         super().__init__(message)
         self.partial = partial
+
+
+def _incomplete(ending: str, partial: dict[str, Any] | None) -> StreamError:
+    return StreamError(f"the stream ended {ending}: the reply is incomplete", partial)
 
 
 # --- OpenAI Chat Completions: data-only chunks, then ``data: [DONE]`` -------------------------
@@ -80,7 +80,7 @@ def openai_chat(events: Iterable[Any], notes: list[str] | None = None) -> dict[s
                 choice["finish_reason"] = part["finish_reason"]
     result = _chat_body(body, choices)
     if not done:
-        raise StreamError("the stream ended before 'data: [DONE]': the reply is incomplete", result)
+        raise _incomplete("before 'data: [DONE]'", result)
     return result
 
 
@@ -127,9 +127,7 @@ def openai_responses(events: Iterable[Any], notes: list[str] | None = None) -> d
     output = [items[i] for i in sorted(items)] if items else (body or {}).get("output", [])
     assembled = {**(body or {}), "output": output}
     if not finished:
-        raise StreamError(
-            "the stream ended before 'response.completed': the reply is incomplete", assembled
-        )
+        raise _incomplete("before 'response.completed'", assembled)
     return assembled
 
 
@@ -208,7 +206,7 @@ def anthropic(events: Iterable[Any], notes: list[str] | None = None) -> dict[str
         elif kind == "content_block_stop":
             _close(blocks[data["index"]], buffers.pop(data["index"], None), data["index"])
         elif kind == "message_delta":
-            message.update({k: v for k, v in data.get("delta", {}).items()})
+            message.update(data.get("delta", {}))
             message["usage"].update(
                 {k: v for k, v in data.get("usage", {}).items() if v is not None}
             )
@@ -219,9 +217,7 @@ def anthropic(events: Iterable[Any], notes: list[str] | None = None) -> dict[str
     for index, buffer in buffers.items():  # blocks that never stopped
         _recover(message["content"][index], buffer, index, notes)
     if not stopped:
-        raise StreamError(
-            "the stream ended before 'message_stop': the reply is incomplete", message
-        )
+        raise _incomplete("before 'message_stop'", message)
     return message
 
 
@@ -260,12 +256,10 @@ def gemini(events: Iterable[Any], notes: list[str] | None = None) -> dict[str, A
         for streamed in record.get("candidates") or []:
             for part in (streamed.get("content") or {}).get("parts") or []:
                 _append(parts, part)
-            candidate.update({k: v for k, v in streamed.items() if k not in ("content",)})
+            candidate.update({k: v for k, v in streamed.items() if k != "content"})
     result = {"candidates": [candidate], **body}
     if "finishReason" not in candidate:
-        raise StreamError(
-            "the stream ended without a finishReason: the reply is incomplete", result
-        )
+        raise _incomplete("without a finishReason", result)
     return result
 
 

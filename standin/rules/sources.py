@@ -51,7 +51,7 @@ SOURCES: dict[str, str] = {
         "anthropics/claude-code#20901, BerriAI/litellm#23510 (newer reports drop the backticks: "
         "claude-code#28515)"
     ),
-    anthropic.ID_PATTERN: "anomalyco/opencode#1279",
+    strict.ID_PATTERN: "anomalyco/opencode#1279",
     anthropic.DUPLICATE_RESULT: (
         "anthropics/claude-code#14110 (2025-12-16, via Vertex AI: the path names the second "
         "result), sipeed/picoclaw#1793 (2026-03-19)"

@@ -9,12 +9,13 @@ the violation's message. ``check`` and ``findings`` take every profile: the lear
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from helpers import rules
-from helpers.messages import Message, Request, message_from_json
+from helpers.messages import Message, Request, ToolCall, message_from_json
 from helpers.rules import Answer, Finding, Violation, Violations, judged
-from helpers.rules.anthropic import anthropic_numbering
+from helpers.rules.anthropic import WireMessage, anthropic_numbering
 
 STRICT = "anthropic-strict"
 #: Every profile the stand-in checks: the learner's, and the strict one beside ``anthropic``.
@@ -31,6 +32,8 @@ ALTERNATE = (
     '"{role}" roles in a row'
 )
 FIRST_USER = 'messages: first message must use the "user" role'
+ID_PATTERN = "messages.{w}.content.{b}.tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'"
+_ID = re.compile(r"^[a-zA-Z0-9_-]+$")
 #: Amazon Bedrock Converse words the strict rules its own way (quoted in the violation message).
 BEDROCK_ALTERNATE = (
     "A conversation must alternate between user and assistant roles. Make sure the conversation "
@@ -43,12 +46,16 @@ BEDROCK_FIRST_USER = (
 
 
 def check(request_or_messages: Request | list[Message], profile: str = "portable") -> Violations:
-    """``helpers.rules.check`` under ``profile``, which may also be ``anthropic-strict``."""
-    if profile != STRICT:
+    """``helpers.rules.check`` under ``profile``, which may also be ``anthropic-strict``; the
+    ``anthropic`` profiles also check the id pattern."""
+    if profile not in ("anthropic", STRICT):
         return rules.check(request_or_messages, profile)
     first_party = rules.check(request_or_messages, "anthropic")  # reads and checks the input
     messages = list(getattr(request_or_messages, "messages", request_or_messages))
     messages = [message_from_json(m) if isinstance(m, dict) else m for m in messages]
+    first_party += [judged(f, "anthropic", a) for f, a in id_patterns(messages)]
+    if profile == "anthropic":
+        return Violations(sorted(first_party, key=_position))
     made = [replace(v, profile=STRICT) for v in first_party]  # the same decision: not portable
     made += [judged(f, STRICT, answer) for f, answer in alternation(messages)]
     return Violations(sorted(made, key=_position))
@@ -56,9 +63,11 @@ def check(request_or_messages: Request | list[Message], profile: str = "portable
 
 def findings(request: Request, profile: str) -> list[tuple[Finding, Answer | None]]:
     """``helpers.rules.findings`` under ``profile``, which may also be ``anthropic-strict``."""
-    if profile != STRICT:
+    if profile not in ("anthropic", STRICT):
         return rules.findings(request, profile)
-    return rules.findings(request, "anthropic") + alternation(list(request.messages))
+    messages = list(request.messages)
+    found = rules.findings(request, "anthropic") + id_patterns(messages)
+    return found + alternation(messages) if profile == STRICT else found
 
 
 def _position(v: Violation) -> tuple[int, int]:
@@ -92,4 +101,20 @@ def alternation(messages: list[Message]) -> list[tuple[Finding, Answer]]:
             )
             f = Finding("roles-must-alternate", what, wire[w].neutral_indices[0])
             out.append((f, Answer(ALTERNATE.format(role=role))))
+    return out
+
+
+def id_patterns(messages: list[Message]) -> list[tuple[Finding, Answer]]:
+    """Anthropic takes tool_use ids matching ``^[a-zA-Z0-9_-]+$`` only (``call-id-pattern``)."""
+    wire: list[WireMessage] = anthropic_numbering(messages)
+    out = []
+    for w, message in enumerate(wire):
+        for b, (i, j, block) in enumerate(message.parts):
+            if isinstance(block, ToolCall) and not _ID.match(block.id):
+                what = (
+                    f"call id {block.id!r} has characters Anthropic does not accept: ids match "
+                    "^[a-zA-Z0-9_-]+$ (letters, digits, _ and -)"
+                )
+                f = Finding("call-id-pattern", what, i, j, block.id)
+                out.append((f, Answer(ID_PATTERN.format(w=w, b=b))))
     return out

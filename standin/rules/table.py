@@ -118,7 +118,7 @@ ROWS: list[RuleRow] = [
     _refused("anthropic", "result-without-call", anthropic.UNEXPECTED),
     _refused("anthropic", "duplicate-id", anthropic.DUPLICATE),
     _refused("anthropic", "duplicate-result", anthropic.DUPLICATE_RESULT, CHECKED),
-    _refused("anthropic", "call-id-pattern", anthropic.ID_PATTERN),
+    _refused("anthropic", "call-id-pattern", strict.ID_PATTERN),
     _refused("anthropic", "empty-content", anthropic.EMPTY_MESSAGE),
     _refused("anthropic", "empty-content", anthropic.EMPTY_TEXT),
     _refused("anthropic", "empty-content", anthropic.BLANK_TEXT),

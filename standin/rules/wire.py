@@ -6,8 +6,8 @@ Some broken requests cannot be seen on the neutral model, because the neutral mo
 hold them: a block type the format does not have (``unknown-block``), tool arguments that are
 not a JSON object (``arguments-not-object``), a role the format does not have
 (``unknown-role``), Anthropic text placed *before* the ``tool_result`` blocks of one user turn
-(``results-not-first``). The parsers in ``helpers.formats`` name them as they read the body
-(the unknown types with ``standin.rules.kinds``); ``answer_wire`` fills in what the provider
+(``results-not-first``). ``helpers.formats``' parsers and ``standin.rules.wire_notes`` name
+them (the unknown types with ``standin.rules.kinds``); ``answer_wire`` fills in what the provider
 answers, with the body's own positions, since a violation found here already points into the
 body (``messages.3.content.1``).
 ``pairing_on_the_wire`` judges Responses' reasoning pairing on a body's own ``input`` items.
