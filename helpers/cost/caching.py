@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from helpers.html import no_math
 from helpers.messages import Request
-from helpers.models import ModelInfo, model_info
+from helpers.models import ModelInfo, info_for
 from helpers.tokens import Count, count, token_keys
 from helpers.tokens.encodings import encoding, encoding_name
 
@@ -71,14 +71,14 @@ def _decode(counted: Count, keys: list[object], i: int) -> str | None:
     key = keys[i]
     if not isinstance(key, int):
         return f"<{key[0][0]}>" if isinstance(key, tuple) and isinstance(key[0], tuple) else "<?>"
-    return encoding(encoding_name(model_info(counted.model))).decode([key])
+    return encoding(encoding_name(counted.info)).decode([key])
 
 
 def cache_break(
     previous: Request, current: Request, model: str | ModelInfo | None = None
 ) -> CacheBreak:
     """Compare two consecutive requests token by token (``model``: default ``current.model``)."""
-    info = model if isinstance(model, ModelInfo) else model_info(model or current.model)
+    info = info_for(model, current)
     before, after = count(previous, info), count(current, info)
     a, _ = token_keys(before)
     b, parts = token_keys(after)
@@ -250,26 +250,3 @@ def _warm_prefix(counted, keys, rule, between_tickets: float, notes) -> list[obj
         f"system prompt ({size:,} tokens) {held} from the previous ticket"
     )
     return keys[:size]
-
-
-def cache_terms(model: str | ModelInfo) -> list[str]:
-    """The cache's terms for ``model`` in words: price of a cached token, lifetime, best effort,
-    and any contested figure with both sources (from ``data/models.json`` and genai-prices)."""
-    from helpers.cost.prices import rates
-
-    info = model if isinstance(model, ModelInfo) else model_info(model)
-    rule = info.cache
-    if rule.get("kind", "none") == "none":
-        return [f"{info.id}: no prompt cache modelled"]
-    r = rates(info)
-    lines = [
-        f"cached input ${r['cached_input']:.4g} per million tokens "
-        f"(uncached ${r['input']:.4g}"
-        + (f", cache write ${r['cache_write']:.4g}" if "cache_write" in r else "")
-        + f"); cached from {rule['min_tokens']:,} tokens",
-        f"cache lifetime: {rule.get('lifetime', 'not documented')}",
-        f"best effort: {rule.get('best_effort', 'no provider guarantees a hit')}",
-    ]
-    for field, why in (rule.get("contested") or {}).items():
-        lines.append(f"contested ({field} = {rule.get(field)}): {why}")
-    return lines

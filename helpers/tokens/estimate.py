@@ -1,4 +1,4 @@
-"""Used in lessons: none directly (imported by cost.tickets, tokens).
+"""Used in lessons: none directly (imported by tokens).
 
 Counting rules ``anthropic-estimate`` and ``gemini-estimate``: labelled estimates.
 
