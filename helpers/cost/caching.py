@@ -100,20 +100,6 @@ def openai_cached_tokens(shared: int, min_tokens: int = 1024, step: int = 128) -
     return min_tokens + step * ((shared - min_tokens) // step)
 
 
-@dataclass
-class CacheTurn:
-    """One request's cache arithmetic (tokens; ``helpers.cost`` prices them)."""
-
-    total: int
-    read: int  # served from the cache
-    write: int  # written to the cache by this request (Anthropic; 0 for OpenAI before GPT-5.6)
-    breakpoints: list[int]  # token positions where this request's breakpoints end
-
-    @property
-    def uncached(self) -> int:
-        return self.total - self.read - self.write
-
-
 def breakpoint_positions(counted: Count, marks: list[str]) -> list[int]:
     """Token positions (prefix lengths) at the end of each marked part.
 
@@ -149,11 +135,10 @@ def breakpoint_positions(counted: Count, marks: list[str]) -> list[int]:
 
 def anthropic_turn(
     keys: list[object], breakpoints: list[int], written: list[list[object]], min_tokens: int
-) -> CacheTurn:
-    """Read the longest earlier-written prefix of ``keys``; write up to the last breakpoint.
-
-    ``written`` holds the prefixes earlier requests wrote; this turn's writes are appended.
-    """
+) -> tuple[int, int]:
+    """Tokens read and written: read the longest earlier-written prefix of ``keys``, write up to
+    the last breakpoint. ``written`` holds the prefixes earlier requests wrote; this turn's
+    writes are appended."""
     read = 0
     for prefix in written:
         if len(prefix) > read and keys[: len(prefix)] == prefix:
@@ -163,7 +148,7 @@ def anthropic_turn(
         if position >= min_tokens and position > read:
             written.append(keys[:position])
             write = position - read
-    return CacheTurn(len(keys), read, write, breakpoints)
+    return read, write
 
 
 def shared_prefix(counted: Count) -> int:
@@ -206,14 +191,11 @@ def cache_reads(
         warm = _warm_prefix(counts[0], keys[0], rule, between_tickets, notes)
     if kind == "anthropic-breakpoints":
         return _anthropic_reads(requests, counts, keys, warm, rule, breakpoints)
-    out, before = [], warm
-    for now in keys:  # a prefix cache: what this request shares with the one before
-        shared = common_prefix(now, before)
-        out.append(
-            (openai_cached_tokens(shared, rule["min_tokens"], rule.get("step_tokens", 1)), 0)
-        )
-        before = now
-    return out
+    # a prefix cache: each request reads what it shares with the one before it
+    pairs = zip([warm, *keys[:-1]], keys, strict=True)
+    shared = [common_prefix(before, now) for before, now in pairs]
+    step = rule.get("step_tokens", 1)
+    return [(openai_cached_tokens(n, rule["min_tokens"], step), 0) for n in shared]
 
 
 def _anthropic_reads(requests, counts, keys, warm, rule, breakpoints) -> list[tuple[int, int]]:
@@ -224,10 +206,8 @@ def _anthropic_reads(requests, counts, keys, warm, rule, breakpoints) -> list[tu
         has_system = any(m.role == "system" for m in request.messages)
         marks = [m for m in asked if (m != "tools" or request.tools)]
         marks = [m for m in marks if m != "system" or has_system]
-        turn = anthropic_turn(
-            now, breakpoint_positions(counted, marks), written, rule["min_tokens"]
-        )
-        out.append((turn.read, turn.write))
+        positions = breakpoint_positions(counted, marks)
+        out.append(anthropic_turn(now, positions, written, rule["min_tokens"]))
     return out
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from helpers.cost.caching import cache_reads
 from helpers.messages import Message, Request, Usage
 from helpers.models import ModelInfo, as_of, info_for, price_timestamp
 from helpers.tokens import Count, count, count_output
@@ -58,24 +59,14 @@ class Cost:
         return self.input_usd + self.output_usd
 
 
-def _calc(info: ModelInfo, input=0, cache_read=0, cache_write=0, cache_write_1h=0, output=0):
-    """genai-prices' price of one usage (tokens by kind) at the table's date."""
-    from genai_prices import Usage as PriceUsage
+def _calc(info: ModelInfo, **tokens: int):
+    """genai-prices' price of ``tokens`` by kind (``input_tokens=``...) at the table's date."""
+    from genai_prices import Usage as Tokens
     from genai_prices import calc_price
 
-    usage = dict(
-        input_tokens=input,
-        cache_read_tokens=cache_read,
-        cache_write_tokens=cache_write,
-        cache_write_1h_tokens=cache_write_1h,
-        output_tokens=output,
-    )
-    return calc_price(
-        PriceUsage(**{kind: n for kind, n in usage.items() if n}),
-        info.price_ref,
-        provider_id=info.price_provider,
-        genai_request_timestamp=price_timestamp(),
-    )
+    usage = Tokens(**{kind: n for kind, n in tokens.items() if n})
+    at, provider = price_timestamp(), info.price_provider
+    return calc_price(usage, info.price_ref, provider_id=provider, genai_request_timestamp=at)
 
 
 def price(usage: Usage, model: str | ModelInfo, *, cache_write_1h_tokens: int = 0) -> Cost:
@@ -89,13 +80,21 @@ def price(usage: Usage, model: str | ModelInfo, *, cache_write_1h_tokens: int = 
     raw_hour = (usage.raw.get("cache_creation") or {}).get("ephemeral_1h_input_tokens", 0)
     hour = cache_write_1h_tokens or raw_hour
     read, write = usage.cache_read_tokens, usage.cache_write_tokens
-    full = _calc(info, usage.input_tokens, read, write, hour, usage.output_tokens)
+    full = _calc(
+        info,
+        input_tokens=usage.input_tokens,
+        cache_read_tokens=read,
+        cache_write_tokens=write,
+        cache_write_1h_tokens=hour,
+        output_tokens=usage.output_tokens,
+    )
     # The split: each kind of input token priced alone (genai-prices is linear within a tier).
     read_usd, write_usd = Decimal(0), Decimal(0)
     if read:
-        read_usd = _calc(info, read, cache_read=read).input_price
+        read_usd = _calc(info, input_tokens=read, cache_read_tokens=read).input_price
     if write:
-        write_usd = _calc(info, write, cache_write=write, cache_write_1h=hour).input_price
+        written = dict(cache_write_tokens=write, cache_write_1h_tokens=hour)
+        write_usd = _calc(info, input_tokens=write, **written).input_price
     uncached_usd = full.input_price - read_usd - write_usd
     return Cost(info.id, usage, uncached_usd, read_usd, write_usd, full.output_price)
 
@@ -103,14 +102,13 @@ def price(usage: Usage, model: str | ModelInfo, *, cache_write_1h_tokens: int = 
 def rates(model: str | ModelInfo) -> dict[str, Decimal]:
     """US dollars per million tokens by kind: ``input``, ``cached_input``, ``output`` (and
     ``cache_write`` where the price list has one), from genai-prices at the table's date."""
-    info = info_for(model)
-    million = 1_000_000
+    info, million = info_for(model), 1_000_000
     out = {
-        "input": _calc(info, million).input_price,
-        "cached_input": _calc(info, million, cache_read=million).input_price,
-        "output": _calc(info, output=million).output_price,
+        "input": _calc(info, input_tokens=million).input_price,
+        "cached_input": _calc(info, input_tokens=million, cache_read_tokens=million).input_price,
+        "output": _calc(info, output_tokens=million).output_price,
     }
-    write = _calc(info, million, cache_write=million).input_price
+    write = _calc(info, input_tokens=million, cache_write_tokens=million).input_price
     if write != out["input"]:
         out["cache_write"] = write
     return out
@@ -249,8 +247,6 @@ def project_ticket(
     ``breakpoints``: Anthropic's (default tools, system, last); ``between_tickets``: seconds
     since the same agent's previous ticket, whose tools and system prompt may still be cached.
     """
-    from helpers.cost.caching import cache_reads
-
     info = info_for(model, requests[0])
     notes: list[str] = []
     outputs = _outputs(requests, info, output_tokens, final_reply, notes)

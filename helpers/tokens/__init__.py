@@ -211,9 +211,8 @@ def count_text(text: str, model: str | ModelInfo | None = None) -> int:
 def count_output(message: Message, model: str | ModelInfo | None = None) -> int:
     """Output tokens of a reply, as the local provider bills it and the cost model prices it.
 
-    Text and reasoning: their tokens; a tool call: its name followed by its arguments as JSON.
-    This is *our* rule: real providers add a few unpublished tokens per tool call, so against a
-    real bill the output count is an estimate.
+    A tool call is its name followed by its arguments as JSON: *our* rule (real providers add a
+    few unpublished tokens per call), so against a real bill the output count is an estimate.
     """
     total = 0
     for block in message.content:
@@ -225,12 +224,9 @@ def count_output(message: Message, model: str | ModelInfo | None = None) -> int:
 
 
 def token_keys(counted: Count) -> tuple[list[object], list[str]]:
-    """The request as a flat token sequence, with the part each token belongs to.
-
-    Real token ids where we have them; where only a count exists (images, a documented
-    overhead) one key per token built from what identifies that content. Two requests share a
-    cache prefix exactly as far as these sequences agree (``helpers.cost.caching``).
-    """
+    """The request as a flat token sequence (real ids; for content only counted, such as an
+    image, one key per token from what identifies it), with the part each token belongs to:
+    two requests share a cache prefix exactly as far as these agree (``helpers.cost.caching``)."""
     keys: list[object] = []
     parts: list[str] = []
     for piece in counted.pieces:
