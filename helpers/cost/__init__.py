@@ -2,8 +2,8 @@
 
 What a request costs, how a ticket's cost grows as the message list is rebuilt, and two levers.
 
-``tickets``: each provider's usage as the neutral ``Usage`` (``usage_from``), its price in
-dollars (``price``, genai-prices, offline), and a ticket turn by turn, from reported usage or
+``tickets``: a neutral ``Usage`` priced in dollars (``price``, genai-prices, offline), and a
+ticket turn by turn, from reported usage or
 projected from the requests; ``caching``: the cache arithmetic. Here, the levers: the
 tool definitions every request carries (``tool_count_effect``: the same ticket with other tools)
 and compaction (``compact_ticket``: early history replaced by a summary the caller gives).
@@ -19,7 +19,6 @@ from decimal import Decimal
 
 from helpers.cost.caching import cache_break, common_prefix, openai_cached_tokens
 from helpers.cost.tickets import (
-    PROVIDERS,
     Cost,
     Ticket,
     TicketTurn,
@@ -28,14 +27,12 @@ from helpers.cost.tickets import (
     project_ticket,
     rates,
     ticket_from_usages,
-    usage_from,
 )
 from helpers.messages import Message, Request, Text, Tool, Usage
 from helpers.models import ModelInfo, info_for
 
 __all__ = [
     "Cost",
-    "PROVIDERS",
     "Ticket",
     "ToolCountEffect",
     "ToolOverhead",
@@ -53,7 +50,6 @@ __all__ = [
     "ticket_from_usages",
     "tool_count_effect",
     "tool_overhead",
-    "usage_from",
     "with_tools",
 ]
 

@@ -2,8 +2,8 @@
 
 What one request costs, and a ticket turn by turn: the whole message list is resent every turn.
 
-``usage_from(raw, format)`` reads a provider's usage as the neutral ``Usage`` (its
-``input_tokens`` counts *all* input); ``price(usage, model)`` prices it with genai-prices (pinned,
+``price(usage, model)`` prices a neutral ``Usage`` (its ``input_tokens`` counts *all* input; a
+provider's own usage object is read by ``helpers.formats.parse_usage``) with genai-prices (pinned,
 offline, at the model table's date), split as price lists are: uncached input, cache reads, cache
 writes, output (above a 200k-token price tier the split is approximate). ``Ticket`` holds one
 ``TicketTurn`` per request, from reported usage (``ticket_from_usages``) or projected from the
@@ -16,27 +16,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
 
 from helpers.cost.caching import cache_reads
 from helpers.messages import Message, Request, Usage
 from helpers.models import ModelInfo, as_of, info_for, price_timestamp
 from helpers.tokens import Count, count, count_output
-
-PROVIDERS = ("openai-chat", "openai-responses", "anthropic", "gemini")
-
-
-def usage_from(raw: dict[str, Any], format: str) -> Usage:
-    """A provider's raw usage object (as a TRACE file or a log holds it) as the neutral ``Usage``.
-
-    Its ``input_tokens`` counts all input: Anthropic's excludes cache reads and writes, so they
-    are added. The rules live with each wire format (``helpers.formats.<format>.parse_usage``).
-    """
-    from helpers.formats import parse_usage
-
-    if format not in PROVIDERS:
-        raise ValueError(f"unknown format {format!r} (known: {', '.join(PROVIDERS)})")
-    return parse_usage(raw, format)
 
 
 @dataclass
