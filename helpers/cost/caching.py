@@ -14,10 +14,8 @@ lookback or automatic ``cache_control``, or OpenAI's GPT-5.6+ explicit breakpoin
 
 from __future__ import annotations
 
-import html
 from dataclasses import dataclass
 
-from helpers.html import no_math
 from helpers.messages import Request
 from helpers.models import ModelInfo, info_for
 from helpers.tokens import Count, count, token_keys
@@ -60,9 +58,6 @@ class CacheBreak:
             f"shared prefix {self.shared} of {self.previous_total} tokens; breaks in {self.part}: "
             f"{self.previous_token!r} became {self.current_token!r}"
         )
-
-    def _repr_html_(self) -> str:
-        return no_math(f"<p>{html.escape(str(self))}</p>")
 
 
 def _decode(counted: Count, keys: list[object], i: int) -> str | None:

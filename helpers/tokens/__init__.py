@@ -23,9 +23,8 @@ from typing import NamedTuple
 from helpers.html import no_math
 from helpers.messages import Message, Reasoning, Request, Text, Tool, ToolCall
 from helpers.models import ModelInfo, info_for
-from helpers.tokens import exactness
-from helpers.tokens.encodings import Piece, Section, count_sections, encoding_name, split_at
-from helpers.tokens.estimate import sentence
+from helpers.tokens import estimate, exactness, harmony, openai_chat
+from helpers.tokens.encodings import Piece, Section, count_sections, encode, encoding_name, split_at
 from helpers.tokens.harmony import render_harmony
 from helpers.tokens.openai_chat import render_namespace
 
@@ -92,7 +91,7 @@ class Count:
     @cached_property
     def spread(self) -> str:
         """For a proxy estimate (Claude, Gemini): how far recorded bills were from such counts."""
-        return sentence(self.info.counting, self.info.id) if self.info else ""
+        return estimate.sentence(self.info.counting, self.info.id) if self.info else ""
 
     @property
     def error(self) -> int | None:
@@ -174,6 +173,15 @@ def rows_from_pieces(pieces: list[Piece], labels: dict[str, str]) -> list[Row]:
     return rows
 
 
+#: Each counting rule of ``data/models.json``: the function that renders a request as pieces.
+RULES = {
+    "openai-chat-2024": openai_chat.pieces,
+    "anthropic-estimate": estimate.pieces,
+    "gemini-estimate": estimate.pieces,
+    "harmony": harmony.pieces,
+}
+
+
 def count(request: Request, model: str | ModelInfo | None = None) -> Count:
     """Input tokens of a whole request on ``model`` (default: the request's own model).
 
@@ -181,15 +189,9 @@ def count(request: Request, model: str | ModelInfo | None = None) -> Count:
     never touches the network.
     """
     info = info_for(model, request)
-    if info.counting == "openai-chat-2024":
-        from helpers.tokens.openai_chat import pieces
-    elif info.counting in ("anthropic-estimate", "gemini-estimate"):
-        from helpers.tokens.estimate import pieces
-    elif info.counting == "harmony":
-        from helpers.tokens.harmony import pieces
-    else:
+    if info.counting not in RULES:
         raise ValueError(f"data/models.json: unknown counting rule {info.counting!r}")
-    found, labels, notes = pieces(request, info)
+    found, labels, notes = RULES[info.counting](request, info)
     return counted(request, info, found, rows_from_pieces(found, labels), notes)
 
 
@@ -203,8 +205,6 @@ def counted(
 
 def count_text(text: str, model: str | ModelInfo | None = None) -> int:
     """Tokens of plain text, no framing (a proxy tokenizer's count for Claude and Gemini)."""
-    from helpers.tokens.encodings import encode, encoding_name
-
     return len(encode(encoding_name(info_for(model)), text))
 
 
