@@ -14,13 +14,11 @@ time (the first count loads one, about half a second), or touch the network.
 
 from __future__ import annotations
 
-import html
 import json
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import NamedTuple
 
-from helpers.html import no_math
 from helpers.messages import Message, Reasoning, Request, Text, Tool, ToolCall
 from helpers.models import ModelInfo, info_for
 from helpers.tokens import estimate, exactness, harmony, openai_chat
@@ -121,31 +119,8 @@ class Count:
 
     def estimated(self) -> list[str]:
         """One line per estimated part: ``estimated: tools[4] ±4 (anyOf)``."""
-        return [f"estimated: {p} {_bound(b)} ({why})" for p, (b, why) in self.uncertain.items()]
-
-    def _repr_html_(self) -> str:
-        kind = self.label
-        body = []
-        for r in self.rows:
-            style = "" if r.level == 0 else ' style="color:#666"'
-            pad = "&nbsp;" * 4 * r.level
-            share = f"{100 * r.tokens / self.total:.1f}%" if self.total else ""
-            body.append(
-                f"<tr{style}><td><code>{pad}{html.escape(r.part)}</code></td>"
-                f"<td>{html.escape(r.label)}</td><td style='text-align:right'>{r.tokens}</td>"
-                f"<td style='text-align:right'>{share}</td></tr>"
-            )
-        notes = "".join(f"<li>{html.escape(n)}</li>" for n in self.estimated() + self.notes)
-        return no_math(
-            f"<div><b>{self.total} input tokens</b> on <code>{html.escape(self.model)}</code> "
-            f"({kind})<table><tr><th>part</th><th>what</th><th>tokens</th><th>share</th></tr>"
-            f"{''.join(body)}</table><small>{html.escape(self.method)}</small>"
-            f"{f'<ul>{notes}</ul>' if notes else ''}</div>"
-        )
-
-
-def _bound(bound: int | None) -> str:
-    return "±?" if bound is None else f"±{bound}"
+        found = self.uncertain.items()
+        return [f"estimated: {p} ±{'?' if b is None else b} ({why})" for p, (b, why) in found]
 
 
 def _top_or_self(part: str, path: str) -> bool:
