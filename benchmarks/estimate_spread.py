@@ -9,7 +9,7 @@ projects that recorded them. Without it this prints that it was skipped and chan
 
 For every accepted body with a recorded bill, on a model ``data/models.json`` knows, it counts
 the body offline (``standin.wire_count.count_body``) and compares with the billed input tokens
-(``helpers.cost.usage_from``: input including cached). Then:
+(``helpers.formats.parse_usage``: input including cached). Then:
 
 - counts labelled exact must equal the bill (printed: how many do);
 - for the estimate rules (``anthropic-estimate``, ``gemini-estimate``) the spread of
@@ -52,7 +52,7 @@ def corpus() -> Path | None:
 
 def measure(root: Path) -> tuple[list[dict], dict[str, int]]:
     """Every countable body: its source, model, rule, count, bill and label; and the skips."""
-    from helpers.cost import usage_from
+    from helpers.formats import parse_usage
     from helpers.models import UnknownModelError, model_info
     from standin.wire_count import count_body
 
@@ -67,7 +67,7 @@ def measure(root: Path) -> tuple[list[dict], dict[str, int]]:
             continue
         path = root / "bodies" / entry["format"] / f"{entry['id']}.json"
         body = json.loads(path.read_text(encoding="utf-8"))
-        billed = usage_from(entry["usage"], entry["format"]).input_tokens
+        billed = parse_usage(entry["usage"], entry["format"]).input_tokens
         same = {k: v for k, v in body.items() if k not in ("stream", "stream_options")}
         key = hashlib.sha256(
             json.dumps([entry["model"], same, billed], sort_keys=True).encode()

@@ -5,7 +5,7 @@ Usage: python scripts/used_in_lessons.py --write | --check
 A lesson uses a module when one of its code cells imports it (``import helpers.a.b``,
 ``from helpers.a.b import x``, ``from helpers.a import b``: the module named, and the packages
 above it, whose ``__init__`` runs first), or imports a name that the module defines through a
-door (``from helpers.cost import price`` also uses ``helpers.cost.prices``, where ``price`` is
+door (``from helpers.cost import price`` also uses ``helpers.cost.tickets``, where ``price`` is
 defined). Nothing transitive: a module only other modules import says ``Used in lessons: none
 directly (imported by ...).``, naming as many as fit the line (``make paths`` shows all that
 a lesson's code reaches at run time).

@@ -2,9 +2,9 @@
 
 What a request costs, how a ticket's cost grows as the message list is rebuilt, and two levers.
 
-``prices``: each provider's usage as the neutral ``Usage`` (``usage_from``) and its price in
-dollars (``price``, genai-prices, offline); ``tickets``: a ticket turn by turn, from reported
-usage or projected from the requests; ``caching``: the cache arithmetic. Here, the levers: the
+``tickets``: a neutral ``Usage`` priced in dollars (``price``, genai-prices, offline), and a
+ticket turn by turn, from reported usage or
+projected from the requests; ``caching``: the cache arithmetic. Here, the levers: the
 tool definitions every request carries (``tool_count_effect``: the same ticket with other tools)
 and compaction (``compact_ticket``: early history replaced by a summary the caller gives).
 
@@ -14,18 +14,25 @@ or guess how a model would behave with other tools.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 
-from helpers.cost.caching import cache_break, cache_terms, common_prefix, openai_cached_tokens
-from helpers.cost.prices import PROVIDERS, Cost, price, rates, usage_from
-from helpers.cost.tickets import Ticket, TicketTurn, project_ticket, ticket_from_usages
+from helpers.cost.caching import cache_break, common_prefix, openai_cached_tokens
+from helpers.cost.tickets import (
+    Cost,
+    Ticket,
+    TicketTurn,
+    cache_terms,
+    price,
+    project_ticket,
+    rates,
+    ticket_from_usages,
+)
 from helpers.messages import Message, Request, Text, Tool, Usage
 from helpers.models import ModelInfo, info_for
 
 __all__ = [
     "Cost",
-    "PROVIDERS",
     "Ticket",
     "ToolCountEffect",
     "ToolOverhead",
@@ -43,7 +50,6 @@ __all__ = [
     "ticket_from_usages",
     "tool_count_effect",
     "tool_overhead",
-    "usage_from",
     "with_tools",
 ]
 
@@ -77,7 +83,7 @@ def tool_overhead(request: Request, model: str | ModelInfo | None = None) -> Too
 
 def with_tools(requests: list[Request], tools: list[Tool]) -> list[Request]:
     """The same requests with another tool list (for "what do five more tools cost?")."""
-    return [Request(r.model, list(r.messages), list(tools), r.tool_choice) for r in requests]
+    return [replace(r, messages=list(r.messages), tools=list(tools)) for r in requests]
 
 
 @dataclass
@@ -131,7 +137,7 @@ def compact(request: Request, keep_last: int, summary: str) -> Request:
     while kept and kept[0].role == "tool":  # never keep a result without its call
         kept = kept[1:]
     note = Message("user", [Text(f"Summary of the conversation so far:\n{summary}")])
-    return Request(request.model, [*head, note, *kept], list(request.tools), request.tool_choice)
+    return replace(request, messages=[*head, note, *kept], tools=list(request.tools))
 
 
 def compact_ticket(
@@ -146,8 +152,5 @@ def compact_ticket(
         raise ValueError(f"compaction turn {at} is outside the ticket (0..{len(requests) - 1})")
     base = compact(requests[at], keep_last, summary)
     seen = len(requests[at].messages)
-    later = [
-        Request(r.model, [*base.messages, *r.messages[seen:]], list(r.tools), r.tool_choice)
-        for r in requests[at + 1 :]
-    ]
+    later = [replace(r, messages=[*base.messages, *r.messages[seen:]]) for r in requests[at + 1 :]]
     return [*requests[:at], base, *later]

@@ -14,12 +14,10 @@ lookback or automatic ``cache_control``, or OpenAI's GPT-5.6+ explicit breakpoin
 
 from __future__ import annotations
 
-import html
 from dataclasses import dataclass
 
-from helpers.html import no_math
 from helpers.messages import Request
-from helpers.models import ModelInfo, model_info
+from helpers.models import ModelInfo, info_for
 from helpers.tokens import Count, count, token_keys
 from helpers.tokens.encodings import encoding, encoding_name
 
@@ -61,9 +59,6 @@ class CacheBreak:
             f"{self.previous_token!r} became {self.current_token!r}"
         )
 
-    def _repr_html_(self) -> str:
-        return no_math(f"<p>{html.escape(str(self))}</p>")
-
 
 def _decode(counted: Count, keys: list[object], i: int) -> str | None:
     if i >= len(keys):
@@ -71,14 +66,14 @@ def _decode(counted: Count, keys: list[object], i: int) -> str | None:
     key = keys[i]
     if not isinstance(key, int):
         return f"<{key[0][0]}>" if isinstance(key, tuple) and isinstance(key[0], tuple) else "<?>"
-    return encoding(encoding_name(model_info(counted.model))).decode([key])
+    return encoding(encoding_name(counted.info)).decode([key])
 
 
 def cache_break(
     previous: Request, current: Request, model: str | ModelInfo | None = None
 ) -> CacheBreak:
     """Compare two consecutive requests token by token (``model``: default ``current.model``)."""
-    info = model if isinstance(model, ModelInfo) else model_info(model or current.model)
+    info = info_for(model, current)
     before, after = count(previous, info), count(current, info)
     a, _ = token_keys(before)
     b, parts = token_keys(after)
@@ -98,20 +93,6 @@ def openai_cached_tokens(shared: int, min_tokens: int = 1024, step: int = 128) -
     if shared < min_tokens:
         return 0
     return min_tokens + step * ((shared - min_tokens) // step)
-
-
-@dataclass
-class CacheTurn:
-    """One request's cache arithmetic (tokens; ``helpers.cost`` prices them)."""
-
-    total: int
-    read: int  # served from the cache
-    write: int  # written to the cache by this request (Anthropic; 0 for OpenAI before GPT-5.6)
-    breakpoints: list[int]  # token positions where this request's breakpoints end
-
-    @property
-    def uncached(self) -> int:
-        return self.total - self.read - self.write
 
 
 def breakpoint_positions(counted: Count, marks: list[str]) -> list[int]:
@@ -149,11 +130,10 @@ def breakpoint_positions(counted: Count, marks: list[str]) -> list[int]:
 
 def anthropic_turn(
     keys: list[object], breakpoints: list[int], written: list[list[object]], min_tokens: int
-) -> CacheTurn:
-    """Read the longest earlier-written prefix of ``keys``; write up to the last breakpoint.
-
-    ``written`` holds the prefixes earlier requests wrote; this turn's writes are appended.
-    """
+) -> tuple[int, int]:
+    """Tokens read and written: read the longest earlier-written prefix of ``keys``, write up to
+    the last breakpoint. ``written`` holds the prefixes earlier requests wrote; this turn's
+    writes are appended."""
     read = 0
     for prefix in written:
         if len(prefix) > read and keys[: len(prefix)] == prefix:
@@ -163,7 +143,7 @@ def anthropic_turn(
         if position >= min_tokens and position > read:
             written.append(keys[:position])
             write = position - read
-    return CacheTurn(len(keys), read, write, breakpoints)
+    return read, write
 
 
 def shared_prefix(counted: Count) -> int:
@@ -206,14 +186,11 @@ def cache_reads(
         warm = _warm_prefix(counts[0], keys[0], rule, between_tickets, notes)
     if kind == "anthropic-breakpoints":
         return _anthropic_reads(requests, counts, keys, warm, rule, breakpoints)
-    out, before = [], warm
-    for now in keys:  # a prefix cache: what this request shares with the one before
-        shared = common_prefix(now, before)
-        out.append(
-            (openai_cached_tokens(shared, rule["min_tokens"], rule.get("step_tokens", 1)), 0)
-        )
-        before = now
-    return out
+    # a prefix cache: each request reads what it shares with the one before it
+    pairs = zip([warm, *keys[:-1]], keys, strict=True)
+    shared = [common_prefix(before, now) for before, now in pairs]
+    step = rule.get("step_tokens", 1)
+    return [(openai_cached_tokens(n, rule["min_tokens"], step), 0) for n in shared]
 
 
 def _anthropic_reads(requests, counts, keys, warm, rule, breakpoints) -> list[tuple[int, int]]:
@@ -224,10 +201,8 @@ def _anthropic_reads(requests, counts, keys, warm, rule, breakpoints) -> list[tu
         has_system = any(m.role == "system" for m in request.messages)
         marks = [m for m in asked if (m != "tools" or request.tools)]
         marks = [m for m in marks if m != "system" or has_system]
-        turn = anthropic_turn(
-            now, breakpoint_positions(counted, marks), written, rule["min_tokens"]
-        )
-        out.append((turn.read, turn.write))
+        positions = breakpoint_positions(counted, marks)
+        out.append(anthropic_turn(now, positions, written, rule["min_tokens"]))
     return out
 
 
@@ -250,26 +225,3 @@ def _warm_prefix(counted, keys, rule, between_tickets: float, notes) -> list[obj
         f"system prompt ({size:,} tokens) {held} from the previous ticket"
     )
     return keys[:size]
-
-
-def cache_terms(model: str | ModelInfo) -> list[str]:
-    """The cache's terms for ``model`` in words: price of a cached token, lifetime, best effort,
-    and any contested figure with both sources (from ``data/models.json`` and genai-prices)."""
-    from helpers.cost.prices import rates
-
-    info = model if isinstance(model, ModelInfo) else model_info(model)
-    rule = info.cache
-    if rule.get("kind", "none") == "none":
-        return [f"{info.id}: no prompt cache modelled"]
-    r = rates(info)
-    lines = [
-        f"cached input ${r['cached_input']:.4g} per million tokens "
-        f"(uncached ${r['input']:.4g}"
-        + (f", cache write ${r['cache_write']:.4g}" if "cache_write" in r else "")
-        + f"); cached from {rule['min_tokens']:,} tokens",
-        f"cache lifetime: {rule.get('lifetime', 'not documented')}",
-        f"best effort: {rule.get('best_effort', 'no provider guarantees a hit')}",
-    ]
-    for field, why in (rule.get("contested") or {}).items():
-        lines.append(f"contested ({field} = {rule.get(field)}): {why}")
-    return lines

@@ -1,28 +1,120 @@
-"""Used in lessons: 05, 06, 10, 11.
+"""Used in lessons: 05, 06, 09, 10, 11.
 
-A ticket turn by turn: the whole message list is resent every turn, so input grows.
+What one request costs, and a ticket turn by turn: the whole message list is resent every turn.
 
-``Ticket`` holds one ``TicketTurn`` row per request (input, cached, written, output, cost,
-cumulative) for tables and plots. ``ticket_from_usages`` builds it from reported usage;
-``project_ticket`` from the requests themselves: input counted with ``helpers.tokens``, cached
-per ``helpers.cost.caching``, and every reply's output billed with ``tokens.count_output`` (the rule
-the local provider bills by), so a ticket has one price whether read or projected.
+``price(usage, model)`` prices a neutral ``Usage`` (its ``input_tokens`` counts *all* input; a
+provider's own usage object is read by ``helpers.formats.parse_usage``) with genai-prices (pinned,
+offline, at the model table's date), split as price lists are: uncached input, cache reads, cache
+writes, output (above a 200k-token price tier the split is approximate). ``Ticket`` holds one
+``TicketTurn`` per request, from reported usage (``ticket_from_usages``) or projected from the
+requests (``project_ticket``: counted with ``helpers.tokens``, cached per ``helpers.cost.caching``).
 
-What it deliberately does not do: model eviction (see ``helpers.cost.caching``) or the model's
-replies (they are read from the requests, or given).
+What it deliberately does not do: type a price or download one, or model the replies.
 """
 
 from __future__ import annotations
 
-import html
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from helpers.cost.prices import price
-from helpers.html import no_math
+from helpers.cost.caching import cache_reads
 from helpers.messages import Message, Request, Usage
-from helpers.models import ModelInfo, as_of, model_info
-from helpers.tokens import Count
+from helpers.models import ModelInfo, as_of, info_for, price_timestamp
+from helpers.tokens import Count, count, count_output
+
+
+@dataclass
+class Cost:
+    """One request's bill, in US dollars, split the way the price list splits it."""
+
+    model: str
+    usage: Usage
+    uncached_usd: Decimal
+    cache_read_usd: Decimal
+    cache_write_usd: Decimal
+    output_usd: Decimal
+
+    @property
+    def input_usd(self) -> Decimal:
+        return self.uncached_usd + self.cache_read_usd + self.cache_write_usd
+
+    @property
+    def total_usd(self) -> Decimal:
+        return self.input_usd + self.output_usd
+
+
+def _calc(info: ModelInfo, **tokens: int):
+    """genai-prices' price of ``tokens`` by kind (``input_tokens=``...) at the table's date."""
+    from genai_prices import Usage as Tokens
+    from genai_prices import calc_price
+
+    usage = Tokens(**{kind: n for kind, n in tokens.items() if n})
+    at, provider = price_timestamp(), info.price_provider
+    return calc_price(usage, info.price_ref, provider_id=provider, genai_request_timestamp=at)
+
+
+def price(usage: Usage, model: str | ModelInfo, *, cache_write_1h_tokens: int = 0) -> Cost:
+    """Price a neutral ``Usage`` (input includes cached tokens) with genai-prices.
+
+    Anthropic's 1-hour cache writes cost more than 5-minute ones: pass how many of
+    ``usage.cache_write_tokens`` were 1-hour (or keep the raw usage: its
+    ``cache_creation.ephemeral_1h_input_tokens`` is read).
+    """
+    info = info_for(model)
+    raw_hour = (usage.raw.get("cache_creation") or {}).get("ephemeral_1h_input_tokens", 0)
+    hour = cache_write_1h_tokens or raw_hour
+    read, write = usage.cache_read_tokens, usage.cache_write_tokens
+    full = _calc(
+        info,
+        input_tokens=usage.input_tokens,
+        cache_read_tokens=read,
+        cache_write_tokens=write,
+        cache_write_1h_tokens=hour,
+        output_tokens=usage.output_tokens,
+    )
+    # The split: each kind of input token priced alone (genai-prices is linear within a tier).
+    read_usd, write_usd = Decimal(0), Decimal(0)
+    if read:
+        read_usd = _calc(info, input_tokens=read, cache_read_tokens=read).input_price
+    if write:
+        written = dict(cache_write_tokens=write, cache_write_1h_tokens=hour)
+        write_usd = _calc(info, input_tokens=write, **written).input_price
+    uncached_usd = full.input_price - read_usd - write_usd
+    return Cost(info.id, usage, uncached_usd, read_usd, write_usd, full.output_price)
+
+
+def rates(model: str | ModelInfo) -> dict[str, Decimal]:
+    """US dollars per million tokens by kind: ``input``, ``cached_input``, ``output`` (and
+    ``cache_write`` where the price list has one), from genai-prices at the table's date."""
+    info, million = info_for(model), 1_000_000
+    out = {
+        "input": _calc(info, input_tokens=million).input_price,
+        "cached_input": _calc(info, input_tokens=million, cache_read_tokens=million).input_price,
+        "output": _calc(info, output_tokens=million).output_price,
+    }
+    write = _calc(info, input_tokens=million, cache_write_tokens=million).input_price
+    if write != out["input"]:
+        out["cache_write"] = write
+    return out
+
+
+def cache_terms(model: str | ModelInfo) -> list[str]:
+    """The cache's terms for ``model`` in words: price of a cached token, lifetime, best effort,
+    and any contested figure with both sources (from ``data/models.json`` and genai-prices)."""
+    info = info_for(model)
+    rule = info.cache
+    if rule.get("kind", "none") == "none":
+        return [f"{info.id}: no prompt cache modelled"]
+    r = rates(info)
+    write = f", cache write ${r['cache_write']:.4g}" if "cache_write" in r else ""
+    contested = (rule.get("contested") or {}).items()
+    return [
+        f"cached input ${r['cached_input']:.4g} per million tokens (uncached ${r['input']:.4g}"
+        f"{write}); cached from {rule['min_tokens']:,} tokens",
+        f"cache lifetime: {rule.get('lifetime', 'not documented')}",
+        f"best effort: {rule.get('best_effort', 'no provider guarantees a hit')}",
+        *(f"contested ({key} = {rule.get(key)}): {why}" for key, why in contested),
+    ]
 
 
 @dataclass
@@ -48,8 +140,6 @@ class Ticket:
     turns: list[TicketTurn]
     source: str = "usage reported per turn"
     notes: list[str] = field(default_factory=list)
-    #: for Claude and Gemini projections: how far recorded bills were from such input counts
-    spread: str = ""
     counts: list[Count] = field(default_factory=list, repr=False)  # projected: each request's
     cache_guess: bool = False  # projected with a cache no provider guarantees (Gemini's implicit)
 
@@ -57,6 +147,11 @@ class Ticket:
     def estimate(self) -> bool:
         """True when a projection's input counts or its cache hits are a guess."""
         return self.cache_guess or any(counted.estimate for counted in self.counts)
+
+    @property
+    def spread(self) -> str:
+        """For Claude and Gemini projections: how far recorded bills were from such counts."""
+        return self.counts[0].spread if self.counts else ""
 
     @property
     def count_error(self) -> int | None:
@@ -100,44 +195,20 @@ class Ticket:
         lines.append(f"model {self.model}: {self.source}{kind}; prices: genai-prices at {as_of()}")
         return "\n".join(lines + [f"note: {n}" for n in self.notes])
 
-    def _repr_html_(self) -> str:
-        cells = "".join(
-            f"<tr><td>{t.turn}</td><td>{t.input_tokens}</td><td>{t.cached_tokens}</td>"
-            f"<td>{t.cache_write_tokens}</td><td>{t.output_tokens}</td><td>{t.cost_usd:.6f}</td>"
-            f"<td>{t.cumulative_usd:.6f}</td><td>{html.escape(t.note)}</td></tr>"
-            for t in self.turns
-        )
-        return no_math(
-            f"<table><tr><th>turn</th><th>input</th><th>cached</th><th>written</th>"
-            f"<th>output</th><th>cost $</th><th>cumulative $</th><th></th></tr>{cells}"
-            f"<tr><th>all</th><th>{self.input_tokens}</th><th>{self.cached_tokens}</th><th></th>"
-            f"<th>{self.output_tokens}</th><th>{self.total_usd:.6f}</th><th></th><th></th></tr>"
-            f"</table><small>{html.escape(self.model)}</small>"
-        )
-
 
 def ticket_from_usages(
     usages: list[Usage], model: str | ModelInfo, notes: list[str] | None = None
 ) -> Ticket:
     """A ticket from the usage each turn reported (or that ``project_ticket`` computed)."""
-    info = model if isinstance(model, ModelInfo) else model_info(model)
+    info, notes = info_for(model), notes or []
     turns, running, seen = [], Decimal(0), 0
-    for k, usage in enumerate(usages, start=1):
-        cost = price(usage, info).total_usd
-        running += cost
-        seen += usage.input_tokens
+    for k, u in enumerate(usages, start=1):
+        cost = price(u, info).total_usd
+        running, seen = running + cost, seen + u.input_tokens
+        read, write = u.cache_read_tokens, u.cache_write_tokens
+        note = notes[k - 1] if k <= len(notes) else ""
         turns.append(
-            TicketTurn(
-                k,
-                usage.input_tokens,
-                usage.cache_read_tokens,
-                usage.cache_write_tokens,
-                usage.output_tokens,
-                cost,
-                seen,
-                running,
-                notes[k - 1] if notes and k <= len(notes) else "",
-            )
+            TicketTurn(k, u.input_tokens, read, write, u.output_tokens, cost, seen, running, note)
         )
     return Ticket(info.id, turns)
 
@@ -154,19 +225,13 @@ def project_ticket(
 ) -> Ticket:
     """Cost of sending each request in turn, counted and cached from the tokens themselves.
 
-    Output per turn: by default the reply each request got, i.e. the assistant message the
-    next request adds, and ``final_reply`` for the last request (without it the last output
-    is unknown: 0, and a note says so); or ``output_tokens`` (one number, or one per turn).
-    ``caching`` follows the model's cache rule from the table (``caching.cache_reads``):
-    OpenAI's automatic prefix cache, Anthropic ``breakpoints`` (default ``["tools", "system",
-    "last"]``), Gemini's implicit cache as a prefix cache (no guarantee: an estimate).
-    ``between_tickets``: seconds since the previous ticket of the same agent; within the cache
-    lifetime, its tools and system prompt are still cached.
+    Output per turn: the reply each request got (the assistant message the next request adds;
+    for the last, ``final_reply``, else 0 and a note), or ``output_tokens`` (one number or one
+    per turn). ``caching``: the model's cache rule from the table (``caching.cache_reads``);
+    ``breakpoints``: Anthropic's (default tools, system, last); ``between_tickets``: seconds
+    since the same agent's previous ticket, whose tools and system prompt may still be cached.
     """
-    from helpers.cost.caching import cache_reads, cache_terms
-    from helpers.tokens import count
-
-    info = model if isinstance(model, ModelInfo) else model_info(model or requests[0].model)
+    info = info_for(model, requests[0])
     notes: list[str] = []
     outputs = _outputs(requests, info, output_tokens, final_reply, notes)
     rule = info.cache if caching else {"kind": "none"}
@@ -176,23 +241,16 @@ def project_ticket(
         Usage(counted.total, out, read, write)
         for counted, out, (read, write) in zip(counts, outputs, cached, strict=True)
     ]
-    kind = f", cache rule {rule.get('kind')}" if caching else ", no caching"
     notes += cache_terms(info) if caching else []
-    spread = ""
     if info.counting in ("anthropic-estimate", "gemini-estimate"):
-        from helpers.tokens.estimate import sentence
-
-        spread = sentence(info.counting, info.id)
-        notes.append(f"input tokens are a proxy estimate: {spread}")
-    turns = ticket_from_usages(usages, info).turns
+        notes.append(f"input tokens are a proxy estimate: {counts[0].spread}")
+    kind = f", cache rule {rule.get('kind')}" if caching else ", no caching"
     source = "projected: counted with helpers.tokens" + kind
-    guess = rule.get("kind") == "gemini-implicit"
-    return Ticket(info.id, turns, source, notes, spread, counts, guess)
+    turns, guess = ticket_from_usages(usages, info).turns, rule.get("kind") == "gemini-implicit"
+    return Ticket(info.id, turns, source, notes, counts, guess)
 
 
 def _outputs(requests, info, output_tokens, final_reply, notes) -> list[int]:
-    from helpers.tokens import count_output
-
     if isinstance(output_tokens, int):
         return [output_tokens] * len(requests)
     if output_tokens is not None:

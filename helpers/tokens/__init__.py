@@ -14,18 +14,15 @@ time (the first count loads one, about half a second), or touch the network.
 
 from __future__ import annotations
 
-import html
 import json
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import NamedTuple
 
-from helpers.html import no_math
 from helpers.messages import Message, Reasoning, Request, Text, Tool, ToolCall
 from helpers.models import ModelInfo, info_for
-from helpers.tokens import exactness
-from helpers.tokens.encodings import Piece, Section, count_sections, encoding_name, split_at
-from helpers.tokens.estimate import sentence
+from helpers.tokens import estimate, exactness, harmony, openai_chat
+from helpers.tokens.encodings import Piece, Section, count_sections, encode, encoding_name, split_at
 from helpers.tokens.harmony import render_harmony
 from helpers.tokens.openai_chat import render_namespace
 
@@ -92,7 +89,7 @@ class Count:
     @cached_property
     def spread(self) -> str:
         """For a proxy estimate (Claude, Gemini): how far recorded bills were from such counts."""
-        return sentence(self.info.counting, self.info.id) if self.info else ""
+        return estimate.sentence(self.info.counting, self.info.id) if self.info else ""
 
     @property
     def error(self) -> int | None:
@@ -122,31 +119,8 @@ class Count:
 
     def estimated(self) -> list[str]:
         """One line per estimated part: ``estimated: tools[4] ±4 (anyOf)``."""
-        return [f"estimated: {p} {_bound(b)} ({why})" for p, (b, why) in self.uncertain.items()]
-
-    def _repr_html_(self) -> str:
-        kind = self.label
-        body = []
-        for r in self.rows:
-            style = "" if r.level == 0 else ' style="color:#666"'
-            pad = "&nbsp;" * 4 * r.level
-            share = f"{100 * r.tokens / self.total:.1f}%" if self.total else ""
-            body.append(
-                f"<tr{style}><td><code>{pad}{html.escape(r.part)}</code></td>"
-                f"<td>{html.escape(r.label)}</td><td style='text-align:right'>{r.tokens}</td>"
-                f"<td style='text-align:right'>{share}</td></tr>"
-            )
-        notes = "".join(f"<li>{html.escape(n)}</li>" for n in self.estimated() + self.notes)
-        return no_math(
-            f"<div><b>{self.total} input tokens</b> on <code>{html.escape(self.model)}</code> "
-            f"({kind})<table><tr><th>part</th><th>what</th><th>tokens</th><th>share</th></tr>"
-            f"{''.join(body)}</table><small>{html.escape(self.method)}</small>"
-            f"{f'<ul>{notes}</ul>' if notes else ''}</div>"
-        )
-
-
-def _bound(bound: int | None) -> str:
-    return "±?" if bound is None else f"±{bound}"
+        found = self.uncertain.items()
+        return [f"estimated: {p} ±{'?' if b is None else b} ({why})" for p, (b, why) in found]
 
 
 def _top_or_self(part: str, path: str) -> bool:
@@ -174,6 +148,15 @@ def rows_from_pieces(pieces: list[Piece], labels: dict[str, str]) -> list[Row]:
     return rows
 
 
+#: Each counting rule of ``data/models.json``: the function that renders a request as pieces.
+RULES = {
+    "openai-chat-2024": openai_chat.pieces,
+    "anthropic-estimate": estimate.pieces,
+    "gemini-estimate": estimate.pieces,
+    "harmony": harmony.pieces,
+}
+
+
 def count(request: Request, model: str | ModelInfo | None = None) -> Count:
     """Input tokens of a whole request on ``model`` (default: the request's own model).
 
@@ -181,15 +164,9 @@ def count(request: Request, model: str | ModelInfo | None = None) -> Count:
     never touches the network.
     """
     info = info_for(model, request)
-    if info.counting == "openai-chat-2024":
-        from helpers.tokens.openai_chat import pieces
-    elif info.counting in ("anthropic-estimate", "gemini-estimate"):
-        from helpers.tokens.estimate import pieces
-    elif info.counting == "harmony":
-        from helpers.tokens.harmony import pieces
-    else:
+    if info.counting not in RULES:
         raise ValueError(f"data/models.json: unknown counting rule {info.counting!r}")
-    found, labels, notes = pieces(request, info)
+    found, labels, notes = RULES[info.counting](request, info)
     return counted(request, info, found, rows_from_pieces(found, labels), notes)
 
 
@@ -203,17 +180,14 @@ def counted(
 
 def count_text(text: str, model: str | ModelInfo | None = None) -> int:
     """Tokens of plain text, no framing (a proxy tokenizer's count for Claude and Gemini)."""
-    from helpers.tokens.encodings import encode, encoding_name
-
     return len(encode(encoding_name(info_for(model)), text))
 
 
 def count_output(message: Message, model: str | ModelInfo | None = None) -> int:
     """Output tokens of a reply, as the local provider bills it and the cost model prices it.
 
-    Text and reasoning: their tokens; a tool call: its name followed by its arguments as JSON.
-    This is *our* rule: real providers add a few unpublished tokens per tool call, so against a
-    real bill the output count is an estimate.
+    A tool call is its name followed by its arguments as JSON: *our* rule (real providers add a
+    few unpublished tokens per call), so against a real bill the output count is an estimate.
     """
     total = 0
     for block in message.content:
@@ -225,12 +199,9 @@ def count_output(message: Message, model: str | ModelInfo | None = None) -> int:
 
 
 def token_keys(counted: Count) -> tuple[list[object], list[str]]:
-    """The request as a flat token sequence, with the part each token belongs to.
-
-    Real token ids where we have them; where only a count exists (images, a documented
-    overhead) one key per token built from what identifies that content. Two requests share a
-    cache prefix exactly as far as these sequences agree (``helpers.cost.caching``).
-    """
+    """The request as a flat token sequence (real ids; for content only counted, such as an
+    image, one key per token from what identifies it), with the part each token belongs to:
+    two requests share a cache prefix exactly as far as these agree (``helpers.cost.caching``)."""
     keys: list[object] = []
     parts: list[str] = []
     for piece in counted.pieces:

@@ -20,10 +20,10 @@ from functools import cache, lru_cache
 from itertools import accumulate
 from typing import TYPE_CHECKING, NamedTuple, Union
 
+from helpers.models import ModelInfo, info_for
+
 if TYPE_CHECKING:
     import tiktoken
-
-    from helpers.models import ModelInfo
 
 
 class Piece(NamedTuple):
@@ -166,8 +166,6 @@ def count_sections(text: str, model: str | ModelInfo, separator: str = "\n\n") -
     The text is encoded once and each token given to the section it starts in, so the sections
     add up to ``count_text(text)`` (counted apart, a token straddling a break would count twice).
     """
-    from helpers.models import info_for
-
     info = info_for(model)
     sections = text.split(separator)
     cuts, position = [], 0

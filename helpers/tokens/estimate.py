@@ -1,4 +1,4 @@
-"""Used in lessons: none directly (imported by cost.tickets, tokens).
+"""Used in lessons: none directly (imported by tokens).
 
 Counting rules ``anthropic-estimate`` and ``gemini-estimate``: labelled estimates.
 
@@ -110,12 +110,9 @@ def measured() -> dict[str, Any]:
 
 
 def sentence(rule: str, model: str = "") -> str:
-    """The measured spread of one counting rule in words, or "" if it was not measured.
-
-    If ``model`` was not among the measured ones, the sentence says the requests were sent to
-    other models (a newer tokenizer can count differently). The sizes of the measured requests
-    are given too: a count far outside them is outside the measurement.
-    """
+    """The measured spread of one counting rule in words ("" if not measured), with the sizes
+    measured (a count far outside them is outside the measurement) and whether ``model`` was
+    among the models measured (a newer tokenizer can count differently)."""
     spread = measured()["spread"].get(rule)
     if not spread:
         return ""

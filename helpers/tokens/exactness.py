@@ -115,8 +115,7 @@ def image_tokens(image: Image, rule: dict[str, Any] | None, detail: str | None =
         return ImageCost(rule["base_tokens"], True, "detail=low: base tokens only")
     size = image_size(image.data) if image.data else None
     if size is None:
-        guess = {"tiles": lambda: _tiles(512, 512, rule, detail)}.get(rule["method"])
-        tokens = guess() if guess else 765
+        tokens = _tiles(512, 512, rule, detail) if rule["method"] == "tiles" else 765
         return ImageCost(tokens, False, "size unknown offline (URL or unreadable): one 512px tile")
     width, height = size
     if rule["method"] == "tiles":

@@ -17,16 +17,13 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass, field
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from helpers.html import no_math
 from helpers.messages import Image, Reasoning, Request, Text, ToolCall, ToolResult
 from helpers.messages.blocks import dump_arguments
-
-if TYPE_CHECKING:
-    from helpers.models import ModelInfo
-    from helpers.tokens.encodings import Piece
-
+from helpers.models import ModelInfo
+from helpers.tokens.encodings import Piece
 
 KNOWLEDGE_CUTOFF = "2024-06"
 ROLE_COLOURS = {
@@ -195,8 +192,6 @@ def render_harmony(request: Request) -> HarmonyView:
 
 def pieces(request: Request, info: ModelInfo) -> tuple[list[Piece], dict[str, str], list[str]]:
     """The ``harmony`` counting rule for ``helpers.tokens.count``: one piece per message."""
-    from helpers.tokens.encodings import Piece
-
     view = render_harmony(request)
     out, labels = [], {"priming": "reply priming", "system": "harmony system + developer"}
     for role, part, begin, end in view.segments:

@@ -59,8 +59,7 @@ def _checked(usage, where: str):
 
 
 def _usage(turn: dict[str, Any], provider: str | None, where: str):
-    from helpers.cost import usage_from
-    from helpers.formats import parse_response
+    from helpers.formats import parse_response, parse_usage
     from helpers.messages import FormatError, Usage
     from standin.cli import UsageError
 
@@ -70,7 +69,7 @@ def _usage(turn: dict[str, Any], provider: str | None, where: str):
             raise UsageError(f"{where}.usage: expected an object")
         if provider:
             try:
-                return usage_from(raw, provider)
+                return parse_usage(raw, provider)
             except FormatError as err:
                 raise UsageError(f"{where}.{err}") from None
         fields = {"input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens"}
@@ -92,8 +91,8 @@ def _usage(turn: dict[str, Any], provider: str | None, where: str):
 
 
 def run(args: argparse.Namespace) -> int:
-    from helpers.cost import PROVIDERS, project_ticket, ticket_from_usages
-    from helpers.formats import parse
+    from helpers.cost import project_ticket, ticket_from_usages
+    from helpers.formats import FORMATS, parse
     from helpers.messages import FormatError
     from helpers.models import UnknownModelError, model_info
     from standin.cli import UsageError, check_request, read_json
@@ -106,8 +105,8 @@ def run(args: argparse.Namespace) -> int:
     if not all(isinstance(t, dict) for t in turns):
         raise UsageError(f"{args.trace}: every turn is a JSON object")
     provider = header.get("provider")
-    if provider is not None and (not isinstance(provider, str) or provider not in PROVIDERS):
-        raise UsageError(f"provider {provider!r} is not one of {', '.join(PROVIDERS)}")
+    if provider is not None and (not isinstance(provider, str) or provider not in FORMATS):
+        raise UsageError(f"provider {provider!r} is not one of {', '.join(FORMATS)}")
     model = args.model or header.get("model")
     if model is not None and not isinstance(model, str):
         raise UsageError(f"{args.trace}: model: expected a string, got {type(model).__name__}")
