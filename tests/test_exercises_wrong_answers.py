@@ -608,6 +608,8 @@ def test_05_1_each_likely_slip_is_named():
         result = ex05.check_claude_fourteen(wrong, first)
         assert not result and told in result.message
     assert not ex05.check_claude_fourteen(right + 1, first)
+
+
 def test_10_2_the_cells_own_at_is_refused_and_the_summary_call_is_priced_in_the_answer(
     triage_run,
 ):
