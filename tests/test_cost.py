@@ -208,6 +208,16 @@ def test_tool_overhead_and_the_effect_of_five_more_tools():
     assert f"{nine.tools} -> {fourteen.tools} tokens" in str(effect)
 
 
+def test_compact_leaves_a_request_with_nothing_to_replace_as_it_is():
+    from helpers.cost import compact
+
+    reqs = sundry_requests()
+    short = reqs[0]  # system and one user message
+    assert compact(short, keep_last=1, summary="s") == short
+    longer = reqs[4]
+    assert compact(longer, keep_last=1, summary="s") != longer
+
+
 def test_compaction_does_not_lose_the_replies_output_tokens():
     """Each turn's output is the reply the next request adds, even when that request is the
     compacted one (its start is a summary, not the previous request)."""

@@ -130,9 +130,13 @@ def tool_count_effect(
 
 def compact(request: Request, keep_last: int, summary: str) -> Request:
     """The request with everything before its last ``keep_last`` messages (after the system
-    messages) replaced by one user message holding ``summary``: what compaction sends."""
+    messages) replaced by one user message holding ``summary``: what compaction sends.
+    A request with no more than ``keep_last`` of them has nothing to replace: it is returned
+    as it is."""
     head = [m for m in request.messages if m.role == "system"]
     rest = [m for m in request.messages if m.role != "system"]
+    if len(rest) <= keep_last:
+        return request
     kept = rest[-keep_last:] if keep_last else []
     while kept and kept[0].role == "tool":  # never keep a result without its call
         kept = kept[1:]
