@@ -317,6 +317,23 @@ def test_the_ticket_states_the_cache_terms_and_labels_contested_figures():
     assert "not documented" in gemini and "contested" in gemini
 
 
+def test_rates_price_a_small_request_not_a_long_context_one():
+    from helpers.cost import rates
+
+    assert rates("gpt-6-luna")["input"] == Decimal("0.10")  # $0.20 past its long-context tier
+    assert rates("claude-sonnet-4-5")["input"] == Decimal("3")  # $6 past 200k tokens
+
+
+def test_a_model_without_a_modelled_cache_says_why():
+    from helpers.cost import cache_terms
+    from helpers.models import model_info
+
+    for model_id in ["gpt-6-luna", "claude-sonnet-5-5"]:
+        (line,) = cache_terms(model_id)
+        why = model_info(model_id).cache["not_modelled"]
+        assert line == f"{model_id}: no prompt cache modelled: {why}"
+
+
 def test_a_ticket_table_names_the_price_date():
     """The last line names the date the prices are read at (the model table's), not a
     placeholder (a learner review found the literal words "as_of date" printed)."""

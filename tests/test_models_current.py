@@ -44,7 +44,8 @@ def test_a_cache_not_modelled_prices_no_cached_tokens_and_says_so():
         assert "not_modelled" in model_info(model_id).cache
         result = cost_scenario(LabScenario(model=model_id, requests=3))
         assert result.ticket.cached_tokens == 0
-        assert f"{model_id}: no prompt cache modelled" in result.ticket.notes
+        why = model_info(model_id).cache["not_modelled"]
+        assert f"{model_id}: no prompt cache modelled: {why}" in result.ticket.notes
 
 
 def test_tool_use_prompt_only_where_published():
@@ -64,7 +65,7 @@ def test_the_old_defaults_status_is_recorded():
 
 
 def test_gemini_3_8_flash_is_priced_at_its_introductory_rate_on_as_of():
-    from helpers.cost.prices import rates
+    from helpers.cost import rates
 
     assert as_of() < "2027-01-01"  # the note says the rate doubles then
     assert rates(model_info("gemini-3.8-flash"))["input"] == Decimal("0.75")
