@@ -151,6 +151,11 @@ def method(info: ModelInfo) -> str:
             "Gemini rendering (function declarations as JSON, systemInstruction, contents, 3 "
             "tokens framing per content)"
         )
+    if info.encoding is None:
+        return (
+            f"estimate: tiktoken {PROXY} as a proxy ({info.id}'s tokenizer is not public) over "
+            "the openai-chat-2024 rendering model"
+        )
     how = f"tiktoken {info.encoding} over the openai-chat-2024 rendering model"
     if info.counting_verified:
         return how + " (checked against published API prompt_tokens)"
