@@ -217,6 +217,14 @@ def test_blocks_must_sit_in_the_right_role():
     } <= rules
 
 
+def test_a_later_system_message_is_a_warning_that_says_it_is_accepted():
+    (found_one,) = [
+        v for v in check([user("hi"), system("be brief")]) if v.rule == "system-not-first"
+    ]
+    assert "message 1" in found_one.message and "accepted" in found_one.message
+    assert "may only come first" not in found_one.message  # no provider has that rule
+
+
 def test_arguments_object_and_known_tools():
     req = sundry.ticket()
     req.messages[2].content[1] = ToolCall("c1", "search_order", '{"query": "SO-48213"}')
