@@ -1,12 +1,8 @@
 """Used in lessons: 04, 05, 06, 09, 10, 11, 12.
 
-What a request costs, how a ticket's cost grows as the message list is rebuilt, and two levers.
-
-``tickets``: a neutral ``Usage`` priced in dollars (``price``, genai-prices, offline), and a
-ticket turn by turn, from reported usage or
-projected from the requests; ``caching``: the cache arithmetic. Here, the levers: the
-tool definitions every request carries (``tool_count_effect``: the same ticket with other tools)
-and compaction (``compact_ticket``: early history replaced by a summary the caller gives).
+What a request costs, how a ticket's cost grows as the message list is rebuilt, and two levers:
+the tool definitions every request carries (``tool_count_effect``) and compaction
+(``compact_ticket``: early history replaced by a summary the caller gives).
 
 What it deliberately does not do: type a price (they all come from genai-prices) or fetch one,
 or guess how a model would behave with other tools.

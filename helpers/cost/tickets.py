@@ -2,12 +2,10 @@
 
 What one request costs, and a ticket turn by turn: the whole message list is resent every turn.
 
-``price(usage, model)`` prices a neutral ``Usage`` (its ``input_tokens`` counts *all* input; a
-provider's own usage object is read by ``helpers.formats.parse_usage``) with genai-prices (pinned,
-offline, at the model table's date), split as price lists are: uncached input, cache reads, cache
-writes, output (above a 200k-token price tier the split is approximate). ``Ticket`` holds one
-``TicketTurn`` per request, from reported usage (``ticket_from_usages``) or projected from the
-requests (``project_ticket``: counted with ``helpers.tokens``, cached per ``helpers.cost.caching``).
+``price`` prices a neutral ``Usage`` (its ``input_tokens`` counts *all* input) with genai-prices
+(pinned, offline, at the model table's date), split as price lists are: uncached input, cache
+reads, cache writes, output (above a 200k-token price tier the split is approximate). A ticket
+comes from reported usage or is projected from the requests.
 
 What it deliberately does not do: type a price or download one, or model the replies.
 """

@@ -5,11 +5,9 @@ Counting input tokens: text, one message, or a whole request with a breakdown by
 >>> c = count(request)          # the request's model, or pass model=...
 >>> c.total, c.label, c.part("tools")   # 1342, "exact", 612; c.rows: the breakdown by part
 
-The model's counting rule comes from ``data/models.json``: ``openai-chat-2024`` (the real
-tokenizer over our tested model of the chat rendering, ``openai_chat``), ``anthropic-estimate``
-and ``gemini-estimate`` (a proxy tokenizer, always an estimate: ``estimate``), ``harmony`` (the
-published gpt-oss format, exact). What it deliberately does not do: load a tokenizer at import
-time (the first count loads one, about half a second), or touch the network.
+The model's counting rule comes from ``data/models.json`` (``RULES``). What it deliberately
+does not do: load a tokenizer at import time (the first count loads one, about half a second),
+or touch the network.
 """
 
 from __future__ import annotations
