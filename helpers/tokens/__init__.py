@@ -115,11 +115,6 @@ class Count:
         """Tokens of one part and everything inside it, e.g. ``count.part("tools")``."""
         return sum(p.n for p in self.pieces if _top_or_self(p.part, path))
 
-    def estimated(self) -> list[str]:
-        """One line per estimated part: ``estimated: tools[4] ±4 (anyOf)``."""
-        found = self.uncertain.items()
-        return [f"estimated: {p} ±{'?' if b is None else b} ({why})" for p, (b, why) in found]
-
 
 def _top_or_self(part: str, path: str) -> bool:
     return part == path or part.startswith(path + ".") or _top(part) == path
