@@ -62,11 +62,16 @@ class Count:
 
     model: str
     total: int
-    rows: list[Row]
     notes: list[str] = field(default_factory=list)
     pieces: list[Piece] = field(default_factory=list, repr=False)
+    labels: dict[str, str] = field(default_factory=dict, repr=False)  # part -> readable name
     request: Request | None = field(default=None, repr=False)  # what was counted
     info: ModelInfo | None = field(default=None, repr=False)  # the model row it was counted with
+
+    @cached_property
+    def rows(self) -> list[Row]:
+        """The breakdown by part, grouped from the pieces when first read."""
+        return rows_from_pieces(self.pieces, self.labels)
 
     @cached_property
     def uncertain(self) -> dict[str, tuple[int | None, str]]:
@@ -160,15 +165,15 @@ def count(request: Request, model: str | ModelInfo | None = None) -> Count:
     if info.counting not in RULES:
         raise ValueError(f"data/models.json: unknown counting rule {info.counting!r}")
     found, labels, notes = RULES[info.counting](request, info)
-    return counted(request, info, found, rows_from_pieces(found, labels), notes)
+    return counted(request, info, found, labels, notes)
 
 
 def counted(
-    request: Request, info: ModelInfo, pieces: list[Piece], rows: list[Row], notes: list[str]
+    request: Request, info: ModelInfo, pieces: list[Piece], labels: dict[str, str], notes: list[str]
 ) -> Count:
     """The ``Count`` of a request's pieces (the fast twin in the stand-in makes one too)."""
     notes = [info.note, *notes] if info.note else notes
-    return Count(info.id, sum(p.n for p in pieces), rows, notes, pieces, request, info)
+    return Count(info.id, sum(p.n for p in pieces), notes, pieces, labels, request, info)
 
 
 def count_text(text: str, model: str | ModelInfo | None = None) -> int:
