@@ -57,7 +57,6 @@ class ToolOverhead:
     model: str
     tools: int
     system: int
-    opening_request: int  # the whole first request (tools, system, first user message)
 
     @property
     def tools_and_system(self) -> int:
@@ -65,7 +64,7 @@ class ToolOverhead:
 
 
 def tool_overhead(request: Request, model: str | ModelInfo | None = None) -> ToolOverhead:
-    """Split a request's tokens into tool definitions, system prompt and the rest."""
+    """A request's tokens of tool definitions and of system prompt."""
     from helpers.tokens import count
 
     counted = count(request, model)
@@ -73,7 +72,6 @@ def tool_overhead(request: Request, model: str | ModelInfo | None = None) -> Too
         counted.model,
         counted.part("tools"),
         sum(counted.part(p) for p in counted.systems()),
-        counted.total,
     )
 
 

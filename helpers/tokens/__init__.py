@@ -114,7 +114,8 @@ class Count:
 
     def systems(self) -> list[str]:
         """The top parts that are system messages: ``["messages[0]"]``, or none."""
-        return [r.part for r in self.rows if r.level == 0 and r.label.startswith("system")]
+        messages = self.request.messages if self.request is not None else []
+        return [f"messages[{i}]" for i, m in enumerate(messages) if m.role == "system"]
 
     def part(self, path: str) -> int:
         """Tokens of one part and everything inside it, e.g. ``count.part("tools")``."""
