@@ -17,7 +17,6 @@ from helpers.cost.caching import cache_break, common_prefix, openai_cached_token
 from helpers.cost.tickets import (
     Cost,
     Ticket,
-    TicketTurn,
     cache_terms,
     price,
     project_ticket,
@@ -32,7 +31,6 @@ __all__ = [
     "Ticket",
     "ToolCountEffect",
     "ToolOverhead",
-    "TicketTurn",
     "Usage",
     "cache_break",
     "cache_terms",

@@ -20,7 +20,7 @@ from typing import NamedTuple
 from helpers.messages import Message, Reasoning, Request, Text, Tool, ToolCall
 from helpers.models import ModelInfo, info_for
 from helpers.tokens import estimate, exactness, harmony, openai_chat
-from helpers.tokens.encodings import Piece, Section, count_sections, encode, encoding_name, split_at
+from helpers.tokens.encodings import Piece, count_sections, encode, encoding_name, split_at
 from helpers.tokens.harmony import render_harmony
 from helpers.tokens.openai_chat import render_namespace
 
@@ -29,7 +29,6 @@ __all__ = [
     "Piece",
     "Row",
     "rows_from_pieces",
-    "Section",
     "count",
     "counted",
     "count_output",
