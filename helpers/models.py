@@ -3,9 +3,8 @@
 The model table: which tokenizer, counting rule, prices and cache rules each model has.
 
 Everything comes from one dated file, ``data/models.json``: lessons never hard-code a model id
-(they call ``default_model("openai")``) and nothing per-model is typed into code. Prices are not
-in the table either: it names the genai-prices entry (``price_ref``, ``price_provider``) and
-``price_timestamp`` fixes the date prices are looked up at, so results are reproducible.
+and nothing per-model is typed into code. Prices are looked up in genai-prices at one fixed date
+(``price_timestamp``), so results are reproducible.
 
 It does not guess: an unknown id raises ``UnknownModelError``, unless it *starts with* a known
 id (a dated snapshot such as ``gpt-4o-2024-08-06``): then ``matched_by_prefix`` names it.

@@ -126,12 +126,8 @@ def count_live(
             "Anthropic documents count_tokens as an estimate that may include tokens it adds "
             "for system optimizations and does not bill"
         )
-    live = Count(
-        model=info.id,
-        total=total,
-        rows=[Row("request", f"counted by {provider} ({path})", total, 0)],
-        notes=[*notes, f"offline: {offline.total} ({offline.method})"],
-    )
+    live = Count(info.id, total, notes=[*notes, f"offline: {offline.total} ({offline.method})"])
+    live.rows = [Row("request", f"counted by {provider} ({path})", total, 0)]
     # the provider's own count: nothing of the request to assess (no request kept)
     live.estimate, live.method = False, f"live: {provider} {path} (the provider's own count)"
     return live

@@ -56,6 +56,7 @@ def table(counted: Count) -> str:
     kind = counted.label
     lines.append(f"{'total':<{width}}  {kind + ', ' + counted.model:<32} {total:>7}")
     lines.append(f"method: {counted.method}")
-    lines += counted.estimated()
+    found = counted.uncertain.items()  # one line per estimated part: "tools[4] ±4 (anyOf)"
+    lines += [f"estimated: {p} ±{'?' if b is None else b} ({why})" for p, (b, why) in found]
     lines += [f"note: {n}" for n in counted.notes]
     return "\n".join(lines)

@@ -35,7 +35,9 @@ def count_fast(request: Request, model: str | ModelInfo | None = None) -> Count:
     if info.counting != "openai-chat-2024":
         return count(request, info)
     found, rows, notes = breakdown(request, info)
-    return counted(request, info, found, rows, notes)
+    fast = counted(request, info, found, {}, notes)
+    fast.rows = rows  # written as the pieces were cut: what Count.rows would group them into
+    return fast
 
 
 def breakdown(request: Request, info: ModelInfo) -> tuple[list[Piece], list[Row], list[str]]:

@@ -196,7 +196,7 @@ def test_tool_overhead_and_the_effect_of_five_more_tools():
     nine = tool_overhead(opening)
     counted = count(opening)
     assert nine.tools == counted.part("tools") and nine.system == counted.part("messages[0]")
-    assert nine.opening_request == counted.total
+    assert nine.tools + nine.system < counted.total  # the first user message is the rest
     more = with_tools(sundry_requests(model), sundry.TOOLS + sundry.EXTRA_TOOLS)
     fourteen = tool_overhead(more[0])
     assert fourteen.tools > nine.tools and fourteen.system == nine.system
@@ -206,6 +206,16 @@ def test_tool_overhead_and_the_effect_of_five_more_tools():
     assert (effect.before, effect.after) == (nine, fourteen)
     assert effect.ticket_ratio == bigger.total_usd / base.total_usd
     assert f"{nine.tools} -> {fourteen.tools} tokens" in str(effect)
+
+
+def test_compact_leaves_a_request_with_nothing_to_replace_as_it_is():
+    from helpers.cost import compact
+
+    reqs = sundry_requests()
+    short = reqs[0]  # system and one user message
+    assert compact(short, keep_last=1, summary="s") == short
+    longer = reqs[4]
+    assert compact(longer, keep_last=1, summary="s") != longer
 
 
 def test_compaction_does_not_lose_the_replies_output_tokens():
@@ -305,6 +315,23 @@ def test_the_ticket_states_the_cache_terms_and_labels_contested_figures():
     assert "contested (min_tokens = 2048)" in text and "#1194" in text and "orq" in text
     gemini = "\n".join(project_ticket(sundry_requests("gemini-2.5-flash"), between_tickets=5).notes)
     assert "not documented" in gemini and "contested" in gemini
+
+
+def test_rates_price_a_small_request_not_a_long_context_one():
+    from helpers.cost import rates
+
+    assert rates("gpt-6-luna")["input"] == Decimal("0.10")  # $0.20 past its long-context tier
+    assert rates("claude-sonnet-4-5")["input"] == Decimal("3")  # $6 past 200k tokens
+
+
+def test_a_model_without_a_modelled_cache_says_why():
+    from helpers.cost import cache_terms
+    from helpers.models import model_info
+
+    for model_id in ["gpt-6-luna", "claude-sonnet-5-5"]:
+        (line,) = cache_terms(model_id)
+        why = model_info(model_id).cache["not_modelled"]
+        assert line == f"{model_id}: no prompt cache modelled: {why}"
 
 
 def test_a_ticket_table_names_the_price_date():

@@ -106,11 +106,9 @@ def test_rendered_shows_its_json_and_notes():
     assert text.startswith("Rendered(anthropic, POST /v1/messages, 1 notes)\n{")
     assert '"max_tokens": 1024' in text
     assert text.endswith("note: max_tokens: required by anthropic; none given, sent 1024")
-    html = rendered._repr_html_()
-    assert "<pre" in html and "&quot;tool_use&quot;" in html and "<li>max_tokens:" in html
     assert rendered.json(indent=None).startswith('{"model": "m", "max_tokens": 1024')
     quiet = Rendered("gemini", {}, [])
-    assert "notes" not in quiet._repr_html_()
+    assert "note:" not in repr(quiet)
 
 
 # --- detect ----------------------------------------------------------------------------------

@@ -44,7 +44,8 @@ def test_a_cache_not_modelled_prices_no_cached_tokens_and_says_so():
         assert "not_modelled" in model_info(model_id).cache
         result = cost_scenario(LabScenario(model=model_id, requests=3))
         assert result.ticket.cached_tokens == 0
-        assert f"{model_id}: no prompt cache modelled" in result.ticket.notes
+        why = model_info(model_id).cache["not_modelled"]
+        assert f"{model_id}: no prompt cache modelled: {why}" in result.ticket.notes
 
 
 def test_tool_use_prompt_only_where_published():

@@ -27,7 +27,7 @@ from helpers.messages import (
     tool_result,
     user,
 )
-from helpers.rules import Finding, Violation, explain, judged
+from helpers.rules import Violation, explain
 from helpers.rules.anthropic import anthropic_numbering
 from helpers.rules.gemini import gemini_turns
 from helpers.rules.openai_chat import chat_numbering
@@ -217,6 +217,14 @@ def test_blocks_must_sit_in_the_right_role():
     } <= rules
 
 
+def test_a_later_system_message_is_a_warning_that_says_it_is_accepted():
+    (found_one,) = [
+        v for v in check([user("hi"), system("be brief")]) if v.rule == "system-not-first"
+    ]
+    assert "message 1" in found_one.message and "accepted" in found_one.message
+    assert "may only come first" not in found_one.message  # no provider has that rule
+
+
 def test_arguments_object_and_known_tools():
     req = sundry.ticket()
     req.messages[2].content[1] = ToolCall("c1", "search_order", '{"query": "SO-48213"}')
@@ -255,8 +263,7 @@ def test_violation_prints_where_what_and_rule():
     assert report.splitlines()[0] == "1 violation of the rules of the list (profile anthropic):"
     assert "anthropic answers: messages.1: `tool_use` ids" in report
     assert explain([]) == "no violations" and str(check(sundry.ticket())) == "no violations"
-    assert "<code>messages[2].content[1]</code>" in check(req)._repr_html_()
-    assert "&lt;b&gt;" in judged(Finding("x", "<b>"), "portable")._repr_html_()
+    assert repr(check(req)) == str(check(req))  # in a notebook too, the report
 
 
 # --- OpenAI Chat ---------------------------------------------------------------------------------

@@ -880,3 +880,11 @@ def test_a_schema_type_that_is_not_a_string_renders_as_any():
     schema = {"type": "object", "properties": {"a": {"type": {"not": "a name"}}}}
     text, _ = render_namespace([("f", "", schema)])
     assert "type f = (_: { a?: any }) => any;" in text
+
+
+def test_a_model_without_a_public_tokenizer_says_o200k_base_is_a_proxy():
+    from helpers.examples import sundry
+
+    counted = count(sundry.opening("gpt-6-luna"), "gpt-6-luna")
+    assert "None" not in counted.method
+    assert "o200k_base as a proxy" in counted.method and "not public" in counted.method

@@ -1,12 +1,8 @@
 """Used in lessons: 04, 05, 06, 09, 10, 11, 12.
 
-What a request costs, how a ticket's cost grows as the message list is rebuilt, and two levers.
-
-``tickets``: a neutral ``Usage`` priced in dollars (``price``, genai-prices, offline), and a
-ticket turn by turn, from reported usage or
-projected from the requests; ``caching``: the cache arithmetic. Here, the levers: the
-tool definitions every request carries (``tool_count_effect``: the same ticket with other tools)
-and compaction (``compact_ticket``: early history replaced by a summary the caller gives).
+What a request costs, how a ticket's cost grows as the message list is rebuilt, and two levers:
+the tool definitions every request carries (``tool_count_effect``) and compaction
+(``compact_ticket``: early history replaced by a summary the caller gives).
 
 What it deliberately does not do: type a price (they all come from genai-prices) or fetch one,
 or guess how a model would behave with other tools.
@@ -21,7 +17,6 @@ from helpers.cost.caching import cache_break, common_prefix, openai_cached_token
 from helpers.cost.tickets import (
     Cost,
     Ticket,
-    TicketTurn,
     cache_terms,
     price,
     project_ticket,
@@ -36,7 +31,6 @@ __all__ = [
     "Ticket",
     "ToolCountEffect",
     "ToolOverhead",
-    "TicketTurn",
     "Usage",
     "cache_break",
     "cache_terms",
@@ -61,7 +55,6 @@ class ToolOverhead:
     model: str
     tools: int
     system: int
-    opening_request: int  # the whole first request (tools, system, first user message)
 
     @property
     def tools_and_system(self) -> int:
@@ -69,7 +62,7 @@ class ToolOverhead:
 
 
 def tool_overhead(request: Request, model: str | ModelInfo | None = None) -> ToolOverhead:
-    """Split a request's tokens into tool definitions, system prompt and the rest."""
+    """A request's tokens of tool definitions and of system prompt."""
     from helpers.tokens import count
 
     counted = count(request, model)
@@ -77,7 +70,6 @@ def tool_overhead(request: Request, model: str | ModelInfo | None = None) -> Too
         counted.model,
         counted.part("tools"),
         sum(counted.part(p) for p in counted.systems()),
-        counted.total,
     )
 
 
@@ -130,9 +122,13 @@ def tool_count_effect(
 
 def compact(request: Request, keep_last: int, summary: str) -> Request:
     """The request with everything before its last ``keep_last`` messages (after the system
-    messages) replaced by one user message holding ``summary``: what compaction sends."""
+    messages) replaced by one user message holding ``summary``: what compaction sends.
+    A request with no more than ``keep_last`` of them has nothing to replace: it is returned
+    as it is."""
     head = [m for m in request.messages if m.role == "system"]
     rest = [m for m in request.messages if m.role != "system"]
+    if len(rest) <= keep_last:
+        return request
     kept = rest[-keep_last:] if keep_last else []
     while kept and kept[0].role == "tool":  # never keep a result without its call
         kept = kept[1:]

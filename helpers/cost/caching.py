@@ -3,10 +3,9 @@
 Prompt caching from the actual tokens: what consecutive requests share, and what it saves.
 
 A prompt cache only serves an exact *prefix* of the tokens the model is shown, so requests are
-counted (``helpers.tokens``) and the longest common prefix decides: ``cache_break`` says where
-two stop agreeing; OpenAI caches nothing below 1,024 tokens, then 128-token steps
-(``openai_cached_tokens``); Anthropic reads the longest prefix written before and writes up to
-its last ``cache_control`` breakpoint (``anthropic_turn``); ``cache_reads`` does a whole ticket.
+counted and the longest common prefix decides: OpenAI caches nothing below 1,024 tokens, then
+128-token steps; Anthropic reads the longest prefix written before and writes up to its last
+``cache_control`` breakpoint.
 
 What it deliberately does not do: model eviction or routing misses, Anthropic's 20-block
 lookback or automatic ``cache_control``, or OpenAI's GPT-5.6+ explicit breakpoints.

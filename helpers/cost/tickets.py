@@ -2,12 +2,10 @@
 
 What one request costs, and a ticket turn by turn: the whole message list is resent every turn.
 
-``price(usage, model)`` prices a neutral ``Usage`` (its ``input_tokens`` counts *all* input; a
-provider's own usage object is read by ``helpers.formats.parse_usage``) with genai-prices (pinned,
-offline, at the model table's date), split as price lists are: uncached input, cache reads, cache
-writes, output (above a 200k-token price tier the split is approximate). ``Ticket`` holds one
-``TicketTurn`` per request, from reported usage (``ticket_from_usages``) or projected from the
-requests (``project_ticket``: counted with ``helpers.tokens``, cached per ``helpers.cost.caching``).
+``price`` prices a neutral ``Usage`` (its ``input_tokens`` counts *all* input) with genai-prices
+(pinned, offline, at the model table's date), split as price lists are: uncached input, cache
+reads, cache writes, output (above a 200k-token price tier the split is approximate). A ticket
+comes from reported usage or is projected from the requests.
 
 What it deliberately does not do: type a price or download one, or model the replies.
 """
@@ -85,17 +83,26 @@ def price(usage: Usage, model: str | ModelInfo, *, cache_write_1h_tokens: int = 
 
 def rates(model: str | ModelInfo) -> dict[str, Decimal]:
     """US dollars per million tokens by kind: ``input``, ``cached_input``, ``output`` (and
-    ``cache_write`` where the price list has one), from genai-prices at the table's date."""
-    info, million = info_for(model), 1_000_000
+    ``cache_write`` where the price list has one), from genai-prices at the table's date.
+
+    A small request (1,000 tokens) is priced and scaled: a million tokens in one request would
+    land in the long-context tiers some models have."""
+    info, n, scale = info_for(model), 1_000, 1_000
     out = {
-        "input": _calc(info, input_tokens=million).input_price,
-        "cached_input": _calc(info, input_tokens=million, cache_read_tokens=million).input_price,
-        "output": _calc(info, output_tokens=million).output_price,
+        "input": _calc(info, input_tokens=n).input_price * scale,
+        "cached_input": _calc(info, input_tokens=n, cache_read_tokens=n).input_price * scale,
+        "output": _calc(info, output_tokens=n).output_price * scale,
     }
-    write = _calc(info, input_tokens=million, cache_write_tokens=million).input_price
+    write = _calc(info, input_tokens=n, cache_write_tokens=n).input_price * scale
     if write != out["input"]:
         out["cache_write"] = write
     return out
+
+
+def _dollars(usd: Decimal) -> str:
+    """At least cents, and every digit the price has: 3.00, 0.30, 0.075."""
+    whole, _, cents = f"{usd.normalize():f}".partition(".")
+    return f"{whole}.{cents:0<2}"
 
 
 def cache_terms(model: str | ModelInfo) -> list[str]:
@@ -104,12 +111,14 @@ def cache_terms(model: str | ModelInfo) -> list[str]:
     info = info_for(model)
     rule = info.cache
     if rule.get("kind", "none") == "none":
-        return [f"{info.id}: no prompt cache modelled"]
+        why = rule.get("not_modelled")
+        return [f"{info.id}: no prompt cache modelled" + (f": {why}" if why else "")]
     r = rates(info)
-    write = f", cache write ${r['cache_write']:.4g}" if "cache_write" in r else ""
+    write = f", cache write ${_dollars(r['cache_write'])}" if "cache_write" in r else ""
     contested = (rule.get("contested") or {}).items()
     return [
-        f"cached input ${r['cached_input']:.4g} per million tokens (uncached ${r['input']:.4g}"
+        f"cached input ${_dollars(r['cached_input'])} per million tokens"
+        f" (uncached ${_dollars(r['input'])}"
         f"{write}); cached from {rule['min_tokens']:,} tokens",
         f"cache lifetime: {rule.get('lifetime', 'not documented')}",
         f"best effort: {rule.get('best_effort', 'no provider guarantees a hit')}",

@@ -12,10 +12,8 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from html import escape
 from typing import Any
 
-from helpers.html import no_math
 from helpers.messages import (
     FormatError,
     Image,
@@ -72,13 +70,6 @@ class Rendered:
         lines.append(self.json())
         lines += [f"note: {n}" for n in self.notes]
         return "\n".join(lines)
-
-    def _repr_html_(self) -> str:
-        head = f"<div><b>{escape(self.format)}</b> · POST <code>{escape(self.path)}</code></div>"
-        body = f'<pre style="max-height:32em;overflow:auto">{escape(self.json())}</pre>'
-        items = "".join(f"<li>{escape(str(n))}</li>" for n in self.notes)
-        notes = f"<div><b>notes</b><ul>{items}</ul></div>" if self.notes else ""
-        return no_math(head + body + notes)
 
 
 def obj(value: Any, where: str) -> dict:

@@ -55,20 +55,15 @@ def check(request_or_messages: Request | list[Message], profile: str = "portable
     no errors (warnings may remain).
     """
     messages, tools = _unpack(request_or_messages)
-    made = [judged(f, profile, answer) for f, answer in _findings(messages, tools, profile)]
+    made = [judged(f, profile, answer) for f, answer in findings(messages, tools, profile)]
     return Violations(sorted(made, key=_position))
 
 
-def findings(request: Request, profile: str) -> list[tuple[Finding, Answer | None]]:
-    """What ``check`` judges: each finding under ``profile`` with the provider's answer (or
-    None), in the order found. ``standin.verdict`` makes its violations from these, located in
-    the body it read."""
-    return _findings(list(request.messages), list(request.tools), profile)
-
-
-def _findings(
+def findings(
     messages: list[Message], tools: list[Tool], profile: str
 ) -> list[tuple[Finding, Answer | None]]:
+    """What ``check`` judges: each finding under ``profile`` with the provider's answer (or
+    None), in the order found (``standin.verdict`` locates them in the body it read)."""
     if profile not in PROFILES:
         raise ValueError(f"unknown profile {profile!r}; profiles: {', '.join(PROFILES)}")
     found = check_core(messages, tools) + check_pairing(messages)

@@ -73,8 +73,8 @@ def _message_shape(i: int, message: Message, tools: list[Tool] | None) -> list[F
         out.append(Finding("unknown-role", f"role {role!r} is not one of {', '.join(ROLES)}", i))
     if role == "system" and i != 0:
         what = (
-            f"a system message may only come first, but this one is message {i}; put all "
-            "instructions in messages[0]"
+            f"a system message at message {i}, not messages[0]: accepted, but an instruction "
+            "outside messages[0] is easy to lose or to send twice"
         )
         out.append(Finding("system-not-first", what, i))
     if not isinstance(content, list):

@@ -8,9 +8,6 @@ and the ``Violation`` that joins them under a profile, made whole by ``judged``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from html import escape
-
-from helpers.html import no_math
 
 
 @dataclass(frozen=True)
@@ -101,9 +98,6 @@ class Violation(Finding):
         warning = "warning: " if self.severity == "warning" else ""
         return f"{warning}{self.where}{call}: {self.message} [{self.rule}]"
 
-    def _repr_html_(self) -> str:
-        return no_math(f"<ul style='margin:2px 0'>{_item_html(self)}</ul>")
-
 
 def judged(
     found: Finding,
@@ -135,7 +129,7 @@ def judged(
 
 class Violations(list):
     """The list ``check()`` returns: ``Violation``s that print as ``explain()``'s report (in a
-    notebook, a short HTML list). ``accepted``: the provider takes the request (no errors)."""
+    notebook too). ``accepted``: the provider takes the request (no errors)."""
 
     @property
     def errors(self) -> list[Violation]:
@@ -152,11 +146,7 @@ class Violations(list):
     def __str__(self) -> str:
         return explain(self)
 
-    def _repr_html_(self) -> str:
-        if not self:
-            return no_math("<div>✅ no violations</div>")
-        items = "".join(_item_html(v) for v in self)
-        return no_math(f"<div><b>{_head(self)}</b><ul style='margin:2px 0'>{items}</ul></div>")
+    __repr__ = __str__
 
 
 def _head(violations: Violations) -> str:
@@ -164,21 +154,6 @@ def _head(violations: Violations) -> str:
     n, w = len(violations.errors), len(violations.warnings)
     head = f"{n} violation{'s' if n != 1 else ''}" if n else "no violations"
     return head + (f", {w} warning{'s' if w != 1 else ''}" if w else "")
-
-
-def _item_html(v: Violation) -> str:
-    call = f" (call <code>{escape(v.call_id)}</code>)" if v.call_id is not None else ""
-    warning = "warning: " if v.severity == "warning" else ""
-    head = (
-        f"{warning}<code>{escape(v.where)}</code>{call} <b>{escape(v.rule)}</b>: "
-        f"{escape(v.message)}"
-    )
-    if v.provider_error:
-        head += (
-            f"<div style='font-family:var(--jp-code-font-family,monospace);font-size:12px'>"
-            f"{escape(v.profile)} answers: {escape(v.provider_error)}</div>"
-        )
-    return f"<li>{head}</li>"
 
 
 def explain(violations: list[Violation]) -> str:

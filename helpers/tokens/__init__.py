@@ -5,11 +5,9 @@ Counting input tokens: text, one message, or a whole request with a breakdown by
 >>> c = count(request)          # the request's model, or pass model=...
 >>> c.total, c.label, c.part("tools")   # 1342, "exact", 612; c.rows: the breakdown by part
 
-The model's counting rule comes from ``data/models.json``: ``openai-chat-2024`` (the real
-tokenizer over our tested model of the chat rendering, ``openai_chat``), ``anthropic-estimate``
-and ``gemini-estimate`` (a proxy tokenizer, always an estimate: ``estimate``), ``harmony`` (the
-published gpt-oss format, exact). What it deliberately does not do: load a tokenizer at import
-time (the first count loads one, about half a second), or touch the network.
+The model's counting rule comes from ``data/models.json`` (``RULES``). What it deliberately
+does not do: load a tokenizer at import time (the first count loads one, about half a second),
+or touch the network.
 """
 
 from __future__ import annotations
@@ -22,7 +20,7 @@ from typing import NamedTuple
 from helpers.messages import Message, Reasoning, Request, Text, Tool, ToolCall
 from helpers.models import ModelInfo, info_for
 from helpers.tokens import estimate, exactness, harmony, openai_chat
-from helpers.tokens.encodings import Piece, Section, count_sections, encode, encoding_name, split_at
+from helpers.tokens.encodings import Piece, count_sections, encode, encoding_name, split_at
 from helpers.tokens.harmony import render_harmony
 from helpers.tokens.openai_chat import render_namespace
 
@@ -31,7 +29,6 @@ __all__ = [
     "Piece",
     "Row",
     "rows_from_pieces",
-    "Section",
     "count",
     "counted",
     "count_output",
@@ -64,11 +61,16 @@ class Count:
 
     model: str
     total: int
-    rows: list[Row]
     notes: list[str] = field(default_factory=list)
     pieces: list[Piece] = field(default_factory=list, repr=False)
+    labels: dict[str, str] = field(default_factory=dict, repr=False)  # part -> readable name
     request: Request | None = field(default=None, repr=False)  # what was counted
     info: ModelInfo | None = field(default=None, repr=False)  # the model row it was counted with
+
+    @cached_property
+    def rows(self) -> list[Row]:
+        """The breakdown by part, grouped from the pieces when first read."""
+        return rows_from_pieces(self.pieces, self.labels)
 
     @cached_property
     def uncertain(self) -> dict[str, tuple[int | None, str]]:
@@ -111,16 +113,12 @@ class Count:
 
     def systems(self) -> list[str]:
         """The top parts that are system messages: ``["messages[0]"]``, or none."""
-        return [r.part for r in self.rows if r.level == 0 and r.label.startswith("system")]
+        messages = self.request.messages if self.request is not None else []
+        return [f"messages[{i}]" for i, m in enumerate(messages) if m.role == "system"]
 
     def part(self, path: str) -> int:
         """Tokens of one part and everything inside it, e.g. ``count.part("tools")``."""
         return sum(p.n for p in self.pieces if _top_or_self(p.part, path))
-
-    def estimated(self) -> list[str]:
-        """One line per estimated part: ``estimated: tools[4] ±4 (anyOf)``."""
-        found = self.uncertain.items()
-        return [f"estimated: {p} ±{'?' if b is None else b} ({why})" for p, (b, why) in found]
 
 
 def _top_or_self(part: str, path: str) -> bool:
@@ -167,15 +165,15 @@ def count(request: Request, model: str | ModelInfo | None = None) -> Count:
     if info.counting not in RULES:
         raise ValueError(f"data/models.json: unknown counting rule {info.counting!r}")
     found, labels, notes = RULES[info.counting](request, info)
-    return counted(request, info, found, rows_from_pieces(found, labels), notes)
+    return counted(request, info, found, labels, notes)
 
 
 def counted(
-    request: Request, info: ModelInfo, pieces: list[Piece], rows: list[Row], notes: list[str]
+    request: Request, info: ModelInfo, pieces: list[Piece], labels: dict[str, str], notes: list[str]
 ) -> Count:
     """The ``Count`` of a request's pieces (the fast twin in the stand-in makes one too)."""
     notes = [info.note, *notes] if info.note else notes
-    return Count(info.id, sum(p.n for p in pieces), rows, notes, pieces, request, info)
+    return Count(info.id, sum(p.n for p in pieces), notes, pieces, labels, request, info)
 
 
 def count_text(text: str, model: str | ModelInfo | None = None) -> int:

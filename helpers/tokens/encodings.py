@@ -2,12 +2,10 @@
 
 Tokenizers, and how the pieces a counting rule renders become tokens.
 
-``encoding(name)`` is a tiktoken encoding that also knows the framing tokens ``<|start|>``,
-``<|message|>``, ``<|end|>``, ``<|constrain|>`` (``o200k_harmony`` for o200k; ``cl100k_im``'s
-ids plus two of ours for cl100k); ``encode`` is memoised by content. ``tokenize(seen)`` turns a
-rule's ``(part, content)`` pieces into tokens: the text between two boundaries (a framing token,
-``CUT``, an image) is one string, encoded once, and each token belongs to the piece it starts
-in, so the parts add up to the total. Claude and Gemini are counted with the ``PROXY`` encoding.
+The encodings also know the framing tokens (``<|start|>``, ``<|message|>``, ``<|end|>``,
+``<|constrain|>``). ``tokenize`` encodes the text between two boundaries (a framing token,
+``CUT``, an image) once and gives each token to the piece it starts in, so the parts add up to
+the total. Claude and Gemini are counted with the ``PROXY`` encoding.
 
 What it deliberately does not do: download anything, or read special tokens inside user text.
 """

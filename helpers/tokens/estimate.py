@@ -2,11 +2,10 @@
 
 Counting rules ``anthropic-estimate`` and ``gemini-estimate``: labelled estimates.
 
-Claude's and Gemini's tokenizers are not public, so ``pieces`` renders what each API is
-documented to build (tools as JSON, the system text, each message with 3 framing tokens, an
-assumption; for Anthropic, the documented tool-use system prompt from ``data/models.json``) and
-counts it with the ``PROXY`` encoding. ``sentence`` says how far recorded bills were from such
-counts (``data/estimate_spread.json``); ``Count.label`` prints it.
+Claude's and Gemini's tokenizers are not public, so what each API is documented to build (tools
+as JSON, the system text, each message with 3 framing tokens, an assumption; for Anthropic, the
+documented tool-use system prompt) is counted with the ``PROXY`` encoding, and ``sentence`` says
+how far recorded bills were from such counts (``data/estimate_spread.json``).
 
 What it deliberately does not do: pretend the proxy is the real tokenizer, or correct the
 estimate by the median (one factor does not fit short and long requests alike).

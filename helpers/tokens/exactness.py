@@ -2,12 +2,10 @@
 
 What a count can know exactly: an image's cost from its size, and where the rest is a guess.
 
-Images are charged by size, per model (``data/models.json``): ``tiles`` (gpt-4o: a base plus a
-price per 512px tile), ``patches`` (gpt-4.1, gpt-5-mini: 32px patches, capped, times a
-multiplier), ``anthropic-area`` and ``flat`` (estimates); the size comes from the image header,
-and an image given by URL has none offline. A count is exact only where a published API figure
-or a recorded bill verifies the model and every feature it uses; otherwise ``uncertain`` names
-the part and how many tokens it can be off (the evidence: ``docs/evidence.md``, "Counting").
+Images are charged by size, per model (``data/models.json``); the size comes from the image
+header, and an image given by URL has none offline. A count is exact only where a published API
+figure or a recorded bill verifies the model and every feature it uses; otherwise ``uncertain``
+names the part and how many tokens it can be off (``docs/evidence.md``, "Counting").
 
 What it deliberately does not do: decode pixels, fetch URLs, or call a bound a measured error.
 """
@@ -150,6 +148,11 @@ def method(info: ModelInfo) -> str:
             f"estimate: {PROXY} as a proxy for Gemini's tokenizer (not public offline) over the "
             "Gemini rendering (function declarations as JSON, systemInstruction, contents, 3 "
             "tokens framing per content)"
+        )
+    if info.encoding is None:
+        return (
+            f"estimate: tiktoken {PROXY} as a proxy ({info.id}'s tokenizer is not public) over "
+            "the openai-chat-2024 rendering model"
         )
     how = f"tiktoken {info.encoding} over the openai-chat-2024 rendering model"
     if info.counting_verified:

@@ -4,10 +4,9 @@ What the model actually sees: a conversation in OpenAI's published gpt-oss "harm
 
 Chat APIs hide the text a model is shown; gpt-oss publishes it: one token stream with role
 markers, channels (``analysis`` for reasoning, ``commentary`` for tool calls and preambles,
-``final`` for answers) and the tools as a ``namespace functions {...}``. ``render_harmony``
-renders a neutral request with the ``openai-harmony`` package, offline, into a ``HarmonyView``
-(text, token ids, decoded tokens, an HTML view by role); ``pieces`` is the ``harmony`` counting
-rule. The system message is fixed: knowledge cutoff 2024-06, reasoning medium, no date.
+``final`` for answers) and the tools as a ``namespace functions {...}``, rendered here with the
+``openai-harmony`` package, offline. The system message is fixed: knowledge cutoff 2024-06,
+reasoning medium, no date.
 
 What it deliberately does not do: claim a *hosted* OpenAI chat model sees this, or render images.
 """

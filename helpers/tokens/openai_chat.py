@@ -2,11 +2,10 @@
 
 Counting rule ``openai-chat-2024``: what an OpenAI chat model is shown, piece by piece.
 
-``request_seen`` renders a request as ``(part, content)`` pieces: each message
-``<|start|>{role}<|message|>{content}<|end|>``, the tools as a TypeScript-like ``namespace
-functions {...}`` in the first system message (``render_namespace``), a tool call
-``to=functions.{name}``, then the reply priming; ``encodings.tokenize`` makes them tokens. Checked
-against published ``prompt_tokens`` and recorded bills (``docs/evidence.md``, "Counting").
+Each message ``<|start|>{role}<|message|>{content}<|end|>``, the tools as a TypeScript-like
+``namespace functions {...}`` in the first system message, a tool call ``to=functions.{name}``,
+then the reply priming. Checked against published ``prompt_tokens`` and recorded bills
+(``docs/evidence.md``, "Counting").
 
 What it deliberately does not do: claim to be OpenAI's renderer (it is a tested model of it), or
 render every JSON Schema keyword (``const``, ``$ref``, ``default``... become ``any`` or go).

@@ -63,10 +63,10 @@ def check(request_or_messages: Request | list[Message], profile: str = "portable
 
 def findings(request: Request, profile: str) -> list[tuple[Finding, Answer | None]]:
     """``helpers.rules.findings`` under ``profile``, which may also be ``anthropic-strict``."""
+    messages, tools = list(request.messages), list(request.tools)
     if profile not in ("anthropic", STRICT):
-        return rules.findings(request, profile)
-    messages = list(request.messages)
-    found = rules.findings(request, "anthropic") + id_patterns(messages)
+        return rules.findings(messages, tools, profile)
+    found = rules.findings(messages, tools, "anthropic") + id_patterns(messages)
     return found + alternation(messages) if profile == STRICT else found
 
 
