@@ -124,7 +124,7 @@ def test_the_meter_says_which_counts_are_the_local_providers_estimates(p, via):
     expected = f"input sent, each of turns 1-{len(trace.steps)}: estimate; {spread}"
     assert trace.count_notes() == [expected]
     assert str(trace).endswith(trace.count_notes()[0])
-    assert "on 75 recorded requests" in trace._repr_html_()
+    assert spread in trace._repr_html_() and "recorded requests" in spread
 
 
 def test_a_count_estimated_by_a_bound_is_printed_with_it(p):
