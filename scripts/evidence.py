@@ -213,7 +213,8 @@ def run_check(case: Case, file: Path) -> None:
 
 def run_render(case: Case) -> None:
     """``parse`` then ``render`` in the body's own format (accepted bodies only)."""
-    from helpers.formats import parse, render
+    from helpers.formats import render
+    from standin.functions_era import parse
 
     if not case.accepted:
         return

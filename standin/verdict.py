@@ -31,9 +31,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from helpers.formats import FormatError, Note, detect, parse
+from helpers.formats import FormatError, Note, detect
 from helpers.messages import Request
 from helpers.rules import Answer, Finding, Violation, Violations, judged
+from standin.functions_era import parse
 from standin.rules.errors import FORMATS, error_response
 from standin.rules.fields import check_fields
 from standin.rules.kinds import named_unknown

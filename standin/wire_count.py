@@ -34,9 +34,9 @@ def count_body(body: dict, format: str, model: str | ModelInfo | None = None) ->
     A body is counted the way its own provider counts it: the model is ``model``, else the
     body's ``model``, else that provider's default (a Gemini body names none); a model of
     another provider is refused (``ValueError``), never used silently."""
-    from helpers.formats import parse
     from helpers.models import default_model, info_for
     from standin.fast_breakdown import count_fast
+    from standin.functions_era import parse
 
     wire = body
     if format == "openai-chat" and body.get("functions") and not body.get("tools"):

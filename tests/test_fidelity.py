@@ -86,8 +86,8 @@ from tests.published_counts import FUNCTIONS_ERA  # noqa: E402
 
 @pytest.mark.parametrize("case, messages, api", FUNCTIONS_ERA, ids=[c[0] for c in FUNCTIONS_ERA])
 def test_functions_era_bodies_parse_check_and_count_within_their_bound(case, messages, api):
-    from helpers.formats import parse
     from helpers.formats.common import Notes
+    from standin.functions_era import parse
     from standin.verdict import verdict
     from standin.wire_count import count_body
 
@@ -102,6 +102,39 @@ def test_functions_era_bodies_parse_check_and_count_within_their_bound(case, mes
     assert counted.estimate and "exact" not in counted.label  # no figure verifies our rendering
     bound = sum(b for b, _ in counted.uncertain.values() if b is not None)
     assert abs(counted.total - api) <= bound, (counted.total, api, counted.uncertain)
+
+
+def test_functions_era_messages_read_as_tool_calls_with_their_notes_in_place():
+    from helpers.formats import parse as parse_tools_form
+    from helpers.formats.common import Notes
+    from helpers.messages import FormatError
+    from standin.functions_era import parse
+
+    call = {"name": "f", "arguments": "[1]"}
+    messages = [
+        {"role": "assistant", "content": None, "function_call": call, "x": 1},
+        {"role": "function", "name": "f", "content": "ok", "y": 2},
+        {"role": "user", "content": "thanks", "z": 3},
+    ]
+    notes = Notes()
+    request = parse({"model": "m", "messages": messages}, notes=notes)
+    assert [
+        (b.type, getattr(b, "id", None) or b.call_id)
+        for m in request.messages[:2]
+        for b in m.content
+    ] == [("tool_call", "function_call_0"), ("tool_result", "function_call_0")]
+    assert [(n.where, n.rule) for n in notes] == [
+        ("messages[0].x", None),
+        ("messages[0].function_call", "arguments-not-object"),
+        ("messages[0].function_call", None),
+        ("messages[1].y", None),
+        ("messages[1]", None),
+        ("messages[2].z", None),
+    ]
+    with pytest.raises(FormatError, match=r"messages\[1\]\.name: expected a string"):
+        parse({"messages": [messages[0], {"role": "function", "content": "x"}]})
+    with pytest.raises(FormatError, match=r"messages\[0\]\.role: 'function' is not a Chat role"):
+        parse_tools_form({"messages": messages[1:]}, "openai-chat")  # the learner's parser
 
 
 def test_a_functions_era_conversation_goes_through_the_local_provider(p):

@@ -212,7 +212,7 @@ def test_what_the_parser_cannot_keep_is_noted():
             r"messages\[0\]: a tool message needs a 'tool_call_id'",
         ),
         ([{"role": "x", "content": "x"}], r"messages\[0\]\.role: 'x' is not a Chat"),
-        ([{"role": "function", "content": "x"}], r"messages\[0\]\.name: expected a string"),
+        ([{"role": "function", "content": "x"}], r"messages\[0\]\.role: 'function' is not a"),
         (["hi"], r"messages\[0\]: a message must be an object"),
         ([{"role": "user", "content": 3}], r"messages\[0\]\.content: expected a string or a list"),
     ],

@@ -39,7 +39,7 @@ from helpers.examples import crash_triage, sundry
 from helpers.formats import FORMATS, detect, parse, parse_response, render
 from helpers.messages import FormatError, Message, Reply, Usage
 from helpers.rules import PROFILES, check
-from standin import sse_write
+from standin import sse_write, stream_checks
 from standin.cli import main
 from standin.render_response import render_response
 
@@ -302,9 +302,9 @@ def test_random_streams_raise_only_stream_errors(seed):
     fmt, raw = random_stream(seed)
     with bounded_memory(f"{fmt} stream {raw[:80]!r}"):
         with contextlib.suppress(sse.StreamError):
-            sse.accumulate(raw, fmt)
+            stream_checks.accumulate(raw, fmt)
         with contextlib.suppress(sse.StreamError, FormatError):
-            sse.assemble(raw, fmt)
+            stream_checks.assemble(raw, fmt)
 
 
 def test_a_huge_index_is_refused_before_any_list_grows():
@@ -315,7 +315,7 @@ def test_a_huge_index_is_refused_before_any_list_grows():
     )
     assert len(raw) < 400
     with bounded_memory("index 99999999999"), pytest.raises(sse.StreamError) as err:
-        sse.accumulate(raw, "openai-chat")
+        stream_checks.accumulate(raw, "openai-chat")
     assert "index: 99999999999 is outside 0..4096" in str(err.value)
     assert str(err.value).startswith("event 0.choices[0].delta.tool_calls[0]")
 

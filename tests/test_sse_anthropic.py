@@ -7,7 +7,7 @@ import pytest
 from helpers import sse
 from helpers.formats import parse_response
 from helpers.messages import Reasoning, Text, ToolCall
-from standin import sse_write
+from standin import sse_write, stream_checks
 from standin.render_response import render_response
 from tests.sse_support import fixture, sdk_final, text_reply, tools_reply
 
@@ -138,4 +138,4 @@ def test_a_content_index_that_is_not_an_integer_is_still_refused():
         b'"content_block":{"type":"text","text":""}}\n\n'
     )
     with pytest.raises(sse.StreamError, match=r"event 0\.index: expected an integer"):
-        sse.accumulate(bad, "anthropic")
+        stream_checks.accumulate(bad, "anthropic")

@@ -3,8 +3,8 @@
 OpenAI Chat Completions -> neutral: read a request body or a ``chat.completion`` back.
 
 Consecutive ``tool`` messages become one neutral tool message; ``arguments`` strings are parsed
-into objects. Functions-era messages (an assistant ``function_call``, ``role: "function"``) are
-read as tool calls and results. What the neutral model has no place for is named in a ``Note``.
+into objects. What the neutral model has no place for is named in a ``Note``. Functions-era
+messages (``function_call``, ``role: "function"``) are not read here: the stand-in translates them.
 """
 
 from __future__ import annotations
@@ -85,25 +85,6 @@ def _calls(raw: Any, where: str, notes: Notes, strict: bool = False) -> list[Too
     return [_call(c, f"{where}.tool_calls[{k}]", notes, strict) for k, c in enumerate(calls)]
 
 
-def _function_call(m: dict, i: int, notes: Notes) -> ToolCall:
-    """A functions-era assistant ``function_call`` (no id): a tool call, its id made up."""
-    at, call_id = f"messages[{i}].function_call", f"function_call_{i}"
-    call = obj(m["function_call"], at)
-    name = string(call.get("name"), f"{at}.name")
-    arguments = read_arguments(call.get("arguments", ""), at, call_id, notes, strict=False)
-    notes.add(at, f"a functions-era call (deprecated, no id): a tool call with id {call_id!r}")
-    return ToolCall(call_id, name, arguments)
-
-
-def _function_result(m: dict, where: str, calls: dict[str, str], notes: Notes) -> ToolResult:
-    """A functions-era ``role: "function"`` message: the result of the last call of that name
-    (the era had no ids; the API took one without a call too)."""
-    name = string(m.get("name"), f"{where}.name")
-    notes.add(where, "a functions-era result (role 'function', deprecated): a tool result")
-    call_id = calls.pop(name, f"function_{name}")
-    return ToolResult(call_id, _blocks(m.get("content"), where, notes))
-
-
 def _tool_result(m: dict, where: str, notes: Notes) -> ToolResult:
     call_id = m.get("tool_call_id")
     if not isinstance(call_id, str):
@@ -113,22 +94,16 @@ def _tool_result(m: dict, where: str, notes: Notes) -> ToolResult:
     return ToolResult(call_id, _blocks(m.get("content"), where, notes))
 
 
-def _tool_message(
-    m: dict, where: str, messages: list[Message], calls: dict[str, str], notes: Notes
-) -> None:
-    """A ``role:"tool"`` (or functions-era ``"function"``) result; the results of one turn
-    share one neutral tool message."""
-    if m.get("role") == "function":
-        result = _function_result(m, where, calls, notes)
-    else:
-        result = _tool_result(m, where, notes)
+def _tool_message(m: dict, where: str, messages: list[Message], notes: Notes) -> None:
+    """A ``role:"tool"`` result; the results of one turn share one neutral tool message."""
+    result = _tool_result(m, where, notes)
     if messages and messages[-1].role == "tool":
         messages[-1].content.append(result)
     else:
         messages.append(Message("tool", [result]))
 
 
-def _message(m: dict, i: int, calls: dict[str, str], notes: Notes) -> Message:
+def _message(m: dict, i: int, notes: Notes) -> Message:
     where, role = f"messages[{i}]", m.get("role")
     if role not in ("system", "developer", "user", "assistant"):
         raise FormatError(f"{where}.role: {role!r} is not a Chat role this parser reads")
@@ -137,14 +112,11 @@ def _message(m: dict, i: int, calls: dict[str, str], notes: Notes) -> Message:
     blocks = _blocks(m.get("content"), where, notes)
     if role == "assistant":
         blocks += _calls(m.get("tool_calls"), where, notes)
-        if m.get("function_call") is not None:
-            blocks.append(_function_call(m, i, notes))
-            calls[blocks[-1].name] = blocks[-1].id
     name = None if m.get("name") is None else string(m["name"], f"{where}.name")
     return Message("system" if role == "developer" else role, blocks, name)
 
 
-_MESSAGE_KEYS = {"role", "content", "name", "tool_calls", "tool_call_id", "function_call"}
+_MESSAGE_KEYS = {"role", "content", "name", "tool_calls", "tool_call_id"}
 _BODY_KEYS = {"model", "messages", "tools", "tool_choice", "max_completion_tokens", "max_tokens"}
 
 
@@ -153,16 +125,15 @@ def parse_request(body: dict, notes: Notes) -> Request:
     if not isinstance(raw, list):
         raise FormatError("messages: an openai-chat body needs a 'messages' list")
     messages: list[Message] = []
-    calls: dict[str, str] = {}  # functions-era calls not yet answered: name -> made-up id
     for i, m in enumerate(raw):
         where = f"messages[{i}]"
         if not isinstance(m, dict):
             raise FormatError(f"{where}: a message must be an object")
         note_unused(m, _MESSAGE_KEYS, where, notes)
-        if m.get("role") in ("tool", "function"):
-            _tool_message(m, where, messages, calls, notes)
+        if m.get("role") == "tool":
+            _tool_message(m, where, messages, notes)
         else:
-            messages.append(_message(m, i, calls, notes))
+            messages.append(_message(m, i, notes))
     note_unused(body, _BODY_KEYS, "", notes)
     key = "max_completion_tokens" if "max_completion_tokens" in body else "max_tokens"
     return Request(

@@ -4,7 +4,8 @@ Streaming, read side: raw server-sent-event bytes -> the provider's whole respon
 ``events`` splits the bytes (``httpx-sse``), ``accumulate`` adds them up into the whole body
 (``accumulators.py``) and ``assemble`` parses it with the non-streaming ``parse_response``. It
 does not connect, retry or repair: a stream that ends early or carries an error raises
-``StreamError``, with what was assembled in ``.partial``.
+``StreamError``, with what was assembled in ``.partial``. Limits on a stream from outside (a huge
+index) are the stand-in's.
 """
 
 from __future__ import annotations
@@ -37,42 +38,7 @@ def events(raw: bytes | str | Iterable[bytes]) -> list[ServerSentEvent]:
     return list(EventSource(response).iter_sse())
 
 
-#: The largest ``index`` (tool call, content block, output item...) a stream may name. Real
-#: streams count up from 0; a huge index would make an accumulator pad a list up to it.
-MAX_INDEX = 4096
-#: The event's own positions the accumulators use: Anthropic's ``index``, Responses'
-#: ``output_index``, ``content_index`` and ``summary_index``.
-_EVENT_INDICES = ("index", "output_index", "content_index", "summary_index")
-
-
-def _indices(event: dict) -> Iterator[tuple[str, Any]]:
-    """``(place, value)`` of every index the accumulators read: the event's own, and those of
-    OpenAI Chat's choices and their tool calls and of Gemini's candidates."""
-    yield from ((key, event[key]) for key in _EVENT_INDICES if key in event)
-    for name in ("choices", "candidates"):
-        for i, item in enumerate(_dicts(event.get(name))):
-            if "index" in item:
-                yield f"{name}[{i}].index", item["index"]
-            delta = item.get("delta") if isinstance(item.get("delta"), dict) else {}
-            for j, call in enumerate(_dicts(delta.get("tool_calls"))):
-                if "index" in call:
-                    yield f"{name}[{i}].delta.tool_calls[{j}].index", call["index"]
-
-
-def _dicts(value: Any) -> list[dict]:
-    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
-
-
-def _check_indices(event: dict, where: str) -> None:
-    """Refuse an index that is not a small non-negative integer, before any work is done."""
-    for at, item in _indices(event):
-        if isinstance(item, bool) or not isinstance(item, int):
-            raise StreamError(f"{where}.{at}: expected an integer, got {item!r:.40}")
-        if not 0 <= item <= MAX_INDEX:
-            raise StreamError(f"{where}.{at}: {item} is outside 0..{MAX_INDEX}")
-
-
-class _Checked:
+class _Numbered:
     """Hands the events to an accumulator one by one, remembering which one is being read."""
 
     def __init__(self, items: list[ServerSentEvent]):
@@ -82,13 +48,6 @@ class _Checked:
     def __iter__(self) -> Iterator[ServerSentEvent]:
         for number, event in enumerate(self.items):
             self.current = number
-            data = event.data
-            if not data.startswith("[DONE]") and event.event != "ping":
-                parsed = json.loads(data)
-                if not isinstance(parsed, dict):
-                    kind = type(parsed).__name__
-                    raise StreamError(f"event {self.current}: data is a JSON {kind}, not an object")
-                _check_indices(parsed, f"event {self.current}")
             yield event
 
 
@@ -108,7 +67,7 @@ def accumulate(
         found = found[:-1]  # proxies end every format's stream this way; it carries nothing
         if notes is not None:
             notes.append("a final 'data: [DONE]' line (not part of this format) was skipped")
-    checked = _Checked(found)
+    checked = _Numbered(found)
     try:
         return ACCUMULATORS[format](checked, notes)
     except StreamError:

@@ -190,20 +190,12 @@ def uncertain(request: Request, info: ModelInfo) -> dict[str, tuple[int | None, 
 
 
 def images_of_unknown_size(request: Request, info: ModelInfo) -> dict[str, tuple[int | None, str]]:
-    """For the Claude and Gemini estimates: images given by URL (their size is unknown offline);
-    the bound is the distance from the guess to the farthest possible size."""
+    """For the Claude and Gemini estimates: images given by URL (their size is unknown offline)."""
     out: dict[str, tuple[int | None, str]] = {}
-    rule = info.image or {}
     for i, message in enumerate(request.messages):
         for j, block in enumerate(message.content):
-            if not isinstance(block, Image) or block.data is not None or not rule:
-                continue
-            guess = image_tokens(block, rule).tokens
-            most = rule.get("max_tokens") if rule.get("method") == "anthropic-area" else None
-            bound = (
-                max(guess, most - guess) if most else (0 if rule.get("method") == "flat" else None)
-            )
-            out[f"messages[{i}].content[{j}]"] = (bound, "image size unknown")
+            if isinstance(block, Image) and block.data is None and info.image:
+                out[f"messages[{i}].content[{j}]"] = (_image_bound(info), "image size unknown")
     return out
 
 
@@ -244,11 +236,14 @@ def _walk(schema: Any, shapes: set, dropped: dict, nested: list, top: bool = Fal
     _walk(schema.get("items"), shapes, dropped, nested)
 
 
-def _image_bound(info: ModelInfo) -> int:
-    """The largest image minus the one-tile guess (``image_tokens``)."""
+def _image_bound(info: ModelInfo) -> int | None:
+    """How far an image of unknown size can be from its guess (``image_tokens``): the largest
+    image's tokens minus the guess (for Claude's area rule, the guess minus the smallest too)."""
     rule = info.image or {}
     if rule.get("method") == "tiles":
         return _tiles(768, 2048, rule, "high") - _tiles(512, 512, rule, "high")
     if rule.get("method") == "patches":
         return _patches(2048, 2048, rule) - 765
-    return 0
+    if rule.get("method") == "anthropic-area" and rule.get("max_tokens"):
+        return max(765, rule["max_tokens"] - 765)  # 765: the guess for an unknown size
+    return 0 if rule.get("method") == "flat" or info.counting == "openai-chat-2024" else None

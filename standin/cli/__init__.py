@@ -141,7 +141,8 @@ def read_request(path: str, source: str | None, notes: list) -> tuple[dict, str,
     """The body in the JSON file at ``path``, its format (``source``, or detected), and the
     request parsed from it and checked; what the parser dropped or changed is appended to
     ``notes``. Shared by ``count`` and ``render``, which both start from one request body."""
-    from helpers.formats import detect, parse
+    from helpers.formats import detect
+    from standin.functions_era import parse
 
     body = read_json(path)
     if not isinstance(body, dict):

@@ -4,7 +4,7 @@ Reads raw stream bytes (a file, or - for standard input) as a provider speaking 
 sends them, and prints the assembled reply: the message with its blocks, the stop reason and
 the usage. What had to be recovered rather than read whole (a tool call whose block never
 closed, say) is printed on stderr as a note; a stream cut short says what was recovered before
-the cut. The same function as ``helpers.sse.assemble``.
+the cut. The same function as ``helpers.sse.assemble``, after the stand-in's stream limits.
 """
 
 from __future__ import annotations
@@ -24,8 +24,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from helpers.sse import StreamError, assemble
+    from helpers.sse import StreamError
     from standin.cli import UsageError, check_value, read_bytes
+    from standin.stream_checks import assemble
 
     raw = read_bytes(args.file)
     notes: list[str] = []

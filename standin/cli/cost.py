@@ -92,10 +92,11 @@ def _usage(turn: dict[str, Any], provider: str | None, where: str):
 
 def run(args: argparse.Namespace) -> int:
     from helpers.cost import project_ticket, ticket_from_usages
-    from helpers.formats import FORMATS, parse
+    from helpers.formats import FORMATS
     from helpers.messages import FormatError
     from helpers.models import UnknownModelError, model_info
     from standin.cli import UsageError, check_request, read_json
+    from standin.functions_era import parse
 
     data = read_json(args.trace)
     header = data if isinstance(data, dict) else {}
