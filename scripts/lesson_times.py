@@ -48,7 +48,7 @@ OUTPUT_CHARS_PER_MINUTE = 1200
 WALK_TOLERANCE = 5  # minutes: the model against each timed walk
 LESSON_LIMIT = 30  # minutes: no lesson may be stated longer
 WIDGET = "application/vnd.jupyter.widget-view+json"
-OPTIONAL = re.compile(r"^#{2,3} .*\(optional\)\s*$", re.M)
+OPTIONAL = re.compile(r"^## .*\(optional\)\s*$")  # a section heading; "###" stays inside it
 QUESTION_MARK = "<summary>A model answer"
 
 
@@ -152,7 +152,7 @@ def split_optional(cells: list[dict]) -> tuple[list[dict], list[dict]]:
     heading to the next ``##`` heading)."""
     core, optional, inside = [], [], False
     for cell in cells:
-        if cell["cell_type"] == "markdown" and re.match(r"#{2,3} ", _source(cell)):
+        if cell["cell_type"] == "markdown" and _source(cell).startswith("## "):
             inside = bool(OPTIONAL.match(_source(cell).splitlines()[0]))
         (optional if inside else core).append(cell)
     return core, optional

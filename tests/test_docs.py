@@ -86,6 +86,9 @@ def test_an_optional_section_is_counted_apart():
     code = {"cell_type": "code", "metadata": {}, "source": "x = 1", "outputs": []}
     core, optional = lesson_times.split_optional([code, heading, code, code, back, code])
     assert (len(core), len(optional)) == (3, 3)
+    inner = {"cell_type": "markdown", "metadata": {}, "source": "### A detail"}
+    core, optional = lesson_times.split_optional([code, heading, code, inner, code, back])
+    assert (len(core), len(optional)) == (2, 4)  # a subheading stays in the optional section
     assert round(lesson_times.estimate(lesson_times.features(optional, []))) == 2  # two cells
 
 
