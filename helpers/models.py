@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
+from decimal import Decimal
 from functools import cache
 from typing import Any
 
@@ -80,6 +81,34 @@ def as_of() -> str:
 def price_timestamp() -> datetime:
     """The fixed ``genai_request_timestamp`` for genai-prices: midnight UTC of ``as_of()``."""
     return datetime.fromisoformat(as_of()).replace(tzinfo=UTC)
+
+
+def genai_price(info: ModelInfo, **tokens: int):
+    """genai-prices' price of ``tokens`` by kind (``input_tokens=``...) at the table's date."""
+    from genai_prices import Usage as Tokens
+    from genai_prices import calc_price
+
+    usage = Tokens(**{kind: n for kind, n in tokens.items() if n})
+    at, provider = price_timestamp(), info.price_provider
+    return calc_price(usage, info.price_ref, provider_id=provider, genai_request_timestamp=at)
+
+
+def rates(model: str | ModelInfo) -> dict[str, Decimal]:
+    """US dollars per million tokens by kind: ``input``, ``cached_input``, ``output`` (and
+    ``cache_write`` where the price list has one), from genai-prices at the table's date.
+
+    A small request (1,000 tokens) is priced and scaled: a million tokens in one request would
+    land in the long-context tiers some models have."""
+    info, n, scale = info_for(model), 1_000, 1_000
+    out = {
+        "input": genai_price(info, input_tokens=n).input_price * scale,
+        "cached_input": genai_price(info, input_tokens=n, cache_read_tokens=n).input_price * scale,
+        "output": genai_price(info, output_tokens=n).output_price * scale,
+    }
+    write = genai_price(info, input_tokens=n, cache_write_tokens=n).input_price * scale
+    if write != out["input"]:
+        out["cache_write"] = write
+    return out
 
 
 def models(provider: str | None = None, *, include_legacy: bool = False) -> list[str]:

@@ -35,7 +35,7 @@ def count_fast(request: Request, model: str | ModelInfo | None = None) -> Count:
     if info.counting != "openai-chat-2024":
         return count(request, info)
     found, rows, notes = breakdown(request, info)
-    fast = counted(request, info, found, {}, notes)
+    fast = counted(request, info, found, notes)
     fast.rows = rows  # written as the pieces were cut: what Count.rows would group them into
     return fast
 
@@ -43,7 +43,7 @@ def count_fast(request: Request, model: str | ModelInfo | None = None) -> Count:
 def breakdown(request: Request, info: ModelInfo) -> tuple[list[Piece], list[Row], list[str]]:
     """Pieces, breakdown rows and notes of one request: what ``count`` shows, in one encode.
 
-    The rows are ``rows_from_pieces(pieces, labels(request))``; a plain message's three rows
+    The rows are ``rows_from_pieces(pieces, labels(request, info))``; a plain message's three rows
     (its total, its framing, its text) are written as its pieces are cut, and only the other
     parts are grouped by ``rows_from_pieces``. A part's pieces never straddle a plain message
     (each message is contiguous, the tools sit before or inside the first system message).
@@ -58,7 +58,7 @@ def breakdown(request: Request, info: ModelInfo) -> tuple[list[Piece], list[Row]
         from helpers.tokens.encodings import tokenize
 
         done = tokenize(unframe(seen), encoding)
-        return done, rows_from_pieces(done, labels(request)), notes
+        return done, rows_from_pieces(done, labels(request, info)), notes
     carrier = system_at(request)  # rendered by the rule (it carries the tools), so labelled
     carrier = request.messages[carrier] if carrier is not None else None
     named = _labels(request, skip=lambda message: message is not carrier and is_plain(message))

@@ -231,7 +231,7 @@ def _start(request: Request, info: ModelInfo) -> _State:
     else:
         from helpers.tokens.estimate import tool_pieces
 
-        head = sum(p.n for p in tool_pieces(request, info, {}, []))
+        head = sum(p.n for p in tool_pieces(request, info, []))
     return _State(info, list(request.tools), request.tool_choice, head, carrier)
 
 
@@ -248,4 +248,4 @@ def _message_total(info: ModelInfo, i: int, message: Message, names: dict[str, s
         return total(plain(i, message, names, info, []), encoding_name(info))
     from helpers.tokens.estimate import message_pieces
 
-    return sum(p.n for p in message_pieces(0, message, info, {}))
+    return sum(p.n for p in message_pieces(0, message, info))

@@ -63,7 +63,6 @@ class Count:
     total: int
     notes: list[str] = field(default_factory=list)
     pieces: list[Piece] = field(default_factory=list, repr=False)
-    labels: dict[str, str] = field(default_factory=dict, repr=False)  # part -> readable name
     request: Request | None = field(default=None, repr=False)  # what was counted
     info: ModelInfo | None = field(default=None, repr=False)  # the model row it was counted with
 
@@ -71,6 +70,13 @@ class Count:
     def rows(self) -> list[Row]:
         """The breakdown by part, grouped from the pieces when first read."""
         return rows_from_pieces(self.pieces, self.labels)
+
+    @cached_property
+    def labels(self) -> dict[str, str]:
+        """Part -> readable name (the rows' second column), from the rule when first read."""
+        if self.request is None or self.info is None:
+            return {}
+        return RULES[self.info.counting].labels(self.request, self.info)
 
     @cached_property
     def uncertain(self) -> dict[str, tuple[int | None, str]]:
@@ -146,12 +152,13 @@ def rows_from_pieces(pieces: list[Piece], labels: dict[str, str]) -> list[Row]:
     return rows
 
 
-#: Each counting rule of ``data/models.json``: the function that renders a request as pieces.
+#: Each counting rule of ``data/models.json``: the module whose ``pieces`` renders a request as
+#: pieces (and notes), and whose ``labels`` names its parts.
 RULES = {
-    "openai-chat-2024": openai_chat.pieces,
-    "anthropic-estimate": estimate.pieces,
-    "gemini-estimate": estimate.pieces,
-    "harmony": harmony.pieces,
+    "openai-chat-2024": openai_chat,
+    "anthropic-estimate": estimate,
+    "gemini-estimate": estimate,
+    "harmony": harmony,
 }
 
 
@@ -164,16 +171,14 @@ def count(request: Request, model: str | ModelInfo | None = None) -> Count:
     info = info_for(model, request)
     if info.counting not in RULES:
         raise ValueError(f"data/models.json: unknown counting rule {info.counting!r}")
-    found, labels, notes = RULES[info.counting](request, info)
-    return counted(request, info, found, labels, notes)
+    found, notes = RULES[info.counting].pieces(request, info)
+    return counted(request, info, found, notes)
 
 
-def counted(
-    request: Request, info: ModelInfo, pieces: list[Piece], labels: dict[str, str], notes: list[str]
-) -> Count:
+def counted(request: Request, info: ModelInfo, pieces: list[Piece], notes: list[str]) -> Count:
     """The ``Count`` of a request's pieces (the fast twin in the stand-in makes one too)."""
     notes = [info.note, *notes] if info.note else notes
-    return Count(info.id, sum(p.n for p in pieces), notes, pieces, labels, request, info)
+    return Count(info.id, sum(p.n for p in pieces), notes, pieces, request, info)
 
 
 def count_text(text: str, model: str | ModelInfo | None = None) -> int:

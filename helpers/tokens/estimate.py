@@ -46,37 +46,37 @@ def _block_text(block: Any) -> str | None:
     return None
 
 
-def tool_pieces(request: Request, info: ModelInfo, labels: dict, notes: list) -> list[Piece]:
+def _tool_use_prompt(request: Request, info: ModelInfo) -> tuple[str, int | None]:
+    """Anthropic's documented tool-use system prompt: the tool_choice type and its size."""
+    choice = _choice_type(request.tool_choice)
+    return choice, (info.tool_use_overhead or {}).get(choice)
+
+
+def tool_pieces(request: Request, info: ModelInfo, notes: list) -> list[Piece]:
     """The tools part: the documented tool-use system prompt (Anthropic) and each tool's JSON."""
     if not request.tools:
         return []
     anthropic = info.counting == "anthropic-estimate"
     out: list[Piece] = []
-    labels["tools"] = f"{len(request.tools)} tool definitions"
     if anthropic:
-        choice = _choice_type(request.tool_choice)
-        overhead = (info.tool_use_overhead or {}).get(choice)
+        choice, overhead = _tool_use_prompt(request, info)
         if overhead is None:
             notes.append(f"no documented tool-use system prompt size for {info.id}: 0 used")
         else:
             out.append(Piece("tools", None, overhead, ("tool-use prompt", info.id, choice)))
-            labels["tools"] += f" + tool-use system prompt ({overhead}, tool_choice {choice})"
     for k, tool in enumerate(request.tools):
         schema_key = "input_schema" if anthropic else "parameters"
         body = {"name": tool.name, "description": tool.description, schema_key: tool.parameters}
         out.append(Piece.of(f"tools[{k}]", encode(PROXY, json.dumps(body))))
-        labels[f"tools[{k}]"] = tool.name
     return out
 
 
-def message_pieces(i: int, message: Message, info: ModelInfo, labels: dict) -> list[Piece]:
+def message_pieces(i: int, message: Message, info: ModelInfo) -> list[Piece]:
     """One message: framing (an assumption) and its blocks."""
     prefix = f"messages[{i}]"
-    labels[prefix] = message.role
     out = [Piece(prefix, None, FRAMING_PER_MESSAGE, ("framing", message.role))]
     for j, block in enumerate(message.content):
         part = f"{prefix}.content[{j}]"
-        labels[part] = block.type
         images = [block] if isinstance(block, Image) else []
         if isinstance(block, ToolResult):
             images = [b for b in block.content if isinstance(b, Image)]
@@ -89,14 +89,34 @@ def message_pieces(i: int, message: Message, info: ModelInfo, labels: dict) -> l
     return out
 
 
-def pieces(request: Request, info: ModelInfo) -> tuple[list[Piece], dict[str, str], list[str]]:
-    """Pieces, row labels and notes for an estimate on an Anthropic or Gemini model."""
-    labels: dict[str, str] = {}
+def pieces(request: Request, info: ModelInfo) -> tuple[list[Piece], list[str]]:
+    """Pieces and notes for an estimate on an Anthropic or Gemini model."""
     notes: list[str] = []
-    out = tool_pieces(request, info, labels, notes)
+    out = tool_pieces(request, info, notes)
     for i, message in enumerate(request.messages):
-        out += message_pieces(i, message, info, labels)
-    return out, labels, notes
+        out += message_pieces(i, message, info)
+    return out, notes
+
+
+def labels(request: Request, info: ModelInfo) -> dict[str, str]:
+    """A readable label for every part of the request (the breakdown's second column)."""
+    out = {f"tools[{k}]": tool.name for k, tool in enumerate(request.tools)}
+    if request.tools:
+        out["tools"] = f"{len(request.tools)} tool definitions"
+        choice, overhead = _tool_use_prompt(request, info)
+        if info.counting == "anthropic-estimate" and overhead is not None:
+            out["tools"] += f" + tool-use system prompt ({overhead}, tool_choice {choice})"
+    return out | message_labels(request)
+
+
+def message_labels(request: Request) -> dict[str, str]:
+    """Each message by its role, each block by its type."""
+    out = {}
+    for i, message in enumerate(request.messages):
+        out[f"messages[{i}]"] = message.role
+        for j, block in enumerate(message.content):
+            out[f"messages[{i}].content[{j}]"] = block.type
+    return out
 
 
 SPREAD = DATA / "estimate_spread.json"

@@ -268,14 +268,14 @@ def request_seen(request: Request, info: ModelInfo, notes: list[str]) -> list[Se
     return seen + priming_seen(request, notes)
 
 
-def pieces(request: Request, info: ModelInfo) -> tuple[list, dict[str, str], list[str]]:
-    """Token pieces, labels for the breakdown rows, and notes, for one request on one model."""
+def pieces(request: Request, info: ModelInfo) -> tuple[list, list[str]]:
+    """Token pieces and notes, for one request on one model."""
     notes: list[str] = []
     seen = request_seen(request, info, notes)
-    return tokenize(seen, encoding_name(info)), labels(request), notes
+    return tokenize(seen, encoding_name(info)), notes
 
 
-def labels(request: Request) -> dict[str, str]:
+def labels(request: Request, info: ModelInfo | None = None) -> dict[str, str]:
     """A readable label for every part of the request (the breakdown's second column)."""
     names = call_names(request)
     out = {"priming": "reply priming"}
