@@ -95,10 +95,8 @@ def genai_price(info: ModelInfo, **tokens: int):
 
 def rates(model: str | ModelInfo) -> dict[str, Decimal]:
     """US dollars per million tokens by kind: ``input``, ``cached_input``, ``output`` (and
-    ``cache_write`` where the price list has one), from genai-prices at the table's date.
-
-    A small request (1,000 tokens) is priced and scaled: a million tokens in one request would
-    land in the long-context tiers some models have."""
+    ``cache_write`` where the price list has one), from genai-prices at the table's date: 1,000
+    tokens priced and scaled (a million in one request would hit some long-context tiers)."""
     info, n, scale = info_for(model), 1_000, 1_000
     out = {
         "input": genai_price(info, input_tokens=n).input_price * scale,

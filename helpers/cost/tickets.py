@@ -1,19 +1,20 @@
 """Used in lessons: 05, 06, 09, 10, 11.
 
-What one request costs, and a ticket turn by turn: the whole message list is resent every turn.
+What one request costs, a ticket turn by turn (the whole message list is resent every turn),
+and the same ticket with another tool list (``tool_count_effect``).
 
 ``price`` prices a neutral ``Usage`` (its ``input_tokens`` counts *all* input) with genai-prices
 (pinned, offline, at the model table's date), split as price lists are: uncached input, cache
 reads, cache writes, output (above a 200k-token price tier the split is approximate). A ticket
-comes from reported usage or is projected from the requests.
-
-What it deliberately does not do: type a price or download one, or model the replies.
+comes from reported usage or is projected from the requests. It does not type a price or
+download one, or model the replies.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
+from functools import cached_property
 from itertools import pairwise
 
 from helpers.cost.caching import cache_reads, cache_terms
@@ -24,22 +25,38 @@ from helpers.tokens import Count, count, count_output
 
 @dataclass
 class Cost:
-    """One request's bill, in US dollars, split the way the price list splits it."""
+    """One request's bill in US dollars. Its input is split as the price list splits it when
+    first read: uncached, cache reads, cache writes, each priced alone (linear within a tier)."""
 
     model: str
     usage: Usage
-    uncached_usd: Decimal
-    cache_read_usd: Decimal
-    cache_write_usd: Decimal
+    input_usd: Decimal
     output_usd: Decimal
-
-    @property
-    def input_usd(self) -> Decimal:
-        return self.uncached_usd + self.cache_read_usd + self.cache_write_usd
+    info: ModelInfo = field(repr=False)
+    cache_write_1h_tokens: int = 0  # of the cache writes, the 1-hour ones (Anthropic)
 
     @property
     def total_usd(self) -> Decimal:
         return self.input_usd + self.output_usd
+
+    @cached_property
+    def cache_read_usd(self) -> Decimal:
+        read = self.usage.cache_read_tokens
+        if not read:
+            return Decimal(0)
+        return genai_price(self.info, input_tokens=read, cache_read_tokens=read).input_price
+
+    @cached_property
+    def cache_write_usd(self) -> Decimal:
+        write, hour = self.usage.cache_write_tokens, self.cache_write_1h_tokens
+        if not write:
+            return Decimal(0)
+        written = dict(cache_write_tokens=write, cache_write_1h_tokens=hour)
+        return genai_price(self.info, input_tokens=write, **written).input_price
+
+    @property
+    def uncached_usd(self) -> Decimal:
+        return self.input_usd - self.cache_read_usd - self.cache_write_usd
 
 
 def price(usage: Usage, model: str | ModelInfo, *, cache_write_1h_tokens: int = 0) -> Cost:
@@ -53,17 +70,11 @@ def price(usage: Usage, model: str | ModelInfo, *, cache_write_1h_tokens: int = 
     raw_hour = (usage.raw.get("cache_creation") or {}).get("ephemeral_1h_input_tokens", 0)
     hour = cache_write_1h_tokens or raw_hour
     read, write = usage.cache_read_tokens, usage.cache_write_tokens
-    written = dict(cache_write_tokens=write, cache_write_1h_tokens=hour)
-    kinds = dict(input_tokens=usage.input_tokens, output_tokens=usage.output_tokens)
-    full = genai_price(info, cache_read_tokens=read, **written, **kinds)
-    # The split: each kind of input token priced alone (genai-prices is linear within a tier).
-    read_usd, write_usd = Decimal(0), Decimal(0)
-    if read:
-        read_usd = genai_price(info, input_tokens=read, cache_read_tokens=read).input_price
-    if write:
-        write_usd = genai_price(info, input_tokens=write, **written).input_price
-    uncached_usd = full.input_price - read_usd - write_usd
-    return Cost(info.id, usage, uncached_usd, read_usd, write_usd, full.output_price)
+    cache = dict(cache_read_tokens=read, cache_write_tokens=write, cache_write_1h_tokens=hour)
+    full = genai_price(
+        info, **cache, input_tokens=usage.input_tokens, output_tokens=usage.output_tokens
+    )
+    return Cost(info.id, usage, full.input_price, full.output_price, info, hour)
 
 
 @dataclass
