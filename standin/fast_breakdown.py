@@ -2,7 +2,7 @@
 
 The breakdown in one encode: the same tokens given to the same parts as the readable rule.
 
-``helpers.tokens.encodings.tokenize`` encodes the rule's pieces one run of text at a time: easy to
+``helpers.tokens.tokenize`` encodes the rule's pieces one run of text at a time: easy to
 follow, but a long conversation is thousands of short calls. ``pieces`` joins all the units (a
 framing token, a run of text, a whole plain message written by ``standin.fast_count.plain``)
 into one string, with a sentinel between two texts that are tokenized separately, encodes it
@@ -21,9 +21,9 @@ from __future__ import annotations
 from typing import Any
 
 from helpers.messages import Request
-from helpers.models import ModelInfo, info_for
+from helpers.models import ModelInfo, encoding_name, info_for
 from helpers.tokens import Count, Piece, Row, count, counted, rows_from_pieces
-from helpers.tokens.encodings import Seen, Special, encoding_name
+from helpers.tokens.seen import Seen, Special
 from standin.fast_count import ALLOWED, SENTINEL, Framed, fast_seen, is_plain, unframe
 
 __all__ = ["breakdown", "count_fast", "pieces"]
@@ -55,7 +55,7 @@ def breakdown(request: Request, info: ModelInfo) -> tuple[list[Piece], list[Row]
     encoding = encoding_name(info)
     units = _units(seen)
     if units is None:  # some text looks like a framing token: the rule's own way
-        from helpers.tokens.encodings import tokenize
+        from helpers.tokens import tokenize
 
         done = tokenize(unframe(seen), encoding)
         return done, rows_from_pieces(done, labels(request, info)), notes
@@ -72,7 +72,7 @@ def pieces(seen: list[Seen], encoding: str) -> list[Piece]:
     Only a run of text with several owners (system text + tools, a parallel call) needs
     offsets to share out its tokens; a ``Framed`` message is cut at its own framing tokens.
     """
-    from helpers.tokens.encodings import tokenize
+    from helpers.tokens import tokenize
 
     units = _units(seen)
     if units is None:  # some text looks like a framing token: the rule's own way
@@ -155,8 +155,8 @@ def _joined(units: list[tuple], specials: dict[str, int]) -> tuple[list[str], di
 def _cut(units: list[tuple], encoding: str, rows: list[Row] | None, labels: dict) -> list[Piece]:
     """Encode the units once and cut the ids back into pieces (consecutive tokens of one part
     merged); append the breakdown rows to ``rows`` (None: no rows)."""
-    from helpers.tokens.encodings import encoding as load
-    from helpers.tokens.encodings import split_at
+    from helpers.models import encoding as load
+    from helpers.models import split_at
 
     enc = load(encoding)
     specials = enc._special_tokens

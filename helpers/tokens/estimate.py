@@ -20,8 +20,8 @@ from typing import Any
 from helpers.examples import DATA
 from helpers.messages import Image, Message, Reasoning, Request, Text, ToolCall, ToolResult
 from helpers.models import ModelInfo
-from helpers.tokens.encodings import PROXY, Piece, encode
 from helpers.tokens.exactness import image_tokens
+from helpers.tokens.seen import CUT, Seen, Sized
 
 FRAMING_PER_MESSAGE = 3  # an assumption (OpenAI's figure); neither provider publishes one
 
@@ -52,29 +52,29 @@ def _tool_use_prompt(request: Request, info: ModelInfo) -> tuple[str, int | None
     return choice, (info.tool_use_overhead or {}).get(choice)
 
 
-def tool_pieces(request: Request, info: ModelInfo, notes: list) -> list[Piece]:
+def tool_seen(request: Request, info: ModelInfo, notes: list) -> list[Seen]:
     """The tools part: the documented tool-use system prompt (Anthropic) and each tool's JSON."""
     if not request.tools:
         return []
     anthropic = info.counting == "anthropic-estimate"
-    out: list[Piece] = []
+    out: list[Seen] = []
     if anthropic:
         choice, overhead = _tool_use_prompt(request, info)
         if overhead is None:
             notes.append(f"no documented tool-use system prompt size for {info.id}: 0 used")
         else:
-            out.append(Piece("tools", None, overhead, ("tool-use prompt", info.id, choice)))
+            out.append(("tools", Sized(overhead, ("tool-use prompt", info.id, choice))))
     for k, tool in enumerate(request.tools):
         schema_key = "input_schema" if anthropic else "parameters"
         body = {"name": tool.name, "description": tool.description, schema_key: tool.parameters}
-        out.append(Piece.of(f"tools[{k}]", encode(PROXY, json.dumps(body))))
+        out += [(f"tools[{k}]", json.dumps(body)), (f"tools[{k}]", CUT)]  # each on its own
     return out
 
 
-def message_pieces(i: int, message: Message, info: ModelInfo) -> list[Piece]:
-    """One message: framing (an assumption) and its blocks."""
+def message_seen(i: int, message: Message, info: ModelInfo) -> list[Seen]:
+    """One message: framing (an assumption) and its blocks, each text tokenized on its own."""
     prefix = f"messages[{i}]"
-    out = [Piece(prefix, None, FRAMING_PER_MESSAGE, ("framing", message.role))]
+    out: list[Seen] = [(prefix, Sized(FRAMING_PER_MESSAGE, ("framing", message.role)))]
     for j, block in enumerate(message.content):
         part = f"{prefix}.content[{j}]"
         images = [block] if isinstance(block, Image) else []
@@ -82,19 +82,19 @@ def message_pieces(i: int, message: Message, info: ModelInfo) -> list[Piece]:
             images = [b for b in block.content if isinstance(b, Image)]
         for image in images:
             cost = image_tokens(image, info.image)
-            out.append(Piece(part, None, cost.tokens, ("image", image.data or image.url)))
+            out.append((part, Sized(cost.tokens, ("image", image.data or image.url))))
         text = _block_text(block)
         if text:
-            out.append(Piece.of(part, encode(PROXY, text)))
+            out += [(part, text), (part, CUT)]
     return out
 
 
-def pieces(request: Request, info: ModelInfo) -> tuple[list[Piece], list[str]]:
-    """Pieces and notes for an estimate on an Anthropic or Gemini model."""
+def seen(request: Request, info: ModelInfo) -> tuple[list[Seen], list[str]]:
+    """What is counted for an estimate on an Anthropic or Gemini model, and notes."""
     notes: list[str] = []
-    out = tool_pieces(request, info, notes)
+    out = tool_seen(request, info, notes)
     for i, message in enumerate(request.messages):
-        out += message_pieces(i, message, info)
+        out += message_seen(i, message, info)
     return out, notes
 
 

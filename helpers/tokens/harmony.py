@@ -22,8 +22,8 @@ from helpers.html import no_math
 from helpers.messages import Image, Reasoning, Request, Text, ToolCall, ToolResult
 from helpers.messages.blocks import dump_arguments
 from helpers.models import ModelInfo
-from helpers.tokens.encodings import Piece
 from helpers.tokens.estimate import message_labels
+from helpers.tokens.seen import Seen, Tokens
 
 KNOWLEDGE_CUTOFF = "2024-06"
 ROLE_COLOURS = {
@@ -190,13 +190,13 @@ def render_harmony(request: Request) -> HarmonyView:
     return HarmonyView(enc.decode(tokens), list(tokens), decoded, segments, notes)
 
 
-def pieces(request: Request, info: ModelInfo) -> tuple[list[Piece], list[str]]:
-    """The ``harmony`` counting rule for ``helpers.tokens.count``: one piece per message."""
+def seen(request: Request, info: ModelInfo) -> tuple[list[Seen], list[str]]:
+    """The ``harmony`` counting rule for ``helpers.tokens.count``: its tokens, by message."""
     view = render_harmony(request)
-    out = []
+    out: list[Seen] = []
     for role, part, begin, end in view.segments:
         path = "system" if role in ("system", "developer") else part
-        out.append(Piece.of(path, tuple(view.tokens[begin:end])))
+        out.append((path, Tokens(view.tokens[begin:end])))
     return out, view.notes
 
 
