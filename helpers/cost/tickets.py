@@ -4,10 +4,9 @@ What one request costs, a ticket turn by turn (the whole message list is resent 
 and the same ticket with another tool list (``tool_count_effect``).
 
 ``price`` prices a neutral ``Usage`` (its ``input_tokens`` counts *all* input) with genai-prices
-(pinned, offline, at the model table's date), split as price lists are: uncached input, cache
-reads, cache writes, output (above a 200k-token price tier the split is approximate). A ticket
-comes from reported usage or is projected from the requests. It does not type a price or
-download one, or model the replies.
+(pinned, offline, at the table's date), split as price lists are: uncached input, cache reads,
+cache writes, output (past a 200k-token tier the split is approximate). A ticket comes from
+reported usage or is projected from the requests. It types no price and models no reply.
 """
 
 from __future__ import annotations
@@ -246,9 +245,8 @@ class ToolOverhead:
         return self.tools + self.system
 
 
-def tool_overhead(request: Request, model: str | ModelInfo | None = None) -> ToolOverhead:
-    """A request's tokens of tool definitions and of system prompt."""
-    counted = count(request, model)
+def tool_overhead(counted: Count) -> ToolOverhead:
+    """A counted request's tokens of tool definitions and of system prompt."""
     system = sum(counted.part(p) for p in counted.systems())
     return ToolOverhead(counted.model, counted.part("tools"), system)
 
@@ -262,10 +260,16 @@ def with_tools(requests: list[Request], tools: list[Tool]) -> list[Request]:
 class ToolCountEffect:
     """The same ticket with two tool lists: what the extra definitions cost."""
 
-    before: ToolOverhead
-    after: ToolOverhead
     ticket_before: Ticket
     ticket_after: Ticket
+
+    @cached_property
+    def before(self) -> ToolOverhead:
+        return tool_overhead(self.ticket_before.counts[0])
+
+    @cached_property
+    def after(self) -> ToolOverhead:
+        return tool_overhead(self.ticket_after.counts[0])
 
     @property
     def ticket_ratio(self) -> Decimal:
@@ -291,10 +295,6 @@ def tool_count_effect(
 ) -> ToolCountEffect:
     """Cost the ticket as sent, and again with ``tools`` in every request instead."""
     info = info_for(model, requests[0])
-    other = with_tools(requests, tools)
-    return ToolCountEffect(
-        tool_overhead(requests[0], info),
-        tool_overhead(other[0], info),
-        project_ticket(requests, info, caching=caching),
-        project_ticket(other, info, caching=caching),
-    )
+    before = project_ticket(requests, info, caching=caching)
+    after = project_ticket(with_tools(requests, tools), info, caching=caching)
+    return ToolCountEffect(before, after)
