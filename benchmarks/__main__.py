@@ -70,7 +70,7 @@ def _timed(fn: Callable[[], object], runs: int = 21) -> float:
 
 
 def _clear_caches() -> None:
-    from helpers.tokens.encodings import encode
+    from helpers.models import encode
 
     encode.cache_clear()
 
@@ -102,8 +102,8 @@ def imports() -> None:
         seconds = _import_seconds(module)
         _row(f"import {module}", f"{1000 * seconds:.0f} ms", "target < 150 ms")
     for name in ("o200k_base", "cl100k_base"):
-        code = f"from helpers.tokens.encodings import encoding; encoding('{name}')"
-        load = _fresh(code, runs=5) - _fresh("import helpers.tokens.encodings", runs=5)
+        code = f"from helpers.models import encoding; encoding('{name}')"
+        load = _fresh(code, runs=5) - _fresh("import helpers.models", runs=5)
         _row(f"tokenizer load: {name}", f"{1000 * load:.0f} ms", "once per process, lazily")
 
 
@@ -120,8 +120,8 @@ def _everyday_requests() -> list:
 
 def overhead() -> None:
     from benchmarks.sundry_ticket import long_ticket
+    from helpers.models import encoding
     from helpers.tokens import count, count_text
-    from helpers.tokens.encodings import encoding
     from standin.fast_breakdown import count_fast
     from standin.fast_count import count_total
 

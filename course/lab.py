@@ -73,8 +73,7 @@ class LabScenario:
 
 def _text_of(tokens: int, model: str) -> str:
     """A realistic tool result (order records) cut to exactly ``tokens`` tokens."""
-    from helpers.models import model_info
-    from helpers.tokens.encodings import encoding
+    from helpers.models import encoding, model_info
 
     enc = encoding(model_info(model).encoding or "o200k_base")
     ids = enc.encode_ordinary(_FILLER * (tokens // 40 + 2))

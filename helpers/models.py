@@ -4,7 +4,8 @@ The model table: which tokenizer, counting rule, prices and cache rules each mod
 
 Everything comes from one dated file, ``data/models.json``: lessons never hard-code a model id
 and nothing per-model is typed into code. Prices are looked up in genai-prices at one fixed date
-(``price_timestamp``), so results are reproducible.
+(``price_timestamp``), so results are reproducible. The tokenizers are tiktoken's, with the chat
+framing tokens added, loaded when first used; Claude and Gemini are counted with the ``PROXY``.
 
 It does not guess: an unknown id raises ``UnknownModelError``, unless it *starts with* a known
 id (a dated snapshot such as ``gpt-4o-2024-08-06``): then ``matched_by_prefix`` names it.
@@ -13,12 +14,17 @@ id (a dated snapshot such as ``gpt-4o-2024-08-06``): then ``matched_by_prefix`` 
 from __future__ import annotations
 
 import json
+from bisect import bisect_right
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
-from functools import cache
-from typing import Any
+from decimal import Decimal
+from functools import cache, lru_cache
+from typing import TYPE_CHECKING, Any
 
 from helpers.examples import DATA
+
+if TYPE_CHECKING:
+    import tiktoken
 
 TABLE = DATA / "models.json"
 
@@ -82,6 +88,32 @@ def price_timestamp() -> datetime:
     return datetime.fromisoformat(as_of()).replace(tzinfo=UTC)
 
 
+def genai_price(info: ModelInfo, **tokens: int):
+    """genai-prices' price of ``tokens`` by kind (``input_tokens=``...) at the table's date."""
+    from genai_prices import Usage as Tokens
+    from genai_prices import calc_price
+
+    usage = Tokens(**{kind: n for kind, n in tokens.items() if n})
+    at, provider = price_timestamp(), info.price_provider
+    return calc_price(usage, info.price_ref, provider_id=provider, genai_request_timestamp=at)
+
+
+def rates(model: str | ModelInfo) -> dict[str, Decimal]:
+    """US dollars per million tokens by kind: ``input``, ``cached_input``, ``output`` (and
+    ``cache_write`` where the price list has one), from genai-prices at the table's date: 1,000
+    tokens priced and scaled (a million in one request would hit some long-context tiers)."""
+    info, n, scale = info_for(model), 1_000, 1_000
+    out = {
+        "input": genai_price(info, input_tokens=n).input_price * scale,
+        "cached_input": genai_price(info, input_tokens=n, cache_read_tokens=n).input_price * scale,
+        "output": genai_price(info, output_tokens=n).output_price * scale,
+    }
+    write = genai_price(info, input_tokens=n, cache_write_tokens=n).input_price * scale
+    if write != out["input"]:
+        out["cache_write"] = write
+    return out
+
+
 def models(provider: str | None = None, *, include_legacy: bool = False) -> list[str]:
     """Known model ids, optionally only one provider's; legacy rows only when asked for."""
     rows = _table()["models"]
@@ -136,3 +168,73 @@ def info_for(model: str | ModelInfo | None, request: Any = None) -> ModelInfo:
         return model
     chosen = model or (request.model if request is not None else "") or default_model("openai")
     return model_info(chosen)
+
+
+# --- the tokenizers ---------------------------------------------------------------------------
+
+#: The stand-in tokenizer for models whose own is not public (Claude, Gemini): an estimate.
+PROXY = "o200k_base"
+
+_CL100K_FRAMING = {"<|start|>": 100264, "<|end|>": 100265, "<|message|>": 100266}
+_CL100K_FRAMING["<|constrain|>"] = 100267
+
+
+def encoding_name(info: ModelInfo) -> str:
+    """The encoding a model is counted with: its own, else the ``PROXY``."""
+    return info.encoding or PROXY
+
+
+@cache
+def encoding(name: str) -> tiktoken.Encoding:
+    """The tiktoken encoding ``name`` with the chat framing tokens added (loaded once)."""
+    import tiktoken
+
+    if name in ("o200k_base", "o200k_harmony"):
+        return tiktoken.get_encoding("o200k_harmony")
+    if name == "cl100k_base":
+        base = tiktoken.get_encoding("cl100k_base")
+        return tiktoken.Encoding(
+            name="cl100k_chat",
+            pat_str=base._pat_str,
+            mergeable_ranks=base._mergeable_ranks,
+            special_tokens={**base._special_tokens, **_CL100K_FRAMING},
+        )
+    raise ValueError(
+        f"no tokenizer {name!r} here; the lessons use o200k_base, o200k_harmony, cl100k_base"
+    )
+
+
+def special_id(name: str, token: str) -> int:
+    """The id of a framing token such as ``<|start|>`` in encoding ``name``."""
+    return encoding(name).encode_single_token(token)
+
+
+@lru_cache(maxsize=1 << 16)
+def encode(name: str, text: str) -> tuple[int, ...]:
+    """Token ids of ``text`` (no special tokens recognised), memoised by content."""
+    return tuple(encoding(name).encode_ordinary(text))
+
+
+def split_at(name: str, text: str, cuts: list[int]) -> list[tuple[int, ...]]:
+    """Encode ``text`` once, then cut its tokens at the character positions ``cuts``.
+
+    Group ``k`` holds the tokens that start at or after ``cuts[k - 1]`` and before ``cuts[k]``:
+    a token that straddles a cut belongs to the group it starts in, so the groups add up to
+    the text's exact token count (per tool, per paragraph, per part of a tool).
+    """
+    if list(cuts) != sorted(cuts):
+        raise ValueError(f"cut positions must be in order, got {cuts}")
+    if not cuts:
+        return [encode(name, text)]
+    at_bytes = [len(text[:cut].encode("utf-8")) for cut in cuts]  # a token may end mid-character
+    groups: list[list[int]] = [[] for _ in range(len(cuts) + 1)]
+    position = 0
+    for token in encode(name, text):
+        groups[bisect_right(at_bytes, position)].append(token)
+        position += _token_size(name, token)
+    return [tuple(group) for group in groups]
+
+
+@lru_cache(maxsize=1 << 16)
+def _token_size(name: str, token: int) -> int:
+    return len(encoding(name).decode_single_token_bytes(token))

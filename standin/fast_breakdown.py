@@ -2,7 +2,7 @@
 
 The breakdown in one encode: the same tokens given to the same parts as the readable rule.
 
-``helpers.tokens.encodings.tokenize`` encodes the rule's pieces one run of text at a time: easy to
+``helpers.tokens.tokenize`` encodes the rule's pieces one run of text at a time: easy to
 follow, but a long conversation is thousands of short calls. ``pieces`` joins all the units (a
 framing token, a run of text, a whole plain message written by ``standin.fast_count.plain``)
 into one string, with a sentinel between two texts that are tokenized separately, encodes it
@@ -21,9 +21,9 @@ from __future__ import annotations
 from typing import Any
 
 from helpers.messages import Request
-from helpers.models import ModelInfo, info_for
+from helpers.models import ModelInfo, encoding_name, info_for
 from helpers.tokens import Count, Piece, Row, count, counted, rows_from_pieces
-from helpers.tokens.encodings import Seen, Special, encoding_name
+from helpers.tokens.seen import Seen, Special
 from standin.fast_count import ALLOWED, SENTINEL, Framed, fast_seen, is_plain, unframe
 
 __all__ = ["breakdown", "count_fast", "pieces"]
@@ -35,7 +35,7 @@ def count_fast(request: Request, model: str | ModelInfo | None = None) -> Count:
     if info.counting != "openai-chat-2024":
         return count(request, info)
     found, rows, notes = breakdown(request, info)
-    fast = counted(request, info, found, {}, notes)
+    fast = counted(request, info, found, notes)
     fast.rows = rows  # written as the pieces were cut: what Count.rows would group them into
     return fast
 
@@ -43,7 +43,7 @@ def count_fast(request: Request, model: str | ModelInfo | None = None) -> Count:
 def breakdown(request: Request, info: ModelInfo) -> tuple[list[Piece], list[Row], list[str]]:
     """Pieces, breakdown rows and notes of one request: what ``count`` shows, in one encode.
 
-    The rows are ``rows_from_pieces(pieces, labels(request))``; a plain message's three rows
+    The rows are ``rows_from_pieces(pieces, labels(request, info))``; a plain message's three rows
     (its total, its framing, its text) are written as its pieces are cut, and only the other
     parts are grouped by ``rows_from_pieces``. A part's pieces never straddle a plain message
     (each message is contiguous, the tools sit before or inside the first system message).
@@ -55,10 +55,10 @@ def breakdown(request: Request, info: ModelInfo) -> tuple[list[Piece], list[Row]
     encoding = encoding_name(info)
     units = _units(seen)
     if units is None:  # some text looks like a framing token: the rule's own way
-        from helpers.tokens.encodings import tokenize
+        from helpers.tokens import tokenize
 
         done = tokenize(unframe(seen), encoding)
-        return done, rows_from_pieces(done, labels(request)), notes
+        return done, rows_from_pieces(done, labels(request, info)), notes
     carrier = system_at(request)  # rendered by the rule (it carries the tools), so labelled
     carrier = request.messages[carrier] if carrier is not None else None
     named = _labels(request, skip=lambda message: message is not carrier and is_plain(message))
@@ -72,7 +72,7 @@ def pieces(seen: list[Seen], encoding: str) -> list[Piece]:
     Only a run of text with several owners (system text + tools, a parallel call) needs
     offsets to share out its tokens; a ``Framed`` message is cut at its own framing tokens.
     """
-    from helpers.tokens.encodings import tokenize
+    from helpers.tokens import tokenize
 
     units = _units(seen)
     if units is None:  # some text looks like a framing token: the rule's own way
@@ -155,8 +155,8 @@ def _joined(units: list[tuple], specials: dict[str, int]) -> tuple[list[str], di
 def _cut(units: list[tuple], encoding: str, rows: list[Row] | None, labels: dict) -> list[Piece]:
     """Encode the units once and cut the ids back into pieces (consecutive tokens of one part
     merged); append the breakdown rows to ``rows`` (None: no rows)."""
-    from helpers.tokens.encodings import encoding as load
-    from helpers.tokens.encodings import split_at
+    from helpers.models import encoding as load
+    from helpers.models import split_at
 
     enc = load(encoding)
     specials = enc._special_tokens

@@ -3,7 +3,7 @@
 The fast path for totals: one encode per request, each message counted once per ticket.
 
 The rule lives in ``helpers.tokens.openai_chat`` (what the model sees) and
-``helpers.tokens.encodings.tokenize`` (how those pieces become tokens). This module gives the
+``helpers.tokens.tokenize`` (how those pieces become tokens). This module gives the
 same totals faster; ``tests/test_tokens.py`` checks with hypothesis that both always agree.
 
 - ``total(seen, encoding)``: the pieces joined into one string, with a sentinel special token
@@ -32,8 +32,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from helpers.messages import Message, Request, Text
-from helpers.models import ModelInfo
-from helpers.tokens.encodings import Seen, Special, encoding_name
+from helpers.models import ModelInfo, encoding_name
+from helpers.tokens.seen import Seen, Special
 
 __all__ = ["Counter", "Framed", "count_total", "fast_seen", "is_plain", "plain", "total"]
 
@@ -94,7 +94,7 @@ def total(seen: list[Seen], encoding: str) -> int:
 
     ``seen`` may hold ``Framed`` messages (``fast_seen``) or only the rule's pieces.
     """
-    from helpers.tokens.encodings import encoding as load
+    from helpers.models import encoding as load
 
     parts: list[str] = []
     sentinels = sized = 0
@@ -120,7 +120,7 @@ def total(seen: list[Seen], encoding: str) -> int:
 
 def _slow_total(seen: list[Seen], encoding: str) -> int:
     """The rule's own tokenizer, one run at a time (text that looks like a framing token)."""
-    from helpers.tokens.encodings import tokenize
+    from helpers.tokens import tokenize
 
     return sum(p.n for p in tokenize(unframe(seen), encoding))
 
@@ -180,9 +180,9 @@ class Counter:
 
         info = info_for(self.model, request)
         if info.counting == "harmony":
-            from helpers.tokens.harmony import pieces
+            from helpers.tokens import count
 
-            return sum(p.n for p in pieces(request, info)[0])
+            return count(request, info).total
         state = self._state
         if (
             state is None
@@ -229,9 +229,10 @@ def _start(request: Request, info: ModelInfo) -> _State:
             seen = openai_chat.tools_seen(request.tools) + seen
         head = total(seen, encoding_name(info))
     else:
-        from helpers.tokens.estimate import tool_pieces
+        from helpers.tokens import tokenize
+        from helpers.tokens.estimate import tool_seen
 
-        head = sum(p.n for p in tool_pieces(request, info, {}, []))
+        head = sum(p.n for p in tokenize(tool_seen(request, info, []), encoding_name(info)))
     return _State(info, list(request.tools), request.tool_choice, head, carrier)
 
 
@@ -246,6 +247,7 @@ def _system_at(request: Request, info: ModelInfo) -> int | None:
 def _message_total(info: ModelInfo, i: int, message: Message, names: dict[str, str]) -> int:
     if info.counting == "openai-chat-2024":
         return total(plain(i, message, names, info, []), encoding_name(info))
-    from helpers.tokens.estimate import message_pieces
+    from helpers.tokens import tokenize
+    from helpers.tokens.estimate import message_seen
 
-    return sum(p.n for p in message_pieces(0, message, info, {}))
+    return sum(p.n for p in tokenize(message_seen(0, message, info), encoding_name(info)))

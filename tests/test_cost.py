@@ -193,12 +193,12 @@ def test_compaction_shrinks_later_requests_only():
 def test_tool_overhead_and_the_effect_of_five_more_tools():
     model = "gpt-4o-mini"
     opening = sundry.opening(model)
-    nine = tool_overhead(opening)
     counted = count(opening)
+    nine = tool_overhead(counted)
     assert nine.tools == counted.part("tools") and nine.system == counted.part("messages[0]")
     assert nine.tools + nine.system < counted.total  # the first user message is the rest
     more = with_tools(sundry_requests(model), sundry.TOOLS + sundry.EXTRA_TOOLS)
-    fourteen = tool_overhead(more[0])
+    fourteen = tool_overhead(count(more[0]))
     assert fourteen.tools > nine.tools and fourteen.system == nine.system
     base, bigger = project_ticket(sundry_requests(model)), project_ticket(more)
     assert bigger.total_usd > base.total_usd

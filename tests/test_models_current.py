@@ -65,7 +65,7 @@ def test_the_old_defaults_status_is_recorded():
 
 
 def test_gemini_3_8_flash_is_priced_at_its_introductory_rate_on_as_of():
-    from helpers.cost.tickets import rates
+    from helpers.cost import rates
 
     assert as_of() < "2027-01-01"  # the note says the rate doubles then
     assert rates(model_info("gemini-3.8-flash"))["input"] == Decimal("0.75")

@@ -20,8 +20,8 @@ from helpers.messages import (
     tool_result,
     user,
 )
+from helpers.models import encode, special_id
 from helpers.tokens import count, count_text, token_keys
-from helpers.tokens.encodings import encode, special_id
 from helpers.tokens.exactness import image_size, image_tokens
 from helpers.tokens.openai_chat import render_namespace
 from standin.explained import explained, table
@@ -256,7 +256,7 @@ def test_harmony_breakdown_sums_to_the_total(request):
 
 
 def _clear_caches():
-    from helpers.tokens.encodings import encode
+    from helpers.models import encode
 
     encode.cache_clear()
 
@@ -277,7 +277,7 @@ def test_the_fast_twins_always_agree_with_the_readable_count(request, model):
     breakdown (``fast_breakdown``: pieces, rows, total) == the one-encode total
     (``fast_count.count_total``) == the Counter fed the whole request."""
     from helpers.models import model_info
-    from helpers.tokens.encodings import tokenize
+    from helpers.tokens import tokenize
     from helpers.tokens.openai_chat import request_seen
     from standin.fast_breakdown import breakdown, count_fast, pieces
     from standin.fast_count import fast_seen, total
@@ -543,7 +543,7 @@ def test_count_goes_live_only_when_asked(loopback, monkeypatch):
 
 
 def test_split_at_gives_every_token_to_the_span_it_starts_in():
-    from helpers.tokens.encodings import encode, split_at
+    from helpers.models import encode, split_at
 
     text = "alpha beta\n\ngamma delta"
     groups = split_at("o200k_base", text, [0, 12])

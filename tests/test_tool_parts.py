@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from helpers.examples import sundry
 from helpers.messages import Tool
+from helpers.models import encoding
 from helpers.tokens import tool_parts
-from helpers.tokens.encodings import encoding
 from helpers.tokens.openai_chat import render_namespace
 
 

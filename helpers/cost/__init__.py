@@ -10,21 +10,23 @@ or guess how a model would behave with other tools.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from decimal import Decimal
+from dataclasses import replace
 
-from helpers.cost.caching import cache_break, common_prefix, openai_cached_tokens
+from helpers.cost.caching import cache_break, cache_terms, common_prefix, openai_cached_tokens
 from helpers.cost.tickets import (
     Cost,
     Ticket,
-    cache_terms,
+    ToolCountEffect,
+    ToolOverhead,
     price,
     project_ticket,
-    rates,
     ticket_from_usages,
+    tool_count_effect,
+    tool_overhead,
+    with_tools,
 )
-from helpers.messages import Message, Request, Text, Tool, Usage
-from helpers.models import ModelInfo, info_for
+from helpers.messages import Message, Request, Text, Usage
+from helpers.models import rates
 
 __all__ = [
     "Cost",
@@ -46,78 +48,6 @@ __all__ = [
     "tool_overhead",
     "with_tools",
 ]
-
-
-@dataclass
-class ToolOverhead:
-    """The fixed part of every request: tool definitions and system prompt, in tokens."""
-
-    model: str
-    tools: int
-    system: int
-
-    @property
-    def tools_and_system(self) -> int:
-        return self.tools + self.system
-
-
-def tool_overhead(request: Request, model: str | ModelInfo | None = None) -> ToolOverhead:
-    """A request's tokens of tool definitions and of system prompt."""
-    from helpers.tokens import count
-
-    counted = count(request, model)
-    return ToolOverhead(
-        counted.model,
-        counted.part("tools"),
-        sum(counted.part(p) for p in counted.systems()),
-    )
-
-
-def with_tools(requests: list[Request], tools: list[Tool]) -> list[Request]:
-    """The same requests with another tool list (for "what do five more tools cost?")."""
-    return [replace(r, messages=list(r.messages), tools=list(tools)) for r in requests]
-
-
-@dataclass
-class ToolCountEffect:
-    """The same ticket with two tool lists: what the extra definitions cost."""
-
-    before: ToolOverhead
-    after: ToolOverhead
-    ticket_before: Ticket
-    ticket_after: Ticket
-
-    @property
-    def ticket_ratio(self) -> Decimal:
-        return self.ticket_after.total_usd / self.ticket_before.total_usd
-
-    def __str__(self) -> str:
-        b, a = self.before, self.after
-        tb, ta = self.ticket_before, self.ticket_after
-        return (
-            f"tools: {b.tools} -> {a.tools} tokens (+{a.tools - b.tools} per request); "
-            f"tools + system: {b.tools_and_system} -> {a.tools_and_system}; "
-            f"ticket of {len(tb.turns)} requests: ${tb.total_usd:.6f} -> ${ta.total_usd:.6f} "
-            f"(x{self.ticket_ratio:.3f}) on {tb.model}"
-        )
-
-
-def tool_count_effect(
-    requests: list[Request],
-    tools: list[Tool],
-    model: str | ModelInfo | None = None,
-    *,
-    caching: bool = True,
-) -> ToolCountEffect:
-    """Cost the ticket as sent, and again with ``tools`` in every request instead."""
-    info = info_for(model, requests[0])
-    other = with_tools(requests, tools)
-    return ToolCountEffect(
-        tool_overhead(requests[0], info),
-        tool_overhead(other[0], info),
-        project_ticket(requests, info, caching=caching),
-        project_ticket(other, info, caching=caching),
-    )
 
 
 def compact(request: Request, keep_last: int, summary: str) -> Request:

@@ -14,11 +14,11 @@ lookback or automatic ``cache_control``, or OpenAI's GPT-5.6+ explicit breakpoin
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
 
 from helpers.messages import Request
-from helpers.models import ModelInfo, info_for
+from helpers.models import ModelInfo, encoding, encoding_name, info_for, rates
 from helpers.tokens import Count, count, token_keys
-from helpers.tokens.encodings import encoding, encoding_name
 
 MAX_BREAKPOINTS = 4  # Anthropic: "A maximum of 4 blocks with cache_control may be provided."
 
@@ -92,6 +92,33 @@ def openai_cached_tokens(shared: int, min_tokens: int = 1024, step: int = 128) -
     if shared < min_tokens:
         return 0
     return min_tokens + step * ((shared - min_tokens) // step)
+
+
+def _dollars(usd: Decimal) -> str:
+    """At least cents, and every digit the price has: 3.00, 0.30, 0.075."""
+    whole, _, cents = f"{usd.normalize():f}".partition(".")
+    return f"{whole}.{cents:0<2}"
+
+
+def cache_terms(model: str | ModelInfo) -> list[str]:
+    """The cache's terms for ``model`` in words: price of a cached token, lifetime, best effort,
+    and any contested figure with both sources (from ``data/models.json`` and genai-prices)."""
+    info = info_for(model)
+    rule = info.cache
+    if rule.get("kind", "none") == "none":
+        why = rule.get("not_modelled")
+        return [f"{info.id}: no prompt cache modelled" + (f": {why}" if why else "")]
+    r = rates(info)
+    write = f", cache write ${_dollars(r['cache_write'])}" if "cache_write" in r else ""
+    contested = (rule.get("contested") or {}).items()
+    return [
+        f"cached input ${_dollars(r['cached_input'])} per million tokens"
+        f" (uncached ${_dollars(r['input'])}"
+        f"{write}); cached from {rule['min_tokens']:,} tokens",
+        f"cache lifetime: {rule.get('lifetime', 'not documented')}",
+        f"best effort: {rule.get('best_effort', 'no provider guarantees a hit')}",
+        *(f"contested ({key} = {rule.get(key)}): {why}" for key, why in contested),
+    ]
 
 
 def breakpoint_positions(counted: Count, marks: list[str]) -> list[int]:

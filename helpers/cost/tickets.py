@@ -1,54 +1,61 @@
 """Used in lessons: 05, 06, 09, 10, 11.
 
-What one request costs, and a ticket turn by turn: the whole message list is resent every turn.
+What one request costs, a ticket turn by turn (the whole message list is resent every turn),
+and the same ticket with another tool list (``tool_count_effect``).
 
 ``price`` prices a neutral ``Usage`` (its ``input_tokens`` counts *all* input) with genai-prices
-(pinned, offline, at the model table's date), split as price lists are: uncached input, cache
-reads, cache writes, output (above a 200k-token price tier the split is approximate). A ticket
-comes from reported usage or is projected from the requests.
-
-What it deliberately does not do: type a price or download one, or model the replies.
+(pinned, offline, at the table's date), split as price lists are: uncached input, cache reads,
+cache writes, output (past a 200k-token tier the split is approximate). A ticket comes from
+reported usage or is projected from the requests. It types no price and models no reply.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
+from functools import cached_property
+from itertools import pairwise
 
-from helpers.cost.caching import cache_reads
-from helpers.messages import Message, Request, Usage
-from helpers.models import ModelInfo, as_of, info_for, price_timestamp
+from helpers.cost.caching import cache_reads, cache_terms
+from helpers.messages import Message, Request, Tool, Usage
+from helpers.models import ModelInfo, as_of, genai_price, info_for
 from helpers.tokens import Count, count, count_output
 
 
 @dataclass
 class Cost:
-    """One request's bill, in US dollars, split the way the price list splits it."""
+    """One request's bill in US dollars. Its input is split as the price list splits it when
+    first read: uncached, cache reads, cache writes, each priced alone (linear within a tier)."""
 
     model: str
     usage: Usage
-    uncached_usd: Decimal
-    cache_read_usd: Decimal
-    cache_write_usd: Decimal
+    input_usd: Decimal
     output_usd: Decimal
-
-    @property
-    def input_usd(self) -> Decimal:
-        return self.uncached_usd + self.cache_read_usd + self.cache_write_usd
+    info: ModelInfo = field(repr=False)
+    cache_write_1h_tokens: int = 0  # of the cache writes, the 1-hour ones (Anthropic)
 
     @property
     def total_usd(self) -> Decimal:
         return self.input_usd + self.output_usd
 
+    @cached_property
+    def cache_read_usd(self) -> Decimal:
+        read = self.usage.cache_read_tokens
+        if not read:
+            return Decimal(0)
+        return genai_price(self.info, input_tokens=read, cache_read_tokens=read).input_price
 
-def _calc(info: ModelInfo, **tokens: int):
-    """genai-prices' price of ``tokens`` by kind (``input_tokens=``...) at the table's date."""
-    from genai_prices import Usage as Tokens
-    from genai_prices import calc_price
+    @cached_property
+    def cache_write_usd(self) -> Decimal:
+        write, hour = self.usage.cache_write_tokens, self.cache_write_1h_tokens
+        if not write:
+            return Decimal(0)
+        written = dict(cache_write_tokens=write, cache_write_1h_tokens=hour)
+        return genai_price(self.info, input_tokens=write, **written).input_price
 
-    usage = Tokens(**{kind: n for kind, n in tokens.items() if n})
-    at, provider = price_timestamp(), info.price_provider
-    return calc_price(usage, info.price_ref, provider_id=provider, genai_request_timestamp=at)
+    @property
+    def uncached_usd(self) -> Decimal:
+        return self.input_usd - self.cache_read_usd - self.cache_write_usd
 
 
 def price(usage: Usage, model: str | ModelInfo, *, cache_write_1h_tokens: int = 0) -> Cost:
@@ -62,68 +69,11 @@ def price(usage: Usage, model: str | ModelInfo, *, cache_write_1h_tokens: int = 
     raw_hour = (usage.raw.get("cache_creation") or {}).get("ephemeral_1h_input_tokens", 0)
     hour = cache_write_1h_tokens or raw_hour
     read, write = usage.cache_read_tokens, usage.cache_write_tokens
-    full = _calc(
-        info,
-        input_tokens=usage.input_tokens,
-        cache_read_tokens=read,
-        cache_write_tokens=write,
-        cache_write_1h_tokens=hour,
-        output_tokens=usage.output_tokens,
+    cache = dict(cache_read_tokens=read, cache_write_tokens=write, cache_write_1h_tokens=hour)
+    full = genai_price(
+        info, **cache, input_tokens=usage.input_tokens, output_tokens=usage.output_tokens
     )
-    # The split: each kind of input token priced alone (genai-prices is linear within a tier).
-    read_usd, write_usd = Decimal(0), Decimal(0)
-    if read:
-        read_usd = _calc(info, input_tokens=read, cache_read_tokens=read).input_price
-    if write:
-        written = dict(cache_write_tokens=write, cache_write_1h_tokens=hour)
-        write_usd = _calc(info, input_tokens=write, **written).input_price
-    uncached_usd = full.input_price - read_usd - write_usd
-    return Cost(info.id, usage, uncached_usd, read_usd, write_usd, full.output_price)
-
-
-def rates(model: str | ModelInfo) -> dict[str, Decimal]:
-    """US dollars per million tokens by kind: ``input``, ``cached_input``, ``output`` (and
-    ``cache_write`` where the price list has one), from genai-prices at the table's date.
-
-    A small request (1,000 tokens) is priced and scaled: a million tokens in one request would
-    land in the long-context tiers some models have."""
-    info, n, scale = info_for(model), 1_000, 1_000
-    out = {
-        "input": _calc(info, input_tokens=n).input_price * scale,
-        "cached_input": _calc(info, input_tokens=n, cache_read_tokens=n).input_price * scale,
-        "output": _calc(info, output_tokens=n).output_price * scale,
-    }
-    write = _calc(info, input_tokens=n, cache_write_tokens=n).input_price * scale
-    if write != out["input"]:
-        out["cache_write"] = write
-    return out
-
-
-def _dollars(usd: Decimal) -> str:
-    """At least cents, and every digit the price has: 3.00, 0.30, 0.075."""
-    whole, _, cents = f"{usd.normalize():f}".partition(".")
-    return f"{whole}.{cents:0<2}"
-
-
-def cache_terms(model: str | ModelInfo) -> list[str]:
-    """The cache's terms for ``model`` in words: price of a cached token, lifetime, best effort,
-    and any contested figure with both sources (from ``data/models.json`` and genai-prices)."""
-    info = info_for(model)
-    rule = info.cache
-    if rule.get("kind", "none") == "none":
-        why = rule.get("not_modelled")
-        return [f"{info.id}: no prompt cache modelled" + (f": {why}" if why else "")]
-    r = rates(info)
-    write = f", cache write ${_dollars(r['cache_write'])}" if "cache_write" in r else ""
-    contested = (rule.get("contested") or {}).items()
-    return [
-        f"cached input ${_dollars(r['cached_input'])} per million tokens"
-        f" (uncached ${_dollars(r['input'])}"
-        f"{write}); cached from {rule['min_tokens']:,} tokens",
-        f"cache lifetime: {rule.get('lifetime', 'not documented')}",
-        f"best effort: {rule.get('best_effort', 'no provider guarantees a hit')}",
-        *(f"contested ({key} = {rule.get(key)}): {why}" for key, why in contested),
-    ]
+    return Cost(info.id, usage, full.input_price, full.output_price, info, hour)
 
 
 @dataclass
@@ -264,13 +214,10 @@ def _outputs(requests, info, output_tokens, final_reply, notes) -> list[int]:
         return [output_tokens] * len(requests)
     if output_tokens is not None:
         return list(output_tokens)
-    outputs = []
-    for now, after in zip(requests, requests[1:], strict=False):
-        reply = _reply_to(now, after)
-        outputs.append(count_output(reply, info) if reply is not None else 0)
     if final_reply is None:
         notes.append("final reply not given: its output is not priced (pass final_reply=)")
-    return outputs + [count_output(final_reply, info) if final_reply is not None else 0]
+    replies = [*(_reply_to(now, after) for now, after in pairwise(requests)), final_reply]
+    return [count_output(reply, info) if reply is not None else 0 for reply in replies]
 
 
 def _reply_to(now: Request, after: Request) -> Message | None:
@@ -283,3 +230,71 @@ def _reply_to(now: Request, after: Request) -> Message | None:
     else:  # compaction dropped it too: the reply is the first assistant message that is new
         later = [m for m in after.messages if m not in now.messages]
     return next((m for m in later if m.role == "assistant"), None)
+
+
+@dataclass
+class ToolOverhead:
+    """The fixed part of every request: tool definitions and system prompt, in tokens."""
+
+    model: str
+    tools: int
+    system: int
+
+    @property
+    def tools_and_system(self) -> int:
+        return self.tools + self.system
+
+
+def tool_overhead(counted: Count) -> ToolOverhead:
+    """A counted request's tokens of tool definitions and of system prompt."""
+    system = sum(counted.part(p) for p in counted.systems())
+    return ToolOverhead(counted.model, counted.part("tools"), system)
+
+
+def with_tools(requests: list[Request], tools: list[Tool]) -> list[Request]:
+    """The same requests with another tool list (for "what do five more tools cost?")."""
+    return [replace(r, messages=list(r.messages), tools=list(tools)) for r in requests]
+
+
+@dataclass
+class ToolCountEffect:
+    """The same ticket with two tool lists: what the extra definitions cost."""
+
+    ticket_before: Ticket
+    ticket_after: Ticket
+
+    @cached_property
+    def before(self) -> ToolOverhead:
+        return tool_overhead(self.ticket_before.counts[0])
+
+    @cached_property
+    def after(self) -> ToolOverhead:
+        return tool_overhead(self.ticket_after.counts[0])
+
+    @property
+    def ticket_ratio(self) -> Decimal:
+        return self.ticket_after.total_usd / self.ticket_before.total_usd
+
+    def __str__(self) -> str:
+        b, a = self.before, self.after
+        tb, ta = self.ticket_before, self.ticket_after
+        return (
+            f"tools: {b.tools} -> {a.tools} tokens (+{a.tools - b.tools} per request); "
+            f"tools + system: {b.tools_and_system} -> {a.tools_and_system}; "
+            f"ticket of {len(tb.turns)} requests: ${tb.total_usd:.6f} -> ${ta.total_usd:.6f} "
+            f"(x{self.ticket_ratio:.3f}) on {tb.model}"
+        )
+
+
+def tool_count_effect(
+    requests: list[Request],
+    tools: list[Tool],
+    model: str | ModelInfo | None = None,
+    *,
+    caching: bool = True,
+) -> ToolCountEffect:
+    """Cost the ticket as sent, and again with ``tools`` in every request instead."""
+    info = info_for(model, requests[0])
+    before = project_ticket(requests, info, caching=caching)
+    after = project_ticket(with_tools(requests, tools), info, caching=caching)
+    return ToolCountEffect(before, after)

@@ -5,9 +5,11 @@ Counting input tokens: text, one message, or a whole request with a breakdown by
 >>> c = count(request)          # the request's model, or pass model=...
 >>> c.total, c.label, c.part("tools")   # 1342, "exact", 612; c.rows: the breakdown by part
 
-The model's counting rule comes from ``data/models.json`` (``RULES``). What it deliberately
-does not do: load a tokenizer at import time (the first count loads one, about half a second),
-or touch the network.
+The model's counting rule (``RULES``, named in ``data/models.json``) says what the model is
+shown (``helpers.tokens.seen``); ``tokenize`` encodes the text between two boundaries once and
+gives each token to the piece it starts in, so the parts add up to the total. What it
+deliberately does not do: load a tokenizer at import time (the first count loads one, about half
+a second), read special tokens inside user text, or touch the network.
 """
 
 from __future__ import annotations
@@ -15,18 +17,21 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import accumulate
 from typing import NamedTuple
 
-from helpers.messages import Message, Reasoning, Request, Text, Tool, ToolCall
-from helpers.models import ModelInfo, info_for
+from helpers.messages import Message, Reasoning, Request, Text, ToolCall
+from helpers.models import ModelInfo, encode, encoding_name, info_for, special_id, split_at
 from helpers.tokens import estimate, exactness, harmony, openai_chat
-from helpers.tokens.encodings import Piece, count_sections, encode, encoding_name, split_at
 from helpers.tokens.harmony import render_harmony
 from helpers.tokens.openai_chat import render_namespace
+from helpers.tokens.parts import ToolParts, count_sections, tool_parts
+from helpers.tokens.seen import CUT, Seen, Sized, Special, Tokens
 
 __all__ = [
     "Count",
     "Piece",
+    "tokenize",
     "Row",
     "rows_from_pieces",
     "count",
@@ -40,6 +45,19 @@ __all__ = [
     "ToolParts",
     "tool_parts",
 ]
+
+
+class Piece(NamedTuple):
+    """A run of tokens owned by one part of the request (a named tuple: cheap to make)."""
+
+    part: str  # "tools[3]", "messages[2]", "messages[2].content[1]", "priming", ...
+    ids: tuple[int, ...] | None  # token ids, or None where only a count exists (images, overhead)
+    n: int  # number of tokens
+    key: object = None  # what identifies the content when ``ids`` is None (for cache prefixes)
+
+    @staticmethod
+    def of(part: str, ids: tuple[int, ...]) -> Piece:
+        return Piece(part, ids, len(ids))
 
 
 class Row(NamedTuple):
@@ -63,7 +81,6 @@ class Count:
     total: int
     notes: list[str] = field(default_factory=list)
     pieces: list[Piece] = field(default_factory=list, repr=False)
-    labels: dict[str, str] = field(default_factory=dict, repr=False)  # part -> readable name
     request: Request | None = field(default=None, repr=False)  # what was counted
     info: ModelInfo | None = field(default=None, repr=False)  # the model row it was counted with
 
@@ -71,6 +88,13 @@ class Count:
     def rows(self) -> list[Row]:
         """The breakdown by part, grouped from the pieces when first read."""
         return rows_from_pieces(self.pieces, self.labels)
+
+    @cached_property
+    def labels(self) -> dict[str, str]:
+        """Part -> readable name (the rows' second column), from the rule when first read."""
+        if self.request is None or self.info is None:
+            return {}
+        return RULES[self.info.counting].labels(self.request, self.info)
 
     @cached_property
     def uncertain(self) -> dict[str, tuple[int | None, str]]:
@@ -146,34 +170,59 @@ def rows_from_pieces(pieces: list[Piece], labels: dict[str, str]) -> list[Row]:
     return rows
 
 
-#: Each counting rule of ``data/models.json``: the function that renders a request as pieces.
+#: Each counting rule of ``data/models.json``: the module whose ``seen`` says what the model is
+#: shown (and notes), and whose ``labels`` names the parts.
 RULES = {
-    "openai-chat-2024": openai_chat.pieces,
-    "anthropic-estimate": estimate.pieces,
-    "gemini-estimate": estimate.pieces,
-    "harmony": harmony.pieces,
+    "openai-chat-2024": openai_chat,
+    "anthropic-estimate": estimate,
+    "gemini-estimate": estimate,
+    "harmony": harmony,
 }
 
 
 def count(request: Request, model: str | ModelInfo | None = None) -> Count:
-    """Input tokens of a whole request on ``model`` (default: the request's own model).
-
-    It renders the request as pieces with the model's counting rule and tokenizes them. It
-    never touches the network.
-    """
+    """Input tokens of a whole request on ``model`` (default: the request's own model): what
+    the model's counting rule says the model is shown, tokenized. It never touches the network."""
     info = info_for(model, request)
     if info.counting not in RULES:
         raise ValueError(f"data/models.json: unknown counting rule {info.counting!r}")
-    found, labels, notes = RULES[info.counting](request, info)
-    return counted(request, info, found, labels, notes)
+    seen, notes = RULES[info.counting].seen(request, info)
+    return counted(request, info, tokenize(seen, encoding_name(info)), notes)
 
 
-def counted(
-    request: Request, info: ModelInfo, pieces: list[Piece], labels: dict[str, str], notes: list[str]
-) -> Count:
+def tokenize(seen: list[Seen], name: str) -> list[Piece]:
+    """What the model is shown, as pieces of tokens of encoding ``name``: each run of text
+    between two boundaries encoded once, its tokens cut back into their parts."""
+    pieces: list[Piece] = []
+    run: list[tuple[str, str]] = []  # the texts since the last boundary
+    for part, content in [*seen, ("", CUT)]:  # a last boundary ends the last run
+        if not isinstance(content, Special | Sized | Tokens):
+            run += [(part, content)] if content else []
+            continue
+        pieces += _run_pieces(run, name)
+        run = []
+        if isinstance(content, Sized):
+            pieces.append(Piece(part, None, content.tokens, content.key))
+        elif isinstance(content, Tokens):
+            pieces.append(Piece.of(part, tuple(content)))
+        elif content:
+            pieces.append(Piece.of(part, (special_id(name, content),)))
+    return pieces
+
+
+def _run_pieces(run: list[tuple[str, str]], name: str) -> list[Piece]:
+    """One run of texts encoded as one string, its tokens cut back into their parts."""
+    if not run:
+        return []
+    cuts = list(accumulate(len(text) for _, text in run[:-1]))
+    groups = split_at(name, "".join(text for _, text in run), cuts)
+    return [Piece.of(part, ids) for (part, _), ids in zip(run, groups, strict=True) if ids]
+
+
+def counted(request: Request, info: ModelInfo, pieces: list[Piece], notes: list[str]) -> Count:
     """The ``Count`` of a request's pieces (the fast twin in the stand-in makes one too)."""
     notes = [info.note, *notes] if info.note else notes
-    return Count(info.id, sum(p.n for p in pieces), notes, pieces, labels, request, info)
+    return Count(info.id, sum(p.n for p in pieces), notes, pieces, request, info)
 
 
 def count_text(text: str, model: str | ModelInfo | None = None) -> int:
@@ -209,37 +258,3 @@ def token_keys(counted: Count) -> tuple[list[object], list[str]]:
             keys.extend((piece.key, k) for k in range(piece.n))
         parts.extend([piece.part] * piece.n)
     return keys, parts
-
-
-@dataclass
-class ToolParts:
-    name: str
-    description: int
-    signature: int  # the "type name = (_: {" line: the name plus TypeScript syntax
-    parameters: int  # parameter descriptions, names, types, optional marks, closing
-    estimate: bool = False
-
-    @property
-    def total(self) -> int:
-        return self.description + self.signature + self.parameters
-
-
-def tool_parts(tools: list[Tool], model: str | ModelInfo) -> tuple[list[ToolParts], int]:
-    """Per tool, its tokens by part; and the tokens of the namespace framing around them.
-
-    The namespace is encoded once and each token given to the part it starts in
-    (``split_at``), so the parts add up to the namespace's tokens. Exact only for a model
-    whose tokenizer is public; otherwise the ``PROXY``, and ``estimate`` is True.
-    """
-    info = info_for(model)
-    text, starts = render_namespace([(t.name, t.description, t.parameters) for t in tools])
-    cuts = []  # for each tool: where its description, its name line and its parameters start
-    for tool, start in zip(tools, starts, strict=True):
-        signature = start + (len(f"// {tool.description}\n") if tool.description else 0)
-        cuts += [start, signature, text.index("\n", signature) + 1]
-    groups = split_at(encoding_name(info), text, [*cuts, text.rindex("} // ")])
-    parts = [
-        ToolParts(t.name, *(len(g) for g in groups[1 + 3 * i : 4 + 3 * i]), info.encoding is None)
-        for i, t in enumerate(tools)
-    ]
-    return parts, len(groups[0]) + len(groups[-1])

@@ -1,4 +1,4 @@
-"""Used in lessons: none directly (imported by tokens).
+"""Used in lessons: none directly (imported by tokens, tokens.harmony).
 
 Counting rules ``anthropic-estimate`` and ``gemini-estimate``: labelled estimates.
 
@@ -20,8 +20,8 @@ from typing import Any
 from helpers.examples import DATA
 from helpers.messages import Image, Message, Reasoning, Request, Text, ToolCall, ToolResult
 from helpers.models import ModelInfo
-from helpers.tokens.encodings import PROXY, Piece, encode
 from helpers.tokens.exactness import image_tokens
+from helpers.tokens.seen import CUT, Seen, Sized
 
 FRAMING_PER_MESSAGE = 3  # an assumption (OpenAI's figure); neither provider publishes one
 
@@ -46,57 +46,77 @@ def _block_text(block: Any) -> str | None:
     return None
 
 
-def tool_pieces(request: Request, info: ModelInfo, labels: dict, notes: list) -> list[Piece]:
+def _tool_use_prompt(request: Request, info: ModelInfo) -> tuple[str, int | None]:
+    """Anthropic's documented tool-use system prompt: the tool_choice type and its size."""
+    choice = _choice_type(request.tool_choice)
+    return choice, (info.tool_use_overhead or {}).get(choice)
+
+
+def tool_seen(request: Request, info: ModelInfo, notes: list) -> list[Seen]:
     """The tools part: the documented tool-use system prompt (Anthropic) and each tool's JSON."""
     if not request.tools:
         return []
     anthropic = info.counting == "anthropic-estimate"
-    out: list[Piece] = []
-    labels["tools"] = f"{len(request.tools)} tool definitions"
+    out: list[Seen] = []
     if anthropic:
-        choice = _choice_type(request.tool_choice)
-        overhead = (info.tool_use_overhead or {}).get(choice)
+        choice, overhead = _tool_use_prompt(request, info)
         if overhead is None:
             notes.append(f"no documented tool-use system prompt size for {info.id}: 0 used")
         else:
-            out.append(Piece("tools", None, overhead, ("tool-use prompt", info.id, choice)))
-            labels["tools"] += f" + tool-use system prompt ({overhead}, tool_choice {choice})"
+            out.append(("tools", Sized(overhead, ("tool-use prompt", info.id, choice))))
     for k, tool in enumerate(request.tools):
         schema_key = "input_schema" if anthropic else "parameters"
         body = {"name": tool.name, "description": tool.description, schema_key: tool.parameters}
-        out.append(Piece.of(f"tools[{k}]", encode(PROXY, json.dumps(body))))
-        labels[f"tools[{k}]"] = tool.name
+        out += [(f"tools[{k}]", json.dumps(body)), (f"tools[{k}]", CUT)]  # each on its own
     return out
 
 
-def message_pieces(i: int, message: Message, info: ModelInfo, labels: dict) -> list[Piece]:
-    """One message: framing (an assumption) and its blocks."""
+def message_seen(i: int, message: Message, info: ModelInfo) -> list[Seen]:
+    """One message: framing (an assumption) and its blocks, each text tokenized on its own."""
     prefix = f"messages[{i}]"
-    labels[prefix] = message.role
-    out = [Piece(prefix, None, FRAMING_PER_MESSAGE, ("framing", message.role))]
+    out: list[Seen] = [(prefix, Sized(FRAMING_PER_MESSAGE, ("framing", message.role)))]
     for j, block in enumerate(message.content):
         part = f"{prefix}.content[{j}]"
-        labels[part] = block.type
         images = [block] if isinstance(block, Image) else []
         if isinstance(block, ToolResult):
             images = [b for b in block.content if isinstance(b, Image)]
         for image in images:
             cost = image_tokens(image, info.image)
-            out.append(Piece(part, None, cost.tokens, ("image", image.data or image.url)))
+            out.append((part, Sized(cost.tokens, ("image", image.data or image.url))))
         text = _block_text(block)
         if text:
-            out.append(Piece.of(part, encode(PROXY, text)))
+            out += [(part, text), (part, CUT)]
     return out
 
 
-def pieces(request: Request, info: ModelInfo) -> tuple[list[Piece], dict[str, str], list[str]]:
-    """Pieces, row labels and notes for an estimate on an Anthropic or Gemini model."""
-    labels: dict[str, str] = {}
+def seen(request: Request, info: ModelInfo) -> tuple[list[Seen], list[str]]:
+    """What is counted for an estimate on an Anthropic or Gemini model, and notes."""
     notes: list[str] = []
-    out = tool_pieces(request, info, labels, notes)
+    out = tool_seen(request, info, notes)
     for i, message in enumerate(request.messages):
-        out += message_pieces(i, message, info, labels)
-    return out, labels, notes
+        out += message_seen(i, message, info)
+    return out, notes
+
+
+def labels(request: Request, info: ModelInfo) -> dict[str, str]:
+    """A readable label for every part of the request (the breakdown's second column)."""
+    out = {f"tools[{k}]": tool.name for k, tool in enumerate(request.tools)}
+    if request.tools:
+        out["tools"] = f"{len(request.tools)} tool definitions"
+        choice, overhead = _tool_use_prompt(request, info)
+        if info.counting == "anthropic-estimate" and overhead is not None:
+            out["tools"] += f" + tool-use system prompt ({overhead}, tool_choice {choice})"
+    return out | message_labels(request)
+
+
+def message_labels(request: Request) -> dict[str, str]:
+    """Each message by its role, each block by its type."""
+    out = {}
+    for i, message in enumerate(request.messages):
+        out[f"messages[{i}]"] = message.role
+        for j, block in enumerate(message.content):
+            out[f"messages[{i}].content[{j}]"] = block.type
+    return out
 
 
 SPREAD = DATA / "estimate_spread.json"

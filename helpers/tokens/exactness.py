@@ -20,8 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from helpers.messages import Image, Request, Text, ToolCall
-from helpers.models import ModelInfo
-from helpers.tokens.encodings import PROXY, encode, encoding_name
+from helpers.models import PROXY, ModelInfo, encode, encoding_name
 
 
 @dataclass

@@ -22,7 +22,8 @@ from helpers.html import no_math
 from helpers.messages import Image, Reasoning, Request, Text, ToolCall, ToolResult
 from helpers.messages.blocks import dump_arguments
 from helpers.models import ModelInfo
-from helpers.tokens.encodings import Piece
+from helpers.tokens.estimate import message_labels
+from helpers.tokens.seen import Seen, Tokens
 
 KNOWLEDGE_CUTOFF = "2024-06"
 ROLE_COLOURS = {
@@ -189,15 +190,17 @@ def render_harmony(request: Request) -> HarmonyView:
     return HarmonyView(enc.decode(tokens), list(tokens), decoded, segments, notes)
 
 
-def pieces(request: Request, info: ModelInfo) -> tuple[list[Piece], dict[str, str], list[str]]:
-    """The ``harmony`` counting rule for ``helpers.tokens.count``: one piece per message."""
+def seen(request: Request, info: ModelInfo) -> tuple[list[Seen], list[str]]:
+    """The ``harmony`` counting rule for ``helpers.tokens.count``: its tokens, by message."""
     view = render_harmony(request)
-    out, labels = [], {"priming": "reply priming", "system": "harmony system + developer"}
+    out: list[Seen] = []
     for role, part, begin, end in view.segments:
         path = "system" if role in ("system", "developer") else part
-        if path.startswith("messages["):
-            i, j = (int(x.rstrip("]")) for x in path[len("messages[") :].split("].content["))
-            labels[f"messages[{i}]"] = request.messages[i].role
-            labels[path] = request.messages[i].content[j].type
-        out.append(Piece.of(path, tuple(view.tokens[begin:end])))
-    return out, labels, view.notes
+        out.append((path, Tokens(view.tokens[begin:end])))
+    return out, view.notes
+
+
+def labels(request: Request, info: ModelInfo) -> dict[str, str]:
+    """A readable label for every part (the breakdown's second column)."""
+    out = {"priming": "reply priming", "system": "harmony system + developer"}
+    return out | message_labels(request)

@@ -19,8 +19,8 @@ from typing import Any
 from helpers.messages import Image, Message, Reasoning, Request, Text, Tool, ToolCall, ToolResult
 from helpers.messages.blocks import dump_arguments
 from helpers.models import ModelInfo
-from helpers.tokens.encodings import CUT, Seen, Sized, Special, encoding_name, tokenize
 from helpers.tokens.exactness import image_tokens
+from helpers.tokens.seen import CUT, Seen, Sized, Special
 
 START, MESSAGE, END, CONSTRAIN = map(
     Special, ("<|start|>", "<|message|>", "<|end|>", "<|constrain|>")
@@ -268,14 +268,13 @@ def request_seen(request: Request, info: ModelInfo, notes: list[str]) -> list[Se
     return seen + priming_seen(request, notes)
 
 
-def pieces(request: Request, info: ModelInfo) -> tuple[list, dict[str, str], list[str]]:
-    """Token pieces, labels for the breakdown rows, and notes, for one request on one model."""
+def seen(request: Request, info: ModelInfo) -> tuple[list[Seen], list[str]]:
+    """What the model is shown, and notes, for one request on one model."""
     notes: list[str] = []
-    seen = request_seen(request, info, notes)
-    return tokenize(seen, encoding_name(info)), labels(request), notes
+    return request_seen(request, info, notes), notes
 
 
-def labels(request: Request) -> dict[str, str]:
+def labels(request: Request, info: ModelInfo | None = None) -> dict[str, str]:
     """A readable label for every part of the request (the breakdown's second column)."""
     names = call_names(request)
     out = {"priming": "reply priming"}

@@ -321,9 +321,7 @@ def answer(route: Route, headers: dict[str, str], raw: bytes, scenario: Scenario
 
 def _tokenizer(model: str):
     """``tokenize(text) -> pieces``: the usage counter's own tokens, as text."""
-    from helpers.models import info_for
-    from helpers.tokens.encodings import encoding
-    from helpers.tokens.estimate import PROXY
+    from helpers.models import PROXY, encoding, info_for
 
     codec = encoding(info_for(model).encoding or PROXY)
 
