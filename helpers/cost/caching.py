@@ -3,12 +3,13 @@
 Prompt caching from the actual tokens: what consecutive requests share, and what it saves.
 
 A prompt cache only serves an exact *prefix* of the tokens the model is shown, so requests are
-counted and the longest common prefix decides: OpenAI caches nothing below 1,024 tokens, then
-128-token steps; Anthropic reads the longest prefix written before and writes up to its last
-``cache_control`` breakpoint.
+counted and the longest common prefix decides: OpenAI (before GPT-5.6) caches nothing below
+1,024 tokens, then 128-token steps; Anthropic, and OpenAI from GPT-5.6 on, read the longest
+prefix written before and write up to the request's last breakpoint (OpenAI's implicit one: the
+end of the prompt, as observed).
 
 What it deliberately does not do: model eviction or routing misses, Anthropic's 20-block
-lookback or automatic ``cache_control``, or OpenAI's GPT-5.6+ explicit breakpoints.
+lookback or automatic ``cache_control``.
 """
 
 from __future__ import annotations
@@ -185,6 +186,11 @@ def cache_reads(
         warm = _warm_prefix(counts[0], keys[0], rule, between_tickets, notes)
     if kind == "anthropic-breakpoints":
         return _anthropic_reads(requests, counts, keys, warm, rule, breakpoints)
+    if kind == "openai-breakpoints":  # GPT-5.6 on: the implicit breakpoint, 3 explicit at most
+        explicit = (breakpoints or [])[-3:]
+        if warm and not {"tools", "system"} & set(explicit):
+            notes.append("no breakpoint ends the tools and system prompt, so none is read")
+        return _anthropic_reads(requests, counts, keys, warm, rule, [*explicit, "last"])
     # a prefix cache: each request reads what it shares with the one before it
     pairs = zip([warm, *keys[:-1]], keys, strict=True)
     shared = [common_prefix(before, now) for before, now in pairs]
