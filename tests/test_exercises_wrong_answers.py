@@ -206,6 +206,17 @@ def test_06_3_a_float_is_not_the_decimal_the_exercise_asks_for(triage_run):
     assert not ex06.check_savings(off, requests, MODEL)  # the price, not the saving
 
 
+def test_06_3_the_saving_on_gpt_6_luna_is_not_the_one_asked_for(triage_run):
+    from dataclasses import replace
+
+    requests = _requests(triage_run)
+    luna = [replace(r, model="gpt-6-luna") for r in requests]
+    off = project_ticket(luna, "gpt-6-luna", caching=False).total_usd
+    on = project_ticket(luna, "gpt-6-luna").total_usd
+    mixed_up = ex06.check_savings(off - on, requests, MODEL)
+    assert not mixed_up and "gpt-6-luna" in mixed_up.message and "this lesson's" in mixed_up.message
+
+
 def test_08_1_the_success_message_quotes_the_lost_description():
     right = ex08.check_bug_map(dict(ex08._LETTERS), MODEL)
     assert right and "nothing says refunds are capped" not in right.message
@@ -707,3 +718,17 @@ def test_12_2_off_by_one_or_with_the_cache_on_is_refused(lab_baseline):
     assert "caching=False" in cached.message
     for right in (14, 14.0, "14"):
         assert ex12.check_break_even_requests(right, lab_baseline), right
+
+
+def test_12_1_the_share_over_the_whole_ticket_is_not_the_first_requests():
+    from course.exercises import token_arithmetic_lab as ex12
+    from course.lab import LabScenario, build_requests
+    from helpers.tokens import count
+
+    baseline = LabScenario(model=MODEL, requests=6, tools=9, result_tokens=150)
+    counts = [count(r) for r in build_requests(baseline)]
+    whole = sum(c.part("tools") for c in counts) / sum(c.total for c in counts)
+    wrong = ex12.check_tools_share(round(whole, 2), baseline)
+    assert not wrong and "whole ticket" in wrong.message
+    first = counts[0]
+    assert ex12.check_tools_share(round(first.part("tools") / first.total, 2), baseline)

@@ -38,9 +38,9 @@ def test_openai_rows_from_gpt_5_6_on_bill_their_cache_writes():
 
 
 def test_gpt_6_luna_writes_its_prompt_then_reads_it_and_writes_the_new_part():
-    """As observed on gpt-5.6-sol (coder/mux#3705, agentcore-public-stack#962): the first
-    request at or above 1,024 tokens writes its whole prompt, each later one reads the earlier
-    prompt (not in 128-token steps) and writes what it added, billed at 1.25x input."""
+    """As observed on GPT-5.6 (coder/mux#3705, BerriAI/litellm#37628): the first request at or
+    above 1,024 tokens writes its whole prompt, each later one reads the earlier prompt (not in
+    128-token steps) and writes what it added, billed at 1.25x input."""
     from course.lab import LabScenario, build_requests
     from helpers.cost import project_ticket, rates
     from helpers.tokens import count
@@ -55,26 +55,40 @@ def test_gpt_6_luna_writes_its_prompt_then_reads_it_and_writes_the_new_part():
     assert second.cached_tokens == totals[0] - priming
     assert second.cache_write_tokens == totals[1] - totals[0]
     assert any(t.cached_tokens % 128 for t in ticket.turns[1:])  # no 128-token steps
-    write_usd = rates("gpt-6-luna")["cache_write"]
-    assert write_usd == rates("gpt-6-luna")["input"] * Decimal("1.25")
+    assert rates("gpt-6-luna")["cache_write"] == rates("gpt-6-luna")["input"] * Decimal("1.25")
 
 
-def test_gpt_6_luna_below_the_minimum_writes_nothing_and_warm_needs_a_breakpoint():
+def test_gpt_6_luna_reads_a_shared_prefix_up_to_a_message_end():
+    """litellm#37628: a second prompt that shares only the first part of the first one read that
+    shared part (6,002 of 7,495 written tokens) and wrote its own tail."""
+    from dataclasses import replace
+
+    from course.lab import LabScenario, build_requests
+    from helpers.cost import project_ticket
+    from helpers.cost.caching import message_ends
+    from helpers.messages import user
+    from helpers.tokens import count
+
+    base = build_requests(LabScenario(model="gpt-6-luna", requests=3, tools=14))[-1]
+    a = replace(base, messages=[*base.messages, user("Thanks, that is all.")])
+    b = replace(base, messages=[*base.messages, user("One more question about my order.")])
+    ticket = project_ticket([a, b], "gpt-6-luna", output_tokens=5)
+    shared_end = message_ends(count(base))[-1]
+    assert ticket.turns[1].cached_tokens == shared_end  # up to the last message both share
+    assert ticket.turns[1].cache_write_tokens == message_ends(count(b))[-1] - shared_end
+
+
+def test_gpt_6_luna_below_the_minimum_writes_nothing_and_a_warm_prefix_is_read():
+    from course.lab import LabScenario, build_requests
     from helpers.cost import project_ticket
     from helpers.examples import sundry
 
     small = project_ticket([sundry.opening("gpt-6-luna")], "gpt-6-luna", output_tokens=5)
     assert (small.cached_tokens, small.turns[0].cache_write_tokens) == (0, 0)
-    from course.lab import LabScenario, build_requests
-
     requests = build_requests(LabScenario(model="gpt-6-luna", requests=2, tools=14))
-    cold = project_ticket(requests, "gpt-6-luna", output_tokens=5, between_tickets=60)
-    assert cold.turns[0].cached_tokens == 0
-    assert "no breakpoint ends the tools and system prompt, so none is read" in cold.notes
-    marked = project_ticket(
-        requests, "gpt-6-luna", output_tokens=5, between_tickets=60, breakpoints=["system"]
-    )
-    assert marked.turns[0].cached_tokens > 1024  # the system message holds the tools too
+    warm = project_ticket(requests, "gpt-6-luna", output_tokens=5, between_tickets=60)
+    cold = project_ticket(requests, "gpt-6-luna", output_tokens=5, between_tickets=3600)
+    assert warm.turns[0].cached_tokens > 1024 and cold.turns[0].cached_tokens == 0
 
 
 def test_a_cache_not_modelled_prices_no_cached_tokens_and_says_so():

@@ -116,9 +116,22 @@ def _blank_result(info: dict) -> Result:
 def check_tools_share(answer: float, baseline: LabScenario) -> Result:
     from helpers.tokens import count
 
-    first = count(build_requests(baseline)[0])
+    requests = build_requests(baseline)
+    first = count(requests[0])
     expected = first.part("tools") / first.total
+    counts = [count(r) for r in requests]
+    whole = sum(c.part("tools") for c in counts) / sum(c.total for c in counts)
     value = as_number(answer)
+    near_whole = value is not None and abs(value - Decimal(f"{whole:.2f}")) <= Decimal("0.005")
+    if near_whole and abs(whole - expected) > 0.01:
+        return not_yet(
+            EX_SHARE,
+            f"{answer!r} is the tools' share of the whole ticket: the question asks about the "
+            "first request only",
+            expected=round(expected, 2),
+            tolerance=Decimal("0.005"),
+            kind="number",
+        )
     if value is not None and value > 1:
         return not_yet(
             EX_SHARE,

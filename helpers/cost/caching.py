@@ -4,9 +4,9 @@ Prompt caching from the actual tokens: what consecutive requests share, and what
 
 A prompt cache only serves an exact *prefix* of the tokens the model is shown, so requests are
 counted and the longest common prefix decides: OpenAI (before GPT-5.6) caches nothing below
-1,024 tokens, then 128-token steps; Anthropic, and OpenAI from GPT-5.6 on, read the longest
-prefix written before and write up to the request's last breakpoint (OpenAI's implicit one: the
-end of the prompt, as observed).
+1,024 tokens, then 128-token steps; Anthropic reads the longest prefix written before and writes
+up to its last breakpoint; OpenAI from GPT-5.6 on reads what it shares with an earlier write up
+to a message's end and writes up to its last message's end (as observed).
 
 What it deliberately does not do: model eviction or routing misses, Anthropic's 20-block
 lookback or automatic ``cache_control``.
@@ -186,11 +186,8 @@ def cache_reads(
         warm = _warm_prefix(counts[0], keys[0], rule, between_tickets, notes)
     if kind == "anthropic-breakpoints":
         return _anthropic_reads(requests, counts, keys, warm, rule, breakpoints)
-    if kind == "openai-breakpoints":  # GPT-5.6 on: the implicit breakpoint, 3 explicit at most
-        explicit = (breakpoints or [])[-3:]
-        if warm and not {"tools", "system"} & set(explicit):
-            notes.append("no breakpoint ends the tools and system prompt, so none is read")
-        return _anthropic_reads(requests, counts, keys, warm, rule, [*explicit, "last"])
+    if kind == "openai-breakpoints":
+        return _openai_reads(counts, keys, warm, rule["min_tokens"])
     # a prefix cache: each request reads what it shares with the one before it
     pairs = zip([warm, *keys[:-1]], keys, strict=True)
     shared = [common_prefix(before, now) for before, now in pairs]
@@ -209,6 +206,33 @@ def _anthropic_reads(requests, counts, keys, warm, rule, breakpoints) -> list[tu
         positions = breakpoint_positions(counted, marks)
         out.append(anthropic_turn(now, positions, written, rule["min_tokens"]))
     return out
+
+
+def _openai_reads(counts, keys, warm, minimum: int) -> list[tuple[int, int]]:
+    """GPT-5.6 on, as observed (``data/models.json``): a request reads the longest prefix it
+    shares with one an earlier request wrote, cut at the end of one of its messages, and writes
+    from there to the end of its last message (OpenAI's implicit breakpoint)."""
+    written, out = [warm] if warm else [], []
+    for counted, now in zip(counts, keys, strict=True):
+        ends = message_ends(counted)
+        shared = max((common_prefix(prefix, now) for prefix in written), default=0)
+        read = max((end for end in ends if minimum <= end <= shared), default=0)
+        last = ends[-1] if ends else 0
+        write = last - read if last >= minimum else 0
+        written += [now[:last]] if write else []
+        out.append((read, write))
+    return out
+
+
+def message_ends(counted: Count) -> list[int]:
+    """Token positions where each message (and the tools) ends, in order: a request's pieces
+    grouped by top part (``messages[2]``, ``tools``), the reply priming left out."""
+    ends, position = {}, 0
+    for piece in counted.pieces:
+        position += piece.n
+        head = piece.part.split(".", 1)[0]
+        ends["tools" if head.startswith("tools") else head] = position
+    return sorted(end for part, end in ends.items() if part != "priming")
 
 
 def _warm_prefix(counted, keys, rule, between_tickets: float, notes) -> list[object]:
