@@ -662,7 +662,7 @@ def lab_baseline():
     return LabScenario(model=MODEL, requests=6, tools=9, result_tokens=150)
 
 
-def test_12_3_the_time_anywhere_in_the_system_prompt_or_in_place_is_refused(lab_baseline):
+def test_12_3_the_time_in_the_system_prompt_a_late_system_or_in_place_is_refused(lab_baseline):
     from dataclasses import replace
 
     from course.exercises import token_arithmetic_lab as ex12
@@ -694,7 +694,8 @@ def test_12_3_the_time_anywhere_in_the_system_prompt_or_in_place_is_refused(lab_
         assert not told and "the cache now serves" in told.message, wrong.__name__
     told = ex12.check_time_in_request(in_place, lab_baseline)
     assert not told and "changed request 1, the one it was given" in told.message
-    assert ex12.check_time_in_request(trailing_system, lab_baseline)
+    late = ex12.check_time_in_request(trailing_system, lab_baseline)  # lesson 10's rule 3
+    assert not late and "keeps the system prompt first (lesson 10, rule 3)" in late.message
     assert ex12.check_time_in_request(appended_copy, lab_baseline)
 
 

@@ -37,9 +37,9 @@ def test_openai_rows_from_gpt_5_6_on_bill_their_cache_writes():
         assert cache["documented"]["write_multiplier"] == 1.25
 
 
-def test_gpt_6_luna_writes_its_prompt_then_reads_it_and_writes_the_new_part():
-    """As observed on GPT-5.6 (coder/mux#3705, BerriAI/litellm#37628): the first request at or
-    above 1,024 tokens writes its whole prompt, each later one reads the earlier prompt (not in
+def test_gpt_6_luna_marked_writes_its_prompt_then_reads_it_and_writes_the_new_part():
+    """With the stable prefix and each turn marked (the default): the first request at or above
+    1,024 tokens writes its prompt up to its latest message, the next reads that (not in
     128-token steps) and writes what it added, billed at 1.25x input."""
     from course.lab import LabScenario, build_requests
     from helpers.cost import project_ticket, rates
@@ -47,7 +47,7 @@ def test_gpt_6_luna_writes_its_prompt_then_reads_it_and_writes_the_new_part():
 
     requests = build_requests(LabScenario(model="gpt-6-luna", requests=4, tools=14))
     ticket = project_ticket(requests, "gpt-6-luna", output_tokens=10)
-    priming = 2  # the reply priming after the last message is not written
+    priming = 2  # the reply priming after the latest message is not written
     totals = [count(r).total for r in requests]
     assert totals[0] >= 1024
     first, second = ticket.turns[0], ticket.turns[1]
@@ -58,27 +58,25 @@ def test_gpt_6_luna_writes_its_prompt_then_reads_it_and_writes_the_new_part():
     assert rates("gpt-6-luna")["cache_write"] == rates("gpt-6-luna")["input"] * Decimal("1.25")
 
 
-def test_gpt_6_luna_reads_a_shared_prefix_up_to_a_message_end():
-    """litellm#37628: a second prompt that shares only the first part of the first one read that
-    shared part (6,002 of 7,495 written tokens) and wrote its own tail."""
-    from dataclasses import replace
-
+def test_gpt_6_luna_marking_nothing_reads_nothing_and_writes_every_prompt():
+    """OpenAI's guide (as quoted in ax-llm/ax#573, measured there on gpt-5.6-luna): the implicit
+    breakpoint sits at the latest message and a request does not fall back to a shorter prefix,
+    so an append-only loop that marks nothing reads nothing and pays to write each prompt."""
     from course.lab import LabScenario, build_requests
     from helpers.cost import project_ticket
-    from helpers.cost.caching import message_ends
-    from helpers.messages import user
-    from helpers.tokens import count
 
-    base = build_requests(LabScenario(model="gpt-6-luna", requests=3, tools=14))[-1]
-    a = replace(base, messages=[*base.messages, user("Thanks, that is all.")])
-    b = replace(base, messages=[*base.messages, user("One more question about my order.")])
-    ticket = project_ticket([a, b], "gpt-6-luna", output_tokens=5)
-    shared_end = message_ends(count(base))[-1]
-    assert ticket.turns[1].cached_tokens == shared_end  # up to the last message both share
-    assert ticket.turns[1].cache_write_tokens == message_ends(count(b))[-1] - shared_end
+    requests = build_requests(LabScenario(model="gpt-6-luna", requests=4, tools=14))
+    bare = project_ticket(requests, "gpt-6-luna", output_tokens=10, breakpoints=[])
+    off = project_ticket(requests, "gpt-6-luna", output_tokens=10, caching=False)
+    assert bare.cached_tokens == 0
+    assert all(t.cache_write_tokens > 1024 for t in bare.turns)
+    assert bare.total_usd > off.total_usd  # caching it does not mark costs more than none
+    system_only = project_ticket(requests, "gpt-6-luna", output_tokens=10, breakpoints=["system"])
+    reads = [t.cached_tokens for t in system_only.turns[1:]]
+    assert len(set(reads)) == 1 and reads[0] > 1024  # the tools and system prompt, every turn
 
 
-def test_gpt_6_luna_below_the_minimum_writes_nothing_and_a_warm_prefix_is_read():
+def test_gpt_6_luna_below_the_minimum_writes_nothing_and_a_marked_warm_prefix_is_read():
     from course.lab import LabScenario, build_requests
     from helpers.cost import project_ticket
     from helpers.examples import sundry
@@ -88,7 +86,11 @@ def test_gpt_6_luna_below_the_minimum_writes_nothing_and_a_warm_prefix_is_read()
     requests = build_requests(LabScenario(model="gpt-6-luna", requests=2, tools=14))
     warm = project_ticket(requests, "gpt-6-luna", output_tokens=5, between_tickets=60)
     cold = project_ticket(requests, "gpt-6-luna", output_tokens=5, between_tickets=3600)
+    unmarked = project_ticket(
+        requests, "gpt-6-luna", output_tokens=5, between_tickets=60, breakpoints=["turns"]
+    )
     assert warm.turns[0].cached_tokens > 1024 and cold.turns[0].cached_tokens == 0
+    assert unmarked.turns[0].cached_tokens == 0  # no breakpoint where the shared prefix ends
 
 
 def test_a_cache_not_modelled_prices_no_cached_tokens_and_says_so():

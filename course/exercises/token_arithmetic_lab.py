@@ -79,6 +79,17 @@ def check_time_in_request(with_time: Any, baseline: LabScenario) -> Result:
             return not_yet(EX_TIME, f"request {k} does not carry the time {now!r}", **info)
         if len(new.messages) < len(request.messages) or new.tools != request.tools:
             return not_yet(EX_TIME, f"request {k} lost messages or tools on the way", **info)
+        roles = [m.role for m in new.messages]
+        late = [i for i, role in enumerate(roles) if role == "system" and "user" in roles[:i]]
+        if late:
+            return not_yet(
+                EX_TIME,
+                f"request {k} has a system message at messages[{late[0]}], after the conversation "
+                "began: the series keeps the system prompt first (lesson 10, rule 3), and "
+                "Anthropic's renderer moves such a message to the top, where the time breaks the "
+                "cache",
+                **info,
+            )
         stamped.append(new)
     before, after = _price(requests, baseline), _price(stamped, baseline)
     if after.cached_tokens < Decimal("0.9") * before.cached_tokens:

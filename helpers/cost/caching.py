@@ -5,8 +5,8 @@ Prompt caching from the actual tokens: what consecutive requests share, and what
 A prompt cache only serves an exact *prefix* of the tokens the model is shown, so requests are
 counted and the longest common prefix decides: OpenAI (before GPT-5.6) caches nothing below
 1,024 tokens, then 128-token steps; Anthropic reads the longest prefix written before and writes
-up to its last breakpoint; OpenAI from GPT-5.6 on reads what it shares with an earlier write up
-to a message's end and writes up to its last message's end (as observed).
+up to its last breakpoint; OpenAI from GPT-5.6 on reads only a prefix written before that ends at
+one of the request's own breakpoints (one implicit, at its latest message).
 
 What it deliberately does not do: model eviction or routing misses, Anthropic's 20-block
 lookback or automatic ``cache_control``.
@@ -187,7 +187,9 @@ def cache_reads(
     if kind == "anthropic-breakpoints":
         return _anthropic_reads(requests, counts, keys, warm, rule, breakpoints)
     if kind == "openai-breakpoints":
-        return _openai_reads(counts, keys, warm, rule["min_tokens"])
+        marks = ["system", "turns"] if breakpoints is None else list(breakpoints)
+        warm = warm if {"system", "tools"} & set(marks) else []
+        return _openai_reads(counts, keys, warm, rule["min_tokens"], marks)
     # a prefix cache: each request reads what it shares with the one before it
     pairs = zip([warm, *keys[:-1]], keys, strict=True)
     shared = [common_prefix(before, now) for before, now in pairs]
@@ -208,31 +210,25 @@ def _anthropic_reads(requests, counts, keys, warm, rule, breakpoints) -> list[tu
     return out
 
 
-def _openai_reads(counts, keys, warm, minimum: int) -> list[tuple[int, int]]:
-    """GPT-5.6 on, as observed (``data/models.json``): a request reads the longest prefix it
-    shares with one an earlier request wrote, cut at the end of one of its messages, and writes
-    from there to the end of its last message (OpenAI's implicit breakpoint)."""
-    written, out = [warm] if warm else [], []
+def _openai_reads(counts, keys, warm, minimum: int, marks: list[str]) -> list[tuple[int, int]]:
+    """GPT-5.6 on, as OpenAI's guide says: a request's breakpoints are the implicit one at its
+    latest message and those it marks (``turns``: every earlier turn's latest message, its
+    marker kept); it reads the longest prefix an earlier request wrote that ends at one of them
+    (no fallback to a shorter one) and writes up to the last."""
+    written: set[tuple] = {tuple(warm)} if warm else set()
+    turn_ends: list[int] = []  # where each earlier request's latest message ended
+    out = []
     for counted, now in zip(counts, keys, strict=True):
-        ends = message_ends(counted)
-        shared = max((common_prefix(prefix, now) for prefix in written), default=0)
-        read = max((end for end in ends if minimum <= end <= shared), default=0)
-        last = ends[-1] if ends else 0
-        write = last - read if last >= minimum else 0
-        written += [now[:last]] if write else []
-        out.append((read, write))
+        paths = [m for m in marks if m != "turns"] + ["last"]
+        found = {p for mark in paths for p in breakpoint_positions(counted, [mark])}
+        found |= set(turn_ends) if "turns" in marks else set()
+        places = sorted(p for p in found if minimum <= p <= len(now))
+        read = max((p for p in places if tuple(now[:p]) in written), default=0)
+        new = [p for p in places if p > read]
+        written |= {tuple(now[:p]) for p in new}
+        out.append((read, new[-1] - read if new else 0))
+        turn_ends.append(breakpoint_positions(counted, ["last"])[0])
     return out
-
-
-def message_ends(counted: Count) -> list[int]:
-    """Token positions where each message (and the tools) ends, in order: a request's pieces
-    grouped by top part (``messages[2]``, ``tools``), the reply priming left out."""
-    ends, position = {}, 0
-    for piece in counted.pieces:
-        position += piece.n
-        head = piece.part.split(".", 1)[0]
-        ends["tools" if head.startswith("tools") else head] = position
-    return sorted(end for part, end in ends.items() if part != "priming")
 
 
 def _warm_prefix(counted, keys, rule, between_tickets: float, notes) -> list[object]:
