@@ -160,6 +160,9 @@ class LabResult:
             lines.append("counted with a proxy tokenizer: error unknown")
         elif t.count_error:  # parts whose rendering is not verified (lesson 05)
             lines.append(f"counted within ±{t.count_error} tokens")
+        largest, minimum = max(turn.input_tokens for turn in t.turns), info.cache.get("min_tokens")
+        if self.scenario.caching and minimum and largest < minimum:
+            lines.append(f"nothing cached: every request is under the {minimum:,}-token minimum")
         if info.provider == "anthropic" and info.tool_use_overhead is None:
             lines.append("not counted: its tool-use system prompt (size not published)")
         if "min_tokens" in info.cache.get("contested", {}):  # the ticket's notes say why
