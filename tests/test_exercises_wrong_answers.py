@@ -666,7 +666,7 @@ def test_12_3_the_time_in_the_system_prompt_a_late_system_or_in_place_is_refused
     from dataclasses import replace
 
     from course.exercises import token_arithmetic_lab as ex12
-    from helpers.messages import system, user
+    from helpers.messages import Text, system, user
 
     def end_of_system(request, now):
         first = request.messages[0]
@@ -694,6 +694,14 @@ def test_12_3_the_time_in_the_system_prompt_a_late_system_or_in_place_is_refused
         assert not told and "the cache now serves" in told.message, wrong.__name__
     told = ex12.check_time_in_request(in_place, lab_baseline)
     assert not told and "changed request 1, the one it was given" in told.message
+
+    def into_last_message(request, now):
+        *rest, last = request.messages
+        stamp = Text(f"Current time: {now}")
+        return replace(request, messages=[*rest, replace(last, content=[*last.content, stamp])])
+
+    broken = ex12.check_time_in_request(into_last_message, lab_baseline)
+    assert not broken and "cannot be sent" in broken.message  # a hint, not a traceback
     late = ex12.check_time_in_request(trailing_system, lab_baseline)  # lesson 10's rule 3
     assert not late and "keeps the system prompt first (lesson 10, rule 3)" in late.message
     assert ex12.check_time_in_request(appended_copy, lab_baseline)
