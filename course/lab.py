@@ -142,6 +142,32 @@ class LabResult:
 
     __str__ = summary
 
+    def caveats(self) -> list[str]:
+        """Under a row of lesson 12's table: the ticket's input tokens (read from and written to
+        the cache), how far off such a count can be, and what the projection assumes."""
+        from helpers.models import model_info
+
+        t, info = self.ticket, model_info(self.scenario.model)
+        written = sum(turn.cache_write_tokens for turn in t.turns)
+        lines = [
+            f"{t.input_tokens:,} input tokens a ticket, {t.cached_tokens:,} read from the cache, "
+            f"{written:,} written to it"
+        ]
+        if t.spread:  # Claude, Gemini: how far recorded bills were from such counts
+            lines.append(f"counted by proxy: {t.spread}")
+        elif t.count_error is None:  # a model whose tokenizer is not public
+            lines.append("counted with a proxy tokenizer: error unknown")
+        elif t.count_error:  # parts whose rendering is not verified (lesson 05)
+            lines.append(f"counted within ±{t.count_error} tokens")
+        largest, minimum = max(turn.input_tokens for turn in t.turns), info.cache.get("min_tokens")
+        if self.scenario.caching and minimum and largest < minimum:
+            lines.append(f"nothing cached: every request is under the {minimum:,}-token minimum")
+        if info.provider == "anthropic" and info.tool_use_overhead is None:
+            lines.append("not counted: its tool-use system prompt (size not published)")
+        if "min_tokens" in info.cache.get("contested", {}):  # the ticket's notes say why
+            lines.append(f"cache minimum {info.cache['min_tokens']:,} tokens: contested, assumed")
+        return lines
+
 
 def cost_scenario(s: LabScenario) -> LabResult:
     """Build the ticket's requests, compact them if asked, and price every request."""

@@ -135,8 +135,8 @@ def lab_sliders(baseline: Any) -> Any:
         "keep_last": widgets.IntSlider(
             value=baseline.keep_last, min=0, max=10, description="keep last"
         ),
-        "tickets_per_day": widgets.IntText(
-            value=baseline.tickets_per_day, description="tickets/day"
+        "tickets_per_day": widgets.BoundedIntText(
+            value=baseline.tickets_per_day, min=1, max=10**9, description="tickets/day"
         ),
     }
 

@@ -138,6 +138,16 @@ def default_model(provider: str) -> str:
     return defaults[provider]
 
 
+def current_model(provider: str) -> str:
+    """``provider``'s newest generation in the table ("openai", "anthropic", "gemini"): what a
+    design is priced on today. Counts on it are estimates; ``default_model`` is what the lessons
+    count with."""
+    current = _table()["current"]
+    if provider not in current:
+        raise UnknownModelError(f"no current model for {provider!r}; known: {', '.join(current)}")
+    return current[provider]
+
+
 @cache
 def model_info(model_id: str) -> ModelInfo:
     """The table row for ``model_id``, or for the longest known id it starts with (noted).

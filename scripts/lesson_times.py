@@ -20,6 +20,10 @@ lessons change. A learner
 A section whose heading ends in ``(optional)`` is counted apart: the stated time is the lesson
 without it, and the index says how long the optional part takes.
 
+Where the model is more than 5 minutes off a timed walk of a lesson as it stands, the lesson is
+stated from the walk instead (``MEASURED``), for as long as the model sees the lesson within
+``MEASURED_DRIFT`` minutes of the version walked (then it must be walked again).
+
 Calibration. The constants were fitted to timed learner walks (reviewers who took each lesson as
 a new learner, every exercise tried wrong and right, minutes noted per step): eleven lessons, as
 stored at the commits named in ``lesson_times_calibration.json``; the model must stay within
@@ -50,6 +54,10 @@ LESSON_LIMIT = 30  # minutes: no lesson may be stated longer
 WIDGET = "application/vnd.jupyter.widget-view+json"
 OPTIONAL = re.compile(r"^## .*\(optional\)\s*$")  # a section heading; "###" stays inside it
 QUESTION_MARK = "<summary>A model answer"
+#: Lessons stated from a timed walk: lesson -> (commit walked, core minutes, optional minutes,
+#: who). Lesson 12's tables of numbers take learners far longer than the model's reading rate.
+MEASURED = {}
+MEASURED_DRIFT = 2  # minutes: how far the model may see a measured lesson move from its walk
 
 
 def _source(cell: dict) -> str:
@@ -175,13 +183,16 @@ def lesson_stats(path: Path) -> dict:
         ),
         path.stem,
     )
+    optional_minutes = stated(estimate(extra)) if extra else 0
+    walked = MEASURED.get(path.name[:2])
     return {
         "file": path.name,
         "title": title,
         **found,
         "exact_minutes": minutes,
-        "minutes": stated(minutes),
-        "optional_minutes": stated(estimate(extra)) if extra else 0,
+        "minutes": stated(walked[1]) if walked else stated(minutes),
+        "optional_minutes": stated(walked[2]) if walked else optional_minutes,
+        "measured_by": walked[3] if walked else "",
     }
 
 
@@ -199,11 +210,16 @@ def calibration() -> dict:
     walks = [(w["file"][:2], estimate(w), w["measured_minutes"]) for w in measured["walks"]]
     reading = measured["reading_00_06"]
     total = sum(stated(estimate(r)) for r in reading["lessons"])
-    return {"walks": walks, "reading": (total, reading["measured_minutes"])}
+    drift = {  # lesson -> (the model's core minutes then, now) for each measured lesson
+        w["file"][:2]: (estimate(w), lesson_stats(ROOT / "notebooks" / w["file"])["exact_minutes"])
+        for w in measured.get("measured", [])
+    }
+    return {"walks": walks, "reading": (total, reading["measured_minutes"]), "drift": drift}
 
 
-def features_at(commit: str, lesson: str) -> dict:
-    """The model's features of a lesson as stored at a commit (for the calibration file)."""
+def features_at(commit: str, lesson: str, *, core: bool = False) -> dict:
+    """The model's features of a lesson as stored at a commit (for the calibration file); with
+    ``core``, of the lesson without its optional sections."""
     import subprocess
 
     def git(*args: str) -> str:
@@ -217,7 +233,8 @@ def features_at(commit: str, lesson: str) -> dict:
         if re.match(rf"notebooks/{lesson}_.*\.ipynb$", n)
     ]
     nb = json.loads(git("show", f"{commit}:{name}"))
-    return {"file": Path(name).name, "commit": commit, **features(nb["cells"], exercise_cells(nb))}
+    cells = split_optional(nb["cells"])[0] if core else nb["cells"]
+    return {"file": Path(name).name, "commit": commit, **features(cells, exercise_cells(nb))}
 
 
 def _time(r: dict) -> str:
@@ -242,6 +259,12 @@ def table(rows: list[dict] | None = None) -> str:
     total = sum(r["minutes"] for r in rows)
     optional = sum(r["optional_minutes"] for r in rows)
     lines.append(f"| **whole series** | | | | | | **{total} min (+{optional} optional)** |")
+    for r in rows:
+        if r["measured_by"]:
+            lines.append(
+                f"\n{r['title']} is stated from a timed walk ({r['measured_by']}); the model "
+                f"gives its core {r['exact_minutes']:.0f} minutes."
+            )
     found = calibration()
     worst = max(found["walks"], key=lambda w: abs(w[1] - w[2]))
     total_then, measured = found["reading"]
@@ -302,6 +325,10 @@ def write_calibration() -> None:
     found = {
         "walks": walks,
         "reading_00_06": {"measured_minutes": minutes, "source": source, "lessons": reading},
+        "measured": [  # the core of each lesson stated from its walk, as walked
+            {**features_at(commit, lesson, core=True), "core": core, "optional": extra, "by": who}
+            for lesson, (commit, core, extra, who) in sorted(MEASURED.items())
+        ],
     }
     CALIBRATION.write_text(json.dumps(found, indent=1) + "\n", encoding="utf-8")
 

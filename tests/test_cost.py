@@ -325,13 +325,15 @@ def test_rates_price_a_small_request_not_a_long_context_one():
 
 
 def test_a_model_without_a_modelled_cache_says_why():
+    from dataclasses import replace
+
     from helpers.cost import cache_terms
     from helpers.models import model_info
 
-    for model_id in ["gpt-6-luna", "claude-sonnet-5-5"]:
-        (line,) = cache_terms(model_id)
-        why = model_info(model_id).cache["not_modelled"]
-        assert line == f"{model_id}: no prompt cache modelled: {why}"
+    why = "its minimum is not published"
+    info = replace(model_info("gpt-6-luna"), cache={"kind": "none", "not_modelled": why})
+    (line,) = cache_terms(info)
+    assert line == f"gpt-6-luna: no prompt cache modelled: {why}"
 
 
 def test_a_ticket_table_names_the_price_date():

@@ -71,6 +71,18 @@ def test_the_timing_model_is_within_five_minutes_of_every_timed_walk():
     assert abs(total - measured) <= 0.10 * measured, f"00-06: {total} min against {measured}"
 
 
+def test_a_lesson_stated_from_its_walk_is_one_the_model_misses_and_has_not_changed_since():
+    drift = lesson_times.calibration()["drift"]
+    assert sorted(drift) == sorted(lesson_times.MEASURED)
+    for lesson, (then, now) in drift.items():
+        walked = lesson_times.MEASURED[lesson][1]
+        assert abs(then - walked) > lesson_times.WALK_TOLERANCE, f"{lesson}: the model will do"
+        assert abs(now - then) <= lesson_times.MEASURED_DRIFT, (
+            f"lesson {lesson} changed since its walk (model {then:.1f} -> {now:.1f} min): "
+            "walk it again, or drop it from MEASURED"
+        )
+
+
 def test_every_lesson_is_stated_at_30_minutes_or_less():
     over = {
         r["file"]: r["exact_minutes"]

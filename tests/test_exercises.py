@@ -135,7 +135,10 @@ def test_start_here_checks_against_the_real_tokenizer():
     assert ex00.check_french_difference(str(diff))
     assert not ex00.check_french_difference(...)
     backwards = ex00.check_french_difference(-diff)
-    assert not backwards and "other way round" in backwards.message
+    assert not backwards and "wrong sign" in backwards.message
+    assert str(diff) not in backwards.message  # a hint never gives the answer away
+    ids = ex00.check_token_counter(lambda text, name: tiktoken.get_encoding(name).encode(text))
+    assert not ids and "items, not a number" in ids.message
     alone = ex00.check_french_difference(len(o200k.encode(ex00.POLICY_FR)))
     assert not alone and "o200k_base's count alone" in alone.message
     assert f"{o200k.n_vocab:,} pieces" in ex00.check_french_difference(diff).message

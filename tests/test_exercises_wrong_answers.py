@@ -206,6 +206,17 @@ def test_06_3_a_float_is_not_the_decimal_the_exercise_asks_for(triage_run):
     assert not ex06.check_savings(off, requests, MODEL)  # the price, not the saving
 
 
+def test_06_3_the_saving_on_gpt_6_luna_is_not_the_one_asked_for(triage_run):
+    from dataclasses import replace
+
+    requests = _requests(triage_run)
+    luna = [replace(r, model="gpt-6-luna") for r in requests]
+    off = project_ticket(luna, "gpt-6-luna", caching=False).total_usd
+    on = project_ticket(luna, "gpt-6-luna").total_usd
+    mixed_up = ex06.check_savings(off - on, requests, MODEL)
+    assert not mixed_up and "gpt-6-luna" in mixed_up.message and "this lesson's" in mixed_up.message
+
+
 def test_08_1_the_success_message_quotes_the_lost_description():
     right = ex08.check_bug_map(dict(ex08._LETTERS), MODEL)
     assert right and "nothing says refunds are capped" not in right.message
@@ -651,11 +662,11 @@ def lab_baseline():
     return LabScenario(model=MODEL, requests=6, tools=9, result_tokens=150)
 
 
-def test_12_3_the_time_anywhere_in_the_system_prompt_or_in_place_is_refused(lab_baseline):
+def test_12_3_the_time_in_the_system_prompt_a_late_system_or_in_place_is_refused(lab_baseline):
     from dataclasses import replace
 
     from course.exercises import token_arithmetic_lab as ex12
-    from helpers.messages import system, user
+    from helpers.messages import Text, system, user
 
     def end_of_system(request, now):
         first = request.messages[0]
@@ -683,7 +694,16 @@ def test_12_3_the_time_anywhere_in_the_system_prompt_or_in_place_is_refused(lab_
         assert not told and "the cache now serves" in told.message, wrong.__name__
     told = ex12.check_time_in_request(in_place, lab_baseline)
     assert not told and "changed request 1, the one it was given" in told.message
-    assert ex12.check_time_in_request(trailing_system, lab_baseline)
+
+    def into_last_message(request, now):
+        *rest, last = request.messages
+        stamp = Text(f"Current time: {now}")
+        return replace(request, messages=[*rest, replace(last, content=[*last.content, stamp])])
+
+    broken = ex12.check_time_in_request(into_last_message, lab_baseline)
+    assert not broken and "cannot be sent" in broken.message  # a hint, not a traceback
+    late = ex12.check_time_in_request(trailing_system, lab_baseline)  # lesson 10's rule 3
+    assert not late and "keeps the system prompt first (lesson 10, rule 3)" in late.message
     assert ex12.check_time_in_request(appended_copy, lab_baseline)
 
 
@@ -707,3 +727,17 @@ def test_12_2_off_by_one_or_with_the_cache_on_is_refused(lab_baseline):
     assert "caching=False" in cached.message
     for right in (14, 14.0, "14"):
         assert ex12.check_break_even_requests(right, lab_baseline), right
+
+
+def test_12_1_the_share_over_the_whole_ticket_is_not_the_first_requests():
+    from course.exercises import token_arithmetic_lab as ex12
+    from course.lab import LabScenario, build_requests
+    from helpers.tokens import count
+
+    baseline = LabScenario(model=MODEL, requests=6, tools=9, result_tokens=150)
+    counts = [count(r) for r in build_requests(baseline)]
+    whole = sum(c.part("tools") for c in counts) / sum(c.total for c in counts)
+    wrong = ex12.check_tools_share(round(whole, 2), baseline)
+    assert not wrong and "whole ticket" in wrong.message
+    first = counts[0]
+    assert ex12.check_tools_share(round(first.part("tools") / first.total, 2), baseline)

@@ -282,3 +282,14 @@ def test_a_damaged_body_raises_format_error_or_parses(data):
         parse_response(body, fmt) if response else parse(body, fmt)
     except FormatError as err:
         assert str(err)  # a message a person can read
+
+
+@pytest.mark.parametrize("fmt", ["openai-chat", "openai-responses", "anthropic", "gemini"])
+def test_a_value_that_is_not_a_block_is_refused_by_name_and_place(fmt):
+    """A str put into a message's content by hand is never dropped without a word."""
+    from helpers.messages import FormatError, Request, user
+
+    request = Request("gpt-4o-mini", [user("Hi")])
+    request.messages[0].content.append("Current time: 09:00")
+    with pytest.raises(FormatError, match=r"messages\[0\]\.content\[1\]: a str is not a content"):
+        render(request, fmt)

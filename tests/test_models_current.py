@@ -1,5 +1,5 @@
-"""The model table's current generation (as of 2026-12-02): the rows, what is not modelled yet,
-and the status of the older defaults, each with a dated source."""
+"""The model table's current generation (as of 2026-12-02): the rows, their cache rules, and the
+status of the older defaults, each with a dated source."""
 
 from __future__ import annotations
 
@@ -26,26 +26,105 @@ def test_current_rows_are_listed_with_dated_sources(model_id):
     assert keys and all(re.search(r"20\d\d-\d\d(-\d\d)?", table["sources"][k]) for k in keys)
 
 
-def test_openai_rows_from_gpt_5_6_on_do_not_use_the_free_write_rule():
-    """From GPT-5.6 on OpenAI bills cache writes (1.25x); the openai-prefix rule bills none, so
-    such a row must not use it until the cost code models the writes."""
+def test_openai_rows_from_gpt_5_6_on_bill_their_cache_writes():
+    """From GPT-5.6 on OpenAI bills cache writes (1.25x) at breakpoints; the free-write
+    openai-prefix rule (128-token steps) is only for the models before it."""
     newer = [m for m in models(include_legacy=True) if re.match(r"gpt-(5\.[6-9]|[6-9])", m)]
     assert newer
     for model_id in newer:
         cache = model_info(model_id).cache
-        assert cache["kind"] != "openai-prefix", model_id
+        assert cache["kind"] == "openai-breakpoints", model_id
         assert cache["documented"]["write_multiplier"] == 1.25
 
 
-def test_a_cache_not_modelled_prices_no_cached_tokens_and_says_so():
-    from course.lab import LabScenario, cost_scenario
+def test_gpt_6_luna_marked_writes_its_prompt_then_reads_it_and_writes_the_new_part():
+    """With the stable prefix and each turn marked (the default): the first request at or above
+    1,024 tokens writes its prompt up to its latest message, the next reads that (not in
+    128-token steps) and writes what it added, billed at 1.25x input."""
+    from course.lab import LabScenario, build_requests
+    from helpers.cost import project_ticket, rates
+    from helpers.tokens import count
 
-    for model_id in ("gpt-6-luna", "claude-sonnet-5-5"):
-        assert "not_modelled" in model_info(model_id).cache
-        result = cost_scenario(LabScenario(model=model_id, requests=3))
-        assert result.ticket.cached_tokens == 0
-        why = model_info(model_id).cache["not_modelled"]
-        assert f"{model_id}: no prompt cache modelled: {why}" in result.ticket.notes
+    requests = build_requests(LabScenario(model="gpt-6-luna", requests=4, tools=14))
+    ticket = project_ticket(requests, "gpt-6-luna", output_tokens=10)
+    priming = 2  # the reply priming after the latest message is not written
+    totals = [count(r).total for r in requests]
+    assert totals[0] >= 1024
+    first, second = ticket.turns[0], ticket.turns[1]
+    assert (first.cached_tokens, first.cache_write_tokens) == (0, totals[0] - priming)
+    assert second.cached_tokens == totals[0] - priming
+    assert second.cache_write_tokens == totals[1] - totals[0]
+    assert any(t.cached_tokens % 128 for t in ticket.turns[1:])  # no 128-token steps
+    assert rates("gpt-6-luna")["cache_write"] == rates("gpt-6-luna")["input"] * Decimal("1.25")
+
+
+def test_gpt_6_luna_marking_nothing_reads_nothing_and_writes_every_prompt():
+    """OpenAI's guide (as quoted in ax-llm/ax#573, measured there on gpt-5.6-luna): the implicit
+    breakpoint sits at the latest message and a request does not fall back to a shorter prefix,
+    so an append-only loop that marks nothing reads nothing and pays to write each prompt."""
+    from course.lab import LabScenario, build_requests
+    from helpers.cost import project_ticket
+
+    requests = build_requests(LabScenario(model="gpt-6-luna", requests=4, tools=14))
+    bare = project_ticket(requests, "gpt-6-luna", output_tokens=10, breakpoints=[])
+    off = project_ticket(requests, "gpt-6-luna", output_tokens=10, caching=False)
+    assert bare.cached_tokens == 0
+    assert all(t.cache_write_tokens > 1024 for t in bare.turns)
+    assert bare.total_usd > off.total_usd  # caching it does not mark costs more than none
+    system_only = project_ticket(requests, "gpt-6-luna", output_tokens=10, breakpoints=["system"])
+    reads = [t.cached_tokens for t in system_only.turns[1:]]
+    assert len(set(reads)) == 1 and reads[0] > 1024  # the tools and system prompt, every turn
+
+
+def test_gpt_6_luna_below_the_minimum_writes_nothing_and_a_marked_warm_prefix_is_read():
+    from course.lab import LabScenario, build_requests
+    from helpers.cost import project_ticket
+    from helpers.examples import sundry
+
+    small = project_ticket([sundry.opening("gpt-6-luna")], "gpt-6-luna", output_tokens=5)
+    assert (small.cached_tokens, small.turns[0].cache_write_tokens) == (0, 0)
+    requests = build_requests(LabScenario(model="gpt-6-luna", requests=2, tools=14))
+    warm = project_ticket(requests, "gpt-6-luna", output_tokens=5, between_tickets=60)
+    cold = project_ticket(requests, "gpt-6-luna", output_tokens=5, between_tickets=3600)
+    unmarked = project_ticket(
+        requests, "gpt-6-luna", output_tokens=5, between_tickets=60, breakpoints=["turns"]
+    )
+    assert warm.turns[0].cached_tokens > 1024 and cold.turns[0].cached_tokens == 0
+    assert unmarked.turns[0].cached_tokens == 0  # no breakpoint where the shared prefix ends
+
+
+def test_a_cache_not_modelled_prices_no_cached_tokens_and_says_so():
+    from dataclasses import replace
+
+    from course.lab import LabScenario, build_requests
+    from helpers.cost import project_ticket
+
+    why = "the minimum is not published"
+    info = replace(model_info("gpt-6-luna"), cache={"kind": "none", "not_modelled": why})
+    ticket = project_ticket(build_requests(LabScenario(model="gpt-6-luna", requests=3)), info)
+    assert ticket.cached_tokens == 0
+    assert f"gpt-6-luna: no prompt cache modelled: {why}" in ticket.notes
+
+
+def test_sonnet_5_5_assumes_sonnet_5s_cache_minimum_and_says_so():
+    from helpers.cost import cache_terms
+
+    assert model_info("claude-sonnet-5-5").cache["min_tokens"] == 1024
+    contested = [line for line in cache_terms("claude-sonnet-5-5") if "contested" in line]
+    assert contested and "not published" in contested[0] and "Sonnet 5's" in contested[0]
+
+
+def test_current_models_are_the_newest_generation_and_priced():
+    from helpers.cost import rates
+    from helpers.models import current_model, default_model
+
+    for provider in ("openai", "anthropic", "gemini"):
+        model_id = current_model(provider)
+        assert model_id in CURRENT and model_info(model_id).provider == provider
+        assert rates(model_id)["input"] > 0
+    assert default_model("openai") != current_model("openai")  # counts exact only on the default
+    with pytest.raises(KeyError, match="no current model for 'harmony'"):
+        current_model("harmony")
 
 
 def test_tool_use_prompt_only_where_published():

@@ -12,6 +12,9 @@ from standin.verdict import verdict
 from tests.provider_support import body, post
 
 _HI = {"role": "user", "content": "Hi"}
+_SCHEMA = {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]}
+_TOOL = {"type": "function", "function": {"name": "find", "parameters": _SCHEMA}}
+_CLAUDE_TOOL = {"name": "find", "input_schema": _SCHEMA}
 
 
 def _chat(model: str, **settings) -> dict:
@@ -133,6 +136,30 @@ REFUSED = [
         'and "output_config.effort" to control thinking behavior.',
         None,
     ),
+    (
+        "openai-chat",
+        _chat("gpt-6-luna", tools=[_TOOL]),  # the default effort is medium
+        "reasoning_effort",
+        "Function tools are supported in Chat Completions for this model only with "
+        "reasoning_effort 'none' (got 'medium'). Use the Responses API for tools with reasoning.",
+        "unsupported_value",
+    ),
+    (
+        "openai-chat",
+        _chat("gpt-6-sol", tools=[_TOOL], reasoning_effort="low"),
+        "reasoning_effort",
+        "Function tools are supported in Chat Completions for this model only with "
+        "reasoning_effort 'none' (got 'low'). Use the Responses API for tools with reasoning.",
+        "unsupported_value",
+    ),
+    (
+        "anthropic",
+        _anthropic("claude-sonnet-5-5", tools=[_CLAUDE_TOOL], tool_choice={"type": "any"}),
+        "tool_choice.type",
+        "tool_choice: forced tool use (type 'any') is not supported for this model; use 'auto' "
+        "or 'none'",
+        None,
+    ),
 ]
 
 ACCEPTED = [
@@ -146,6 +173,14 @@ ACCEPTED = [
     ("anthropic", _anthropic(thinking={"type": "enabled", "budget_tokens": 1024})),
     ("anthropic", _anthropic(thinking={"type": "disabled"})),
     ("anthropic", _anthropic("claude-sonnet-5-5", thinking={"type": "adaptive"})),
+    ("openai-chat", _chat("gpt-6-luna", tools=[_TOOL], reasoning_effort="none")),
+    ("openai-chat", _chat("gpt-6-luna", reasoning_effort="high")),  # no tools: any effort
+    ("openai-chat", _chat("gpt-4o-mini", tools=[_TOOL])),
+    (
+        "anthropic",
+        _anthropic("claude-sonnet-5-5", tools=[_CLAUDE_TOOL], tool_choice={"type": "auto"}),
+    ),
+    ("anthropic", _anthropic("claude-sonnet-5", tools=[_CLAUDE_TOOL], tool_choice={"type": "any"})),
 ]
 
 

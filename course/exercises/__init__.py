@@ -275,6 +275,9 @@ def check_function(
             )
         if not_answered(got):
             return _blank(ex, **info)
+        if isinstance(got, list | tuple) and type(expected) is int:
+            what = f"for {describe(argument)} your function returned {len(got)} items, not a number"
+            return _wrong(ex, what + ": the answer is one number (how many?)", **info)
         if got != expected:
             return _wrong(ex, f"for {describe(argument)} your function gave {_shown(got)}", **info)
     return Result(True, success, ex, **info)

@@ -66,8 +66,8 @@ def check_french_difference(answer: int) -> Result:
     if value == newer - older:
         return not_yet(
             EX2,
-            f"{answer} is o200k_base's count minus cl100k_base's: the question asks how many "
-            "*more* the older encoding needs, so subtract the other way round",
+            "your number has the wrong sign: the question asks how many *more* tokens the older "
+            "encoding needs than the newer one",
             expected=older - newer,
             kind="number",
         )

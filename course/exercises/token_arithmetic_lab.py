@@ -75,10 +75,26 @@ def check_time_in_request(with_time: Any, baseline: LabScenario) -> Result:
             return not_yet(
                 EX_TIME, f"with_time returned a {type(new).__name__}, not a Request", **info
             )
-        if now not in json.dumps(render(new, "openai-chat").body):
+        try:
+            body = render(new, "openai-chat").body
+        except Exception as err:  # the learner's request: report it, don't crash the notebook
+            what = f"request {k} cannot be sent: {err}"
+            return not_yet(EX_TIME, what + " (a tool message holds tool results only)", **info)
+        if now not in json.dumps(body):
             return not_yet(EX_TIME, f"request {k} does not carry the time {now!r}", **info)
         if len(new.messages) < len(request.messages) or new.tools != request.tools:
             return not_yet(EX_TIME, f"request {k} lost messages or tools on the way", **info)
+        roles = [m.role for m in new.messages]
+        late = [i for i, role in enumerate(roles) if role == "system" and "user" in roles[:i]]
+        if late:
+            return not_yet(
+                EX_TIME,
+                f"request {k} has a system message at messages[{late[0]}], after the conversation "
+                "began: the series keeps the system prompt first (lesson 10, rule 3), and "
+                "Anthropic's renderer moves such a message to the top, where the time breaks the "
+                "cache",
+                **info,
+            )
         stamped.append(new)
     before, after = _price(requests, baseline), _price(stamped, baseline)
     if after.cached_tokens < Decimal("0.9") * before.cached_tokens:
@@ -116,9 +132,22 @@ def _blank_result(info: dict) -> Result:
 def check_tools_share(answer: float, baseline: LabScenario) -> Result:
     from helpers.tokens import count
 
-    first = count(build_requests(baseline)[0])
+    requests = build_requests(baseline)
+    first = count(requests[0])
     expected = first.part("tools") / first.total
+    counts = [count(r) for r in requests]
+    whole = sum(c.part("tools") for c in counts) / sum(c.total for c in counts)
     value = as_number(answer)
+    near_whole = value is not None and abs(value - Decimal(f"{whole:.2f}")) <= Decimal("0.005")
+    if near_whole and abs(whole - expected) > 0.01:
+        return not_yet(
+            EX_SHARE,
+            f"{answer!r} is the tools' share of the whole ticket: the question asks about the "
+            "first request only",
+            expected=round(expected, 2),
+            tolerance=Decimal("0.005"),
+            kind="number",
+        )
     if value is not None and value > 1:
         return not_yet(
             EX_SHARE,

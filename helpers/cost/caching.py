@@ -3,12 +3,13 @@
 Prompt caching from the actual tokens: what consecutive requests share, and what it saves.
 
 A prompt cache only serves an exact *prefix* of the tokens the model is shown, so requests are
-counted and the longest common prefix decides: OpenAI caches nothing below 1,024 tokens, then
-128-token steps; Anthropic reads the longest prefix written before and writes up to its last
-``cache_control`` breakpoint.
+counted and the longest common prefix decides: OpenAI (before GPT-5.6) caches nothing below
+1,024 tokens, then 128-token steps; Anthropic reads the longest prefix written before and writes
+up to its last breakpoint; OpenAI from GPT-5.6 on reads only a prefix written before that ends at
+one of the request's own breakpoints (one implicit, at its latest message).
 
 What it deliberately does not do: model eviction or routing misses, Anthropic's 20-block
-lookback or automatic ``cache_control``, or OpenAI's GPT-5.6+ explicit breakpoints.
+lookback or automatic ``cache_control``.
 """
 
 from __future__ import annotations
@@ -212,6 +213,10 @@ def cache_reads(
         warm = _warm_prefix(counts[0], keys[0], rule, between_tickets, notes)
     if kind == "anthropic-breakpoints":
         return _anthropic_reads(requests, counts, keys, warm, rule, breakpoints)
+    if kind == "openai-breakpoints":
+        marks = ["system", "turns"] if breakpoints is None else list(breakpoints)
+        warm = warm if {"system", "tools"} & set(marks) else []
+        return _openai_reads(counts, keys, warm, rule["min_tokens"], marks)
     # a prefix cache: each request reads what it shares with the one before it
     pairs = zip([warm, *keys[:-1]], keys, strict=True)
     shared = [common_prefix(before, now) for before, now in pairs]
@@ -229,6 +234,27 @@ def _anthropic_reads(requests, counts, keys, warm, rule, breakpoints) -> list[tu
         marks = [m for m in marks if m != "system" or has_system]
         positions = breakpoint_positions(counted, marks)
         out.append(anthropic_turn(now, positions, written, rule["min_tokens"]))
+    return out
+
+
+def _openai_reads(counts, keys, warm, minimum: int, marks: list[str]) -> list[tuple[int, int]]:
+    """GPT-5.6 on, as OpenAI's guide says: a request's breakpoints are the implicit one at its
+    latest message and those it marks (``turns``: every earlier turn's latest message, its
+    marker kept); it reads the longest prefix an earlier request wrote that ends at one of them
+    (no fallback to a shorter one) and writes up to the last."""
+    written: set[tuple] = {tuple(warm)} if warm else set()
+    turn_ends: list[int] = []  # where each earlier request's latest message ended
+    out = []
+    for counted, now in zip(counts, keys, strict=True):
+        paths = [m for m in marks if m != "turns"] + ["last"]
+        found = {p for mark in paths for p in breakpoint_positions(counted, [mark])}
+        found |= set(turn_ends) if "turns" in marks else set()
+        places = sorted(p for p in found if minimum <= p <= len(now))
+        read = max((p for p in places if tuple(now[:p]) in written), default=0)
+        new = [p for p in places if p > read]
+        written |= {tuple(now[:p]) for p in new}
+        out.append((read, new[-1] - read if new else 0))
+        turn_ends.append(breakpoint_positions(counted, ["last"])[0])
     return out
 
 

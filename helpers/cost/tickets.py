@@ -187,8 +187,10 @@ def project_ticket(
     Output per turn: the reply each request got (the assistant message the next request adds;
     for the last, ``final_reply``, else 0 and a note), or ``output_tokens`` (one number or one
     per turn). ``caching``: the model's cache rule from the table (``caching.cache_reads``);
-    ``breakpoints``: Anthropic's (default tools, system, last); ``between_tickets``: seconds
-    since the same agent's previous ticket, whose tools and system prompt may still be cached.
+    ``breakpoints``: Anthropic's (default tools, system, last), or OpenAI's from GPT-5.6 on
+    beside its implicit one (default system and ``turns``; [] marks nothing);
+    ``between_tickets``: seconds since the same agent's previous ticket, whose tools and system
+    prompt may still be cached.
     """
     info = info_for(model, requests[0])
     notes: list[str] = []

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from helpers.messages import (
+    Block,
     FormatError,
     Image,
     Message,
@@ -212,6 +213,8 @@ def check_placement(messages: list[Message]) -> None:
     for i, message in enumerate(messages):
         for j, block in enumerate(message.content):
             where = f"messages[{i}].content[{j}]"
+            if not isinstance(block, Block):  # a str, a dict: never dropped without a word
+                raise FormatError(f"{where}: a {type(block).__name__} is not a content block")
             roles = _ALLOWED.get(type(block))
             if roles and message.role not in roles:
                 raise FormatError(

@@ -1,7 +1,8 @@
 """Used in lessons: none directly (imported by rules.table).
 
 Rules about a request's settings rather than its list: sampling ranges, settings a reasoning
-model refuses, a role an early reasoning model refuses, Anthropic's thinking budget.
+model refuses, a role an early reasoning model refuses, Anthropic's thinking budget, tool use a
+newer model takes only in some settings.
 
 Some depend on the model, so each rule names the models it holds for (``PARAM_RULES``, also a
 section of ``docs/rules.md``). Every text is the provider's own, quoted from the public report
@@ -44,6 +45,10 @@ _ADAPTIVE_ONLY = (
     "claude-opus-4-7, claude-opus-4-8, claude-sonnet-5, claude-opus-5, claude-sonnet-5-5, "
     "claude-opus-5-5, claude-haiku-5-5"
 )
+#: GPT-6 on Chat Completions: function tools only with reasoning_effort "none".
+_GPT6_CHAT_TOOLS = "gpt-6-luna, gpt-6-sol"
+#: Sonnet 5.5: forced tool use (tool_choice any or tool) returns an error.
+_NO_FORCED_TOOL = "claude-sonnet-5-5"
 
 #: rule key -> the rule; the keys are what ``check_params`` reports.
 PARAM_RULES: dict[str, ParamRule] = {
@@ -155,6 +160,30 @@ PARAM_RULES: dict[str, ParamRule] = {
         "error'; the text as answered for claude-opus-4-7: NousResearch/hermes-agent#11137",
         CHECKED,
     ),
+    "chat-tools-need-effort-none": ParamRule(
+        "openai",
+        "tools-need-effort-none",
+        _GPT6_CHAT_TOOLS,
+        "Function tools are supported in Chat Completions for this model only with "
+        "reasoning_effort 'none' (got '{effort}'). Use the Responses API for tools with "
+        "reasoning.",
+        "the gpt-6-luna model page (stored copy, seen 2026-12-02): 'Chat Completions supports "
+        "function calling only with reasoning_effort none' (the default effort is medium); the "
+        "text is ours (no public report quotes the error)",
+        "2026-12-02",
+        "unsupported_value",
+    ),
+    "forced-tool-unsupported": ParamRule(
+        "anthropic",
+        "forced-tool-unsupported",
+        _NO_FORCED_TOOL,
+        "tool_choice: forced tool use (type '{kind}') is not supported for this model; use "
+        "'auto' or 'none'",
+        "Anthropic's Sonnet 5.5 overview (stored copy, seen 2026-12-02): among the breaking "
+        "changes from Sonnet 5, 'forced tool use returns an error'; the text is ours (no public "
+        "report quotes it)",
+        "2026-12-02",
+    ),
     "thinking-budget-missing": ParamRule(
         "anthropic",
         "thinking-budget",
@@ -196,7 +225,16 @@ def _family(names: str) -> re.Pattern[str]:
 
 _MODELS = {
     name: _family(name)
-    for name in (_O1_ROLE, _DEFAULT_ONLY, _NOT_AT_ALL, _GPT5, _OPUS_47, _ADAPTIVE_ONLY)
+    for name in (
+        _O1_ROLE,
+        _DEFAULT_ONLY,
+        _NOT_AT_ALL,
+        _GPT5,
+        _OPUS_47,
+        _ADAPTIVE_ONLY,
+        _GPT6_CHAT_TOOLS,
+        _NO_FORCED_TOOL,
+    )
 }
 
 
@@ -245,6 +283,9 @@ def _openai(body: dict, fmt: str, model: str) -> list[_Found]:
         out.append(_found("chat-temperature-not-at-all", "temperature"))
     if fmt != "openai-chat":
         return out
+    effort = body.get("reasoning_effort", "medium")
+    if body.get("tools") and effort != "none" and _is(model, _GPT6_CHAT_TOOLS):
+        out.append(_found("chat-tools-need-effort-none", "reasoning_effort", effort=effort))
     if body.get("stop") is not None and _is(model, _GPT5):
         out.append(_found("chat-stop", "stop"))
     messages = body.get("messages") if isinstance(body.get("messages"), list) else []
@@ -265,6 +306,10 @@ def _anthropic(body: dict, model: str) -> list[_Found]:
         out.append(_found("anthropic-temperature", "temperature", bound=bound))
     elif _number(t) and t != 1 and _is(model, _OPUS_47):
         out.append(_found("anthropic-temperature-deprecated", "temperature"))
+    choice = body.get("tool_choice")
+    kind = choice.get("type") if isinstance(choice, dict) else None
+    if kind in ("any", "tool") and _is(model, _NO_FORCED_TOOL):
+        out.append(_found("forced-tool-unsupported", "tool_choice.type", kind=kind))
     thinking = body.get("thinking")
     if (
         isinstance(thinking, dict)
@@ -291,6 +336,8 @@ _WHAT = {
     "system-role-unsupported": "this model takes no system or developer message",
     "thinking-budget": "thinking.budget_tokens must be at least 1024 and less than max_tokens",
     "thinking-enabled-unsupported": "this model takes adaptive thinking only, not budget_tokens",
+    "tools-need-effort-none": "this model takes function tools here only with effort 'none'",
+    "forced-tool-unsupported": "this model takes no forced tool use",
 }
 
 
