@@ -160,6 +160,9 @@ def test_every_exercise_of_every_lesson_is_registered_with_distinct_hints():
 def test_show_solution_reads_the_reference_lesson():
     shown = show_solution("00.1")
     assert "tiktoken.get_encoding" in shown.code and "BEGIN SOLUTION" not in shown.code
+    assert shown.code.startswith("def count_tokens(")  # a function's body comes with its def
+    compile(shown.code, "<shown>", "exec")  # and runs when pasted
+    assert show_solution("00.2").code.startswith("older = ")  # a value: the code alone
     assert "```python" in shown._repr_markdown_()
     with pytest.raises(ValueError, match="exercises 1 to"):
         show_solution("00.9")

@@ -741,3 +741,16 @@ def test_12_1_the_share_over_the_whole_ticket_is_not_the_first_requests():
     assert not wrong and "whole ticket" in wrong.message
     first = counts[0]
     assert ex12.check_tools_share(round(first.part("tools") / first.total, 2), baseline)
+
+
+def test_12_2_the_likeliest_slips_are_named(lab_baseline):
+    from course.exercises import token_arithmetic_lab as ex12
+
+    with_nine = ex12._first_over(lab_baseline, caching=False)
+    cached = ex12._first_over(lab_baseline, tools=14)
+    right = ex12._first_over(lab_baseline, tools=14, caching=False)
+    assert with_nine != right and cached != right
+    assert "baseline's tools" in ex12.check_break_even_requests(with_nine, lab_baseline).message
+    assert "cache on" in ex12.check_break_even_requests(cached, lab_baseline).message
+    assert "still under" in ex12.check_break_even_requests(right - 1, lab_baseline).message
+    assert ex12.check_break_even_requests(right, lab_baseline)

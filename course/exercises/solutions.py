@@ -37,11 +37,29 @@ def exercise_cells(notebook: dict) -> list[dict]:
     ]
 
 
-def solution_code(cell: dict) -> str:
-    """The solution regions of one cell, markers removed, dedented."""
-    return "\n".join(
-        textwrap.dedent(m.group("code")).rstrip() for m in SOLUTION.finditer(cell_source(cell))
-    )
+def solution_code(cell: dict, *, with_def: bool = False) -> str:
+    """The solution regions of one cell, markers removed, dedented; with ``with_def``, a region
+    inside a function comes with the function's ``def`` line, so that it runs when pasted."""
+    source, parts = cell_source(cell), []
+    for m in SOLUTION.finditer(source):
+        head = _enclosing_def(source[: m.start()]) if with_def and m.group("indent") else ""
+        code = m.group("code").rstrip() if head else textwrap.dedent(m.group("code")).rstrip()
+        parts.append(f"{head}\n{code}" if head else code)
+    return "\n".join(parts)
+
+
+def _enclosing_def(before: str) -> str:
+    """The last top-level ``def`` before a solution region, through the line ending in ``:``."""
+    lines = before.splitlines()
+    starts = [i for i, line in enumerate(lines) if line.startswith("def ")]
+    if not starts:
+        return ""
+    head = []
+    for line in lines[starts[-1] :]:
+        head.append(line)
+        if line.rstrip().endswith(":"):
+            break
+    return "\n".join(head)
 
 
 def _lessons_folder() -> Path:
@@ -95,4 +113,4 @@ def show_solution(exercise_id: str, folder: Path | None = None) -> Solution:
     cells = exercise_cells(json.loads(path.read_text(encoding="utf-8")))
     if not 1 <= number <= len(cells):
         raise ValueError(f"lesson {lesson} has exercises 1 to {len(cells)}, not {number}")
-    return Solution(exercise_id, path.name, solution_code(cells[number - 1]))
+    return Solution(exercise_id, path.name, solution_code(cells[number - 1], with_def=True))

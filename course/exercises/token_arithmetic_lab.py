@@ -165,13 +165,31 @@ def check_tools_share(answer: float, baseline: LabScenario) -> Result:
     )
 
 
-def check_break_even_requests(answer: int, baseline: LabScenario) -> Result:
-    expected = next(
+def _first_over(baseline: LabScenario, **knobs: Any) -> int:
+    """The fewest requests per ticket at which a ticket costs more than $0.005."""
+    return next(
         n
         for n in range(1, 200)
-        if cost_scenario(replace(baseline, tools=14, requests=n, caching=False)).per_ticket
-        > Decimal("0.005")
+        if cost_scenario(replace(baseline, requests=n, **knobs)).per_ticket > Decimal("0.005")
     )
+
+
+def check_break_even_requests(answer: int, baseline: LabScenario) -> Result:
+    expected = _first_over(baseline, tools=14, caching=False)
+    mix_ups = {  # the likeliest slips, each answered in words
+        _first_over(baseline, caching=False): "the baseline's tools: the question asks for "
+        "every tool of the catalogue",
+        _first_over(baseline, tools=14): "the prompt cache on: the question says without it",
+    }
+    value = as_number(answer)
+    why = mix_ups.get(int(value)) if value is not None and value == int(value) else None
+    if why and int(value) != expected:
+        what = f"{answer!r} requests is the answer with {why}"
+        return not_yet(EX_BREAK_EVEN, what, expected=expected, kind="number")
+    if value is not None and value == expected - 1:
+        price = cost_scenario(replace(baseline, tools=14, requests=expected - 1, caching=False))
+        what = f"at {answer!r} requests a ticket costs ${price.per_ticket:.6f}: still under"
+        return not_yet(EX_BREAK_EVEN, what, expected=expected, kind="number")
     return check_number(
         answer,
         expected,

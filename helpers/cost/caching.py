@@ -200,8 +200,9 @@ def cache_reads(
     notes: list[str],
 ) -> list[tuple[int, int]]:
     """Per request of a ticket, the tokens read from the cache and written to it under ``rule``
-    (the model's ``cache`` entry in ``data/models.json``); ``project_ticket`` explains the rest.
-    """
+    (the model's ``cache`` entry in ``data/models.json``). ``breakpoints``: Anthropic's (default
+    tools, system, last), or OpenAI's from GPT-5.6 on beside its implicit one (default system and
+    ``turns``, every turn's latest message; [] marks nothing)."""
     kind = rule.get("kind", "none")
     if kind == "none":
         return [(0, 0)] * len(counts)

@@ -184,13 +184,11 @@ def project_ticket(
 ) -> Ticket:
     """Cost of sending each request in turn, counted and cached from the tokens themselves.
 
-    Output per turn: the reply each request got (the assistant message the next request adds;
-    for the last, ``final_reply``, else 0 and a note), or ``output_tokens`` (one number or one
-    per turn). ``caching``: the model's cache rule from the table (``caching.cache_reads``);
-    ``breakpoints``: Anthropic's (default tools, system, last), or OpenAI's from GPT-5.6 on
-    beside its implicit one (default system and ``turns``; [] marks nothing);
-    ``between_tickets``: seconds since the same agent's previous ticket, whose tools and system
-    prompt may still be cached.
+    Output per turn: the reply each request got (the next request's new assistant message; for
+    the last, ``final_reply``, else 0 and a note), or ``output_tokens`` (one or one per turn).
+    ``caching``: the model's cache rule (``caching.cache_reads``, which says what ``breakpoints``
+    marks); ``between_tickets``: seconds since the agent's previous ticket, whose tools and
+    system prompt may still be cached.
     """
     info = info_for(model, requests[0])
     notes: list[str] = []
