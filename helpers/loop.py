@@ -18,8 +18,6 @@ from typing import Any
 from helpers.html import no_math
 from helpers.messages import Message, Reasoning, Reply, Request, Text, ToolCall, ToolResult, tool
 
-__all__ = ["ProviderError", "Step", "Trace", "auth_headers", "run", "send"]
-
 ToolRunner = Callable[[ToolCall], ToolResult]
 
 

@@ -125,27 +125,21 @@ def models(provider: str | None = None, *, include_legacy: bool = False) -> list
     ]
 
 
-def default_model(provider: str) -> str:
-    """The model a lesson uses for ``provider`` ("openai", "anthropic", "gemini", "harmony"),
-    or for a wire format ("openai-chat" and "openai-responses" are OpenAI's)."""
-    defaults = _table()["defaults"]
-    if provider in ("openai-chat", "openai-responses"):
-        provider = "openai"
-    if provider not in defaults:
-        raise UnknownModelError(
-            f"no default model for {provider!r}; known: {', '.join(sorted(defaults))}"
-        )
-    return defaults[provider]
+def default_model(provider: str, *, table: str = "defaults") -> str:
+    """The model a lesson uses for ``provider`` ("openai", "anthropic", "gemini", "harmony"), or
+    for a wire format ("openai-chat" and "openai-responses" are OpenAI's); ``current_model``
+    reads the other list of the table."""
+    models, kind = _table()[table], table.rstrip("s")  # "default" or "current"
+    provider = "openai" if provider in ("openai-chat", "openai-responses") else provider
+    if provider not in models:
+        raise UnknownModelError(f"no {kind} model for {provider!r}; known: {', '.join(models)}")
+    return models[provider]
 
 
 def current_model(provider: str) -> str:
-    """``provider``'s newest generation in the table ("openai", "anthropic", "gemini"): what a
-    design is priced on today. Counts on it are estimates; ``default_model`` is what the lessons
-    count with."""
-    current = _table()["current"]
-    if provider not in current:
-        raise UnknownModelError(f"no current model for {provider!r}; known: {', '.join(current)}")
-    return current[provider]
+    """``provider``'s newest generation in the table: what a design is priced on today (its
+    counts are estimates; ``default_model`` is what the lessons count with)."""
+    return default_model(provider, table="current")
 
 
 @cache

@@ -28,27 +28,6 @@ from helpers.cost.tickets import (
 from helpers.messages import Message, Request, Text, Usage
 from helpers.models import rates
 
-__all__ = [
-    "Cost",
-    "Ticket",
-    "ToolCountEffect",
-    "ToolOverhead",
-    "Usage",
-    "cache_break",
-    "cache_terms",
-    "common_prefix",
-    "compact",
-    "compact_ticket",
-    "openai_cached_tokens",
-    "price",
-    "project_ticket",
-    "rates",
-    "ticket_from_usages",
-    "tool_count_effect",
-    "tool_overhead",
-    "with_tools",
-]
-
 
 def compact(request: Request, keep_last: int, summary: str) -> Request:
     """The request with everything before its last ``keep_last`` messages (after the system

@@ -59,12 +59,9 @@ class Cost:
 
 
 def price(usage: Usage, model: str | ModelInfo, *, cache_write_1h_tokens: int = 0) -> Cost:
-    """Price a neutral ``Usage`` (input includes cached tokens) with genai-prices.
-
-    Anthropic's 1-hour cache writes cost more than 5-minute ones: pass how many of
-    ``usage.cache_write_tokens`` were 1-hour (or keep the raw usage: its
-    ``cache_creation.ephemeral_1h_input_tokens`` is read).
-    """
+    """Price a neutral ``Usage`` (input includes cached tokens) with genai-prices. Anthropic's
+    1-hour cache writes cost more: pass how many of ``usage.cache_write_tokens`` were 1-hour, or
+    keep the raw usage (its ``cache_creation.ephemeral_1h_input_tokens`` is read)."""
     info = info_for(model)
     raw_hour = (usage.raw.get("cache_creation") or {}).get("ephemeral_1h_input_tokens", 0)
     hour = cache_write_1h_tokens or raw_hour
@@ -183,13 +180,11 @@ def project_ticket(
     between_tickets: float | None = None,
 ) -> Ticket:
     """Cost of sending each request in turn, counted and cached from the tokens themselves.
-
     Output per turn: the reply each request got (the next request's new assistant message; for
     the last, ``final_reply``, else 0 and a note), or ``output_tokens`` (one or one per turn).
     ``caching``: the model's cache rule (``caching.cache_reads``, which says what ``breakpoints``
     marks); ``between_tickets``: seconds since the agent's previous ticket, whose tools and
-    system prompt may still be cached.
-    """
+    system prompt may still be cached."""
     info = info_for(model, requests[0])
     notes: list[str] = []
     outputs = _outputs(requests, info, output_tokens, final_reply, notes)

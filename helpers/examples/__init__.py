@@ -12,8 +12,6 @@ import os
 from pathlib import Path
 from typing import Any
 
-__all__ = ["DATA", "ROOT", "find_data", "schema_error"]
-
 _PACKAGE = Path(__file__).resolve().parent.parent  # the helpers/ folder
 
 

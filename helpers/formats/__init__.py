@@ -39,25 +39,6 @@ from helpers.messages import (
     load,
 )
 
-__all__ = [
-    "FORMATS",
-    "MODULES",
-    "FlatMessage",
-    "FlatToolCall",
-    "FormatError",
-    "Note",
-    "Rendered",
-    "detect",
-    "family",
-    "from_flat",
-    "parse",
-    "parse_response",
-    "parse_usage",
-    "render",
-    "render_for",
-    "to_flat",
-]
-
 
 class Format(NamedTuple):
     """One wire format: the module that writes its bodies and the one that reads them."""
@@ -241,8 +222,7 @@ def to_flat(messages: list[Message]) -> tuple[list[FlatMessage], list[Note]]:
     OpenAI Chat's message, more or less: no reasoning, images or names (dropped, with a note);
     text blocks are joined (blank line between); text after a tool call comes before the calls;
     a tool message with several results becomes one flat message per result. Returns the flat
-    list and a note for everything the flat shape could not keep.
-    """
+    list and a note for everything the flat shape could not keep."""
     notes = Notes()
     flat: list[FlatMessage] = []
     for i, message in enumerate(messages):

@@ -12,13 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from helpers.formats.common import (
-    Notes,
-    note_image_detail,
-    replayable,
-    system_texts,
-    tool_spec,
-)
+from helpers.formats.common import Notes, note_image_detail, replayable, system_texts, tool_spec
 from helpers.messages import Image, Message, Reasoning, Request, Text, ToolCall, ToolResult
 
 NAME = "anthropic"

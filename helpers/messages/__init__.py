@@ -13,15 +13,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from helpers.messages.blocks import (
-    BLOCK_TYPES,
-    Block,
-    Image,
-    Reasoning,
-    Text,
-    ToolCall,
-    ToolResult,
-)
+from helpers.messages.blocks import BLOCK_TYPES, Block, Image, Reasoning, Text, ToolCall, ToolResult
 from helpers.messages.conversation import (
     ROLES,
     Message,
@@ -37,35 +29,6 @@ from helpers.messages.conversation import (
     tool_result,
     user,
 )
-
-__all__ = [
-    "BLOCK_TYPES",
-    "Block",
-    "FormatError",
-    "Image",
-    "Message",
-    "ROLES",
-    "Reasoning",
-    "Reply",
-    "Request",
-    "StopReason",
-    "Text",
-    "Tool",
-    "ToolCall",
-    "ToolResult",
-    "Usage",
-    "assistant",
-    "block_from_json",
-    "dump",
-    "load",
-    "load_file",
-    "message_from_json",
-    "system",
-    "tool",
-    "tool_call",
-    "tool_result",
-    "user",
-]
 
 
 class FormatError(ValueError):

@@ -107,8 +107,7 @@ class Usage:
     ``input_tokens`` counts **all** input tokens, cached or not (the Anthropic parser adds its
     cache reads and writes back in); ``cache_read_tokens`` and ``cache_write_tokens`` are parts
     of it. ``output_tokens`` counts all generated tokens, reasoning included (the Gemini parser
-    adds thoughts in); ``reasoning_tokens`` is part of it. ``raw`` keeps the provider's own.
-    """
+    adds thoughts in); ``reasoning_tokens`` is part of it. ``raw`` keeps the provider's own."""
 
     input_tokens: int = 0
     output_tokens: int = 0

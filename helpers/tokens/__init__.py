@@ -28,24 +28,6 @@ from helpers.tokens.openai_chat import render_namespace
 from helpers.tokens.parts import ToolParts, count_sections, tool_parts
 from helpers.tokens.seen import CUT, Seen, Sized, Special, Tokens
 
-__all__ = [
-    "Count",
-    "Piece",
-    "tokenize",
-    "Row",
-    "rows_from_pieces",
-    "count",
-    "counted",
-    "count_output",
-    "count_sections",
-    "count_text",
-    "render_harmony",
-    "render_namespace",
-    "token_keys",
-    "ToolParts",
-    "tool_parts",
-]
-
 
 class Piece(NamedTuple):
     """A run of tokens owned by one part of the request (a named tuple: cheap to make)."""
