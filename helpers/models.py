@@ -125,21 +125,25 @@ def models(provider: str | None = None, *, include_legacy: bool = False) -> list
     ]
 
 
-def default_model(provider: str, *, table: str = "defaults") -> str:
-    """The model a lesson uses for ``provider`` ("openai", "anthropic", "gemini", "harmony"), or
-    for a wire format ("openai-chat" and "openai-responses" are OpenAI's); ``current_model``
-    reads the other list of the table."""
-    models, kind = _table()[table], table.rstrip("s")  # "default" or "current"
-    provider = "openai" if provider in ("openai-chat", "openai-responses") else provider
-    if provider not in models:
-        raise UnknownModelError(f"no {kind} model for {provider!r}; known: {', '.join(models)}")
-    return models[provider]
+def default_model(provider: str) -> str:
+    """The model a lesson uses for ``provider`` ("openai", "anthropic", "gemini", "harmony"),
+    or for a wire format ("openai-chat" and "openai-responses" are OpenAI's)."""
+    return _listed("defaults", provider)
 
 
 def current_model(provider: str) -> str:
     """``provider``'s newest generation in the table: what a design is priced on today (its
     counts are estimates; ``default_model`` is what the lessons count with)."""
-    return default_model(provider, table="current")
+    return _listed("current", provider)
+
+
+def _listed(key: str, provider: str) -> str:
+    models = _table()[key]
+    provider = "openai" if provider in ("openai-chat", "openai-responses") else provider
+    if provider not in models:
+        known = ", ".join(sorted(models))
+        raise UnknownModelError(f"no model for {provider!r} in the table's {key!r}; known: {known}")
+    return models[provider]
 
 
 @cache

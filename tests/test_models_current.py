@@ -123,7 +123,7 @@ def test_current_models_are_the_newest_generation_and_priced():
         assert model_id in CURRENT and model_info(model_id).provider == provider
         assert rates(model_id)["input"] > 0
     assert default_model("openai") != current_model("openai")  # counts exact only on the default
-    with pytest.raises(KeyError, match="no current model for 'harmony'"):
+    with pytest.raises(KeyError, match="no model for 'harmony' in the table's 'current'"):
         current_model("harmony")
 
 
