@@ -148,3 +148,12 @@ def test_gemini_3_8_flash_is_priced_at_its_introductory_rate_on_as_of():
 
     assert as_of() < "2027-01-01"  # the note says the rate doubles then
     assert rates(model_info("gemini-3.8-flash"))["input"] == Decimal("0.75")
+
+
+def test_gpt_6_luna_projects_a_request_without_a_system_message_or_tools():
+    from helpers.cost import project_ticket
+    from helpers.messages import Request, user
+
+    long_question = user("Where is my order? " * 300)
+    ticket = project_ticket([Request("gpt-6-luna", [long_question])], "gpt-6-luna")
+    assert ticket.turns[0].cache_write_tokens > 1024  # the implicit breakpoint still writes

@@ -247,7 +247,8 @@ def _openai_reads(counts, keys, warm, minimum: int, marks: list[str]) -> list[tu
     turn_ends: list[int] = []  # where each earlier request's latest message ended
     out = []
     for counted, now in zip(counts, keys, strict=True):
-        paths = [m for m in marks if m != "turns"] + ["last"]
+        there = {"turns": False, "system": bool(counted.systems()), "tools": counted.part("tools")}
+        paths = [m for m in marks if there.get(m, True)] + ["last"]
         found = {p for mark in paths for p in breakpoint_positions(counted, [mark])}
         found |= set(turn_ends) if "turns" in marks else set()
         places = sorted(p for p in found if minimum <= p <= len(now))
