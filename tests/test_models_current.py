@@ -37,10 +37,10 @@ def test_openai_rows_from_gpt_5_6_on_bill_their_cache_writes():
         assert cache["documented"]["write_multiplier"] == 1.25
 
 
-def test_gpt_6_luna_marked_writes_its_prompt_then_reads_it_and_writes_the_new_part():
-    """With the stable prefix and each turn marked (the default): the first request at or above
-    1,024 tokens writes its prompt up to its latest message, the next reads that (not in
-    128-token steps) and writes what it added, billed at 1.25x input."""
+def test_gpt_6_luna_writes_its_prompt_then_reads_it_and_writes_the_new_part():
+    """OpenAI's guide: an implicit breakpoint at each request's latest message, earlier ones
+    staying eligible, so an append-only loop reads the previous prompt (not in 128-token steps)
+    and writes what it added, at 1.25x input (as in coder/mux#3705)."""
     from course.lab import LabScenario, build_requests
     from helpers.cost import project_ticket, rates
     from helpers.tokens import count
@@ -58,22 +58,25 @@ def test_gpt_6_luna_marked_writes_its_prompt_then_reads_it_and_writes_the_new_pa
     assert rates("gpt-6-luna")["cache_write"] == rates("gpt-6-luna")["input"] * Decimal("1.25")
 
 
-def test_gpt_6_luna_marking_nothing_reads_nothing_and_writes_every_prompt():
-    """OpenAI's guide (as quoted in ax-llm/ax#573, measured there on gpt-5.6-luna): the implicit
-    breakpoint sits at the latest message and a request does not fall back to a shorter prefix,
-    so an append-only loop that marks nothing reads nothing and pays to write each prompt."""
+def test_gpt_6_luna_with_a_changing_prefix_reads_nothing_and_writes_every_prompt():
+    """The guide's own counter-example: content that changes before the breakpoint (a time at
+    the top of the system prompt) leaves nothing to read, and each prompt is written again."""
+    from dataclasses import replace
+
     from course.lab import LabScenario, build_requests
     from helpers.cost import project_ticket
+    from helpers.messages import system
 
     requests = build_requests(LabScenario(model="gpt-6-luna", requests=4, tools=14))
-    bare = project_ticket(requests, "gpt-6-luna", output_tokens=10, breakpoints=[])
-    off = project_ticket(requests, "gpt-6-luna", output_tokens=10, caching=False)
-    assert bare.cached_tokens == 0
-    assert all(t.cache_write_tokens > 1024 for t in bare.turns)
-    assert bare.total_usd > off.total_usd  # caching it does not mark costs more than none
-    system_only = project_ticket(requests, "gpt-6-luna", output_tokens=10, breakpoints=["system"])
-    reads = [t.cached_tokens for t in system_only.turns[1:]]
-    assert len(set(reads)) == 1 and reads[0] > 1024  # the tools and system prompt, every turn
+    stamped = [
+        replace(r, messages=[system(f"Time: 09:0{k}\n{r.messages[0].text}"), *r.messages[1:]])
+        for k, r in enumerate(requests)
+    ]
+    changing = project_ticket(stamped, "gpt-6-luna", output_tokens=10)
+    off = project_ticket(stamped, "gpt-6-luna", output_tokens=10, caching=False)
+    assert changing.cached_tokens == 0
+    assert all(t.cache_write_tokens > 1024 for t in changing.turns)
+    assert changing.total_usd > off.total_usd  # the cache costs more than none
 
 
 def test_gpt_6_luna_below_the_minimum_writes_nothing_and_a_marked_warm_prefix_is_read():
@@ -84,11 +87,10 @@ def test_gpt_6_luna_below_the_minimum_writes_nothing_and_a_marked_warm_prefix_is
     small = project_ticket([sundry.opening("gpt-6-luna")], "gpt-6-luna", output_tokens=5)
     assert (small.cached_tokens, small.turns[0].cache_write_tokens) == (0, 0)
     requests = build_requests(LabScenario(model="gpt-6-luna", requests=2, tools=14))
-    warm = project_ticket(requests, "gpt-6-luna", output_tokens=5, between_tickets=60)
-    cold = project_ticket(requests, "gpt-6-luna", output_tokens=5, between_tickets=3600)
-    unmarked = project_ticket(
-        requests, "gpt-6-luna", output_tokens=5, between_tickets=60, breakpoints=["turns"]
-    )
+    marked = dict(output_tokens=5, breakpoints=["system"])
+    warm = project_ticket(requests, "gpt-6-luna", between_tickets=60, **marked)
+    cold = project_ticket(requests, "gpt-6-luna", between_tickets=3600, **marked)
+    unmarked = project_ticket(requests, "gpt-6-luna", output_tokens=5, between_tickets=60)
     assert warm.turns[0].cached_tokens > 1024 and cold.turns[0].cached_tokens == 0
     assert unmarked.turns[0].cached_tokens == 0  # no breakpoint where the shared prefix ends
 

@@ -6,7 +6,7 @@ A prompt cache only serves an exact *prefix* of the tokens the model is shown, s
 counted and the longest common prefix decides: OpenAI (before GPT-5.6) caches nothing below
 1,024 tokens, then 128-token steps; Anthropic reads the longest prefix written before and writes
 up to its last breakpoint; OpenAI from GPT-5.6 on reads only a prefix written before that ends at
-one of the request's own breakpoints (one implicit, at its latest message).
+a breakpoint (one implicit at each request's latest message, earlier ones staying eligible).
 
 What it deliberately does not do: model eviction or routing misses, Anthropic's 20-block
 lookback or automatic ``cache_control``.
@@ -201,8 +201,8 @@ def cache_reads(
 ) -> list[tuple[int, int]]:
     """Per request of a ticket, the tokens read from the cache and written to it under ``rule``
     (the model's ``cache`` entry in ``data/models.json``). ``breakpoints``: Anthropic's (default
-    tools, system, last), or OpenAI's from GPT-5.6 on beside its implicit one (default system and
-    ``turns``, every turn's latest message; [] marks nothing)."""
+    tools, system, last), or the ones marked beside OpenAI's implicit ones (GPT-5.6 on; default
+    none)."""
     kind = rule.get("kind", "none")
     if kind == "none":
         return [(0, 0)] * len(counts)
@@ -215,7 +215,7 @@ def cache_reads(
     if kind == "anthropic-breakpoints":
         return _anthropic_reads(requests, counts, keys, warm, rule, breakpoints)
     if kind == "openai-breakpoints":
-        marks = ["system", "turns"] if breakpoints is None else list(breakpoints)
+        marks = breakpoints or []
         warm = warm if {"system", "tools"} & set(marks) else []
         return _openai_reads(counts, keys, warm, rule["min_tokens"], marks)
     # a prefix cache: each request reads what it shares with the one before it
@@ -239,24 +239,23 @@ def _anthropic_reads(requests, counts, keys, warm, rule, breakpoints) -> list[tu
 
 
 def _openai_reads(counts, keys, warm, minimum: int, marks: list[str]) -> list[tuple[int, int]]:
-    """GPT-5.6 on, as OpenAI's guide says: a request's breakpoints are the implicit one at its
-    latest message and those it marks (``turns``: every earlier turn's latest message, its
-    marker kept); it reads the longest prefix an earlier request wrote that ends at one of them
-    (no fallback to a shorter one) and writes up to the last."""
+    """GPT-5.6 on, as OpenAI's guide says: each request has an implicit breakpoint at its latest
+    message, plus those it marks; earlier requests' breakpoints stay eligible. A request reads
+    the longest prefix written before that ends at one of them (no fallback to a shorter one)
+    and writes up to its latest message."""
     written: set[tuple] = {tuple(warm)} if warm else set()
-    turn_ends: list[int] = []  # where each earlier request's latest message ended
+    earlier: set[int] = set()  # breakpoints of earlier requests, as positions
     out = []
     for counted, now in zip(counts, keys, strict=True):
-        there = {"turns": False, "system": bool(counted.systems()), "tools": counted.part("tools")}
+        there = {"system": bool(counted.systems()), "tools": counted.part("tools")}
         paths = [m for m in marks if there.get(m, True)] + ["last"]
-        found = {p for mark in paths for p in breakpoint_positions(counted, [mark])}
-        found |= set(turn_ends) if "turns" in marks else set()
-        places = sorted(p for p in found if minimum <= p <= len(now))
+        own = {p for mark in paths for p in breakpoint_positions(counted, [mark])}
+        places = sorted(p for p in own | earlier if minimum <= p <= len(now))
         read = max((p for p in places if tuple(now[:p]) in written), default=0)
-        new = [p for p in places if p > read]
+        new = [p for p in sorted(own) if minimum <= p and p > read]
         written |= {tuple(now[:p]) for p in new}
         out.append((read, new[-1] - read if new else 0))
-        turn_ends.append(breakpoint_positions(counted, ["last"])[0])
+        earlier |= own
     return out
 
 
