@@ -20,9 +20,9 @@ lessons change. A learner
 A section whose heading ends in ``(optional)`` is counted apart: the stated time is the lesson
 without it, and the index says how long the optional part takes.
 
-Where the model is more than 5 minutes off a timed walk of a lesson as it stands, the lesson is
-stated from the walk instead (``MEASURED``), for as long as the model sees the lesson within
-``MEASURED_DRIFT`` minutes of the version walked (then it must be walked again).
+Where the model is more than 5 minutes off a timed walk of a lesson (or of its optional part)
+as it stands, that part is stated from the walk instead (``MEASURED``), for as long as the model
+sees it within ``MEASURED_DRIFT`` minutes of the version walked (then it must be walked again).
 
 Calibration. The constants were fitted to timed learner walks (reviewers who took each lesson as
 a new learner, every exercise tried wrong and right, minutes noted per step): eleven lessons, as
@@ -55,8 +55,13 @@ WIDGET = "application/vnd.jupyter.widget-view+json"
 OPTIONAL = re.compile(r"^## .*\(optional\)\s*$")  # a section heading; "###" stays inside it
 QUESTION_MARK = "<summary>A model answer"
 #: Lessons stated from a timed walk: lesson -> (commit walked, core minutes, optional minutes,
-#: who). Lesson 12's tables of numbers take learners far longer than the model's reading rate.
-MEASURED = {"12": ("e810689", 26.5, 25.5, "review 12f, 2026-12-02")}
+#: who); None leaves that part to the model. Tables of numbers to reason about (lesson 12, the
+#: cache runs of lesson 06) take learners far longer than the model's reading rate.
+MEASURED = {
+    "06": ("1ece46e", None, 19, "its optional part: review 06opt, 2026-12-02"),
+    "12": ("e810689", 26.5, 25.5, "review 12f, 2026-12-02"),
+}
+PARTS = ("core", "optional")
 MEASURED_DRIFT = 2  # minutes: how far the model may see a measured lesson move from its walk
 
 
@@ -183,16 +188,17 @@ def lesson_stats(path: Path) -> dict:
         ),
         path.stem,
     )
-    optional_minutes = stated(estimate(extra)) if extra else 0
-    walked = MEASURED.get(path.name[:2])
+    optional = estimate(extra) if extra else 0.0
+    _, core_walk, optional_walk, who = MEASURED.get(path.name[:2], (None, None, None, ""))
     return {
         "file": path.name,
         "title": title,
         **found,
         "exact_minutes": minutes,
-        "minutes": stated(walked[1]) if walked else stated(minutes),
-        "optional_minutes": stated(walked[2]) if walked else optional_minutes,
-        "measured_by": walked[3] if walked else "",
+        "exact_optional_minutes": optional,
+        "minutes": stated(minutes if core_walk is None else core_walk),
+        "optional_minutes": stated(optional if optional_walk is None else optional_walk),
+        "measured_by": who,
     }
 
 
@@ -210,16 +216,18 @@ def calibration() -> dict:
     walks = [(w["file"][:2], estimate(w), w["measured_minutes"]) for w in measured["walks"]]
     reading = measured["reading_00_06"]
     total = sum(stated(estimate(r)) for r in reading["lessons"])
-    drift = {  # lesson -> (the model's core minutes then, now) for each measured lesson
-        w["file"][:2]: (estimate(w), lesson_stats(ROOT / "notebooks" / w["file"])["exact_minutes"])
-        for w in measured.get("measured", [])
-    }
+    drift = {}  # (lesson, part) -> (the model's minutes then, now, the walk's)
+    for w in measured.get("measured", []):
+        now = lesson_stats(ROOT / "notebooks" / w["file"])
+        for part, key in zip(PARTS, ("exact_minutes", "exact_optional_minutes"), strict=True):
+            if w[part] is not None:
+                drift[w["file"][:2], part] = (estimate(w[part]), now[key], w[part]["walked"])
     return {"walks": walks, "reading": (total, reading["measured_minutes"]), "drift": drift}
 
 
-def features_at(commit: str, lesson: str, *, core: bool = False) -> dict:
+def features_at(commit: str, lesson: str, *, part: str = "") -> dict:
     """The model's features of a lesson as stored at a commit (for the calibration file); with
-    ``core``, of the lesson without its optional sections."""
+    ``part`` "core" or "optional", of that part only."""
     import subprocess
 
     def git(*args: str) -> str:
@@ -233,7 +241,7 @@ def features_at(commit: str, lesson: str, *, core: bool = False) -> dict:
         if re.match(rf"notebooks/{lesson}_.*\.ipynb$", n)
     ]
     nb = json.loads(git("show", f"{commit}:{name}"))
-    cells = split_optional(nb["cells"])[0] if core else nb["cells"]
+    cells = split_optional(nb["cells"])[PARTS.index(part)] if part else nb["cells"]
     return {"file": Path(name).name, "commit": commit, **features(cells, exercise_cells(nb))}
 
 
@@ -263,7 +271,8 @@ def table(rows: list[dict] | None = None) -> str:
         if r["measured_by"]:
             lines.append(
                 f"\n{r['title']} is stated from a timed walk ({r['measured_by']}); the model "
-                f"gives its core {r['exact_minutes']:.0f} minutes."
+                f"gives its core {r['exact_minutes']:.0f} minutes and its optional part "
+                f"{r['exact_optional_minutes']:.0f}."
             )
     found = calibration()
     worst = max(found["walks"], key=lambda w: abs(w[1] - w[2]))
@@ -325,9 +334,18 @@ def write_calibration() -> None:
     found = {
         "walks": walks,
         "reading_00_06": {"measured_minutes": minutes, "source": source, "lessons": reading},
-        "measured": [  # the core of each lesson stated from its walk, as walked
-            {**features_at(commit, lesson, core=True), "core": core, "optional": extra, "by": who}
-            for lesson, (commit, core, extra, who) in sorted(MEASURED.items())
+        "measured": [  # each part stated from its walk, as walked
+            {
+                "file": features_at(commit, lesson)["file"],
+                "by": who,
+                **{
+                    part: None
+                    if minutes is None
+                    else {**features_at(commit, lesson, part=part), "walked": minutes}
+                    for part, minutes in zip(PARTS, walked, strict=True)
+                },
+            }
+            for lesson, (commit, *walked, who) in sorted(MEASURED.items())
         ],
     }
     CALIBRATION.write_text(json.dumps(found, indent=1) + "\n", encoding="utf-8")
