@@ -729,18 +729,17 @@ def test_12_2_off_by_one_or_with_the_cache_on_is_refused(lab_baseline):
         assert ex12.check_break_even_requests(right, lab_baseline), right
 
 
-def test_12_1_the_share_over_the_whole_ticket_is_not_the_first_requests():
+def test_12_1_the_share_over_the_whole_ticket_is_not_the_first_requests(lab_baseline):
     from course.exercises import token_arithmetic_lab as ex12
-    from course.lab import LabScenario, build_requests
+    from course.lab import build_requests
     from helpers.tokens import count
 
-    baseline = LabScenario(model=MODEL, requests=6, tools=9, result_tokens=150)
-    counts = [count(r) for r in build_requests(baseline)]
+    counts = [count(r) for r in build_requests(lab_baseline)]
     whole = sum(c.part("tools") for c in counts) / sum(c.total for c in counts)
-    wrong = ex12.check_tools_share(round(whole, 2), baseline)
+    wrong = ex12.check_tools_share(round(whole, 2), lab_baseline)
     assert not wrong and "whole ticket" in wrong.message
     first = counts[0]
-    assert ex12.check_tools_share(round(first.part("tools") / first.total, 2), baseline)
+    assert ex12.check_tools_share(round(first.part("tools") / first.total, 2), lab_baseline)
 
 
 def test_12_2_the_likeliest_slips_are_named(lab_baseline):
