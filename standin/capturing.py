@@ -27,6 +27,7 @@ from typing import Any
 from helpers.html import no_math, request_html
 from standin.explained import explained, table
 from standin.provider.recorder import Exchange
+from standin.redaction import redact
 
 __all__ = ["Captured", "RecordDir", "Seen", "capture", "client_environment"]
 
@@ -128,7 +129,13 @@ class Seen:
         return f"{self.count.total:,} input tokens ({self.count.label})"
 
     def line(self) -> str:
-        """One line: number, request, status, format and model, count (and bill), verdict."""
+        """One line: number, request, status, format and model, count (and bill), verdict.
+
+        Redacted once more as a whole (the exchange already is): nothing it quotes, a stored
+        history's text included, can show a key the process knows or a key shape."""
+        return redact(self._line())
+
+    def _line(self) -> str:
         e = self.exchange
         head = f"#{self.number} {e.method} {e.path} -> {e.status}"
         if self.format is None:
@@ -147,7 +154,7 @@ class Seen:
 
     def _repr_html_(self) -> str:
         head = f"<div><b>{escape(self.line())}</b></div>"
-        cards = request_html(self.request) if self.request is not None else ""
+        cards = redact(request_html(self.request)) if self.request is not None else ""
         return no_math(f"<div style='margin:8px 0'>{head}{cards}</div>")
 
 

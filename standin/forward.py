@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 
 from standin.live_switch import KEYS, environ, family, is_live, live_url, why_not_live
 from standin.provider import routes
+from standin.redaction import add_secret, redact
 
 __all__ = ["Forwarder"]
 
@@ -58,6 +59,10 @@ class Forwarder:
         self.timeout = timeout
         self.own_url = ""  # the stand-in's own root: never forwarded to
         self.live = [name for name in KEYS if is_live(name, self.env)]
+        # its keys (and a base URL's user-info) are redacted by value from every output
+        add_secret(*(self.env.get(KEYS[name], "") for name in KEYS))
+        for url in (urlsplit(live_url(n, self.env)) for n in KEYS):
+            add_secret(url.password or "", url.username or "")
         if not self.live:
             reasons = "; ".join(why_not_live(name, self.env) or "" for name in KEYS)
             raise ValueError(f"--forward needs live mode for at least one provider: {reasons}")
@@ -70,7 +75,7 @@ class Forwarder:
                 lines.append(f"  {name}: forwarded to {live_url(name, self.env)} with {KEYS[name]}")
             else:
                 lines.append(f"  {name}: not forwarded ({why_not_live(name, self.env)})")
-        return "\n".join(lines)
+        return redact("\n".join(lines))  # a base URL's password never prints
 
     def __call__(
         self, method: str, path: str, headers: list[tuple[str, str]], body: bytes, style: str
@@ -90,7 +95,8 @@ class Forwarder:
             with httpx.Client(timeout=self.timeout) as client:
                 reply = client.request(method, target, headers=sent, content=body)
         except httpx.HTTPError as err:
-            text = f"forwarding to {root} failed: {type(err).__name__}: {err}"
+            # an error may quote the key (h11 quotes a header value it refuses): redacted
+            text = redact(f"forwarding to {root} failed: {type(err).__name__}: {err}")
             response = routes.error(style, 502, text)
             response.note = f"forward failed: {type(err).__name__}"
             return response
