@@ -27,7 +27,7 @@ from typing import Any
 from helpers.html import no_math, request_html
 from standin.explained import explained, table
 from standin.provider.recorder import Exchange
-from standin.redaction import redact
+from standin.redaction import add_secret, redact
 
 __all__ = ["Captured", "RecordDir", "Seen", "capture", "client_environment"]
 
@@ -240,6 +240,8 @@ def capture(
     writer = RecordDir(record) if record is not None else None
     provider = LocalProvider(scenario, on_exchange=writer.write if writer else None).start()
     saved = {name: os.environ.get(name) for name in client_environment(provider.url)}
+    # the user's own keys, hidden while the block runs, stay secrets: redacted by value
+    add_secret(*(value for name, value in saved.items() if value and name.endswith("_API_KEY")))
     try:
         _set(client_environment(provider.url))
         yield Captured(provider)

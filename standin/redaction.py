@@ -156,22 +156,22 @@ def _ci(hex_digits: str) -> str:
 
 def _char(c: str) -> str:
     """Every spelling of one character: itself, JSON and Python escapes (backslashes doubled
-    any number of times), percent-encoded (also twice), an HTML entity, ``+`` for a space."""
+    up to four), percent-encoded (up to four times), an HTML entity, ``+`` for a space."""
     o = ord(c)
     alts = [re.escape(c)]
     if o < 0x10000:
-        alts.append(r"\\+u" + _ci(f"{o:04x}"))
+        alts.append(r"\\{1,4}+u" + _ci(f"{o:04x}"))
     else:
         wide = c.encode("utf-16-be").hex()
         high, low = wide[:4], wide[4:]
-        alts.append(r"\\+u" + _ci(high) + r"\\+u" + _ci(low))
+        alts.append(r"\\{1,4}+u" + _ci(high) + r"\\{1,4}+u" + _ci(low))
     if c in _SHORT:
-        alts.append(r"\\+" + re.escape(_SHORT[c]))
+        alts.append(r"\\{1,4}+" + re.escape(_SHORT[c]))
     if o < 0x100:
-        alts.append(r"\\+x" + _ci(f"{o:02x}"))
+        alts.append(r"\\{1,4}+x" + _ci(f"{o:02x}"))
     utf8 = c.encode("utf-8", "surrogatepass")
-    alts.append("".join("%(?:25)*" + _ci(f"{b:02x}") for b in utf8))
-    alts.append(f"&#(?:0*{o}|[xX]0*{_ci(f'{o:x}')});")
+    alts.append("".join("%(?:25){0,3}" + _ci(f"{b:02x}") for b in utf8))
+    alts.append(f"&#(?:0{{0,6}}{o}|[xX]0{{0,6}}{_ci(f'{o:x}')});")
     named = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;"}
     if c in named:
         alts.append(re.escape(named[c]))
@@ -359,22 +359,25 @@ def _joined(docs: list[_View]) -> list[_View]:
     return [every, *channels.values()] if every.text else []
 
 
-def _views(text: str, stream: bool) -> list[_View]:
+def _views(text: str, stream: bool) -> tuple[list[_View], list[_View]]:
+    """The views to search for secrets (the text, a stream's events and joined pieces: the
+    value pattern reads escapes itself) and, besides those, the decoded ones for key shapes."""
     root = _View(text)
     views = [root]
     if stream:
         docs = _documents(root)
         views += [d for d in docs if d.text != text]
         views += _joined(docs or [root])
-    for view in list(views):
+    decoded = []
+    for view in views:
         if "\\" in view.text:
             once = _unescaped(view, 0, len(view.text))
-            views.append(once)
+            decoded.append(once)
             if "\\" in once.text:
-                views.append(_unescaped(once, 0, len(once.text)))
+                decoded.append(_unescaped(once, 0, len(once.text)))
         if "%" in view.text:
-            views.append(_percent_decoded(view))
-    return views
+            decoded.append(_percent_decoded(view))
+    return views, decoded
 
 
 def _redact_text(text: str, secrets: frozenset[str], stream: bool = False) -> str:
@@ -384,8 +387,10 @@ def _redact_text(text: str, secrets: frozenset[str], stream: bool = False) -> st
         return text
     pattern = _value_pattern(secrets)
     cuts: list[tuple[int, int, bool]] = []
-    for view in _views(text, stream):
-        found = [m.span() for m in pattern.finditer(view.text)] if pattern else []
+    searched, decoded = _views(text, stream)
+    for number, view in enumerate(searched + decoded):
+        by_value = pattern is not None and number < len(searched)
+        found = [m.span() for m in pattern.finditer(view.text)] if by_value else []
         found += [m.span() for m in _KEY_SHAPE.finditer(view.text) if _is_key(m.group())]
         for a, b in found:
             spans = view.origin(a, b)
