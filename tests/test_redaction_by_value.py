@@ -509,5 +509,9 @@ def test_no_generated_secret_placement_survives_in_any_output(
             texts += [data.decode("utf-8", "replace"), data.decode("utf-16-le", "replace")]
             assert secret.encode("utf-16-le") not in data
         assert_hidden(secret, *texts)
+    if where == "stream":  # no piece of it either: the deltas of its choice, joined
+        datas = [e.replace("\ndata: ", "")[6:] for e in exchange.response_text.split("\n\n")]
+        chunks = [json.loads(d)["choices"][0] for d in datas if d.startswith("{")]
+        assert_hidden(secret, "".join(c["delta"]["content"] for c in chunks if c["index"] == 0))
     sent = exchange.request_bytes.decode("utf-16" if how == "utf16" else "utf-8")
     assert f"look {look} here" in sent  # the look-alike is untouched
