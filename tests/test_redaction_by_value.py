@@ -288,6 +288,10 @@ def test_a_base_urls_user_info_is_not_printed():
     env = {**live_env(None), "OPENAI_BASE_URL": "https://me:Pw9xLq2Zr7@gateway.example/v1"}
     described = Forwarder(env=env).describe()
     assert "gateway.example" in described and "Pw9xLq2Zr7" not in described
+    from standin.live_switch import switch_line
+
+    line = switch_line("openai", env=env)
+    assert "gateway.example" in line and "Pw9xLq2Zr7" not in line
     assert (
         redact("see https://me:Pw9xLq2Zr7@gateway.example")
         == f"see https://me:{REDACTED}@gateway.example"
