@@ -366,7 +366,7 @@ def _views(text: str, stream: bool) -> tuple[list[_View], list[_View]]:
     views = [root]
     if stream:
         docs = _documents(root)
-        views += [d for d in docs if d.text != text]
+        views += [d for d in docs if len(d.pieces) > 1]  # data lines joined: new text
         views += _joined(docs or [root])
     decoded = []
     for view in views:
