@@ -80,7 +80,6 @@ _INDEX_NAMES = {"index", "output_index", "content_index", "summary_index"}
 _ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2})|([\"\\/bfnrt]))")
 _SHORT = {'"': '"', "\\": "\\", "/": "/", "\b": "b", "\f": "f", "\n": "n", "\r": "r", "\t": "t"}
 _UNSHORT = {v: k for k, v in _SHORT.items()}
-_PERCENT = re.compile(r"(?:%[0-9a-fA-F]{2})+")
 _LITERAL = re.compile(r'"((?:[^"\\]|\\.)*)"', re.S)
 _EVENT_END = re.compile(r"\r\n\r\n|\n\n|\r\r")
 _DATA_LINE = re.compile(r"^data:[ ]?([^\r\n]*)", re.M)
@@ -193,6 +192,14 @@ def _base64_cores(secret: str) -> set[str]:
     return cores
 
 
+def _spelled_shape() -> re.Pattern[str]:
+    """The key shapes with each character in any spelling (the tail: key characters only)."""
+    hexes = "(?i:3[0-9]|4[1-9a-f]|5[0-9af]|6[1-9a-f]|7[0-9a]|2d)"  # 0-9 A-Z _ a-z -
+    tail = rf"(?:[A-Za-z0-9_-]|\\{{1,4}}+u00{hexes}|\\{{1,4}}+x{hexes}|%(?:25){{0,3}}{hexes})"
+    starts = ["".join(_char(c) for c in start) for start in ("sk-", "AIza")]
+    return re.compile(rf"(?<![A-Za-z0-9_-])(?:{'|'.join(starts)}){tail}{{20,}}")
+
+
 @functools.lru_cache(maxsize=128)
 def _value_pattern(secrets: frozenset[str]) -> re.Pattern[str] | None:
     """One pattern that finds any of ``secrets`` in any spelling (longest first)."""
@@ -202,6 +209,9 @@ def _value_pattern(secrets: frozenset[str]) -> re.Pattern[str] | None:
     cores = {core for s in secrets for core in _base64_cores(s)}
     alts += [re.escape(core) for core in sorted(cores, key=len, reverse=True)]
     return re.compile("|".join(alts))
+
+
+_SPELLED_SHAPE = _spelled_shape()
 
 
 def _is_key(candidate: str) -> bool:
@@ -218,7 +228,7 @@ def _is_key(candidate: str) -> bool:
     return False
 
 
-# --- views: the text as decoded, each character traced back to the bytes it came from ---------
+# --- views: a stream's events and pieces joined, each character traced back to where it was
 
 
 class _View:
@@ -287,23 +297,6 @@ def _unescaped(parent: _View, lo: int, hi: int, into: _View | None = None) -> _V
     return view
 
 
-def _percent_decoded(parent: _View) -> _View:
-    view, text, at = _View(), parent.text, 0
-    for m in _PERCENT.finditer(text):
-        if m.start() > at:
-            view.add(text[at : m.start()], parent, at, m.start(), True)
-        raw = bytes.fromhex(m.group().replace("%", ""))
-        decoded, pos = raw.decode("utf-8", "surrogateescape"), m.start()
-        for char in decoded:
-            width = 1 if 0xDC80 <= ord(char) <= 0xDCFF else len(char.encode("utf-8"))
-            view.add(char, parent, pos, pos + 3 * width, False)
-            pos += 3 * width
-        at = m.end()
-    if at < len(text):
-        view.add(text[at:], parent, at, len(text), True)
-    return view
-
-
 class _Pairs(list):
     """A JSON object as its (name, value) pairs, in order, duplicates kept."""
 
@@ -360,25 +353,35 @@ def _joined(docs: list[_View]) -> list[_View]:
     return [every, *channels.values()] if every.text else []
 
 
-def _views(text: str, stream: bool) -> tuple[list[_View], list[_View]]:
-    """The views to search for secrets (the text, a stream's events and joined pieces: the
-    value pattern reads escapes itself) and, besides those, the decoded ones for key shapes."""
+def _views(text: str, stream: bool) -> list[_View]:
+    """The views to search: the text, a stream's events whose data lines had to be joined, and
+    its streamed pieces joined (the patterns read escapes and percent-encoding themselves)."""
     root = _View(text)
     views = [root]
     if stream:
         docs = _documents(root)
         views += [d for d in docs if len(d.pieces) > 1]  # data lines joined: new text
         views += _joined(docs or [root])
-    decoded = []
-    for view in views:
-        if "\\" in view.text:
-            once = _unescaped(view, 0, len(view.text))
-            decoded.append(once)
-            if "\\" in once.text:
-                decoded.append(_unescaped(once, 0, len(once.text)))
-        if "%" in view.text:
-            decoded.append(_percent_decoded(view))
-    return views, decoded
+    return views
+
+
+def _decoded(text: str) -> str:
+    """A spelled match read back: percent-encoding and escapes undone (nested up to 4)."""
+    for _ in range(4):
+        text = unquote(text)
+        if "\\" in text:
+            text = text.encode("latin-1", "backslashreplace").decode("unicode_escape", "ignore")
+    return text
+
+
+def _shapes(text: str) -> list[tuple[int, int]]:
+    """Where a real key shape is, in any spelling (``sk\\u002dproj-...``, ``sk%2D...``)."""
+    found = []
+    for m in _SPELLED_SHAPE.finditer(text):
+        plain = _decoded(m.group())
+        if _KEY_SHAPE.fullmatch(plain) and _is_key(plain):
+            found.append(m.span())
+    return found
 
 
 def _redact_text(text: str, secrets: frozenset[str], stream: bool = False) -> str:
@@ -388,11 +391,9 @@ def _redact_text(text: str, secrets: frozenset[str], stream: bool = False) -> st
         return text
     pattern = _value_pattern(secrets)
     cuts: list[tuple[int, int, bool]] = []
-    searched, decoded = _views(text, stream)
-    for number, view in enumerate(searched + decoded):
-        by_value = pattern is not None and number < len(searched)
-        found = [m.span() for m in pattern.finditer(view.text)] if by_value else []
-        found += [m.span() for m in _KEY_SHAPE.finditer(view.text) if _is_key(m.group())]
+    for view in _views(text, stream):
+        found = [m.span() for m in pattern.finditer(view.text)] if pattern is not None else []
+        found += _shapes(view.text)
         for a, b in found:
             spans = view.origin(a, b)
             cuts += [(lo, hi, i == 0) for i, (lo, hi) in enumerate(spans)]
