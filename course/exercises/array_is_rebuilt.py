@@ -26,26 +26,26 @@ GOAL_TOKENS = 16_000  # exercise 2: the whole crash-triage ticket, compacted, bi
 
 EX1 = Exercise(
     "04.1",
-    nudge="each request re-sends the one before it and adds what the last turn produced: the "
+    idea="each request re-sends the one before it and adds what the last turn produced: the "
     "assistant's reply and the answers to its tool calls. Compare the lengths of consecutive "
     "requests, not their contents.",
-    pointer="trace.steps has one step per request; step.request_body['messages'] is the list "
+    look="trace.steps has one step per request; step.request_body['messages'] is the list "
     "that request sent, as in the cell under 'A ticket, turn by turn'.",
 )
 EX3 = Exercise(
     "04.3",
-    nudge="the quick model bills n·a for the first request's size sent n times, plus "
+    idea="the quick model bills n·a for the first request's size sent n times, plus "
     "d·n(n−1)/2 for the growth sent again and again; the fraction is the growth part over the "
     "sum of both.",
-    pointer="a and d are the variables printed under 'Growth: linear per turn, quadratic in "
+    look="a and d are the variables printed under 'Growth: linear per turn, quadratic in "
     "total'; put n = 50 into both parts of the formula above that cell.",
 )
 EX2 = Exercise(
     "04.2",
-    nudge="compacting earlier shrinks every request after it, and keeping fewer messages shrinks "
+    idea="compacting earlier shrinks every request after it, and keeping fewer messages shrinks "
     "each of them more; a request the compaction does not reach is sent as it was. The summary "
     "replaces the user's message, so it must restate the task.",
-    pointer="compact_ticket(requests, at, summary, keep_last) from helpers.cost returns the "
+    look="compact_ticket(requests, at, summary, keep_last) from helpers.cost returns the "
     "whole ticket, compacted before request at (counting from 0). It shrinks a request only "
     "where there are more than keep_last messages to replace: with many kept, an early at "
     "changes nothing. Print the total of count(r).total for each at, for a few keep_last "

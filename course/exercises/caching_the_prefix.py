@@ -23,24 +23,24 @@ from helpers.messages import Request
 
 EX1 = Exercise(
     "06.1",
-    nudge="OpenAI caches nothing below a minimum, and above it only whole steps: round the "
+    idea="OpenAI caches nothing below a minimum, and above it only whole steps: round the "
     "shared prefix down to the last step that fits.",
-    pointer="the rule is in the heading 'OpenAI: automatic, from 1,024 tokens, in steps of 128' "
+    look="the rule is in the heading 'OpenAI: automatic, from 1,024 tokens, in steps of 128' "
     "and in model_info(model).cache; integer division (//) rounds down.",
 )
 EX2 = Exercise(
     "06.2",
-    nudge="a cache serves the longest prefix two requests share; something that changes every "
+    idea="a cache serves the longest prefix two requests share; something that changes every "
     "request must come after everything that does not.",
-    pointer="'What breaks a cache' put the time at the start of the system prompt, and the "
+    look="'What breaks a cache' put the time at the start of the system prompt, and the "
     "cache broke there. Where in a request could a line change without changing anything that "
     "comes after it? A Request's .messages is a list; dataclasses.replace makes a changed copy.",
 )
 EX3 = Exercise(
     "06.3",
-    nudge="the saving is what the run costs without a cache minus what it costs with the "
+    idea="the saving is what the run costs without a cache minus what it costs with the "
     "automatic one; the printed prices are rounded to the millionth of a dollar.",
-    pointer="tickets (under 'A ticket with and without caching') holds one priced ticket per "
+    look="tickets (under 'A ticket with and without caching') holds one priced ticket per "
     "(model, setting); each has .total_usd.",
 )
 

@@ -20,24 +20,24 @@ from helpers.messages import Reasoning, Request
 
 EX1 = Exercise(
     "03.1",
-    nudge="the model is waiting for you when its reply holds a call to one of your tools; the "
+    idea="the model is waiting for you when its reply holds a call to one of your tools; the "
     "two formats keep calls in different places, and the stop reason is only a hint.",
-    pointer="Chat keeps calls in choices[0]['message']['tool_calls'] (the string agent's cell "
+    look="Chat keeps calls in choices[0]['message']['tool_calls'] (the string agent's cell "
     "prints them); Anthropic keeps tool_use blocks in 'content', as under 'One message, three "
     "kinds of block'.",
 )
 EX2 = Exercise(
     "03.2",
-    nudge="content is a list of typed blocks; keep the id of each block whose type marks a "
+    idea="content is a list of typed blocks; keep the id of each block whose type marks a "
     "tool call, in the order they come.",
-    pointer="the dispatch cell under 'The fix: dispatch on the block type' branches on each "
+    look="the dispatch cell under 'The fix: dispatch on the block type' branches on each "
     "block's type; in raw Anthropic JSON that is block['type'], and the id is block['id'].",
 )
 EX3 = Exercise(
     "03.3",
-    nudge="in the Responses API the list holds items, not messages: a text, a tool call and a "
+    idea="in the Responses API the list holds items, not messages: a text, a tool call and a "
     "tool result can each be an item of their own, and the system prompt is not in the list.",
-    pointer="render_for(request, format).body, as in the cell under 'Two results in one "
+    look="render_for(request, format).body, as in the cell under 'Two results in one "
     "message'; the Responses body keeps its list under 'input'.",
 )
 

@@ -20,25 +20,25 @@ from helpers.messages import Request
 
 EX1 = Exercise(
     "02.1",
-    nudge="the role is who wrote the text: the same words read as material inside a tool "
+    idea="the role is who wrote the text: the same words read as material inside a tool "
     "result, and as your own instruction inside the system prompt.",
-    pointer="copy.deepcopy gives you a request of your own to change; its .messages is a plain "
+    look="copy.deepcopy gives you a request of your own to change; its .messages is a plain "
     "list, and the system message's first block has a .text. The check names the message(s) "
     "the note is in.",
 )
 EX2 = Exercise(
     "02.2",
-    nudge="only OpenAI Chat keeps the system prompt in its list of messages; the other three "
+    idea="only OpenAI Chat keeps the system prompt in its list of messages; the other three "
     "formats give it a top-level field of their own, each with its own name and shape.",
-    pointer="the cell under 'One conversation, four spellings' that prints the start of each "
+    look="the cell under 'One conversation, four spellings' that prints the start of each "
     "system prompt reads it from all four bodies (the first part only, for Gemini); Gemini's is a "
     "Content object whose parts may be several: join their texts.",
 )
 EX3 = Exercise(
     "02.3",
-    nudge="the markers are special tokens, written between <| and |>; render the conversation "
+    idea="the markers are special tokens, written between <| and |>; render the conversation "
     "and count only those among its pieces.",
-    pointer="render_harmony(request) (used in 'What the model actually sees') returns a view "
+    look="render_harmony(request) (used in 'What the model actually sees') returns a view "
     "whose .pieces is the list of token strings; test each one's start and end.",
 )
 

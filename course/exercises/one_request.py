@@ -17,23 +17,23 @@ from course.exercises import (
 
 EX1 = Exercise(
     "01.1",
-    nudge="the two requests went to the same place with the same client and the same key; "
+    idea="the two requests went to the same place with the same client and the same key; "
     "only the body changed. Which header's value is computed from the body itself?",
-    pointer="first_exchange.request_headers and second_exchange.request_headers are lists of "
+    look="first_exchange.request_headers and second_exchange.request_headers are lists of "
     "(name, value) pairs; second_exchange.header(name) reads one value.",
 )
 EX2 = Exercise(
     "01.2",
-    nudge="the provider keeps nothing: the third request is the second one, plus the reply it "
+    idea="the provider keeps nothing: the third request is the second one, plus the reply it "
     "got and the result of the call that reply asked for.",
-    pointer="do what the cells under 'The answer is one more message' did, once more: "
+    look="do what the cells under 'The answer is one more message' did, once more: "
     "second_message holds the new call; run_tool answers it; then post the longer list.",
 )
 EX3 = Exercise(
     "01.3",
-    nudge="the server can only refuse a request that really arrived without its key: post the "
+    idea="the server can only refuse a request that really arrived without its key: post the "
     "body with no headers argument at all.",
-    pointer="the httpx.post(...) call under 'Send it' passes the key in headers=...; copy it "
+    look="the httpx.post(...) call under 'Send it' passes the key in headers=...; copy it "
     "without that argument, and give the check what httpx.post returns.",
 )
 

@@ -28,25 +28,25 @@ _LETTERS = {"A": BUGS[2], "B": BUGS[0], "C": BUGS[3], "D": BUGS[1]}  # a fixed s
 
 EX1 = Exercise(
     "08.1",
-    nudge="two dumps are refused by the provider (read its error) and two are accepted; compare "
+    idea="two dumps are refused by the provider (read its error) and two are accepted; compare "
     "each one with the request as captured: the tools, where the policy appears, the order of "
     "the roles, the ids.",
-    pointer="the cell under 'Find the bug' prints each dump's roles, check() and the provider's "
+    look="the cell under 'Find the bug' prints each dump's roles, check() and the provider's "
     "answer; then look inside: which tools lack a 'description' (dump['tools']), where the "
     "policy text appears, which tool_call_id has no matching call.",
 )
 EX2 = Exercise(
     "08.2",
-    nudge="every tool result names the call it answers by id; in one dump, one result names a "
+    idea="every tool result names the call it answers by id; in one dump, one result names a "
     "call that is no longer in the request.",
-    pointer="in that dump, collect the ids of every assistant message's tool_calls, then look "
+    look="in that dump, collect the ids of every assistant message's tool_calls, then look "
     "at each tool message's tool_call_id.",
 )
 EX3 = Exercise(
     "08.3",
-    nudge="a result whose call is gone cannot be sent; the repair drops such results and "
+    idea="a result whose call is gone cannot be sent; the repair drops such results and "
     "leaves every other message exactly as it was.",
-    pointer="the same two sets as in exercise 2: the call ids of the assistant messages and "
+    look="the same two sets as in exercise 2: the call ids of the assistant messages and "
     "the tool_call_id of each tool message; build a new messages list without the orphans.",
 )
 
@@ -214,7 +214,7 @@ def check_repair(drop_orphans: Callable[[dict], dict], model: str) -> Result:
                 False,
                 f"Exercise {EX3.id} is not answered yet: your function returned None. If its "
                 "body is still `...`, replace it with your code; end it with `return` and the "
-                f"repaired body. The idea: {EX3.nudge}",
+                f"repaired body. The idea: {EX3.idea}",
                 EX3,
                 **info,
             )

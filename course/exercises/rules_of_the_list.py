@@ -11,17 +11,17 @@ from helpers.messages import Request
 
 EX1 = Exercise(
     "10.1",
-    nudge="the same broken order reaches another provider, which refuses it with an error of "
+    idea="the same broken order reaches another provider, which refuses it with an error of "
     "its own shape and wording; the message is inside the JSON it answers with.",
-    pointer="render(...) in the 'anthropic' format gives .path and .body; post them to the "
+    look="render(...) in the 'anthropic' format gives .path and .body; post them to the "
     "provider with the headers, as the loop cell does; the error_text helper (from 'What each "
     "provider answers') reads the message out of the JSON.",
 )
 EX2 = Exercise(
     "10.2",
-    nudge="compacting early shrinks every later request, but each compaction also throws away "
+    idea="compacting early shrinks every later request, but each compaction also throws away "
     "the cached prefix; price each choice of `at` rather than guessing.",
-    pointer="compact_ticket(...) with the arguments of the cell under '...and what it does to "
+    look="compact_ticket(...) with the arguments of the cell under '...and what it does to "
     "the cache' makes the shortened run, except for at; project_ticket(..., model, "
     "final_reply=last_reply).total_usd prices it; a loop over the values of at finds the "
     "cheapest.",

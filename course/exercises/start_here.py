@@ -13,16 +13,16 @@ POLICY_FR = "Les remboursements de plus de 150 $ nécessitent un humain."
 
 EX1 = Exercise(
     "00.1",
-    nudge="a tokenizer turns text into a list of token ids, and the count is how long that "
+    idea="a tokenizer turns text into a list of token ids, and the count is how long that "
     "list is; the encoding's name picks the vocabulary.",
-    pointer="the cell under 'Your first look at the wire' gets an encoding with "
+    look="the cell under 'Your first look at the wire' gets an encoding with "
     "tiktoken.get_encoding(name) and calls its .encode(text).",
 )
 EX2 = Exercise(
     "00.2",
-    nudge="the same text costs a different number of tokens under a different vocabulary; "
+    idea="the same text costs a different number of tokens under a different vocabulary; "
     "count it under both encodings and compare.",
-    pointer="tiktoken.get_encoding(name) gives either encoding, as in 'Your first look at the "
+    look="tiktoken.get_encoding(name) gives either encoding, as in 'Your first look at the "
     "wire'; the answer is the older count minus the newer one.",
 )
 

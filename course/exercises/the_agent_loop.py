@@ -12,16 +12,16 @@ from helpers.loop import Trace
 
 EX1 = Exercise(
     "11.1",
-    nudge="the loop stops when a reply has no tool calls, or when it runs out of turns; give it "
+    idea="the loop stops when a reply has no tool calls, or when it runs out of turns; give it "
     "fewer turns than the ticket needs and look at how the trace ends.",
-    pointer="run(...) takes max_turns; call it as the batch cell did for Jon's ticket, with a "
+    look="run(...) takes max_turns; call it as the batch cell did for Jon's ticket, with a "
     "smaller budget, and pass the trace to the check.",
 )
 EX2 = Exercise(
     "11.2",
-    nudge="a run that ends in prose leaves the program guessing; the loop can stop on the "
+    idea="a run that ends in prose leaves the program guessing; the loop can stop on the "
     "finishing tool's call instead, and that call's arguments say how each group ended.",
-    pointer="run(...) takes finish= (the crash-triage batch cell passes it), and the trace "
+    look="run(...) takes finish= (the crash-triage batch cell passes it), and the trace "
     "keeps that call in trace.finish: its .arguments hold the groups, each with a status.",
 )
 

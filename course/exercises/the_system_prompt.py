@@ -20,22 +20,22 @@ from helpers.messages import ToolCall, ToolResult
 
 EX1 = Exercise(
     "09.1",
-    nudge="the system prompt is re-sent with every request, so a line you add is paid once per "
+    idea="the system prompt is re-sent with every request, so a line you add is paid once per "
     "request of the run.",
-    pointer="count_text(text, model) counts a prompt; compare your prompt with "
+    look="count_text(text, model) counts a prompt; compare your prompt with "
     "crash_triage.SYSTEM_PROMPT and multiply by the number of requests (triage.steps).",
 )
 EX2 = Exercise(
     "09.2",
-    nudge="a rule the code enforces holds whatever the prompt says: refuse the call before it "
+    idea="a rule the code enforces holds whatever the prompt says: refuse the call before it "
     "runs, with an error result the model can read.",
-    pointer="a call has .name, .id and .arguments; tool_result(call.id, text, is_error=True) "
+    look="a call has .name, .id and .arguments; tool_result(call.id, text, is_error=True) "
     "from helpers.messages makes an error result; hand every other call to sundry.run_tool.",
 )
 EX3 = Exercise(
     "09.3",
-    nudge="a share is a part divided by the whole: the paragraph's tokens over the prompt's.",
-    pointer="count_sections(prompt, model) (under 'What it costs') gives each paragraph's .text "
+    idea="a share is a part divided by the whole: the paragraph's tokens over the prompt's.",
+    look="count_sections(prompt, model) (under 'What it costs') gives each paragraph's .text "
     "and .tokens: which one is yours, and what is the whole?",
 )
 

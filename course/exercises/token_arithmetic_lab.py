@@ -15,22 +15,22 @@ from course.lab import LabScenario, build_requests, cost_scenario, final_reply
 
 EX_SHARE = Exercise(
     "12.1",
-    nudge="the share is the tools part of the first request divided by all of its tokens.",
-    pointer="build_requests(baseline) gives the scenario's requests; count(request).part('tools')"
+    idea="the share is the tools part of the first request divided by all of its tokens.",
+    look="build_requests(baseline) gives the scenario's requests; count(request).part('tools')"
     " and count(request).total count them.",
 )
 EX_BREAK_EVEN = Exercise(
     "12.2",
-    nudge="cost grows with every extra request, because each re-sends the others; try more and "
+    idea="cost grows with every extra request, because each re-sends the others; try more and "
     "more requests until the ticket crosses the line.",
-    pointer="replace(baseline, tools=..., requests=..., caching=False) and cost_scenario(...)"
+    look="replace(baseline, tools=..., requests=..., caching=False) and cost_scenario(...)"
     ".per_ticket; a loop over the number of requests finds the first one above.",
 )
 EX_TIME = Exercise(
     "12.3",
-    nudge="a prompt cache serves only the longest start that two requests share; whatever "
+    idea="a prompt cache serves only the longest start that two requests share; whatever "
     "changes on every request ends the shared start right there.",
-    pointer="in build_requests(baseline) each request is request.messages (the system prompt "
+    look="in build_requests(baseline) each request is request.messages (the system prompt "
     "is messages[0]) plus request.tools; dataclasses.replace(request, messages=[...]) makes a "
     "changed copy, and the helpers in helpers.messages (system, user...) build messages.",
 )

@@ -21,24 +21,24 @@ from helpers.messages import Request, Tool
 
 EX1 = Exercise(
     "05.1",
-    nudge="each provider renders the same tool list its own way, so the count depends on the "
+    idea="each provider renders the same tool list its own way, so the count depends on the "
     "model the request is addressed to; count only the tools part, with `fourteen`.",
-    pointer="the provider table under 'What Sundry's request is made of' builds "
+    look="the provider table under 'What Sundry's request is made of' builds "
     "Request(model, messages, tools) with default_model(...) and reads .part('tools'); "
     "fourteen (in the 'Nine tools or fourteen' cell) holds all fourteen tools.",
 )
 EX2 = Exercise(
     "05.2",
-    nudge="the five new tools have not been counted yet; count each whole definition "
+    idea="the five new tools have not been counted yet; count each whole definition "
     "(description, name line and parameters) and compare.",
-    pointer="tool_parts(tools, model), used under 'Which parts of a definition cost', gives one "
+    look="tool_parts(tools, model), used under 'Which parts of a definition cost', gives one "
     "entry per tool with .name and .total; sundry.EXTRA_TOOLS holds the five new ones.",
 )
 EX3 = Exercise(
     "05.3",
-    nudge="every tool definition rides on every request of a ticket, called or not; the ticket "
+    idea="every tool definition rides on every request of a ticket, called or not; the ticket "
     "pays for yours as many times as it has requests.",
-    pointer="with_tools(requests, tools) swaps the tools of every request (as the optional tool "
+    look="with_tools(requests, tools) swaps the tools of every request (as the optional tool "
     "picker does); count(r).total for each request r, summed, gives a ticket's input tokens.",
 )
 

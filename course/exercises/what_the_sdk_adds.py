@@ -19,18 +19,18 @@ from course.exercises import (
 
 EX1 = Exercise(
     "07.1",
-    nudge="an SDK retries a 429 on its own; with retries turned off, the first 429 reaches your "
+    idea="an SDK retries a 429 on its own; with retries turned off, the first 429 reaches your "
     "code as an exception, a typed error class of the SDK.",
-    pointer="openai.OpenAI(..., max_retries=0) makes a client that never retries; "
+    look="openai.OpenAI(..., max_retries=0) makes a client that never retries; "
     "provider.inject(RateLimited(...)) as in the 429 cell; catch the exception with "
     "try/except Exception as err and read type(err).__name__.",
 )
 EX2 = Exercise(
     "07.2",
-    nudge="the body holds the arguments that describe the request to the model; an argument "
+    idea="the body holds the arguments that describe the request to the model; an argument "
     "that only configures the client (how long to wait, how often to retry) stays on your "
     "machine.",
-    pointer="compare with chat_body, the body of the first call in 'What the OpenAI SDK sends':"
+    look="compare with chat_body, the body of the first call in 'What the OpenAI SDK sends':"
     " its keys are keyword arguments of create(), the values are what was passed.",
 )
 

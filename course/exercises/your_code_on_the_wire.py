@@ -27,24 +27,24 @@ QUESTION = "Hi, my order SO-48213 arrived cracked."
 
 EX3 = Exercise(
     "13.3",
-    nudge="the run is more than one request, and each request of seen is counted on its own: "
+    idea="the run is more than one request, and each request of seen is counted on its own: "
     "which of them carried the tool definitions?",
-    pointer="each s in seen has s.count, and s.count.part('tools') is what the tool definitions "
+    look="each s in seen has s.count, and s.count.part('tools') is what the tool definitions "
     "of that request cost; add them up over every request of seen.",
 )
 EX1 = Exercise(
     "13.1",
-    nudge="the code is not the wire: read the tools list of one of broken's requests, as it was "
+    idea="the code is not the wire: read the tools list of one of broken's requests, as it was "
     "sent.",
-    pointer="for each tool t in broken[0].request.tools (the tools as read, in any format), look "
+    look="for each tool t in broken[0].request.tools (the tools as read, in any format), look "
     "at t.name and t.description; or read the function entries of broken[0].body['tools']. The "
     "name to give is the one the wire shows, whatever the code calls the function.",
 )
 EX2 = Exercise(
     "13.2",
-    nudge="start from support_agent, run your version, and read the check's report of the wire: "
+    idea="start from support_agent, run your version, and read the check's report of the wire: "
     "it names each problem and the requests it is in.",
-    pointer="pydantic-ai has two doors for a system prompt (instructions=, and a system_prompt "
+    look="pydantic-ai has two doors for a system prompt (instructions=, and a system_prompt "
     "function): keep exactly one of them. And the framework reads the function it is given: a "
     "decorator must hand on get_order's name, docstring and signature (functools.wraps), or go.",
 )
