@@ -14,8 +14,10 @@ Safety: it binds to **127.0.0.1 only** (any other host is refused, so nothing of
 can reach it), on a free port chosen by the OS unless you pick one. Its threads are daemon
 threads, and :meth:`LocalProvider.stop` closes open connections and releases the port.
 
-What it does not do: TLS, authentication beyond "a key is present", or real models. Routing and
-answers live in :mod:`standin.provider.routes`; faults in :mod:`standin.provider.faults`.
+What it does not do: TLS, authentication beyond "a key is present" (under ``--forward`` the
+forwarder also checks Host, Origin and a per-run token: ``standin.forward``), or real models.
+Routing and answers live in :mod:`standin.provider.routes`; faults in
+:mod:`standin.provider.faults`.
 """
 
 from __future__ import annotations
@@ -347,6 +349,7 @@ class LocalProvider:
         if self._server is not None:
             return self
         self._server = _Server((LOOPBACK, self._port), self)
+        self._bind_forwarder()
         self._thread = threading.Thread(
             target=self._server.serve_forever,
             kwargs={"poll_interval": 0.05},
@@ -355,6 +358,27 @@ class LocalProvider:
         )
         self._thread.start()
         return self
+
+    def _bind_forwarder(self) -> None:
+        """Tell the forwarder (if any) its server's URL before the first request can arrive, so
+        it checks ``Host`` against this port and refuses a base URL that loops back here (the
+        server is closed again and the ValueError raised)."""
+        bind = getattr(self.forward, "bind", None)
+        if bind is None:
+            return
+        try:
+            bind(self.url)
+        except ValueError:
+            server, self._server = self._server, None
+            if server is not None:
+                server.server_close()
+            raise
+
+    @property
+    def forward_token(self) -> str | None:
+        """The API key clients must send under ``serve --forward`` (``Forwarder.token``, made
+        fresh each run; never the user's key); None when not forwarding."""
+        return getattr(self.forward, "token", None)
 
     def stop(self) -> None:
         """Stop serving, close open connections and release the port (safe to call twice)."""

@@ -15,7 +15,7 @@ import pytest
 from standin.capturing import Seen
 from standin.cli import main
 from standin.forward import Forwarder
-from standin.server import LOCAL_KEY, LocalProvider
+from standin.server import LocalProvider
 from tests.live_support import FAKE_KEYS, live_env
 
 BILLED = 4242  # the remote's usage: a bill that is not our count
@@ -87,7 +87,7 @@ def _front(env):
 def test_forward_sends_the_users_key_and_records_both_sides_redacted(remote, stream):
     front = _front(live_env(remote.url))
     try:
-        client = openai.OpenAI(base_url=front.url + "/v1", api_key=LOCAL_KEY)
+        client = openai.OpenAI(base_url=front.url + "/v1", api_key=front.forward_token)
         reply = client.chat.completions.create(model="gpt-4o-mini", messages=HELLO, stream=stream)
         text = (
             "".join(c.choices[0].delta.content or "" for c in reply)
@@ -112,7 +112,7 @@ def test_a_provider_without_both_switches_is_not_forwarded(remote):
     front = _front(env)
     try:
         with pytest.raises(anthropic.AuthenticationError, match="ANTHROPIC_API_KEY"):
-            anthropic.Anthropic(base_url=front.url, api_key=LOCAL_KEY).messages.create(
+            anthropic.Anthropic(base_url=front.url, api_key=front.forward_token).messages.create(
                 model="claude-sonnet-4-6", max_tokens=16, messages=HELLO
             )
     finally:
@@ -128,7 +128,7 @@ def test_forward_needs_live_mode_and_refuses_a_loop(capsys):
         forwarder = Forwarder(env={**live_env(None), "OPENAI_BASE_URL": front.url + "/v1"})
         forwarder.own_url = front.url
         front.forward = forwarder
-        client = openai.OpenAI(base_url=front.url + "/v1", api_key=LOCAL_KEY, max_retries=0)
+        client = openai.OpenAI(base_url=front.url + "/v1", api_key=forwarder.token, max_retries=0)
         with pytest.raises(openai.APIStatusError, match="is this stand-in itself"):
             client.chat.completions.create(model="gpt-4o-mini", messages=HELLO)
     finally:
