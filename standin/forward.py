@@ -160,21 +160,21 @@ def _port(url) -> int:
 def is_loopback_host(host: str) -> bool:
     """True when ``host`` (as ``httpx.URL.host`` gives it) names this machine: ``localhost``,
     any loopback or unspecified address in any spelling (``127.1``, ``2130706433``, ``0.0.0.0``,
-    ``::1``, ``::ffff:127.0.0.1``). Numbers are parsed, never looked up in DNS."""
+    ``::1``, ``::ffff:127.0.0.1``). Numbers are parsed as the C library parses them
+    (``inet_aton``); names are never looked up in DNS."""
     host = host.strip("[]").rstrip(".").lower()
     if host == "localhost" or host.endswith(".localhost"):
         return True
     try:
-        infos = socket.getaddrinfo(host, None, flags=socket.AI_NUMERICHOST)
-    except (socket.gaierror, UnicodeError, ValueError):
-        return False  # a name: not resolved here (see the module docstring)
-    for info in infos:
-        address = ipaddress.ip_address(str(info[4][0]).split("%")[0])
-        if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped:
-            address = address.ipv4_mapped
-        if address.is_loopback or address.is_unspecified:
-            return True
-    return False
+        address: ipaddress.IPv4Address | ipaddress.IPv6Address = ipaddress.ip_address(host)
+    except ValueError:
+        try:  # the C library's other IPv4 spellings: 127.1, 2130706433, 0x7f.0.0.1, 0177.0.0.1
+            address = ipaddress.IPv4Address(socket.inet_aton(host))
+        except (OSError, UnicodeError, ValueError):
+            return False  # a name: not resolved here (see the module docstring)
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped:
+        address = address.ipv4_mapped
+    return address.is_loopback or address.is_unspecified
 
 
 # --- the request --------------------------------------------------------------------------------
