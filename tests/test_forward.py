@@ -12,7 +12,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import anthropic
 import openai
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from standin.capturing import Seen
@@ -426,29 +426,32 @@ def test_the_banner_gives_the_token_as_the_key_under_forward(front):
     assert not any(key in text for key in FAKE_KEYS.values())
 
 
-_PIECES = ["/v1/chat/completions", "/v1beta/models/g:countTokens", "/", "v1", "v1beta", "chat", "completions", "responses", "messages", "count_tokens",
+_PIECES = ["/v1/chat/completions", "/v1beta/models/g:countTokens",
+           "/", "v1", "v1beta", "chat", "completions", "responses", "messages", "count_tokens",
            "models/", "gemini-2.5-flash", ":generateContent", ":", "@", ".", "..", "%2e", "%2F",
            "%40", "\\", "?", "#", "&", "key=", "alt=sse", "http://", "//", "localhost",
            "127.0.0.1", "127.1", "0.0.0.0", "[::1]", "\x00", "\t", " ", "ü"]  # fmt: skip
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
+    start=st.sampled_from(["", "/v1/chat/completions", "/v1/messages", "/v1beta/models/g"]),
     pieces=st.lists(
         st.sampled_from([*_PIECES, "{A}", ":{A}", "{U}"]) | st.text(max_size=3), max_size=10
     ),
-    method=st.sampled_from(["POST", "GET", "CONNECT"]),
+    method=st.sampled_from(["POST", "POST", "GET", "CONNECT"]),
 )
 def test_whatever_the_target_the_key_goes_to_the_configured_origin_or_nowhere(
-    front, upstream, attacker, pieces, method
+    front, upstream, attacker, start, pieces, method
 ):
     upstream.headers.clear()
     attacker.connections = 0
     port = upstream.url.rsplit(":", 1)[1]
-    target = "".join(pieces).format(A=attacker.port, U=port)
+    target = start + "".join(pieces).replace("{A}", str(attacker.port)).replace("{U}", port)
     token = front.forward_token
     headers = [("Host", f"127.0.0.1:{front.port}"), ("Authorization", f"Bearer {token}")]
     response = front.forward(method, target, headers, b'{"model":"m"}', "openai-chat")
     assert attacker.connections == 0
     assert all(seen["host"] == f"127.0.0.1:{port}" for seen in upstream.headers)
     assert (response.status == 200) == bool(upstream.headers), response.body
+    event(f"status {response.status}")
