@@ -269,6 +269,11 @@ class Forwarder:
         for name in self.live:
             var = BASE_URL_VARS[name]
             check_base_url(var, self.env.get(var) or LIVE_URLS[name])
+            if any(c.isspace() or ord(c) < 0x20 or ord(c) >= 0x7F for c in self.env[KEYS[name]]):
+                raise ValueError(
+                    f"{KEYS[name]} contains a space, a line end or a non-ASCII character "
+                    "(copied with a stray character?): it cannot be sent in a header"
+                )
 
     def __repr__(self) -> str:
         return f"<Forwarder {', '.join(self.live)} (token and keys hidden)>"
@@ -343,7 +348,9 @@ class Forwarder:
         try:
             status, kept, data = self._send(method, url, sent, body)
         except httpx.HTTPError as err:
-            text = f"forwarding to {root} failed: {type(err).__name__}"
+            # only these errors' texts are shown: others can quote a header, and so the key
+            quiet = not isinstance(err, httpx.ConnectError | httpx.TimeoutException)
+            text = f"forwarding to {root} failed: {type(err).__name__}" + f": {err}" * (not quiet)
             response = routes.error(style, 502, text)
             response.note = f"forward failed: {type(err).__name__}"
             return response

@@ -62,6 +62,15 @@ def _head(status: int, headers: list[tuple[str, str]]) -> bytes:
     return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1", "replace")
 
 
+def _split(target: str):
+    """``urlsplit(target)``, or an empty split for a target it cannot parse (``http://[x``):
+    such a request is answered (a 404, or the forwarder's 400), never dropped."""
+    try:
+        return urlsplit(target)
+    except ValueError:
+        return urlsplit("")
+
+
 class _Server(ThreadingHTTPServer):
     daemon_threads = True  # a stuck client never keeps Python alive
     block_on_close = False
@@ -169,14 +178,14 @@ class _Handler(BaseHTTPRequestHandler):
         self.command = getattr(self, "command", None) or "?"
         headers = getattr(self, "headers", None)
         lower = {k.lower(): v for k, v in headers.items()} if headers is not None else {}
-        style = errors.provider_for_path(urlsplit(path).path, lower)
+        style = errors.provider_for_path(_split(path).path, lower)
         text = f"Malformed request: {message or explain or code}"
         self.close_connection = True
         self._send(routes.error(style, 400, text), list(lower.items()), b"", None)
 
     def _handle(self) -> None:
         provider_obj = self.server.provider
-        url = urlsplit(self.path)
+        url = _split(self.path)
         request_headers = list(self.headers.items())
         lower = {k.lower(): v for k, v in request_headers}
         route = routes.find_route(url.path, url.query)
@@ -226,7 +235,7 @@ class _Handler(BaseHTTPRequestHandler):
             return routes.error(route.provider, 500, text)
 
     def _not_found(self, style: str, status: int) -> routes.Response:
-        path = urlsplit(self.path).path
+        path = _split(self.path).path
         if errors.family(style) == "openai":
             text = f"Invalid URL ({self.command} {path})"  # real OpenAI wording
         else:

@@ -236,6 +236,7 @@ ATTACKS = [  # (request-target, status, what the message names); {A} is the atta
     ("127.0.0.1:{A}/v1/messages", 400, "not an origin-form path"),
     ("http://127.0.0.1:{A}/v1/chat/completions", 400, "absolute-form"),
     ("HTTPS://127.0.0.1:{A}/v1/messages", 400, "absolute-form"),
+    ("http://[127.0.0.1:{A}/v1/messages", 400, "absolute-form"),  # urlsplit cannot parse it
     ("//127.0.0.1:{A}/v1/messages", 400, "is not an endpoint"),  # http.server makes it '/...'
     ("/v1/../x", 400, "'..'"),
     ("/v1/chat/completions/../../../x", 400, "'..'"),
@@ -455,3 +456,18 @@ def test_whatever_the_target_the_key_goes_to_the_configured_origin_or_nowhere(
     assert all(seen["host"] == f"127.0.0.1:{port}" for seen in upstream.headers)
     assert (response.status == 200) == bool(upstream.headers), response.body
     event(f"status {response.status}")
+
+
+def test_a_key_that_cannot_go_in_a_header_is_refused_at_start_without_showing_it():
+    env = {**live_env(None), "OPENAI_API_KEY": FAKE_KEYS["OPENAI_API_KEY"] + "\r"}
+    with pytest.raises(ValueError, match="OPENAI_API_KEY contains a space, a line end") as info:
+        Forwarder(env=env)
+    assert FAKE_KEYS["OPENAI_API_KEY"] not in str(info.value)
+
+
+def test_an_upstream_that_cannot_be_reached_is_a_502_without_the_key(attacker):
+    env = {**live_env(None), "OPENAI_BASE_URL": f"http://127.0.0.1:{attacker.port}/v1"}
+    with LocalProvider(forward=Forwarder(env=env)) as p:  # the listener closes at once
+        got, message = raw(p, "/v1/chat/completions")
+    assert got == 502 and message.startswith(f"forwarding to http://127.0.0.1:{attacker.port}")
+    assert FAKE_KEYS["OPENAI_API_KEY"] not in message
