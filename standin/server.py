@@ -31,7 +31,7 @@ from collections.abc import Callable
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
 from standin.provider import errors, faults, routes
 from standin.provider.recorder import Exchange, Recorder
@@ -62,7 +62,7 @@ def _head(status: int, headers: list[tuple[str, str]]) -> bytes:
     return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1", "replace")
 
 
-def _split(target: str):
+def _split(target: str) -> SplitResult:
     """``urlsplit(target)``, or an empty split for a target it cannot parse (``http://[x``):
     such a request is answered (a 404, or the forwarder's 400), never dropped."""
     try:
