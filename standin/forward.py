@@ -228,7 +228,8 @@ def check_host(headers: list[tuple[str, str]], port: int) -> None:
     if origins and (
         len(origins) != 1 or origins[0].strip().lower() not in {f"http://{a}" for a in allowed}
     ):
-        raise Refusal(403, f"Origin {_shown(origins[0])} is not this server: a web page may not")
+        shown = _shown(origins[0])
+        raise Refusal(403, f"Origin {shown} is not this server (other sites' pages may not use it)")
 
 
 def _presented(headers: list[tuple[str, str]], target: str) -> list[str]:
