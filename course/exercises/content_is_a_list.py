@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from course.exercises import Case, Exercise, Result, check_cases, check_function
+from course.exercises import Case, Exercise, Result, check_cases
 from helpers.messages import Reasoning, Request
 
 EX1 = Exercise(
@@ -64,30 +64,52 @@ _STOPS = [
 ]
 
 
+def _describe(body: dict, format: str) -> str:
+    if "choices" in body:
+        choice = body["choices"][0]
+        calls = len(choice["message"]["tool_calls"])
+        return (
+            f"an {format} reply with finish_reason {choice['finish_reason']!r} and "
+            f"{calls} tool call(s)"
+        )
+    kinds = ", ".join(b["type"] for b in body["content"])
+    return f"an {format} reply with stop_reason {body['stop_reason']!r} and blocks {kinds}"
+
+
+def _judge_wants(body: dict, expected: bool) -> Callable[[Any], str | None]:
+    """Why ``wants_tools``'s answer for ``body`` is wrong, or None when it is right."""
+
+    def judge(got: Any) -> str | None:
+        if got is expected:
+            return None
+        if not isinstance(got, bool):
+            return f"your function gave {str(got)[:60]!r}: the answer is True or False"
+        if expected:
+            return "your function gave False, but this reply holds a call: the model waits for it"
+        server = any(b.get("type") == "server_tool_use" for b in body.get("content", []))
+        if server:
+            return (
+                "your function gave True, but its only tool block is a server_tool_use, a call "
+                "Anthropic already ran: nothing waits for your code"
+            )
+        return "your function gave True for a reply that holds no call"
+
+    return judge
+
+
 def check_wants_tools(fn: Callable[[dict, str], bool]) -> Result:
     """The learner's ``wants_tools(body, format)`` on Chat and Anthropic replies of each kind."""
-
-    def describe(argument: tuple) -> str:
-        body, format = argument
-        if "choices" in body:
-            choice = body["choices"][0]
-            calls = len(choice["message"]["tool_calls"])
-            return (
-                f"an {format} reply with finish_reason {choice['finish_reason']!r} and "
-                f"{calls} tool call(s)"
-            )
-        kinds = ", ".join(b["type"] for b in body["content"])
-        return f"an {format} reply with stop_reason {body['stop_reason']!r} and blocks {kinds}"
-
-    return check_function(
+    cases = [
+        Case(_describe(*args), args, _judge_wants(args[0], expected)) for args, expected in _STOPS
+    ]
+    return check_cases(
         fn,
-        _STOPS,
+        cases,
         EX1,
-        describe=describe,
         success="Right: the calls decide: Chat's tool_calls, Anthropic's tool_use blocks (a "
         "server_tool_use block is a call Anthropic already ran). The stop reason usually agrees "
         "('tool_calls', 'tool_use'), but replies holding a call under 'stop' have been reported "
-        "from OpenAI's API (see the lesson's Sources).",
+        "from OpenAI's API (see the lesson's Sources)",
     )
 
 
