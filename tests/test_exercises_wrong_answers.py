@@ -121,14 +121,24 @@ def test_03_1_a_server_tool_is_not_a_call_to_answer():
     assert not stop and "finish_reason 'stop'" in stop.message
 
 
-def test_03_2_ids_come_in_the_replys_order_not_sorted():
-    in_order = ex03.check_tool_ids(lambda c: [b["id"] for b in c if b["type"] == "tool_use"])
+def _texts(content):
+    return [b["text"] for b in content if b["type"] == "text"]
+
+
+def test_03_2_calls_come_in_the_replys_order_not_sorted():  # 03.2 was tool_ids, now handle_reply
+    in_order = ex03.check_reply_handler(
+        lambda c: (_texts(c), [b for b in c if b["type"] == "tool_use"])
+    )
     assert in_order
-    as_tuple = ex03.check_tool_ids(lambda c: tuple(b["id"] for b in c if b["type"] == "tool_use"))
+    as_tuple = ex03.check_reply_handler(
+        lambda c: (tuple(_texts(c)), tuple(b for b in c if b["type"] == "tool_use"))
+    )
     assert as_tuple
-    by_sort = ex03.check_tool_ids(lambda c: sorted({b["id"] for b in c if b["type"] == "tool_use"}))
-    assert not by_sort and "tool_use, tool_use" in by_sort.message
-    every_id = ex03.check_tool_ids(lambda c: [b["id"] for b in c if "id" in b])
+    by_sort = ex03.check_reply_handler(
+        lambda c: (_texts(c), sorted((b for b in c if b["type"] == "tool_use"), key=str))
+    )
+    assert not by_sort and "in another order" in by_sort.message
+    every_id = ex03.check_reply_handler(lambda c: (_texts(c), [b for b in c if "id" in b]))
     assert not every_id and "server_tool_use" in every_id.message
 
 
@@ -474,22 +484,24 @@ def test_02_wording_an_openai_body_and_a_note_in_no_message():
     assert "message(s) none" not in told.message
 
 
-def test_03_2_right_ids_in_the_wrong_order_are_told_so():
-    told = ex03.check_tool_ids(lambda c: sorted(b["id"] for b in c if b["type"] == "tool_use"))
-    assert not told and "the right ids, in another order" in told.message
+def test_03_2_right_calls_in_the_wrong_order_are_told_so():
+    told = ex03.check_reply_handler(
+        lambda c: (_texts(c), sorted((b for b in c if b["type"] == "tool_use"), key=str))
+    )
+    assert not told and "the right calls, in another order" in told.message
 
 
-def test_03_3_counting_the_claude_reasoning_block_is_told_why_it_is_left_out():
+def test_03_the_responses_prediction_says_why_the_claude_reasoning_block_is_left_out():
+    # 03.3 was an exercise; it is now a prediction, and its explanation carries what the check said
     from helpers.formats import render_for
     from helpers.messages import load_file
 
     crash = load_file(ROOT / "data" / "crash_triage" / "request.json")
     items = len(render_for(crash, "openai-responses").body["input"])
-    assert ex03.check_responses_items(items, crash)
-    assert "leaves it out" in ex03.check_responses_items(items, crash).message
-    told = ex03.check_responses_items(items + 1, crash)
-    assert not told and "came from Claude" in told.message
-    assert not ex03.check_responses_items(items + 2, crash)
+    why = ex03.responses_items_why(crash)
+    assert "came from Claude" in why and f"{len(crash.messages)} neutral messages" in why
+    shown = exercises.reveal(items + 1, items, why=why).message
+    assert "You were high" in shown and why in shown
 
 
 LESSON_SUMMARY = (  # the lesson's: it reports what turn 2's search and tests found
