@@ -237,7 +237,7 @@ def check_refund_guard(guarded_run_tool: Callable[[ToolCall], ToolResult]) -> Re
                 return f"your function gave a {type(result).__name__}, not a tool result"
             if result.call_id != call.id:
                 return f"a result for {result.call_id!r}: the result's call_id must be call.id"
-            if refused and not result.is_error:
+            if refused and (not result.is_error or result == sundry.run_tool(call)):
                 return "it went through: this refund is above the $100 limit"
             if refused and "100" not in result.text:
                 return "an error result that does not say why (name the $100 limit)"
@@ -254,7 +254,7 @@ def check_refund_guard(guarded_run_tool: Callable[[ToolCall], ToolResult]) -> Re
         ("issue_refund(80.0), below it", refund("call_Tq3e", 80.0), False),
         ("issue_refund(100.0), at the limit, not above it", refund("call_Bn7w", 100.0), False),
         ("issue_refund(100.5), just above it", refund("call_Pz1s", 100.5), True),
-        ("issue_refund(250), in whole dollars", refund("call_Wc5m", 250), True),
+        ("issue_refund(125), in whole dollars", refund("call_Wc5m", 125), True),
         (
             "search_orders('SO-48213'), another tool",
             tool_call("call_Yh2v", "search_orders", {"query": "SO-48213"}),
