@@ -110,7 +110,12 @@ def _compact_judge(history: list[Message], keep_last: int, summary: str, model: 
             return "the system prompt appears again later in the list: a request holds it once"
         after = got[len(head) : len(head) + 1]
         if not after or after[0].role != "user" or summary not in after[0].text:
-            return "right after the system prompt there is no user message holding the summary"
+            if head:
+                return "right after the system prompt there is no user message holding the summary"
+            return (
+                "the list does not open with a user message holding the summary (this "
+                "history has no system prompt)"
+            )
         kept = got[len(head) + 1 :]
         if kept and history[-len(kept) :] != kept:
             return "the messages after the summary are not the end of the history, unchanged"
