@@ -279,3 +279,76 @@ def test_10_1_plausible_wrong_compactions_are_refused_on_the_case_that_shows_it(
         "a cut that lands on an assistant message",
         "the rules did not need that many",
     )
+
+
+# ---- 09.4 (optional): the system prompt's place on each wire -------------------------------
+
+
+def _place_by_format(body, wire_format, prompt):
+    body = copy.deepcopy(body)
+    if wire_format == "openai-chat":
+        talk = [m for m in body["messages"] if m["role"] not in ("system", "developer")]
+        body["messages"] = [{"role": "system", "content": prompt}, *talk]
+    elif wire_format == "openai-responses":
+        body["instructions"] = prompt
+    elif wire_format == "anthropic":
+        body["system"] = prompt
+    else:
+        body["systemInstruction"] = {"parts": [{"text": prompt}]}
+    return body
+
+
+def _place_as_developer_and_blocks(body, wire_format, prompt):
+    """Another right one: the developer role for OpenAI, text blocks for Anthropic."""
+    if wire_format == "openai-chat":
+        talk = [m for m in body["messages"] if m["role"] != "system"]
+        body["messages"] = [{"role": "developer", "content": prompt}, *talk]
+    elif wire_format == "openai-responses":
+        body.pop("instructions", None)
+        talk = [i for i in body["input"] if i.get("role") not in ("system", "developer")]
+        body["input"] = [{"role": "developer", "content": prompt}, *talk]
+    elif wire_format == "anthropic":
+        body["system"] = [{"type": "text", "text": prompt}]
+    else:
+        body["systemInstruction"] = {"role": "system", "parts": [{"text": prompt}]}
+    return body
+
+
+def test_09_4_right_placements_written_differently_pass():
+    assert ex09.check_system_placement(_place_by_format)
+    assert ex09.check_system_placement(_place_as_developer_and_blocks)
+
+
+def test_09_4_plausible_wrong_placements_are_refused_on_the_case_that_shows_it():
+    def adds_one_more(body, wire_format, prompt):  # the old system message stays
+        if wire_format == "openai-chat":
+            return {**body, "messages": [{"role": "system", "content": prompt}, *body["messages"]]}
+        return _place_by_format(body, wire_format, prompt)
+
+    _refused(
+        ex09.check_system_placement(adds_one_more),
+        "openai-chat, replacing the prompt it has",
+        "the body holds 2 system prompts",
+    )
+
+    def chat_everywhere(body, wire_format, prompt):  # a system message in every list
+        if wire_format == "anthropic":
+            return {**body, "messages": [{"role": "user", "content": prompt}, *body["messages"]]}
+        return _place_by_format(body, wire_format, prompt)
+
+    _refused(
+        ex09.check_system_placement(chat_everywhere),
+        "anthropic, replacing the prompt it has",
+        "the prompt sits in a user message, not where anthropic keeps it",
+    )
+
+    def gemini_as_text(body, wire_format, prompt):  # systemInstruction as a bare string
+        if wire_format == "gemini":
+            return {**body, "systemInstruction": prompt}
+        return _place_by_format(body, wire_format, prompt)
+
+    _refused(
+        ex09.check_system_placement(gemini_as_text),
+        "gemini, replacing the prompt it has",
+        "it is no longer a gemini body",
+    )

@@ -276,3 +276,91 @@ def check_refund_guard(guarded_run_tool: Callable[[ToolCall], ToolResult]) -> Re
             "promise that"
         ),
     )
+
+
+# ---- exercise 4 (optional): the system prompt's place on each wire ---------------------------
+
+EX4 = Exercise(
+    "09.4",
+    look="lesson 02's four bodies of the same request: where each one keeps the system prompt, "
+    "and what is left in its list of messages.",
+    idea="each wire format keeps the system prompt in one place of its own, outside the "
+    "conversation in three of them; a prompt written anywhere else is one more message the "
+    "model reads as someone's words, and an old prompt left in its place is a second one.",
+    example="in Anthropic's format, a body whose first message is a user message holding the "
+    "policy has no system prompt at all: the policy reads as the user's words.",
+)
+WIRE_FORMATS = ("openai-chat", "openai-responses", "anthropic", "gemini")
+
+
+def _placement_cases() -> list[tuple[str, dict, str, str]]:
+    """(what the case is, a body, its wire format, the prompt to set): each format, with a
+    system prompt already in its place and without one."""
+    from helpers.examples import crash_triage, sundry
+    from helpers.formats import render_for
+    from helpers.messages import Request, user
+
+    task = "Find why ./internal/orders panics on pickup orders, and fix it."
+    with_system = sundry.ticket()
+    without = Request("", [user(task)], list(crash_triage.TOOLS))
+    prompts = (crash_triage.SYSTEM_PROMPT, sundry.SYSTEM_PROMPT)
+    cases = []
+    for wire in WIRE_FORMATS:
+        body = render_for(with_system, wire).body
+        cases.append((f"{wire}, replacing the prompt it has", body, wire, prompts[0]))
+        body = render_for(without, wire).body
+        cases.append((f"{wire}, with no system prompt yet", body, wire, prompts[1]))
+    return cases
+
+
+def _placement_judge(body: dict, wire: str, prompt: str):
+    from helpers.formats import FormatError, parse
+
+    before = parse(body, wire)
+    talk = [m for m in before.messages if m.role != "system"]
+
+    def judge(got: Any) -> str | None:
+        if not isinstance(got, dict):
+            return f"your function returned a {type(got).__name__}, not a request body (a dict)"
+        try:
+            after = parse(got, wire)
+        except (FormatError, KeyError, TypeError, ValueError) as problem:
+            return f"it is no longer a {wire} body: {problem}"
+        systems = [m for m in after.messages if m.role == "system"]
+        pasted = [m for m in after.messages if m.role != "system" and prompt in m.text]
+        if pasted:
+            return f"the prompt sits in a {pasted[0].role} message, not where {wire} keeps it"
+        if not systems:
+            return f"the body has no system prompt where {wire} keeps one"
+        if len(systems) > 1:
+            return f"the body holds {len(systems)} system prompts: the old one is still there"
+        if systems[0].text != prompt or after.messages[0] is not systems[0]:
+            return "its system prompt is not the one given"
+        if [m for m in after.messages if m.role != "system"] != talk:
+            return "the conversation's messages changed: only the system prompt should"
+        if (after.model, after.tools, after.tool_choice) != (
+            before.model,
+            before.tools,
+            before.tool_choice,
+        ):
+            return "the model, the tools or the tool choice changed: only the system prompt should"
+        return None
+
+    return judge
+
+
+def check_system_placement(set_system_prompt: Callable[[dict, str, str], dict]) -> Result:
+    """Run the learner's ``set_system_prompt(body, wire_format, prompt)`` on a body of each
+    wire format, with a system prompt and without; each result is read back as that format."""
+    cases = [
+        Case(name, (body, wire, prompt), _placement_judge(body, wire, prompt))
+        for name, body, wire, prompt in _placement_cases()
+    ]
+    return check_cases(
+        set_system_prompt,
+        cases,
+        EX4,
+        success="Right: one system prompt, in each format's own place, and the conversation "
+        "untouched. A helper that 'reminds' the model by pasting the prompt into a user message "
+        "gets none of this",
+    )
