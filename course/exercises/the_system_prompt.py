@@ -334,6 +334,8 @@ def _placement_judge(body: dict, wire: str, prompt: str):
             return f"the body has no system prompt where {wire} keeps one"
         if len(systems) > 1:
             return f"the body holds {len(systems)} system prompts: the old one is still there"
+        if systems[0].text in [m.text for m in before.messages if m.role == "system"]:
+            return "the body still holds the system prompt it had, not the one given"
         if systems[0].text != prompt or after.messages[0] is not systems[0]:
             return "its system prompt is not the one given"
         if [m for m in after.messages if m.role != "system"] != talk:
