@@ -193,16 +193,16 @@ def count_total(request):
     return count(request).total
 
 
-def test_06_3_a_float_is_not_the_decimal_the_exercise_asks_for(triage_run):
+def test_06_3_a_float_or_a_str_is_right_and_told_why_dollars_are_a_decimal(triage_run):
     requests = _requests(triage_run)
     off = project_ticket(requests, MODEL, caching=False).total_usd
     on = project_ticket(requests, MODEL).total_usd
     assert ex06.check_savings(off - on, requests, MODEL)
     assert ex06.check_savings(Decimal(f"{off - on:.6f}"), requests, MODEL)
     as_float = ex06.check_savings(float(off - on), requests, MODEL)
-    assert not as_float and "a float" in as_float.message and "Decimal" in as_float.message
+    assert as_float and "a float" in as_float.message and "Decimal" in as_float.message
     as_text = ex06.check_savings(f"${off - on:.6f}", requests, MODEL)
-    assert not as_text and "a str" in as_text.message
+    assert as_text and "a str" in as_text.message
     assert not ex06.check_savings(off, requests, MODEL)  # the price, not the saving
 
 
@@ -539,25 +539,12 @@ def test_04_3_two_decimals_are_asked_for_three_not_diagnosed(triage_run):
         assert not told and "to 3 decimals" in told.message and "n²/2" not in told.message
 
 
-def test_04_1_counting_the_first_request_too_is_told(triage_run):
-    with LocalProvider(scenario="sundry") as p:
-        ticket = run(sundry.opening(MODEL), sundry.run_tool, format="openai-chat", base_url=p.url)
-
-    def with_first(trace):
-        sizes = [len(step.request_body["messages"]) for step in trace.steps]
-        return [2] + [b - a for a, b in zip(sizes, sizes[1:], strict=False)]
-
-    told = ex04.check_added_messages(with_first, ticket, triage_run)
-    assert not told and "each request after the first" in told.message
-
-
 def test_06_2_a_stamp_that_changes_its_argument_is_refused(triage_run):
     from dataclasses import replace
 
     from helpers.messages import user
 
     requests = _requests(triage_run)
-    prev, now = requests[2], requests[3]
 
     def in_place(request, when):
         request.messages.append(user(f"Current time: {when}"))
@@ -566,9 +553,9 @@ def test_06_2_a_stamp_that_changes_its_argument_is_refused(triage_run):
     def as_copy(request, when):
         return replace(request, messages=[*request.messages, user(f"Current time: {when}")])
 
-    told = ex06.check_stamp(in_place, prev, now, MODEL)
+    told = ex06.check_stamp(in_place, requests, MODEL)
     assert not told and "changed the request it was given" in told.message
-    assert ex06.check_stamp(as_copy, prev, now, MODEL)
+    assert ex06.check_stamp(as_copy, requests, MODEL)
 
 
 def test_07_1_a_parent_class_is_told_in_one_plain_sentence():

@@ -40,22 +40,26 @@ EX1 = Exercise(
 )
 EX3 = Exercise(
     "04.3",
-    idea="the quick model bills n·a for the first request's size sent n times, plus "
-    "d·n(n−1)/2 for the growth sent again and again; the fraction is the growth part over the "
-    "sum of both.",
-    look="a and d are the variables printed under 'Growth: linear per turn, quadratic in "
-    "total'; put n = 50 into both parts of the formula above that cell.",
+    look="a and d, printed under 'Growth: linear per turn, quadratic in total', and the two "
+    "parts of the quick model's formula above that cell, for n = 50 turns.",
+    idea="the quick model bills the first request's size once per turn, plus the growth sent "
+    "again and again; the share asked for is the growth part over the sum of both parts.",
+    example="with a = 100 tokens, d = 10 and 3 turns, the requests are 100, 110 and 120: 330 "
+    "billed, of which 10 + 20 = 30 is growth, a share of 0.091.",
 )
 EX2 = Exercise(
     "04.2",
+    look="the tokens per request the check printed, before and after your compaction: which "
+    "requests shrank, which did not, and by how much. The `at` and `keep_last` of "
+    "compact_ticket decide both; a request with no more than keep_last messages to replace "
+    "does not shrink at all.",
     idea="compacting earlier shrinks every request after it, and keeping fewer messages shrinks "
     "each of them more; a request the compaction does not reach is sent as it was. The summary "
-    "replaces the user's message, so it must restate the task.",
-    look="compact_ticket(requests, at, summary, keep_last) from helpers.cost returns the "
-    "whole ticket, compacted before request at (counting from 0). It shrinks a request only "
-    "where there are more than keep_last messages to replace: with many kept, an early at "
-    "changes nothing. Print the total of count(r).total for each at, for a few keep_last "
-    "values, and pass the lesson's summary (or your own that says which crash the task is).",
+    "replaces the user's message, so it must restate the task, and say only what the turns it "
+    "replaces had shown.",
+    example="a ticket of requests of 1,000, 2,000, 3,000 and 4,000 tokens bills 10,000. "
+    "Compacted before the third request down to 1,500 (each later one still growing by 1,000), "
+    "it bills 1,000 + 2,000 + 1,500 + 2,500 = 7,000; compacted only before the last, 7,500.",
 )
 
 
