@@ -14,6 +14,8 @@ import pytest
 from course import exercises
 from course.exercises import array_is_rebuilt as ex04
 from course.exercises import caching_the_prefix as ex06
+from course.exercises import tools_are_context as ex05
+from course.exercises import what_the_sdk_adds as ex07
 from helpers.messages import Message, Request, Text, assistant, system, tool, user
 from helpers.models import default_model
 
@@ -207,3 +209,175 @@ def test_06_2_a_stamp_in_the_users_first_message_breaks_the_conversation_case(tr
 
     result = ex06.check_stamp(in_the_task, triage_requests, MODEL)
     assert not result and "breaks in messages[1]" in result.message
+
+
+# ---- 07.1 retry_delay -------------------------------------------------------------------------
+
+
+def _hint(headers):
+    if "retry-after-ms" in headers:
+        return float(headers["retry-after-ms"]) / 1000
+    if "retry-after" in headers:
+        return float(headers["retry-after"])
+    return None
+
+
+def _retry_right(status, headers, retries_done):
+    hint = _hint(headers)
+    if retries_done >= 2 or (hint is not None and hint > 120):
+        return None
+    verdict = headers.get("x-should-retry")
+    if verdict == "false" or (verdict != "true" and status not in (408, 409, 429) and status < 500):
+        return None
+    return hint if hint else 0.5 * 2**retries_done
+
+
+RETRIED = {408, 409, 429} | set(range(500, 600))
+
+
+def _retry_right_other_way(status, headers, retries_done):
+    """Same decision, written as a table of overrides, giving the jittered low end."""
+    wait = _hint(headers)
+    overrules = {"true": True, "false": False}.get(headers.get("x-should-retry", ""))
+    retry = (
+        retries_done < 2
+        and not (wait is not None and wait > 120)
+        and (overrules if overrules is not None else status in RETRIED)
+    )
+    if not retry:
+        return False
+    return wait if wait and wait > 0 else 0.75 * 0.5 * 2**retries_done
+
+
+@pytest.mark.parametrize("fn", [_retry_right, _retry_right_other_way])
+def test_07_1_the_sdks_retry_decision_written_two_ways_passes(fn):
+    result = ex07.check_retry(fn)
+    assert result, result.message
+    assert "all 11 hidden cases passed" in result.message
+
+
+def _status_only(status, headers, retries_done):
+    if retries_done < 2 and (status in RETRIED):
+        return 0.5 * 2**retries_done
+    return None
+
+
+def _milliseconds_read_as_seconds(status, headers, retries_done):
+    seconds = {**headers}
+    if "retry-after-ms" in seconds:
+        seconds["retry-after"] = seconds.pop("retry-after-ms")
+    return _retry_right(status, seconds, retries_done)
+
+
+def _no_limit_on_retries(status, headers, retries_done):
+    return _retry_right(status, headers, 0 if retries_done >= 2 else retries_done)
+
+
+def _every_error_retried(status, headers, retries_done):
+    return _retry_right(500 if status < 500 else status, headers, retries_done)
+
+
+def _no_backoff(status, headers, retries_done):
+    return _retry_right(status, headers, retries_done) and (_hint(headers) or 0.5)
+
+
+@pytest.mark.parametrize(
+    ("fn", "case", "why"),
+    [
+        (_status_only, "case 2 of 11", "the SDK waits 0.25 s"),
+        (_milliseconds_read_as_seconds, "case 2 of 11", "the SDK tries again here"),
+        (_no_backoff, "case 3 of 11", "between 0.75 and 1 s"),
+        (_every_error_retried, "case 4 of 11", "the SDK gives up here"),
+        (_no_limit_on_retries, "case 10 of 11", "the SDK gives up here"),
+    ],
+)
+def test_07_1_wrong_retry_decisions_are_refused_on_the_case_that_shows_it(fn, case, why):
+    result = ex07.check_retry(fn)
+    assert not result and case in result.message and why in result.message, result.message
+
+
+def test_07_1_the_judge_reads_the_sdks_own_backoff():
+    """The range the check accepts is where the installed SDK's own wait falls."""
+    import httpx
+    import openai
+    from openai._models import FinalRequestOptions
+
+    client = openai.OpenAI(base_url="http://127.0.0.1:9/v1", api_key="unused")
+    options = FinalRequestOptions.construct(method="post", url="/chat/completions")
+    for done in (0, 1):
+        low, high = ex07.sdk_retry(503, {}, done)
+        waits = [
+            client._calculate_retry_timeout(client.max_retries - done, options, httpx.Headers())
+            for _ in range(50)
+        ]
+        assert all(low <= w <= high for w in waits) and max(waits) - min(waits) > 0
+    assert ex07.sdk_retry(429, {"retry-after-ms": "250"}, 0) == (0.25, 0.25)
+    assert ex07.sdk_retry(400, {}, 0) is None
+
+
+def test_07_1_a_blank_body_is_not_answered_but_a_function_that_gives_up_everywhere_is_wrong():
+    def blank(status, headers, retries_done): ...
+
+    assert "not answered yet" in ex07.check_retry(blank).message
+    told = ex07.check_retry(lambda status, headers, done: False)
+    assert not told and "case 1 of 11" in told.message and "tries again" in told.message
+
+
+# ---- 05.3 pick_tools --------------------------------------------------------------------------
+
+
+def _pick_right(request, wanted):
+    called = {call.name for message in request.messages for call in message.tool_calls}
+    return replace(
+        request, tools=[t for t in request.tools if t.name in wanted or t.name in called]
+    )
+
+
+def _pick_right_other_way(request, wanted):
+    keep = set(wanted)
+    for message in request.messages:
+        keep |= {block.name for block in message.content if block.type == "tool_call"}
+    tools = [t for t in request.tools if t.name in keep]
+    return Request(request.model, request.messages, tools, request.tool_choice, request.max_tokens)
+
+
+@pytest.mark.parametrize("fn", [_pick_right, _pick_right_other_way])
+def test_05_3_a_picker_written_two_ways_passes(fn):
+    result = ex05.check_pick_tools(fn)
+    assert result, result.message
+    assert "all 5 hidden cases passed" in result.message
+
+
+def _in_the_wanted_order(request, wanted):
+    by_name = {t.name: t for t in request.tools}
+    return replace(request, tools=[by_name[n] for n in wanted if n in by_name])
+
+
+def _only_the_wanted(request, wanted):
+    return replace(request, tools=[t for t in request.tools if t.name in wanted])
+
+
+def _wanted_looked_up_blindly(request, wanted):
+    by_name = {t.name: t for t in request.tools}
+    called = [c.name for m in request.messages for c in m.tool_calls]
+    picked = (by_name[n] for n in {*wanted, *called})
+    return replace(request, tools=sorted(picked, key=request.tools.index))
+
+
+def _cut_in_place(request, wanted):
+    request.tools = [t for t in request.tools if t.name in wanted]
+    return request
+
+
+@pytest.mark.parametrize(
+    ("fn", "case", "why"),
+    [
+        (_cut_in_place, "case 1 of 5", "changed the request it was given"),
+        (_in_the_wanted_order, "case 2 of 5", "a cache miss"),
+        (_only_the_wanted, "case 3 of 5", "the history already called it"),
+        (_wanted_looked_up_blindly, "case 4 of 5", "raised KeyError"),
+    ],
+)
+def test_05_3_wrong_pickers_are_refused_on_the_case_that_shows_it(fn, case, why):
+    result = ex05.check_pick_tools(fn)
+    assert not result and case in result.message and why in result.message, result.message
