@@ -27,11 +27,10 @@ EX1 = Exercise(
     look="the two paragraphs under 'A 429, and the retry': what the SDK retries, what the "
     "server's headers can overrule and in which order, how many retries it makes, and how long "
     "it waits before each.",
-    idea="the SDK decides in a fixed order: a Retry-After over two minutes means give up; then "
-    "an x-should-retry header decides either way; then the status (timeouts, conflicts, rate "
-    "limits and server errors are worth another try, a mistake in the request never is); and "
-    "no try at all once the retries are used up. The wait is the server's hint when it gives "
-    "one (milliseconds first), else a backoff that doubles with each retry.",
+    idea="the SDK's decision has an order: the server's headers first (a wait too long to honour, "
+    "then an explicit yes or no), then the kind of status (is the request itself wrong, or "
+    "might a later try succeed?), then the retries left. The wait is the server's hint when it "
+    "gives one, else a backoff that grows with each retry.",
     example="a 502 with no headers on the first failure: wait about half a second (the SDK takes "
     "up to a quarter off at random). The same 502 after one retry: about a second. A 401: "
     "never. A 401 with x-should-retry: true: like the 502.",
