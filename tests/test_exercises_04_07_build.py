@@ -381,3 +381,34 @@ def _cut_in_place(request, wanted):
 def test_05_3_wrong_pickers_are_refused_on_the_case_that_shows_it(fn, case, why):
     result = ex05.check_pick_tools(fn)
     assert not result and case in result.message and why in result.message, result.message
+
+
+def test_07_1_the_judge_agrees_with_what_the_sdk_does_on_the_wire():
+    """Two answers from a local provider on loopback: the SDK retries the one the judge says it
+    retries (after the hinted wait) and raises on the one the judge says it gives up on."""
+    import time
+
+    import openai
+
+    from helpers.examples import sundry
+    from helpers.formats import render
+    from standin import LOCAL_KEY, LocalProvider, RateLimited, ServerError
+
+    with LocalProvider("sundry") as p:
+        client = openai.OpenAI(base_url=p.base_url("openai"), api_key=LOCAL_KEY)
+        body = render(sundry.opening(MODEL), "openai-chat").body
+        p.inject(RateLimited(retry_after=0.01, retry_after_ms=250))
+        started = time.monotonic()
+        client.chat.completions.create(**body)
+        waited = time.monotonic() - started
+        first = p.recorder.exchanges[-2]
+        headers = {k.lower(): v for k, v in first.response_headers if k.lower().startswith("retry")}
+        low, high = ex07.sdk_retry(first.status, headers, 0)
+        assert [e.status for e in p.recorder.exchanges[-2:]] == [429, 200]
+        assert low == high == 0.25 and waited >= low
+        p.recorder.clear()
+        p.inject(ServerError(400))
+        with pytest.raises(openai.BadRequestError):
+            client.chat.completions.create(**body)
+        assert [e.status for e in p.recorder] == [400]
+        assert ex07.sdk_retry(400, {}, 0) is None
