@@ -203,16 +203,16 @@ def count_total(request):
     return count(request).total
 
 
-def test_06_3_a_float_is_not_the_decimal_the_exercise_asks_for(triage_run):
+def test_06_3_a_float_or_a_str_is_right_and_told_why_dollars_are_a_decimal(triage_run):
     requests = _requests(triage_run)
     off = project_ticket(requests, MODEL, caching=False).total_usd
     on = project_ticket(requests, MODEL).total_usd
     assert ex06.check_savings(off - on, requests, MODEL)
     assert ex06.check_savings(Decimal(f"{off - on:.6f}"), requests, MODEL)
     as_float = ex06.check_savings(float(off - on), requests, MODEL)
-    assert not as_float and "a float" in as_float.message and "Decimal" in as_float.message
+    assert as_float and "a float" in as_float.message and "Decimal" in as_float.message
     as_text = ex06.check_savings(f"${off - on:.6f}", requests, MODEL)
-    assert not as_text and "a str" in as_text.message
+    assert as_text and "a str" in as_text.message
     assert not ex06.check_savings(off, requests, MODEL)  # the price, not the saving
 
 
@@ -542,25 +542,12 @@ def test_04_3_two_decimals_are_asked_for_three_not_diagnosed(triage_run):
         assert not told and "to 3 decimals" in told.message and "n²/2" not in told.message
 
 
-def test_04_1_counting_the_first_request_too_is_told(triage_run):
-    with LocalProvider(scenario="sundry") as p:
-        ticket = run(sundry.opening(MODEL), sundry.run_tool, format="openai-chat", base_url=p.url)
-
-    def with_first(trace):
-        sizes = [len(step.request_body["messages"]) for step in trace.steps]
-        return [2] + [b - a for a, b in zip(sizes, sizes[1:], strict=False)]
-
-    told = ex04.check_added_messages(with_first, ticket, triage_run)
-    assert not told and "each request after the first" in told.message
-
-
 def test_06_2_a_stamp_that_changes_its_argument_is_refused(triage_run):
     from dataclasses import replace
 
     from helpers.messages import user
 
     requests = _requests(triage_run)
-    prev, now = requests[2], requests[3]
 
     def in_place(request, when):
         request.messages.append(user(f"Current time: {when}"))
@@ -569,9 +556,9 @@ def test_06_2_a_stamp_that_changes_its_argument_is_refused(triage_run):
     def as_copy(request, when):
         return replace(request, messages=[*request.messages, user(f"Current time: {when}")])
 
-    told = ex06.check_stamp(in_place, prev, now, MODEL)
+    told = ex06.check_stamp(in_place, requests, MODEL)
     assert not told and "changed the request it was given" in told.message
-    assert ex06.check_stamp(as_copy, prev, now, MODEL)
+    assert ex06.check_stamp(as_copy, requests, MODEL)
 
 
 def test_07_1_a_parent_class_is_told_in_one_plain_sentence():
@@ -604,24 +591,6 @@ def test_08_1_the_pasted_policy_is_named_for_what_the_dump_shows():
     told = ex08.check_bug_map(swapped, MODEL)
     assert not told and "2 of 4" in told.message
     assert ex08.check_bug_map({k.lower(): v.upper() for k, v in labels.items()}, MODEL)
-
-
-def test_05_1_each_likely_slip_is_named():
-    first = sundry.opening(MODEL)  # Maya's first request: system prompt and ticket
-    claude = default_model("anthropic")
-    fourteen = sundry.TOOLS + sundry.EXTRA_TOOLS
-    right = count(Request(claude, first.messages, fourteen)).part("tools")
-    assert ex05.check_claude_fourteen(right, first)
-    assert ex05.check_claude_fourteen(f"{right:,}", first)
-    slips = {
-        count(Request(MODEL, first.messages, fourteen)).part("tools"): "addressed to Claude",
-        count(Request(claude, first.messages, sundry.TOOLS)).part("tools"): "the nine tools",
-        count(Request(claude, first.messages, fourteen)).total: "the whole request",
-    }
-    for wrong, told in slips.items():
-        result = ex05.check_claude_fourteen(wrong, first)
-        assert not result and told in result.message
-    assert not ex05.check_claude_fourteen(right + 1, first)
 
 
 def test_10_2_the_cells_own_at_is_refused_and_the_summary_call_is_priced_in_the_answer(
