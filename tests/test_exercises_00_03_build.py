@@ -66,7 +66,7 @@ def test_01_2_two_right_ways_pass_against_the_stand_in(provider):
     for right in (_spread, _deep_copy):
         verdict = ex01.check_next_body(right, provider)
         assert verdict, verdict.message
-        assert "all 3 hidden cases passed" in verdict.message
+        assert "All 3 hidden cases passed" in verdict.message
 
 
 def test_01_2_appending_to_the_callers_body_is_refused(provider):
@@ -165,7 +165,7 @@ def _by_table(content):  # another right way: a table of handlers, unknown types
 def test_03_2_two_right_handlers_pass():
     for right in (_by_match, _by_table):
         verdict = ex03.check_reply_handler(right)
-        assert verdict and "all 6 hidden cases passed" in verdict.message
+        assert verdict and "All 6 hidden cases passed" in verdict.message
 
 
 @pytest.mark.parametrize(

@@ -55,7 +55,7 @@ def _next_right_other_way(request, reply, results):
 def test_04_1_right_next_requests_written_two_ways_pass(fn):
     result = ex04.check_next_request(fn)
     assert result, result.message
-    assert "all 4 hidden cases passed" in result.message
+    assert "All 4 hidden cases passed" in result.message
 
 
 def _appends_in_place(request, reply, results):
@@ -161,7 +161,7 @@ def _stamp_as_a_late_system_line(request, when):
 def test_06_2_stamps_after_everything_written_two_ways_pass(fn, triage_requests):
     result = ex06.check_stamp(fn, triage_requests, MODEL)
     assert result, result.message
-    assert "all 3 hidden cases passed" in result.message
+    assert "All 3 hidden cases passed" in result.message
 
 
 def _time_on_top(request, when):
@@ -253,7 +253,7 @@ def _retry_right_other_way(status, headers, retries_done):
 def test_07_1_the_sdks_retry_decision_written_two_ways_passes(fn):
     result = ex07.check_retry(fn)
     assert result, result.message
-    assert "all 11 hidden cases passed" in result.message
+    assert "All 11 hidden cases passed" in result.message
 
 
 def _status_only(status, headers, retries_done):
@@ -345,7 +345,7 @@ def _pick_right_other_way(request, wanted):
 def test_05_3_a_picker_written_two_ways_passes(fn):
     result = ex05.check_pick_tools(fn)
     assert result, result.message
-    assert "all 5 hidden cases passed" in result.message
+    assert "All 5 hidden cases passed" in result.message
 
 
 def _in_the_wanted_order(request, wanted):
