@@ -1,6 +1,8 @@
 """Used in lessons: 11.
 
-Exercises of notebooks/11_the_agent_loop.ipynb."""
+Exercises of notebooks/11_the_agent_loop.ipynb: the dispatch step the learner writes (11.1, run on
+hidden replies), a run that ends on its finishing tool (11.2), a budget it cannot finish in
+(11.3)."""
 
 from __future__ import annotations
 
@@ -12,18 +14,25 @@ from course.exercises import Exercise, Result, check_value, not_answered, not_ye
 from helpers.loop import Trace
 
 EX1 = Exercise(
-    "11.1",
-    idea="the loop stops when a reply has no tool calls, or when it runs out of turns; give it "
-    "fewer turns than the ticket needs and look at how the trace ends.",
-    look="run(...) takes max_turns; call it as the batch cell did for Jon's ticket, with a "
-    "smaller budget, and pass the trace to the check.",
+    "11.3",
+    look="how the trace you passed ends: how many requests it holds, and whether the calls of "
+    "its last reply ever got their results back to the model.",
+    idea="a loop ends in one of two ways: a reply with no calls, or a budget of requests used "
+    "up; a budget smaller than the ticket needs ends it the second way, whatever the model "
+    "was doing.",
+    example="a ticket that needs 4 requests, given a budget of 3, stops right after its third "
+    "reply: that reply's calls are run, and their results never reach the model.",
 )
 EX2 = Exercise(
     "11.2",
-    idea="a run that ends in prose leaves the program guessing; the loop can stop on the "
-    "finishing tool's call instead, and that call's arguments say how each group ended.",
-    look="run(...) takes finish= (the crash-triage batch cell passes it), and the trace "
-    "keeps that call in trace.finish: its .arguments hold the groups, each with a status.",
+    look="the report the check names: how many requests your run sent for it, and where your "
+    "statuses came from (the model's last words, or the arguments of a call).",
+    idea="a run can stop on the finishing tool's call; the program then reads the outcome from "
+    "that call's arguments, checked against the tool's schema, and parses no prose. Each "
+    "report starts from a workspace of its own, so one run's files and issues never leak "
+    "into the next.",
+    example="a run told to finish on a tool called submit_answer stops right after the model "
+    "calls it, and {'answer': 42} is read from that call, not from the text around it.",
 )
 
 JON_ORDER = "SO-51877"  # the order in Jon's ticket (lesson 11, 'A batch of tickets')
