@@ -2,9 +2,10 @@
 
 Exercises of notebooks/13_your_code_on_the_wire.ipynb: an audit of the wire the learner writes,
 run on hidden requests in all four formats (13.1), the fix of a framework (pydantic-ai) set-up,
-judged on what it sends (13.2), and what the tool definitions cost over a run (13.3). Every
-expected value is read from the requests the learner (or the check itself) captured
-(``standin.capturing``), never typed in."""
+judged on what it sends (13.2), and what the tool definitions cost over a run (13.3). The
+expected values of 13.2 and 13.3 are read from the requests the learner (or the check itself)
+captured (``standin.capturing``), never typed in; 13.1's hidden requests are built here, each
+with the answer its construction makes true."""
 
 from __future__ import annotations
 
