@@ -208,6 +208,25 @@ def test_12_1_wrong_designs_are_refused_with_what_they_lose(baseline):
         "sends 9 tools where the ticket sent 5",
     )
 
+    def trims_with_the_cache(scenario, budget):  # steps 2 and 3 taken as one
+        trimmed = replace(scenario, caching=True, tools=min(scenario.tools, 9))
+        return (
+            scenario
+            if cost_scenario(scenario).per_ticket <= budget
+            else (
+                trimmed
+                if cost_scenario(trimmed).per_ticket <= budget
+                else fit_reference(scenario, budget)
+            )
+        )
+
+    exercises.reset()
+    _refused(
+        ex12.check_fit_budget(trims_with_the_cache, baseline),
+        "(fourteen tools, the cache off)",
+        "drops tools, and with the cache on alone it fits",
+    )
+
     def keeps_two(scenario, budget):
         design = fit_reference(scenario, budget)
         return replace(design, keep_last=2) if design.compact_at else design

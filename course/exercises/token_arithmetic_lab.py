@@ -266,6 +266,14 @@ def budget_tickets(baseline: LabScenario) -> list[tuple[str, LabScenario, Decima
             _budget_between(_cost(replace(off, caching=True)), _cost(off)),
         )
     )
+    every_tool_off = replace(base, tools=14, caching=False)
+    tickets.append(
+        (
+            "fourteen tools, the cache off",
+            every_tool_off,
+            _budget_between(_cost(replace(every_tool_off, caching=True)), _cost(every_tool_off)),
+        )
+    )
     fourteen = replace(base, tools=14)
     tickets.append(
         (
