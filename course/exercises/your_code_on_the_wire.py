@@ -261,8 +261,9 @@ def check_fixed_agent(fixed_agent: Callable[[Any], Any], system_text: str, broke
     return Result(
         True,
         f"Right: {len(seen)} requests, each with the system prompt once and every tool "
-        "described, all accepted without a warning. Read the wire after every change to a "
-        "set-up: the code looked right before too.",
+        "described, all accepted without a warning (pydantic-ai's docs recommend instructions= "
+        "for most uses: a system_prompt part stays in the message history). Read the wire after "
+        "every change to a set-up: the code looked right before too.",
         EX2,
         **info,
     )
