@@ -17,6 +17,13 @@ tool's schema (``standin.provider.schema_values``), filled from the conversation
 fits (a query takes a quoted phrase, else an identifier such as ``SO-48213``, else the text; an
 ``..._id`` property takes the identifier). Structured output: JSON valid for the schema.
 Limits and stop sequences: ``routes``.
+
+*Cannot fill.* Values come from ``schema_values`` within its caps (string, array and object
+sizes, nesting, work, pattern time): arguments are made with the conversation's hints, else
+without them. A tool or output schema that cannot be filled either way is the stand-in's
+limit, not the API's: :func:`unfillable` lists them, ``standin.verdict`` reports each as a
+warning (rule ``stand-in-cannot-fill``) and the server answers that request with its own 422
+(``routes``), the same decision for every request whichever tool the model would call.
 """
 
 from __future__ import annotations
@@ -26,11 +33,19 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from helpers.messages import Block, Message, Text, Tool, ToolResult
+from helpers.messages import Block, Message, Request, Text, Tool, ToolResult
 from standin.provider.schema_values import Unsatisfiable, generate, object_value
 from standin.provider.turn import Turn
 
-__all__ = ["choose_tools", "finishing_tool", "general", "hints_from", "score", "words"]
+__all__ = [
+    "choose_tools",
+    "finishing_tool",
+    "general",
+    "hints_from",
+    "score",
+    "unfillable",
+    "words",
+]
 
 _STOP = frozenset(
     """a an the and or but of to in on at for from by with about into over as is are was were be
@@ -244,25 +259,65 @@ def _tools_to_call(turn: Turn, tools: list[Tool], answering: bool, user_text: st
     return choose_tools(tools, user_text, parallel) or [tools[0]]
 
 
-def _json_text(schema: dict[str, Any], hint: Callable[[str], list[Any]]) -> str:
-    schema = schema or {"type": "object", "properties": {"answer": {"type": "string"}}}
+_ANSWER_SCHEMA = {"type": "object", "properties": {"answer": {"type": "string"}}}
+
+
+def _arguments(schema: Any, hint: Callable[[str], list[Any]]) -> dict:
+    """A tool's arguments: with the conversation's hints, else without (the schema's own
+    failure, an Unsatisfiable naming its place, when neither works)."""
     try:
-        value = generate(schema, hint)
+        return object_value(schema, hint)
     except Unsatisfiable:
-        value = generate(schema)  # without hints, or the schema's own failure
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        return object_value(schema)
+
+
+def _json_value(schema: dict[str, Any], hint: Callable[[str], list[Any]]) -> Any:
+    schema = schema or _ANSWER_SCHEMA
+    try:
+        return generate(schema, hint)
+    except Unsatisfiable:
+        return generate(schema)  # without hints, or the schema's own failure
+
+
+def _hints(request: Request) -> tuple[str, list, str, Callable, Callable]:
+    """The last user text, the results after it, the text answer, and the hints for tool
+    arguments and for structured output."""
+    user_text, results = _phase(request.messages)
+    answer = _answer(user_text, results, bool(request.tools))
+    texts = [text for _, text, _ in results]
+    for_tools = hints_from(user_text, texts, answer if results else None)
+    return user_text, results, answer, for_tools, hints_from(user_text, texts, answer)
+
+
+def unfillable(
+    request: Request, output_schema: dict[str, Any] | None
+) -> list[tuple[int | None, Unsatisfiable]]:
+    """Each schema of this request the general model cannot fill, hints or not, within
+    ``schema_values``' caps: ``(index in request.tools, error)``, ``(None, error)`` for the
+    structured-output schema. The error's ``path`` is inside that schema."""
+    _, _, _, for_tools, for_output = _hints(request)
+    found: list[tuple[int | None, Unsatisfiable]] = []
+    for i, tool in enumerate(request.tools):
+        try:
+            _arguments(tool.parameters, for_tools)
+        except Unsatisfiable as err:
+            found.append((i, err))
+    if output_schema is not None:
+        try:
+            _json_value(output_schema, for_output)
+        except Unsatisfiable as err:
+            found.append((None, err))
+    return found
 
 
 def general(turn: Turn) -> list[Block]:
     """The next assistant turn for this request, by the rule in the module docstring."""
     tools = list(turn.request.tools)
-    user_text, results = _phase(turn.request.messages)
-    answer = _answer(user_text, results, bool(tools))
-    texts = [text for _, text, _ in results]
-    hint = hints_from(user_text, texts, answer if results else None)
+    user_text, results, answer, for_tools, for_output = _hints(turn.request)
     calls = _tools_to_call(turn, tools, bool(results), user_text)
     if calls:
-        return [turn.call(t.name, object_value(t.parameters, hint)) for t in calls]
+        return [turn.call(t.name, _arguments(t.parameters, for_tools)) for t in calls]
     if turn.options.output_schema is not None:
-        return [Text(_json_text(turn.options.output_schema, hints_from(user_text, texts, answer)))]
+        value = _json_value(turn.options.output_schema, for_output)
+        return [Text(json.dumps(value, ensure_ascii=False, separators=(",", ":")))]
     return [Text(answer)]

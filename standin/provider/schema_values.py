@@ -69,8 +69,8 @@ MAX_CHARS = 1_000_000
 MAX_STEPS = 50_000
 MAX_PATTERN = 1_000
 MAX_PATTERN_SIZE = 100_000
-PATTERN_TIMEOUT = 0.05
-PATTERN_BUDGET = 0.5
+PATTERN_TIMEOUT = 0.02
+PATTERN_BUDGET = 0.2
 
 
 class Unsatisfiable(ValueError):
@@ -184,7 +184,7 @@ def _count(schema: dict, key: str, default: int = 0) -> int:
 
 def _over(key: str, value: int, cap: int, what: str) -> Unsatisfiable:
     return Unsatisfiable(
-        f"{key} {value} is over the stand-in's cap of {cap:,} {what} (the real API may accept it)",
+        f"{key} {value} is over the stand-in's cap of {cap:,} {what}",
         key,
     )
 
@@ -204,7 +204,7 @@ class _Gen:
         if self.steps > MAX_STEPS:
             raise OverBudget(
                 f"the schema needs more than {MAX_STEPS:,} steps of work to fill (the "
-                "stand-in's cap; the real API may accept it)"
+                "stand-in's cap)"
             )
 
     # -- references and combinators ----------------------------------------------------------
@@ -244,7 +244,14 @@ class _Gen:
             if err.path is None:
                 err.path = _join(at, err.keyword)
             raise
-        except (TypeError, ValueError, LookupError, ArithmeticError, RecursionError) as err:
+        except (
+            TypeError,
+            ValueError,
+            LookupError,
+            ArithmeticError,
+            AttributeError,
+            RecursionError,
+        ) as err:
             text = f"the stand-in cannot read this schema ({type(err).__name__}: {err})"
             raise Unsatisfiable(text, path=at) from None
         finally:
@@ -358,7 +365,7 @@ class _Gen:
         if self.chars > MAX_CHARS:
             raise OverBudget(
                 f"the value would hold more than {MAX_CHARS:,} characters of string (the "
-                "stand-in's cap; the real API may accept it)",
+                "stand-in's cap)",
                 "minLength",
             )
         return text
@@ -441,7 +448,11 @@ class _Gen:
             if out is not None:
                 return out
             n += direction
-        raise Unsatisfiable("no multiple of multipleOf within the bounds")
+        if raw_step is None:
+            raise Unsatisfiable(
+                "no integer within the bounds", "maximum" if "maximum" in schema else None
+            )
+        raise Unsatisfiable("no multiple of multipleOf within the bounds", "multipleOf")
 
     def _array(self, schema, name, depth, k):
         lo = _count(schema, "minItems")
@@ -583,6 +594,8 @@ def generate(
 def object_value(schema: dict | None, hint: Hint | None = None) -> dict:
     """An object valid for ``schema`` (a tool's ``parameters``: the top level is an object)."""
     schema = schema or {"type": "object"}
+    if not isinstance(schema, dict):
+        raise Unsatisfiable(f"a tool's parameters must be a schema object, not {schema!r:.40}")
     if not _types(schema) and "properties" not in schema and "$ref" not in schema:
         schema = {**schema, "type": "object"}
     value = generate(schema, hint)
@@ -789,8 +802,7 @@ def _pattern_ok(pattern: Any, text: str, gen: _Gen | None = None) -> bool | None
     timeout = PATTERN_TIMEOUT if gen is None else min(PATTERN_TIMEOUT, gen.regex_left)
     if timeout <= 0:
         raise OverBudget(
-            f"the schema's patterns took more than {PATTERN_BUDGET} s to match (the stand-in's "
-            "cap; the real API may accept it)"
+            f"the schema's patterns took more than {PATTERN_BUDGET} s to match (the stand-in's cap)"
         )
     start = time.perf_counter()
     try:
