@@ -205,7 +205,8 @@ def _cannot_fill(body: dict, fmt: str, profile: str, request: Request) -> list[V
     from standin.provider.general import unfillable
     from standin.provider.wire_options import read
 
-    output = read(body, fmt).output_schema
+    wire = fmt in ("openai-chat", "openai-responses", "anthropic", "gemini")
+    output = read(body, fmt).output_schema if wire else None
     found = []
     for index, err in unfillable(request, output):
         if index is None:

@@ -66,7 +66,7 @@ MAX_ITEMS = 256
 MAX_PROPERTIES = 256
 MAX_DEPTH = 12
 MAX_CHARS = 1_000_000
-MAX_STEPS = 50_000
+MAX_STEPS = 20_000
 MAX_PATTERN = 1_000
 MAX_PATTERN_SIZE = 100_000
 PATTERN_TIMEOUT = 0.02
@@ -197,6 +197,7 @@ class _Gen:
         self.steps = 0
         self.chars = 0
         self.regex_left = PATTERN_BUDGET
+        self.members: dict[int, tuple[dict, list[Any]]] = {}
 
     def charge(self, steps: int = 1) -> None:
         """Count work; :class:`OverBudget` once more than ``MAX_STEPS`` is spent."""
@@ -278,8 +279,7 @@ class _Gen:
         if "const" in schema:
             return schema["const"]
         if "enum" in schema:
-            members = [m for m in schema["enum"] if _fits(self._plain(schema), m, self)]
-            members = members or list(schema["enum"])
+            members = self._members(schema)
             if not members:
                 raise Unsatisfiable("empty enum")
             if k == 0:
@@ -339,6 +339,17 @@ class _Gen:
             except Unsatisfiable as err:
                 last = err
         raise last or Unsatisfiable(f"no type in {types}", "type")
+
+    def _members(self, schema: dict) -> list[Any]:
+        """The enum members the rest of ``schema`` accepts (all of them if none), worked out
+        once per schema object (uniqueItems asks again for every item and variant)."""
+        kept = self.members.get(id(schema))
+        if kept is None or kept[0] is not schema:
+            plain = self._plain(schema)
+            members = [m for m in schema["enum"] if _fits(plain, m, self)]
+            kept = (schema, members or list(schema["enum"]))  # the schema kept: its id stays
+            self.members[id(schema)] = kept
+        return kept[1]
 
     def _plain(self, schema: dict) -> dict:
         return {k: v for k, v in schema.items() if k not in ("enum", "default", "examples")}
