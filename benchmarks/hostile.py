@@ -6,7 +6,8 @@ Each request is one a process on the same machine could send to a stand-in left 
 a schema nothing satisfies. ``HOSTILE`` holds them (the liveness tests send the same bytes);
 :func:`measure` sends each to an in-process ``LocalProvider`` on 127.0.0.1 and reports its
 status, wall time and the peak of Python's traced memory while it was answered
-(``tracemalloc``: the stand-in's own allocations, not the process's RSS). Before the caps,
+(``tracemalloc``: the stand-in's own allocations, not the process's RSS); :func:`connections`
+times 200 clients connecting at once (the listen backlog). Before the caps,
 ``minLength: 50000000`` took 166 s and 2.5 GB and ``^(a+)+$`` never finished. Run:
 ``python -m benchmarks.hostile`` (or ``make bench``, which prints these rows with the rest).
 """
@@ -95,7 +96,26 @@ def measure() -> list[dict[str, Any]]:
     return rows
 
 
+def connections(count: int = 200) -> float:
+    """Seconds until ``count`` clients are all connected at once (none answered yet)."""
+    import socket
+
+    from standin import LocalProvider
+
+    with LocalProvider() as provider:
+        started = time.perf_counter()
+        opened = []
+        try:
+            for _ in range(count):
+                opened.append(socket.create_connection(("127.0.0.1", provider.port), timeout=60))
+            return time.perf_counter() - started
+        finally:
+            for s in opened:
+                s.close()
+
+
 if __name__ == "__main__":
+    print(f"200 simultaneous connections: all connected in {connections():.2f} s")
     for row in measure():
         print(
             f"{row['name']:<45} {row['status']}  {1000 * row['seconds']:8.1f} ms"

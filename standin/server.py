@@ -14,8 +14,8 @@ Robustness: every exception inside a handler becomes a logged 500 in the provide
 (the log line names the exception type) with the exchange kept in the recorder, never a
 dropped connection; a schema the general model cannot fill is the stand-in's own 422
 (``standin.provider.routes``); an ``on_exchange`` callback that fails is logged and serving
-goes on. The listen backlog is ``_Server.request_queue_size`` (128), so a burst of
-connections waits in the kernel instead of being refused.
+goes on. The listen backlog is ``_Server.request_queue_size`` (256), so a burst of 200
+connections waits in the kernel's queue instead of in SYN retries.
 
 Safety: it binds to **127.0.0.1 only** (any other host is refused, so nothing off this machine
 can reach it), on a free port chosen by the OS unless you pick one. Its threads are daemon
@@ -81,9 +81,10 @@ def _split(target: str) -> SplitResult:
 class _Server(ThreadingHTTPServer):
     daemon_threads = True  # a stuck client never keeps Python alive
     block_on_close = False
-    #: connections the kernel holds before ``accept`` (the standard library's 5 stalled a
-    #: burst of 200 simultaneous clients)
-    request_queue_size = 128
+    #: connections the kernel holds before ``accept``: with the standard library's 5, 200
+    #: simultaneous clients took 32 s to connect (SYN retries), 1 s with 128, none with 256
+    #: (``make bench`` row "200 simultaneous connections")
+    request_queue_size = 256
 
     def __init__(self, address: tuple[str, int], provider: LocalProvider):
         self.provider = provider
