@@ -43,6 +43,24 @@ def _one(schema: dict[str, Any], text: str = "look up the order please") -> byte
     return _chat({"type": "object", "properties": {"query": schema}, "required": ["query"]}, text)
 
 
+def _many_tools(count: int) -> bytes:
+    """``count`` tools, each a schema that spends most of a value's work budget."""
+    spend = {"type": "array", "minItems": 256, "uniqueItems": True}
+    spend["items"] = {"enum": list(range(255))}  # 255 distinct values for 256 items
+    tools = [
+        {
+            "type": "function",
+            "function": {
+                "name": f"tool_{i}",
+                "parameters": {"type": "object", "properties": {"x": spend}, "required": ["x"]},
+            },
+        }
+        for i in range(count)
+    ]
+    body = json.loads(_one({"type": "string"}))
+    return json.dumps({**body, "tools": tools, "tool_choice": "auto"}).encode()
+
+
 #: name -> request body (POST ``PATH`` with ``HEADERS``)
 HOSTILE: dict[str, bytes] = {
     "pattern ^(a|aa)+$, hint aaa...!": _one({"type": "string", "pattern": "^(a|aa)+$"}, CHOKE),
@@ -66,6 +84,7 @@ HOSTILE: dict[str, bytes] = {
             },
         }
     ),
+    "2,000 tools, each a costly schema": _many_tools(2000),
     "unsatisfiable: minimum 3, maximum 2": _one({"type": "integer", "minimum": 3, "maximum": 2}),
     "body nested 100,000 deep": (
         b'{"model":"gpt-4o-mini","messages":' + b"[" * 100_000 + b"]" * 100_000 + b"}"

@@ -199,21 +199,28 @@ def _verdict(body: dict, profile: str, fmt: str, place, stored: str | None, sent
     return Verdict(profile, fmt, Violations(found), list(notes), request)
 
 
+#: At most this many ``stand-in-cannot-fill`` warnings per body (the first one decides).
+_MAX_CANNOT_FILL = 10
+
+
 def _cannot_fill(body: dict, fmt: str, profile: str, request: Request) -> list[Violation]:
-    """A warning for each schema of ``body`` the stand-in's general model cannot fill, at its
-    place in the body (``tools[0].function.parameters.properties.x.minLength``)."""
+    """A warning for each schema of ``body`` the stand-in's general model cannot fill (the
+    first ``_MAX_CANNOT_FILL``), at its place in the body
+    (``tools[0].function.parameters.properties.x.minLength``)."""
     from standin.provider.general import unfillable
     from standin.provider.wire_options import read
 
     wire = fmt in ("openai-chat", "openai-responses", "anthropic", "gemini")
     output = read(body, fmt).output_schema if wire else None
+    places = _tool_places(body, fmt)
     found = []
-    for index, err in unfillable(request, output):
+    for index, err in unfillable(request, output, limit=_MAX_CANNOT_FILL):
         if index is None:
             where, what = _output_place(body, fmt), "a structured output"
         else:
             name = request.tools[index].name
-            where, what = _tool_place(body, fmt, name, index), f"arguments for tool {name!r}"
+            where = places.get(name, f"tools[{index}]")
+            what = f"arguments for tool {name!r}"
         path = ".".join(p for p in (where, err.path) if p)
         message = (
             f"the stand-in cannot make {what} for this schema: {err}. A limit of the stand-in, "
@@ -226,28 +233,30 @@ def _cannot_fill(body: dict, fmt: str, profile: str, request: Request) -> list[V
     return found
 
 
-def _tool_place(body: dict, fmt: str, name: str, index: int) -> str:
-    """Where the parameters of the tool called ``name`` are in ``body``."""
+def _tool_places(body: dict, fmt: str) -> dict[Any, str]:
+    """Tool name -> where its parameters are in ``body`` (the first tool of a name)."""
+    places: dict[Any, str] = {}
     tools = body.get("tools") if isinstance(body.get("tools"), list) else []
     for i, tool in enumerate(tools):
         if not isinstance(tool, dict):
             continue
-        if fmt == "openai-chat" and isinstance(tool.get("function"), dict):
-            if tool["function"].get("name") == name:
-                return f"tools[{i}].function.parameters"
-        elif fmt == "anthropic" and tool.get("name") == name:
-            return f"tools[{i}].input_schema"
-        elif fmt == "openai-responses" and tool.get("name") == name:
-            return f"tools[{i}].parameters"
+        function = tool.get("function")
+        if fmt == "openai-chat" and isinstance(function, dict):
+            places.setdefault(function.get("name"), f"tools[{i}].function.parameters")
+        elif fmt == "anthropic":
+            places.setdefault(tool.get("name"), f"tools[{i}].input_schema")
+        elif fmt == "openai-responses":
+            places.setdefault(tool.get("name"), f"tools[{i}].parameters")
         for key in ("functionDeclarations", "function_declarations"):
-            for j, declared in enumerate(tool.get(key) or []):
-                if isinstance(declared, dict) and declared.get("name") == name:
+            declared_list = tool.get(key) if isinstance(tool.get(key), list) else []
+            for j, declared in enumerate(declared_list):
+                if isinstance(declared, dict):
                     field = next(
                         (f for f in ("parametersJsonSchema", "parameters") if f in declared),
                         "parameters",
                     )
-                    return f"tools[{i}].{key}[{j}].{field}"
-    return f"tools[{index}]"
+                    places.setdefault(declared.get("name"), f"tools[{i}].{key}[{j}].{field}")
+    return places
 
 
 def _output_place(body: dict, fmt: str) -> str:

@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from helpers.messages import Block, Message, Request, Text, Tool, ToolResult
-from standin.provider.schema_values import Unsatisfiable, generate, object_value
+from standin.provider.schema_values import Budget, Unsatisfiable, generate, object_value
 from standin.provider.turn import Turn
 
 __all__ = [
@@ -262,21 +262,21 @@ def _tools_to_call(turn: Turn, tools: list[Tool], answering: bool, user_text: st
 _ANSWER_SCHEMA = {"type": "object", "properties": {"answer": {"type": "string"}}}
 
 
-def _arguments(schema: Any, hint: Callable[[str], list[Any]]) -> dict:
+def _arguments(schema: Any, hint: Callable[[str], list[Any]], budget: Budget) -> dict:
     """A tool's arguments: with the conversation's hints, else without (the schema's own
     failure, an Unsatisfiable naming its place, when neither works)."""
     try:
-        return object_value(schema, hint)
+        return object_value(schema, hint, budget)
     except Unsatisfiable:
-        return object_value(schema)
+        return object_value(schema, None, budget)
 
 
-def _json_value(schema: dict[str, Any], hint: Callable[[str], list[Any]]) -> Any:
+def _json_value(schema: dict[str, Any], hint: Callable[[str], list[Any]], budget: Budget) -> Any:
     schema = schema or _ANSWER_SCHEMA
     try:
-        return generate(schema, hint)
+        return generate(schema, hint, budget=budget)
     except Unsatisfiable:
-        return generate(schema)  # without hints, or the schema's own failure
+        return generate(schema, budget=budget)  # without hints, or the schema's own failure
 
 
 def _hints(request: Request) -> tuple[str, list, str, Callable, Callable]:
@@ -290,23 +290,29 @@ def _hints(request: Request) -> tuple[str, list, str, Callable, Callable]:
 
 
 def unfillable(
-    request: Request, output_schema: dict[str, Any] | None
+    request: Request, output_schema: dict[str, Any] | None, limit: int | None = None
 ) -> list[tuple[int | None, Unsatisfiable]]:
     """Each schema of this request the general model cannot fill, hints or not, within
     ``schema_values``' caps: ``(index in request.tools, error)``, ``(None, error)`` for the
-    structured-output schema. The error's ``path`` is inside that schema."""
+    structured-output schema. The error's ``path`` is inside that schema. All of them share
+    one ``Budget``: once it is spent, the schema that spent it is the last one listed; at most
+    ``limit`` are listed."""
     _, _, _, for_tools, for_output = _hints(request)
+    budget = Budget()
     found: list[tuple[int | None, Unsatisfiable]] = []
-    for i, tool in enumerate(request.tools):
-        try:
-            _arguments(tool.parameters, for_tools)
-        except Unsatisfiable as err:
-            found.append((i, err))
+    schemas: list[tuple[int | None, Callable[[], Any]]] = [
+        (i, lambda t=tool: _arguments(t.parameters, for_tools, budget))
+        for i, tool in enumerate(request.tools)
+    ]
     if output_schema is not None:
+        schemas.append((None, lambda: _json_value(output_schema, for_output, budget)))
+    for index, fill in schemas:
         try:
-            _json_value(output_schema, for_output)
+            fill()
         except Unsatisfiable as err:
-            found.append((None, err))
+            found.append((index, err))
+            if budget.spent or (limit is not None and len(found) >= limit):
+                break
     return found
 
 
@@ -315,9 +321,10 @@ def general(turn: Turn) -> list[Block]:
     tools = list(turn.request.tools)
     user_text, results, answer, for_tools, for_output = _hints(turn.request)
     calls = _tools_to_call(turn, tools, bool(results), user_text)
+    budget = Budget()
     if calls:
-        return [turn.call(t.name, _arguments(t.parameters, for_tools)) for t in calls]
+        return [turn.call(t.name, _arguments(t.parameters, for_tools, budget)) for t in calls]
     if turn.options.output_schema is not None:
-        value = _json_value(turn.options.output_schema, for_output)
+        value = _json_value(turn.options.output_schema, for_output, budget)
         return [Text(json.dumps(value, ensure_ascii=False, separators=(",", ":")))]
     return [Text(answer)]

@@ -13,7 +13,9 @@ at most ``MAX_STRING`` characters (a larger ``minLength`` is unsatisfiable here)
 most ``MAX_ITEMS`` items (``minItems``; ``uniqueItems`` is checked in linear time), objects of at
 most ``MAX_PROPERTIES`` properties (``required``, ``minProperties``), nested at most
 ``MAX_DEPTH`` levels, at most ``MAX_CHARS`` characters of string in one value, and does at most
-``MAX_STEPS`` steps of work (schemas visited, values checked); past a cap it raises
+``MAX_STEPS`` steps of work (schemas visited, values checked), and every schema of one request
+together at most what its :class:`Budget` holds (``MAX_REQUEST_STEPS``, ``REQUEST_PATTERN_BUDGET``:
+a thousand tools cannot add up to minutes); past a cap it raises
 :class:`Unsatisfiable` (:class:`OverBudget` for the work and time budgets, which no ``anyOf``
 branch can get round). A ``pattern`` (or a ``patternProperties`` key) runs in the ``regex``
 package with a time limit (``PATTERN_TIMEOUT`` a match, ``PATTERN_BUDGET`` in all), never in
@@ -48,6 +50,7 @@ __all__ = [
     "MAX_STEPS",
     "MAX_STRING",
     "SUPPORTED",
+    "Budget",
     "OverBudget",
     "Unsatisfiable",
     "fits",
@@ -71,6 +74,8 @@ MAX_PATTERN = 1_000
 MAX_PATTERN_SIZE = 100_000
 PATTERN_TIMEOUT = 0.02
 PATTERN_BUDGET = 0.2
+MAX_REQUEST_STEPS = 100_000
+REQUEST_PATTERN_BUDGET = 0.5
 
 
 class Unsatisfiable(ValueError):
@@ -189,10 +194,26 @@ def _over(key: str, value: int, cap: int, what: str) -> Unsatisfiable:
     )
 
 
+class Budget:
+    """The work left for one request, shared by every schema in it (each :func:`generate`
+    given the same budget spends from it): steps and seconds of pattern matching."""
+
+    def __init__(
+        self, steps: int = MAX_REQUEST_STEPS, pattern_seconds: float = REQUEST_PATTERN_BUDGET
+    ):
+        self.steps = steps
+        self.pattern_seconds = pattern_seconds
+
+    @property
+    def spent(self) -> bool:
+        return self.steps < 0 or self.pattern_seconds <= 0
+
+
 class _Gen:
-    def __init__(self, root: Any, hint: Callable[[str], list[Any]]):
+    def __init__(self, root: Any, hint: Callable[[str], list[Any]], budget: Budget | None = None):
         self.root = root
         self.hint = hint
+        self.budget = budget if budget is not None else Budget()
         self.at = ""  # where in the schema the value being made is asked for
         self.steps = 0
         self.chars = 0
@@ -200,12 +221,19 @@ class _Gen:
         self.members: dict[int, tuple[dict, list[Any]]] = {}
 
     def charge(self, steps: int = 1) -> None:
-        """Count work; :class:`OverBudget` once more than ``MAX_STEPS`` is spent."""
+        """Count work; :class:`OverBudget` once more than ``MAX_STEPS`` is spent on this
+        value, or the request's budget is."""
         self.steps += steps
+        self.budget.steps -= steps
         if self.steps > MAX_STEPS:
             raise OverBudget(
                 f"the schema needs more than {MAX_STEPS:,} steps of work to fill (the "
                 "stand-in's cap)"
+            )
+        if self.budget.steps < 0:
+            raise OverBudget(
+                f"the request's schemas need more than {MAX_REQUEST_STEPS:,} steps of work to "
+                "fill (the stand-in's cap)"
             )
 
     # -- references and combinators ----------------------------------------------------------
@@ -592,24 +620,28 @@ def generate(
     hint: Callable[[str], list[Any]] | None = None,
     *,
     root: Any = None,
+    budget: Budget | None = None,
 ) -> Any:
     """A value valid for ``schema`` (see ``SUPPORTED``), deterministic; raises Unsatisfiable.
 
     ``hint(property_name)`` offers candidate values from the conversation; each is used only
-    if it is valid for that property's schema.
+    if it is valid for that property's schema. ``budget``: the request's, shared with its other
+    schemas (a fresh one if None).
     """
-    gen = _Gen(schema if root is None else root, hint or _no_hints)
+    gen = _Gen(schema if root is None else root, hint or _no_hints, budget)
     return gen.value(schema)
 
 
-def object_value(schema: dict | None, hint: Hint | None = None) -> dict:
+def object_value(
+    schema: dict | None, hint: Hint | None = None, budget: Budget | None = None
+) -> dict:
     """An object valid for ``schema`` (a tool's ``parameters``: the top level is an object)."""
     schema = schema or {"type": "object"}
     if not isinstance(schema, dict):
         raise Unsatisfiable(f"a tool's parameters must be a schema object, not {schema!r:.40}")
     if not _types(schema) and "properties" not in schema and "$ref" not in schema:
         schema = {**schema, "type": "object"}
-    value = generate(schema, hint)
+    value = generate(schema, hint, budget=budget)
     if not isinstance(value, dict):
         raise Unsatisfiable("a tool's arguments must be an object")
     return value
@@ -810,10 +842,13 @@ def _pattern_ok(pattern: Any, text: str, gen: _Gen | None = None) -> bool | None
     """
     if _pattern_problem(pattern) is not None:
         return None
-    timeout = PATTERN_TIMEOUT if gen is None else min(PATTERN_TIMEOUT, gen.regex_left)
+    timeout = PATTERN_TIMEOUT
+    if gen is not None:
+        timeout = min(timeout, gen.regex_left, gen.budget.pattern_seconds)
     if timeout <= 0:
         raise OverBudget(
-            f"the schema's patterns took more than {PATTERN_BUDGET} s to match (the stand-in's cap)"
+            f"the schema's patterns took more than {PATTERN_BUDGET} s to match, or the request's "
+            f"more than {REQUEST_PATTERN_BUDGET} s (the stand-in's caps)"
         )
     start = time.perf_counter()
     try:
@@ -822,7 +857,9 @@ def _pattern_ok(pattern: Any, text: str, gen: _Gen | None = None) -> bool | None
         return None
     finally:
         if gen is not None:
-            gen.regex_left -= time.perf_counter() - start
+            took = time.perf_counter() - start
+            gen.regex_left -= took
+            gen.budget.pattern_seconds -= took
 
 
 def _vary_format(fmt: str, k: int) -> str:
