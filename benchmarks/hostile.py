@@ -3,7 +3,8 @@
 Each request is one a process on the same machine could send to a stand-in left running
 (issue 32): a tool schema whose ``pattern`` backtracks without end in Python's ``re``, a
 ``minLength`` of fifty million, ``minItems`` with ``uniqueItems``, a body nested 100,000 deep,
-a schema nothing satisfies. ``HOSTILE`` holds them (the liveness tests send the same bytes);
+a schema nothing satisfies, a long user text the email hint's regex once took quadratic time
+on. ``HOSTILE`` holds them (the liveness tests send the same bytes);
 :func:`measure` sends each to an in-process ``LocalProvider`` on 127.0.0.1 and reports its
 status, wall time and the peak of Python's traced memory while it was answered
 (``tracemalloc``: the stand-in's own allocations, not the process's RSS); :func:`connections`
@@ -65,6 +66,10 @@ def _many_tools(count: int) -> bytes:
 HOSTILE: dict[str, bytes] = {
     "pattern ^(a|aa)+$, hint aaa...!": _one({"type": "string", "pattern": "^(a|aa)+$"}, CHOKE),
     "pattern ^(a+)+$, hint aaa...!": _one({"type": "string", "pattern": "^(a+)+$"}, CHOKE),
+    "an email hint from 40,000 characters of A1A1...": _chat(
+        {"type": "object", "properties": {"email": {"type": "string"}}, "required": ["email"]},
+        "A1" * 20_000,  # before: 75 s in the email hint's quadratic regex
+    ),
     "pattern ((a{100}){100}){100}": _one({"type": "string", "pattern": "((a{100}){100}){100}"}),
     "minLength 50,000,000": _one({"type": "string", "minLength": 50_000_000}),
     "minItems 100,000 + uniqueItems": _one(

@@ -110,7 +110,7 @@ def finishing_tool(tools: Sequence[Tool]) -> Tool | None:
 # --- hints: values taken from the conversation ----------------------------------------------
 
 _QUOTED = re.compile(r"\"([^\"\n]{1,200})\"|“([^”\n]{1,200})”|'([^'\n]{2,200})'(?![a-z])")
-_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+")  # starts a run: linear
 _URL = re.compile(r"https?://[^\s\"'<>]+")
 _IDENTIFIER = re.compile(r"(?<![\w-])[A-Z][A-Z0-9]*-?\d+(?![\w-])")  # SO-48213, A123, INC-7
 _ID_ENDINGS = ("_id", "_number", "_no", "_ref", "_code", "_key")
