@@ -62,6 +62,17 @@ def _many_tools(count: int) -> bytes:
     return json.dumps({**body, "tools": tools, "tool_choice": "auto"}).encode()
 
 
+def _history(arguments: str, result: str) -> bytes:
+    """A Chat Completions body with one call (its ``arguments`` string) and its ``result``."""
+    call = {"id": "c1", "type": "function", "function": {"name": "lookup", "arguments": arguments}}
+    body = json.loads(_one({"type": "string"}))
+    body["messages"] += [
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "c1", "content": result},
+    ]
+    return json.dumps({**body, "tool_choice": "auto"}).encode()
+
+
 #: name -> request body (POST ``PATH`` with ``HEADERS``)
 HOSTILE: dict[str, bytes] = {
     "pattern ^(a|aa)+$, hint aaa...!": _one({"type": "string", "pattern": "^(a|aa)+$"}, CHOKE),
@@ -91,6 +102,8 @@ HOSTILE: dict[str, bytes] = {
     ),
     "2,000 tools, each a costly schema": _many_tools(2000),
     "unsatisfiable: minimum 3, maximum 2": _one({"type": "integer", "minimum": 3, "maximum": 2}),
+    "a call's arguments string nested 100,000 deep": _history("[" * 100_000 + "]" * 100_000, "{}"),
+    "a tool result nested 100,000 deep": _history("{}", "[" * 100_000 + "]" * 100_000),
     "body nested 100,000 deep": (
         b'{"model":"gpt-4o-mini","messages":' + b"[" * 100_000 + b"]" * 100_000 + b"}"
     ),

@@ -293,6 +293,9 @@ class _Handler(BaseHTTPRequestHandler):
             )
             status = errors.STAND_IN_STATUS
             return routes.error(route.provider, status, text)
+        except RecursionError:  # JSON inside the body's strings, nested past Python's stack
+            text = "Invalid request: a value in the body is nested too deep to read."
+            return routes.error(route.provider, 400, text)
         except Exception as err:
             line = f"local provider: {type(err).__name__} answering {self.command} {route.provider}"
             self.server.provider._log(redact(f"{line}: {err}"[:1000]))

@@ -171,6 +171,9 @@ def _verdict(body: dict, profile: str, fmt: str, place, stored: str | None, sent
     except (FormatError, KeyError, TypeError, ValueError) as err:
         notes = wire_notes(body, fmt, named_unknown(notes, fmt), str(err).partition(": ")[0])
         return Verdict(profile, fmt, Violations([_malformed(str(err), profile)]), notes)
+    except RecursionError:  # JSON inside a string (a call's arguments) nested past Python's stack
+        text = "a JSON string in the body (a tool call's arguments?) is nested too deep to read"
+        return Verdict(profile, fmt, Violations([_malformed(text, profile)]), notes)
     notes = wire_notes(body, fmt, named_unknown(notes, fmt))
     found = [_from_note(n, profile, fmt, body, place) for n in notes if n.rule]
     if own:  # fields and settings first: a server validates them before it reads the list

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -133,21 +134,22 @@ def _key(name: str) -> str:
 
 
 def _result_values(results: Iterable[str]) -> dict[str, list[Any]]:
-    """Every key of every JSON tool result, with its values (breadth first)."""
+    """Every key of every JSON tool result, with its values (breadth first; a result that is
+    not JSON, or nested too deep to parse, offers none)."""
     found: dict[str, list[Any]] = {}
     for text in results:
         try:
-            stack = [json.loads(text)]
-        except (TypeError, ValueError):
+            queue = deque([json.loads(text)])
+        except (TypeError, ValueError, RecursionError):
             continue
-        while stack:
-            item = stack.pop(0)
+        while queue:
+            item = queue.popleft()
             if isinstance(item, dict):
                 for key, value in item.items():
                     found.setdefault(_key(str(key)), []).append(value)
-                    stack.append(value)
+                    queue.append(value)
             elif isinstance(item, list):
-                stack.extend(item[:20])
+                queue.extend(item[:20])
     return found
 
 
