@@ -182,7 +182,12 @@ def _count(schema: dict, key: str, default: int = 0) -> int:
     value = schema.get(key, default)
     if value is None:
         return default
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value):
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, float))
+        or value != int(value)
+        or value < 0
+    ):
         raise Unsatisfiable(f"{key} must be a non-negative integer, not {value!r}", key)
     return int(value)
 
@@ -236,6 +241,13 @@ class _Gen:
                 "fill (the stand-in's cap)"
             )
 
+    def merge(self, schemas: list[Any]) -> dict:
+        """``_merge``, its work charged: one step per keyword and per property merged."""
+        self.charge(
+            sum(len(s) + len(s.get("properties") or {}) for s in schemas if isinstance(s, dict))
+        )
+        return _merge(schemas)
+
     # -- references and combinators ----------------------------------------------------------
 
     def resolve(self, schema: Any, depth: int) -> Any:
@@ -255,7 +267,7 @@ class _Gen:
                     raise Unsatisfiable(f"$ref {ref!r} points nowhere")
             rest = {k: v for k, v in schema.items() if k != "$ref"}
             # 2019-09+: siblings of $ref apply too
-            schema = _merge([target, rest]) if _meaningful(rest) else target
+            schema = self.merge([target, rest]) if _meaningful(rest) else target
             seen += 1
             self.charge()
             if seen > 50:
@@ -303,7 +315,7 @@ class _Gen:
             parts = [self.resolve(s, depth) for s in schema["allOf"]]
             self.charge(len(parts))
             rest = {k2: v for k2, v in schema.items() if k2 != "allOf"}
-            return self.value(_merge([rest, *parts]), name, depth + 1, k, at)
+            return self.value(self.merge([rest, *parts]), name, depth + 1, k, at)
         if "const" in schema:
             return schema["const"]
         if "enum" in schema:
@@ -331,7 +343,9 @@ class _Gen:
                 last: Exception | None = None
                 for i, branch in enumerate(branches):
                     merged = (
-                        _merge([rest, self.resolve(branch, depth)]) if _meaningful(rest) else branch
+                        self.merge([rest, self.resolve(branch, depth)])
+                        if _meaningful(rest)
+                        else branch
                     )
                     try:
                         v = self.value(merged, name, depth + 1, k, _join(at, f"{key}[{i}]"))
@@ -343,7 +357,8 @@ class _Gen:
                     if key == "oneOf":
                         others = [b for j, b in enumerate(branches) if j != i]
                         if any(
-                            _fits(_merge([rest, self.resolve(b, depth)]), v, self) for b in others
+                            _fits(self.merge([rest, self.resolve(b, depth)]), v, self)
+                            for b in others
                         ):
                             last = Unsatisfiable("value matches more than one oneOf branch")
                             continue
@@ -547,21 +562,27 @@ class _Gen:
         for key, value in (schema.get("dependencies") or {}).items():
             if isinstance(value, list):
                 dependent = {**dependent, key: value}
-        wanted = list(required)
-        min_props = int(schema.get("minProperties", 0) or 0)
-        optional = [p for p in properties if p not in wanted and properties[p] is not False]
-        while len(wanted) < min_props and optional:
-            wanted.append(optional.pop(0))
+        min_props = _count(schema, "minProperties")
+        if min_props > MAX_PROPERTIES:
+            raise _over("minProperties", min_props, MAX_PROPERTIES, "properties")
+        if len(required) > MAX_PROPERTIES:
+            raise _over("required", len(required), MAX_PROPERTIES, "properties")
+        wanted, chosen = list(required), set(required)  # the set: membership in linear time
+        for p in properties:
+            if len(wanted) >= min_props:
+                break
+            if p not in chosen and properties[p] is not False:
+                wanted.append(p)
+                chosen.add(p)
         i = 0
         while i < len(wanted):  # dependentRequired may pull more in
             for extra in dependent.get(wanted[i], []):
-                if extra not in wanted:
+                if extra not in chosen:
                     wanted.append(extra)
+                    chosen.add(extra)
+                    if len(wanted) > MAX_PROPERTIES:
+                        raise _over("dependentRequired", len(wanted), MAX_PROPERTIES, "properties")
             i += 1
-        if min_props > MAX_PROPERTIES:
-            raise _over("minProperties", min_props, MAX_PROPERTIES, "properties")
-        if len(wanted) > MAX_PROPERTIES:
-            raise _over("required", len(wanted), MAX_PROPERTIES, "properties")
         extra_n = 0
         while len(wanted) < min_props:
             extra_n += 1
@@ -588,6 +609,7 @@ class _Gen:
         """The schema a property's value must meet, and where it is (``properties.x``)."""
         properties = schema.get("properties") or {}
         patterns = schema.get("patternProperties") or {}
+        self.charge(len(patterns))
         matched = []
         for pattern, extra in patterns.items():
             found = _pattern_ok(pattern, prop, self)
@@ -1045,6 +1067,7 @@ def _fits_here(schema: Any, value: Any, gen: _Gen, depth: int) -> bool:
                 matched = True
                 if not _fits(properties[key], item, gen, depth + 1):
                     return False
+            gen.charge(len(patterns))
             for pattern, sub in patterns.items():
                 found = _pattern_ok(pattern, key, gen)
                 if found is None:
