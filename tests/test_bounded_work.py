@@ -130,6 +130,16 @@ def test_the_stand_ins_422_and_checks_warning_are_one_decision(served, tmp_path,
             "expand past",
         ),
         ({"$ref": "#/$defs/a", "$defs": {"a": {"$ref": "#/$defs/a"}}}, "", "loop"),
+        (
+            {"required": ["a"], "dependentRequired": {"a": [f"p{i}" for i in range(10**5)]}},
+            "dependentRequired",
+            "cap of 256",
+        ),
+        (
+            {"required": ["x"], "patternProperties": {f"^y{i}$": {} for i in range(10**5)}},
+            "",
+            "20,000 steps of work",
+        ),
     ],
 )
 def test_past_a_cap_is_unsatisfiable_naming_the_keyword(schema, path, words):
