@@ -81,6 +81,9 @@ HOSTILE: dict[str, bytes] = {
         {"type": "object", "properties": {"email": {"type": "string"}}, "required": ["email"]},
         "A1" * 20_000,  # before: 75 s in the email hint's quadratic regex
     ),
+    "an identifier hint from A + 20,000 digits + A": _one(
+        {"type": "string"}, "A" + "1" * 20_000 + "A"
+    ),
     "pattern ((a{100}){100}){100}": _one({"type": "string", "pattern": "((a{100}){100}){100}"}),
     "minLength 50,000,000": _one({"type": "string", "minLength": 50_000_000}),
     "minItems 100,000 + uniqueItems": _one(

@@ -32,6 +32,7 @@ import json
 import re
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
+from itertools import islice
 from typing import Any
 
 from helpers.messages import Block, Message, Request, Text, Tool, ToolResult
@@ -113,7 +114,9 @@ def finishing_tool(tools: Sequence[Tool]) -> Tool | None:
 _QUOTED = re.compile(r"\"([^\"\n]{1,200})\"|“([^”\n]{1,200})”|'([^'\n]{2,200})'(?![a-z])")
 _EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+")  # starts a run: linear
 _URL = re.compile(r"https?://[^\s\"'<>]+")
-_IDENTIFIER = re.compile(r"(?<![\w-])[A-Z][A-Z0-9]*-?\d+(?![\w-])")  # SO-48213, A123, INC-7
+# SO-48213, A123, INC-7; written so that each run of word characters is tried once, in linear
+# time (``[A-Z0-9]*-?\d+`` backtracked quadratically on "A111...1A")
+_IDENTIFIER = re.compile(r"(?<![\w-])[A-Z](?:[A-Z0-9]*-\d+|[A-Z0-9]*\d)(?![\w-])")
 _ID_ENDINGS = ("_id", "_number", "_no", "_ref", "_code", "_key")
 _NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])")
 _PLACE_AFTER = re.compile(r"\b(?:in|at|for|to|near|from)\s+([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)")
@@ -153,21 +156,46 @@ def _result_values(results: Iterable[str]) -> dict[str, list[Any]]:
     return found
 
 
+#: At most this many candidates of each kind (numbers, identifiers, places...) per request.
+_HINTS = 50
+
+
+def _first(pattern: re.Pattern[str], text: str) -> list[re.Match[str]]:
+    """The first ``_HINTS`` matches of ``pattern`` in ``text``."""
+    return list(islice(pattern.finditer(text), _HINTS))
+
+
+def _found(pattern: re.Pattern[str], text: str) -> list[str]:
+    """What ``findall`` gives, for the first ``_HINTS`` matches only."""
+    return [m.group(1) if pattern.groups == 1 else m.group() for m in _first(pattern, text)]
+
+
 def hints_from(
     user_text: str, results: Iterable[str] = (), answer: str | None = None
 ) -> Callable[[str], list[Any]]:
-    """``hint(property_name) -> candidate values``, best first (each is checked before use)."""
-    quoted = [next(g for g in m.groups() if g) for m in _QUOTED.finditer(user_text)]
-    places = [m.group(1) for m in _PLACE_AFTER.finditer(user_text)]
-    places += [m.group(1) for m in _CAPITALISED.finditer(user_text)][::-1]
+    """``hint(property_name) -> candidate values``, best first (each is checked before use).
+
+    The text is scanned once; each kind of candidate keeps its first ``_HINTS`` (a request's
+    text may hold millions of numbers: asking for a hint costs the same whatever its size).
+    """
+    quoted = [next(g for g in m.groups() if g) for m in _first(_QUOTED, user_text)]
+    places = [m.group(1) for m in _first(_PLACE_AFTER, user_text)]
+    last = deque(_CAPITALISED.finditer(user_text), maxlen=_HINTS)  # the last ones, nearest first
+    places += [m.group(1) for m in reversed(last)]
     plain = " ".join(user_text.split())[:160]
-    numbers = [float(n) if "." in n else int(n) for n in _NUMBER.findall(user_text)]
-    ids = _IDENTIFIER.findall(user_text)
+    numbers = [float(n) if "." in n else int(n) for n in _found(_NUMBER, user_text)]
+    ids = _found(_IDENTIFIER, user_text)
     found = _result_values(results)
+    scanned: dict[str, list[str]] = {}  # emails and URLs, found on first use
+
+    def scan(what: str, pattern: re.Pattern[str]) -> list[str]:
+        if what not in scanned:
+            scanned[what] = _found(pattern, user_text)
+        return scanned[what]
 
     def hint(name: str) -> list[Any]:
         key = _key(name)
-        out: list[Any] = list(found.get(key, []))
+        out: list[Any] = list(found.get(key, [])[:_HINTS])
         if answer is not None and key in _ANSWER_KEYS:
             out.append(answer)
         if key in _PLACE_KEYS or key.endswith(("_city", "_location")):
@@ -177,9 +205,9 @@ def hints_from(
         if key in _QUERY_KEYS or key.endswith("_query"):
             out += [*quoted, *ids, plain]
         if "email" in key:
-            out += _EMAIL.findall(user_text)
+            out += scan("email", _EMAIL)
         if key in {"url", "uri", "link", "href"} or key.endswith("_url"):
-            out += _URL.findall(user_text)
+            out += scan("url", _URL)
         out += numbers  # a number property: the first number of the text that fits
         if quoted and key not in _PLACE_KEYS:
             out += quoted[:1]
