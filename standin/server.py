@@ -155,14 +155,14 @@ class _Handler(BaseHTTPRequestHandler):
         provider = self.server.provider
         what = f"{type(err).__name__}: {err}"[:500]
         with contextlib.suppress(Exception):
-            where = f"{self.command} {urlsplit(self.path).path}"[:200]
+            where = f"{self.command} {_split(self.path).path}"[:200]
             provider._log(redact(f"local provider: {type(err).__name__} answering {where}: {err}"))
         self.close_connection = True
         if self._answered:
             return
         with contextlib.suppress(Exception):
             lower = {k.lower(): v for k, v in self.headers.items()}
-            style = errors.provider_for_path(urlsplit(self.path).path, lower)
+            style = errors.provider_for_path(_split(self.path).path, lower)
             response = routes.error(style, 500, f"local provider error: {what}")
             request_headers = list(self.headers.items())
             try:
