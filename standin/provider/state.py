@@ -53,6 +53,7 @@ STORED_TTL_SECONDS = 60 * 60
 
 
 def _json_size(value: Any) -> int:
+    """About how many bytes ``value`` holds: the length of its JSON."""
     try:
         return len(json.dumps(value, default=repr, ensure_ascii=False))
     except (ValueError, RecursionError):  # a cycle or a value too deep: count it as large
@@ -61,8 +62,9 @@ def _json_size(value: Any) -> int:
 
 class Kept(OrderedDict):
     """A dict that forgets: an entry expires ``ttl`` seconds after it was stored, and past
-    ``max_count`` entries or ``max_bytes`` bytes (``size(value)``) the oldest go first. Reads
-    see only live entries; writes are thread-safe (the server answers on many threads)."""
+    ``max_count`` entries or ``max_bytes`` bytes (``size(value)``) the oldest go first. Every
+    write prunes; a reader calls :meth:`prune` first (``expand``, ``thread_expand`` do). Writes
+    are thread-safe (the server answers on many threads)."""
 
     def __init__(
         self,
