@@ -129,7 +129,7 @@ def test_the_stand_ins_422_and_checks_warning_are_one_decision(served, tmp_path,
             "patternProperties.((a{99}){99}){99}",
             "expand past",
         ),
-        ({"$ref": "#/$defs/a", "$defs": {"a": {"$ref": "#/$defs/a"}}}, "", "loop"),
+        ({"$ref": "#/$defs/a", "$defs": {"a": {"$ref": "#/$defs/a"}}}, "$ref", "loop"),
         (
             {"required": ["a"], "dependentRequired": {"a": [f"p{i}" for i in range(10**5)]}},
             "dependentRequired",

@@ -74,7 +74,7 @@ MAX_PATTERN = 1_000
 MAX_PATTERN_SIZE = 10_000
 PATTERN_TIMEOUT = 0.02
 PATTERN_BUDGET = 0.2
-MAX_REQUEST_STEPS = 100_000
+MAX_REQUEST_STEPS = 50_000
 REQUEST_PATTERN_BUDGET = 0.5
 
 
@@ -271,7 +271,7 @@ class _Gen:
             seen += 1
             self.charge()
             if seen > 50:
-                raise Unsatisfiable("$ref loop")
+                raise Unsatisfiable("more than 50 $ref hops in a row (a $ref loop?)", "$ref")
         return schema
 
     def value(self, schema: Any, name: str = "", depth: int = 0, k: int = 0, at: str = "") -> Any:
