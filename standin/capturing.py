@@ -58,12 +58,20 @@ class Seen:
     def _read(self) -> None:
         from helpers.formats import FormatError
         from helpers.models import UnknownModelError
+        from standin.input_checks import InputError, loads
         from standin.provider.state import as_read
         from standin.verdict import verdict
         from standin.wire_count import count_body
 
-        try:
-            body = self.exchange.request_json
+        try:  # the same limits as the server's: a body nested 100,000 deep is refused, not parsed
+            body = (
+                loads(self.exchange.request_bytes, "the body")
+                if self.exchange.request_bytes
+                else None
+            )
+        except InputError as err:
+            self.problem = str(err)
+            return
         except (ValueError, UnicodeDecodeError) as err:
             self.problem = f"the body is not JSON ({err})"
             return
@@ -82,6 +90,8 @@ class Seen:
             self.problem = f"not counted: {err}"
         except (FormatError, KeyError, TypeError, ValueError) as err:
             self.problem = f"not read as {self.format}: {err}"
+        except RecursionError:
+            self.problem = f"not read as {self.format}: nested too deep to read"
 
     @property
     def status(self) -> int:
