@@ -9,6 +9,13 @@ cells above the exercises are kept, so the lesson reads well before anything is 
 exercise cells and everything after them start empty. No cell calls ``show_solution``: a
 learner sees a solution only by asking for it.
 
+Besides the notebooks, every Python file in ``notebooks/`` (the capstone's ``sundry_agent.py``,
+the agent with bugs that lesson 14 asks the learner to repair) is copied unchanged beside the
+learner's notebooks, and recorded like them: the learner edits that copy, so a changed one is
+kept and named, never overwritten. The reference lesson reads the same buggy file in its
+investigation cells, and loads a repaired twin (``course/exercises/repaired_agent.py``) only
+inside its solution region, so its check shows ✓ while the learner's copy checks their file.
+
 ``student/`` is not tracked by git (``.gitignore``): ``make lab`` makes it on the first run and
 ``make update`` (``scripts/update.py``) refreshes it after pulling a new version, so a
 learner's edits never stand in the way of ``git pull``.
@@ -73,11 +80,18 @@ def checksum(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+def agent_files(lessons: Path = LESSONS) -> list[Path]:
+    """The Python files a lesson asks the learner to open and edit (copied as they are)."""
+    return sorted(lessons.glob("*.py"))
+
+
 def expected_copies(lessons: Path = LESSONS) -> dict[str, str]:
-    return {
+    copies = {
         path.name: render(student_copy(json.loads(path.read_text(encoding="utf-8"))))
         for path in sorted(lessons.glob("[0-9][0-9]_*.ipynb"))
     }
+    copies.update({path.name: path.read_text(encoding="utf-8") for path in agent_files(lessons)})
+    return copies
 
 
 def record_text(checksums: dict[str, str]) -> str:
@@ -168,7 +182,13 @@ def write(
     where = student.name + "/"
     current = len(copies) - len(written) - len([k for k in kept if k in copies])
     if not (quiet and not written and not backed_up):
-        print(f"{where}: {len(written)} learner notebook(s) written, {current} already up to date")
+        notebooks = [name for name in written if name.endswith(".ipynb")]
+        files = [name for name in written if not name.endswith(".ipynb")]
+        also = f", and {len(files)} file(s) to edit ({', '.join(files)})" if files else ""
+        print(
+            f"{where}: {len(notebooks)} learner notebook(s) written{also}, "
+            f"{current} already up to date"
+        )
     for path in backed_up:
         print(f"  saved your previous version as {where}backup/{path.name}")
     if kept and not quiet:
