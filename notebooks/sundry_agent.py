@@ -13,6 +13,7 @@ any provider in the four wire formats (plain HTTP, no SDK) and returns the run a
 from __future__ import annotations
 
 import inspect
+import ssl
 import time
 from collections.abc import Callable
 
@@ -40,6 +41,7 @@ LOCAL_KEY = "sk-local-on-the-wire"  # the stand-in's placeholder key (a real key
 MAX_TURNS = 8
 RETRY_WAIT_SECONDS = 0.05  # a 429 (rate limited): wait this long, then try again
 SHORTEN_AT = 100  # characters: older tool results are cut to this length
+TLS = ssl.create_default_context()  # made once: loading the certificates takes a while
 
 # --- the tools ------------------------------------------------------------------------------
 
@@ -205,7 +207,7 @@ def run_ticket(
     trace = Trace(format, model, messages=history)
     calls: list[ToolCall] = []
     headers = auth_headers(format, api_key)
-    with httpx.Client(base_url=base_url, headers=headers, timeout=60) as client:
+    with httpx.Client(base_url=base_url, headers=headers, timeout=60, verify=TLS) as client:
 
         def step() -> Reply:
             """One round trip: answer the calls of the last reply, then ask the model."""

@@ -9,7 +9,7 @@ call (the sundry story), one where it only calls, and one where the provider ans
 request with a 429. It reads what reached the wire with the tools the series taught (the
 verdict and ``check``, ``count``, the cost meter) and names each problem by its symptom, never
 by its fix. The budget of a ticket is what it costs when every request carries only what it
-needs (the repaired twin, ``repaired_agent.py``, run on the same ticket), plus 15%.
+needs (the repaired twin, ``repaired_agent.py``, run on the same ticket), plus 10%.
 
 Authors: the learner's file is ``notebooks/sundry_agent.py`` (``make student`` copies it beside
 the learner's notebook); the reference notebook loads the repaired twin inside its solution
@@ -35,7 +35,7 @@ from course.exercises import Exercise, Result, not_answered, not_yet
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = ROOT / "notebooks" / "sundry_agent.py"  # what learners get, bugs and all
 REPAIRED = Path(__file__).with_name("repaired_agent.py")  # the reference run's agent
-MARGIN = Decimal("1.15")  # the budget: what a ticket needs, plus 15%
+MARGIN = Decimal("1.10")  # the budget: what a ticket needs, plus 10%
 
 EX1 = Exercise(
     "14.1",
@@ -127,10 +127,9 @@ def rerun(
     ``rate_limit_second``: the provider answers request 2 with a 429. When ``run_ticket``
     raises, the error is printed and the trace is empty: ``seen`` still shows the wire."""
     from helpers.examples import sundry
+    from helpers.loop import Trace
     from standin import capture
     from standin.provider.faults import RateLimited, Slow
-
-    from helpers.loop import Trace
 
     agent = agent if agent is not None else load_agent(path)
     trace = Trace(format, "(no trace: run_ticket raised)")
@@ -217,7 +216,7 @@ def ticket_cost(run: Run) -> Decimal | None:
 
 @cache
 def budget(ticket: Ticket, format: str) -> Decimal:
-    """The ticket's budget: the repaired agent's cost of it, plus 15%."""
+    """The ticket's budget: the repaired agent's cost of it, plus 10%."""
     cost = ticket_cost(run_one(load_agent(REPAIRED), ticket, format))
     if cost is None:
         raise RuntimeError(f"the repaired agent did not finish {ticket.name} in {format}")
@@ -244,10 +243,17 @@ def _policy_places(request: Any) -> tuple[int, list[str]]:
 
 
 def _first_change(before: list, after: list) -> int | None:
-    """The first index where ``after`` does not repeat ``before`` (None: a true extension)."""
+    """The first index where ``after`` does not repeat ``before`` (None: an extension; a last
+    message that only grew, as when a format merges the next results into it, is one too)."""
     for i, message in enumerate(before):
         if i >= len(after) or after[i] != message:
-            return i
+            grew = (
+                i == len(before) - 1
+                and i < len(after)
+                and after[i].role == message.role
+                and after[i].content[: len(message.content)] == message.content
+            )
+            return None if grew else i
     return None
 
 
@@ -280,9 +286,8 @@ def _symptoms(run: Run) -> dict[str, str]:
                 f"request 1 holds the policy {systems + len(others)} times "
                 f"(as the system prompt: {systems}; elsewhere: {places})"
             )
-    for before, after in zip(run.seen, run.seen[1:], strict=False):
-        if before.request is None or after.request is None:
-            continue
+    answered = [s for s in run.answered if s.request is not None]  # what the model read
+    for before, after in zip(answered, answered[1:], strict=False):
         k = _first_change(before.request.messages, after.request.messages)
         if k is not None and "rewritten" not in found:
             role = before.request.messages[k].role
@@ -327,7 +332,7 @@ def _symptoms(run: Run) -> dict[str, str]:
             over = (cost / limit - 1) * 100
             found["over-budget"] = (
                 f"{where} cost ${cost:.6f} against a budget of ${limit:.6f} ({over:.0f}% over; "
-                "the budget is what the ticket needs, plus 15%)"
+                "the budget is what the ticket needs, plus 10%)"
             )
     return found
 
