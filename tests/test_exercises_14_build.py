@@ -249,3 +249,32 @@ def test_a_changed_agent_file_is_kept_and_an_unchanged_one_refreshed(folders, ca
     assert (student / "sundry_agent.py").read_text() == "BUGS = 5\n"
     (backup,) = (student / "backup").glob("sundry_agent-*.py")
     assert backup.read_text() == "BUGS = 0  # my repairs\n"
+
+
+def test_make_update_keeps_an_edited_agent_file(tmp_path):
+    """Real git, as tests/test_update.py does it: the learner repairs the agent, the author
+    ships a new version of it, ``make update`` keeps the learner's file and names it."""
+    import shutil
+
+    from tests.test_update import git, run, upstream
+
+    origin = upstream(tmp_path)
+    shutil.copy2(capstone.SHIPPED, origin / "notebooks" / "sundry_agent.py")
+    git(origin, "add", "-A")
+    git(origin, "commit", "-q", "-m", "the capstone's agent")
+    clone = tmp_path / "learner"
+    git(tmp_path, "clone", "-q", str(origin), str(clone))
+    assert run(clone / "scripts" / "make_student.py", "--quiet", cwd=clone).returncode == 0
+    assert (clone / "student" / "sundry_agent.py").read_text(encoding="utf-8") == SHIPPED
+    mine = SHIPPED.replace("SHORTEN_AT = 100", "SHORTEN_AT = 10**9  # my repair")
+    (clone / "student" / "sundry_agent.py").write_text(mine, encoding="utf-8")
+
+    newer = SHIPPED.replace("MAX_TURNS = 8", "MAX_TURNS = 9")
+    (origin / "notebooks" / "sundry_agent.py").write_text(newer, encoding="utf-8")
+    git(origin, "commit", "-q", "-am", "version 2 of the agent")
+    done = run(clone / "scripts" / "update.py", cwd=clone)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert (clone / "student" / "sundry_agent.py").read_text(encoding="utf-8") == mine
+    assert "student/sundry_agent.py has changes" in done.stdout
+    assert git(clone, "status", "--porcelain") == ""
+    assert "MAX_TURNS = 9" in (clone / "notebooks" / "sundry_agent.py").read_text()
