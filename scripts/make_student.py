@@ -86,12 +86,18 @@ def agent_files(lessons: Path = LESSONS) -> list[Path]:
 
 
 def expected_copies(lessons: Path = LESSONS) -> dict[str, str]:
-    copies = {
+    """The learner notebooks, by name, as this script writes them."""
+    return {
         path.name: render(student_copy(json.loads(path.read_text(encoding="utf-8"))))
         for path in sorted(lessons.glob("[0-9][0-9]_*.ipynb"))
     }
-    copies.update({path.name: path.read_text(encoding="utf-8") for path in agent_files(lessons)})
-    return copies
+
+
+def expected_files(lessons: Path = LESSONS) -> dict[str, str]:
+    """Everything this script writes into student/: the notebooks and the agent files."""
+    files = expected_copies(lessons)
+    files.update({path.name: path.read_text(encoding="utf-8") for path in agent_files(lessons)})
+    return files
 
 
 def record_text(checksums: dict[str, str]) -> str:
@@ -119,7 +125,7 @@ def read_record(student: Path) -> dict[str, str]:
 
 def check(student: Path = STUDENT, lessons: Path = LESSONS) -> list[str]:
     """What differs between student/ and what this script would write (empty: in sync)."""
-    copies = expected_copies(lessons)
+    copies = expected_files(lessons)
     stale = [
         name
         for name, text in copies.items()
@@ -151,7 +157,7 @@ def write(
 
     Returns the names of the copies kept because a learner changed them (empty: all current).
     """
-    copies = expected_copies(lessons)
+    copies = expected_files(lessons)
     record = read_record(student)
     student.mkdir(exist_ok=True)
     written, kept, backed_up = [], [], []
