@@ -211,6 +211,20 @@ def test_not_an_agent_gets_the_graduated_hints():
     exercises.reset("14.1")
 
 
+def test_a_file_that_does_not_load_is_named_with_its_line_not_a_traceback(tmp_path, capsys):
+    broken = _agent(tmp_path, SHIPPED.replace("MAX_TURNS = 8", "MAX_TURNS = = 8"))
+    assert isinstance(broken, capstone.BrokenAgent) and "SyntaxError" in repr(broken)
+    assert "line " in repr(broken) and "sundry_agent.py does not load" in repr(broken)
+    exercises.reset("14.1")
+    result = capstone.check_repaired_agent(broken)
+    assert not result.ok and "does not load: SyntaxError" in result.message
+    trace, seen = capstone.rerun(agent=broken)  # the workbench says so too, and goes on
+    assert "does not load" in capsys.readouterr().out and len(seen) == 0
+    missing = capstone.load_agent(tmp_path / "nowhere.py")
+    assert "there is no file" in repr(missing)
+    exercises.reset("14.1")
+
+
 # --- the learner's copy of the agent file --------------------------------------------------
 
 

@@ -99,16 +99,39 @@ SYMPTOMS = {
 }
 
 
-def load_agent(path: str | Path = "sundry_agent.py") -> ModuleType:
-    """The agent file read afresh from disk (your latest edits, no restart needed)."""
+@dataclass(frozen=True)
+class BrokenAgent:
+    """An agent file that did not load: which file, and why (its error and line)."""
+
+    path: Path
+    error: str
+
+    def run_ticket(self, *args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError(repr(self))
+
+    def __repr__(self) -> str:
+        return f"{self.path.name} does not load: {self.error}"
+
+
+def load_agent(path: str | Path = "sundry_agent.py") -> ModuleType | BrokenAgent:
+    """The agent file read afresh from disk (your latest edits, no restart needed). A file that
+    does not load (a typo, an import error) gives a ``BrokenAgent`` that says why and where."""
+    import traceback
+
     path = Path(path).resolve()
+    if not path.is_file():
+        return BrokenAgent(path, f"there is no file {path} (run make student to get it back)")
     name = f"_agent_{hashlib.sha256(str(path).encode()).hexdigest()[:8]}"
     spec = importlib.util.spec_from_file_location(name, path)
-    if spec is None or spec.loader is None or not path.is_file():
-        raise FileNotFoundError(f"no agent file at {path}")
-    module = importlib.util.module_from_spec(spec)
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    try:
+        spec.loader.exec_module(module)  # type: ignore[union-attr]
+    except Exception as err:  # the learner's file: say what and where, no traceback
+        frames = [f for f in traceback.extract_tb(err.__traceback__) if f.filename == str(path)]
+        line = getattr(err, "lineno", None) or (frames[-1].lineno if frames else None)
+        where = f" (line {line})" if line and not isinstance(err, SyntaxError) else ""
+        return BrokenAgent(path, f"{type(err).__name__}: {err}{where}")
     sys.modules[name] = module
-    spec.loader.exec_module(module)
     return module
 
 
@@ -378,6 +401,8 @@ def check_repaired_agent(agent: Any) -> Result:
     if not_answered(agent):
         return Result(False, f"Exercise {EX1.id} is not answered yet: load your agent file and "
                       "pass it to the check.", EX1, **info)  # fmt: skip
+    if isinstance(agent, BrokenAgent):
+        return not_yet(EX1, repr(agent), **info)
     if not callable(getattr(agent, "run_ticket", None)):
         return not_yet(
             EX1, f"{type(agent).__name__} has no run_ticket(text, format=..., base_url=...)", **info
