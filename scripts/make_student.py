@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import sys
 import time
 from pathlib import Path
@@ -50,9 +51,21 @@ PLACEHOLDER = "{indent}# YOUR ANSWER HERE: replace the ... above, then run the c
 _source = cell_source  # the name the tests use
 
 
+#: ``### BEGIN SOLUTION (learner: # a line of its own)``: a region whose answer is not typed in
+#: the cell (lesson 14's is a file) says so instead of "replace the ... above".
+OWN_PLACEHOLDER = re.compile(r"\(learner: (?P<line>#[^\n]*)\)[ \t]*$")
+
+
+def _placeholder(region: re.Match) -> str:
+    head = region.group(0).splitlines()[0]
+    own = OWN_PLACEHOLDER.search(head)
+    line = own.group("line") + "\n" if own else PLACEHOLDER.format(indent="").lstrip()
+    return region.group("indent") + line
+
+
 def strip_solutions(code: str) -> str:
-    """Replace every solution region with the placeholder line."""
-    return SOLUTION.sub(lambda m: PLACEHOLDER.format(indent=m.group("indent")), code)
+    """Replace every solution region with the placeholder line (or the region's own)."""
+    return SOLUTION.sub(_placeholder, code)
 
 
 def student_copy(lesson: dict) -> dict:

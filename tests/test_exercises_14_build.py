@@ -238,6 +238,17 @@ def folders(tmp_path):
     return lessons, student
 
 
+def test_a_solution_region_can_name_its_own_placeholder_line():
+    code = (
+        'agent = load_agent("a.py")\n'
+        "### BEGIN SOLUTION (learner: # repair a.py, then run this cell)\n"
+        "agent = load_agent(REPAIRED)\n### END SOLUTION\ncheck(agent)\n"
+    )
+    assert make_student.strip_solutions(code) == (
+        'agent = load_agent("a.py")\n# repair a.py, then run this cell\ncheck(agent)\n'
+    )
+
+
 def test_the_agent_file_is_copied_beside_the_notebooks_and_recorded(folders, capsys):
     lessons, student = folders
     assert make_student.write(student, lessons) == []
