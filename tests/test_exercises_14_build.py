@@ -303,3 +303,16 @@ def test_make_update_keeps_an_edited_agent_file(tmp_path):
     assert "student/sundry_agent.py has changes" in done.stdout
     assert git(clone, "status", "--porcelain") == ""
     assert "MAX_TURNS = 9" in (clone / "notebooks" / "sundry_agent.py").read_text()
+
+
+def test_the_timing_model_counts_the_repair_and_states_the_capstone_at_45_minutes():
+    import lesson_times
+
+    cell = {"cell_type": "code", "source": "agent = load_agent(p)\ncheck_repaired_agent(agent)"}
+    assert lesson_times.exercise_kind(cell) == "repair"
+    assert lesson_times.limit("14_repair_an_agent.ipynb") == 45
+    assert lesson_times.limit("13_your_code_on_the_wire.ipynb") == lesson_times.LESSON_LIMIT
+    lesson = ROOT / "notebooks" / "14_repair_an_agent.ipynb"
+    assert lesson_times.lesson_stats(lesson)["minutes"] == 45
+    first = "".join(json.loads(lesson.read_text(encoding="utf-8"))["cells"][0]["source"])
+    assert "about 45 minutes" in first
