@@ -177,7 +177,8 @@ def build(out: Path) -> list[Path]:
         body, _ = exporter.from_filename(str(path))
         body = with_alt_text(body, figure_alts(path), path.name)
         body = LINK.sub(lambda m: f'href="{m.group(1)}.html{m.group(2) or ""}"', body)
-        body = body.replace('href="README.md"', 'href="index.html"')  # the lesson index
+        for index in ("README.md", "../notebooks/README.md"):  # the lesson index
+            body = body.replace(f'href="{index}"', 'href="index.html"')
         for folder_name in ("data", *CODE):
             body = body.replace(f"../{folder_name}/", f"{folder_name}/")
         body = body.replace("<body", STYLE + "<body", 1)

@@ -48,6 +48,7 @@ LESSONS = ROOT / "notebooks"
 STUDENT = ROOT / "student"
 RECORD = ".make_student.json"
 PLACEHOLDER = "{indent}# YOUR ANSWER HERE: replace the ... above, then run the check\n"
+REVEAL = re.compile(r"(?<![\w.])reveal\(")
 _source = cell_source  # the name the tests use
 
 
@@ -68,8 +69,14 @@ def strip_solutions(code: str) -> str:
     return SOLUTION.sub(_placeholder, code)
 
 
+def reveals(code: str) -> bool:
+    """Whether a cell shows a value the learner predicts first (``reveal(guess, value...)``)."""
+    return bool(REVEAL.search(code))
+
+
 def student_copy(lesson: dict) -> dict:
-    """The learner's copy: outputs kept above the first exercise, blank from there on."""
+    """The learner's copy: outputs kept above the first exercise, blank from there on; a cell
+    that reveals a predicted value starts blank wherever it is (the guess comes first)."""
     nb = json.loads(json.dumps(lesson))
     blank = False
     for cell in nb["cells"]:
@@ -79,7 +86,7 @@ def student_copy(lesson: dict) -> dict:
         code = cell_source(cell)
         blank = blank or bool(SOLUTION.search(code))
         cell["source"] = strip_solutions(code).splitlines(keepends=True)
-        if blank:
+        if blank or reveals(code):
             cell["outputs"] = []
             cell["execution_count"] = None
     return nb

@@ -14,8 +14,10 @@ Safety: it binds to **127.0.0.1 only** (any other host is refused, so nothing of
 can reach it), on a free port chosen by the OS unless you pick one. Its threads are daemon
 threads, and :meth:`LocalProvider.stop` closes open connections and releases the port.
 
-What it does not do: TLS, authentication beyond "a key is present", or real models. Routing and
-answers live in :mod:`standin.provider.routes`; faults in :mod:`standin.provider.faults`.
+What it does not do: TLS, authentication beyond "a key is present" (under ``--forward`` the
+forwarder also checks Host, Origin and a per-run token: ``standin.forward``), or real models.
+Routing and answers live in :mod:`standin.provider.routes`; faults in
+:mod:`standin.provider.faults`.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from collections.abc import Callable
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
 from standin.provider import errors, faults, routes
 from standin.provider.recorder import Exchange, Recorder
@@ -58,6 +60,15 @@ def _head(status: int, headers: list[tuple[str, str]]) -> bytes:
         reason = ""
     lines = [f"HTTP/1.1 {status} {reason}".rstrip(), *(f"{k}: {v}" for k, v in headers)]
     return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1", "replace")
+
+
+def _split(target: str) -> SplitResult:
+    """``urlsplit(target)``, or an empty split for a target it cannot parse (``http://[x``):
+    such a request is answered (a 404, or the forwarder's 400), never dropped."""
+    try:
+        return urlsplit(target)
+    except ValueError:
+        return urlsplit("")
 
 
 class _Server(ThreadingHTTPServer):
@@ -167,14 +178,14 @@ class _Handler(BaseHTTPRequestHandler):
         self.command = getattr(self, "command", None) or "?"
         headers = getattr(self, "headers", None)
         lower = {k.lower(): v for k, v in headers.items()} if headers is not None else {}
-        style = errors.provider_for_path(urlsplit(path).path, lower)
+        style = errors.provider_for_path(_split(path).path, lower)
         text = f"Malformed request: {message or explain or code}"
         self.close_connection = True
         self._send(routes.error(style, 400, text), list(lower.items()), b"", None)
 
     def _handle(self) -> None:
         provider_obj = self.server.provider
-        url = urlsplit(self.path)
+        url = _split(self.path)
         request_headers = list(self.headers.items())
         lower = {k.lower(): v for k, v in request_headers}
         route = routes.find_route(url.path, url.query)
@@ -224,7 +235,7 @@ class _Handler(BaseHTTPRequestHandler):
             return routes.error(route.provider, 500, text)
 
     def _not_found(self, style: str, status: int) -> routes.Response:
-        path = urlsplit(self.path).path
+        path = _split(self.path).path
         if errors.family(style) == "openai":
             text = f"Invalid URL ({self.command} {path})"  # real OpenAI wording
         else:
@@ -347,6 +358,7 @@ class LocalProvider:
         if self._server is not None:
             return self
         self._server = _Server((LOOPBACK, self._port), self)
+        self._bind_forwarder()
         self._thread = threading.Thread(
             target=self._server.serve_forever,
             kwargs={"poll_interval": 0.05},
@@ -355,6 +367,27 @@ class LocalProvider:
         )
         self._thread.start()
         return self
+
+    def _bind_forwarder(self) -> None:
+        """Tell the forwarder (if any) its server's URL before the first request can arrive, so
+        it checks ``Host`` against this port and refuses a base URL that loops back here (the
+        server is closed again and the ValueError raised)."""
+        bind = getattr(self.forward, "bind", None)
+        if bind is None:
+            return
+        try:
+            bind(self.url)
+        except ValueError:
+            server, self._server = self._server, None
+            if server is not None:
+                server.server_close()
+            raise
+
+    @property
+    def forward_token(self) -> str | None:
+        """The API key clients must send under ``serve --forward`` (``Forwarder.token``, made
+        fresh each run; never the user's key); None when not forwarding."""
+        return getattr(self.forward, "token", None)
 
     def stop(self) -> None:
         """Stop serving, close open connections and release the port (safe to call twice)."""

@@ -8,8 +8,9 @@ in the lesson's namespace, then calls the exercise's check with
   "62%", either spelling, each answer of a tie, a JSON string for a dict...; only Decimals
   where the exercise asks for a Decimal): each must pass;
 - ``...`` and a near miss, three times: the blank says "not answered", the first wrong answer
-  shows what to look at, the second the idea, the third a smaller example and how to ask for the solution; none of these
-  messages may contain the expected value or a line of the solution's code.
+  shows what to look at, the second the idea, the third a smaller example and how to ask for
+  the solution; none of these messages may contain the expected value or a line of the
+  solution's code.
 
 It raises AssertionError with a readable message on the first problem.
 """

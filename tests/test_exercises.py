@@ -216,7 +216,7 @@ def test_check_cases_names_the_failing_case_and_never_the_expected_code():
         Case("two parallel calls", ([{"type": "tool_use", "id": "a"}] * 2,), equals(["a", "a"])),
     ]
     assert check_cases(ids, cases, EX, success="ok")
-    assert "all 2 hidden cases passed" in check_cases(ids, cases, EX, success="ok").message
+    assert "ok. All 2 hidden cases passed." in check_cases(ids, cases, EX, success="ok").message
     only_first = check_cases(lambda c: ids(c)[:1], cases, EX, success="ok")
     assert not only_first and "case 2 of 2 (two parallel calls)" in only_first.message
     assert "['a']" in only_first.message and "['a', 'a']" not in only_first.message

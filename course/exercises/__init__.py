@@ -134,7 +134,13 @@ def _wrong(ex: Exercise, what: str, **info: Any) -> Result:
     """A wrong answer: what was wrong, and the next hint of three (see ``hint``)."""
     tries = _WRONG_TRIES[ex.id] = _WRONG_TRIES.get(ex.id, 0) + 1
     opening = "Not yet" if tries == 1 else "Still not it"
-    return Result(False, f"{opening}: {what}. {hint(ex, tries)}", ex, **info)
+    return Result(False, f"{opening}: {_sentence(what)} {hint(ex, tries)}", ex, **info)
+
+
+def _sentence(text: str) -> str:
+    """``text`` ending in one full stop (a quoted provider error may bring its own)."""
+    text = text.rstrip()
+    return text if text.endswith((".", "!", "?")) else text + "."
 
 
 def not_yet(ex: Exercise, what: str, **info: Any) -> Result:
@@ -357,7 +363,7 @@ def check_cases(fn: Any, cases: Iterable[Case], ex: Exercise, *, success: str) -
         why = case.judge(got)
         if why:
             return _wrong(ex, f"on {where}: {why}", **info)
-    return Result(True, f"{success} (all {len(cases)} hidden cases passed)", ex, **info)
+    return Result(True, f"{_sentence(success)} All {len(cases)} hidden cases passed.", ex, **info)
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,8 @@
 """Serve the local provider on 127.0.0.1 until Ctrl-C.
 
 Prints the base URL of each wire format, the SDK settings, and a curl command per endpoint (the
-key shown is the local placeholder; real keys are never printed). Every exchange is logged as
+key shown is the local placeholder, or under ``--forward`` this run's token; real keys are never
+printed). Every exchange is logged as
 one line: the request, its status, its input tokens counted with their label, and the
 provider's verdict on the body (``standin.capturing.Seen``). Only loopback is ever bound.
 
@@ -9,6 +10,8 @@ provider's verdict on the body (``standin.capturing.Seen``). Only loopback is ev
 keys redacted, bodies, raw stream events, verdict, count), never over a file it did not write.
 ``--forward`` passes each request to the real provider instead of the scripted model, under
 live mode's two switches (``standin.forward``), and the line shows our count beside the bill.
+Clients then use the per-run token the banner prints as their API key (never the user's key):
+a request without it, for another host, or to a path that is not an endpoint is refused.
 """
 
 from __future__ import annotations
@@ -65,17 +68,25 @@ def banner(p) -> str:
     """The text printed at start: URLs, SDK settings and one curl per endpoint."""
     from standin.server import LOCAL_KEY
 
+    key = p.forward_token or LOCAL_KEY
+    shown = "api_key=..." if key == LOCAL_KEY else f"api_key={key!r}"
     lines = [
         f"On the Wire local provider: {p.url}  (scenario {p.scenario_name!r}; Ctrl-C stops)",
         "",
-        f"  OpenAI SDK:    OpenAI(base_url={p.base_url('openai')!r}, api_key={LOCAL_KEY!r})",
-        f"  Anthropic SDK: Anthropic(base_url={p.base_url('anthropic')!r}, api_key=...)",
-        f"  Gemini SDK:    genai.Client(api_key=..., http_options=types.HttpOptions("
+        f"  OpenAI SDK:    OpenAI(base_url={p.base_url('openai')!r}, api_key={key!r})",
+        f"  Anthropic SDK: Anthropic(base_url={p.base_url('anthropic')!r}, {shown})",
+        f"  Gemini SDK:    genai.Client({shown}, http_options=types.HttpOptions("
         f"base_url={p.url!r}))  (/v1 and /v1beta both served)",
         f"  Environment:   OPENAI_BASE_URL={p.base_url('openai')}  ANTHROPIC_BASE_URL={p.url}"
         f"  GOOGLE_GEMINI_BASE_URL={p.url}",
         "",
     ]
+    if p.forward_token:
+        lines += [
+            f"  API key for your client (this run only; not your provider key): {key}",
+            "  Requests without it, for another Host, or to other paths are refused.",
+            "",
+        ]
     hello = '"messages":[{"role":"user","content":"Hi, my order SO-48213 arrived cracked."}]'
     examples = [
         ("openai-chat", "authorization: Bearer", f'{{"model":"gpt-4o-mini",{hello}}}'),
@@ -84,14 +95,14 @@ def banner(p) -> str:
     for provider, header, data in examples:
         lines += [
             f"  curl {p.endpoint(provider)} \\",
-            f"    -H '{header} {LOCAL_KEY}' -H 'content-type: application/json' \\",
+            f"    -H '{header} {key}' -H 'content-type: application/json' \\",
             f"    -d '{data}'",
             "",
         ]
     gemini = '{"contents":[{"role":"user","parts":[{"text":"Hi, my order SO-48213 arrived."}]}]}'
     lines += [
         f"  curl -N '{p.endpoint('gemini', 'gemini-3.8-flash', stream=True)}' \\",
-        f"    -H 'x-goog-api-key: {LOCAL_KEY}' -H 'content-type: application/json' \\",
+        f"    -H 'x-goog-api-key: {key}' -H 'content-type: application/json' \\",
         f"    -d '{gemini}'",
     ]
     return "\n".join(lines)
@@ -133,11 +144,12 @@ def run(args: argparse.Namespace) -> int:
     except (OSError, OverflowError) as err:
         reason = getattr(err, "strerror", None) or err
         raise UsageError(f"cannot listen on 127.0.0.1:{args.port}: {reason}") from None
+    except ValueError as err:  # the forwarder's base URL points back at this server
+        raise UsageError(f"--forward: {err}") from None
     print(banner(provider), flush=True)
     if writer is not None:
         print(f"\nrecording every exchange into {writer.root}/", flush=True)
     if forwarder is not None:
-        forwarder.own_url = provider.url
         print("\nFORWARDING to the real providers (each request is billed):", flush=True)
         print(forwarder.describe(), flush=True)
     try:

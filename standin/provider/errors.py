@@ -26,12 +26,14 @@ __all__ = ["envelope", "provider_for_path"]
 _KINDS: dict[int, tuple[str, str | None, str, str]] = {
     400: ("invalid_request_error", None, "invalid_request_error", "INVALID_ARGUMENT"),
     401: ("invalid_request_error", "invalid_api_key", "authentication_error", "UNAUTHENTICATED"),
+    403: ("invalid_request_error", None, "permission_error", "PERMISSION_DENIED"),
     404: ("invalid_request_error", None, "not_found_error", "NOT_FOUND"),
     405: ("invalid_request_error", None, "invalid_request_error", "INVALID_ARGUMENT"),
     411: ("invalid_request_error", None, "invalid_request_error", "INVALID_ARGUMENT"),
     413: ("invalid_request_error", None, "request_too_large", "INVALID_ARGUMENT"),
     429: ("requests", "rate_limit_exceeded", "rate_limit_error", "RESOURCE_EXHAUSTED"),
     500: ("server_error", None, "api_error", "INTERNAL"),
+    502: ("server_error", None, "api_error", "UNAVAILABLE"),
     503: ("server_error", None, "api_error", "UNAVAILABLE"),
     529: ("server_error", None, "overloaded_error", "UNAVAILABLE"),
 }
