@@ -15,6 +15,10 @@ Rows:
   ``http.server`` answering the same bytes in the same run (target: p50 <= 5 ms);
 - redaction of one exchange (``standin.redaction``): a 1 MB stream with a known key, and 1 MB
   bodies made to slow its patterns (escapes after ``sk-``, runs of backslashes or ``%``);
+- hostile requests to the local provider (``benchmarks/hostile.py``: a backtracking schema
+  ``pattern``, ``minLength`` of fifty million, ``minItems`` with ``uniqueItems``, a body nested
+  100,000 deep, an unsatisfiable schema...): each one's status, wall time and peak traced
+  memory (target: every one a 4xx or 200 in well under a second, memory in megabytes);
 - with ``ON_THE_WIRE_CORPUS`` set (a directory of recorded request bodies with their bills,
   ``benchmarks/estimate_spread.py``): how many counts labelled exact equal the bill, and the
   spread of bill / count of the Claude and Gemini estimates. Without it the row says skipped.
@@ -243,6 +247,17 @@ def redaction() -> None:
         _row(f"redaction: {what}", f"{1000 * took:.0f} ms", "linear: no backtracking")
 
 
+def hostile() -> None:
+    """Each hostile request: status, wall time, peak traced memory (benchmarks/hostile.py)."""
+    from benchmarks.hostile import connections, measure
+
+    for row in measure():
+        value = f"{1000 * row['seconds']:.0f} ms"
+        note = f"HTTP {row['status']}, peak {row['peak_mb']:.1f} MB traced"
+        _row(f"hostile: {row['name']}", value, note)
+    _row("200 simultaneous connections, all connected", f"{connections():.2f} s", "target ~0 s")
+
+
 def estimates() -> None:
     """Claude/Gemini estimates against recorded bills (needs ON_THE_WIRE_CORPUS, else skipped)."""
     from benchmarks.estimate_spread import VARIABLE, corpus, measure, spread
@@ -267,6 +282,7 @@ def main() -> int:
     incremental()
     provider()
     redaction()
+    hostile()
     estimates()
     width = max(len(r[0]) for r in ROWS)
     print(f"| {'benchmark':<{width}} | {'result':>12} | note |")

@@ -177,7 +177,8 @@ def build(out: Path) -> list[Path]:
         body, _ = exporter.from_filename(str(path))
         body = with_alt_text(body, figure_alts(path), path.name)
         body = LINK.sub(lambda m: f'href="{m.group(1)}.html{m.group(2) or ""}"', body)
-        body = body.replace('href="README.md"', 'href="index.html"')  # the lesson index
+        for index in ("README.md", "../notebooks/README.md"):  # the lesson index
+            body = body.replace(f'href="{index}"', 'href="index.html"')
         for folder_name in ("data", *CODE):
             body = body.replace(f"../{folder_name}/", f"{folder_name}/")
         body = body.replace("<body", STYLE + "<body", 1)
@@ -202,6 +203,9 @@ def build(out: Path) -> list[Path]:
         if source.is_file() and "__pycache__" not in source.parts:
             name = source.relative_to(ROOT / "data").as_posix()
             folder.write(f"data/{name}", source.read_bytes())
+    # a file a lesson asks the learner to open (lesson 14's agent) sits beside its page
+    for source in sorted((ROOT / "notebooks").glob("*.py")):
+        folder.write(source.name, source.read_bytes())
     # each lesson's "Under the hood" cell links the code files its cells came from
     for package in CODE:
         for source in sorted((ROOT / package).rglob("*")):

@@ -8,8 +8,9 @@ in the lesson's namespace, then calls the exercise's check with
   "62%", either spelling, each answer of a tie, a JSON string for a dict...; only Decimals
   where the exercise asks for a Decimal): each must pass;
 - ``...`` and a near miss, three times: the blank says "not answered", the first wrong answer
-  shows the nudge, the second the pointer and how to ask for the solution; none of these
-  messages may contain the expected value or a line of the solution's code.
+  shows what to look at, the second the idea, the third a smaller example and how to ask for
+  the solution; none of these messages may contain the expected value or a line of the
+  solution's code.
 
 It raises AssertionError with a readable message on the first problem.
 """
@@ -132,9 +133,11 @@ def probe(namespace: dict, reference_cell: str, exercise_id: str) -> str:
     miss = _near_miss(right, reference)
     first, second, third = check(miss), check(miss), check(miss)
     assert not blank and "not answered yet" in blank.message, f"{exercise_id}: {blank.message}"
-    assert not first and ex.nudge in first.message, f"{exercise_id} first try: {first.message}"
-    assert not second and ex.pointer in second.message, f"{exercise_id}: {second.message}"
-    assert f'show_solution("{exercise_id}")' in second.message and ex.pointer in third.message
+    assert ex.look not in blank.message and ex.idea not in blank.message, blank.message
+    assert not first and ex.look in first.message, f"{exercise_id} first try: {first.message}"
+    assert not second and ex.idea in second.message, f"{exercise_id}: {second.message}"
+    assert (ex.example or ex.idea) in third.message, f"{exercise_id}: {third.message}"
+    assert f'show_solution("{exercise_id}")' in third.message
     shown_miss = repr(miss)
     for result in (blank, first, second, third):
         text = result.message.replace(exercise_id, "").replace(shown_miss, "")

@@ -7,7 +7,7 @@ Chromium driven by Playwright. For each lesson, its learner copy (``student/``, 
 opens): open it, Run All Cells through the menu, wait until every cell has run, then assert
 
 - no error output and no "Error displaying widget";
-- no ✅ anywhere, and one helpful ❌ per exercise ("not answered yet" and the idea); how many
+- no ✓ anywhere, and one helpful ✗ per exercise ("not answered yet"); how many
   exercises there are is read from the lesson, never written here;
 - every figure the stored lesson has outside its exercise cells is rendered as an image;
 - every slider responds: pressing → on its handle changes the text of its output area;
@@ -20,8 +20,8 @@ opens): open it, Run All Cells through the menu, wait until every cell has run, 
 One Run All per lesson is enough: a learner copy holds every cell of its lesson (markdown
 unchanged, code unchanged outside the solution regions: ``tests/test_student.py`` checks that),
 so the learner's Run All renders everything the reference lesson renders except the exercise
-answers. That the reference solutions print ✅ is checked where they run: nbval re-runs every
-lesson and compares each stored ✅ line, and ``tests/test_student.py`` requires them.
+answers. That the reference solutions print ✓ is checked where they run: nbval re-runs every
+lesson and compares each stored ✓ line, and ``tests/test_student.py`` requires them.
 
 Screenshots of failures land in ``test-artifacts/browser/``. Skipped (with the reason) when
 Playwright or Debian's Chromium is missing; ``make test`` installs Chromium where it can.
@@ -331,23 +331,21 @@ def _exercises(path: Path) -> list[int]:
 
 
 def _verdicts(panel) -> tuple[list[str], list[str]]:
-    """The ✅ and ❌ anywhere in the notebook's outputs, as the learner sees them."""
+    """The ✓ and ✗ anywhere in the notebook's outputs, as the learner sees them."""
     texts = panel.locator(".jp-OutputArea-output").all_inner_texts()
-    ticks = [t for t in texts for _ in range(t.count("✅"))]
-    crosses = [t for t in texts for _ in range(t.count("❌"))]
+    ticks = [t for t in texts for _ in range(t.count("✓"))]
+    crosses = [t for t in texts for _ in range(t.count("✗"))]
     return ticks, crosses
 
 
 def _learner_problems(panel, exercises: int) -> list[str]:
-    """Run All on a learner copy: no ✅, and one helpful ❌ per exercise."""
+    """Run All on a learner copy: no ✓, and one helpful ✗ per exercise."""
     ticks, crosses = _verdicts(panel)
-    problems = [f"Run All shows ✅ before any answer: {t[:200]!r}" for t in ticks[:1]]
+    problems = [f"Run All shows ✓ before any answer: {t[:200]!r}" for t in ticks[:1]]
     if len(crosses) != exercises:
-        problems.append(f"{len(crosses)} ❌ for {exercises} exercises")
+        problems.append(f"{len(crosses)} ✗ for {exercises} exercises")
     problems += [
-        f"unhelpful ❌: {text[:200]!r}"
-        for text in crosses
-        if "not answered yet" not in text or "The idea:" not in text
+        f"unhelpful ✗: {text[:200]!r}" for text in crosses if "not answered yet" not in text
     ][:1]
     return problems
 
@@ -368,7 +366,7 @@ def _rendering_problems(panel, path: Path) -> list[str]:
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_a_lesson_as_a_learner_runs_it_in_the_browser(lab, page, path):
-    """Run All on the learner copy: no ✅, a helpful ❌ per exercise, everything renders."""
+    """Run All on the learner copy: no ✓, a helpful ✗ per exercise, everything renders."""
     base, token = lab
     try:
         _run_all(page, base, token, path.name, folder="student")

@@ -26,7 +26,7 @@ from course.exercises import (
 from course.exercises import start_here as ex00
 from course.exercises.solutions import show_solution
 
-EX = Exercise("99.1", nudge="think about the idea", pointer="look at cell 3 and count()")
+EX = Exercise("99.1", look="the table above", idea="think about the idea", example="a tiny case")
 
 
 @pytest.fixture(autouse=True)
@@ -39,21 +39,25 @@ def test_hints_grow_with_each_wrong_try_and_code_only_on_request():
     first = check_number(4, 3, EX, success="s")
     second = check_number(5, 3, EX, success="s")
     third = check_number(5, 3, EX, success="s")
-    assert not blank and "not answered yet" in blank.message and EX.nudge in blank.message
-    assert not first and "you gave 4" in first.message and EX.nudge in first.message
-    assert EX.pointer not in first.message and "show_solution" not in first.message
-    assert EX.pointer in second.message and 'show_solution("99.1")' in second.message
-    assert EX.pointer in third.message
+    fourth = check_number(5, 3, EX, success="s")
+    assert not blank and "not answered yet" in blank.message
+    assert not {EX.look, EX.idea, EX.example} & set(blank.message.split(": "))
+    assert EX.look not in blank.message and EX.idea not in blank.message
+    assert not first and "you gave 4" in first.message and EX.look in first.message
+    assert EX.idea not in first.message and "show_solution" not in first.message
+    assert EX.idea in second.message and "show_solution" not in second.message
+    assert EX.example in third.message and 'show_solution("99.1")' in third.message
+    assert EX.example in fourth.message
     right = check_number(3, 3, EX, success="well done")
     assert right and right.message == "well done"
-    assert repr(right).startswith("✅") and repr(second).startswith("❌")
+    assert repr(right).startswith("✓") and repr(second).startswith("✗")
     assert "#1b7837" in right._repr_html_()
 
 
 def test_a_blank_does_not_count_as_a_wrong_try():
     for _ in range(3):
         check_number(..., 3, EX, success="s")
-    assert EX.nudge in check_number(4, 3, EX, success="s").message
+    assert EX.look in check_number(4, 3, EX, success="s").message
 
 
 @pytest.mark.parametrize(
@@ -154,7 +158,7 @@ def test_every_exercise_of_every_lesson_is_registered_with_distinct_hints():
     assert lessons == {f"{n:02}" for n in range(14)}
     for ex_id, ex in EXERCISES.items():
         assert re.fullmatch(r"\d\d\.\d+", ex_id)
-        assert ex.nudge and ex.pointer and ex.nudge != ex.pointer, ex_id
+        assert ex.look and ex.idea and ex.look != ex.idea, ex_id
 
 
 def test_show_solution_reads_the_reference_lesson():
@@ -199,3 +203,44 @@ def test_05_added_tool_refuses_a_schema_no_provider_accepts():
         count(r).total for r in requests
     )
     assert check_added_tool(added, sound, requests, "gpt-4o-mini")
+
+
+def test_check_cases_names_the_failing_case_and_never_the_expected_code():
+    from course.exercises import Case, check_cases, equals
+
+    def ids(content):  # a hidden case: parallel calls
+        return [b["id"] for b in content if b["type"] == "tool_use"]
+
+    cases = [
+        Case("one text block", ([{"type": "text"}],), equals([])),
+        Case("two parallel calls", ([{"type": "tool_use", "id": "a"}] * 2,), equals(["a", "a"])),
+    ]
+    assert check_cases(ids, cases, EX, success="ok")
+    assert "ok. All 2 hidden cases passed." in check_cases(ids, cases, EX, success="ok").message
+    only_first = check_cases(lambda c: ids(c)[:1], cases, EX, success="ok")
+    assert not only_first and "case 2 of 2 (two parallel calls)" in only_first.message
+    assert "['a']" in only_first.message and "['a', 'a']" not in only_first.message
+    crashed = check_cases(lambda c: c[5], cases, EX, success="ok")
+    assert "raised IndexError" in crashed.message and "case 1 of 2" in crashed.message
+    blank = check_cases(lambda c: None, cases, EX, success="ok")
+    assert not blank and "not answered yet" in blank.message
+    assert "not answered yet" in check_cases(..., cases, EX, success="ok").message
+
+    def mutates(content):  # the next case still gets its own fresh copy
+        content.clear()
+        return []
+
+    assert "case 2 of 2" in check_cases(mutates, cases, EX, success="ok").message
+
+
+def test_reveal_puts_the_guess_beside_the_value_ungraded():
+    from course.exercises import reveal
+
+    shown = reveal(1500, 1408, why="the tools are counted once.", unit="")
+    assert "1,500" in shown.message and "1,408" in shown.message and "high" in shown.message
+    assert "1.07x" in shown.message and "the tools are counted once." in shown.message
+    blank = reveal(..., 1408, why="w")
+    assert "No prediction written" in blank.message and "1,408" in blank.message
+    assert "Exactly right" in reveal("1,408", 1408, why="w").message
+    assert "$0.002988" in reveal(0.001, Decimal("0.002988"), why="w", unit="$").message
+    assert "#6b6b6b" in blank._repr_html_() and repr(blank).startswith("→")

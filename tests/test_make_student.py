@@ -33,7 +33,7 @@ def _lesson(title: str, answer: str = "42") -> str:
             "cell_type": "code",
             "execution_count": 2,
             "metadata": {},
-            "outputs": [{"output_type": "stream", "name": "stdout", "text": ["✅ Right\n"]}],
+            "outputs": [{"output_type": "stream", "name": "stdout", "text": ["✓ Right\n"]}],
             "source": [
                 "answer = ...\n",
                 "### BEGIN SOLUTION\n",

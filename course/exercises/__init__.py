@@ -5,11 +5,17 @@ Self-checking exercises: every lesson ends with a few, each with a ``check_...``
 A check never raises on a wrong answer. It returns a ``Result`` that shows as a coloured box:
 a confirmation for a right answer, and for a wrong one a hint that grows with each try:
 
-1. a blank answer (``...``) or the first wrong one: a nudge about the idea;
-2. the second wrong one and after: a pointer to the cell or function that helps;
-3. only when you ask, ``show_solution("05.2")`` shows the reference code.
+1. the first wrong answer: what to look at;
+2. the second: which idea applies;
+3. the third and after: a smaller example of the same idea, and how to ask for the code;
+4. only when you ask, ``show_solution("05.2")`` shows the reference code.
 
-Hints never contain the answer. Numbers are compared with a tolerance the message states, and
+A blank answer (``...``) only says so: nothing shown before a try gives the method. Hints never
+contain the answer or the code to type. A function exercise runs the learner's code on cases
+they have not seen (``check_cases``) and says which case failed and why, never the expected code.
+A prediction (``reveal``) is not graded: it puts the learner's guess beside the real value.
+
+Numbers are compared with a tolerance the message states, and
 any correct spelling passes: ``4.8``, ``Decimal("4.80")`` or ``"$4.80"`` for dollars, either
 spelling of a field a provider accepts, any of several answers when there is a tie.
 
@@ -35,22 +41,31 @@ __all__ = [
     "check_one_of",
     "check_text",
     "check_value",
+    "check_cases",
+    "Case",
+    "equals",
     "not_answered",
     "not_yet",
+    "reveal",
     "show_solution",
 ]
 
+# The marks a check shows: in every common text font (no emoji font needed, unlike ✅ and ❌).
+RIGHT, WRONG = "✓", "✗"
 EXERCISES: dict[str, Exercise] = {}  # every exercise by id, "05.2" = lesson 05, exercise 2
 _WRONG_TRIES: dict[str, int] = {}  # wrong answers so far in this kernel, per exercise
 
 
 @dataclass(frozen=True)
 class Exercise:
-    """One exercise's hints: ``nudge`` names the idea, ``pointer`` says where to look."""
+    """One exercise's three hints, one more per wrong try: ``look`` says what to look at,
+    ``idea`` which idea of the lesson applies, ``example`` a smaller example of the same idea.
+    None of them gives the code to type."""
 
     id: str
-    nudge: str
-    pointer: str
+    look: str
+    idea: str
+    example: str = ""
 
     def __post_init__(self) -> None:
         EXERCISES[self.id] = self
@@ -72,10 +87,10 @@ class Result:
         return self.ok
 
     def __repr__(self) -> str:
-        return ("✅ " if self.ok else "❌ ") + self.message
+        return (RIGHT if self.ok else WRONG) + " " + self.message
 
     def _repr_html_(self) -> str:
-        colour, icon = ("#1b7837", "✅") if self.ok else ("#b35806", "❌")
+        colour, icon = ("#1b7837", RIGHT) if self.ok else ("#b35806", WRONG)
         return no_math(
             f'<div style="border-left:4px solid {colour};padding:4px 8px">'
             f"{icon} {escape(self.message)}</div>"
@@ -87,34 +102,45 @@ def not_answered(answer: Any) -> bool:
 
 
 def reset(exercise_id: str | None = None) -> None:
-    """Forget the wrong tries (of one exercise, or all): hints start again from the nudge."""
+    """Forget the wrong tries (of one exercise, or all): hints start again from the first."""
     if exercise_id is None:
         _WRONG_TRIES.clear()
     else:
         _WRONG_TRIES.pop(exercise_id, None)
 
 
+BLANK = "is not answered yet: replace the `...` with your answer and run the cell again."
+
+
 def _blank(ex: Exercise, **info: Any) -> Result:
-    return Result(
-        False,
-        f"Exercise {ex.id} is not answered yet: replace the `...` with your answer and run "
-        f"the cell again. The idea: {ex.nudge}",
-        ex,
-        **info,
-    )
+    """A blank answer: said plainly, with no hint (a hint before any try would give the method)."""
+    return Result(False, f"Exercise {ex.id} {BLANK}", ex, **info)
+
+
+def hint(ex: Exercise, tries: int) -> str:
+    """The hint for the ``tries``-th wrong answer: what to look at, the idea, a smaller example."""
+    if tries == 1:
+        return f"Look at: {ex.look}"
+    if tries == 2 or not ex.example:
+        text = f"The idea: {ex.idea}"
+    else:
+        text = f"A smaller example: {ex.example}"
+    if tries >= 3 or (tries == 2 and not ex.example):
+        text += f' Stuck? show_solution("{ex.id}") in a new cell shows the reference code.'
+    return text
 
 
 def _wrong(ex: Exercise, what: str, **info: Any) -> Result:
-    """A wrong answer: the nudge the first time, then the pointer (and how to see the code)."""
+    """A wrong answer: what was wrong, and the next hint of three (see ``hint``)."""
     tries = _WRONG_TRIES[ex.id] = _WRONG_TRIES.get(ex.id, 0) + 1
-    if tries == 1:
-        text = f"Not yet: {what}. Hint: {ex.nudge}"
-    else:
-        text = (
-            f"Still not it: {what}. Where to look: {ex.pointer} Stuck? "
-            f'show_solution("{ex.id}") in a new cell shows the reference code.'
-        )
-    return Result(False, text, ex, **info)
+    opening = "Not yet" if tries == 1 else "Still not it"
+    return Result(False, f"{opening}: {_sentence(what)} {hint(ex, tries)}", ex, **info)
+
+
+def _sentence(text: str) -> str:
+    """``text`` ending in one full stop (a quoted provider error may bring its own)."""
+    text = text.rstrip()
+    return text if text.endswith((".", "!", "?")) else text + "."
 
 
 def not_yet(ex: Exercise, what: str, **info: Any) -> Result:
@@ -269,7 +295,7 @@ def check_function(
                 False,
                 f"Exercise {ex.id} is not answered yet: your function returned None for "
                 f"{describe(argument)}. Replace the `...` in its body with your code, and end "
-                f"it with `return` and the answer. The idea: {ex.nudge}",
+                "it with `return` and the answer.",
                 ex,
                 **info,
             )
@@ -281,6 +307,113 @@ def check_function(
         if got != expected:
             return _wrong(ex, f"for {describe(argument)} your function gave {_shown(got)}", **info)
     return Result(True, success, ex, **info)
+
+
+@dataclass(frozen=True)
+class Case:
+    """One hidden case of a function exercise. ``name`` says what the case is (shown only when
+    it fails), ``args`` go to the learner's function (a fresh deep copy each time), ``judge``
+    returns ``None`` for a right result, else why it is wrong: a sentence about the result that
+    never gives the expected code."""
+
+    name: str
+    args: tuple
+    judge: Callable[[Any], str | None]
+
+
+def equals(expected: Any, why: str = "") -> Callable[[Any], str | None]:
+    """A judge for ``Case``: right when the result equals ``expected`` (``why`` says what to
+    think about when it does not)."""
+
+    def judge(got: Any) -> str | None:
+        if got == expected:
+            return None
+        return f"your function gave {_shown(got)}" + (f"; {why}" if why else "")
+
+    return judge
+
+
+def check_cases(fn: Any, cases: Iterable[Case], ex: Exercise, *, success: str) -> Result:
+    """Run the learner's function on each hidden case; the first that fails is named, with why."""
+    import copy
+
+    cases = list(cases)
+    info = {"expected": cases, "kind": "function"}
+    if not_answered(fn):
+        return _blank(ex, **info)
+    if not callable(fn):
+        return _wrong(ex, f"{_shown(fn)} is not a function", **info)
+    for number, case in enumerate(cases, 1):
+        where = f"case {number} of {len(cases)} ({case.name})"
+        try:
+            got = fn(*copy.deepcopy(case.args))
+        except Exception as err:  # the learner's code: report it, don't crash the notebook
+            return _wrong(
+                ex, f"on {where} your function raised {type(err).__name__}: {err}", **info
+            )
+        if got is None or got is ...:
+            return Result(
+                False,
+                f"Exercise {ex.id} is not answered yet: your function returned {got!r} on "
+                f"{where}. Replace the `...` in its body with your code, and end it with "
+                "`return` and the result.",
+                ex,
+                **info,
+            )
+        why = case.judge(got)
+        if why:
+            return _wrong(ex, f"on {where}: {why}", **info)
+    return Result(True, f"{_sentence(success)} All {len(cases)} hidden cases passed.", ex, **info)
+
+
+@dataclass(frozen=True)
+class Reveal:
+    """A prediction beside the real value: not graded, shown as a grey box."""
+
+    guess: Any
+    value: Any
+    why: str
+    unit: str = ""
+
+    def _shown(self, value: Any) -> str:
+        number = as_number(value)
+        if number is None:
+            return _shown(value)
+        whole = number == number.to_integral_value()
+        return self.unit + (f"{number:,.0f}" if whole else f"{number.normalize():,f}")
+
+    @property
+    def message(self) -> str:
+        value = f"The value: {self._shown(self.value)}."
+        if not_answered(self.guess):
+            head = "No prediction written: write your guess in the cell above first, then run both."
+            return f"{head} {value} {self.why}"
+        guess, real = as_number(self.guess), as_number(self.value)
+        if guess is None or real is None or real == 0:
+            gap = ""
+        elif guess == real:
+            gap = " Exactly right."
+        else:
+            ratio = guess / real
+            gap = (
+                f" You were {'high' if ratio > 1 else 'low'}: your guess is {ratio:.2f}x the value."
+            )
+        return f"Your prediction: {self._shown(self.guess)}. {value}{gap} {self.why}"
+
+    def __repr__(self) -> str:
+        return "→ " + self.message
+
+    def _repr_html_(self) -> str:
+        return no_math(
+            '<div style="border-left:4px solid #6b6b6b;padding:4px 8px">'
+            f"{escape(self.message)}</div>"
+        )
+
+
+def reveal(guess: Any, value: Any, *, why: str, unit: str = "") -> Reveal:
+    """Show a prediction beside the value it predicted, and what explains the gap (``why``).
+    Not graded: a blank guess (``...``) only says so."""
+    return Reveal(guess, value, why, unit)
 
 
 def show_solution(exercise_id: str):

@@ -11,78 +11,211 @@ from decimal import Decimal
 from typing import Any
 
 from course.exercises import (
+    Case,
     Exercise,
     Result,
     as_number,
+    check_cases,
     check_function,
     check_number,
     not_answered,
     not_yet,
 )
 from helpers.loop import Trace
-from helpers.messages import Request
+from helpers.messages import Reply, Request, ToolCall
 
 GOAL_TOKENS = 16_000  # exercise 2: the whole crash-triage ticket, compacted, bills less than this
 
 EX1 = Exercise(
     "04.1",
-    nudge="each request re-sends the one before it and adds what the last turn produced: the "
-    "assistant's reply and the answers to its tool calls. Compare the lengths of consecutive "
-    "requests, not their contents.",
-    pointer="trace.steps has one step per request; step.request_body['messages'] is the list "
-    "that request sent, as in the cell under 'A ticket, turn by turn'.",
+    look="the cell under 'A ticket, turn by turn' that compares request n with request n − 1: "
+    "which messages are new in the later one, where they sit, and what the earlier ones became.",
+    idea="your code owns the list: the next request is the one just sent, unchanged, followed by "
+    "what the turn produced, in the order it happened: the model's reply as it came back, then "
+    "one message answering its calls, if it made any. Nothing earlier is rewritten, and the "
+    "request's other settings stay as they were.",
+    example="a request of 2 messages, a reply with one text block and one call, and its one "
+    "result give a request of 4 messages: the same 2, the reply with both its blocks, then one "
+    "tool message with the result. A reply that only answers gives 3 messages.",
 )
 EX3 = Exercise(
     "04.3",
-    nudge="the quick model bills n·a for the first request's size sent n times, plus "
-    "d·n(n−1)/2 for the growth sent again and again; the fraction is the growth part over the "
-    "sum of both.",
-    pointer="a and d are the variables printed under 'Growth: linear per turn, quadratic in "
-    "total'; put n = 50 into both parts of the formula above that cell.",
+    look="a and d, printed under 'Growth: linear per turn, quadratic in total', and the two "
+    "parts of the quick model's formula above that cell, for n = 50 turns.",
+    idea="the quick model bills the first request's size once per turn, plus the growth sent "
+    "again and again; the share asked for is the growth part over the sum of both parts.",
+    example="with a = 100 tokens, d = 10 and 3 turns, the requests are 100, 110 and 120: 330 "
+    "billed, of which 10 + 20 = 30 is growth, a share of 0.091.",
 )
 EX2 = Exercise(
     "04.2",
-    nudge="compacting earlier shrinks every request after it, and keeping fewer messages shrinks "
+    look="the tokens per request the check printed, before and after your compaction: which "
+    "requests shrank, which did not, and by how much. The `at` and `keep_last` of "
+    "compact_ticket decide both; a request with no more than keep_last messages to replace "
+    "does not shrink at all.",
+    idea="compacting earlier shrinks every request after it, and keeping fewer messages shrinks "
     "each of them more; a request the compaction does not reach is sent as it was. The summary "
-    "replaces the user's message, so it must restate the task.",
-    pointer="compact_ticket(requests, at, summary, keep_last) from helpers.cost returns the "
-    "whole ticket, compacted before request at (counting from 0). It shrinks a request only "
-    "where there are more than keep_last messages to replace: with many kept, an early at "
-    "changes nothing. Print the total of count(r).total for each at, for a few keep_last "
-    "values, and pass the lesson's summary (or your own that says which crash the task is).",
+    "replaces the user's message, so it must restate the task, and say only what the turns it "
+    "replaces had shown.",
+    example="a ticket of requests of 1,000, 2,000, 3,000 and 4,000 tokens bills 10,000. "
+    "Compacted before the third request down to 1,500 (each later one still growing by 1,000), "
+    "it bills 1,000 + 2,000 + 1,500 + 2,500 = 7,000; compacted only before the last, 7,500.",
 )
 
 
-def _added(trace: Trace) -> list[int]:
-    sizes = [len(step.request_body["messages"]) for step in trace.steps]
-    return [now - before for before, now in zip(sizes, sizes[1:], strict=False)]
+def _reply(*blocks: Any) -> Reply:
+    """A reply as the loop parses it (the usage does not matter here)."""
+    from helpers.messages import Message, Usage
+
+    calls = any(isinstance(b, ToolCall) for b in blocks)
+    return Reply(Message("assistant", list(blocks)), Usage(), "tool_calls" if calls else "end_turn")
 
 
-def check_added_messages(fn: Callable[[Trace], list[int]], ticket: Trace, run: Trace) -> Result:
-    """The learner's function on Maya's ticket and on the crash-triage run (parallel calls)."""
-    names = {id(ticket): "Maya's ticket", id(run): "the crash-triage run"}
-    growth = _added(run)
-    if callable(fn):
-        try:
-            got = fn(ticket)
-        except Exception:  # check_function reports it, with the ticket it failed on
-            got = None
-        if isinstance(got, (list, tuple)) and len(got) == len(ticket.steps) > 1:
-            what = (
-                f"for Maya's ticket your function gave {len(got)} values for its "
-                f"{len(ticket.steps)} requests: the exercise asks, for each request after the "
-                "first, what it added to the one before"
+def next_request_cases() -> list[Case]:
+    """The hidden cases of exercise 1: a turn of each shape the lesson's runs have, and two they
+    do not (a failed tool, a reply with reasoning), on two agents."""
+    from dataclasses import replace
+
+    from helpers.examples import crash_triage, sundry
+    from helpers.messages import Reasoning, Text, assistant, tool, tool_call, tool_result
+    from helpers.models import default_model
+
+    maya = sundry.opening(default_model("openai"))
+    search = tool_call("call_A1", "search_orders", {"query": "SO-48213"})
+    found = tool_result("call_A1", '{"order_id": "SO-48213", "status": "delivered"}')
+    later = replace(maya, messages=[*maya.messages, assistant(search), tool(found)])
+    eligible = tool_call("call_B2", "check_refund_eligibility", {"order_id": "SO-48213"})
+    triage = replace(crash_triage.opening(default_model("anthropic")), max_tokens=2048)
+    read_a = tool_call("toolu_01", "read_file", {"path": "internal/orders/shipping.go"})
+    read_b = tool_call("toolu_02", "read_file", {"path": "internal/orders/missing.go"})
+    thought = Reasoning("Read the file named in the trace.", "c2lnbmF0dXJl", "anthropic")
+    return [
+        _next_case(
+            "a reply with one text block and one call",
+            maya,
+            _reply(Text("Let me look that order up."), search),
+            [found],
+        ),
+        _next_case(
+            "a later turn: the history already holds an earlier call and its result",
+            later,
+            _reply(eligible),
+            [tool_result("call_B2", '{"eligible": true, "max_refund_usd": 89.0}')],
+        ),
+        _next_case(
+            "two parallel calls, one of whose tools failed",
+            triage,
+            _reply(thought, read_a, read_b),
+            [
+                tool_result("toolu_01", "package orders\n\nfunc ShippingQuote(o *Order) {"),
+                tool_result("toolu_02", "open internal/orders/missing.go: no such file", True),
+            ],
+        ),
+        _next_case(
+            "a final answer: no call, so no result",
+            later,
+            _reply(Text("Your order SO-48213 was delivered on Tuesday.")),
+            [],
+        ),
+    ]
+
+
+def _next_case(name: str, request: Request, reply: Reply, results: list) -> Case:
+    """One hidden case: the learner's function sees copies; the judge sees what it returned
+    and the request it was given, afterwards (``_given_too`` wraps the function)."""
+    return Case(name, (request, reply, results), _next_judge(request, reply, results))
+
+
+def _next_judge(request: Request, reply: Reply, results: list) -> Callable[[Any], str | None]:
+    from helpers.formats import FORMATS, render
+    from helpers.rules import check
+
+    def judge(out: Any) -> str | None:
+        got, given = out
+        if given != request:
+            return (
+                "your function changed the request it was given: the record of what was already "
+                "sent now says something that was never sent. Build the next request as a new "
+                "list (and a new request), leaving the one you were given as it was"
             )
-            return not_yet(EX1, what, kind="function", expected=_added(ticket))
-    return check_function(
-        fn,
-        [(ticket, _added(ticket)), (run, growth)],
+        if not isinstance(got, Request):
+            return f"your function returned a {type(got).__name__}, not a Request"
+        before = request.messages
+        if got.messages[: len(before)] != before:
+            lost = next(
+                (i for i, m in enumerate(before) if i >= len(got.messages) or got.messages[i] != m),
+                len(before),
+            )
+            return (
+                f"the new request does not start with all {len(before)} messages of the request "
+                f"just sent, unchanged: message {lost} ({before[lost].role}) is missing, moved or "
+                "rewritten"
+            )
+        added = got.messages[len(before) :]
+        kinds = ", ".join(b.type for b in reply.message.content)
+        if not added or added[0] != reply.message:
+            return (
+                f"the message after the earlier ones is not the model's reply as it came back "
+                f"(one assistant message with all its blocks: {kinds})"
+            )
+        rest = added[1:]
+        if not results and rest:
+            return (
+                f"the reply made no call, yet your function added {len(rest)} message(s) after "
+                "it: with nothing to answer, the request ends with the reply"
+            )
+        if results and (len(rest) != 1 or rest[0].role != "tool"):
+            return (
+                f"the reply's {len(results)} call(s) should be answered by one tool message right "
+                f"after it; your function added {len(rest)} message(s) after the reply "
+                f"({', '.join(m.role for m in rest) or 'none'})"
+            )
+        if results and rest[0].content != results:
+            return (
+                f"the tool message does not hold the {len(results)} result(s) as the caller gave "
+                "them (every one, failed ones too, in the order given)"
+            )
+        settings = ("model", "tools", "tool_choice", "max_tokens")
+        changed = [s for s in settings if getattr(got, s) != getattr(request, s)]
+        if changed:
+            return (
+                f"the new request's {', '.join(changed)} differ from the request just sent: only "
+                "the list grows, the rest of the request stays as it was"
+            )
+        for profile in FORMATS:
+            broken = check(got, profile)
+            if not broken.accepted:
+                first = next(v for v in broken if v.severity == "error")
+                return f"{profile} would refuse it: {first.message}"
+            render(got, profile)  # every format can carry it
+        return None
+
+    return judge
+
+
+def _given_too(fn: Callable) -> Callable:
+    """The learner's function, returning what it made and the request it was given afterwards
+    (so a judge can tell a function that edits its argument)."""
+
+    def run(request: Request, reply: Reply, results: list) -> Any:
+        got = fn(request, reply, results)
+        return None if got is None or got is ... else (got, request)
+
+    return run
+
+
+def check_next_request(fn: Callable[[Request, Reply, list], Request]) -> Result:
+    """Run the learner's ``next_request`` on the hidden cases; each is judged by the list's rules
+    in all four formats and by what was appended."""
+    if not callable(fn):
+        return check_cases(fn, [], EX1, success="")  # "not answered" / "not a function"
+    return check_cases(
+        _given_too(fn),
+        next_request_cases(),
         EX1,
-        describe=lambda trace: names.get(id(trace), "a ticket"),
         success=(
-            f"Right: Maya's ticket adds {_added(ticket)}; the crash triage adds {growth}. A turn "
-            "with two parallel calls adds three Chat messages (the reply, then one tool message "
-            "per result), and nothing is ever taken away."
+            "Right: the request just sent, unchanged, then the reply, then one message with "
+            "every result; nothing after a final answer. Every format accepts each one"
         ),
     )
 

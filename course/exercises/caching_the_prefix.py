@@ -4,17 +4,17 @@ Exercises of notebooks/06_caching_the_prefix.ipynb."""
 
 from __future__ import annotations
 
-import copy
 import json
 from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
 from course.exercises import (
+    Case,
     Exercise,
     Result,
     as_number,
-    check_function,
+    check_cases,
     check_number,
     not_answered,
     not_yet,
@@ -23,25 +23,31 @@ from helpers.messages import Request
 
 EX1 = Exercise(
     "06.1",
-    nudge="OpenAI caches nothing below a minimum, and above it only whole steps: round the "
-    "shared prefix down to the last step that fits.",
-    pointer="the rule is in the heading 'OpenAI: automatic, from 1,024 tokens, in steps of 128' "
-    "and in model_info(model).cache; integer division (//) rounds down.",
+    look="the rule under 'OpenAI: automatic, from 1,024 tokens, in steps of 128', and the "
+    "small table of shared prefixes the cell under it prints.",
+    idea="OpenAI caches nothing below a minimum, and above it only whole steps: the shared "
+    "prefix rounds down to the last whole step that fits in it.",
+    example="with a minimum of 100 and steps of 10, a shared prefix of 95 caches 0, one of 100 "
+    "caches 100, and one of 137 caches 130.",
 )
 EX2 = Exercise(
     "06.2",
-    nudge="a cache serves the longest prefix two requests share; something that changes every "
-    "request must come after everything that does not.",
-    pointer="'What breaks a cache' put the time at the start of the system prompt, and the "
-    "cache broke there. Where in a request could a line change without changing anything that "
-    "comes after it? A Request's .messages is a list; dataclasses.replace makes a changed copy.",
+    look="'What breaks a cache': where the time went in the first mistake, and where the cache "
+    "broke. The check names the request whose read fell short, and where its prefix broke.",
+    idea="a cache serves the longest prefix two requests share; something that changes every "
+    "request must come after everything that does not, and the request must still keep the "
+    "rules of the list.",
+    example="two requests [A, B, C] and [A, B, C, D, E] share A, B and C. Put a changing line "
+    "T inside A and they share nothing; put it after C in the first and after E in the second "
+    "and they still share A, B and C.",
 )
 EX3 = Exercise(
     "06.3",
-    nudge="the saving is what the run costs without a cache minus what it costs with the "
-    "automatic one; the printed prices are rounded to the millionth of a dollar.",
-    pointer="tickets (under 'A ticket with and without caching') holds one priced ticket per "
-    "(model, setting); each has .total_usd.",
+    look="tickets (under 'A ticket with and without caching') holds one priced ticket per "
+    "(model, setting); each has .total_usd, and the lesson's model is `model`.",
+    idea="the saving is what the run costs without a cache minus what it costs with the "
+    "automatic one, on the same model; the printed prices are rounded to the millionth.",
+    example="a ticket that costs $0.010 without a cache and $0.007 with it saves $0.003 (30%).",
 )
 
 
@@ -59,82 +65,117 @@ def check_cached_tokens(answer: int, model: str) -> Result:
     )
 
 
-def check_stamp(
-    stamp: Callable[[Request, str], Request], previous: Request, current: Request, model: str
-) -> Result:
-    """Stamp two consecutive requests a few seconds apart with the learner's ``stamp`` and
-    compare what OpenAI's cache would serve with what it serves without a stamp."""
-    from helpers.cost.caching import cache_break, openai_cached_tokens
+TIMES = [f"2026-11-28T03:{12 + k // 3:02}:{(20 * k) % 60:02}Z" for k in range(8)]
+
+
+def stamp_tickets(requests: list[Request], model: str) -> list[tuple[str, list[Request]]]:
+    """The hidden tickets of exercise 2: consecutive requests of the run, the whole run, and a
+    conversation that goes on after an answer (its last message is the user's)."""
+    from dataclasses import replace
+
+    from helpers.examples import crash_triage
+    from helpers.messages import assistant, user
+
+    opening = crash_triage.opening(model)
+    answered = [
+        *opening.messages,
+        assistant("A nil Address in ShippingQuote, line 57: pickups have no address."),
+        user("Which other functions read o.Address without a check?"),
+    ]
+    return [
+        ("requests 3 and 4 of this run", requests[2:4]),
+        (f"the whole run, {len(requests)} requests", requests),
+        (
+            "a conversation that goes on after an answer",
+            [opening, replace(opening, messages=answered)],
+        ),
+    ]
+
+
+def _stamp_judge(requests: list[Request], model: str) -> Callable[[Any], str | None]:
+    from helpers.cost import cache_break, project_ticket
+    from helpers.formats import FORMATS
     from helpers.models import model_info
+    from helpers.rules import check
 
-    rule = model_info(model).cache
+    step = model_info(model).cache["step_tokens"]
+    plain = [t.cached_tokens for t in project_ticket(requests, model).turns]
 
-    def cached(prev: Request, now: Request) -> int:
-        shared = cache_break(prev, now).shared
-        return openai_cached_tokens(shared, rule["min_tokens"], rule["step_tokens"])
+    def judge(out: Any) -> str | None:
+        stamped, given = out
+        for k, (mine, sent) in enumerate(zip(given, requests, strict=True), start=1):
+            if mine != sent:
+                return (
+                    f"your function changed the request it was given (request {k}): return a "
+                    "changed copy, and leave the one you were given as it was"
+                )
+        for k, (mine, when) in enumerate(zip(stamped, TIMES, strict=False), start=1):
+            if not isinstance(mine, Request):
+                return f"for request {k} your function returned a {type(mine).__name__}"
+            if when not in json.dumps(mine.to_json()):
+                return f"request {k} does not carry its time, {when}: the model would not know it"
+            for profile in FORMATS:
+                broken = check(mine, profile)
+                if not broken.accepted:
+                    first = next(v for v in broken if v.severity == "error")
+                    return f"{profile} would refuse request {k}: {first.message}"
+        reads = [t.cached_tokens for t in project_ticket(stamped, model).turns]
+        for k, (got, was) in enumerate(zip(reads, plain, strict=True), start=1):
+            if got < was - step:
+                where = cache_break(stamped[k - 2], stamped[k - 1])
+                return (
+                    f"on this ticket's request {k} the cache reads {got:,} tokens, and {was:,} "
+                    f"without a stamp: {where}"
+                )
+        return None
 
-    plain = cached(previous, current)
-    times = ("2026-11-28T03:12:44Z", "2026-11-28T03:13:02Z")
+    return judge
 
-    def effect(fn: Callable) -> Callable:
-        def run(_: str) -> Any:
-            stamped = []
-            for request, when in zip((previous, current), times, strict=True):
-                given = copy.deepcopy(request)
-                out = fn(given, when)
-                if given != request:  # the lesson's base_prev / base_now would change too
-                    return (
-                        "a stamp that changed the request it was given: return a changed copy "
-                        "(dataclasses.replace, or copy.deepcopy first)"
-                    )
-                if out is None or out is ...:
-                    return out
-                if not isinstance(out, Request):
-                    return f"a {type(out).__name__}, not a Request"
-                if when not in json.dumps(out.to_json() if hasattr(out, "to_json") else str(out)):
-                    return f"a request without the time {when} in it"
-                stamped.append(out)
-            got = cached(*stamped)
-            if got >= plain - rule["step_tokens"]:
-                return "the cache still works"
-            return f"a cache that serves {got} tokens (without a stamp: {plain})"
 
-        return run
+def _stamp_each(fn: Callable[[Request, str], Request]) -> Callable[[list[Request]], Any]:
+    """The learner's stamp applied to each request of a ticket, a few seconds apart; returns
+    the stamped requests and the requests it was given, afterwards."""
 
-    return check_function(
-        effect(stamp) if callable(stamp) else stamp,
-        [("two requests", "the cache still works")],
+    def run(requests: list[Request]) -> Any:
+        stamped = [fn(request, when) for request, when in zip(requests, TIMES, strict=False)]
+        if any(out is None or out is ... for out in stamped):
+            return None
+        return stamped, requests
+
+    return run
+
+
+def check_stamp(
+    stamp: Callable[[Request, str], Request], requests: list[Request], model: str
+) -> Result:
+    """Stamp each request of three hidden tickets with the learner's ``stamp`` and compare what
+    the cache reads (the rule of ``model`` in ``helpers.cost.caching``) with what it reads
+    without a stamp; every stamped request must also keep the rules of the list."""
+    if not callable(stamp):
+        return check_cases(stamp, [], EX2, success="")  # "not answered" / "not a function"
+    cases = [
+        Case(name, (ticket,), _stamp_judge(ticket, model))
+        for name, ticket in stamp_tickets(requests, model)
+    ]
+    return check_cases(
+        _stamp_each(stamp),
+        cases,
         EX2,
-        describe=lambda _: "two consecutive requests",
         success=(
-            f"Right: with your stamp the second request still gets {plain} tokens from the "
-            "cache, and the model still knows the time. Stable first, changing last."
+            "Right: every request knows its time, every format accepts it, and the cache reads "
+            "as much as it does without a stamp. Stable first, changing last"
         ),
     )
 
 
-def check_savings(answer: Decimal, requests: list[Request], model: str) -> Result:
-    """The dollars saved, as the exercise asks: a ``Decimal`` (a float or a str is refused)."""
-    from dataclasses import replace
-
+def check_savings(answer: Any, requests: list[Request], model: str) -> Result:
+    """The dollars saved. Any readable number is right if close enough; a float or a str is
+    then told why dollars are kept as a ``Decimal``."""
     from helpers.cost import project_ticket
 
     off = project_ticket(requests, model, caching=False).total_usd
     on = project_ticket(requests, model).total_usd
     tolerance = "0.000001"  # the printed prices are rounded to 6 places
-    if not not_answered(answer) and not isinstance(answer, Decimal):
-        value = as_number(answer)
-        close = value is not None and abs(value - (off - on)) <= Decimal(tolerance)
-        return not_yet(
-            EX3,
-            f"you gave a {type(answer).__name__} ({answer!r:.40})"
-            + (", and the amount is close" if close else "")
-            + ": the exercise asks for a Decimal, which keeps dollars exact where a float rounds "
-            "(0.1 + 0.2 != 0.3). Each .total_usd is a Decimal already",
-            kind="decimal",
-            expected=off - on,
-            tolerance=Decimal(tolerance),
-        )
     newest = _newest_openai_savings(requests)
     value = as_number(answer)
     if value is not None and abs(value - newest) <= Decimal(tolerance):
@@ -142,19 +183,25 @@ def check_savings(answer: Decimal, requests: list[Request], model: str) -> Resul
             EX3,
             "that is what the cache saves on gpt-6-luna, the run in the cell above: the exercise "
             "asks about this lesson's `model`",
-            kind="decimal",
+            kind="number",
             expected=off - on,
             tolerance=Decimal(tolerance),
         )
-    result = check_number(
+    why = ""
+    if not not_answered(answer) and not isinstance(answer, Decimal):
+        why = (
+            f" You gave a {type(answer).__name__}: right, and for sums of money keep a Decimal "
+            "(every .total_usd is one), which adds cents exactly where a float does not "
+            "(0.1 + 0.2 == 0.30000000000000004)."
+        )
+    return check_number(
         answer,
         off - on,
         EX3,
         tolerance=tolerance,
         unit="$",
-        success=f"Right: ${off - on:.6f}, {100 * (off - on) / off:.0f}% of this ticket.",
+        success=f"Right: ${off - on:.6f}, {100 * (off - on) / off:.0f}% of this ticket.{why}",
     )
-    return replace(result, kind="decimal")
 
 
 def _newest_openai_savings(requests: list[Request]) -> Decimal:

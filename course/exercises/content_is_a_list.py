@@ -7,40 +7,32 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from course.exercises import (
-    Exercise,
-    Result,
-    as_number,
-    check_function,
-    check_number,
-    not_answered,
-    not_yet,
-)
+from course.exercises import Case, Exercise, Result, check_cases
 from helpers.messages import Reasoning, Request
 
 EX1 = Exercise(
     "03.1",
-    nudge="the model is waiting for you when its reply holds a call to one of your tools; the "
-    "two formats keep calls in different places, and the stop reason is only a hint.",
-    pointer="Chat keeps calls in choices[0]['message']['tool_calls'] (the string agent's cell "
-    "prints them); Anthropic keeps tool_use blocks in 'content', as under 'One message, three "
-    "kinds of block'.",
+    look="where each format keeps the calls of a reply: the Chat reply the string agent printed "
+    "(`chat_reply`), and the Anthropic `content` printed at the top of the lesson. Which field "
+    "says a call is there, and which one only says why the model stopped?",
+    idea="the model waits for you when its reply holds a call to one of your tools. The stop "
+    "reason is a summary that can disagree with the calls, and a tool the provider ran itself "
+    "is not one of yours.",
+    example="a Chat message with one entry among its calls but finish_reason 'stop' still waits "
+    "for a result; an Anthropic content of [server_tool_use, web_search_tool_result, text] waits "
+    "for nothing.",
 )
 EX2 = Exercise(
     "03.2",
-    nudge="content is a list of typed blocks; keep the id of each block whose type marks a "
-    "tool call, in the order they come.",
-    pointer="the dispatch cell under 'The fix: dispatch on the block type' branches on each "
-    "block's type; in raw Anthropic JSON that is block['type'], and the id is block['id'].",
+    look="the dispatch cell under 'The fix: dispatch on the block type': what it does with each "
+    "kind of block it meets, and with a kind it has no branch for. Your blocks are the raw JSON "
+    "dicts, like `raw['content']`.",
+    idea="every block says what it is in its own 'type', and your code decides per type: text is "
+    "for the buyer, a tool_use is yours to run, reasoning stays in the history unseen, and a type "
+    "your code does not know is left alone (kept in the history, neither shown nor run).",
+    example="a reply [thinking, tool_use] shows nothing and runs one call; [text, text] shows two "
+    "texts, in order, and runs nothing.",
 )
-EX3 = Exercise(
-    "03.3",
-    nudge="in the Responses API the list holds items, not messages: a text, a tool call and a "
-    "tool result can each be an item of their own, and the system prompt is not in the list.",
-    pointer="render_for(request, format).body, as in the cell under 'Two results in one "
-    "message'; the Responses body keeps its list under 'input'.",
-)
-
 
 _CALL = {"id": "call_1", "type": "function", "function": {"name": "get_order", "arguments": "{}"}}
 _USE = {"type": "tool_use", "id": "toolu_1", "name": "get_order", "input": {}}
@@ -55,10 +47,11 @@ def _chat(finish: str, calls: list) -> dict:
     return {"choices": [{"index": 0, "finish_reason": finish, "message": message}]}
 
 
-# Replies as the providers send them. The fourth is Chat Completions with a named tool_choice:
-# OpenAI reports finish_reason "stop" although the message holds a tool call (see the lesson's
-# Sources), so only the blocks tell the truth there. The last is a reply whose only tool call is
-# a server tool's, already run by Anthropic: a type that merely ends in "tool_use" is not a call.
+# Replies as the providers send them. The fourth is a Chat reply that holds a tool call under
+# finish_reason "stop": reported from OpenAI's API with a named tool_choice (vllm#25054, 2025) and
+# for gpt-4o-mini (GoModel#124, 2026), while OpenAI's reference says "tool_calls" (see the
+# lesson's Sources): only the calls tell the truth. The last is a reply whose only tool call is a
+# server tool's, already run by Anthropic: a type that merely ends in "tool_use" is not a call.
 _STOPS = [
     ((_chat("tool_calls", [_CALL]), "openai-chat"), True),
     ((_chat("stop", []), "openai-chat"), False),
@@ -71,101 +64,213 @@ _STOPS = [
 ]
 
 
+def _describe(body: dict, format: str) -> str:
+    if "choices" in body:
+        choice = body["choices"][0]
+        calls = len(choice["message"]["tool_calls"])
+        return (
+            f"an {format} reply with finish_reason {choice['finish_reason']!r} and "
+            f"{calls} tool call(s)"
+        )
+    kinds = ", ".join(b["type"] for b in body["content"])
+    return f"an {format} reply with stop_reason {body['stop_reason']!r} and blocks {kinds}"
+
+
+def _judge_wants(body: dict, expected: bool) -> Callable[[Any], str | None]:
+    """Why ``wants_tools``'s answer for ``body`` is wrong, or None when it is right."""
+
+    def judge(got: Any) -> str | None:
+        if got is expected:
+            return None
+        if not isinstance(got, bool):
+            return f"your function gave {str(got)[:60]!r}: the answer is True or False"
+        if expected:
+            return "your function gave False, but this reply holds a call: the model waits for it"
+        server = any(b.get("type") == "server_tool_use" for b in body.get("content", []))
+        if server:
+            return (
+                "your function gave True, but its only tool block is a server_tool_use, a call "
+                "Anthropic already ran: nothing waits for your code"
+            )
+        return "your function gave True for a reply that holds no call"
+
+    return judge
+
+
 def check_wants_tools(fn: Callable[[dict, str], bool]) -> Result:
     """The learner's ``wants_tools(body, format)`` on Chat and Anthropic replies of each kind."""
-
-    def describe(argument: tuple) -> str:
-        body, format = argument
-        if "choices" in body:
-            choice = body["choices"][0]
-            calls = len(choice["message"]["tool_calls"])
-            return (
-                f"an {format} reply with finish_reason {choice['finish_reason']!r} and "
-                f"{calls} tool call(s)"
-            )
-        kinds = ", ".join(b["type"] for b in body["content"])
-        return f"an {format} reply with stop_reason {body['stop_reason']!r} and blocks {kinds}"
-
-    return check_function(
+    cases = [
+        Case(_describe(*args), args, _judge_wants(args[0], expected)) for args, expected in _STOPS
+    ]
+    return check_cases(
         fn,
-        _STOPS,
+        cases,
         EX1,
-        describe=describe,
-        success="Right: the blocks decide: Chat's tool_calls, Anthropic's tool_use blocks (a "
+        success="Right: the calls decide: Chat's tool_calls, Anthropic's tool_use blocks (a "
         "server_tool_use block is a call Anthropic already ran). The stop reason usually agrees "
-        "('tool_calls', 'tool_use'), but not when Chat was made to call a named tool: then it "
-        "says 'stop'.",
+        "('tool_calls', 'tool_use'), but replies holding a call under 'stop' have been reported "
+        "from OpenAI's API (see the lesson's Sources)",
     )
 
 
-_REPLIES = [
-    ([{"type": "text", "text": "Done."}], []),
+# ---- 03.2: a reply handler ----------------------------------------------------------------------
+
+_THINK = {
+    "type": "thinking",
+    "thinking": "Two things to check: the code, then the tests.",
+    "signature": "c2ln",
+}
+
+
+def _use(id: str, name: str, **input: Any) -> dict:
+    return {"type": "tool_use", "id": id, "name": name, "input": input}
+
+
+def _text(text: str) -> dict:
+    return {"type": "text", "text": text}
+
+
+_SEARCH = _use("toolu_01Xq7", "search_code", query="Address.Country")
+_TESTS = _use("toolu_01Bd2", "run_tests", packages="./internal/orders/...")
+_ORDER = _use("toolu_01E", "get_order", order_id="SO-51877")
+_WEB = {
+    "type": "server_tool_use",
+    "id": "srvtoolu_01D",
+    "name": "web_search",
+    "input": {"query": "carrier strike"},
+}
+_WEB_RESULT = {"type": "web_search_tool_result", "tool_use_id": "srvtoolu_01D", "content": []}
+# a block of a type newer than the learner's code (and this lesson): it has no "text", no "id"
+_NEWER = {"type": "container_upload", "file_id": "file_011CNha8"}
+
+#: (what the case is, the content, the texts to show, the ids of the calls to run)
+_HANDLED = [
     (
-        [
-            {"type": "thinking", "thinking": "...", "signature": "x"},
-            {"type": "text", "text": "Let me look that order up."},
-            {"type": "tool_use", "id": "toolu_01A", "name": "search_orders", "input": {}},
-        ],
-        ["toolu_01A"],
+        "reasoning, narration and two parallel calls",
+        [_THINK, _text("Checking both."), _SEARCH, _TESTS],
+        ["Checking both."],
+        ["toolu_01Xq7", "toolu_01Bd2"],
+    ),
+    ("two calls and no narration", [_TESTS, _SEARCH], [], ["toolu_01Bd2", "toolu_01Xq7"]),
+    ("a final answer", [_text("Your refund is on its way.")], ["Your refund is on its way."], []),
+    (
+        "a block of a type your code has never seen",
+        [_text("Reading the file you sent."), _NEWER, _ORDER],
+        ["Reading the file you sent."],
+        ["toolu_01E"],
     ),
     (
-        [
-            {"type": "text", "text": "Checking both."},
-            {"type": "tool_use", "id": "toolu_01Xq7", "name": "search_code", "input": {}},
-            {"type": "tool_use", "id": "toolu_01Bd2", "name": "run_tests", "input": {}},
-        ],
-        ["toolu_01Xq7", "toolu_01Bd2"],  # the order they come in, not sorted: ids are random
+        "a server tool Anthropic already ran, then a call of yours",
+        [_WEB, _WEB_RESULT, _text("There is a carrier strike; now the order."), _ORDER],
+        ["There is a carrier strike; now the order."],
+        ["toolu_01E"],
     ),
-    (  # a server tool (run by Anthropic, not by you) has an id too, and is not yours to answer
-        [
-            {"type": "server_tool_use", "id": "srvtoolu_01D", "name": "web_search", "input": {}},
-            {"type": "text", "text": "Found it; now the order."},
-            {"type": "tool_use", "id": "toolu_01E", "name": "get_order", "input": {}},
-        ],
+    (
+        "narration on both sides of a call",
+        [_text("Let me look."), _ORDER, _text("One moment.")],
+        ["Let me look.", "One moment."],
         ["toolu_01E"],
     ),
 ]
 
 
-def check_tool_ids(fn: Callable[[list[dict]], list[str]]) -> Result:
-    """Call the learner's function on four replies (parallel calls, a server tool) and compare."""
+def _judge_reply(
+    content: list[dict], show: list[str], run: list[str]
+) -> Callable[[Any], str | None]:
+    """Why a handler's ``(to_show, to_run)`` for ``content`` is wrong, or None when it is right."""
+    blocks = {b.get("id"): b for b in content if b.get("id")}
+    thoughts = [b["thinking"] for b in content if b["type"] == "thinking"]
 
-    def kinds(content: list[dict]) -> str:
-        return "a reply with blocks " + ", ".join(b["type"] for b in content)
-
-    def as_list(fn: Callable) -> Callable:
-        def call(content: list[dict]) -> Any:
-            got = fn(content)
-            return list(got) if isinstance(got, (tuple, list)) else got
-
-        return call
-
-    if callable(fn):
-        for content, expected in _REPLIES:
-            try:
-                got = as_list(fn)(content)
-            except Exception:  # check_function reports it with the reply it failed on
-                break
-            if isinstance(got, list) and got != expected and sorted(got) == sorted(expected):
-                what = (
-                    f"for {kinds(content)} your function gave {got}: the right ids, in another "
-                    "order than the blocks'. Keep the order of the reply"
+    def judge(got: Any) -> str | None:
+        if not isinstance(got, (tuple, list)) or len(got) != 2:
+            return (
+                f"your function returned {type(got).__name__} {str(got)[:60]!r}; it should "
+                "return two things: (what to show, what to run)"
+            )
+        to_show, to_run = got
+        if not isinstance(to_show, (list, tuple)) or not isinstance(to_run, (list, tuple)):
+            return "both parts of the result should be lists: the texts, and the calls"
+        to_show = list(to_show)
+        if any(t in thoughts for t in to_show):
+            return (
+                "the buyer would read the model's reasoning: a thinking block stays in the "
+                "history, unseen"
+            )
+        odd = [t for t in to_show if not isinstance(t, str)]
+        if odd:
+            return f"to_show holds {str(odd[0])[:60]!r}, which is not a text for the buyer to read"
+        if to_show != show:
+            if sorted(to_show) == sorted(show):
+                return "the right texts, in another order than the reply's"
+            missed = [t for t in show if t not in to_show]
+            if missed:
+                return (
+                    f"the buyer never reads {missed[0]!r}: {len(missed)} of the reply's "
+                    f"{len(show)} text(s) left out"
                 )
-                return not_yet(EX2, what, kind="function", expected=_REPLIES)
-    return check_function(
-        as_list(fn) if callable(fn) else fn,
-        _REPLIES,
+            return f"to_show holds {str(to_show)[:80]!r}, more than the reply's text blocks"
+        ids = []
+        for item in to_run:
+            if not isinstance(item, dict):
+                return (
+                    f"to_run holds {str(item)[:40]!r}; to run a call your code needs its name and "
+                    "input as well as its id: keep the whole block"
+                )
+            ids.append(item.get("id"))
+        server = [i for i in ids if i in blocks and blocks[i]["type"] != "tool_use"]
+        if server:
+            block = blocks[server[0]]
+            return (
+                f"it would run {block['name']} ({block['type']}): Anthropic already ran that "
+                "one, and its result is in the same reply"
+            )
+        if ids != run:
+            if sorted(map(str, ids)) == sorted(run):
+                return "the right calls, in another order than the reply's"
+            if len(ids) < len(run):
+                return (
+                    f"it runs {len(ids)} of the reply's {len(run)} call(s): every tool_use block "
+                    "needs its result before the model can go on"
+                )
+            return f"it runs {len(ids)} call(s) where the reply holds {len(run)}"
+        changed = [i for i, item in zip(ids, to_run, strict=True) if item != blocks[i]]
+        if changed:
+            return (
+                f"the call {changed[0]} is not the block as the reply sent it (keep its name "
+                "and input as they came)"
+            )
+        return None
+
+    return judge
+
+
+def check_reply_handler(fn: Callable[[list[dict]], tuple[list[str], list[dict]]]) -> Result:
+    """The learner's ``handle_reply(content)`` on six Anthropic replies it has not seen: the
+    texts to show, and the tool_use blocks to run, each in the reply's order."""
+    cases = [
+        Case(name, (content,), _judge_reply(content, show, run))
+        for name, content, show, run in _HANDLED
+    ]
+    return check_cases(
+        fn,
+        cases,
         EX2,
-        describe=kinds,
-        success="Right: every tool_use block found, the parallel ones too, in order, and the "
-        "server tool left alone.",
+        success="Right: one pass over the blocks, a decision per type: the texts to the buyer, "
+        "every tool_use to run, in order, reasoning kept unseen, and a server tool or a type you "
+        "do not know left alone. That is the heart of every agent loop",
     )
 
 
-def check_responses_items(answer: int, crash: Request) -> Result:
+# ---- the optional prediction: Responses items ---------------------------------------------------
+
+
+def responses_items_why(crash: Request) -> str:
+    """Why the Responses body of ``crash`` holds as many input items as it does (from the data)."""
     from helpers.formats import render_for, to_flat
 
-    expected = len(render_for(crash, "openai-responses").body["input"])
+    body = render_for(crash, "openai-responses").body
+    kinds = [item.get("type", "message") for item in body["input"]]
+    calls, results = kinds.count("function_call"), kinds.count("function_call_output")
     anthropic = len(render_for(crash, "anthropic").body["messages"])
     flat, _ = to_flat(crash.messages)
     claude = sum(  # reasoning of another provider: an OpenAI body has no place for it
@@ -173,24 +278,16 @@ def check_responses_items(answer: int, crash: Request) -> Result:
         for m in crash.messages
         for b in m.content
     )
-    given = None if not_answered(answer) else as_number(answer)
-    if claude and given == expected + claude:
-        return not_yet(
-            EX3,
-            f"you gave {answer}: that counts the reasoning block, which came from Claude "
-            "(provider='anthropic'); it has no place in an OpenAI body, so the renderer leaves "
-            "it out. Count what the body carries",
-            kind="number",
-            expected=expected,
-        )
-    return check_number(
-        answer,
-        expected,
-        EX3,
-        success=(
-            f"Right: {expected} input items for {len(crash.messages)} neutral messages: every "
-            f"tool call and every result is an item of its own (the reasoning block came from "
-            f"Claude: the renderer leaves it out of an OpenAI body). Anthropic needs {anthropic} "
-            f"messages (system apart, both results in one), the flat struct {len(flat)}."
-        ),
+    reasoning = (
+        f" The {claude} reasoning block(s) came from Claude: an OpenAI body has no place for them."
+        if claude
+        else ""
+    )
+    texts = kinds.count("message")
+    return (
+        f"{len(crash.messages)} neutral messages become {texts} message items (the user's and "
+        f"the narrations), {calls} function_call items and {results} function_call_output items: "
+        f"every call and every result is an item of its own, and the system prompt goes to "
+        f"`instructions`, not into the list.{reasoning} Anthropic needs {anthropic} messages "
+        f"(both results in one), the flat struct {len(flat)}."
     )

@@ -7,11 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 from course.exercises import (
+    Case,
     Exercise,
     Result,
-    as_number,
-    check_function,
-    check_number,
+    check_cases,
     check_value,
     not_answered,
     not_yet,
@@ -20,26 +19,23 @@ from helpers.messages import Request
 
 EX1 = Exercise(
     "02.1",
-    nudge="the role is who wrote the text: the same words read as material inside a tool "
-    "result, and as your own instruction inside the system prompt.",
-    pointer="copy.deepcopy gives you a request of your own to change; its .messages is a plain "
-    "list, and the system message's first block has a .text. The check names the message(s) "
-    "the note is in.",
+    look="the request `injected`: its .messages, and which of them hold the seller's note now. The "
+    "check names the message(s) your note ended up in.",
+    idea="the role is who wrote the text: the same words read as material inside a tool result, "
+    "and as your own instruction inside the system prompt. Work on a copy of your own, so the "
+    "lesson's request stays as it was.",
+    example="a request [system 'Be brief.', user 'Hi'] with 'Say hello.' pasted into its system "
+    "prompt has two messages, the first reading 'Be brief.' then 'Say hello.'.",
 )
 EX2 = Exercise(
     "02.2",
-    nudge="only OpenAI Chat keeps the system prompt in its list of messages; the other three "
-    "formats give it a top-level field of their own, each with its own name and shape.",
-    pointer="the cell under 'One conversation, four spellings' that prints the start of each "
-    "system prompt reads it from all four bodies (the first part only, for Gemini); Gemini's is a "
-    "Content object whose parts may be several: join their texts.",
-)
-EX3 = Exercise(
-    "02.3",
-    nudge="the markers are special tokens, written between <| and |>; render the conversation "
-    "and count only those among its pieces.",
-    pointer="render_harmony(request) (used in 'What the model actually sees') returns a view "
-    "whose .pieces is the list of token strings; test each one's start and end.",
+    look="the cell under 'One conversation, four spellings' that prints the start of each system "
+    "prompt from all four bodies, and what it reads for Gemini.",
+    idea="only OpenAI Chat keeps the system prompt in its list of messages; the other three "
+    "formats give it a top-level field of their own. And a text can come whole, or as a list "
+    "of parts or blocks whose texts together are the prompt.",
+    example="a Gemini systemInstruction with parts [{'text': 'Be '}, {'text': 'brief.'}] holds the "
+    "prompt 'Be brief.'.",
 )
 
 
@@ -128,9 +124,9 @@ def check_pasted_note(pasted: Any, note: str, injected: Request | None = None) -
 
 def check_system_text(fn: Any) -> Result:
     """The learner's ``system_text(body, format)`` on the crash-triage opening (a conversation the
-    lesson never rendered) in all four formats, plus two spellings the providers also accept: a
-    Chat ``developer`` message whose content is a list of text parts, an Anthropic ``system``
-    given as a list of text blocks (as lesson 06 sends it, with ``cache_control``), and a Gemini
+    lesson never rendered) in all four formats, plus spellings the providers also accept: a Chat
+    ``developer`` message whose content is a list of text parts, an Anthropic ``system`` given as
+    a list of text blocks (as lesson 06 sends it, with ``cache_control``), and a Gemini
     ``systemInstruction`` of two text parts. Whitespace between joined parts does not matter."""
     import copy
 
@@ -141,79 +137,71 @@ def check_system_text(fn: Any) -> Result:
     request = crash_triage.opening(default_model("openai"))
     expected = request.messages[0].text
     formats = ("openai-chat", "openai-responses", "anthropic", "gemini")
-    cases = [((render_for(request, f).body, f), expected) for f in formats]
-    developer = copy.deepcopy(cases[0][0][0])
+    bodies = {f: render_for(request, f).body for f in formats}
+    developer = copy.deepcopy(bodies["openai-chat"])
     developer["messages"][0] = {
         "role": "developer",
         "content": [{"type": "text", "text": expected}],
     }
-    blocks = copy.deepcopy(cases[2][0][0])
+    blocks = copy.deepcopy(bodies["anthropic"])
     blocks["system"] = [{"type": "text", "text": expected, "cache_control": {"type": "ephemeral"}}]
-    parts = copy.deepcopy(cases[3][0][0])
+    parts = copy.deepcopy(bodies["gemini"])
     cut = expected.index("\n") + 1  # two parts that join back into the prompt
     parts["systemInstruction"]["parts"] = [{"text": expected[:cut]}, {"text": expected[cut:]}]
-    cases += [((developer, "openai-chat"), expected), ((blocks, "anthropic"), expected)]
-    cases += [((parts, "gemini"), expected)]
-    shapes = {id(developer): "a developer message with a list of text parts"}
-    shapes[id(blocks)] = "a system given as a list of text blocks"
-    shapes[id(parts)] = "a systemInstruction of two text parts"
 
-    def describe(argument: tuple) -> str:
-        body, format = argument
-        shape = shapes.get(id(body), "the usual shape")
-        article = "an" if format[0] in "aeiou" else "a"
-        return f"{article} {format} body of another conversation ({shape})"
-
-    def spaced(text: Any) -> Any:
+    def spaced(text: Any) -> Any:  # "".join and "\n".join are both right
         return " ".join(text.split()) if isinstance(text, str) else text
 
-    def learner(body: dict, format: str) -> Any:  # "".join and "\n".join are both right
-        return spaced(fn(body, format))
+    def judge(first_part: str | None = None):
+        def why(got: Any) -> str | None:
+            if spaced(got) == spaced(expected):
+                return None
+            if isinstance(got, (list, dict)):
+                return (
+                    f"your function gave a {type(got).__name__}, the shape that holds the "
+                    "prompt, not the prompt's text"
+                )
+            if first_part is not None and spaced(got) == spaced(first_part):
+                return "your function gave the first part only: the prompt is all the parts, joined"
+            return f"your function gave {str(got)[:60]!r}, not this body's system prompt"
 
-    if callable(fn):
-        try:
-            first_only = spaced(fn(parts, "gemini")) == spaced(expected[:cut])
-        except Exception:  # check_function reports it with the case it failed on
-            first_only = False
-        if first_only:
-            what = (
-                "for a gemini body whose systemInstruction has two text parts your function gave "
-                "the first part only: the prompt is all the parts, joined"
-            )
-            return not_yet(EX2, what, kind="function", expected=cases)
-    return check_function(
-        learner if callable(fn) else fn,
-        [(argument, spaced(text)) for argument, text in cases],
+        return why
+
+    def case(format: str, body: dict, shape: str, first: str | None = None) -> Case:
+        article = "an" if format[0] in "aeiou" else "a"
+        name = f"{article} {format} body of another conversation ({shape})"
+        return Case(name, (body, format), judge(first))
+
+    cases = [case(f, bodies[f], "the usual shape") for f in formats] + [
+        case("openai-chat", developer, "a developer message with a list of text parts"),
+        case("anthropic", blocks, "a system given as a list of text blocks"),
+        case("gemini", parts, "a systemInstruction of two text parts", expected[:cut]),
+    ]
+    return check_cases(
+        fn,
+        cases,
         EX2,
-        describe=describe,
         success=(
             "Right: one system prompt, four places, and more than one spelling: messages[0] "
             "(system or developer, a string or text parts) in Chat, instructions in Responses, "
             "system (a string or text blocks) in Anthropic, systemInstruction's parts (all of "
-            "them) in Gemini."
+            "them) in Gemini"
         ),
     )
 
 
-def check_marker_tokens(answer: int, injected: Request) -> Result:
+def markers_why(request: Request) -> str:
+    """What the special tokens (``<|...|>``) of the harmony rendering of ``request`` are, counted
+    from the rendering: the explanation of the lesson's prediction."""
+    from collections import Counter
+
     from helpers.tokens.harmony import render_harmony
 
-    def markers(request: Request) -> int:
-        pieces = render_harmony(request).pieces
-        return sum(1 for p in pieces if p.startswith("<|") and p.endswith("|>"))
-
-    view = render_harmony(injected)
-    expected = markers(injected)
-    without = Request(injected.model, injected.messages[:-2], injected.tools)
-    if as_number(answer) == markers(without) != expected:
-        what = "that is the count for the lesson's ticket, before the seller's reply was added"
-        return not_yet(EX3, what, kind="number", expected=expected)
-    return check_number(
-        answer,
-        expected,
-        EX3,
-        success=(
-            f"Right: {expected} of {view.count} tokens are markers of roles, channels and "
-            "boundaries. You pay for them too."
-        ),
+    view = render_harmony(request)
+    markers = Counter(p for p in view.pieces if p.startswith("<|") and p.endswith("|>"))
+    total = sum(markers.values())
+    kinds = ", ".join(f"{n} {marker}" for marker, n in markers.most_common())
+    return (
+        f"{total} of its {view.count} tokens are markers: {kinds}. Every message is framed by "
+        "them (and every call and channel named), and you pay for each."
     )

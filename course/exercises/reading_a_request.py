@@ -6,7 +6,9 @@ Exercises of notebooks/08_reading_a_real_request.ipynb: four unlabelled dumps, f
 named only "A" to "D". Each has one bug a real codebase produced. Two of them break the rules
 of the list (the provider answers 400); two are valid JSON the provider accepts and that are
 still wrong: only someone reading the request finds those. Which dump has which bug is for the
-learner to find; the checks know.
+learner to find; the checks know (exercise 1). Exercise 2 runs the learner's ``repair`` on
+dumps they have not seen, with the same bugs in other places, and sends each result to a local
+provider.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from course.exercises import Exercise, Result, check_text, check_value, not_yet
+from course.exercises import Case, Exercise, Result, check_cases, check_value
 
 BUGS = (
     "missing description",
@@ -28,26 +30,24 @@ _LETTERS = {"A": BUGS[2], "B": BUGS[0], "C": BUGS[3], "D": BUGS[1]}  # a fixed s
 
 EX1 = Exercise(
     "08.1",
-    nudge="two dumps are refused by the provider (read its error) and two are accepted; compare "
-    "each one with the request as captured: the tools, where the policy appears, the order of "
-    "the roles, the ids.",
-    pointer="the cell under 'Find the bug' prints each dump's roles, check() and the provider's "
-    "answer; then look inside: which tools lack a 'description' (dump['tools']), where the "
-    "policy text appears, which tool_call_id has no matching call.",
+    look="what the provider and check() said about each dump, then each dump beside the "
+    "captured request, with the five checks of the first half of the lesson in hand.",
+    idea="two bugs break a rule of the list, so the provider refuses them; two break no rule and "
+    "only reading finds them: something that should be there and is not, and text that is "
+    "there twice.",
+    example="a dump whose messages run system, user, user, where the last user message repeats "
+    "the system message word for word, is not the buyer writing twice.",
 )
 EX2 = Exercise(
     "08.2",
-    nudge="every tool result names the call it answers by id; in one dump, one result names a "
-    "call that is no longer in the request.",
-    pointer="in that dump, collect the ids of every assistant message's tool_calls, then look "
-    "at each tool message's tool_call_id.",
-)
-EX3 = Exercise(
-    "08.3",
-    nudge="a result whose call is gone cannot be sent; the repair drops such results and "
-    "leaves every other message exactly as it was.",
-    pointer="the same two sets as in exercise 2: the call ids of the assistant messages and "
-    "the tool_call_id of each tool message; build a new messages list without the orphans.",
+    look="the case the check names, and the first place where your repaired body differs from "
+    "what a sound request of that ticket would hold; `first` is that ticket's first request.",
+    idea="each of the lesson's five checks, turned around, is a repair: whatever breaks one is "
+    "what to undo, and what never changes during a ticket can be read from its first request. "
+    "Nothing else in the body may move or change.",
+    example="[system, user, tool answering c1, assistant calling c1] is repaired to [system, "
+    "user, assistant calling c1, tool answering c1]; [system, tool answering c9], where no "
+    "message calls c9, to [system].",
 )
 
 
@@ -57,14 +57,15 @@ def _longer_ticket(model: str) -> dict[str, Any]:
     from helpers.formats import render
     from helpers.messages import Request, assistant, system, tool, tool_call, user
 
-    def call(id: str, name: str, args: dict[str, Any]):
-        return tool_call(id, name, args)
-
     order = {"order_id": "SO-48213"}
-    look = call("call_q7Wm2", "search_orders", {"query": "SO-48213"})
-    check = call("call_Lr84k", "check_refund_eligibility", {**order, "reason": "damaged"})
-    refund = call("call_Zp27x", "issue_refund", {**order, "amount_usd": 129.0, "reason": "damaged"})
-    note = call("call_Hd5n1", "message_seller", {**order, "message": "Arrived damaged; refunded."})
+    look = tool_call("call_q7Wm2", "search_orders", {"query": "SO-48213"})
+    check = tool_call("call_Lr84k", "check_refund_eligibility", {**order, "reason": "damaged"})
+    refund = tool_call(
+        "call_Zp27x", "issue_refund", {**order, "amount_usd": 129.0, "reason": "damaged"}
+    )
+    note = tool_call(
+        "call_Hd5n1", "message_seller", {**order, "message": "Arrived damaged; refunded."}
+    )
     messages = [
         system(sundry.SYSTEM_PROMPT),
         user(sundry.TICKET_TEXT),
@@ -83,6 +84,13 @@ def _turn_two(model: str) -> dict[str, Any]:
     from helpers.formats import render
 
     return render(sundry.ticket(model), "openai-chat").body
+
+
+def _first(model: str) -> dict[str, Any]:
+    from helpers.examples import sundry
+    from helpers.formats import render
+
+    return render(sundry.opening(model), "openai-chat").body
 
 
 def _bodies(model: str) -> dict[str, dict[str, Any]]:
@@ -157,97 +165,152 @@ def check_bug_map(answer: dict[str, str], model: str) -> Result:
     return result
 
 
-def _orphan_ids(body: dict[str, Any]) -> list[str]:
-    calls = {c["id"] for m in body["messages"] for c in m.get("tool_calls") or []}
-    return [
-        m["tool_call_id"]
-        for m in body["messages"]
-        if m["role"] == "tool" and m["tool_call_id"] not in calls
-    ]
+# ---- exercise 2: repair a dump -------------------------------------------------------------
 
 
-def check_orphan_call_id(answer: str, model: str) -> Result:
-    expected = _orphan_ids(_bodies(model)["result without its call"])[0]
-    return check_text(
-        answer,
-        expected,
-        EX2,
-        success=f"Right: {expected}. It answers a call the trimmed request no longer contains.",
-    )
+def _crash_triage_ticket(model: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(the first request, a later sound request) of a crash-triage ticket: another policy,
+    other tools, so nothing of Sundry's may be hard-coded in a repair."""
+    from helpers.examples import crash_triage
+    from helpers.formats import render
+    from helpers.messages import Request, assistant, tool, tool_call, tool_result
+
+    opening = crash_triage.opening(model)
+    look = tool_call("call_x81Tb", "search_code", {"query": "func ShippingQuote"})
+    found = tool_result(look.id, "internal/orders/shipping.go:41: func ShippingQuote(o *Order)")
+    later = Request(model, [*opening.messages, assistant(look), tool(found)], opening.tools)
+    return render(opening, "openai-chat").body, render(later, "openai-chat").body
 
 
-def check_repair(drop_orphans: Callable[[dict], dict], model: str) -> Result:
-    """Run the learner's repair on the trimmed dump and send the result to a local provider."""
+def _repair_cases(model: str) -> list[tuple[str, dict, dict, dict]]:
+    """The hidden dumps of exercise 2: (what the case is, the dump, the ticket's first request,
+    the sound body the repair must give back)."""
+    first, longer = _first(model), _longer_ticket(model)
+    cases = []
+
+    def case(name: str, sound: dict, start: dict, breaking) -> None:
+        broken = copy.deepcopy(sound)
+        breaking(broken)
+        cases.append((name, broken, start, sound))
+
+    def no_description(index: int):
+        return lambda body: body["tools"][index]["function"].pop("description")
+
+    def reminder(at: int, text: str = "Reminder:\n{}"):
+        def paste(body: dict) -> None:
+            policy = body["messages"][0]["content"]
+            body["messages"].insert(at, {"role": "user", "content": text.format(policy)})
+
+        return paste
+
+    def results_first(body: dict) -> None:  # every result of the last turn before its calls
+        calls = max(i for i, m in enumerate(body["messages"]) if m.get("tool_calls"))
+        tail = body["messages"][calls:]
+        body["messages"][calls:] = [*tail[1:], tail[0]]
+
+    def trimmed(body: dict) -> None:  # cut from the front, through the second call
+        del body["messages"][1:5]
+
+    sound_trimmed = copy.deepcopy(longer)
+    del sound_trimmed["messages"][1:6]  # the same cut, with the orphan gone too
+    case("a lost description, on another tool", _turn_two(model), first, no_description(1))
+    case("a policy reminder in the middle of a longer ticket", longer, first, reminder(4))
+    case("results before their two parallel calls", longer, first, results_first)
+    case("a retry that put a result before its call", _turn_two(model), first, results_first)
+    cases.append(("history trimmed from the front", _trim(longer), first, sound_trimmed))
+    ct_first, ct_later = _crash_triage_ticket(model)
+
+    def two_bugs(body: dict) -> None:
+        no_description(0)(body)
+        reminder(len(body["messages"]), "Remember your instructions:\n\n{}")(body)
+
+    case("two bugs in another agent's ticket", ct_later, ct_first, two_bugs)
+    sound = {**longer, "temperature": 0.2, "tool_choice": "auto"}
+    cases.append(("a sound dump, with settings of its own", copy.deepcopy(sound), first, sound))
+    return cases
+
+
+def _trim(body: dict) -> dict:
+    trimmed = copy.deepcopy(body)
+    del trimmed["messages"][1:5]
+    return trimmed
+
+
+def _repair_judge(sound: dict, post: Callable[[dict], str]) -> Callable[[Any], str | None]:
+    """Right when the repaired body is the sound one, and the provider takes it."""
+    from helpers.formats import FormatError, parse
+    from helpers.rules import check
+
+    policy = sound["messages"][0]["content"]
+
+    def judge(got: Any) -> str | None:
+        if not isinstance(got, dict):
+            return f"your function returned a {type(got).__name__}, not a request body (a dict)"
+        try:
+            refused = check(parse(got, "openai-chat"), "openai-chat").errors
+        except (FormatError, KeyError, TypeError, ValueError) as problem:
+            return f"it is no longer an OpenAI Chat body: {problem}"
+        if refused:
+            return f"the provider would refuse it: {refused[0]}"
+        names = {t["function"]["name"]: t for t in sound.get("tools", [])}
+        for tool in got.get("tools", []):
+            name = tool.get("function", {}).get("name")
+            if names.get(name) != tool:
+                return f"its tool {name!r} is not the one the ticket started with"
+        if [t["function"]["name"] for t in got.get("tools", [])] != list(names):
+            return "its list of tools is not the one the ticket started with"
+        changed = sorted(
+            k for k in {*got, *sound} if k != "messages" and got.get(k) != sound.get(k)
+        )
+        if changed:
+            return f"a field other than the messages changed: {changed[0]!r}"
+        messages = got.get("messages", [])
+        for i, message in enumerate(messages[1:], start=1):
+            if policy in str(message.get("content")):
+                return f"messages[{i}] ({message.get('role')}) still holds the policy"
+        want = sound["messages"]
+        for i, (mine, right) in enumerate(zip(messages, want, strict=False)):
+            if mine != right:
+                return (
+                    f"messages[{i}] ({mine.get('role')}) is not what the sound request holds "
+                    "there: a message moved, went missing or changed"
+                )
+        if len(messages) != len(want):
+            return f"it has {len(messages)} messages where the sound request has {len(want)}"
+        return post(got)
+
+    return judge
+
+
+def check_repair(repair: Callable[[dict, dict], dict], model: str) -> Result:
+    """Run the learner's ``repair(body, first)`` on hidden dumps (other tickets, other ids, bugs
+    in other places, two at once, a sound one); each repaired body must be the sound request,
+    and a fresh local provider must answer it 200."""
     import httpx
 
     from standin import LOCAL_KEY, LocalProvider
 
-    broken = _bodies(model)["result without its call"]
-    info = {"kind": "function", "expected": "a body with the orphaned result dropped"}
-    if drop_orphans is ... or drop_orphans is None:
-        return check_value(..., None, EX3, success="")
-    if not callable(drop_orphans):
-        return check_value(drop_orphans, None, EX3, success="", explain="give the function")
-    renamed = copy.deepcopy(broken)  # the same bug with another id: nothing may be hard-coded
-    for message in renamed["messages"]:
-        if message.get("tool_call_id") in set(_orphan_ids(broken)):
-            message["tool_call_id"] = "call_Qm27x"
-    sound = _turn_two(model)  # a body with no orphan: it must come back unchanged
-    fixed = None
-    for body in (renamed, sound, broken):
-        given = copy.deepcopy(body)
-        try:
-            fixed = drop_orphans(given)
-        except Exception as err:  # the learner's code: report, don't crash the notebook
-            return check_value(object(), None, EX3, success="", explain=f"it raised {err!r}")
-        if fixed is ...:
-            return check_value(..., None, EX3, success="")
-        if fixed is None and given != body:
-            return not_yet(
-                EX3,
-                "your function returned None and changed the body it was given: build a new "
-                "body and end the function with `return` and that body",
-                **info,
-            )
-        if fixed is None:
-            return Result(
-                False,
-                f"Exercise {EX3.id} is not answered yet: your function returned None. If its "
-                "body is still `...`, replace it with your code; end it with `return` and the "
-                f"repaired body. The idea: {EX3.nudge}",
-                EX3,
-                **info,
-            )
-        if given != body:
-            return not_yet(
-                EX3, "your function changed the body it was given; build a new one", **info
-            )
-        orphans = set(_orphan_ids(body))
-        want = {
-            **body,
-            "messages": [m for m in body["messages"] if m.get("tool_call_id") not in orphans],
-        }
-        if body is not broken and fixed != want:
-            which = "a body with no orphan" if body is sound else "the same bug with another id"
-            return not_yet(EX3, f"on {which} the result is not right", **info)
-    expected = copy.deepcopy(broken)
-    orphans = set(_orphan_ids(broken))
-    expected["messages"] = [m for m in broken["messages"] if m.get("tool_call_id") not in orphans]
     with LocalProvider("echo") as provider:
-        sent = httpx.post(
-            f"{provider.url}/v1/chat/completions",
-            headers={"authorization": f"Bearer {LOCAL_KEY}"},
-            json=fixed,
-            timeout=30,
+
+        def post(body: dict) -> str | None:
+            sent = httpx.post(
+                f"{provider.url}/v1/chat/completions",
+                headers={"authorization": f"Bearer {LOCAL_KEY}"},
+                json=body,
+                timeout=30,
+            )
+            if sent.status_code == 200:
+                return None
+            return f"the provider answered {sent.status_code}: {sent.text[:160]}"
+
+        cases = [
+            Case(name, (dump, first), _repair_judge(sound, post))
+            for name, dump, first, sound in _repair_cases(model)
+        ]
+        return check_cases(
+            repair,
+            cases,
+            EX2,
+            success="Right: every dump comes back as the sound request of its ticket, and the "
+            "provider takes each one. Run it on your own agent's dumps before you send them",
         )
-    status = f"the provider answered {sent.status_code}"
-    if sent.status_code != 200:
-        status += ": " + sent.json().get("error", {}).get("message", "")[:120]
-    result = check_value(
-        fixed,
-        expected,
-        EX3,
-        explain=status if sent.status_code != 200 else f"{status}, but other messages changed",
-        success=f"Right: {status}. Only the orphaned result went; everything else is untouched.",
-    )
-    return Result(result.ok, result.message, result.exercise, **info)

@@ -1,30 +1,193 @@
 """Used in lessons: 10.
 
-Exercises of notebooks/10_rules_of_the_list.ipynb."""
+Exercises of notebooks/10_rules_of_the_list.ipynb: 10.1 runs the learner's ``compact`` on
+histories they have not seen and judges each result by the rules of the list in all four wire
+formats; 10.2 prices the cut; 10.3 (optional) reads another provider's error text."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from course.exercises import Exercise, Result, check_one_of, check_text
-from helpers.messages import Request
+from course.exercises import (
+    Case,
+    Exercise,
+    Result,
+    check_cases,
+    check_one_of,
+    check_text,
+    equals,
+)
+from helpers.messages import Message, Request, ToolCall
 
 EX1 = Exercise(
     "10.1",
-    nudge="the same broken order reaches another provider, which refuses it with an error of "
-    "its own shape and wording; the message is inside the JSON it answers with.",
-    pointer="render(...) in the 'anthropic' format gives .path and .body; post them to the "
-    "provider with the headers, as the loop cell does; the error_text helper (from 'What each "
-    "provider answers') reads the message out of the JSON.",
+    look="the first message you keep after the summary: what it answers, and whether that is "
+    "still in the list; then the messages before the cut that every request needs.",
+    idea="a history can start again only where no call is waiting for its result (the safe "
+    "cuts of 'Shortening without breaking'); when the number of messages to keep lands inside "
+    "a turn, the cut moves to the nearest safe place, and nothing kept is rewritten.",
+    example="in [system, user, assistant calling c1, tool answering c1] with keep_last=1, the "
+    "last message alone is a result whose call is gone; [system, summary] and [system, "
+    "summary, assistant calling c1, tool answering c1] both keep the rules.",
 )
+FORMATS = ("openai-chat", "openai-responses", "anthropic", "gemini")
+
+
+def _histories(model: str) -> list[tuple[str, list[Message], int]]:
+    """The hidden cases of exercise 10.1: (what the case is, a history, keep_last)."""
+    from helpers.examples import sundry
+    from helpers.messages import assistant, system, tool, tool_call, user
+
+    def call(id: str, name: str, **args: Any) -> ToolCall:
+        return tool_call(id, name, args)
+
+    order = {"order_id": "SO-48213"}
+    look = call("call_q7Wm2", "search_orders", query="SO-48213")
+    check_ = call("call_Lr84k", "check_refund_eligibility", **order, reason="damaged")
+    refund = call("call_Zp27x", "issue_refund", **order, amount_usd=129.0, reason="damaged")
+    note = call("call_Hd5n1", "message_seller", **order, message="Arrived damaged; refunded.")
+    parallel = [
+        system(sundry.SYSTEM_PROMPT),
+        user(sundry.TICKET_TEXT),
+        assistant("Let me look that order up.", look),
+        tool(sundry.run_tool(look)),
+        assistant("Checking the refund.", check_),
+        tool(sundry.run_tool(check_)),
+        assistant("Refunding and telling the seller.", refund, note),
+        tool(sundry.run_tool(refund), sundry.run_tool(note)),
+    ]
+    jon = {"order_id": "SO-51877"}
+    big = call("toolu_01Bq", "issue_refund", **jon, amount_usd=289.0, reason="damaged")
+    up = call("toolu_01Xe", "escalate_to_human", summary="Damaged espresso machine, $289.")
+    errors = [
+        system(sundry.SYSTEM_PROMPT),
+        user("My espresso machine (order SO-51877) arrived broken. Refund it, please."),
+        assistant(big),
+        tool(sundry.run_tool(big)),  # an error result: above the ceiling
+        assistant("A specialist will take this over.", up),
+        tool(sundry.run_tool(up)),
+        assistant("Done: a specialist will reply within one business day."),
+        user("Thanks. Can I also keep the case?"),
+    ]
+    no_system = parallel[1:]
+    return [
+        ("two parallel calls, their results at the cut", parallel, 1),
+        ("an error result at the cut", errors, 5),
+        ("a cut that lands on an assistant message", parallel, 2),
+        ("a cut that lands on the buyer's follow-up", errors, 1),
+        ("no system prompt", no_system, 3),
+        ("keep_last=0: nothing of the history is kept", parallel, 0),
+        ("a history no longer than keep_last", errors[:4], 3),
+    ]
+
+
+def _compact_judge(history: list[Message], keep_last: int, summary: str, model: str, tools):
+    """The judge of one hidden history: the rules in every format, the system prompt first,
+    the summary next, then an unchanged end of the history, as long as the rules allow."""
+    from helpers.formats import FormatError, parse, render_for
+    from helpers.rules import check, turn_boundaries
+
+    head = [m for m in history if m.role == "system"]
+    rest_start = len(head)
+    if len(history) - rest_start <= keep_last:
+        nothing = (
+            "this history has no more than keep_last messages after the system prompt: there "
+            "is nothing to drop, so it goes out as it is"
+        )
+        return equals(history, nothing)
+    target = len(history) - keep_last
+    cuts = [*turn_boundaries(history), len(history)]
+    longest = len(history) - max(k for k in cuts if k <= target)
+    shortest = len(history) - min(k for k in cuts if k >= target)
+
+    def judge(got: Any) -> str | None:
+        if not isinstance(got, list) or not all(isinstance(m, Message) for m in got):
+            return f"your function returned a {type(got).__name__}, not a list of messages"
+        if got[: len(head)] != head:
+            return "the list does not start with the history's system prompt, unchanged"
+        if any(m.role == "system" for m in got[len(head) :]):
+            return "the system prompt appears again later in the list: a request holds it once"
+        after = got[len(head) : len(head) + 1]
+        if not after or after[0].role != "user" or summary not in after[0].text:
+            if head:
+                return "right after the system prompt there is no user message holding the summary"
+            return (
+                "the list does not open with a user message holding the summary (this "
+                "history has no system prompt)"
+            )
+        kept = got[len(head) + 1 :]
+        if kept and history[-len(kept) :] != kept:
+            return "the messages after the summary are not the end of the history, unchanged"
+        request = Request(model, got, list(tools))
+        broken = check(request)
+        if broken:
+            return f"it breaks a rule of the list: {broken[0]}"
+        for wire in FORMATS:
+            try:
+                rendered = render_for(request, wire)
+            except FormatError as problem:
+                return f"it cannot even be written in {wire}: {problem}"
+            refused = check(parse(rendered.body, wire), wire).errors
+            if refused:
+                return f"{wire} would refuse it: {refused[0]}"
+        if len(kept) > longest:
+            return (
+                f"you kept {len(kept)} messages of the history when {keep_last} were asked "
+                "for; the rules did not need that many"
+            )
+        if len(kept) < shortest:
+            return (
+                f"you kept {len(kept)} messages of the history when {keep_last} were asked "
+                "for; a cut that keeps the rules can keep more"
+            )
+        return None
+
+    return judge
+
+
+def check_compact(compact: Callable[..., list[Message]], model: str) -> Result:
+    """Run the learner's ``compact(history, keep_last, summary)`` on the hidden histories."""
+    from helpers.examples import sundry
+
+    summary = "The buyer wants a refund for a damaged item; the order was found."
+    cases = [
+        Case(
+            name,
+            (history, keep, summary),
+            _compact_judge(history, keep, summary, model, sundry.TOOLS),
+        )
+        for name, history, keep in _histories(model)
+    ]
+    return check_cases(
+        compact,
+        cases,
+        EX1,
+        success="Right: every history keeps the system prompt, the summary and as much of its "
+        "end as the rules allow, and every result is accepted in all four formats. Cut "
+        "only where no call waits for its result; and mind keep_last=0, where a slice "
+        "from the end takes everything",
+    )
+
+
 EX2 = Exercise(
     "10.2",
-    nudge="compacting early shrinks every later request, but each compaction also throws away "
+    look="the table under '...and what it does to the cache': which requests get shorter after "
+    "the cut, and which lose what the cache held.",
+    idea="compacting early shrinks every later request, but each compaction also throws away "
     "the cached prefix; price each choice of `at` rather than guessing.",
-    pointer="compact_ticket(...) with the arguments of the cell under '...and what it does to "
-    "the cache' makes the shortened run, except for at; project_ticket(..., model, "
-    "final_reply=last_reply).total_usd prices it; a loop over the values of at finds the "
-    "cheapest.",
+    example="two candidate cuts priced side by side: the one that drops more history can still "
+    "cost more if the requests after it read nothing from the cache.",
+)
+EX3 = Exercise(
+    "10.3",
+    look="the error the provider answers with: its status, and where in its JSON the sentence "
+    "is (the cells under 'What each provider answers' read it for every format).",
+    idea="the same broken order reaches another provider, which refuses it with an error of "
+    "its own shape and wording; the message is inside the JSON it answers with.",
+    example="a request that OpenAI Chat refuses with 'messages with role tool must be a "
+    "response to a preceeding message' gets its own sentence, naming a path such as "
+    "messages.0.content.0, from Anthropic.",
 )
 
 
@@ -60,7 +223,7 @@ def check_order_error(answer: Any, broken: Request, provider: Any) -> Result:
     return check_text(
         answer,
         expected,
-        EX1,
+        EX3,
         success=(
             f"Right: HTTP {response.status_code}, {expected[:60]}... Anthropic names the "
             "message by its index and insists each result follow its call in the previous "

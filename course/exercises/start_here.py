@@ -13,17 +13,19 @@ POLICY_FR = "Les remboursements de plus de 150 $ nécessitent un humain."
 
 EX1 = Exercise(
     "00.1",
-    nudge="a tokenizer turns text into a list of token ids, and the count is how long that "
-    "list is; the encoding's name picks the vocabulary.",
-    pointer="the cell under 'Your first look at the wire' gets an encoding with "
-    "tiktoken.get_encoding(name) and calls its .encode(text).",
+    look="the cell under 'Your first look at the wire': what it built from the encoding's name, "
+    "and what it got back for POLICY.",
+    idea="a tokenizer turns text into a list of token ids, and the count is how long that list "
+    "is; the encoding's name picks the vocabulary.",
+    example="'Hello, world!' became a list of 4 ids in the environment check at the top: its "
+    "count is 4, in either encoding.",
 )
 EX2 = Exercise(
     "00.2",
-    nudge="the same text costs a different number of tokens under a different vocabulary; "
-    "count it under both encodings and compare.",
-    pointer="tiktoken.get_encoding(name) gives either encoding, as in 'Your first look at the "
-    "wire'; the answer is the older count minus the newer one.",
+    look="the French sentence the cell prints, counted once in each of the two encodings.",
+    idea="the same text costs a different number of tokens under a different vocabulary; 'how "
+    "many more' is the gap between the two counts, the older encoding's minus the newer one's.",
+    example="a text of 10 tokens in one encoding and 7 in another needs 3 more in the first.",
 )
 
 

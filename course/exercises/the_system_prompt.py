@@ -5,11 +5,14 @@ Exercises of notebooks/09_the_system_prompt.ipynb."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from course.exercises import (
+    Case,
     Exercise,
     Result,
     as_number,
+    check_cases,
     check_function,
     check_number,
     not_answered,
@@ -20,23 +23,27 @@ from helpers.messages import ToolCall, ToolResult
 
 EX1 = Exercise(
     "09.1",
-    nudge="the system prompt is re-sent with every request, so a line you add is paid once per "
-    "request of the run.",
-    pointer="count_text(text, model) counts a prompt; compare your prompt with "
-    "crash_triage.SYSTEM_PROMPT and multiply by the number of requests (triage.steps).",
+    look="the cell under 'What it costs': what it counted, and how many requests the run sent.",
+    idea="the system prompt is re-sent with every request, so a line you add is paid once per "
+    "request of the run; what you add is the difference between the two whole prompts, the line "
+    "break before your rule included.",
+    example="a prompt 10 tokens longer, sent by a run of 3 requests, sends 30 tokens more.",
 )
 EX2 = Exercise(
     "09.2",
-    nudge="a rule the code enforces holds whatever the prompt says: refuse the call before it "
-    "runs, with an error result the model can read.",
-    pointer="a call has .name, .id and .arguments; tool_result(call.id, text, is_error=True) "
-    "from helpers.messages makes an error result; hand every other call to sundry.run_tool.",
+    look="the call the check names: its tool, its arguments, and what your function gave back "
+    "for it.",
+    idea="a rule the code enforces holds whatever the prompt says: the call is refused before "
+    "it runs, with an error result the model can read (it says why), and every other call runs "
+    "exactly as before.",
+    example="a guard that allows at most 3 items answers an order of 5 with an error result "
+    "saying the limit, and passes an order of 3 through untouched.",
 )
 EX3 = Exercise(
     "09.3",
-    nudge="a share is a part divided by the whole: the paragraph's tokens over the prompt's.",
-    pointer="count_sections(prompt, model) (under 'What it costs') gives each paragraph's .text "
-    "and .tokens: which one is yours, and what is the whole?",
+    look="the cell under 'What it costs': what the paragraphs' tokens add up to.",
+    idea="a share is a part divided by the whole: the paragraph's tokens over the prompt's.",
+    example="a paragraph of 30 tokens in a prompt of 120 is a share of 0.25.",
 )
 
 
@@ -212,47 +219,150 @@ def already_said(rule: str, prompt: str) -> str:
 
 
 def check_refund_guard(guarded_run_tool: Callable[[ToolCall], ToolResult]) -> Result:
-    """Call the learner's guard on refunds above, at and below $100, and on another tool; an
-    error result must say why (name the limit), and every other result must be the one
-    ``sundry.run_tool`` gives (a guard that fakes a success is refused)."""
+    """Run the learner's guard on hidden calls: refunds above, at and just above $100, one in
+    whole dollars, and other tools. An error result must answer the call by its id and say why
+    (name the limit); every other result must be the one ``sundry.run_tool`` gives (a guard that
+    fakes a success is refused)."""
     from helpers.examples import sundry
     from helpers.messages import tool_call
 
     order = {"order_id": "SO-48213", "reason": "damaged"}
-    cases = [
-        (tool_call("g1", "issue_refund", {**order, "amount_usd": 120.0}), "an error result"),
-        (tool_call("g2", "issue_refund", {**order, "amount_usd": 80.0}), "a normal result"),
-        (tool_call("g4", "issue_refund", {**order, "amount_usd": 100.0}), "a normal result"),
-        (tool_call("g3", "search_orders", {"query": "SO-48213"}), "a normal result"),
-    ]
 
-    def outcome(fn: Callable) -> Callable:
-        def run(call: ToolCall):
-            result = fn(call)
-            if result is None or result is ...:
-                return result
+    def refund(id: str, amount: float) -> ToolCall:
+        return tool_call(id, "issue_refund", {**order, "amount_usd": amount})
+
+    def judge(call: ToolCall, refused: bool):
+        def verdict(result: Any) -> str | None:
             if not isinstance(result, ToolResult):
-                return f"a {type(result).__name__}, not a tool result"
+                return f"your function gave a {type(result).__name__}, not a tool result"
             if result.call_id != call.id:
                 return f"a result for {result.call_id!r}: the result's call_id must be call.id"
-            if not result.is_error and result != sundry.run_tool(call):
-                return "a different result than sundry.run_tool gives: hand the call to it"
-            if result.is_error and "100" not in result.text:
+            if refused and (not result.is_error or result == sundry.run_tool(call)):
+                return "it went through: this refund is above the $100 limit"
+            if refused and "100" not in result.text:
                 return "an error result that does not say why (name the $100 limit)"
-            return f"{'an error' if result.is_error else 'a normal'} result"
+            if not refused and result.is_error and result != sundry.run_tool(call):
+                return "an error result for a call the limit allows"
+            if not refused and result != sundry.run_tool(call):
+                return "a different result than sundry.run_tool gives: hand the call to it"
+            return None
 
-        return run
+        return verdict
 
-    def describe(call: ToolCall) -> str:
-        return f"{call.name}({call.arguments.get('amount_usd', call.arguments.get('query'))})"
-
-    return check_function(
-        outcome(guarded_run_tool) if callable(guarded_run_tool) else guarded_run_tool,
-        cases,
+    calls = [
+        ("issue_refund(120.0), above the limit", refund("call_r8Kd", 120.0), True),
+        ("issue_refund(80.0), below it", refund("call_Tq3e", 80.0), False),
+        ("issue_refund(100.0), at the limit, not above it", refund("call_Bn7w", 100.0), False),
+        ("issue_refund(100.5), just above it", refund("call_Pz1s", 100.5), True),
+        ("issue_refund(125), in whole dollars", refund("call_Wc5m", 125), True),
+        (
+            "search_orders('SO-48213'), another tool",
+            tool_call("call_Yh2v", "search_orders", {"query": "SO-48213"}),
+            False,
+        ),
+        (
+            "get_order('SO-48213'), another tool on the same order",
+            tool_call("call_Ju9f", "get_order", {"order_id": "SO-48213"}),
+            False,
+        ),
+    ]
+    return check_cases(
+        guarded_run_tool,
+        [Case(name, (call,), judge(call, refused)) for name, call, refused in calls],
         EX2,
-        describe=describe,
         success=(
             "Right: above $100 the call is refused before it runs, and the model reads why; "
-            "below, and for every other tool, nothing changes. No prompt can promise that."
+            "at the limit, below it, and for every other tool, nothing changes. No prompt can "
+            "promise that"
         ),
+    )
+
+
+# ---- exercise 4 (optional): the system prompt's place on each wire ---------------------------
+
+EX4 = Exercise(
+    "09.4",
+    look="lesson 02's four bodies of the same request: where each one keeps the system prompt, "
+    "and what is left in its list of messages.",
+    idea="each wire format keeps the system prompt in one place of its own, outside the "
+    "conversation in three of them; a prompt written anywhere else is one more message the "
+    "model reads as someone's words, and an old prompt left in its place is a second one.",
+    example="in Anthropic's format, a body whose first message is a user message holding the "
+    "policy has no system prompt at all: the policy reads as the user's words.",
+)
+WIRE_FORMATS = ("openai-chat", "openai-responses", "anthropic", "gemini")
+
+
+def _placement_cases() -> list[tuple[str, dict, str, str]]:
+    """(what the case is, a body, its wire format, the prompt to set): each format, with a
+    system prompt already in its place and without one."""
+    from helpers.examples import crash_triage, sundry
+    from helpers.formats import render_for
+    from helpers.messages import Request, user
+
+    task = "Find why ./internal/orders panics on pickup orders, and fix it."
+    with_system = sundry.ticket()
+    without = Request("", [user(task)], list(crash_triage.TOOLS))
+    prompts = (crash_triage.SYSTEM_PROMPT, sundry.SYSTEM_PROMPT)
+    cases = []
+    for wire in WIRE_FORMATS:
+        body = render_for(with_system, wire).body
+        cases.append((f"{wire}, replacing the prompt it has", body, wire, prompts[0]))
+        body = render_for(without, wire).body
+        cases.append((f"{wire}, with no system prompt yet", body, wire, prompts[1]))
+    return cases
+
+
+def _placement_judge(body: dict, wire: str, prompt: str):
+    from helpers.formats import FormatError, parse
+
+    before = parse(body, wire)
+    talk = [m for m in before.messages if m.role != "system"]
+
+    def judge(got: Any) -> str | None:
+        if not isinstance(got, dict):
+            return f"your function returned a {type(got).__name__}, not a request body (a dict)"
+        try:
+            after = parse(got, wire)
+        except (FormatError, KeyError, TypeError, ValueError) as problem:
+            return f"it is no longer a {wire} body: {problem}"
+        systems = [m for m in after.messages if m.role == "system"]
+        pasted = [m for m in after.messages if m.role != "system" and prompt in m.text]
+        if pasted:
+            return f"the prompt sits in a {pasted[0].role} message, not where {wire} keeps it"
+        if not systems:
+            return f"the body has no system prompt where {wire} keeps one"
+        if len(systems) > 1:
+            return f"the body holds {len(systems)} system prompts: the old one is still there"
+        if systems[0].text in [m.text for m in before.messages if m.role == "system"]:
+            return "the body still holds the system prompt it had, not the one given"
+        if systems[0].text != prompt or after.messages[0] is not systems[0]:
+            return "its system prompt is not the one given"
+        if [m for m in after.messages if m.role != "system"] != talk:
+            return "the conversation's messages changed: only the system prompt should"
+        if (after.model, after.tools, after.tool_choice) != (
+            before.model,
+            before.tools,
+            before.tool_choice,
+        ):
+            return "the model, the tools or the tool choice changed: only the system prompt should"
+        return None
+
+    return judge
+
+
+def check_system_placement(set_system_prompt: Callable[[dict, str, str], dict]) -> Result:
+    """Run the learner's ``set_system_prompt(body, wire_format, prompt)`` on a body of each
+    wire format, with a system prompt and without; each result is read back as that format."""
+    cases = [
+        Case(name, (body, wire, prompt), _placement_judge(body, wire, prompt))
+        for name, body, wire, prompt in _placement_cases()
+    ]
+    return check_cases(
+        set_system_prompt,
+        cases,
+        EX4,
+        success="Right: one system prompt, in each format's own place, and the conversation "
+        "untouched. A helper that 'reminds' the model by pasting the prompt into a user message "
+        "gets none of this",
     )

@@ -9,9 +9,10 @@ from decimal import Decimal
 from typing import Any
 
 from course.exercises import (
+    Case,
     Exercise,
     Result,
-    as_number,
+    check_cases,
     check_number,
     check_text,
     not_answered,
@@ -21,25 +22,34 @@ from helpers.messages import Request, Tool
 
 EX1 = Exercise(
     "05.1",
-    nudge="each provider renders the same tool list its own way, so the count depends on the "
-    "model the request is addressed to; count only the tools part, with `fourteen`.",
-    pointer="the provider table under 'What Sundry's request is made of' builds "
-    "Request(model, messages, tools) with default_model(...) and reads .part('tools'); "
-    "fourteen (in the 'Nine tools or fourteen' cell) holds all fourteen tools.",
+    look="the five new tools are in sundry.EXTRA_TOOLS, and none of them has been counted yet; "
+    "the cell under 'Which parts of a definition cost' counts a list of tools one by one.",
+    idea="a tool costs its whole definition on every request: its description, its name line "
+    "and its parameters (their names, types, descriptions and enums), whether it is called or "
+    "not.",
+    example="of two tools with the same name length, one with a one-line description and a "
+    "single free-text parameter, the other with a short description but four parameters, two "
+    "of them enums of five values, the second usually costs more.",
 )
 EX2 = Exercise(
     "05.2",
-    nudge="the five new tools have not been counted yet; count each whole definition "
-    "(description, name line and parameters) and compare.",
-    pointer="tool_parts(tools, model), used under 'Which parts of a definition cost', gives one "
-    "entry per tool with .name and .total; sundry.EXTRA_TOOLS holds the five new ones.",
+    look="the cell under 'Nine tools or fourteen' prices the same requests with another tool "
+    "list; a ticket's input tokens are the sum of its requests' totals.",
+    idea="every tool definition rides on every request of a ticket, called or not; the ticket "
+    "pays for yours as many times as it has requests.",
+    example="a tool of 50 tokens added to a ticket of 3 requests adds 150 input tokens, even if "
+    "the agent never calls it.",
 )
 EX3 = Exercise(
     "05.3",
-    nudge="every tool definition rides on every request of a ticket, called or not; the ticket "
-    "pays for yours as many times as it has requests.",
-    pointer="with_tools(requests, tools) swaps the tools of every request (as the optional tool "
-    "picker does); count(r).total for each request r, summed, gives a ticket's input tokens.",
+    look="which tools each hidden request's history has already called (its assistant "
+    "messages' calls), and the order of the tools in the request you were given.",
+    idea="a picked tool list is still a request: every tool the history has called stays "
+    "defined, the tools keep the order of the full list (so the same pick gives the same "
+    "bytes, for the cache of lesson 06), and a wanted name the agent does not have is left out. "
+    "Only the tools change, never the messages.",
+    example="with tools [a, b, c, d], a history that called c, and wanted [d, a], the picked "
+    "list is [a, c, d].",
 )
 
 
@@ -47,38 +57,6 @@ def _catalogue():
     from helpers.examples import sundry
 
     return sundry.TOOLS + sundry.EXTRA_TOOLS
-
-
-def check_claude_fourteen(answer: int, first: Request) -> Result:
-    from helpers.messages import Request as Req
-    from helpers.models import default_model
-    from helpers.tokens import count
-
-    claude = default_model("anthropic")
-    fourteen = count(Req(claude, first.messages, _catalogue()))
-    expected = fourteen.part("tools")
-    nine = count(Req(claude, first.messages, first.tools)).part("tools")
-    slips = {  # the likely wrong numbers, and what each one is
-        count(Req(first.model, first.messages, _catalogue())).part("tools"): (
-            f"that is the count for {first.model}: the request must be addressed to Claude"
-        ),
-        nine: "that is Claude's count for the nine tools, not the fourteen",
-        fourteen.total: "that is the whole request; only its tools part is asked",
-    }
-    value = as_number(answer)
-    if value is not None and value != expected and int(value) == value and int(value) in slips:
-        what = f"you gave {answer!r}: {slips[int(value)]}"
-        return not_yet(EX1, what, kind="number", expected=expected, tolerance=Decimal(0))
-    return check_number(
-        answer,
-        expected,
-        EX1,
-        success=(
-            f"Right: {expected:,} tokens of tools for {claude} with fourteen (an estimate: the "
-            f"lesson's proxy), {expected - nine:+,} over nine, on every request. The same five "
-            "tools cost each provider a different amount."
-        ),
-    )
 
 
 def check_costliest_new_tool(answer: str, model: str) -> Result:
@@ -95,11 +73,11 @@ def check_costliest_new_tool(answer: str, model: str) -> Result:
             known = {t.name.lower() for t in sundry.TOOLS}
             where = " (it is one of the nine)" if answer.lower() in known else ""
             what = f"{answer!r} is not one of the five new names{where}: see sundry.EXTRA_TOOLS"
-            return not_yet(EX2, what, kind="text", expected=best[0].name)
+            return not_yet(EX1, what, kind="text", expected=best[0].name)
     return check_text(
         answer,
         best[0].name,
-        EX2,
+        EX1,
         spellings=[p.name for p in best[1:]],
         ignore_case=True,
         success=(
@@ -146,19 +124,19 @@ def check_added_tool(answer: int, my_tool: Any, requests: list[Request], model: 
     from helpers.examples import sundry
 
     if not_answered(answer):
-        return check_number(answer, 0, EX3, success="")  # says "not answered yet"
+        return check_number(answer, 0, EX2, success="")  # says "not answered yet"
     if not isinstance(my_tool, Tool) or not my_tool.name or not my_tool.description:
         what = "my_tool is not yet a Tool with a name and a description"
-        return not_yet(EX3, what, kind="number", expected=0, tolerance=Decimal(0))
+        return not_yet(EX2, what, kind="number", expected=0, tolerance=Decimal(0))
     from standin.rules.schemas import schema_error
 
     problem = schema_error(my_tool.parameters)
     if problem is not None:  # a provider would refuse the request: no cost to compare
         what = f"my_tool's parameters are not a valid JSON Schema ({problem}): refused"
-        return not_yet(EX3, what, kind="number", expected=0, tolerance=Decimal(0))
+        return not_yet(EX2, what, kind="number", expected=0, tolerance=Decimal(0))
     refused = provider_refusal(my_tool, sundry.TOOLS)
     if refused:
-        return not_yet(EX3, refused, kind="number", expected=0, tolerance=Decimal(0))
+        return not_yet(EX2, refused, kind="number", expected=0, tolerance=Decimal(0))
     from helpers.tokens import count
 
     tools = [*sundry.TOOLS, my_tool]
@@ -169,10 +147,135 @@ def check_added_tool(answer: int, my_tool: Any, requests: list[Request], model: 
     return check_number(
         answer,
         expected,
-        EX3,
+        EX2,
         success=(
             f"Right: {my_tool.name} adds {expected} input tokens to this {len(requests)}-request "
             f"ticket ({expected // len(requests)} per request), ${before:.6f} -> ${after:.6f} "
             f"(+{100 * (after / before - 1):.1f}%), whether the agent calls it or not."
+        ),
+    )
+
+
+# ---- exercise 3 (optional): a tool picker that keeps the request valid and cacheable ----------
+
+
+def pick_cases() -> list[Case]:
+    """The hidden requests of exercise 3: Maya's first request and a later one of her ticket,
+    with wanted lists in and out of the catalogue's order, with a name the agent does not have,
+    and with nothing wanted."""
+    from dataclasses import replace
+
+    from helpers.examples import sundry
+    from helpers.messages import assistant, tool, tool_call, tool_result
+    from helpers.models import default_model
+
+    first = sundry.opening(default_model("openai"))
+    call = tool_call("call_1", "search_orders", {"query": "SO-48213"})
+    refund = tool_call("call_2", "check_refund_eligibility", {"order_id": "SO-48213"})
+    later = replace(
+        first,
+        messages=[
+            *first.messages,
+            assistant(call),
+            tool(tool_result("call_1", '{"order_id": "SO-48213", "status": "delivered"}')),
+            assistant("Let me check the refund.", refund),
+            tool(tool_result("call_2", '{"eligible": true}')),
+        ],
+    )
+    return [
+        _pick_case(
+            "the first request, wanting two tools in the list's order",
+            first,
+            ["search_orders", "issue_refund"],
+        ),
+        _pick_case(
+            "the first request, wanting the same two the other way round",
+            first,
+            ["issue_refund", "search_orders"],
+        ),
+        _pick_case(
+            "a later request whose history called two tools, wanting a third",
+            later,
+            ["escalate_to_human"],
+        ),
+        _pick_case(
+            "wanting a tool the agent does not have", first, ["start_return", "search_orders"]
+        ),
+        _pick_case("the first request, wanting no tool at all", first, []),
+    ]
+
+
+def _pick_case(name: str, request: Request, wanted: list[str]) -> Case:
+    return Case(name, (request, wanted), _pick_judge(request, wanted))
+
+
+def _pick_judge(request: Request, wanted: list[str]) -> Any:
+    from helpers.formats import FORMATS, render
+    from helpers.tokens import count
+
+    called = {c.name for m in request.messages for c in m.tool_calls}
+    keep = [t for t in request.tools if t.name in set(wanted) | called]
+
+    def judge(out: Any) -> str | None:
+        got, given = out
+        if given != request:
+            return "your function changed the request it was given: return a changed copy"
+        if not isinstance(got, Request):
+            return f"your function returned a {type(got).__name__}, not a Request"
+        if got.messages != request.messages or got.model != request.model:
+            return "the messages (or the model) changed: a tool picker changes only the tools"
+        names = [t.name for t in got.tools]
+        if len(set(names)) != len(names):
+            return f"the picked list names a tool twice: {names}"
+        unknown = [n for n in names if n not in {t.name for t in request.tools}]
+        if unknown:
+            return f"the picked list has {unknown}, which the request's tools do not define"
+        lost = [t.name for t in keep if t.name not in names]
+        if lost:
+            why = [n for n in lost if n in called]
+            if why:
+                return (
+                    f"{why} left the list, but the history already called it: the model would "
+                    "read a call to a tool the request no longer defines"
+                )
+            return f"{lost} was wanted, and is not in the picked list"
+        extra = [n for n in names if n not in {t.name for t in keep}]
+        if extra:
+            return f"{extra} is neither wanted nor called: it costs tokens on every request"
+        if got.tools != keep:
+            order = [t.name for t in request.tools if t.name in names]
+            return (
+                f"the picked tools come as {names}, and the request lists them as {order}: "
+                "the same pick in another order is other bytes, and a cache miss"
+            )
+        for profile in FORMATS:
+            render(got, profile)  # every format can carry it
+        before, after = count(request).part("tools"), count(got).part("tools")
+        if after > before:
+            return f"the tools part grew from {before} to {after} tokens"
+        return None
+
+    return judge
+
+
+def _given_too(fn: Any) -> Any:
+    def run(request: Request, wanted: list[str]) -> Any:
+        got = fn(request, wanted)
+        return None if got is None or got is ... else (got, request)
+
+    return run
+
+
+def check_pick_tools(fn: Any) -> Result:
+    """Run the learner's ``pick_tools(request, wanted)`` on hidden requests."""
+    if not callable(fn):
+        return check_cases(fn, [], EX3, success="")
+    return check_cases(
+        _given_too(fn),
+        pick_cases(),
+        EX3,
+        success=(
+            "Right: only what is wanted or already called, in the list's own order, and the "
+            "messages untouched: a smaller bill per request, the same bytes for the same pick"
         ),
     )

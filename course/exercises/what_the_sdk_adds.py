@@ -5,12 +5,17 @@ Exercises of notebooks/07_what_the_sdk_adds.ipynb."""
 from __future__ import annotations
 
 import contextlib
+import copy
+import functools
 import json
+from collections.abc import Callable
 from typing import Any
 
 from course.exercises import (
+    Case,
     Exercise,
     Result,
+    check_cases,
     check_text,
     check_value,
     not_answered,
@@ -19,20 +24,153 @@ from course.exercises import (
 
 EX1 = Exercise(
     "07.1",
-    nudge="an SDK retries a 429 on its own; with retries turned off, the first 429 reaches your "
-    "code as an exception, a typed error class of the SDK.",
-    pointer="openai.OpenAI(..., max_retries=0) makes a client that never retries; "
-    "provider.inject(RateLimited(...)) as in the 429 cell; catch the exception with "
-    "try/except Exception as err and read type(err).__name__.",
+    look="the two paragraphs under 'A 429, and the retry': what the SDK retries, what the "
+    "server's headers can overrule and in which order, how many retries it makes, and how long "
+    "it waits before each.",
+    idea="the SDK's decision has an order: the server's headers first (a wait too long to honour, "
+    "then an explicit yes or no), then the kind of status (is the request itself wrong, or "
+    "might a later try succeed?), then the retries left. The wait is the server's hint when it "
+    "gives one, else a backoff that grows with each retry.",
+    example="a 502 with no headers on the first failure: wait about half a second (the SDK takes "
+    "up to a quarter off at random). The same 502 after one retry: about a second. A 401: "
+    "never. A 401 with x-should-retry: true: like the 502.",
 )
 EX2 = Exercise(
     "07.2",
-    nudge="the body holds the arguments that describe the request to the model; an argument "
+    look="chat_body, the body of the first call in 'What the OpenAI SDK sends': its keys are "
+    "keyword arguments of create(), the values what was passed; and the headers the SDK "
+    "added beside it.",
+    idea="the body holds the arguments that describe the request to the model; an argument "
     "that only configures the client (how long to wait, how often to retry) stays on your "
     "machine.",
-    pointer="compare with chat_body, the body of the first call in 'What the OpenAI SDK sends':"
-    " its keys are keyword arguments of create(), the values are what was passed.",
+    example="create(model=m, messages=msgs, max_retries=5) sends a body with two keys, model "
+    "and messages: the retry setting changes what the client does, not what it sends.",
 )
+EX3 = Exercise(
+    "07.3",
+    look="the cell under 'A 429, and the retry' injects a 429 the same way; a client made with "
+    "max_retries=0 never retries, and the exception that reaches your code has a class name "
+    "(type(err).__name__).",
+    idea="an SDK retries a 429 on its own; with retries turned off, the first 429 reaches your "
+    "code as an exception, a typed error class of the SDK, one per kind of failure.",
+    example="with retries off, a 500 from the server reaches your code as the SDK's "
+    "InternalServerError, after exactly one request.",
+)
+
+
+# ---- exercise 1: the retry decision, judged by the installed SDK's own code --------------------
+
+#: (what the case is, status, response headers in lower case, retries already made)
+RETRY_CASES: list[tuple[str, int, dict[str, str], int]] = [
+    ("a 503 with no headers, first failure", 503, {}, 0),
+    ("a 429 whose retry-after-ms says 250, first failure", 429, {"retry-after-ms": "250"}, 0),
+    ("a 500 after one retry already", 500, {}, 1),
+    ("a 400 (a mistake in the request)", 400, {}, 0),
+    ("a 409 (a lock conflict), first failure", 409, {}, 0),
+    ("a 429 whose retry-after says 30 seconds", 429, {"retry-after": "30"}, 0),
+    ("a 429 whose retry-after says 300 seconds", 429, {"retry-after": "300"}, 0),
+    ("a 400 with x-should-retry: true", 400, {"x-should-retry": "true"}, 0),
+    ("a 503 with x-should-retry: false", 503, {"x-should-retry": "false"}, 0),
+    ("a 502 after two retries already", 502, {}, 2),
+    ("a 404 (no such model)", 404, {}, 0),
+]
+
+
+GIVE_UP = "give up"  # what the check reads a learner's None as, once the function answers
+
+
+@functools.cache
+def _sdk_client() -> Any:
+    """An OpenAI client that never sends anything: only its retry decision is read."""
+    import openai
+
+    return openai.OpenAI(base_url="http://127.0.0.1:9/v1", api_key="unused")
+
+
+def sdk_retry(
+    status: int, headers: dict[str, str], retries_done: int
+) -> tuple[float, float] | None:
+    """What the installed OpenAI SDK does with this answer: None (give up), else the range of
+    seconds it waits (its backoff takes up to a quarter off at random). Read from the SDK's own
+    ``_should_retry`` and its retry constants, not restated here."""
+    import httpx
+    from openai import _constants as sdk
+
+    client = _sdk_client()
+    response = httpx.Response(status, headers=headers)
+    if retries_done >= client.max_retries or not client._should_retry(response):
+        return None
+    hint = client._parse_retry_after_header(response.headers)
+    if hint is not None and 0 < hint <= sdk.MAX_RETRY_AFTER_DELAY:
+        return hint, hint
+    backoff = min(sdk.INITIAL_RETRY_DELAY * 2.0**retries_done, sdk.MAX_RETRY_DELAY)
+    return 0.75 * backoff, backoff
+
+
+def _retry_judge(status: int, headers: dict[str, str], done: int) -> Callable[[Any], str | None]:
+    expected = sdk_retry(status, headers, done)
+
+    def judge(got: Any) -> str | None:
+        if got is GIVE_UP or got is False:
+            got = None
+        if expected is None:
+            if got is None:
+                return None
+            return f"your function waits {got!r} and tries again, and the SDK gives up here"
+        if got is None or got is True:
+            return f"your function gave {got!r}, and the SDK tries again here, after a wait"
+        if isinstance(got, bool) or not isinstance(got, int | float):
+            return f"your function gave {got!r}: give the seconds to wait, as a number"
+        low, high = expected
+        if low - 1e-9 <= got <= high + 1e-9:
+            return None
+        return f"your function waits {got!r} s, and the SDK waits {_wait(low, high)}"
+
+    return judge
+
+
+def _wait(low: float, high: float) -> str:
+    return f"{high:g} s" if low == high else f"between {low:g} and {high:g} s"
+
+
+def _never_answers(fn: Callable, cases: list[Case]) -> bool:
+    """True when the function returns None (or ...) on every case: its body is not written."""
+    for case in cases:
+        try:
+            if fn(*copy.deepcopy(case.args)) not in (None, ...):
+                return False
+        except Exception:  # check_cases reports it, with the case
+            return False
+    return True
+
+
+def _none_is_give_up(fn: Callable) -> Callable:
+    def run(*args: Any) -> Any:
+        got = fn(*args)
+        return GIVE_UP if got is None else got
+
+    return run
+
+
+def check_retry(fn: Callable[[int, dict, int], float | None]) -> Result:
+    """Run the learner's ``retry_delay(status, headers, retries_done)`` on hidden answers and
+    compare with what the installed OpenAI SDK does with each."""
+    cases = [
+        Case(name, (status, headers, done), _retry_judge(status, headers, done))
+        for name, status, headers, done in RETRY_CASES
+    ]
+    if callable(fn) and not _never_answers(fn, cases):
+        fn = _none_is_give_up(fn)  # None means "give up" once the function answers at all
+    return check_cases(
+        fn,
+        cases,
+        EX1,
+        success=(
+            "Right: your function retries what the SDK retries and waits as long. Now it is "
+            "your code's decision, and you can change it: queue the ticket instead of waiting, "
+            "or give up sooner for a user who is watching"
+        ),
+    )
 
 
 def check_no_retry(answer: str, provider: Any) -> Result:
@@ -60,7 +198,7 @@ def check_no_retry(answer: str, provider: Any) -> Result:
     parents = {"APIError", "APIStatusError", "openai.APIError", "openai.APIStatusError"}
     if isinstance(answer, str) and answer.strip() in parents:
         return not_yet(
-            EX1,
+            EX3,
             f"{answer.strip()} is a parent class of the one raised: name the subclass",
             kind="text",
             expected=expected,
@@ -70,7 +208,7 @@ def check_no_retry(answer: str, provider: Any) -> Result:
     made = last is not None and last.status == 429
     if not not_answered(answer) and not (made and last.header("x-stainless-retry-count") == "0"):
         return not_yet(
-            EX1,
+            EX3,
             "the provider's last exchange is not one 429 sent with retry count 0; make the call "
             "with max_retries=0 first",
             kind="text",
@@ -80,7 +218,7 @@ def check_no_retry(answer: str, provider: Any) -> Result:
     return check_text(
         answer,
         expected,
-        EX1,
+        EX3,
         spellings=[f"openai.{expected}"],
         success=(
             f"Right: openai.{expected}, after exactly one request. With max_retries=0 your own "

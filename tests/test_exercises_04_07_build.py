@@ -1,0 +1,414 @@
+"""The build exercises of lessons 04-07: each check refuses plausible wrong implementations,
+naming the hidden case that failed and why, and accepts right ones written differently.
+
+Cheap by design: the hidden cases are built in memory (no provider run) except where the real
+SDK is the judge (07), which talks to a local provider on loopback.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from course import exercises
+from course.exercises import array_is_rebuilt as ex04
+from course.exercises import caching_the_prefix as ex06
+from course.exercises import tools_are_context as ex05
+from course.exercises import what_the_sdk_adds as ex07
+from helpers.messages import Message, Request, Text, assistant, system, tool, user
+from helpers.models import default_model
+
+MODEL = default_model("openai")
+
+
+@pytest.fixture(autouse=True)
+def _fresh():
+    exercises.reset()
+
+
+# ---- 04.1 next_request ------------------------------------------------------------------------
+
+
+def _next_right(request, reply, results):
+    messages = [*request.messages, reply.message]
+    if results:
+        messages.append(tool(*results))
+    return replace(request, messages=messages)
+
+
+def _next_right_other_way(request, reply, results):
+    new = Request(
+        request.model,
+        list(request.messages),
+        request.tools,
+        request.tool_choice,
+        request.max_tokens,
+    )
+    new.messages.append(reply.message)
+    if reply.message.tool_calls:
+        new.messages.append(Message("tool", list(results)))
+    return new
+
+
+@pytest.mark.parametrize("fn", [_next_right, _next_right_other_way])
+def test_04_1_right_next_requests_written_two_ways_pass(fn):
+    result = ex04.check_next_request(fn)
+    assert result, result.message
+    assert "All 4 hidden cases passed" in result.message
+
+
+def _appends_in_place(request, reply, results):
+    request.messages.append(reply.message)
+    if results:
+        request.messages.append(tool(*results))
+    return request
+
+
+def _one_message_per_result(request, reply, results):
+    return replace(request, messages=[*request.messages, reply.message, *map(tool, results)])
+
+
+def _always_a_tool_message(request, reply, results):
+    return replace(request, messages=[*request.messages, reply.message, tool(*results)])
+
+
+def _drops_failed_results(request, reply, results):
+    kept = [r for r in results if not r.is_error]
+    return _next_right(request, reply, kept)
+
+
+def _keeps_the_text_only(request, reply, results):
+    return _next_right(request, replace(reply, message=assistant(reply.message.text)), results)
+
+
+def _loses_the_settings(request, reply, results):
+    return Request(request.model, _next_right(request, reply, results).messages, request.tools)
+
+
+def _restarts_from_the_task(request, reply, results):
+    return _next_right(replace(request, messages=request.messages[:2]), reply, results)
+
+
+@pytest.mark.parametrize(
+    ("fn", "case", "why"),
+    [
+        (_appends_in_place, "case 1 of 4", "changed the request it was given"),
+        (_keeps_the_text_only, "case 1 of 4", "not the model's reply as it came back"),
+        (_restarts_from_the_task, "case 2 of 4", "does not start with all 4 messages"),
+        (_one_message_per_result, "case 3 of 4", "one tool message right after it"),
+        (_drops_failed_results, "case 3 of 4", "failed ones too"),
+        (_loses_the_settings, "case 3 of 4", "max_tokens differ"),
+        (_always_a_tool_message, "case 4 of 4", "the request ends with the reply"),
+    ],
+)
+def test_04_1_wrong_next_requests_are_refused_on_the_case_that_shows_it(fn, case, why):
+    result = ex04.check_next_request(fn)
+    assert not result
+    assert case in result.message and why in result.message, result.message
+    assert "messages.append" not in result.message and "replace(" not in result.message
+
+
+def test_04_1_the_rules_of_the_list_judge_what_the_other_checks_let_through():
+    """A request the appended-messages checks cannot tell (a tool message whose results answer
+    calls of another id) is refused by a provider's rules, named."""
+    from helpers.messages import tool_result
+
+    def wrong_ids(request, reply, results):
+        renamed = [tool_result("call_X", r.content, r.is_error) for r in results]
+        return _next_right(request, reply, renamed)
+
+    result = ex04.check_next_request(wrong_ids)
+    assert not result and "case 1 of 4" in result.message
+    assert "the tool message does not hold" in result.message or "would refuse" in result.message
+
+
+# ---- 06.2 stamp -------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def triage_requests():
+    """The crash-triage run's requests, as lesson 06 parses them (one local run, ~2 s)."""
+    from helpers.examples import crash_triage
+    from helpers.formats import parse
+    from helpers.loop import run
+    from standin import LocalProvider
+
+    with LocalProvider(scenario="crash-triage") as p:
+        workspace = crash_triage.Workspace()
+        trace = run(
+            crash_triage.opening(MODEL),
+            lambda call: crash_triage.run_tool(call, workspace),
+            format="openai-chat",
+            base_url=p.url,
+            finish=crash_triage.FINISH,
+        )
+    return [parse(step.request_body, "openai-chat") for step in trace.steps]
+
+
+def _stamp_after(request, when):
+    return replace(request, messages=[*request.messages, user(f"Current time: {when}")])
+
+
+def _stamp_as_a_late_system_line(request, when):
+    fresh = Request(request.model, list(request.messages), request.tools, request.tool_choice)
+    fresh.max_tokens = request.max_tokens
+    fresh.messages.append(Message("system", [Text("Current time: " + when)]))
+    return fresh
+
+
+@pytest.mark.parametrize("fn", [_stamp_after, _stamp_as_a_late_system_line])
+def test_06_2_stamps_after_everything_written_two_ways_pass(fn, triage_requests):
+    result = ex06.check_stamp(fn, triage_requests, MODEL)
+    assert result, result.message
+    assert "All 3 hidden cases passed" in result.message
+
+
+def _time_on_top(request, when):
+    policy = system(f"Current time: {when}\n{request.messages[0].text}")
+    return replace(request, messages=[policy, *request.messages[1:]])
+
+
+def _time_at_the_end_of_the_system_prompt(request, when):
+    policy = system(f"{request.messages[0].text}\nCurrent time: {when}")
+    return replace(request, messages=[policy, *request.messages[1:]])
+
+
+def _time_in_the_last_message(request, when):
+    last = request.messages[-1]
+    stamped = Message(last.role, [*last.content, Text(f"Current time: {when}")])
+    return replace(request, messages=[*request.messages[:-1], stamped])
+
+
+def _time_forgotten(request, when):
+    return replace(request, messages=[*request.messages, user("Current time: now")])
+
+
+@pytest.mark.parametrize(
+    ("fn", "why"),
+    [
+        (_time_on_top, "breaks in messages[0]"),
+        (_time_at_the_end_of_the_system_prompt, "breaks in messages[0]"),
+        (_time_in_the_last_message, "openai-chat would refuse request 1"),
+        (_time_forgotten, "does not carry its time"),
+    ],
+)
+def test_06_2_wrong_stamps_are_refused_with_where_the_cache_broke(fn, why, triage_requests):
+    result = ex06.check_stamp(fn, triage_requests, MODEL)
+    assert not result and "case 1 of 3" in result.message
+    assert why in result.message, result.message
+
+
+def test_06_2_a_stamp_in_the_users_first_message_breaks_the_conversation_case(triage_requests):
+    """The task message comes right after tools and system prompt: stamping it leaves too
+    short a prefix for OpenAI's minimum on every ticket."""
+
+    def in_the_task(request, when):
+        task = user(f"Current time: {when}\n{request.messages[1].text}")
+        return replace(request, messages=[request.messages[0], task, *request.messages[2:]])
+
+    result = ex06.check_stamp(in_the_task, triage_requests, MODEL)
+    assert not result and "breaks in messages[1]" in result.message
+
+
+# ---- 07.1 retry_delay -------------------------------------------------------------------------
+
+
+def _hint(headers):
+    if "retry-after-ms" in headers:
+        return float(headers["retry-after-ms"]) / 1000
+    if "retry-after" in headers:
+        return float(headers["retry-after"])
+    return None
+
+
+def _retry_right(status, headers, retries_done):
+    hint = _hint(headers)
+    if retries_done >= 2 or (hint is not None and hint > 120):
+        return None
+    verdict = headers.get("x-should-retry")
+    if verdict == "false" or (verdict != "true" and status not in (408, 409, 429) and status < 500):
+        return None
+    return hint if hint else 0.5 * 2**retries_done
+
+
+RETRIED = {408, 409, 429} | set(range(500, 600))
+
+
+def _retry_right_other_way(status, headers, retries_done):
+    """Same decision, written as a table of overrides, giving the jittered low end."""
+    wait = _hint(headers)
+    overrules = {"true": True, "false": False}.get(headers.get("x-should-retry", ""))
+    retry = (
+        retries_done < 2
+        and not (wait is not None and wait > 120)
+        and (overrules if overrules is not None else status in RETRIED)
+    )
+    if not retry:
+        return False
+    return wait if wait and wait > 0 else 0.75 * 0.5 * 2**retries_done
+
+
+@pytest.mark.parametrize("fn", [_retry_right, _retry_right_other_way])
+def test_07_1_the_sdks_retry_decision_written_two_ways_passes(fn):
+    result = ex07.check_retry(fn)
+    assert result, result.message
+    assert "All 11 hidden cases passed" in result.message
+
+
+def _status_only(status, headers, retries_done):
+    if retries_done < 2 and (status in RETRIED):
+        return 0.5 * 2**retries_done
+    return None
+
+
+def _milliseconds_read_as_seconds(status, headers, retries_done):
+    seconds = {**headers}
+    if "retry-after-ms" in seconds:
+        seconds["retry-after"] = seconds.pop("retry-after-ms")
+    return _retry_right(status, seconds, retries_done)
+
+
+def _no_limit_on_retries(status, headers, retries_done):
+    return _retry_right(status, headers, 0 if retries_done >= 2 else retries_done)
+
+
+def _every_error_retried(status, headers, retries_done):
+    return _retry_right(500 if status < 500 else status, headers, retries_done)
+
+
+def _no_backoff(status, headers, retries_done):
+    return _retry_right(status, headers, retries_done) and (_hint(headers) or 0.5)
+
+
+@pytest.mark.parametrize(
+    ("fn", "case", "why"),
+    [
+        (_status_only, "case 2 of 11", "the SDK waits 0.25 s"),
+        (_milliseconds_read_as_seconds, "case 2 of 11", "the SDK tries again here"),
+        (_no_backoff, "case 3 of 11", "between 0.75 and 1 s"),
+        (_every_error_retried, "case 4 of 11", "the SDK gives up here"),
+        (_no_limit_on_retries, "case 10 of 11", "the SDK gives up here"),
+    ],
+)
+def test_07_1_wrong_retry_decisions_are_refused_on_the_case_that_shows_it(fn, case, why):
+    result = ex07.check_retry(fn)
+    assert not result and case in result.message and why in result.message, result.message
+
+
+def test_07_1_the_judge_reads_the_sdks_own_backoff():
+    """The range the check accepts is where the installed SDK's own wait falls."""
+    import httpx
+    import openai
+    from openai._models import FinalRequestOptions
+
+    client = openai.OpenAI(base_url="http://127.0.0.1:9/v1", api_key="unused")
+    options = FinalRequestOptions.construct(method="post", url="/chat/completions")
+    for done in (0, 1):
+        low, high = ex07.sdk_retry(503, {}, done)
+        waits = [
+            client._calculate_retry_timeout(client.max_retries - done, options, httpx.Headers())
+            for _ in range(50)
+        ]
+        assert all(low <= w <= high for w in waits) and max(waits) - min(waits) > 0
+    assert ex07.sdk_retry(429, {"retry-after-ms": "250"}, 0) == (0.25, 0.25)
+    assert ex07.sdk_retry(400, {}, 0) is None
+
+
+def test_07_1_a_blank_body_is_not_answered_but_a_function_that_gives_up_everywhere_is_wrong():
+    def blank(status, headers, retries_done): ...
+
+    assert "not answered yet" in ex07.check_retry(blank).message
+    told = ex07.check_retry(lambda status, headers, done: False)
+    assert not told and "case 1 of 11" in told.message and "tries again" in told.message
+
+
+# ---- 05.3 pick_tools --------------------------------------------------------------------------
+
+
+def _pick_right(request, wanted):
+    called = {call.name for message in request.messages for call in message.tool_calls}
+    return replace(
+        request, tools=[t for t in request.tools if t.name in wanted or t.name in called]
+    )
+
+
+def _pick_right_other_way(request, wanted):
+    keep = set(wanted)
+    for message in request.messages:
+        keep |= {block.name for block in message.content if block.type == "tool_call"}
+    tools = [t for t in request.tools if t.name in keep]
+    return Request(request.model, request.messages, tools, request.tool_choice, request.max_tokens)
+
+
+@pytest.mark.parametrize("fn", [_pick_right, _pick_right_other_way])
+def test_05_3_a_picker_written_two_ways_passes(fn):
+    result = ex05.check_pick_tools(fn)
+    assert result, result.message
+    assert "All 5 hidden cases passed" in result.message
+
+
+def _in_the_wanted_order(request, wanted):
+    by_name = {t.name: t for t in request.tools}
+    return replace(request, tools=[by_name[n] for n in wanted if n in by_name])
+
+
+def _only_the_wanted(request, wanted):
+    return replace(request, tools=[t for t in request.tools if t.name in wanted])
+
+
+def _wanted_looked_up_blindly(request, wanted):
+    by_name = {t.name: t for t in request.tools}
+    called = [c.name for m in request.messages for c in m.tool_calls]
+    picked = (by_name[n] for n in {*wanted, *called})
+    return replace(request, tools=sorted(picked, key=request.tools.index))
+
+
+def _cut_in_place(request, wanted):
+    request.tools = [t for t in request.tools if t.name in wanted]
+    return request
+
+
+@pytest.mark.parametrize(
+    ("fn", "case", "why"),
+    [
+        (_cut_in_place, "case 1 of 5", "changed the request it was given"),
+        (_in_the_wanted_order, "case 2 of 5", "a cache miss"),
+        (_only_the_wanted, "case 3 of 5", "the history already called it"),
+        (_wanted_looked_up_blindly, "case 4 of 5", "raised KeyError"),
+    ],
+)
+def test_05_3_wrong_pickers_are_refused_on_the_case_that_shows_it(fn, case, why):
+    result = ex05.check_pick_tools(fn)
+    assert not result and case in result.message and why in result.message, result.message
+
+
+def test_07_1_the_judge_agrees_with_what_the_sdk_does_on_the_wire():
+    """Two answers from a local provider on loopback: the SDK retries the one the judge says it
+    retries (after the hinted wait) and raises on the one the judge says it gives up on."""
+    import time
+
+    import openai
+
+    from helpers.examples import sundry
+    from helpers.formats import render
+    from standin import LOCAL_KEY, LocalProvider, RateLimited, ServerError
+
+    with LocalProvider("sundry") as p:
+        client = openai.OpenAI(base_url=p.base_url("openai"), api_key=LOCAL_KEY)
+        body = render(sundry.opening(MODEL), "openai-chat").body
+        p.inject(RateLimited(retry_after=0.01, retry_after_ms=250))
+        started = time.monotonic()
+        client.chat.completions.create(**body)
+        waited = time.monotonic() - started
+        first = p.recorder.exchanges[-2]
+        headers = {k.lower(): v for k, v in first.response_headers if k.lower().startswith("retry")}
+        low, high = ex07.sdk_retry(first.status, headers, 0)
+        assert [e.status for e in p.recorder.exchanges[-2:]] == [429, 200]
+        assert low == high == 0.25 and waited >= low
+        p.recorder.clear()
+        p.inject(ServerError(400))
+        with pytest.raises(openai.BadRequestError):
+            client.chat.completions.create(**body)
+        assert [e.status for e in p.recorder] == [400]
+        assert ex07.sdk_retry(400, {}, 0) is None

@@ -1,0 +1,354 @@
+"""The build exercises of lessons 08-10 (issue 33): each check runs the learner's function on
+hidden cases. For each, plausible wrong implementations are refused on the case that shows the
+mistake, for the right reason, and right ones written in different ways are accepted.
+
+08.2 ``repair(body, first)``: a recorded OpenAI Chat body with the lesson's bugs, repaired.
+09.2 ``guarded_run_tool(call)``: a refund limit enforced in code.
+10.1 ``compact(history, keep_last, summary)``: a shortened history that keeps the rules.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from course import exercises
+from course.exercises import reading_a_request as ex08
+from course.exercises import rules_of_the_list as ex10
+from course.exercises import the_system_prompt as ex09
+from helpers.examples import sundry
+from helpers.messages import tool_result, user
+from helpers.models import default_model
+from helpers.rules import turn_boundaries
+
+MODEL = default_model("openai")
+
+
+@pytest.fixture(autouse=True)
+def _fresh():
+    exercises.reset()
+
+
+def _refused(result, case: str, reason: str) -> None:
+    """The check refused, naming ``case`` and saying ``reason``."""
+    assert not result, result.message
+    assert f"({case}" in result.message, result.message
+    assert reason in result.message, result.message
+
+
+# ---- 08.2: repair a recorded dump ---------------------------------------------------------
+
+
+def _repair_by_rebuilding(body, first):
+    policy = first["messages"][0]["content"]
+    messages = [m for m in body["messages"][1:] if policy not in str(m.get("content"))]
+    results = {m["tool_call_id"]: m for m in messages if m["role"] == "tool"}
+    fixed = [body["messages"][0]]
+    for m in messages:
+        if m["role"] != "tool":
+            fixed.append(m)
+            fixed += [results[c["id"]] for c in m.get("tool_calls") or [] if c["id"] in results]
+    return {**body, "tools": first["tools"], "messages": fixed}
+
+
+def _repair_in_place(body, first):
+    """Another right one: edits the body it was given, holds results back until their call."""
+    body["tools"] = copy.deepcopy(first["tools"])
+    system = body["messages"][0]
+    messages = [m for m in body["messages"][1:] if system["content"] not in (m["content"] or "")]
+    called = {c["id"] for m in messages for c in m.get("tool_calls") or []}
+    out, waiting = [system], []
+    for m in messages:
+        if m["role"] == "tool" and m["tool_call_id"] in called:
+            seen = {c["id"] for o in out for c in o.get("tool_calls") or []}
+            (out if m["tool_call_id"] in seen else waiting).append(m)
+        elif m["role"] != "tool":
+            out.append(m)
+            ids = {c["id"] for c in m.get("tool_calls") or []}
+            out += [w for w in waiting if w["tool_call_id"] in ids]
+            waiting = [w for w in waiting if w["tool_call_id"] not in ids]
+    body["messages"] = out
+    return body
+
+
+def test_08_2_right_repairs_written_differently_pass():
+    assert ex08.check_repair(_repair_by_rebuilding, MODEL)
+    assert ex08.check_repair(_repair_in_place, MODEL)
+
+
+def test_08_2_plausible_wrong_repairs_are_refused_on_the_case_that_shows_it():
+    def history_only(body, first):  # fixes the messages, forgets the tools
+        return {**_repair_by_rebuilding(body, first), "tools": body["tools"]}
+
+    _refused(
+        ex08.check_repair(history_only, MODEL),
+        "a lost description, on another tool",
+        "its tool 'get_order' is not the one the ticket started with",
+    )
+
+    def strips_the_text(body, first):  # empties the reminder instead of dropping it
+        policy = first["messages"][0]["content"]
+        kept = [body["messages"][0]] + [
+            {**m, "content": m["content"].replace(policy, "")}
+            if isinstance(m.get("content"), str)
+            else m
+            for m in body["messages"][1:]
+        ]
+        return _repair_by_rebuilding({**body, "messages": kept}, first)
+
+    _refused(
+        ex08.check_repair(strips_the_text, MODEL),
+        "a policy reminder in the middle of a longer ticket",
+        "messages[4] (user) is not what the sound request holds there",
+    )
+
+    def swaps_one_pair(body, first):  # undoes a retry's swap of two messages, no more
+        policy = first["messages"][0]["content"]
+        fixed = [m for m in body["messages"][1:] if policy not in str(m.get("content"))]
+        for i in range(len(fixed) - 1):
+            answered = {c["id"] for c in fixed[i + 1].get("tool_calls") or []}
+            if fixed[i].get("tool_call_id") in answered:
+                fixed[i], fixed[i + 1] = fixed[i + 1], fixed[i]
+                break
+        calls = {c["id"] for m in fixed for c in m.get("tool_calls") or []}
+        fixed = [m for m in fixed if m["role"] != "tool" or m["tool_call_id"] in calls]
+        return {**body, "tools": first["tools"], "messages": [body["messages"][0], *fixed]}
+
+    _refused(
+        ex08.check_repair(swaps_one_pair, MODEL),
+        "results before their two parallel calls",
+        "the provider would refuse it",
+    )
+
+    def sundrys_policy_only(body, first):  # the policy hard-coded, not read from the ticket
+        return _repair_by_rebuilding(
+            body, {**first, "messages": [{"content": sundry.SYSTEM_PROMPT}]}
+        )
+
+    _refused(
+        ex08.check_repair(sundrys_policy_only, MODEL),
+        "two bugs in another agent's ticket",
+        "messages[4] (user) still holds the policy",
+    )
+
+
+def test_08_2_a_repair_that_returns_no_body_is_told_so():
+    told = ex08.check_repair(lambda body, first: body["messages"], MODEL)
+    assert not told and "not a request body (a dict)" in told.message
+
+
+# ---- 09.2: the refund guard ---------------------------------------------------------------
+
+
+def _guard_with_a_limit(call):
+    limit = 100
+    if call.name == "issue_refund" and float(call.arguments["amount_usd"]) > limit:
+        return tool_result(call.id, f"refused: refunds over ${limit} need a human", is_error=True)
+    return sundry.run_tool(call)
+
+
+def _guard_with_an_early_return(call):
+    amount = call.arguments.get("amount_usd", 0)
+    if call.name != "issue_refund" or amount <= 100:
+        return sundry.run_tool(call)
+    text = f"Refund of ${amount} refused: above the $100 limit; escalate to a human."
+    return tool_result(call.id, text, is_error=True)
+
+
+def test_09_2_right_guards_written_differently_pass():
+    assert ex09.check_refund_guard(_guard_with_a_limit)
+    assert ex09.check_refund_guard(_guard_with_an_early_return)
+
+
+def test_09_2_plausible_wrong_guards_are_refused_on_the_case_that_shows_it():
+    def whole_dollars(call):  # int() drops the cents: $100.50 goes through
+        if call.name == "issue_refund" and int(call.arguments["amount_usd"]) > 100:
+            return tool_result(call.id, "refused: above $100", is_error=True)
+        return sundry.run_tool(call)
+
+    _refused(
+        ex09.check_refund_guard(whole_dollars),
+        "issue_refund(100.5), just above it",
+        "it went through: this refund is above the $100 limit",
+    )
+
+    def every_refund(call):  # refuses every refund, however small
+        if call.name == "issue_refund":
+            return tool_result(call.id, "refused: refunds above $100 need a human", is_error=True)
+        return sundry.run_tool(call)
+
+    _refused(
+        ex09.check_refund_guard(every_refund),
+        "issue_refund(80.0), below it",
+        "an error result for a call the limit allows",
+    )
+
+    def floats_only(call):  # a model may send 125, not 125.0
+        amount = call.arguments["amount_usd"]
+        if call.name == "issue_refund" and isinstance(amount, float) and amount > 100:
+            return tool_result(call.id, "refused: above $100", is_error=True)
+        return sundry.run_tool(call)
+
+    _refused(
+        ex09.check_refund_guard(floats_only),
+        "issue_refund(125), in whole dollars",
+        "it went through",
+    )
+
+
+# ---- 10.1: compact a history ----------------------------------------------------------------
+
+
+def _compact_forward(history, keep_last, summary):
+    head = [m for m in history if m.role == "system"]
+    if len(history) - len(head) <= keep_last:
+        return history
+    safe = [*turn_boundaries(history), len(history)]
+    start = min(k for k in safe if k >= len(history) - keep_last)
+    return [*head, user(summary), *history[start:]]
+
+
+def _compact_backward(history, keep_last, summary):
+    """Another right one: moves the cut back over results, by hand, keeping a little more."""
+    head = [m for m in history if m.role == "system"]
+    rest = history[len(head) :]
+    if len(rest) <= keep_last:
+        return history
+    k = len(rest) - keep_last
+    while k < len(rest) and rest[k].role == "tool":
+        k -= 1
+    return head + [user(f"Summary so far: {summary}")] + rest[k:]
+
+
+def test_10_1_right_compactions_written_differently_pass():
+    assert ex10.check_compact(_compact_forward, MODEL)
+    assert ex10.check_compact(_compact_backward, MODEL)
+
+
+def test_10_1_plausible_wrong_compactions_are_refused_on_the_case_that_shows_it():
+    def last_n(history, keep_last, summary):  # cuts anywhere
+        head = [m for m in history if m.role == "system"]
+        if len(history) - len(head) <= keep_last:
+            return history
+        return [*head, user(summary), *history[-keep_last:]]
+
+    _refused(
+        ex10.check_compact(last_n, MODEL),
+        "two parallel calls, their results at the cut",
+        "[result-without-call]",
+    )
+
+    def zero_slice(history, keep_last, summary):  # history[-0:] is the whole history
+        head = [m for m in history if m.role == "system"]
+        if len(history) - len(head) <= keep_last:
+            return history
+        kept = history[-keep_last:]
+        while kept and kept[0].role == "tool":
+            kept = kept[1:]
+        return [*head, user(summary), *kept]
+
+    _refused(
+        ex10.check_compact(zero_slice, MODEL),
+        "keep_last=0",
+        "the system prompt appears again later in the list",
+    )
+
+    def always_summarises(history, keep_last, summary):  # even when nothing is dropped
+        head = [m for m in history if m.role == "system"]
+        if len(history) - len(head) <= keep_last:
+            return [*head, user(summary), *history[len(head) :]]
+        return _compact_forward(history, keep_last, summary)
+
+    _refused(
+        ex10.check_compact(always_summarises, MODEL),
+        "a history no longer than keep_last",
+        "there is nothing to drop",
+    )
+
+    def keeps_whole_turns_back(history, keep_last, summary):  # one turn more than needed
+        head = [m for m in history if m.role == "system"]
+        if len(history) - len(head) <= keep_last:
+            return history
+        safe = turn_boundaries(history)
+        start = max((k for k in safe if k < len(history) - keep_last), default=safe[0])
+        return [*head, user(summary), *history[start:]]
+
+    _refused(
+        ex10.check_compact(keeps_whole_turns_back, MODEL),
+        "a cut that lands on an assistant message",
+        "the rules did not need that many",
+    )
+
+
+# ---- 09.4 (optional): the system prompt's place on each wire -------------------------------
+
+
+def _place_by_format(body, wire_format, prompt):
+    body = copy.deepcopy(body)
+    if wire_format == "openai-chat":
+        talk = [m for m in body["messages"] if m["role"] not in ("system", "developer")]
+        body["messages"] = [{"role": "system", "content": prompt}, *talk]
+    elif wire_format == "openai-responses":
+        body["instructions"] = prompt
+    elif wire_format == "anthropic":
+        body["system"] = prompt
+    else:
+        body["systemInstruction"] = {"parts": [{"text": prompt}]}
+    return body
+
+
+def _place_as_developer_and_blocks(body, wire_format, prompt):
+    """Another right one: the developer role for OpenAI, text blocks for Anthropic."""
+    if wire_format == "openai-chat":
+        talk = [m for m in body["messages"] if m["role"] != "system"]
+        body["messages"] = [{"role": "developer", "content": prompt}, *talk]
+    elif wire_format == "openai-responses":
+        body.pop("instructions", None)
+        talk = [i for i in body["input"] if i.get("role") not in ("system", "developer")]
+        body["input"] = [{"role": "developer", "content": prompt}, *talk]
+    elif wire_format == "anthropic":
+        body["system"] = [{"type": "text", "text": prompt}]
+    else:
+        body["systemInstruction"] = {"role": "system", "parts": [{"text": prompt}]}
+    return body
+
+
+def test_09_4_right_placements_written_differently_pass():
+    assert ex09.check_system_placement(_place_by_format)
+    assert ex09.check_system_placement(_place_as_developer_and_blocks)
+
+
+def test_09_4_plausible_wrong_placements_are_refused_on_the_case_that_shows_it():
+    def adds_one_more(body, wire_format, prompt):  # the old system message stays
+        if wire_format == "openai-chat":
+            return {**body, "messages": [{"role": "system", "content": prompt}, *body["messages"]]}
+        return _place_by_format(body, wire_format, prompt)
+
+    _refused(
+        ex09.check_system_placement(adds_one_more),
+        "openai-chat, replacing the prompt it has",
+        "the body holds 2 system prompts",
+    )
+
+    def chat_everywhere(body, wire_format, prompt):  # a system message in every list
+        if wire_format == "anthropic":
+            return {**body, "messages": [{"role": "user", "content": prompt}, *body["messages"]]}
+        return _place_by_format(body, wire_format, prompt)
+
+    _refused(
+        ex09.check_system_placement(chat_everywhere),
+        "anthropic, replacing the prompt it has",
+        "the prompt sits in a user message, not where anthropic keeps it",
+    )
+
+    def gemini_as_text(body, wire_format, prompt):  # systemInstruction as a bare string
+        if wire_format == "gemini":
+            return {**body, "systemInstruction": prompt}
+        return _place_by_format(body, wire_format, prompt)
+
+    _refused(
+        ex09.check_system_placement(gemini_as_text),
+        "gemini, replacing the prompt it has",
+        "it is no longer a gemini body",
+    )
