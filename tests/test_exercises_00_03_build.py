@@ -120,7 +120,7 @@ def _system_text(join):
         if format == "openai-chat":
             return text(body["messages"][0]["content"])
         if format == "openai-responses":
-            return body["instructions"]
+            return body.get("instructions") or joined(body["input"][0]["content"])
         if format == "anthropic":
             return text(body["system"])
         return text(body["systemInstruction"]["parts"])
