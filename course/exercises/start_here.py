@@ -20,8 +20,8 @@ EX1 = Exercise(
     idea="the model reads each message's text on its own, so a body's count is the counts of its "
     "messages added up, each in the encoding the function is given; a message with no text "
     "adds nothing.",
-    example="two messages, 'Hi' (1 token) and 'Where is my order?' (5 tokens), cost 6 tokens: "
-    "1 + 5, whatever the tokens of 'HiWhere is my order?' would be.",
+    example="'Hi' (1 token in o200k_base), 'Where is my order?' (5) and a message that only "
+    "calls a tool (no text) cost 1 + 5 + 0 = 6 tokens.",
 )
 
 
