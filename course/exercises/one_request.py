@@ -45,11 +45,11 @@ EX3 = Exercise(
     "01.3",
     look="the dump under 'What went over the wire' (which line carries the key, and which part of "
     "the cell under 'Send it' put it there), and the last message of `body` now.",
-    idea="a request can break two rules at once; the server checks who is asking before it reads "
-    "what is asked, so it answers the first fault it meets. The check reads the request your "
-    "response answers: its method, path, headers and body.",
-    example="a POST to the same path with the body {} and no key is refused for the key, with "
-    "not a word about the empty body.",
+    idea="a request can break two rules at once, and the server answers it with one refusal: "
+    "the first fault it meets. The check reads the request your response answers (its method, "
+    "path, headers and body), so that request must carry both faults.",
+    example="a request without the key whose messages end with an assistant's call and nothing "
+    "after it breaks both rules; the same with the tool's answer after the call breaks one.",
 )
 
 
