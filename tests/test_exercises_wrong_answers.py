@@ -445,7 +445,7 @@ def _system_text(gemini_parts: str):
         if format == "openai-chat":
             return joined(body["messages"][0]["content"])
         if format == "openai-responses":
-            return body["instructions"]
+            return body.get("instructions") or joined(body["input"][0]["content"])
         if format == "anthropic":
             return joined(body["system"])
         parts = body["systemInstruction"]["parts"]
