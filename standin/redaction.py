@@ -160,15 +160,15 @@ def _char(c: str) -> str:
     o = ord(c)
     alts = [re.escape(c)]
     if o < 0x10000:
-        alts.append(r"\\{1,4}+u" + _ci(f"{o:04x}"))
+        alts.append(r"\\{1,4}u" + _ci(f"{o:04x}"))
     else:
         wide = c.encode("utf-16-be").hex()
         high, low = wide[:4], wide[4:]
-        alts.append(r"\\{1,4}+u" + _ci(high) + r"\\{1,4}+u" + _ci(low))
+        alts.append(r"\\{1,4}u" + _ci(high) + r"\\{1,4}u" + _ci(low))
     if c in _SHORT:
-        alts.append(r"\\{1,4}+" + re.escape(_SHORT[c]))
+        alts.append(r"\\{1,4}" + re.escape(_SHORT[c]))
     if o < 0x100:
-        alts.append(r"\\{1,4}+x" + _ci(f"{o:02x}"))
+        alts.append(r"\\{1,4}x" + _ci(f"{o:02x}"))
     utf8 = c.encode("utf-8", "surrogatepass")
     alts.append("".join("%(?:25){0,3}" + _ci(f"{b:02x}") for b in utf8))
     alts.append(f"&#(?:0{{0,6}}{o}|[xX]0{{0,6}}{_ci(f'{o:x}')});")

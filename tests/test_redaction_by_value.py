@@ -412,7 +412,8 @@ def test_look_alikes_and_the_local_placeholder_stay():
 
 # --- the property: any secret, any placement, any spelling ---------------------------------------
 
-_ALPHABET = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./+=~:"
+# quotes, backslashes, spaces and a non-ASCII letter: each has its own escaped spelling
+_ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./+=~:\\" é'
 # a digit and both cases: a secret, not a word the outputs print anyway ("prompt_tokens")
 secrets_st = st.text(_ALPHABET, min_size=8, max_size=40).filter(
     lambda s: (
@@ -496,7 +497,7 @@ def test_no_generated_secret_placement_survives_in_any_output(
 ):
     from hypothesis import assume
 
-    assume(secret not in look and secret not in REDACTED and secret not in "look  here ok")
+    assume(secret not in f"look {look} here" and secret not in REDACTED)
     env = {"OPENAI_API_KEY": secret} if known == "process" else {}
     with mock.patch.dict(os.environ, env), tempfile.TemporaryDirectory() as folder:
         secret, exchange = _exchange(secret, known, where, how, cut, pad, look)
