@@ -370,33 +370,52 @@ def test_a_hostile_method_naming_the_key_is_redacted(local):
 
 def test_stored_histories_are_stored_redacted():
     """Turn 2's card reads turn 1 from the store: turn 1's key must not be there."""
-    import anthropic
-    import openai
-
     with capture("echo") as seen:
-        client = openai.OpenAI(api_key=KEY)
-        one = client.responses.create(model="gpt-4o-mini", input=f"my key is {KEY}")
-        client.responses.create(model="gpt-4o-mini", previous_response_id=one.id, input="more")
-        beta = {"anthropic-beta": "message-threads-2026-08-12"}
-        claude = anthropic.Anthropic(api_key=KEY, default_headers=beta)
-        said = [{"role": "user", "content": f"my key is {KEY}"}]
-        first = claude.messages.create(
-            model="claude-sonnet-4-6",
-            max_tokens=64,
-            messages=said,
-            extra_body={"thread": {"type": "create"}},
+        url, said = seen.provider.url, f"my key is {KEY}"
+        openai = {"authorization": f"Bearer {KEY}"}
+        one = httpx.post(
+            url + "/v1/responses",
+            headers=openai,
+            timeout=10,
+            json={"model": "gpt-4o-mini", "input": said},
+        ).json()
+        httpx.post(
+            url + "/v1/responses",
+            headers=openai,
+            timeout=10,
+            json={"model": "gpt-4o-mini", "previous_response_id": one["id"], "input": "more"},
         )
-        claude.messages.create(
-            model="claude-sonnet-4-6",
-            max_tokens=64,
-            messages=[{"role": "user", "content": "more"}],
-            extra_body={"thread": {"type": "continue", "previous_message_id": first.id}},
+        claude = {
+            "x-api-key": KEY,
+            "anthropic-version": "2023-06-01",
+            "anthropic-beta": "message-threads-2026-08-12",
+        }
+        ask = {"model": "claude-sonnet-4-6", "max_tokens": 64}
+        first = httpx.post(
+            url + "/v1/messages",
+            headers=claude,
+            timeout=10,
+            json={
+                **ask,
+                "messages": [{"role": "user", "content": said}],
+                "thread": {"type": "create"},
+            },
+        ).json()
+        httpx.post(
+            url + "/v1/messages",
+            headers=claude,
+            timeout=10,
+            json={
+                **ask,
+                "messages": [{"role": "user", "content": "more"}],
+                "thread": {"type": "continue", "previous_message_id": first["id"]},
+            },
         )
         cards = [(s.stored, s.line(), s._repr_html_(), json.dumps(s.read)) for s in seen]
     assert [c[0] for c in cards] == [0, 2, 0, 2]
     for _, line, html, read in cards:
         assert_hidden(KEY, line, html, read)
-    assert REDACTED in cards[1][3] and REDACTED in cards[3][3]
+    assert REDACTED in cards[1][3] and REDACTED in cards[3][3]  # turn 1, read back redacted
 
 
 def test_look_alikes_and_the_local_placeholder_stay():
