@@ -266,3 +266,31 @@ def test_a_written_function_that_returns_none_is_a_wrong_try_not_a_blank():
     slipped = check_cases(slips, cases, EX, success="ok")
     assert not slipped and "not answered" not in slipped.message
     assert "case 2 of 2 (no call)" in slipped.message and "`return`" in slipped.message
+
+
+def test_a_close_guess_is_called_close_and_a_solved_exercise_starts_its_hints_again():
+    from course.exercises import reveal
+
+    assert "very close" in reveal(580, 582, why="w").message
+    assert "1.00x" not in reveal(580, 582, why="w").message
+    check_number(4, 3, EX, success="s")
+    check_number(4, 3, EX, success="s")
+    assert check_number(3, 3, EX, success="s")
+    again = check_number(4, 3, EX, success="s")
+    assert "Not yet" in again.message and EX.look in again.message
+
+
+def test_a_wrapped_stub_is_still_blank():
+    import functools
+
+    from course.exercises import is_stub
+
+    def stub(body):
+        """Blank."""
+        ...
+
+    @functools.wraps(stub)
+    def attempt(body):
+        return stub(body)
+
+    assert is_stub(stub) and is_stub(attempt) and not is_stub(lambda body: body)

@@ -83,6 +83,10 @@ class Result:
     tolerance: Decimal | None = field(default=None, repr=False, compare=False)
     kind: str = field(default="value", repr=False, compare=False)  # number, text, choice...
 
+    def __post_init__(self) -> None:
+        if self.ok and self.exercise is not None:  # solved: a later experiment starts fresh
+            _WRONG_TRIES.pop(self.exercise.id, None)
+
     def __bool__(self) -> bool:
         return self.ok
 
@@ -272,7 +276,9 @@ _STUB_OPS = {"RESUME", "NOP", "LOAD_CONST", "POP_TOP", "RETURN_VALUE", "RETURN_C
 def is_stub(fn: Callable) -> bool:
     """Whether a function is still the exercise's blank: a body of ``...`` (and a docstring)."""
     import dis
+    import inspect
 
+    fn = inspect.unwrap(fn)  # a check's own wrapper around the learner's function
     if getattr(fn, "__code__", None) is None:
         return False
     return {i.opname for i in dis.get_instructions(fn)} <= _STUB_OPS
@@ -411,11 +417,12 @@ class Reveal:
             gap = ""
         elif guess == real:
             gap = " Exactly right."
+        elif abs(guess / real - 1) <= Decimal("0.02"):
+            gap = " Within 2% of it: very close."
         else:
             ratio = guess / real
-            gap = (
-                f" You were {'high' if ratio > 1 else 'low'}: your guess is {ratio:.2f}x the value."
-            )
+            side = "high" if ratio > 1 else "low"
+            gap = f" You were {side}: your guess is {ratio:.2f}x the value."
         return f"Your prediction: {self._shown(self.guess)}. {value}{gap} {self.why}"
 
     def __repr__(self) -> str:
