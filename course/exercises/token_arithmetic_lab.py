@@ -346,6 +346,11 @@ def _judge_design(ticket: LabScenario, budget: Decimal) -> Any:
 
     def judge(got: Any) -> str | None:
         if isinstance(got, NoDesign):
+            if possible and _cost(want) == budget:
+                return (
+                    f"your function raised {got!r}, and a design costs exactly the budget, "
+                    f"${budget:.6f}: the brief says at most"
+                )
             if possible:
                 return f"your function raised {got!r}, and a design within ${budget:.6f} exists"
             return None
