@@ -18,6 +18,7 @@ from course.exercises import reading_a_request as ex08
 from course.exercises import rules_of_the_list as ex10
 from course.exercises import the_system_prompt as ex09
 from helpers.examples import sundry
+from helpers.examples.sundry import run_tool
 from helpers.messages import tool_result, user
 from helpers.models import default_model
 from helpers.rules import turn_boundaries
@@ -170,7 +171,7 @@ def test_09_2_plausible_wrong_guards_are_refused_on_the_case_that_shows_it():
     _refused(
         ex09.check_refund_guard(whole_dollars),
         "issue_refund(100.5), just above it",
-        "it went through: this refund is above the $100 limit",
+        "the refund ran, and came back as a normal result (is_error is False)",
     )
 
     def every_refund(call):  # refuses every refund, however small
@@ -193,8 +194,38 @@ def test_09_2_plausible_wrong_guards_are_refused_on_the_case_that_shows_it():
     _refused(
         ex09.check_refund_guard(floats_only),
         "issue_refund(125), in whole dollars",
-        "it went through",
+        "is_error is False",
     )
+
+
+def _imported_by_name(call):
+    """Runs the refund first, through a name of its own (as `from ... import run_tool` gives)."""
+    r = run_tool(call)
+    if call.name == "issue_refund" and call.arguments["amount_usd"] > 100:
+        return tool_result(call.id, "refused: above the $100 limit", is_error=True)
+    return r
+
+
+def test_09_2_a_guard_that_runs_the_refund_and_only_then_refuses_it_is_refused():
+    """Walk 08-10, finding 1: the refund ran, so an error result after it comes too late."""
+
+    def refuses_afterwards(call):
+        r = sundry.run_tool(call)
+        if call.name == "issue_refund" and call.arguments.get("amount_usd", 0) > 100:
+            return tool_result(call.id, "refused: above the $100 limit", is_error=True)
+        return r
+
+    _refused(
+        ex09.check_refund_guard(refuses_afterwards),
+        "issue_refund(120.0), above the limit",
+        "the refund ran: your function handed this call to sundry.run_tool",
+    )
+    _refused(
+        ex09.check_refund_guard(_imported_by_name),
+        "issue_refund(120.0), above the limit",
+        "the refund ran",
+    )
+    assert sundry.run_tool is run_tool  # the check put the real one back
 
 
 # ---- 10.1: compact a history ----------------------------------------------------------------
