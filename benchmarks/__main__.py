@@ -13,6 +13,10 @@ Rows:
   (caches cleared every turn) on a shorter ticket to show the quadratic cost it avoids;
 - the local provider's latency per request on a keep-alive connection, against a bare
   ``http.server`` answering the same bytes in the same run (target: p50 <= 5 ms);
+- hostile requests to the local provider (``benchmarks/hostile.py``: a backtracking schema
+  ``pattern``, ``minLength`` of fifty million, ``minItems`` with ``uniqueItems``, a body nested
+  100,000 deep, an unsatisfiable schema...): each one's status, wall time and peak traced
+  memory (target: every one a 4xx or 200 in well under a second, memory in megabytes);
 - with ``ON_THE_WIRE_CORPUS`` set (a directory of recorded request bodies with their bills,
   ``benchmarks/estimate_spread.py``): how many counts labelled exact equal the bill, and the
   spread of bill / count of the Claude and Gemini estimates. Without it the row says skipped.
@@ -221,6 +225,17 @@ def provider() -> None:
     _row("local provider / bare http.server (p50)", f"{m['ratio']:.1f}x", "same run")
 
 
+def hostile() -> None:
+    """Each hostile request: status, wall time, peak traced memory (benchmarks/hostile.py)."""
+    from benchmarks.hostile import connections, measure
+
+    for row in measure():
+        value = f"{1000 * row['seconds']:.0f} ms"
+        note = f"HTTP {row['status']}, peak {row['peak_mb']:.1f} MB traced"
+        _row(f"hostile: {row['name']}", value, note)
+    _row("200 simultaneous connections, all connected", f"{connections():.2f} s", "target ~0 s")
+
+
 def estimates() -> None:
     """Claude/Gemini estimates against recorded bills (needs ON_THE_WIRE_CORPUS, else skipped)."""
     from benchmarks.estimate_spread import VARIABLE, corpus, measure, spread
@@ -244,6 +259,7 @@ def main() -> int:
     overhead()
     incremental()
     provider()
+    hostile()
     estimates()
     width = max(len(r[0]) for r in ROWS)
     print(f"| {'benchmark':<{width}} | {'result':>12} | note |")

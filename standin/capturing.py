@@ -16,9 +16,15 @@ What it does not do: reach a client built before the block (it read its base URL
 
 from __future__ import annotations
 
+import collections
 import contextlib
+import errno
 import os
 import re
+import shutil
+import sys
+import tempfile
+import threading
 from collections.abc import Callable, Iterator
 from html import escape
 from pathlib import Path
@@ -58,12 +64,20 @@ class Seen:
     def _read(self) -> None:
         from helpers.formats import FormatError
         from helpers.models import UnknownModelError
+        from standin.input_checks import InputError, loads
         from standin.provider.state import as_read
         from standin.verdict import verdict
         from standin.wire_count import count_body
 
-        try:
-            body = self.exchange.request_json
+        try:  # the same limits as the server's: a body nested 100,000 deep is refused, not parsed
+            body = (
+                loads(self.exchange.request_bytes, "the body")
+                if self.exchange.request_bytes
+                else None
+            )
+        except InputError as err:
+            self.problem = str(err)
+            return
         except (ValueError, UnicodeDecodeError) as err:
             self.problem = f"the body is not JSON ({err})"
             return
@@ -82,6 +96,8 @@ class Seen:
             self.problem = f"not counted: {err}"
         except (FormatError, KeyError, TypeError, ValueError) as err:
             self.problem = f"not read as {self.format}: {err}"
+        except RecursionError:
+            self.problem = f"not read as {self.format}: nested too deep to read"
 
     @property
     def status(self) -> int:
@@ -226,12 +242,19 @@ def capture(
     ``scenario`` is the scripted model: by default ``"general"``, which calls your code's own
     tools by their names and answers from their results (``standin.provider.general``); a
     story's name (``"sundry"``, see ``standin.provider.scenarios``) or any scenario function
-    replaces it. ``record`` is a folder that also gets every exchange as files (:class:`RecordDir`).
+    replaces it. ``record`` is a folder that also gets every exchange as files (:class:`RecordDir`);
+    an exchange that cannot be written (a full disk, a read-only folder) is answered all the same,
+    and one line on stderr says so (``RecordDir.failed`` keeps it).
     """
     from standin.server import LocalProvider
 
     writer = RecordDir(record) if record is not None else None
-    provider = LocalProvider(scenario, on_exchange=writer.write if writer else None).start()
+
+    def keep(exchange: Exchange) -> None:
+        if writer is not None:
+            writer.try_write(exchange, say=_say)
+
+    provider = LocalProvider(scenario, on_exchange=keep if writer else None).start()
     saved = {name: os.environ.get(name) for name in client_environment(provider.url)}
     try:
         _set(client_environment(provider.url))
@@ -239,6 +262,12 @@ def capture(
     finally:
         _set(saved)
         provider.stop()
+
+
+def _say(line: str) -> None:
+    """One line on stderr (what a capture could not record); a closed stderr is not an error."""
+    with contextlib.suppress(Exception):
+        print(f"capture: {line}", file=sys.stderr, flush=True)
 
 
 def _set(values: dict[str, str | None]) -> None:
@@ -249,14 +278,30 @@ def _set(values: dict[str, str | None]) -> None:
             os.environ[name] = value
 
 
+#: A name in a record folder that numbering reads: a counter of 1 to 9 digits at its start. Any
+#: other name (a 250-digit one included) is skipped, never a reason to stop recording.
+_NUMBERED = re.compile(r"(\d{1,9})(?!\d)")
+#: The methods a folder name may show when the exchange is not one of the four formats.
+_METHODS = frozenset({"get", "post", "put", "patch", "delete", "head", "options"})
+#: How many failures :attr:`RecordDir.failed` keeps (``serve`` runs for hours).
+_KEEP_FAILED = 100
+
+
 class RecordDir:
     """Writes each exchange into its own new folder of ``root``, files a person can open.
 
     ``0001-openai-chat-200/``: ``request.http`` (request line, headers with keys redacted, the
     body), ``request.json`` (the body as received), ``response.http``, ``response.json`` or
-    ``response.sse`` (a stream's raw events), ``verdict.txt`` and ``count.txt``. It never writes
-    into a folder it did not create: numbering continues after what is already there, and a
-    name that exists is skipped, so a user's files are never overwritten.
+    ``response.sse`` (a stream's raw events), ``verdict.txt`` and ``count.txt``.
+
+    A folder's name is made only of a counter, the endpoint's format (or a plain HTTP method
+    name, else ``other``) and the status: never the method or path as received. Each record is
+    written whole into a hidden temporary folder of ``root`` and then renamed, so a full disk
+    leaves no half-written record (the temporary folder is removed). It never writes into a
+    folder it did not create: numbering continues after what is already there (names that do not
+    start with a short counter are skipped), and a name that exists is skipped, so a user's files
+    are never overwritten. What it does not do: survive a crash mid-write without leaving a
+    hidden ``.partial-*`` folder behind.
     """
 
     def __init__(self, root: str | Path) -> None:
@@ -264,24 +309,18 @@ class RecordDir:
         if self.root.exists() and not self.root.is_dir():
             raise NotADirectoryError(f"--record {self.root}: exists and is not a folder")
         self.root.mkdir(parents=True, exist_ok=True)
-        numbers = [int(m.group()) for p in self.root.iterdir() if (m := re.match(r"\d+", p.name))]
+        numbers = [int(m.group(1)) for p in self.root.iterdir() if (m := _NUMBERED.match(p.name))]
         self.next = max(numbers, default=0) + 1
         self.written: list[Path] = []
-
-    def _new_folder(self, name: str) -> Path:
-        while True:
-            folder = self.root / f"{self.next:04d}-{name}"
-            self.next += 1
-            try:
-                folder.mkdir()  # fails if anything of that name exists: never reuse it
-                return folder
-            except FileExistsError:
-                continue
+        #: one line per exchange that could not be written (the newest ``_KEEP_FAILED``)
+        self.failed: collections.deque[str] = collections.deque(maxlen=_KEEP_FAILED)
+        self._lock = threading.Lock()  # capture() writes from every connection's thread
 
     def write(self, exchange: Exchange, seen: Seen | None = None) -> Path:
+        """Write one exchange; its folder is returned. Raises ``OSError`` when it cannot (a full
+        disk, a folder gone or read-only), leaving nothing half-written."""
         seen = seen or Seen(exchange, len(self.written) + 1)
-        kind = seen.format or exchange.method.lower()
-        folder = self._new_folder(f"{kind}-{exchange.status}")
+        name = f"{_endpoint_name(seen, exchange)}-{int(exchange.status)}"
         stream = "event-stream" in (exchange.header("content-type", response=True) or "")
         files = {
             "request.http": exchange.request_http(),
@@ -291,12 +330,72 @@ class RecordDir:
             "verdict.txt": _verdict_file(seen),
             "count.txt": _count_file(seen),
         }
-        for name, content in files.items():
-            data = content.encode("utf-8") if isinstance(content, str) else content
-            with open(folder / name, "xb") as out:  # "x": never over an existing file
-                out.write(data)
-        self.written.append(folder)
+        partial = Path(tempfile.mkdtemp(prefix=".partial-", dir=self.root))
+        try:
+            for file, content in files.items():
+                data = content.encode("utf-8") if isinstance(content, str) else content
+                with open(partial / file, "xb") as out:
+                    out.write(data)
+            folder = self._place(partial, name)
+        except BaseException:
+            shutil.rmtree(partial, ignore_errors=True)
+            raise
+        with self._lock:
+            self.written.append(folder)
         return folder
+
+    def try_write(
+        self,
+        exchange: Exchange,
+        seen: Seen | None = None,
+        say: Callable[[str], None] | None = None,
+    ) -> Path | None:
+        """:meth:`write`, but a failure is one line (naming this folder and the reason) kept in
+        :attr:`failed` and passed to ``say``, and ``None`` is returned: never an exception."""
+        try:
+            return self.write(exchange, seen)
+        except Exception as err:  # a full disk, a folder gone, an exchange that cannot be read
+            reason = err.strerror if isinstance(err, OSError) and err.strerror else err
+            line = f"not recorded in {self.root}/: {type(err).__name__}: {reason}"
+            line = " ".join(line.splitlines())
+            self.failed.append(line)
+            if say is not None:
+                say(line)
+            return None
+
+    def _place(self, partial: Path, name: str) -> Path:
+        """Rename the finished ``partial`` folder to the next free ``NNNN-name``. The name is
+        claimed with ``mkdir`` (which fails if anything of that name exists); the rename then
+        replaces that empty claim in one step, so no one ever sees a half-written record."""
+        while True:
+            with self._lock:
+                number, self.next = self.next, self.next + 1
+            folder = self.root / f"{number:04d}-{name}"
+            try:
+                folder.mkdir()
+            except FileExistsError:
+                continue  # a name that exists is never reused
+            try:
+                os.rename(partial, folder)  # POSIX: onto an empty folder, atomically
+            except OSError as err:
+                if err.errno not in (errno.EEXIST, errno.ENOTEMPTY):
+                    with contextlib.suppress(OSError):
+                        folder.rmdir()
+                    raise
+                try:  # a system that renames onto no folder, or someone wrote into the claim
+                    folder.rmdir()  # only if still empty: then it is ours
+                except OSError:
+                    continue  # theirs now: leave it, take the next number
+                os.rename(partial, folder)
+            return folder
+
+
+def _endpoint_name(seen: Seen, exchange: Exchange) -> str:
+    """The endpoint part of a folder name: a format, a plain method's name, or ``other``."""
+    if seen.format is not None:
+        return seen.format
+    method = exchange.method.lower() if isinstance(exchange.method, str) else ""
+    return method if method in _METHODS else "other"
 
 
 def _verdict_file(seen: Seen) -> str:

@@ -21,8 +21,12 @@ checks it, and returns a :class:`Verdict`:
    in the body (``standin.rules.origins``): ``messages[3].tool_calls[0]``, ``input[4]``.
 
 Errors are what the provider refuses (the first one is its answer), warnings what it accepts
-but is worth a look. The local provider answers with ``Verdict.response()``, and
-``python -m helpers check`` prints the same violations, so the two cannot disagree.
+but is worth a look. One warning is about the stand-in, not the provider: a tool or output
+schema its general model cannot fill within its caps (rule ``stand-in-cannot-fill``,
+``standin.provider.general.unfillable``); the real API may accept the request, and the local
+provider answers it with its own 422 (``STAND_IN_CANNOT_FILL``), the same decision.
+The local provider answers with ``Verdict.response()``, and ``python -m helpers check``
+prints the same violations, so the two cannot disagree.
 """
 
 from __future__ import annotations
@@ -47,7 +51,10 @@ from standin.rules.tool_choice import check_tool_choice
 from standin.rules.wire import answer_wire, node_at, pairing_on_the_wire, wire_finding
 from standin.rules.wire_notes import wire_notes
 
-__all__ = ["REQUIRED", "Verdict", "verdict"]
+__all__ = ["REQUIRED", "STAND_IN_CANNOT_FILL", "Verdict", "verdict"]
+
+#: The rule of the warning for a schema the stand-in cannot fill (and of its 422).
+STAND_IN_CANNOT_FILL = "stand-in-cannot-fill"
 
 
 @dataclass
@@ -69,6 +76,11 @@ class Verdict:
     @property
     def first_error(self) -> Violation | None:
         return next(iter(self.violations.errors), None)
+
+    @property
+    def cannot_fill(self) -> Violation | None:
+        """The first schema the stand-in cannot fill (a warning: the API may accept it)."""
+        return next((v for v in self.violations if v.rule == STAND_IN_CANNOT_FILL), None)
 
     def response(self, request_id: str | None = None) -> tuple[int, dict] | None:
         """``(400, error body)`` as the provider answers, or None when it accepts the body."""
@@ -159,6 +171,9 @@ def _verdict(body: dict, profile: str, fmt: str, place, stored: str | None, sent
     except (FormatError, KeyError, TypeError, ValueError) as err:
         notes = wire_notes(body, fmt, named_unknown(notes, fmt), str(err).partition(": ")[0])
         return Verdict(profile, fmt, Violations([_malformed(str(err), profile)]), notes)
+    except RecursionError:  # JSON inside a string (a call's arguments) nested past Python's stack
+        text = "a JSON string in the body (a tool call's arguments?) is nested too deep to read"
+        return Verdict(profile, fmt, Violations([_malformed(text, profile)]), notes)
     notes = wire_notes(body, fmt, named_unknown(notes, fmt))
     found = [_from_note(n, profile, fmt, body, place) for n in notes if n.rule]
     if own:  # fields and settings first: a server validates them before it reads the list
@@ -183,7 +198,84 @@ def _verdict(body: dict, profile: str, fmt: str, place, stored: str | None, sent
         found.append(judged(finding, profile, answer, path, unseen))
     if fmt == "openai-responses":
         found = _paired_on_the_wire(found, body, profile, place)
+    found += _cannot_fill(body, fmt, profile, request)
     return Verdict(profile, fmt, Violations(found), list(notes), request)
+
+
+#: At most this many ``stand-in-cannot-fill`` warnings per body (the first one decides).
+_MAX_CANNOT_FILL = 10
+
+
+def _cannot_fill(body: dict, fmt: str, profile: str, request: Request) -> list[Violation]:
+    """A warning for each schema of ``body`` the stand-in's general model cannot fill (the
+    first ``_MAX_CANNOT_FILL``), at its place in the body
+    (``tools[0].function.parameters.properties.x.minLength``)."""
+    from standin.provider.general import unfillable
+    from standin.provider.wire_options import read
+
+    wire = fmt in ("openai-chat", "openai-responses", "anthropic", "gemini")
+    output = read(body, fmt).output_schema if wire else None
+    places = _tool_places(body, fmt)
+    found = []
+    for index, err in unfillable(request, output, limit=_MAX_CANNOT_FILL):
+        if index is None:
+            where, what = _output_place(body, fmt), "a structured output"
+        else:
+            name = request.tools[index].name
+            where = places.get(name, f"tools[{index}]")
+            what = f"arguments for tool {name!r}"
+        path = ".".join(p for p in (where, err.path) if p)
+        message = (
+            f"the stand-in cannot make {what} for this schema: {err}. A limit of the stand-in, "
+            "not of the API: the real API may accept this request (the local provider answers "
+            "it with a 422)"
+        )
+        found.append(
+            Violation(STAND_IN_CANNOT_FILL, message, profile=profile, severity="warning", path=path)
+        )
+    return found
+
+
+def _tool_places(body: dict, fmt: str) -> dict[Any, str]:
+    """Tool name -> where its parameters are in ``body`` (the first tool of a name)."""
+    places: dict[Any, str] = {}
+    tools = body.get("tools") if isinstance(body.get("tools"), list) else []
+    for i, tool in enumerate(tools):
+        if not isinstance(tool, dict):
+            continue
+        function = tool.get("function")
+        if fmt == "openai-chat" and isinstance(function, dict):
+            places.setdefault(function.get("name"), f"tools[{i}].function.parameters")
+        elif fmt == "anthropic":
+            places.setdefault(tool.get("name"), f"tools[{i}].input_schema")
+        elif fmt == "openai-responses":
+            places.setdefault(tool.get("name"), f"tools[{i}].parameters")
+        for key in ("functionDeclarations", "function_declarations"):
+            declared_list = tool.get(key) if isinstance(tool.get(key), list) else []
+            for j, declared in enumerate(declared_list):
+                if isinstance(declared, dict):
+                    field = next(
+                        (f for f in ("parametersJsonSchema", "parameters") if f in declared),
+                        "parameters",
+                    )
+                    places.setdefault(declared.get("name"), f"tools[{i}].{key}[{j}].{field}")
+    return places
+
+
+def _output_place(body: dict, fmt: str) -> str:
+    """Where the structured-output schema is in ``body``."""
+    if fmt == "openai-chat":
+        return "response_format.json_schema.schema"
+    if fmt == "openai-responses":
+        return "text.format.schema"
+    if fmt == "anthropic":
+        return "output_config.format.schema" if "output_config" in body else "output_format.schema"
+    config = body.get("generationConfig") if isinstance(body.get("generationConfig"), dict) else {}
+    field = next(
+        (f for f in ("responseJsonSchema", "response_json_schema") if config.get(f)),
+        "responseSchema",
+    )
+    return f"generationConfig.{field}"
 
 
 #: The pairing rules, which the functions era (no ids) is not judged by: a ``role: "function"``

@@ -175,23 +175,71 @@ def test_the_package_has_no_import_circle():
 
 
 ALONE = """
-import importlib, os, sys
-failed = []
-for name in sys.argv[1:]:
-    pid = os.fork()
-    if pid == 0:  # a child starts from a parent that imported nothing of helpers
-        try:
-            importlib.import_module(name)
-        except BaseException as error:  # noqa: BLE001
-            print(f"{name}: {type(error).__name__}: {error}", flush=True)
-            os._exit(1)
-        os._exit(0)
-    _, status = os.waitpid(pid, 0)
+import importlib, os, sys, threading
+
+def first(name):
+    # import ``name`` in this process; an error is printed as one line, never raised
+    try:
+        importlib.import_module(name)
+    except BaseException as error:  # noqa: BLE001
+        print(f"{name}: {type(error).__name__}: {error}", flush=True)
+        return False
+    return True
+
+def one_by_one(names):
+    # the plain way: each name imported first, in a child forked from this process
+    for name in names:
+        pid = os.fork()
+        if pid == 0:
+            os._exit(0 if first(name) else 1)
+        os.waitpid(pid, 0)
+
+def below(prefix, names):
+    # this process has imported ``prefix`` (a package; "" for none) and what that import pulled
+    # in, exactly as a fresh interpreter that ran ``import prefix`` would have. Each name under it
+    # is imported by a child forked from here, which then serves the names under that one.
+    groups = {}
+    for name in names:
+        head = name[len(prefix) + 1 :] if prefix else name
+        groups.setdefault((prefix + "." if prefix else "") + head.split(".")[0], []).append(name)
+    for child, group in groups.items():
+        pid = os.fork()
+        if pid == 0:
+            wanted = child in group
+            if not (first(child) if wanted else _quiet(child)):
+                os._exit(3)  # it fails: the names under it are tried one by one, from here
+            deeper = [n for n in group if n != child]
+            if threading.active_count() > 1:  # a thread would not survive another fork
+                one_by_one(deeper)
+            else:
+                below(child, deeper)
+            sys.stdout.flush()
+            os._exit(0)
+        _, status = os.waitpid(pid, 0)
+        if os.waitstatus_to_exitcode(status) != 0:
+            one_by_one([n for n in group if n != child])
+
+def _quiet(name):
+    try:
+        importlib.import_module(name)
+    except BaseException:  # noqa: BLE001
+        return False
+    return True
+
+below("", sorted(sys.argv[1:]))
 print("done", flush=True)
 """
 
 
 def _import_alone(names: list[str], root: Path) -> str:
+    """Import each of ``names`` first, as a fresh interpreter would, and return the error lines.
+
+    Importing ``a.b.c`` first runs ``import a``, then ``a.b``, then ``a.b.c``, each whole before
+    the next starts; so the state in which ``a.b``'s own code starts is the same for every name
+    under ``a``: that of a fresh interpreter that ran ``import a``. One process imports ``a``
+    and forks a child per name under it, each child forking for the names under its own (a
+    tree of forks, not one start-up of every package per module). A package that fails, or
+    leaves a thread behind, has the names under it imported one by one instead."""
     import subprocess
     import sys
 
@@ -205,7 +253,8 @@ def _import_alone(names: list[str], root: Path) -> str:
 def test_every_module_imports_on_its_own():
     """The static walk above misses a circle closed by a package's ``__init__`` (importing
     ``helpers.flat`` alone once failed: flat -> formats.common runs formats/__init__ -> flat).
-    So each module is also imported first, in a fresh forked interpreter."""
+    So each module is also imported first, in a forked interpreter that imported none of ours
+    (``_import_alone``)."""
     names = sorted(n for n in modules(ROOT) if not n.endswith("__main__"))
     assert _import_alone(names, ROOT) == ""
 
@@ -218,6 +267,24 @@ def test_importing_alone_sees_a_package_circle(tmp_path):
     (package / "sub" / "__init__.py").write_text("from pkg.flat import X\n")
     (package / "sub" / "common.py").write_text("X = 1\n")
     assert "pkg.flat: ImportError" in _import_alone(["pkg.flat"], tmp_path)
+    # the same among its neighbours, two levels down, where the forks share a package's import;
+    # a package that fails names each module under it, and a module fails only where it should
+    (package / "sub" / "deep").mkdir()
+    (package / "sub" / "deep" / "__init__.py").write_text("")
+    (package / "sub" / "deep" / "late.py").write_text("from pkg.sub.deep.early import Y\n")
+    (package / "sub" / "deep" / "early.py").write_text("from pkg.sub.deep.late import Z\nY = 1\n")
+    (package / "broken").mkdir()
+    (package / "broken" / "__init__.py").write_text("raise RuntimeError('no')\n")
+    (package / "broken" / "fine.py").write_text("")
+    (package / "ok.py").write_text("import pkg.sub.deep\n")
+    names = ["pkg", "pkg.flat", "pkg.sub", "pkg.sub.common", "pkg.sub.deep", "pkg.ok"]
+    names += ["pkg.sub.deep.late", "pkg.sub.deep.early", "pkg.broken", "pkg.broken.fine"]
+    lines = _import_alone(names, tmp_path).splitlines()
+    assert sorted(line.split(":")[:2] for line in lines) == [
+        ["pkg.broken", " RuntimeError"], ["pkg.broken.fine", " RuntimeError"],
+        ["pkg.flat", " ImportError"], ["pkg.sub.deep.early", " ImportError"],
+        ["pkg.sub.deep.late", " ImportError"],
+    ], lines  # fmt: skip
 
 
 def test_a_planted_circle_is_found(tmp_path):

@@ -201,3 +201,63 @@ def test_capture_calls_the_clients_own_tools_by_default():
     with capture("sundry") as story:
         pass
     assert story.provider.scenario_name == "sundry"
+
+
+def _raw(url: str, request_line: bytes) -> bytes:
+    """Send one request line (a method no client would send) and return the status line."""
+    import socket
+
+    host, port = url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as conn:
+        conn.sendall(request_line + b"\r\nhost: x\r\ncontent-length: 2\r\n\r\n{}")
+        return conn.recv(65536).split(b"\r\n")[0]
+
+
+def test_record_names_a_folder_only_by_counter_endpoint_and_status(tmp_path):
+    """A hostile method (``/``, 300 characters, a NUL byte) never reaches a folder's name; a
+    file whose 250-digit name no counter can follow is skipped, not a reason to stop."""
+    import re
+
+    (tmp_path / ("9" * 250)).write_text("the user's")
+    methods = [b"/", b"A" * 300, b"GE\x00T", b"POST"]
+    with capture(record=tmp_path) as seen:
+        answers = [_raw(seen.provider.url, m + b" /x/../y HTTP/1.1") for m in methods]
+        answers.append(_raw(seen.provider.url, b"/ /v1/chat/completions HTTP/1.1"))
+    assert all(a.startswith(b"HTTP/1.1 4") for a in answers), answers
+    names = sorted(p.name for p in tmp_path.iterdir() if p.is_dir())
+    assert names == [
+        "0001-other-400", "0002-other-400", "0003-other-400", "0004-post-404",
+        "0005-openai-chat-400",
+    ]  # fmt: skip
+    assert all(re.fullmatch(r"\d{4}-[a-z-]+-\d{3}", n) for n in names)
+    assert (tmp_path / ("9" * 250)).read_text() == "the user's"
+    assert (tmp_path / "0003-other-400" / "request.http").read_text().startswith("GE\x00T /x/")
+
+
+def test_an_exchange_that_cannot_be_recorded_is_answered_and_reported(tmp_path, capsys):
+    """The record folder stops taking files mid-run (read-only; as root, which ignores
+    permissions, it is replaced by a file): every client still gets its answer, stderr says
+    which exchanges were not recorded, and nothing half-written is left."""
+    records = tmp_path / "records"
+    body = {"model": "gpt-4o-mini", "messages": HELLO}
+    headers = {"authorization": f"Bearer {LOCAL_KEY}"}
+    with capture(record=records) as seen:
+        url = seen.provider.url + "/v1/chat/completions"
+        assert httpx.post(url, json=body, headers=headers, timeout=10).status_code == 200
+        if os.geteuid() == 0:
+            (records / "0001-openai-chat-200").rename(tmp_path / "kept")
+            records.rmdir()
+            records.write_text("no longer a folder")
+        else:
+            records.chmod(0o500)
+        try:
+            with httpx.Client(timeout=10) as client:  # one connection: it must stay open
+                codes = [client.post(url, json=body, headers=headers).status_code for _ in "ab"]
+        finally:
+            if records.is_dir():
+                records.chmod(0o700)
+    assert codes == [200, 200] and len(seen) == 3
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 2 and all(f"capture: not recorded in {records}/: " in e for e in err), err
+    if records.is_dir():
+        assert [p.name for p in records.iterdir()] == ["0001-openai-chat-200"]

@@ -130,3 +130,44 @@ def test_the_cli_counts_what_count_body_counts_and_names_what_it_cannot_see(tmp_
         expected = count_body(body, fmt)
         assert expected.label.startswith("estimate") and f" {expected.total}\n" in out
         assert f"{expected.label}, gpt-4o" in out and "functions: has no place" not in err
+
+
+def test_a_device_without_end_is_refused_at_the_limit(capsys):
+    """``/dev/zero`` says it holds 0 bytes and never ends: reading stops at the limit + 1."""
+    from standin.cli import MAX_INPUT_BYTES
+
+    assert main(["count", "/dev/zero"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: /dev/zero: more than") and f"limit of {MAX_INPUT_BYTES:,}" in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_a_fifo_fed_without_end_is_refused_at_the_limit(tmp_path, capsys, monkeypatch):
+    """A writer that would go on far past the limit finds its reader gone (a broken pipe)."""
+    import os
+    import threading
+
+    limit = 256 * 1024
+    monkeypatch.setattr("standin.cli.MAX_INPUT_BYTES", limit)
+    fifo = tmp_path / "endless"
+    os.mkfifo(fifo)
+    outcome: list[str] = []
+
+    def feed() -> None:
+        block, sent = b'{"model": "gpt-4o", ' * 3000, 0
+        try:
+            with open(fifo, "wb") as out:
+                while sent < 64 * limit:  # "endless" for the reader: 64 times its limit
+                    out.write(block)
+                    sent += len(block)
+            outcome.append(f"all {sent} bytes taken")
+        except BrokenPipeError:
+            outcome.append("the reader stopped")
+
+    writer = threading.Thread(target=feed, daemon=True)
+    writer.start()
+    assert main(["count", str(fifo)]) == 2
+    writer.join(timeout=10)
+    assert outcome == ["the reader stopped"]
+    err = capsys.readouterr().err
+    assert f"{fifo}: more than {limit:,} bytes" in err and f"limit of {limit:,}" in err

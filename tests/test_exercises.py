@@ -155,7 +155,7 @@ def test_every_exercise_of_every_lesson_is_registered_with_distinct_hints():
     for module in pkgutil.iter_modules(exercises.__path__):
         importlib.import_module(f"course.exercises.{module.name}")
     lessons = {ex_id[:2] for ex_id in EXERCISES if not ex_id.startswith("99")}
-    assert lessons == {f"{n:02}" for n in range(14)}
+    assert lessons == {f"{n:02}" for n in range(15)}
     for ex_id, ex in EXERCISES.items():
         assert re.fullmatch(r"\d\d\.\d+", ex_id)
         assert ex.look and ex.idea and ex.look != ex.idea, ex_id
@@ -244,3 +244,21 @@ def test_reveal_puts_the_guess_beside_the_value_ungraded():
     assert "Exactly right" in reveal("1,408", 1408, why="w").message
     assert "$0.002988" in reveal(0.001, Decimal("0.002988"), why="w", unit="$").message
     assert "#6b6b6b" in blank._repr_html_() and repr(blank).startswith("→")
+
+
+def test_a_written_function_that_returns_none_is_a_wrong_try_not_a_blank():
+    from course.exercises import Case, check_cases, equals
+
+    def blank(content):
+        """The exercise's stub."""
+        ...
+
+    def slips(content):
+        if content:
+            return ["a"]
+
+    cases = [Case("one call", (["x"],), equals(["a"])), Case("no call", ([],), equals([]))]
+    assert "not answered yet" in check_cases(blank, cases, EX, success="ok").message
+    slipped = check_cases(slips, cases, EX, success="ok")
+    assert not slipped and "not answered" not in slipped.message
+    assert "case 2 of 2 (no call)" in slipped.message and "`return`" in slipped.message

@@ -16,6 +16,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -125,10 +127,26 @@ def _in_image(image: hub_image.Image, home: Path, code: str) -> subprocess.Compl
     )
 
 
-def test_the_hub_image_keeps_the_course_importable_under_an_empty_home_volume(tmp_path):
+@pytest.fixture(scope="module")
+def images(tmp_path_factory) -> dict[str, hub_image.Image]:
+    """The learner image in its two layouts, built side by side (a build is mostly pip, on one
+    core): ``"srv"``, the repository in /srv/on-the-wire as hub/values.yaml has it, and
+    ``"home"``, the repository in the home, repo2docker's default."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    folder = tmp_path_factory.mktemp("images")
+    layouts = {"srv": hub_image.IMAGE_REPO, "home": hub_image.IMAGE_HOME}
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        built = {
+            n: pool.submit(hub_image.build, folder / n, repo_dir=r) for n, r in layouts.items()
+        }
+        return {name: future.result() for name, future in built.items()}
+
+
+def test_the_hub_image_keeps_the_course_importable_under_an_empty_home_volume(images):
     import tiktoken
 
-    image = hub_image.build(tmp_path / "image")  # the repository in /srv/on-the-wire
+    image = images["srv"]  # the repository in /srv/on-the-wire
     home = image.path(hub_image.IMAGE_HOME)
     assert list(home.iterdir()) == []  # the volume: nothing of the image shows there
     out = _in_image(image, home, COUNT)
@@ -140,8 +158,8 @@ def test_the_hub_image_keeps_the_course_importable_under_an_empty_home_volume(tm
     assert f"--target-repo-dir {hub_image.IMAGE_REPO}" in values  # the image it describes
 
 
-def test_with_the_repository_in_the_home_a_volume_hides_the_course(tmp_path):
-    image = hub_image.build(tmp_path / "image", repo_dir=hub_image.IMAGE_HOME)  # the default
+def test_with_the_repository_in_the_home_a_volume_hides_the_course(images, tmp_path):
+    image = images["home"]  # repo2docker's default
     home = image.path(hub_image.IMAGE_HOME)
     assert _in_image(image, home, COUNT).returncode == 0  # the image alone works
     home.rename(tmp_path / "hidden")  # the learner's volume is mounted over /home/jovyan

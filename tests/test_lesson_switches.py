@@ -17,11 +17,14 @@ SWITCH = 'wire_format = "anthropic"'
 def test_lesson_11_names_the_formats_its_switch_takes():
     switch = next(c.source for c in nbformat.read(LESSON_11, 4).cells if SWITCH in c.source)
     offered = re.search(r"# also: (.*)", switch).group(1)
-    assert re.findall(r'"([a-z-]+)"', offered) == ["openai-chat", "openai-responses", "gemini"]
+    assert re.findall(r'"([a-z-]+)"', offered) == FORMATS
 
 
-@pytest.mark.parametrize("wire_format", ["openai-chat", "openai-responses", "gemini"])
-def test_lesson_11_runs_in_every_wire_format_it_offers(wire_format):
+FORMATS = ["openai-chat", "openai-responses", "gemini"]
+
+
+def _run_lesson_11(wire_format: str) -> nbformat.NotebookNode:
+    """Lesson 11 with its switch set to ``wire_format``, run top to bottom in a fresh kernel."""
     from nbclient import NotebookClient
 
     nb = nbformat.read(LESSON_11, as_version=4)
@@ -31,10 +34,26 @@ def test_lesson_11_runs_in_every_wire_format_it_offers(wire_format):
     NotebookClient(
         nb,
         timeout=300,
+        startup_timeout=180,  # two kernels start at once on a busy two-core machine
         kernel_name="python3",
         allow_errors=True,
         resources={"metadata": {"path": str(LESSON_11.parent)}},
     ).execute()
+    return nb
+
+
+@pytest.fixture(scope="module")
+def runs() -> dict[str, nbformat.NotebookNode]:
+    """The lesson in each format, each in its own fresh kernel, two at a time (two cores)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        return dict(zip(FORMATS, pool.map(_run_lesson_11, FORMATS), strict=True))
+
+
+@pytest.mark.parametrize("wire_format", FORMATS)
+def test_lesson_11_runs_in_every_wire_format_it_offers(wire_format, runs):
+    nb = runs[wire_format]
     for cell in nb.cells:
         for out in cell.get("outputs", []):
             assert out.output_type != "error", f"{cell.id}: {out.ename}: {out.evalue}"

@@ -1,7 +1,8 @@
 """The test command really fails when a lesson breaks.
 
 Runs the suite's own nbval configuration (strict mode, sanitize file, network guard) in a
-subprocess over four small probe notebooks stored with real outputs, and checks that:
+subprocess over two small probe notebooks stored with real outputs (one intact, one whose cells
+each break differently: one kernel start per notebook is most of the cost), and checks that:
 
 - an intact notebook passes (so the harness can pass at all);
 - a cell that raises fails;
@@ -45,13 +46,19 @@ def _stdout(text: str) -> list[dict]:
 
 
 SUM = ("print(sum(range(10)))", _stdout("45\n"))
+#: Two notebooks, so two kernels start: one that must pass, and one whose every cell but the
+#: first breaks in its own way (nbval runs and reports each cell, whatever the one before did).
 PROBES = {
     "intact": _notebook(("x = 2 + 2", []), SUM),
-    "broken_cell": _notebook(("x = 2 + 2", []), ("print(undefined_name)", _stdout("45\n"))),
-    "changed_number": _notebook(("x = 2 + 2", []), ("print(sum(range(10)))", _stdout("46\n"))),
-    "public_socket": _notebook(
-        ("import socket", []),
-        ("socket.create_connection(('93.184.216.34', 80), timeout=5)\nprint('connected')", []),
+    "broken": _notebook(
+        ("x = 2 + 2", []),
+        ("print(undefined_name)", _stdout("45\n")),  # a cell that raises
+        ("print(sum(range(10)))", _stdout("46\n")),  # a stored number that changed
+        (
+            "import socket\nsocket.create_connection(('93.184.216.34', 80), timeout=5)\n"
+            "print('connected')",
+            [],
+        ),  # a public address: the network guard blocks it
     ),
 }
 
@@ -87,12 +94,14 @@ def test_the_test_command_fails_on_broken_lessons():
         shutil.rmtree(directory, ignore_errors=True)
 
     assert [o for o, _ in results["intact"]] == ["passed", "passed"]
+    broken = results["broken"]
+    assert [o for o, _ in broken] == ["passed", "failed", "failed", "failed"], broken
 
-    outcome, detail = results["broken_cell"][1]
+    outcome, detail = broken[1]
     assert outcome == "failed" and "NameError" in detail
 
-    outcome, detail = results["changed_number"][1]
+    outcome, detail = broken[2]
     assert outcome == "failed" and "46" in detail and "45" in detail
 
-    outcome, detail = results["public_socket"][1]
+    outcome, detail = broken[3]
     assert outcome == "failed" and "network blocked" in detail

@@ -1,6 +1,8 @@
 """Used in lessons: 12.
 
-Exercises of notebooks/12_token_arithmetic_lab.ipynb."""
+Exercises of notebooks/12_token_arithmetic_lab.ipynb: a design fitted to a budget, written by
+the learner and run on hidden tickets (12.1), a break-even count of requests (12.2), the time in
+a request without breaking the cache (12.3)."""
 
 from __future__ import annotations
 
@@ -13,26 +15,30 @@ from typing import Any
 from course.exercises import Exercise, Result, as_number, check_number, not_answered, not_yet
 from course.lab import LabScenario, build_requests, cost_scenario, final_reply
 
-EX_SHARE = Exercise(
-    "12.1",
+EX_SHARE = Exercise(  # not in the lesson since issue 33 (a prediction there); kept with its tests
+    "12.0",
     idea="the share is the tools part of the first request divided by all of its tokens.",
     look="build_requests(baseline) gives the scenario's requests; count(request).part('tools')"
     " and count(request).total count them.",
 )
 EX_BREAK_EVEN = Exercise(
     "12.2",
-    idea="cost grows with every extra request, because each re-sends the others; try more and "
-    "more requests until the ticket crosses the line.",
-    look="replace(baseline, tools=..., requests=..., caching=False) and cost_scenario(...)"
-    ".per_ticket; a loop over the number of requests finds the first one above.",
+    look="the scenario you priced: its tools, its cache (the question says caching=False), and "
+    "the number of requests at which your search stopped.",
+    idea="cost grows with every extra request, because each re-sends the others: the answer is "
+    "the first number of requests whose ticket crosses the line, not the last one under it.",
+    example="if tickets of 5, 6 and 7 requests cost $0.0040, $0.0049 and $0.0058, the first to "
+    "cost more than $0.005 is the one of 7 requests.",
 )
 EX_TIME = Exercise(
     "12.3",
+    look="where in each request your time lands, and how many input tokens the check says the "
+    "cache now serves, against how many it served before.",
     idea="a prompt cache serves only the longest start that two requests share; whatever "
-    "changes on every request ends the shared start right there.",
-    look="in build_requests(baseline) each request is request.messages (the system prompt "
-    "is messages[0]) plus request.tools; dataclasses.replace(request, messages=[...]) makes a "
-    "changed copy, and the helpers in helpers.messages (system, user...) build messages.",
+    "changes on every request ends the shared start right there, so it belongs after "
+    "everything that stays the same.",
+    example="requests [A, B, C, t1] and [A, B, C, D, t2] share the start A, B, C; requests "
+    "[t1, A, B, C] and [t2, A, B, C, D] share nothing.",
 )
 
 TIMES = [f"2026-11-30 09:{minute:02d} UTC" for minute in range(60)]  # one request a minute
@@ -195,4 +201,173 @@ def check_break_even_requests(answer: int, baseline: LabScenario) -> Result:
         expected,
         EX_BREAK_EVEN,
         success=f"Right: {expected} requests. Each one re-sends all the earlier ones.",
+    )
+
+
+# ---- 12.1: a design that meets a budget, written by the learner -------------------------------
+
+EX_BUDGET = Exercise(
+    "12.1",
+    look="the ticket the check names, and your design for it: what it costs a ticket, which "
+    "knobs it changed, and whether a design that changes less would also have fitted.",
+    idea="the preferences are an order of losses: try the designs that lose least first, and "
+    "price each before you move on. Compaction loses the most, and a later compaction loses "
+    "less than an earlier one, so its place is searched from the end of the ticket.",
+    example="a ticket of 4 requests whose budget the cache alone cannot meet: price it "
+    "compacted at requests[3], then at requests[2], then at requests[1], and keep the first "
+    "that fits.",
+)
+
+KEPT_LAST = 4  # messages kept verbatim when the design compacts
+NINE = 9  # Sundry's own tools: the five extras of the catalogue can go, these cannot
+FIXED = ("model", "requests", "result_tokens", "tickets_per_day", "warm_prefix")
+
+
+def _cost(s: LabScenario, _seen: dict = {}) -> Decimal:  # noqa: B006 (a cache on purpose)
+    """One design's cost per ticket (memoised: the reference and the judge price the same
+    designs)."""
+    key = s.to_json()
+    if key not in _seen:
+        _seen[key] = cost_scenario(s).per_ticket
+    return _seen[key]
+
+
+def fitted(s: LabScenario, budget: Decimal) -> LabScenario:
+    """The reference: the design that loses least and costs at most ``budget`` a ticket."""
+    cached = replace(s, caching=True)
+    trimmed = replace(cached, tools=min(s.tools, NINE))
+    for design in (s, cached, trimmed):
+        if _cost(design) <= budget:
+            return design
+    for at in range(s.requests - 1, 0, -1):
+        design = replace(trimmed, compact_at=at, keep_last=KEPT_LAST)
+        if _cost(design) <= budget:
+            return design
+    return replace(trimmed, compact_at=1, keep_last=KEPT_LAST)
+
+
+def _budget_between(low: Decimal, high: Decimal) -> Decimal:
+    return (low + high) / 2
+
+
+def budget_tickets(baseline: LabScenario) -> list[tuple[str, LabScenario, Decimal]]:
+    """The hidden tickets of 12.1: (what the ticket is, the ticket, its budget). Each budget
+    lies between two designs' costs, computed now from the series' cost model."""
+    base = replace(baseline, compact_at=None, warm_prefix=False)
+    long_ticket = replace(base, requests=14, tools=14, caching=False)
+    few_tools = replace(base, requests=12, tools=5, result_tokens=300, caching=False)
+    big_results = replace(base, requests=8, result_tokens=2000, caching=False)
+    tickets = [("a ticket that already fits", base, _cost(base) * Decimal("1.05"))]
+    off = replace(base, caching=False)
+    tickets.append(
+        (
+            "the cache off",
+            off,
+            _budget_between(_cost(replace(off, caching=True)), _cost(off)),
+        )
+    )
+    every_tool_off = replace(base, tools=14, caching=False)
+    tickets.append(
+        (
+            "fourteen tools, the cache off",
+            every_tool_off,
+            _budget_between(_cost(replace(every_tool_off, caching=True)), _cost(every_tool_off)),
+        )
+    )
+    fourteen = replace(base, tools=14)
+    tickets.append(
+        (
+            "fourteen tools, the cache on",
+            fourteen,
+            _budget_between(_cost(replace(fourteen, tools=NINE)), _cost(fourteen)),
+        )
+    )
+    for name, s in (
+        ("a long ticket with every tool, the cache off", long_ticket),
+        ("a long ticket with five tools and bigger results", few_tools),
+        ("a ticket of eight requests with very big results", big_results),
+    ):
+        trimmed = replace(s, caching=True, tools=min(s.tools, NINE))
+        costs = sorted(
+            {
+                _cost(replace(trimmed, compact_at=at, keep_last=KEPT_LAST))
+                for at in range(1, s.requests)
+            }
+        )
+        fits = [c for c in costs if c < _cost(trimmed)]
+        middle = len(fits) // 2  # some compactions fit, some do not; no cost equals the budget
+        tickets.append(
+            (name, s, _budget_between(fits[middle], costs[costs.index(fits[middle]) + 1]))
+        )
+    return tickets
+
+
+def _same(a: LabScenario, b: LabScenario) -> bool:
+    """The same design (``keep_last`` matters only when the design compacts)."""
+    if a.compact_at is None and b.compact_at is None:
+        return replace(a, keep_last=b.keep_last) == b
+    return a == b
+
+
+def _judge_design(ticket: LabScenario, budget: Decimal) -> Any:
+    want = fitted(ticket, budget)
+
+    def judge(got: Any) -> str | None:
+        if not isinstance(got, LabScenario):
+            return f"your function gave a {type(got).__name__}: a LabScenario is expected"
+        changed = [f for f in FIXED if getattr(got, f) != getattr(ticket, f)]
+        if changed:
+            what = ", ".join(changed)
+            return f"your design changes the ticket's {what}: those are not yours to change"
+        if got.tools > ticket.tools:
+            return f"your design sends {got.tools} tools where the ticket sent {ticket.tools}"
+        if got.tools < min(ticket.tools, NINE):
+            return f"your design sends {got.tools} tools: Sundry's agent needs its nine"
+        try:
+            cost = _cost(got)
+        except ValueError as err:  # an impossible design: say why, never a traceback
+            return f"your design cannot be priced: {err}"
+        if cost > budget:
+            return f"your design costs ${cost:.6f} a ticket, over the budget of ${budget:.6f}"
+        if _same(got, want):
+            return None
+        if _same(want, ticket):
+            return "the ticket already fits its budget, and your design changes it"
+        if got.compact_at is not None and want.compact_at is None:
+            return "your design compacts, and a design that keeps the whole history fits too"
+        if got.tools < ticket.tools and want.tools == ticket.tools:
+            return (
+                f"your design drops tools, and with the cache on alone it fits (${_cost(want):.6f})"
+            )
+        if got.compact_at is not None and got.keep_last != KEPT_LAST:
+            kept = got.keep_last
+            return f"your design keeps the last {kept} messages, and the brief says {KEPT_LAST}"
+        if got.compact_at is not None and want.compact_at is not None:
+            if got.compact_at < want.compact_at:
+                return (
+                    f"your design compacts at requests[{got.compact_at}], and a later compaction "
+                    f"fits too (${_cost(want):.6f}): each earlier one loses more of the history"
+                )
+            return (
+                f"your design compacts at requests[{got.compact_at}]: check it against its losses"
+            )
+        return "your design fits, and another one that loses less fits too"
+
+    return judge
+
+
+def check_fit_budget(fit_budget: Any, baseline: LabScenario) -> Result:
+    """``fit_budget(scenario, budget)``: the design that loses least and meets the budget."""
+    from course.exercises import Case, check_cases
+
+    cases = [
+        Case(name, (ticket, budget), _judge_design(ticket, budget))
+        for name, ticket, budget in budget_tickets(baseline)
+    ]
+    return check_cases(
+        fit_budget,
+        cases,
+        EX_BUDGET,
+        success="Right: every ticket gets the design that loses least within its budget. "
+        "Priced before it is built; keep the function, and run it again when prices change",
     )

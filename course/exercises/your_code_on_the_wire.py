@@ -1,9 +1,11 @@
 """Used in lessons: 13.
 
-Exercises of notebooks/13_your_code_on_the_wire.ipynb: count what an agent framework
-(pydantic-ai) sent, find the mistakes of a framework set-up on the wire, and fix it. Every
-expected value is read from the requests the learner (or the check itself) captured
-(``standin.capturing``), never typed in."""
+Exercises of notebooks/13_your_code_on_the_wire.ipynb: an audit of the wire the learner writes,
+run on hidden requests in all four formats (13.1), the fix of a framework (pydantic-ai) set-up,
+judged on what it sends (13.2), and what the tool definitions cost over a run (13.3). The
+expected values of 13.2 and 13.3 are read from the requests the learner (or the check itself)
+captured (``standin.capturing``), never typed in; 13.1's hidden requests are built here, each
+with the answer its construction makes true."""
 
 from __future__ import annotations
 
@@ -27,26 +29,41 @@ QUESTION = "Hi, my order SO-48213 arrived cracked."
 
 EX3 = Exercise(
     "13.3",
-    idea="the run is more than one request, and each request of seen is counted on its own: "
-    "which of them carried the tool definitions?",
-    look="each s in seen has s.count, and s.count.part('tools') is what the tool definitions "
-    "of that request cost; add them up over every request of seen.",
+    look="how many requests the first agent's run made, and what each of them carried besides "
+    "the messages.",
+    idea="tool definitions are not sent once per run: every request carries them again, and "
+    "each request of a capture is counted on its own.",
+    example="a run of 3 requests whose definitions cost 50 tokens each sent 150 tokens of "
+    "definitions.",
 )
-EX1 = Exercise(
-    "13.1",
+EX1 = Exercise(  # not in the lesson since issue 33 (13.1 is the audit); kept with its tests
+    "13.0",
     idea="the code is not the wire: read the tools list of one of broken's requests, as it was "
     "sent.",
-    look="for each tool t in broken[0].request.tools (the tools as read, in any format), look "
-    "at t.name and t.description; or read the function entries of broken[0].body['tools']. The "
-    "name to give is the one the wire shows, whatever the code calls the function.",
+    look="the tools of one of broken's requests as the wire has them: each one's name and "
+    "description.",
 )
 EX2 = Exercise(
     "13.2",
-    idea="start from support_agent, run your version, and read the check's report of the wire: "
-    "it names each problem and the requests it is in.",
-    look="pydantic-ai has two doors for a system prompt (instructions=, and a system_prompt "
-    "function): keep exactly one of them. And the framework reads the function it is given: a "
-    "decorator must hand on get_order's name, docstring and signature (functools.wraps), or go.",
+    look="the check's report of the wire: each problem it names, and the requests it is in.",
+    idea="the framework sends what it is given, not what the code seems to say: a prompt given "
+    "through two doors goes out twice, and a tool is described by whatever function object "
+    "reaches the framework, with that object's name, docstring and signature.",
+    example="a decorator whose wrapper has no docstring turns a documented function f into a "
+    "tool named 'wrapper' with an empty description; a decorator that copies f's name, "
+    "docstring and signature onto the wrapper keeps f as it was.",
+)
+EX_AUDIT = Exercise(
+    "13.1",
+    look="the request the check names, and each of the two things your function returned for "
+    "it: the copies it counted and the names it listed.",
+    idea="a request read from the wire is neutral whatever its format: a system field becomes "
+    "a system message, and one message can hold several text blocks, each possibly holding the "
+    "prompt more than once. Only system text counts as the system prompt, and a description "
+    "made of spaces says nothing.",
+    example="system blocks 'P' and 'P\\n\\nP' send the prompt P three times; a user message that "
+    "quotes P sends it zero times; tools ('a', '') and ('b', '   ') are both undescribed, in "
+    "that order.",
 )
 
 
@@ -127,6 +144,9 @@ def system_problem(request: Any, system_text: str) -> str | None:
     for i, text in texts:
         copies[i] += text.count(system_text)
     total = sum(copies.values())
+    if total == 0 and texts:
+        sent = " + ".join(repr(text) for _, text in texts)
+        return f"the system text sent is {sent}: the prompt is not in it, word for word"
     if total == 0:
         return "the system prompt is not sent at all"
     if total > 1:
@@ -241,8 +261,136 @@ def check_fixed_agent(fixed_agent: Callable[[Any], Any], system_text: str, broke
     return Result(
         True,
         f"Right: {len(seen)} requests, each with the system prompt once and every tool "
-        "described, all accepted without a warning. Read the wire after every change to a "
-        "set-up: the code looked right before too.",
+        "described, all accepted without a warning (pydantic-ai's docs recommend instructions= "
+        "for most uses: a system_prompt part stays in the message history). Read the wire after "
+        "every change to a set-up: the code looked right before too.",
         EX2,
         **info,
+    )
+
+
+# ---- 13.1: an audit of the wire, written by the learner ---------------------------------------
+
+AUDIT_PROMPT = "You are Sundry's support agent. Look the order up before you answer."
+
+
+def _read_back(request: Any, format: str) -> Any:
+    """The request as a capture reads it: rendered in ``format``, then parsed back."""
+    from helpers.formats import parse, render_for
+
+    return parse(render_for(request, format).body, format)
+
+
+def audit_cases() -> list:
+    """The hidden requests of 13.1, each read back from a body in one of the four formats."""
+    from course.exercises import Case
+    from helpers.messages import Request, Tool, system, user
+
+    p = AUDIT_PROMPT
+    ask = user("Hi, my order SO-48213 arrived cracked.")
+    search = Tool("search_orders", "Find a buyer's orders by order number or e-mail address.")
+    order = Tool("get_order", "Look up one order by its number: status, item and seller.")
+    cases = [
+        ("a clean request", "openai-chat", [system(p), ask], [search, order], (1, [])),
+        (
+            "the prompt in two system messages",
+            "openai-chat",
+            [system(p), system(p), ask],
+            [search],
+            (2, []),
+        ),
+        (
+            "two copies joined in one system text",
+            "anthropic",
+            [system(f"{p}\n\n{p}"), ask],
+            [search, order],
+            (2, []),
+        ),
+        (
+            "a tool with no description",
+            "gemini",
+            [system(p), ask],
+            [search, Tool("wrapper", "")],
+            (1, ["wrapper"]),
+        ),
+        (
+            "a blank description, and a buyer who quotes the prompt",
+            "openai-responses",
+            [system(p), user(f"My last agent said: {p}")],
+            [Tool("get_order", "   "), search],
+            (1, ["get_order"]),
+        ),
+        ("no system prompt at all", "anthropic", [ask], [search], (0, [])),
+        (
+            "the prompt with a line added after it",
+            "gemini",
+            [system(f"{p}\nBe brief."), ask],
+            [order],
+            (1, []),
+        ),
+        (
+            "two undescribed tools, in the order declared",
+            "openai-chat",
+            [system(p), ask],
+            [Tool("track_parcel", ""), search, Tool("cancel_order", "")],
+            (1, ["track_parcel", "cancel_order"]),
+        ),
+    ]
+    return [
+        Case(
+            f"{name} ({fmt})",
+            (_read_back(Request("", messages, tools), fmt), p),
+            _judge_audit(want),
+        )
+        for name, fmt, messages, tools, want in cases
+    ]
+
+
+def _judge_audit(want: tuple[int, list[str]]) -> Callable[[Any], str | None]:
+    copies, names = want
+
+    def judge(got: Any) -> str | None:
+        if not (isinstance(got, (tuple, list)) and len(got) == 2):
+            shown = repr(got) if len(repr(got)) <= 60 else repr(got)[:57] + "..."
+            return f"your function gave {shown}: a pair (copies, names) is expected"
+        got_copies, got_names = got
+        if got_copies != copies:
+            return (
+                f"your function counts {got_copies!r} copies of the system prompt, and this "
+                f"request sends it {copies} time{'s' * (copies != 1)} as system text"
+            )
+        if not isinstance(got_names, (list, tuple)) or list(got_names) != names:
+            return (
+                f"your function lists {got_names!r} as the tools sent without a description, "
+                f"and this request declares {names!r} so, in that order"
+            )
+        return None
+
+    return judge
+
+
+def check_audit(audit: Any, system_text: str, broken: Any) -> Result:
+    """``audit(request, system_text)``: (how many times ``system_text`` is sent as system text,
+    the names of the tools declared without a description), judged on hidden requests; then
+    applied to the broken set-up's first request."""
+    from course.exercises import check_cases
+
+    result = check_cases(
+        audit,
+        audit_cases(),
+        EX_AUDIT,
+        success="Right: your audit reads any format as the wire sent it",
+    )
+    if not result:
+        return result
+    copies, names = audit(broken[0].request, system_text)
+    return Result(
+        True,
+        f"{result.message}. On the colleague's set-up it says: the prompt sent {copies} times, "
+        f"and {', '.join(map(repr, names)) or 'no tool'} without a description. Keep it: one "
+        "assert on it in a test (the on_the_wire fixture) catches both mistakes before a model "
+        "sees them",
+        EX_AUDIT,
+        expected=result.expected,
+        kind="function",
     )

@@ -11,7 +11,8 @@ One contract for every command, so a script can tell the cases apart:
   the wrong type, an input over a limit): one line on stderr naming the place;
 - exit 3: a bug of ours: one line, ``internal error, please report``, never a traceback.
 
-Limits are checked before any work: an input of at most ``MAX_INPUT_BYTES``; then the JSON
+Limits are checked before any work: an input of at most ``MAX_INPUT_BYTES``, read in chunks that
+stop at the limit (a file's stated size is never trusted: a FIFO, ``/dev/zero``); then the JSON
 limits of ``standin.input_checks`` (shared with the local provider): nesting depth,
 integer length, no ``NaN``/``Infinity`` (not JSON), no lone surrogate (``"\\ud800"``).
 """
@@ -26,7 +27,6 @@ import json
 import os
 import re
 import sys
-from pathlib import Path
 from typing import Any, NoReturn
 
 from standin.input_checks import InputError, loads, tool_problem
@@ -57,26 +57,48 @@ def _name(path: str) -> str:
     return "standard input" if path == "-" else path
 
 
-def read_bytes(path: str) -> bytes:
-    """The raw input, refused before reading when it is larger than ``MAX_INPUT_BYTES``."""
+def read_bytes(path: str, limit: int | None = None) -> bytes:
+    """The raw input, at most ``limit`` bytes (default ``MAX_INPUT_BYTES``), else a usage error.
+
+    Read in chunks up to ``limit + 1`` bytes whatever the file claims: its size is never trusted,
+    so a FIFO fed without end, ``/dev/zero`` or a file that grows while read stop at the limit.
+    What it does not do: give up on a FIFO that nobody writes to (it waits, as ``cat`` does).
+    """
+    limit = MAX_INPUT_BYTES if limit is None else limit
     try:
         if path == "-":
             stdin = getattr(sys.stdin, "buffer", None)  # a text stream in tests: read its text
-            data = (
-                stdin.read(MAX_INPUT_BYTES + 1)
-                if stdin is not None
-                else sys.stdin.read(MAX_INPUT_BYTES + 1).encode("utf-8", "surrogatepass")
-            )
+            if stdin is None:
+                text = sys.stdin.read(limit + 1)
+                data = text.encode("utf-8", "surrogatepass")[: limit + 1]
+            else:
+                data = _read_at_most(stdin, limit + 1)
         else:
-            size = Path(path).stat().st_size
-            if size > MAX_INPUT_BYTES:
-                raise UsageError(f"{path}: {size} bytes, over the limit of {MAX_INPUT_BYTES}")
-            data = Path(path).read_bytes()
+            with open(path, "rb", buffering=0) as stream:
+                data = _read_at_most(stream, limit + 1)
     except OSError as err:
         raise UsageError(f"cannot read {path}: {err.strerror or err}") from None
-    if len(data) > MAX_INPUT_BYTES:
-        raise UsageError(f"{_name(path)}: over the limit of {MAX_INPUT_BYTES} bytes")
+    if len(data) > limit:
+        raise UsageError(
+            f"{_name(path)}: more than {limit:,} bytes, over the input limit of {limit:,} bytes "
+            "(nothing past the limit was read)"
+        )
     return data
+
+
+#: How much ``read_bytes`` asks for at a time: memory grows with what arrives, never ahead of it.
+_CHUNK = 1024 * 1024
+
+
+def _read_at_most(stream: Any, size: int) -> bytes:
+    """Up to ``size`` bytes from a binary stream, in chunks, stopping early at end of file."""
+    data = bytearray()
+    while len(data) < size:
+        chunk = stream.read(min(_CHUNK, size - len(data)))
+        if not chunk:
+            break
+        data += chunk
+    return bytes(data)
 
 
 def read_text(path: str) -> str:

@@ -7,7 +7,10 @@ one line: the request, its status, its input tokens counted with their label, an
 provider's verdict on the body (``standin.capturing.Seen``). Only loopback is ever bound.
 
 ``--record DIR`` also writes each exchange as files (``standin.capturing.RecordDir``: headers with
-keys redacted, bodies, raw stream events, verdict, count), never over a file it did not write.
+keys redacted, bodies, raw stream events, verdict, count), each folder whole or not at all, never
+over a file it did not write; an exchange it cannot write is answered all the same, and its line
+says ``not recorded`` and why. Lines show control characters escaped; once stdout is closed
+(``serve | head``) printing stops and serving goes on.
 ``--forward`` passes each request to the real provider instead of the scripted model, under
 live mode's two switches (``standin.forward``), and the line shows our count beside the bill.
 Clients then use the per-run token the banner prints as their API key (never the user's key):
@@ -17,6 +20,10 @@ a request without it, for another host, or to a path that is not an endpoint is 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
+import re
+import sys
 import threading
 
 #: Exchanges ``serve`` keeps in memory (the newest; each line is printed as it happens).
@@ -120,17 +127,23 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--record {args.record}: {err.strerror or err}") from None
     numbers = iter(range(1, 1 << 62))
     lock = threading.Lock()
+    terminal = Terminal()
 
     def log(exchange) -> None:
         with lock:  # one line per exchange, whole, in the order they were recorded
-            seen = Seen(exchange, next(numbers))
-            line = seen.line()
+            number = next(numbers)
+            try:
+                seen = Seen(exchange, number)
+                line = seen.line()
+            except Exception as err:  # never lose the exchange (or the connection) over a line
+                seen = None
+                line = f"#{number} {exchange.method} {exchange.path} -> {exchange.status}"
+                line += f"  (not read: {type(err).__name__})"
+            line = printable(line)
             if writer is not None:
-                try:
-                    line += f"\n    -> {writer.write(exchange, seen)}"
-                except OSError as err:
-                    line += f"\n    -> not recorded: {err.strerror or err}"
-            print(line, flush=True)
+                folder = writer.try_write(exchange, seen)
+                line += f"\n    -> {folder if folder is not None else writer.failed[-1]}"
+            terminal.say(line)
 
     try:
         provider = LocalProvider(
@@ -138,7 +151,7 @@ def run(args: argparse.Namespace) -> int:
             port=args.port,
             on_exchange=log,
             keep=KEEP,  # runs for hours: memory stays bounded
-            log=lambda line: print(line, flush=True),
+            log=lambda line: terminal.say(printable(line)),
             forward=forwarder,
         ).start()
     except (OSError, OverflowError) as err:
@@ -146,19 +159,50 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"cannot listen on 127.0.0.1:{args.port}: {reason}") from None
     except ValueError as err:  # the forwarder's base URL points back at this server
         raise UsageError(f"--forward: {err}") from None
-    print(banner(provider), flush=True)
+    terminal.say(banner(provider))
     if writer is not None:
-        print(f"\nrecording every exchange into {writer.root}/", flush=True)
+        terminal.say(f"\nrecording every exchange into {writer.root}/")
     if forwarder is not None:
-        print("\nFORWARDING to the real providers (each request is billed):", flush=True)
-        print(forwarder.describe(), flush=True)
+        terminal.say("\nFORWARDING to the real providers (each request is billed):")
+        terminal.say(forwarder.describe())
     try:
         threading.Event().wait()
     except KeyboardInterrupt:
-        print("\nstopping", flush=True)
+        terminal.say("\nstopping")
     finally:
         provider.stop()
     return 0
+
+
+class Terminal:
+    """Prints whole lines on stdout, flushed. Once stdout is gone (``serve | head`` after head
+    has its lines, a closed terminal), it prints nothing more and says nothing: the server goes
+    on serving (and recording). What it does not do: buffer lines for a reader that comes back."""
+
+    def __init__(self) -> None:
+        self.gone = False
+        self._lock = threading.Lock()
+
+    def say(self, text: str) -> None:
+        with self._lock:
+            if self.gone:
+                return
+            try:
+                print(text, flush=True)
+            except (OSError, ValueError):  # BrokenPipeError; ValueError: stdout closed
+                self.gone = True
+                # what is left in the buffer goes nowhere, not into an error at exit
+                with contextlib.suppress(OSError, ValueError):
+                    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+_CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f]")
+
+
+def printable(text: str) -> str:
+    """``text`` with control characters shown escaped (``\\x00``, ``\\x1b``): a request's method
+    or path can never move the cursor, clear the screen or cut a line on the terminal."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
 
 
 def _forwarder():

@@ -5,6 +5,9 @@ Error bodies the way each provider writes them, for failures that are not rule v
 A broken *conversation* (a tool call left unanswered, ...) is answered with the provider's own
 400 text by ``standin.rules.error_response``. This module covers the rest: bad JSON, wrong
 content type, a missing key, an unknown path, a body too large, rate limits and server errors.
+One status is the stand-in's own, in each provider's envelope: 422 (``STAND_IN_STATUS``), a
+request the real API may accept but the stand-in cannot answer (a schema past its caps); its
+types say ``stand_in`` so that no one mistakes it for the provider's words.
 
 The three envelopes (shapes as documented and as the SDKs parse them):
 
@@ -20,7 +23,10 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["envelope", "provider_for_path"]
+__all__ = ["STAND_IN_STATUS", "envelope", "provider_for_path"]
+
+#: The stand-in's own refusal (not a provider's): the real API may accept the request.
+STAND_IN_STATUS = 422
 
 # HTTP status -> (OpenAI type, OpenAI code, Anthropic type, Gemini status)
 _KINDS: dict[int, tuple[str, str | None, str, str]] = {
@@ -31,6 +37,7 @@ _KINDS: dict[int, tuple[str, str | None, str, str]] = {
     405: ("invalid_request_error", None, "invalid_request_error", "INVALID_ARGUMENT"),
     411: ("invalid_request_error", None, "invalid_request_error", "INVALID_ARGUMENT"),
     413: ("invalid_request_error", None, "request_too_large", "INVALID_ARGUMENT"),
+    422: ("stand_in_error", "stand_in_cannot_fill", "stand_in_error", "FAILED_PRECONDITION"),
     429: ("requests", "rate_limit_exceeded", "rate_limit_error", "RESOURCE_EXHAUSTED"),
     500: ("server_error", None, "api_error", "INTERNAL"),
     502: ("server_error", None, "api_error", "UNAVAILABLE"),

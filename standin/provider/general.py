@@ -17,20 +17,37 @@ tool's schema (``standin.provider.schema_values``), filled from the conversation
 fits (a query takes a quoted phrase, else an identifier such as ``SO-48213``, else the text; an
 ``..._id`` property takes the identifier). Structured output: JSON valid for the schema.
 Limits and stop sequences: ``routes``.
+
+*Cannot fill.* Values come from ``schema_values`` within its caps (string, array and object
+sizes, nesting, work, pattern time): arguments are made with the conversation's hints, else
+without them. A tool or output schema that cannot be filled either way is the stand-in's
+limit, not the API's: :func:`unfillable` lists them, ``standin.verdict`` reports each as a
+warning (rule ``stand-in-cannot-fill``) and the server answers that request with its own 422
+(``routes``), the same decision for every request whichever tool the model would call.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections import deque
 from collections.abc import Callable, Iterable, Sequence
+from itertools import islice
 from typing import Any
 
-from helpers.messages import Block, Message, Text, Tool, ToolResult
-from standin.provider.schema_values import Unsatisfiable, generate, object_value
+from helpers.messages import Block, Message, Request, Text, Tool, ToolResult
+from standin.provider.schema_values import Budget, Unsatisfiable, generate, object_value
 from standin.provider.turn import Turn
 
-__all__ = ["choose_tools", "finishing_tool", "general", "hints_from", "score", "words"]
+__all__ = [
+    "choose_tools",
+    "finishing_tool",
+    "general",
+    "hints_from",
+    "score",
+    "unfillable",
+    "words",
+]
 
 _STOP = frozenset(
     """a an the and or but of to in on at for from by with about into over as is are was were be
@@ -95,9 +112,11 @@ def finishing_tool(tools: Sequence[Tool]) -> Tool | None:
 # --- hints: values taken from the conversation ----------------------------------------------
 
 _QUOTED = re.compile(r"\"([^\"\n]{1,200})\"|“([^”\n]{1,200})”|'([^'\n]{2,200})'(?![a-z])")
-_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+")  # starts a run: linear
 _URL = re.compile(r"https?://[^\s\"'<>]+")
-_IDENTIFIER = re.compile(r"(?<![\w-])[A-Z][A-Z0-9]*-?\d+(?![\w-])")  # SO-48213, A123, INC-7
+# SO-48213, A123, INC-7; written so that each run of word characters is tried once, in linear
+# time (``[A-Z0-9]*-?\d+`` backtracked quadratically on "A111...1A")
+_IDENTIFIER = re.compile(r"(?<![\w-])[A-Z](?:[A-Z0-9]*-\d+|[A-Z0-9]*\d)(?![\w-])")
 _ID_ENDINGS = ("_id", "_number", "_no", "_ref", "_code", "_key")
 _NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])")
 _PLACE_AFTER = re.compile(r"\b(?:in|at|for|to|near|from)\s+([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)")
@@ -118,39 +137,65 @@ def _key(name: str) -> str:
 
 
 def _result_values(results: Iterable[str]) -> dict[str, list[Any]]:
-    """Every key of every JSON tool result, with its values (breadth first)."""
+    """Every key of every JSON tool result, with its values (breadth first; a result that is
+    not JSON, or nested too deep to parse, offers none)."""
     found: dict[str, list[Any]] = {}
     for text in results:
         try:
-            stack = [json.loads(text)]
-        except (TypeError, ValueError):
+            queue = deque([json.loads(text)])
+        except (TypeError, ValueError, RecursionError):
             continue
-        while stack:
-            item = stack.pop(0)
+        while queue:
+            item = queue.popleft()
             if isinstance(item, dict):
                 for key, value in item.items():
                     found.setdefault(_key(str(key)), []).append(value)
-                    stack.append(value)
+                    queue.append(value)
             elif isinstance(item, list):
-                stack.extend(item[:20])
+                queue.extend(item[:20])
     return found
+
+
+#: At most this many candidates of each kind (numbers, identifiers, places...) per request.
+_HINTS = 50
+
+
+def _first(pattern: re.Pattern[str], text: str) -> list[re.Match[str]]:
+    """The first ``_HINTS`` matches of ``pattern`` in ``text``."""
+    return list(islice(pattern.finditer(text), _HINTS))
+
+
+def _found(pattern: re.Pattern[str], text: str) -> list[str]:
+    """What ``findall`` gives, for the first ``_HINTS`` matches only."""
+    return [m.group(1) if pattern.groups == 1 else m.group() for m in _first(pattern, text)]
 
 
 def hints_from(
     user_text: str, results: Iterable[str] = (), answer: str | None = None
 ) -> Callable[[str], list[Any]]:
-    """``hint(property_name) -> candidate values``, best first (each is checked before use)."""
-    quoted = [next(g for g in m.groups() if g) for m in _QUOTED.finditer(user_text)]
-    places = [m.group(1) for m in _PLACE_AFTER.finditer(user_text)]
-    places += [m.group(1) for m in _CAPITALISED.finditer(user_text)][::-1]
+    """``hint(property_name) -> candidate values``, best first (each is checked before use).
+
+    The text is scanned once; each kind of candidate keeps its first ``_HINTS`` (a request's
+    text may hold millions of numbers: asking for a hint costs the same whatever its size).
+    """
+    quoted = [next(g for g in m.groups() if g) for m in _first(_QUOTED, user_text)]
+    places = [m.group(1) for m in _first(_PLACE_AFTER, user_text)]
+    last = deque(_CAPITALISED.finditer(user_text), maxlen=_HINTS)  # the last ones, nearest first
+    places += [m.group(1) for m in reversed(last)]
     plain = " ".join(user_text.split())[:160]
-    numbers = [float(n) if "." in n else int(n) for n in _NUMBER.findall(user_text)]
-    ids = _IDENTIFIER.findall(user_text)
+    numbers = [float(n) if "." in n else int(n) for n in _found(_NUMBER, user_text)]
+    ids = _found(_IDENTIFIER, user_text)
     found = _result_values(results)
+    scanned: dict[str, list[str]] = {}  # emails and URLs, found on first use
+
+    def scan(what: str, pattern: re.Pattern[str]) -> list[str]:
+        if what not in scanned:
+            scanned[what] = _found(pattern, user_text)
+        return scanned[what]
 
     def hint(name: str) -> list[Any]:
         key = _key(name)
-        out: list[Any] = list(found.get(key, []))
+        out: list[Any] = list(found.get(key, [])[:_HINTS])
         if answer is not None and key in _ANSWER_KEYS:
             out.append(answer)
         if key in _PLACE_KEYS or key.endswith(("_city", "_location")):
@@ -160,9 +205,9 @@ def hints_from(
         if key in _QUERY_KEYS or key.endswith("_query"):
             out += [*quoted, *ids, plain]
         if "email" in key:
-            out += _EMAIL.findall(user_text)
+            out += scan("email", _EMAIL)
         if key in {"url", "uri", "link", "href"} or key.endswith("_url"):
-            out += _URL.findall(user_text)
+            out += scan("url", _URL)
         out += numbers  # a number property: the first number of the text that fits
         if quoted and key not in _PLACE_KEYS:
             out += quoted[:1]
@@ -244,25 +289,72 @@ def _tools_to_call(turn: Turn, tools: list[Tool], answering: bool, user_text: st
     return choose_tools(tools, user_text, parallel) or [tools[0]]
 
 
-def _json_text(schema: dict[str, Any], hint: Callable[[str], list[Any]]) -> str:
-    schema = schema or {"type": "object", "properties": {"answer": {"type": "string"}}}
+_ANSWER_SCHEMA = {"type": "object", "properties": {"answer": {"type": "string"}}}
+
+
+def _arguments(schema: Any, hint: Callable[[str], list[Any]], budget: Budget) -> dict:
+    """A tool's arguments: with the conversation's hints, else without (the schema's own
+    failure, an Unsatisfiable naming its place, when neither works)."""
     try:
-        value = generate(schema, hint)
+        return object_value(schema, hint, budget)
     except Unsatisfiable:
-        value = generate(schema)  # without hints, or the schema's own failure
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        return object_value(schema, None, budget)
+
+
+def _json_value(schema: dict[str, Any], hint: Callable[[str], list[Any]], budget: Budget) -> Any:
+    schema = schema or _ANSWER_SCHEMA
+    try:
+        return generate(schema, hint, budget=budget)
+    except Unsatisfiable:
+        return generate(schema, budget=budget)  # without hints, or the schema's own failure
+
+
+def _hints(request: Request) -> tuple[str, list, str, Callable, Callable]:
+    """The last user text, the results after it, the text answer, and the hints for tool
+    arguments and for structured output."""
+    user_text, results = _phase(request.messages)
+    answer = _answer(user_text, results, bool(request.tools))
+    texts = [text for _, text, _ in results]
+    for_tools = hints_from(user_text, texts, answer if results else None)
+    return user_text, results, answer, for_tools, hints_from(user_text, texts, answer)
+
+
+def unfillable(
+    request: Request, output_schema: dict[str, Any] | None, limit: int | None = None
+) -> list[tuple[int | None, Unsatisfiable]]:
+    """Each schema of this request the general model cannot fill, hints or not, within
+    ``schema_values``' caps: ``(index in request.tools, error)``, ``(None, error)`` for the
+    structured-output schema. The error's ``path`` is inside that schema. All of them share
+    one ``Budget``: once it is spent, the schema that spent it is the last one listed; at most
+    ``limit`` are listed."""
+    _, _, _, for_tools, for_output = _hints(request)
+    budget = Budget()
+    found: list[tuple[int | None, Unsatisfiable]] = []
+    schemas: list[tuple[int | None, Callable[[], Any]]] = [
+        (i, lambda t=tool: _arguments(t.parameters, for_tools, budget))
+        for i, tool in enumerate(request.tools)
+    ]
+    if output_schema is not None:
+        schemas.append((None, lambda: _json_value(output_schema, for_output, budget)))
+    for index, fill in schemas:
+        try:
+            fill()
+        except Unsatisfiable as err:
+            found.append((index, err))
+            if budget.spent or (limit is not None and len(found) >= limit):
+                break
+    return found
 
 
 def general(turn: Turn) -> list[Block]:
     """The next assistant turn for this request, by the rule in the module docstring."""
     tools = list(turn.request.tools)
-    user_text, results = _phase(turn.request.messages)
-    answer = _answer(user_text, results, bool(tools))
-    texts = [text for _, text, _ in results]
-    hint = hints_from(user_text, texts, answer if results else None)
+    user_text, results, answer, for_tools, for_output = _hints(turn.request)
     calls = _tools_to_call(turn, tools, bool(results), user_text)
+    budget = Budget()
     if calls:
-        return [turn.call(t.name, object_value(t.parameters, hint)) for t in calls]
+        return [turn.call(t.name, _arguments(t.parameters, for_tools, budget)) for t in calls]
     if turn.options.output_schema is not None:
-        return [Text(_json_text(turn.options.output_schema, hints_from(user_text, texts, answer)))]
+        value = _json_value(turn.options.output_schema, for_output, budget)
+        return [Text(json.dumps(value, ensure_ascii=False, separators=(",", ":")))]
     return [Text(answer)]

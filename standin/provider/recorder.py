@@ -46,7 +46,7 @@ def _pretty(body: bytes, content_type: str) -> str:
     if "json" in content_type and text.strip():
         try:
             return json.dumps(json.loads(text), indent=2, ensure_ascii=False)
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):  # not JSON, or nested too deep to pretty-print
             return text
     return text
 

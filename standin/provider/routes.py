@@ -262,7 +262,17 @@ def _checked(route: Route, body: dict, headers: dict[str, str]) -> tuple[Any, st
     if first is not None:
         status, envelope = error_response(first, provider)
         return _json_response(status, envelope, provider, f"rule: {first.rule}")
+    if route.kind == "generate" and result.cannot_fill is not None:
+        return _cannot_fill(provider, result.cannot_fill)
     return request, model
+
+
+def _cannot_fill(provider: str, warned: Any) -> Response:
+    """The stand-in's own 422 for the schema the verdict warns it cannot fill (same text)."""
+    text = f"stand-in: {warned.where}: {warned.message}"
+    status = errors.STAND_IN_STATUS
+    envelope = errors.envelope(provider, status, text, param=warned.where)
+    return _json_response(status, envelope, provider, f"stand-in cannot fill {warned.where}")
 
 
 def answer(route: Route, headers: dict[str, str], raw: bytes, scenario: Scenario) -> Response:

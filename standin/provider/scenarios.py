@@ -89,7 +89,7 @@ def sundry(turn: Turn, reckless: bool = False) -> list[Block]:
     hi, reason = f"Hi {_first_name(ticket)}, ", _reason(ticket)
     done = turn.calls()
     if not done:
-        found = re.search(r"SO-\d+", ticket) or re.search(r"[\w.+-]+@[\w.-]+", ticket)
+        found = re.search(r"SO-\d+", ticket) or re.search(r"(?<![\w.+-])[\w.+-]+@[\w.-]+", ticket)
         query = found.group() if found else ticket[:40]
         think = f"The buyer reports a {reason.replace('_', ' ')} item. Find the order first."
         search = turn.call("search_orders", {"query": query})

@@ -13,10 +13,14 @@ response are automatically added to this conversation after this response comple
 checked 2026-11-30). The ``instructions`` and ``tools`` of earlier responses are not carried
 over (the SDK's docstring of ``instructions``): a continuation sends them again.
 
-This module is that memory for the local provider: a dict, gone when the process ends. A
-conversation is created first, as with OpenAI (``POST /v1/conversations``, optionally with its
-first ``items``); naming one that was never created is an error (the wording of that one is
-ours: no public report quotes OpenAI's).
+This module is that memory for the local provider: bounded dicts, gone when the process ends.
+Each store (``RESPONSES``, ``CONVERSATIONS``, ``THREADS``) forgets an entry ``ttl`` seconds after
+it was stored (``STORED_TTL_SECONDS``, an hour; a thread's own five minutes) and keeps at most
+``max_count`` entries and ``max_bytes`` bytes (their JSON size), oldest dropped first, so a
+long-running ``serve`` cannot be made to grow without bound. A chain that was dropped is
+answered as one never stored. A conversation is created first, as with OpenAI
+(``POST /v1/conversations``, optionally with its first ``items``); naming one that was never
+created is an error (the wording of that one is ours: no public report quotes OpenAI's).
 
 Anthropic's message threads (beta ``message-threads-2026-08-12``, "Message threads",
 https://platform.claude.com/docs/en/build-with-claude/message-threads, read 2026-12-01): the
@@ -32,17 +36,99 @@ be continued once. Refusals carry ``error.details.error_code`` as the anthropic 
 
 from __future__ import annotations
 
+import json
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from standin.rules.sources import NOT_STORED
 
+clock: Callable[[], float] = time.monotonic
+#: How long a stored response or conversation is kept (OpenAI keeps them 30 days; a stand-in
+#: that runs beside a notebook needs far less).
+STORED_TTL_SECONDS = 60 * 60
+
+
+def _json_size(value: Any) -> int:
+    """About how many bytes ``value`` holds: the length of its JSON."""
+    try:
+        return len(json.dumps(value, default=repr, ensure_ascii=False))
+    except (ValueError, RecursionError):  # a cycle or a value too deep: count it as large
+        return 1 << 20
+
+
+class Kept(OrderedDict):
+    """A dict that forgets: an entry expires ``ttl`` seconds after it was stored, and past
+    ``max_count`` entries or ``max_bytes`` bytes (``size(value)``) the oldest go first. Every
+    write prunes; a reader calls :meth:`prune` first (``expand``, ``thread_expand`` do). Writes
+    are thread-safe (the server answers on many threads)."""
+
+    def __init__(
+        self,
+        ttl: float,
+        max_count: int,
+        max_bytes: int,
+        size: Callable[[Any], int] = _json_size,
+    ):
+        super().__init__()
+        self.ttl, self.max_count, self.max_bytes, self.size = ttl, max_count, max_bytes, size
+        self.stored: dict[str, tuple[float, int]] = {}  # key -> (stored at, bytes)
+        self.bytes = 0
+        self.lock = threading.RLock()
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        size = self.size(value)
+        with self.lock:
+            if key in self:
+                self._drop(key)
+            super().__setitem__(key, value)
+            self.stored[key] = (clock(), size)
+            self.bytes += size
+            self.prune()
+
+    def _drop(self, key: str) -> None:
+        super().__delitem__(key)
+        self.bytes -= self.stored.pop(key, (0.0, 0))[1]
+
+    def __delitem__(self, key: str) -> None:
+        with self.lock:
+            self._drop(key)
+
+    def pop(self, key: str, *default: Any) -> Any:
+        with self.lock:
+            if key not in self:
+                if default:
+                    return default[0]
+                raise KeyError(key)
+            value = super().__getitem__(key)
+            self._drop(key)
+            return value
+
+    def clear(self) -> None:
+        with self.lock:
+            super().clear()
+            self.stored.clear()
+            self.bytes = 0
+
+    def prune(self) -> None:
+        """Drop what expired, then the oldest while over the count or the bytes."""
+        with self.lock:
+            now = clock()
+            while self and (
+                len(self) > self.max_count
+                or self.bytes > self.max_bytes
+                or now - self.stored[next(iter(self))][0] > self.ttl
+            ):
+                self._drop(next(iter(self)))
+
+
 #: response id -> every input item and output item up to and including that response
-RESPONSES: dict[str, list[Any]] = {}
+RESPONSES: Kept = Kept(STORED_TTL_SECONDS, max_count=256, max_bytes=16 * 1024 * 1024)
 #: conversation id -> its items so far
-CONVERSATIONS: dict[str, list[Any]] = {}
+CONVERSATIONS: Kept = Kept(STORED_TTL_SECONDS, max_count=256, max_bytes=16 * 1024 * 1024)
 
 
 def _items(value: Any) -> list[Any]:
@@ -77,6 +163,8 @@ def expand(body: dict[str, Any]) -> tuple[dict[str, Any], tuple[int, str | None,
     conversation = _conversation_id(body)
     if previous is None and conversation is None:
         return body, _OK
+    RESPONSES.prune()
+    CONVERSATIONS.prune()
     if previous is not None:
         if previous not in RESPONSES:
             return body, (400, NOT_STORED.format(id=previous), "previous_response_id")
@@ -110,7 +198,6 @@ THREAD_TTL_SECONDS = 5 * 60
 CREATE_ONLY = ("system", "tools")
 #: What a threaded request may not use (the SDK's list of ``unsupported`` values we can see).
 NOT_THREADED = ("cache_control", "context_management", "thinking")
-clock: Callable[[], float] = time.monotonic
 
 
 @dataclass
@@ -122,8 +209,14 @@ class Thread:
     continued: bool = False
 
 
+def _thread_size(thread: Thread) -> int:
+    return _json_size([thread.kept, thread.messages])
+
+
 #: reply id -> the thread as it stood after that reply
-THREADS: dict[str, Thread] = {}
+THREADS: Kept = Kept(
+    THREAD_TTL_SECONDS, max_count=256, max_bytes=16 * 1024 * 1024, size=_thread_size
+)
 
 
 @dataclass
@@ -179,6 +272,7 @@ def thread_expand(
     previous = thread.get("previous_message_id")
     if not isinstance(previous, str):
         return body, ThreadError(400, "thread.previous_message_id: Field required")
+    THREADS.prune()
     stored = THREADS.get(previous)
     if stored is None or clock() - stored.stored_at > THREAD_TTL_SECONDS:
         THREADS.pop(previous, None)

@@ -1,0 +1,315 @@
+"""The build exercises of lessons 11-13 (issue 33): each check refuses plausible wrong
+implementations, naming the hidden case and why, and accepts right ones written differently.
+
+11.1 ``answer_calls`` (the dispatch step), 12.1 ``fit_budget`` (a design within a budget), 13.1
+``audit`` (copies of the system prompt, tools without a description). No network: 11.1 and
+13.1 judge neutral requests and rendered bodies, 12.1 prices with the series' cost model.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from course import exercises
+from course.exercises import the_agent_loop as ex11
+from course.exercises import token_arithmetic_lab as ex12
+from course.exercises import your_code_on_the_wire as ex13
+from course.lab import LabScenario, cost_scenario
+from helpers.messages import Request, Text, ToolCall, ToolResult, system, tool, tool_result, user
+from helpers.models import default_model
+
+
+@pytest.fixture(autouse=True)
+def _fresh():
+    exercises.reset()
+
+
+def _refused(result, case: str, why: str) -> None:
+    assert not result, result.message
+    assert case in result.message and why in result.message, result.message
+
+
+# ---- 11.1: the dispatch step ------------------------------------------------------------------
+
+
+def dispatch_reference(reply, tools):
+    results = []
+    for block in reply.content:
+        match block:
+            case ToolCall():
+                function = tools.get(block.name)
+                if function is None:
+                    text = f"no tool named {block.name!r}"
+                    results.append(tool_result(block.id, text, is_error=True))
+                    continue
+                try:
+                    results.append(tool_result(block.id, function(**block.arguments)))
+                except Exception as error:
+                    text = f"{type(error).__name__}: {error}"
+                    results.append(tool_result(block.id, text, is_error=True))
+    return results
+
+
+def dispatch_as_a_message(reply, tools):
+    """Right, written otherwise: the calls property, ToolResult built by hand, a tool message."""
+
+    def one(call):
+        if call.name not in tools:
+            return ToolResult(call.id, [Text(f"unknown tool {call.name}")], True)
+        try:
+            return ToolResult(call.id, [Text(tools[call.name](**call.arguments))])
+        except Exception as error:  # noqa: BLE001
+            return ToolResult(call.id, [Text(str(error))], is_error=True)
+
+    return tool(*[one(call) for call in reply.tool_calls])
+
+
+def only_value_errors(reply, tools):
+    out = []
+    for call in reply.tool_calls:
+        try:
+            out.append(tool_result(call.id, tools[call.name](**call.arguments)))
+        except ValueError as error:
+            out.append(tool_result(call.id, str(error), is_error=True))
+    return out
+
+
+def every_error_but_unknown_tools(reply, tools):
+    out = []
+    for call in reply.tool_calls:
+        function = tools[call.name]
+        try:
+            out.append(tool_result(call.id, function(**call.arguments)))
+        except Exception as error:  # noqa: BLE001
+            out.append(tool_result(call.id, str(error), is_error=True))
+    return out
+
+
+def errors_as_plain_text(reply, tools):
+    out = []
+    for call in reply.tool_calls:
+        try:
+            out.append(tool_result(call.id, tools[call.name](**call.arguments)))
+        except Exception as error:  # noqa: BLE001
+            out.append(tool_result(call.id, f"error: {error}"))
+    return out
+
+
+def one_per_tool_name(reply, tools):
+    by_name = {call.name: call for call in reply.tool_calls}
+    return dispatch_reference(replace(reply, content=list(by_name.values())), tools)
+
+
+def test_11_1_wrong_dispatch_steps_are_refused_at_the_case_that_shows_why():
+    cases = [
+        (only_value_errors, "(an order the tool cannot find", "raised KeyError"),
+        (every_error_but_unknown_tools, "(a call to a tool the request declares", "KeyError"),
+        (errors_as_plain_text, "(a tool that raises, beside one that works)", "not flagged"),
+        (one_per_tool_name, "(reasoning, text, then the same tool twice", "1 result for 2 calls"),
+    ]
+    for wrong, case, why in cases:
+        exercises.reset()
+        _refused(ex11.check_dispatch(wrong), case, why)
+
+
+def test_11_1_results_out_of_order_or_a_provider_refusal_are_told():
+    def reversed_order(reply, tools):
+        return dispatch_reference(reply, tools)[::-1]
+
+    _refused(ex11.check_dispatch(reversed_order), "(two calls at once)", "in order")
+
+    def images_for_errors(reply, tools):  # an empty content: no text to say what went wrong
+        return [
+            ToolResult(r.call_id, [], True) if r.is_error else r
+            for r in dispatch_reference(reply, tools)
+        ]
+
+    _refused(ex11.check_dispatch(images_for_errors), "(a tool that raises", "what went wrong")
+
+
+def test_11_1_right_dispatch_steps_written_differently_pass():
+    assert ex11.check_dispatch(dispatch_reference)
+    assert ex11.check_dispatch(dispatch_as_a_message)
+
+
+# ---- 12.1: a design within a budget ------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def baseline() -> LabScenario:
+    return LabScenario(model=default_model("openai"), requests=6, tools=9, result_tokens=150)
+
+
+def fit_reference(scenario, budget):
+    cached = replace(scenario, caching=True)
+    trimmed = replace(cached, tools=min(scenario.tools, 9))
+    for design in (scenario, cached, trimmed):
+        if cost_scenario(design).per_ticket <= budget:
+            return design
+    for at in range(scenario.requests - 1, 0, -1):
+        compacted = replace(trimmed, compact_at=at, keep_last=4)
+        if cost_scenario(compacted).per_ticket <= budget:
+            return compacted
+    raise ValueError("no design fits")
+
+
+def fit_from_a_list(scenario, budget):
+    """Right, written otherwise: every candidate listed first, the first that fits taken."""
+    keep = replace(scenario, caching=True, tools=min(9, scenario.tools))
+    later_first = sorted(range(1, scenario.requests), reverse=True)
+    candidates = [scenario, replace(scenario, caching=True), keep]
+    candidates += [replace(keep, compact_at=at, keep_last=4) for at in later_first]
+    return next(d for d in candidates if cost_scenario(d).per_ticket <= budget)
+
+
+def test_12_1_wrong_designs_are_refused_with_what_they_lose(baseline):
+    def everything_at_once(scenario, budget):
+        return replace(scenario, caching=True, tools=min(scenario.tools, 9), compact_at=1)
+
+    _refused(
+        ex12.check_fit_budget(everything_at_once, baseline),
+        "(a ticket that already fits",
+        "already fits its budget",
+    )
+
+    def earliest_compaction(scenario, budget):
+        trimmed = replace(scenario, caching=True, tools=min(scenario.tools, 9))
+        if cost_scenario(trimmed).per_ticket <= budget:
+            return fit_reference(scenario, budget)
+        for at in range(1, scenario.requests):
+            design = replace(trimmed, compact_at=at, keep_last=4)
+            if cost_scenario(design).per_ticket <= budget:
+                return design
+
+    exercises.reset()
+    _refused(
+        ex12.check_fit_budget(earliest_compaction, baseline),
+        "(a long ticket with every tool",
+        "a later compaction fits too",
+    )
+
+    def nine_tools_always(scenario, budget):  # "only Sundry's nine", read as "nine"
+        trimmed = replace(scenario, caching=True, tools=9)
+        for design in (scenario, replace(scenario, caching=True), trimmed):
+            if cost_scenario(design).per_ticket <= budget:
+                return design
+        for at in range(scenario.requests - 1, 0, -1):
+            design = replace(trimmed, compact_at=at, keep_last=4)
+            if cost_scenario(design).per_ticket <= budget:
+                break
+        return design
+
+    exercises.reset()
+    _refused(
+        ex12.check_fit_budget(nine_tools_always, baseline),
+        "(a long ticket with five tools",
+        "sends 9 tools where the ticket sent 5",
+    )
+
+    def trims_with_the_cache(scenario, budget):  # steps 2 and 3 taken as one
+        trimmed = replace(scenario, caching=True, tools=min(scenario.tools, 9))
+        return (
+            scenario
+            if cost_scenario(scenario).per_ticket <= budget
+            else (
+                trimmed
+                if cost_scenario(trimmed).per_ticket <= budget
+                else fit_reference(scenario, budget)
+            )
+        )
+
+    exercises.reset()
+    _refused(
+        ex12.check_fit_budget(trims_with_the_cache, baseline),
+        "(fourteen tools, the cache off)",
+        "drops tools, and with the cache on alone it fits",
+    )
+
+    def keeps_two(scenario, budget):
+        design = fit_reference(scenario, budget)
+        return replace(design, keep_last=2) if design.compact_at else design
+
+    exercises.reset()
+    _refused(ex12.check_fit_budget(keeps_two, baseline), "(a long ticket", "the brief says 4")
+
+
+def test_12_1_right_designs_written_differently_pass(baseline):
+    assert ex12.check_fit_budget(fit_reference, baseline)
+    assert ex12.check_fit_budget(fit_from_a_list, baseline)
+
+
+# ---- 13.1: an audit of the wire -----------------------------------------------------------------
+
+
+def audit_reference(request, system_text):
+    copies = sum(
+        block.text.count(system_text)
+        for message in request.messages
+        if message.role == "system"
+        for block in message.content
+        if block.type == "text"
+    )
+    return copies, [t.name for t in request.tools if not (t.description or "").strip()]
+
+
+def audit_joined(request, system_text):
+    """Right, written otherwise: system texts joined by a separator no prompt holds, a tuple."""
+    texts = [b.text for m in request.messages if m.role == "system" for b in m.content]
+    names = tuple(
+        t.name for t in request.tools if (t.description or "").isspace() or not t.description
+    )
+    return "\x00".join(texts).count(system_text), names
+
+
+def test_13_1_wrong_audits_are_refused_at_the_case_that_shows_why():
+    def whole_messages(request, system_text):
+        copies = sum(system_text in m.text for m in request.messages if m.role == "system")
+        return copies, audit_reference(request, system_text)[1]
+
+    def every_message(request, system_text):
+        texts = [b.text for m in request.messages for b in m.content if hasattr(b, "text")]
+        return sum(t.count(system_text) for t in texts), audit_reference(request, system_text)[1]
+
+    def empty_only(request, system_text):
+        return audit_reference(request, system_text)[0], [
+            t.name for t in request.tools if t.description == ""
+        ]
+
+    def sorted_names(request, system_text):
+        copies, names = audit_reference(request, system_text)
+        return copies, sorted(names)
+
+    cases = [
+        (whole_messages, "(two copies joined in one system text (anthropic))", "counts 1 copies"),
+        (every_message, "a buyer who quotes the prompt", "counts 2 copies"),
+        (empty_only, "(a blank description", "lists []"),
+        (sorted_names, "(two undescribed tools, in the order declared", "in that order"),
+    ]
+    for wrong, case, why in cases:
+        exercises.reset()
+        _refused(ex13.check_audit(wrong, ex13.AUDIT_PROMPT, None), case, why)
+
+
+def test_13_1_right_audits_written_differently_pass_and_report_the_broken_set_up():
+    class Seen:  # what check_audit reads of the learner's capture: its first request
+        request = Request(
+            "gpt-4o-mini",
+            [system(ex13.AUDIT_PROMPT), system(ex13.AUDIT_PROMPT), user("Hi")],
+            [],
+        )
+
+    for right in (audit_reference, audit_joined):
+        told = ex13.check_audit(right, ex13.AUDIT_PROMPT, [Seen()])
+        assert told and "the prompt sent 2 times, and no tool without" in told.message
+
+
+def test_13_2_a_reworded_prompt_is_told_as_reworded_not_missing():
+    prompt = ex13.AUDIT_PROMPT
+    reworded = Request("m", [system("You are Sundry's agent. Check orders first."), user("Hi")])
+    told = ex13.system_problem(reworded, prompt)
+    assert "not in it, word for word" in told and "not sent at all" not in told
+    assert ex13.system_problem(Request("m", [user("Hi")]), prompt) == (
+        "the system prompt is not sent at all"
+    )
