@@ -558,3 +558,16 @@ def test_10_3_the_error_as_python_prints_it_is_read_too():
         )
         assert ex10.check_order_error(str(response.json()), broken, p)
         assert not ex10.check_order_error(str({"error": {"message": "no"}}), broken, p)
+
+
+def test_09_3_a_blank_function_is_told_it_is_blank_and_a_written_one_that_returns_none_is_not():
+    def paragraph_share(prompt, start): ...
+
+    blank = ex09.check_paragraph_share(paragraph_share, MODEL)
+    assert "09.3 is not answered yet" in blank.message
+
+    def forgot_return(prompt, start):
+        prompt.index(start)
+
+    slip = ex09.check_paragraph_share(forgot_return, MODEL)
+    assert not slip and "not answered" not in slip.message and "returned None" in slip.message

@@ -15,6 +15,7 @@ from course.exercises import (
     check_cases,
     check_function,
     check_number,
+    is_stub,
     not_answered,
     not_yet,
 )
@@ -93,7 +94,7 @@ def check_paragraph_share(fn: Callable[[str, str], float], model: str) -> Result
     steps, refunds = share(*asked[0]), share(sundry.SYSTEM_PROMPT, "Refund policy:")
     one_rule = share(crash_triage.SYSTEM_PROMPT, "One rule:")
     return check_function(
-        rounded if callable(fn) else fn,
+        rounded if callable(fn) and not is_stub(fn) else fn,  # a blank is told it is blank
         cases,
         EX3,
         describe=describe,
