@@ -60,7 +60,8 @@ EX3 = Exercise(
     "Nothing else in the body may move or change.",
     example="a body whose tools lack one description that the first request's tools have gets "
     "the first request's tools back; a user message holding the system prompt's text goes, and "
-    "the messages around it stay where they were.",
+    "the messages around it stay where they were; a result left before its call, or with no "
+    "call at all, is handled as in exercise 2.",
 )
 
 
