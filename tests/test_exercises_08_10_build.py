@@ -40,7 +40,7 @@ def _refused(result, case: str, reason: str) -> None:
     assert reason in result.message, result.message
 
 
-# ---- 08.2: repair a recorded dump ---------------------------------------------------------
+# ---- 08.3 (optional): repair a recorded dump, all four bugs ------------------------------
 
 
 def _repair_by_rebuilding(body, first):
@@ -75,12 +75,12 @@ def _repair_in_place(body, first):
     return body
 
 
-def test_08_2_right_repairs_written_differently_pass():
+def test_08_3_right_repairs_written_differently_pass():
     assert ex08.check_repair(_repair_by_rebuilding, MODEL)
     assert ex08.check_repair(_repair_in_place, MODEL)
 
 
-def test_08_2_plausible_wrong_repairs_are_refused_on_the_case_that_shows_it():
+def test_08_3_plausible_wrong_repairs_are_refused_on_the_case_that_shows_it():
     def history_only(body, first):  # fixes the messages, forgets the tools
         return {**_repair_by_rebuilding(body, first), "tools": body["tools"]}
 
@@ -136,7 +136,7 @@ def test_08_2_plausible_wrong_repairs_are_refused_on_the_case_that_shows_it():
     )
 
 
-def test_08_2_a_repair_that_returns_no_body_is_told_so():
+def test_08_3_a_repair_that_returns_no_body_is_told_so():
     told = ex08.check_repair(lambda body, first: body["messages"], MODEL)
     assert not told and "not a request body (a dict)" in told.message
 
