@@ -230,7 +230,7 @@ def test_09_2_a_guard_that_runs_the_refund_and_only_then_refuses_it_is_refused()
     assert sundry.run_tool is run_tool  # the check put the real one back
 
 
-# ---- 10.1: compact a history ----------------------------------------------------------------
+# ---- 10.4 (optional): compact every history (the full check) -----------------------------
 
 
 def _compact_forward(history, keep_last, summary):
@@ -254,12 +254,12 @@ def _compact_backward(history, keep_last, summary):
     return head + [user(f"Summary so far: {summary}")] + rest[k:]
 
 
-def test_10_1_right_compactions_written_differently_pass():
+def test_10_4_right_compactions_written_differently_pass():
     assert ex10.check_compact(_compact_forward, MODEL)
     assert ex10.check_compact(_compact_backward, MODEL)
 
 
-def test_10_1_plausible_wrong_compactions_are_refused_on_the_case_that_shows_it():
+def test_10_4_plausible_wrong_compactions_are_refused_on_the_case_that_shows_it():
     def last_n(history, keep_last, summary):  # cuts anywhere
         head = [m for m in history if m.role == "system"]
         if len(history) - len(head) <= keep_last:
