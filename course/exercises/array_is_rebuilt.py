@@ -49,10 +49,10 @@ EX3 = Exercise(
 )
 EX2 = Exercise(
     "04.2",
-    look="the tokens per request the check printed, before and after your compaction: which "
-    "requests shrank, which did not, and by how much. The `at` and `keep_last` of "
-    "compact_ticket decide both; a request with no more than keep_last messages to replace "
-    "does not shrink at all.",
+    look="the tokens per request, before and after your compaction (the check prints them once "
+    "every request keeps the rules): which requests shrank, which did not, and by how much. "
+    "The `at` and `keep_last` of compact_ticket decide both; a request with no more than "
+    "keep_last messages to replace does not shrink at all.",
     idea="compacting earlier shrinks every request after it, and keeping fewer messages shrinks "
     "each of them more; a request the compaction does not reach is sent as it was. The summary "
     "replaces the user's message, so it must restate the task, and say only what the turns it "
@@ -135,8 +135,8 @@ def _next_judge(request: Request, reply: Reply, results: list) -> Callable[[Any]
         if given != request:
             return (
                 "your function changed the request it was given: the record of what was already "
-                "sent now says something that was never sent. Build the next request as a new "
-                "list (and a new request), leaving the one you were given as it was"
+                "sent now says something that was never sent. The request you were given must "
+                "come out of your function as it went in"
             )
         if not isinstance(got, Request):
             return f"your function returned a {type(got).__name__}, not a Request"
@@ -170,10 +170,11 @@ def _next_judge(request: Request, reply: Reply, results: list) -> Callable[[Any]
                 f"after it; your function added {len(rest)} message(s) after the reply "
                 f"({', '.join(m.role for m in rest) or 'none'})"
             )
-        if results and rest[0].content != results:
+        if results and sorted(rest[0].content, key=_call_id) != sorted(results, key=_call_id):
             return (
                 f"the tool message does not hold the {len(results)} result(s) as the caller gave "
-                "them (every one, failed ones too, in the order given)"
+                "them (every one, failed ones too; in any order, as providers match a result to "
+                "its call by id)"
             )
         settings = ("model", "tools", "tool_choice", "max_tokens")
         changed = [s for s in settings if getattr(got, s) != getattr(request, s)]
@@ -191,6 +192,10 @@ def _next_judge(request: Request, reply: Reply, results: list) -> Callable[[Any]
         return None
 
     return judge
+
+
+def _call_id(block: Any) -> str:
+    return str(getattr(block, "call_id", ""))
 
 
 def _given_too(fn: Callable) -> Callable:
@@ -306,8 +311,8 @@ def check_compaction(
     if sum(after) >= GOAL_TOKENS:
         return not_yet(
             EX2,
-            f"per request {after}: {sum(after):,} input tokens in all, and the goal is less "
-            f"than {GOAL_TOKENS:,}",
+            f"per request {after} (the run sent {before}): {sum(after):,} input tokens in all, "
+            f"and the goal is less than {GOAL_TOKENS:,}",
             kind="function",
         )
     return Result(
@@ -376,7 +381,31 @@ def _compaction_problem(
             "read what it had not been shown: the trace becomes fiction (see 'The history is "
             "yours to edit'). Compact later, or summarise only what those turns showed"
         )
+    ahead = _names_from_later(summary, requests[first], requests[-1])
+    if ahead:
+        return (
+            f"your summary, from request {first + 1} on, names {ahead[0]!r}, which the run "
+            "only showed in a later turn: the model would read what it had not been shown yet "
+            "(the trace becomes fiction). Summarise only what the turns it replaces showed"
+        )
     return ""
+
+
+# a name a summary could only have copied from a turn: an id, a file, a CamelCase test name...
+_NAME_LIKE = re.compile(r"[A-Za-z][\w./:-]*\w")
+
+
+def _names_from_later(summary: str, replaced: Request, last: Request) -> list[str]:
+    """Names in ``summary`` that the run first showed after ``replaced`` was sent: absent from
+    that request (its messages and tools), present in the run's last request."""
+    import json
+
+    seen = json.dumps(replaced.to_json(), ensure_ascii=False)
+    later = json.dumps(last.to_json(), ensure_ascii=False)
+    names = [
+        w for w in _NAME_LIKE.findall(summary) if re.search(r"\d|_|\.\w|[a-z][A-Z]", w) or "-" in w
+    ]
+    return [w for w in names if w not in seen and w in later]
 
 
 def _task_words(task: str) -> list[str]:

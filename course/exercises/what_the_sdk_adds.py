@@ -37,20 +37,21 @@ EX1 = Exercise(
 )
 EX2 = Exercise(
     "07.2",
-    look="chat_body, the body of the first call in 'What the OpenAI SDK sends': its keys are "
-    "keyword arguments of create(), the values what was passed; and the headers the SDK "
-    "added beside it.",
-    idea="the body holds the arguments that describe the request to the model; an argument "
-    "that only configures the client (how long to wait, how often to retry) stays on your "
-    "machine.",
-    example="create(model=m, messages=msgs, max_retries=5) sends a body with two keys, model "
-    "and messages: the retry setting changes what the client does, not what it sends.",
+    look="the head of the first call in 'What the OpenAI SDK sends': what its body holds (the "
+    "body is chat_body as JSON), and which of the x-stainless-* headers carry a setting of the "
+    "client rather than a fact about your machine.",
+    idea="the body holds only the arguments that describe the request to the model; an "
+    "argument that configures the client (how long it waits) is not in the body, yet the SDK "
+    "may still announce it to the server in one of its own headers.",
+    example="create(model=m, messages=msgs, max_completion_tokens=50) puts all three keys in "
+    "the body, and no x-stainless-* header changes: only the body differs from a call "
+    "without max_completion_tokens.",
 )
 EX3 = Exercise(
     "07.3",
-    look="the cell under 'A 429, and the retry' injects a 429 the same way; a client made with "
-    "max_retries=0 never retries, and the exception that reaches your code has a class name "
-    "(type(err).__name__).",
+    look="the cell under 'A 429, and the retry' injects a 429 the same way, and the cell after "
+    "it shows what a call raises when the SDK stops retrying; a client made with max_retries=0 "
+    "never retries.",
     idea="an SDK retries a 429 on its own; with retries turned off, the first 429 reaches your "
     "code as an exception, a typed error class of the SDK, one per kind of failure.",
     example="with retries off, a 500 from the server reaches your code as the SDK's "
@@ -227,9 +228,16 @@ def check_no_retry(answer: str, provider: Any) -> Result:
     )
 
 
-def check_wire_body(answer: dict[str, Any] | str) -> Result:
-    """Make the exercise's call on a fresh local provider and compare bodies (key order aside).
-    A JSON string of the body passes too."""
+WIRE_CALL = {  # exercise 2's call, as written in the lesson
+    "messages": [{"role": "user", "content": "Where is my order SO-50102?"}],
+    "max_completion_tokens": 200,
+    "temperature": 0,
+}
+
+
+def wire_effect() -> tuple[dict[str, Any], dict[str, str]]:
+    """Exercise 2's call, made twice on a fresh local provider, with timeout=30 and without:
+    (the body it sent, the x-stainless-* headers whose values differ between the two)."""
     import openai
 
     from helpers.models import default_model
@@ -237,31 +245,90 @@ def check_wire_body(answer: dict[str, Any] | str) -> Result:
 
     with LocalProvider("echo") as p:
         client = openai.OpenAI(base_url=p.base_url("openai"), api_key=LOCAL_KEY)
-        client.chat.completions.create(
-            model=default_model("openai"),
-            messages=[{"role": "user", "content": "Where is my order SO-50102?"}],
-            max_completion_tokens=200,
-            temperature=0,
-            timeout=30,  # the client's own setting: never on the wire
-        )
-        sent = p.recorder.last.request_json
+        call = {"model": default_model("openai"), **copy.deepcopy(WIRE_CALL)}
+        client.chat.completions.create(**call)
+        plain = dict(p.recorder.last.request_headers)
+        client.chat.completions.create(**call, timeout=30)
+        sent = p.recorder.last
+    differ = {
+        name.lower(): value
+        for name, value in sent.request_headers
+        if name.lower().startswith("x-stainless-") and plain.get(name) != value
+    }
+    return sent.request_json, differ
+
+
+def _normal_wire(answer: Any) -> Any:
+    """The learner's answer with header names in lower case and values as text (a JSON
+    string of the whole answer passes too); anything else as given."""
     if isinstance(answer, str):
-        with contextlib.suppress(ValueError):  # a JSON string of the body passes too
+        with contextlib.suppress(ValueError):
             answer = json.loads(answer)
-    explain = ""
-    if isinstance(answer, dict):
-        missing = len(set(sent) - set(answer))
-        extra = len(set(answer) - set(sent))
-        explain = (
-            f"{missing} key(s) missing and {extra} key(s) the SDK does not send"
-            if missing or extra
-            else "the keys are right; compare each value with what you passed to create()"
+    if not isinstance(answer, dict) or set(answer) != {"body", "headers"}:
+        return answer
+    body, headers = answer["body"], answer["headers"]
+    if isinstance(body, str):
+        with contextlib.suppress(ValueError):  # a JSON string of the body passes too
+            body = json.loads(body)
+    if isinstance(headers, dict):
+        headers = {str(k).strip().lower(): str(v).strip() for k, v in headers.items()}
+    return {"body": body, "headers": headers}
+
+
+def _wire_mistake(answer: Any, body: dict[str, Any], headers: dict[str, str]) -> str:
+    """What is wrong with a (normalised) answer, in one sentence ('' when nothing is)."""
+    if not isinstance(answer, dict) or set(answer) != {"body", "headers"}:
+        return (
+            "give a dict with two keys: 'body' (the JSON body, as a dict) and 'headers' (the "
+            "x-stainless-* headers whose values differ from the same call without timeout)"
         )
+    mine, theirs = answer["body"], answer["headers"]
+    if not isinstance(mine, dict):
+        return f"the 'body' you gave is a {type(mine).__name__}, not a dict of the JSON body"
+    if "timeout" in mine:
+        return (
+            "your body carries timeout: is how long your client waits part of what the model "
+            "is asked?"
+        )
+    missing, extra = len(set(body) - set(mine)), len(set(mine) - set(body))
+    if missing or extra:
+        return f"your body has {missing} key(s) missing and {extra} key(s) the SDK does not send"
+    if mine != body:
+        return "your body has the right keys; compare each value with what was passed to create()"
+    if not isinstance(theirs, dict):
+        return f"the 'headers' you gave are a {type(theirs).__name__}, not a dict"
+    if not theirs:
+        return (
+            "your body is right, and your headers say no x-stainless-* value changes: does the "
+            "SDK tell the server anything about how long it will wait?"
+        )
+    extra, missed = set(theirs) - set(headers), set(headers) - set(theirs)
+    if extra or missed:
+        return (
+            f"your body is right; your headers name {len(extra)} that timeout=30 does not "
+            f"change, and miss {len(missed)} that it does"
+        )
+    return "your body is right and so are the header names; compare their values with cell 5's"
+
+
+def check_wire_body(answer: dict[str, Any] | str) -> Result:
+    """Make the exercise's call on a fresh local provider, with and without ``timeout=30``,
+    and compare the learner's body (key order aside) and changed headers with what was sent."""
+    body, headers = wire_effect()
+    expected = {"body": body, "headers": headers}
+    if not_answered(answer):
+        return check_value(answer, expected, EX2, success="")  # says "not answered yet"
+    answer = _normal_wire(answer)
+    if answer != expected:
+        return not_yet(EX2, _wire_mistake(answer, body, headers), expected=expected)
+    named = ", ".join(f"{k}: {v}" for k, v in headers.items())
     return check_value(
         answer,
-        sent,
+        expected,
         EX2,
-        explain=explain,
-        success="Right: the body is exactly the arguments you passed, as JSON, except timeout: "
-        "that one tells the client how long to wait and never leaves your machine.",
+        success=(
+            "Right: the body is exactly the arguments you passed, as JSON, and timeout is not "
+            "one of them: it tells your client how long to wait. The SDK only announces it in "
+            f"a header ({named}), which the server may read or ignore."
+        ),
     )
