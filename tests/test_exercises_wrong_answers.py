@@ -28,7 +28,7 @@ from helpers.examples import crash_triage, sundry
 from helpers.loop import run
 from helpers.messages import Request, Tool, assistant, tool, tool_call, tool_result
 from helpers.models import default_model
-from helpers.tokens import count, count_sections, count_text, tool_parts
+from helpers.tokens import count, count_sections, count_text
 from standin import LocalProvider
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -379,19 +379,7 @@ def test_11_2_a_workspace_per_report_sharing_one_tracker_is_right_and_a_tuple_to
     assert told, told.message
 
 
-def test_05_2_the_name_in_any_case_or_quotes_is_right_an_old_or_made_up_one_is_told():
-    best = max(tool_parts(sundry.EXTRA_TOOLS, MODEL)[0], key=lambda p: p.total).name
-    for spelling in (best.upper(), f"`{best}`", f" {best} "):
-        assert ex05.check_costliest_new_tool(spelling, MODEL)
-    made_up = ex05.check_costliest_new_tool("product_lookup", MODEL)
-    assert not made_up and "not one of the five new names" in made_up.message
-    old = ex05.check_costliest_new_tool("issue_refund", MODEL)
-    assert not old and "one of the nine" in old.message
-    other = next(t.name for t in sundry.EXTRA_TOOLS if t.name != best)
-    assert not ex05.check_costliest_new_tool(other, MODEL)
-
-
-def test_05_3_a_tool_a_provider_refuses_is_refused_with_its_reason():
+def test_05_1_a_tool_a_provider_refuses_is_refused_with_its_reason():
     requests = [sundry.ticket(MODEL)]
     schema = {"type": "object", "properties": {"order_id": {"type": "string"}}}
 

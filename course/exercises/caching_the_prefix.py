@@ -23,12 +23,13 @@ from helpers.messages import Request
 
 EX1 = Exercise(
     "06.1",
-    look="the rule under 'OpenAI: automatic, from 1,024 tokens, in steps of 128', and the "
-    "small table of shared prefixes the cell under it prints.",
-    idea="OpenAI caches nothing below a minimum, and above it only whole steps: the shared "
-    "prefix rounds down to the last whole step that fits in it.",
-    example="with a minimum of 100 and steps of 10, a shared prefix of 95 caches 0, one of 100 "
-    "caches 100, and one of 137 caches 130.",
+    look="the rule under 'OpenAI: automatic, from 1,024 tokens, in steps of 128': the minimum, "
+    "and how the tokens served grow above it.",
+    idea="the tokens served do not grow with the shared prefix token by token: they jump to the "
+    "minimum, then by one whole step at a time; the shortest prefix that serves enough is where "
+    "the first jump at or past the amount lands.",
+    example="with a minimum of 100 and steps of 10, serving at least 125 tokens needs a shared "
+    "prefix of 130: one of 129 serves 120.",
 )
 EX2 = Exercise(
     "06.2",
@@ -43,25 +44,51 @@ EX2 = Exercise(
 )
 EX3 = Exercise(
     "06.3",
-    look="tickets (under 'A ticket with and without caching') holds one priced ticket per "
-    "(model, setting); each has .total_usd, and the lesson's model is `model`.",
+    look="'A ticket with and without caching': which two of the priced tickets are on this "
+    "lesson's model, and how many decimals its printed prices keep.",
     idea="the saving is what the run costs without a cache minus what it costs with the "
     "automatic one, on the same model; the printed prices are rounded to the millionth.",
     example="a ticket that costs $0.010 without a cache and $0.007 with it saves $0.003 (30%).",
 )
 
 
-def check_cached_tokens(answer: int, model: str) -> Result:
+SERVED_GOAL = 2000  # exercise 1: the tokens OpenAI should serve from cache, at least
+
+
+def shortest_prefix(goal: int, minimum: int, step: int) -> int:
+    """The fewest shared tokens for which OpenAI's rule serves at least ``goal`` from cache."""
+    if goal <= minimum:
+        return minimum
+    return minimum + step * -(-(goal - minimum) // step)
+
+
+def check_cached_tokens(answer: Any, model: str) -> Result:
+    """The shortest shared prefix that serves at least ``SERVED_GOAL`` tokens on ``model``."""
     from helpers.cost.caching import openai_cached_tokens
     from helpers.models import model_info
 
     rule = model_info(model).cache
-    expected = openai_cached_tokens(1500, rule["min_tokens"], rule["step_tokens"])
+    minimum, step = rule["min_tokens"], rule["step_tokens"]
+    expected = shortest_prefix(SERVED_GOAL, minimum, step)
+    value = as_number(answer)
+    if value is not None and value != expected and value == value.to_integral_value():
+        served = openai_cached_tokens(int(value), minimum, step)
+        shared = f"two requests that share {int(value):,} tokens"
+        what = (
+            f"{shared} are served {served:,} from cache, under {SERVED_GOAL:,}"
+            if served < SERVED_GOAL
+            else f"{shared} are served enough from cache, and a shorter shared prefix would be too"
+        )
+        return not_yet(EX1, what, kind="number", expected=expected, tolerance=Decimal(0))
     return check_number(
         answer,
         expected,
         EX1,
-        success=f"Right: {expected}. The last {1500 - expected} shared tokens are paid in full.",
+        success=(
+            f"Right: {expected:,}. Served tokens move in steps of {step}: {expected - 1:,} shared "
+            f"tokens serve only {openai_cached_tokens(expected - 1, minimum, step):,}, so a "
+            "prefix that grows a little may be served nothing more."
+        ),
     )
 
 
@@ -83,7 +110,7 @@ def stamp_tickets(requests: list[Request], model: str) -> list[tuple[str, list[R
         user("Which other functions read o.Address without a check?"),
     ]
     return [
-        ("requests 3 and 4 of this run", requests[2:4]),
+        ("a ticket of two requests, this run's 3rd and 4th", requests[2:4]),
         (f"the whole run, {len(requests)} requests", requests),
         (
             "a conversation that goes on after an answer",
@@ -124,8 +151,8 @@ def _stamp_judge(requests: list[Request], model: str) -> Callable[[Any], str | N
             if got < was - step:
                 where = cache_break(stamped[k - 2], stamped[k - 1])
                 return (
-                    f"on this ticket's request {k} the cache reads {got:,} tokens, and {was:,} "
-                    f"without a stamp: {where}"
+                    f"request {k} of that ticket (numbered from 1) reads {got:,} tokens from "
+                    f"the cache, and {was:,} without a stamp: {where}"
                 )
         return None
 
