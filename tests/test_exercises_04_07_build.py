@@ -417,17 +417,20 @@ def test_07_1_the_judge_agrees_with_what_the_sdk_does_on_the_wire():
 # ---- walk 04-07 fixes ------------------------------------------------------------------------
 
 
-def test_04_1_results_in_another_order_pass_and_a_refusal_gives_no_method():
-    """Providers match a result to its call by id: the order of the results is the caller's
-    choice (walk finding 11); an edited argument is refused without telling how to build."""
+def test_04_1_results_in_another_order_are_told_why_and_a_refusal_gives_no_method():
+    """Walk finding 11: the order is a choice the check explains (a Gemini call without an id
+    is paired by position); an edited argument is refused without telling how to build."""
 
     def reversed_results(request, reply, results):
         return _next_right(request, reply, list(reversed(results)))
 
     result = ex04.check_next_request(reversed_results)
-    assert result, result.message
+    assert not result and "case 3 of 4" in result.message
+    assert "paired by position" in result.message
     told = ex04.check_next_request(_appends_in_place)
     assert not told and "new list" not in told.message and "as it went in" in told.message
+    dropped = ex04.check_next_request(_drops_failed_results)
+    assert not dropped and "paired by position" not in dropped.message
 
 
 def _summary_ticket(triage_requests, summary, at=2, keep_last=2):

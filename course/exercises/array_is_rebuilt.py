@@ -170,11 +170,18 @@ def _next_judge(request: Request, reply: Reply, results: list) -> Callable[[Any]
                 f"after it; your function added {len(rest)} message(s) after the reply "
                 f"({', '.join(m.role for m in rest) or 'none'})"
             )
-        if results and sorted(rest[0].content, key=_call_id) != sorted(results, key=_call_id):
+        if results and rest[0].content != results:
+            same = sorted(rest[0].content, key=_call_id) == sorted(results, key=_call_id)
             return (
                 f"the tool message does not hold the {len(results)} result(s) as the caller gave "
-                "them (every one, failed ones too; in any order, as providers match a result to "
-                "its call by id)"
+                "them (every one, failed ones too)"
+                + (
+                    ", in the order of the calls: OpenAI and Anthropic pair a result with its "
+                    "call by id, but a Gemini call without an id is paired by position, so the "
+                    "calls' order is the one every format reads right"
+                    if same
+                    else ""
+                )
             )
         settings = ("model", "tools", "tool_choice", "max_tokens")
         changed = [s for s in settings if getattr(got, s) != getattr(request, s)]
