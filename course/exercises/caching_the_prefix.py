@@ -16,7 +16,6 @@ from course.exercises import (
     as_number,
     check_cases,
     check_number,
-    not_answered,
     not_yet,
 )
 from helpers.messages import Request
@@ -42,16 +41,6 @@ EX2 = Exercise(
     "T inside A and they share nothing; put it after C in the first and after E in the second "
     "and they still share A, B and C.",
 )
-EX3 = Exercise(
-    "06.3",
-    look="'A ticket with and without caching': which two of the priced tickets are on this "
-    "lesson's model, and how many decimals its printed prices keep.",
-    idea="the saving is what the run costs without a cache minus what it costs with the "
-    "automatic one, on the same model; the printed prices are rounded to the millionth.",
-    example="a ticket that costs $0.010 without a cache and $0.007 with it saves $0.003 (30%).",
-)
-
-
 SERVED_GOAL = 2000  # exercise 1: the tokens OpenAI should serve from cache, at least
 
 
@@ -193,52 +182,3 @@ def check_stamp(
             "as much as it does without a stamp. Stable first, changing last"
         ),
     )
-
-
-def check_savings(answer: Any, requests: list[Request], model: str) -> Result:
-    """The dollars saved. Any readable number is right if close enough; a float or a str is
-    then told why dollars are kept as a ``Decimal``."""
-    from helpers.cost import project_ticket
-
-    off = project_ticket(requests, model, caching=False).total_usd
-    on = project_ticket(requests, model).total_usd
-    tolerance = "0.000001"  # the printed prices are rounded to 6 places
-    newest = _newest_openai_savings(requests)
-    value = as_number(answer)
-    if value is not None and abs(value - newest) <= Decimal(tolerance):
-        return not_yet(
-            EX3,
-            "that is what the cache saves on gpt-6-luna, the run in the cell above: the exercise "
-            "asks about this lesson's `model`",
-            kind="number",
-            expected=off - on,
-            tolerance=Decimal(tolerance),
-        )
-    why = ""
-    if not not_answered(answer) and not isinstance(answer, Decimal):
-        why = (
-            f" You gave a {type(answer).__name__}: right, and for sums of money keep a Decimal "
-            "(every .total_usd is one), which adds cents exactly where a float does not "
-            "(0.1 + 0.2 == 0.30000000000000004)."
-        )
-    return check_number(
-        answer,
-        off - on,
-        EX3,
-        tolerance=tolerance,
-        unit="$",
-        success=f"Right: ${off - on:.6f}, {100 * (off - on) / off:.0f}% of this ticket.{why}",
-    )
-
-
-def _newest_openai_savings(requests: list[Request]) -> Decimal:
-    """What the cache saves on the same run on OpenAI's newest model (a likely mix-up)."""
-    from dataclasses import replace
-
-    from helpers.cost import project_ticket
-    from helpers.models import current_model
-
-    newest = current_model("openai")
-    moved = [replace(r, model=newest) for r in requests]
-    off, on = (project_ticket(moved, newest, caching=c).total_usd for c in (False, True))
-    return off - on
