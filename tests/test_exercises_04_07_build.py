@@ -551,3 +551,76 @@ def test_07_2_wrong_wire_answers_are_told_what_is_wrong(answer, why):
     result = ex07.check_wire_body(answer)
     assert not result and why in result.message, result.message
     assert "stay on your machine" not in result.message
+
+
+# ---- 07.3 send_once ---------------------------------------------------------------------------
+
+
+def _send_right(client, body):
+    import openai
+
+    try:
+        return client.with_options(max_retries=0).chat.completions.create(**body)
+    except openai.RateLimitError as error:
+        headers = error.response.headers
+        if "retry-after-ms" in headers:
+            return float(headers["retry-after-ms"]) / 1000
+        return float(headers["retry-after"])
+
+
+def _send_right_other_way(client, body):
+    """A copied client, the status read off the error, every other error re-raised."""
+    import openai
+
+    try:
+        return client.copy(max_retries=0).chat.completions.create(**body)
+    except openai.APIStatusError as error:
+        if error.status_code != 429:
+            raise
+        ms = error.response.headers.get("retry-after-ms")
+        return int(ms) / 1000 if ms else float(error.response.headers["retry-after"])
+
+
+@pytest.mark.parametrize("fn", [_send_right, _send_right_other_way])
+def test_07_3_one_call_with_the_429_answered_written_two_ways_passes(fn):
+    result = ex07.check_send_once(fn)
+    assert result, result.message
+    assert "All 5 hidden cases passed" in result.message
+
+
+def _send_with_the_sdks_retries(client, body):
+    return client.chat.completions.create(**body)
+
+
+def _send_catching_every_error(client, body):
+    import openai
+
+    try:
+        return client.with_options(max_retries=0).chat.completions.create(**body)
+    except openai.APIStatusError as error:
+        headers = error.response.headers
+        ms = headers.get("retry-after-ms")
+        return float(ms) / 1000 if ms else float(headers.get("retry-after", 0))
+
+
+def _send_reading_seconds_only(client, body):
+    import openai
+
+    try:
+        return client.with_options(max_retries=0).chat.completions.create(**body)
+    except openai.RateLimitError as error:
+        return float(error.response.headers["retry-after"])
+
+
+@pytest.mark.parametrize(
+    ("fn", "case", "why"),
+    [
+        (_send_with_the_sdks_retries, "case 2 of 5", "the SDK retried on its own"),
+        (_send_reading_seconds_only, "case 2 of 5", "the server asked for 0.25 s"),
+        (_send_catching_every_error, "case 4 of 5", "the caller should get the SDK's own"),
+    ],
+)
+def test_07_3_wrong_senders_are_refused_on_the_case_that_shows_it(fn, case, why):
+    result = ex07.check_send_once(fn)
+    assert not result and case in result.message and why in result.message, result.message
+    assert "with_options" not in result.message and "max_retries" not in result.message

@@ -16,7 +16,6 @@ from course.exercises import (
     Exercise,
     Result,
     check_cases,
-    check_text,
     check_value,
     not_answered,
     not_yet,
@@ -49,13 +48,15 @@ EX2 = Exercise(
 )
 EX3 = Exercise(
     "07.3",
-    look="the cell under 'A 429, and the retry' injects a 429 the same way, and the cell after "
-    "it shows what a call raises when the SDK stops retrying; a client made with max_retries=0 "
-    "never retries.",
-    idea="an SDK retries a 429 on its own; with retries turned off, the first 429 reaches your "
-    "code as an exception, a typed error class of the SDK, one per kind of failure.",
-    example="with retries off, a 500 from the server reaches your code as the SDK's "
-    "InternalServerError, after exactly one request.",
+    look="the cells under 'A 429, and the retry': what the provider received when the SDK "
+    "retried, what a call raises once the SDK stops, and which of the SDK's client options "
+    "sets how often it retries.",
+    idea="with the SDK's own retries off, the first 429 reaches your code as an exception, and "
+    "the server's answer travels with it, headers included: the wait it asks for is yours to "
+    "read. Any other error is not this function's to handle: it goes up to the caller.",
+    example="a 429 whose retry-after-ms says 500 gives back 0.5, after exactly one request; a "
+    "200 gives the completion; a 503 reaches the caller as the SDK's own error, after one "
+    "request.",
 )
 
 
@@ -174,58 +175,97 @@ def check_retry(fn: Callable[[int, dict, int], float | None]) -> Result:
     )
 
 
-def check_no_retry(answer: str, provider: Any) -> Result:
-    """The exception class a 429 raises when the SDK may not retry. The learner's provider must
-    show one 429 sent with retry count 0 as its last exchange (proof the call was made)."""
+# ---- exercise 3 (optional): one call, the SDK's retries off, the 429 answered by your code ----
+
+#: (what the case is, the fault injected before the call, what the case expects: "completion",
+#: seconds to wait, or the name of the SDK error the caller should get)
+SEND_CASES: list[tuple[str, Any, Any]] = [
+    ("an answer that comes back at once", None, "completion"),
+    ("a 429 whose retry-after-ms says 250", ("rate", 1.0, 250), 0.25),
+    ("a 429 with only retry-after, 2 seconds", ("rate", 2.0, None), 2.0),
+    ("a 503 (the server is overloaded)", ("status", 503), "InternalServerError"),
+    ("a 400 (a mistake in the request)", ("status", 400), "BadRequestError"),
+]
+
+
+def _fault(spec: Any) -> Any:
+    from standin import RateLimited, ServerError
+
+    if spec[0] == "rate":
+        return RateLimited(retry_after=spec[1], retry_after_ms=spec[2])
+    return ServerError(spec[1])
+
+
+def _send_judge(expected: Any) -> Callable[[Any], str | None]:
+    def judge(out: Any) -> str | None:
+        kind, value, statuses = out
+        sent = f"{len(statuses)} request(s) reached the provider ({', '.join(map(str, statuses))})"
+        if len(statuses) != 1:
+            return f"{sent}: the SDK retried on its own; your function makes exactly one request"
+        if isinstance(expected, str) and expected != "completion":
+            if kind == "returned":
+                return (
+                    f"your function returned {value!r}; an error other than a 429 is not this "
+                    "function's to handle: the caller should get the SDK's own error"
+                )
+            if value != expected:
+                return f"the caller got {value}, and the SDK raises {expected} here"
+            return None
+        if kind == "raised":
+            return f"your function let the SDK's {value} reach the caller"
+        if expected == "completion":
+            if not hasattr(value, "choices"):
+                return f"your function returned a {type(value).__name__}, not the completion"
+            return None
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            return f"your function returned {value!r}: return the seconds to wait, as a number"
+        if abs(value - expected) > 1e-6:
+            return f"your function waits {value!r} s, and the server asked for {expected:g} s"
+        return None
+
+    return judge
+
+
+def check_send_once(fn: Callable[[Any, dict], Any]) -> Result:
+    """Run the learner's ``send_once(client, body)`` against a fresh local provider, a fault
+    injected before each hidden case; judge what it returned or let through, and how many
+    requests the provider received."""
     import openai
 
     from helpers.examples import sundry
     from helpers.formats import render
     from helpers.models import default_model
-    from standin import LOCAL_KEY, LocalProvider, RateLimited
+    from standin import LOCAL_KEY, LocalProvider
 
+    cases = [Case(name, (fault,), _send_judge(want)) for name, fault, want in SEND_CASES]
+    if not callable(fn):
+        return check_cases(fn, [], EX3, success="")  # "not answered" / "not a function"
+    body = render(sundry.opening(default_model("openai")), "openai-chat").body
     with LocalProvider("sundry") as p:
-        p.inject(RateLimited(retry_after=0.01, retry_after_ms=10))
-        client = openai.OpenAI(base_url=p.base_url("openai"), api_key=LOCAL_KEY, max_retries=0)
-        try:
-            client.chat.completions.create(
-                **render(sundry.opening(default_model("openai")), "openai-chat").body
-            )
-            expected = "(no exception)"
-        except openai.APIError as err:
-            expected = type(err).__name__
-    if isinstance(answer, type):  # the class itself, not its name: fine too
-        answer = answer.__name__
-    parents = {"APIError", "APIStatusError", "openai.APIError", "openai.APIStatusError"}
-    if isinstance(answer, str) and answer.strip() in parents:
-        return not_yet(
+        client = openai.OpenAI(base_url=p.base_url("openai"), api_key=LOCAL_KEY)
+
+        def run(fault: Any) -> Any:
+            p.recorder.clear()
+            if fault is not None:
+                p.inject(_fault(fault))
+            try:
+                got = fn(client, copy.deepcopy(body))
+            except openai.APIStatusError as err:  # what the caller would get
+                return "raised", type(err).__name__, [e.status for e in p.recorder]
+            if got is None or got is ...:
+                return got
+            return "returned", got, [e.status for e in p.recorder]
+
+        return check_cases(
+            run,
+            cases,
             EX3,
-            f"{answer.strip()} is a parent class of the one raised: name the subclass",
-            kind="text",
-            expected=expected,
-            accepted=(expected,),
+            success=(
+                "Right: one request each time; a 429 becomes a wait your own code can decide "
+                "about (queue the ticket, tell the user), and every other error reaches the "
+                "caller as the SDK raised it"
+            ),
         )
-    last = provider.recorder.last
-    made = last is not None and last.status == 429
-    if not not_answered(answer) and not (made and last.header("x-stainless-retry-count") == "0"):
-        return not_yet(
-            EX3,
-            "the provider's last exchange is not one 429 sent with retry count 0; make the call "
-            "with max_retries=0 first",
-            kind="text",
-            expected=expected,
-            accepted=(expected,),
-        )
-    return check_text(
-        answer,
-        expected,
-        EX3,
-        spellings=[f"openai.{expected}"],
-        success=(
-            f"Right: openai.{expected}, after exactly one request. With max_retries=0 your own "
-            "code decides what a 429 means: wait, queue the ticket, or tell the user."
-        ),
-    )
 
 
 WIRE_CALL = {  # exercise 2's call, as written in the lesson
