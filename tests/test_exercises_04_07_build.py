@@ -8,6 +8,7 @@ SDK is the judge (07), which talks to a local provider on loopback.
 from __future__ import annotations
 
 from dataclasses import replace
+from decimal import Decimal
 
 import pytest
 
@@ -127,23 +128,29 @@ def test_04_1_the_rules_of_the_list_judge_what_the_other_checks_let_through():
 
 
 @pytest.fixture(scope="module")
-def triage_requests():
-    """The crash-triage run's requests, as lesson 06 parses them (one local run, ~2 s)."""
+def triage_trace():
+    """The crash-triage run of lessons 04 and 06 (one local run, ~2 s)."""
     from helpers.examples import crash_triage
-    from helpers.formats import parse
     from helpers.loop import run
     from standin import LocalProvider
 
     with LocalProvider(scenario="crash-triage") as p:
         workspace = crash_triage.Workspace()
-        trace = run(
+        return run(
             crash_triage.opening(MODEL),
             lambda call: crash_triage.run_tool(call, workspace),
             format="openai-chat",
             base_url=p.url,
             finish=crash_triage.FINISH,
         )
-    return [parse(step.request_body, "openai-chat") for step in trace.steps]
+
+
+@pytest.fixture(scope="module")
+def triage_requests(triage_trace):
+    """The run's requests, as lesson 06 parses them."""
+    from helpers.formats import parse
+
+    return [parse(step.request_body, "openai-chat") for step in triage_trace.steps]
 
 
 def _stamp_after(request, when):
@@ -624,3 +631,24 @@ def test_07_3_wrong_senders_are_refused_on_the_case_that_shows_it(fn, case, why)
     result = ex07.check_send_once(fn)
     assert not result and case in result.message and why in result.message, result.message
     assert "with_options" not in result.message and "max_retries" not in result.message
+
+
+# ---- 04.3 crossover ---------------------------------------------------------------------------
+
+
+def test_04_3_the_crossover_in_any_form_passes_and_a_wrong_count_is_told_both_parts(
+    triage_trace,
+):
+    a, d = ex04._quick_model(triage_trace)
+    right = next(n for n in range(1, 1000) if d * n * (n - 1) / 2 > n * a)
+    assert right == ex04.crossover(a, d)
+    for form in (right, float(right), str(right), Decimal(right)):
+        assert ex04.check_crossover(form, triage_trace), form
+    squared = right - 1  # the n²/2 slip lands one turn early on this run
+    assert d * squared * squared / 2 > squared * a
+    early = ex04.check_crossover(squared, triage_trace)
+    assert not early and "is not more than n·a" in early.message
+    late = ex04.check_crossover(right + 1, triage_trace)
+    assert not late and "is it at fewer turns too?" in late.message
+    assert f" {right} " not in late.message and f" {right}," not in late.message
+    assert ex04.crossover(100, 50) == 6  # the hint's example: 5 turns are equal, not more

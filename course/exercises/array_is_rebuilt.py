@@ -40,12 +40,14 @@ EX1 = Exercise(
 )
 EX3 = Exercise(
     "04.3",
-    look="a and d, printed under 'Growth: linear per turn, quadratic in total', and the two "
-    "parts of the quick model's formula above that cell, for n = 50 turns.",
-    idea="the quick model bills the first request's size once per turn, plus the growth sent "
-    "again and again; the share asked for is the growth part over the sum of both parts.",
-    example="with a = 100 tokens, d = 10 and 3 turns, the requests are 100, 110 and 120: 330 "
-    "billed, of which 10 + 20 = 30 is growth, a share of 0.091.",
+    look="the quick model above the cell under 'Growth: linear per turn, quadratic in total': "
+    "its two parts for a ticket of n turns, and the a and d that cell printed for this run.",
+    idea="the first request's part grows in step with n, the growth part with about n²: past "
+    "some n the second is the larger. Compare the two parts for a given n, and find the first "
+    "n where the growth part is more than the other.",
+    example="with a = 100 tokens and d = 50, 4 turns bill 400 + 50·6 = 700 (growth 300, less "
+    "than 400), and 6 turns bill 600 + 50·15 = 1,350 (growth 750, more than 600); 5 turns "
+    "bill 500 + 500: equal, not more.",
 )
 EX2 = Exercise(
     "04.2",
@@ -238,50 +240,42 @@ def _quick_model(run: Trace) -> tuple[int, int]:
     return sent[0], round((sent[-1] - sent[0]) / (len(sent) - 1))
 
 
-def growth_share(run: Trace, turns: int = 50, repeats: float | None = None) -> float:
-    """The quick model's growth part of a ``turns``-turn ticket, as a fraction of its input
-    (``repeats``: how many times d is sent in all, n(n−1)/2 unless given)."""
+def crossover(a: int, d: int) -> int:
+    """The fewest turns n for which the quick model's growth part, d·n(n−1)/2, is more than
+    its first-request part, n·a (for d > 0)."""
+    n = 1
+    while d * n * (n - 1) / 2 <= n * a:
+        n += 1
+    return n
+
+
+def check_crossover(answer: Any, run: Trace) -> Result:
+    """From how many turns on the history sent again is more than half of a ticket's input."""
     a, d = _quick_model(run)
-    growth = d * (turns * (turns - 1) / 2 if repeats is None else repeats)
-    return growth / (turns * a + growth)
-
-
-def check_growth_share(answer: Any, run: Trace) -> Result:
-    expected = growth_share(run)
+    expected = crossover(a, d)
     value = as_number(answer)
-    near = Decimal("0.0005")  # 3 decimals: n²/2 in place of n(n−1)/2 moves the share by ~0.002
-    info = {"kind": "number", "expected": round(expected, 4), "tolerance": near}
-    places = -value.as_tuple().exponent if value is not None else 0
-    if value is not None and places <= 2 and abs(value - Decimal(repr(expected))) <= 0.005:
-        return not_yet(
-            EX3,
-            f"you gave {answer}: give the fraction to 3 decimals (or more); two places cannot "
-            "tell the right share from a near miss",
-            **info,
-        )
-    if value is not None:
-        n, counted = 50, "the first request brings no growth, the second d, the third 2·d, …"
-        slips = [
-            (growth_share(run, repeats=n * n / 2), f"counts the growth n²/2 times: {counted}"),
-            (growth_share(run, repeats=n * (n + 1) / 2), f"counts it n(n+1)/2 times: {counted}"),
-            (1 - expected, "is the share of the n·a part, not of the growth"),
-        ]
-        for share, what in slips:
-            far = abs(Decimal(repr(share)) - Decimal(repr(expected))) > near
-            if far and abs(value - Decimal(repr(share))) <= near:
-                return not_yet(EX3, f"you gave {answer}, which {what}", **info)
-        if 1 < value <= 100 and abs(value / 100 - Decimal(repr(expected))) <= near:
-            return not_yet(
-                EX3, f"{answer} looks like a percentage: give a fraction (0.5, not 50)", **info
-            )
+    info = {"kind": "number", "expected": expected, "tolerance": Decimal(0)}
+    if value is not None and value != expected and value == value.to_integral_value():
+        n = int(value)
+        if n >= 1:
+            growth, first = d * n * (n - 1) // 2, n * a
+            if growth > first:
+                what = (
+                    f"at {n} turns the growth part ({growth:,}) is already more than n·a "
+                    f"({first:,}); is it at fewer turns too?"
+                )
+            else:
+                what = f"at {n} turns the growth part ({growth:,}) is not more than n·a ({first:,})"
+            return not_yet(EX3, what, **info)
+    past = len(run.steps) >= expected
     return check_number(
         answer,
-        round(expected, 4),
+        expected,
         EX3,
-        tolerance=str(near),
         success=(
-            f"Right: {expected:.1%} of a 50-turn ticket's input is the history growing and being "
-            "sent again; the first request's size is the rest. On long tickets, shortening the "
+            f"Right: {expected} turns. From there on, most of what a ticket bills is the history "
+            f"sent again, and this {len(run.steps)}-turn run is "
+            f"{'already there' if past else 'not there yet'}: on long tickets, shortening the "
             "history (compaction) saves far more than trimming the system prompt."
         ),
     )
