@@ -348,7 +348,10 @@ def _wire_mistake(answer: Any, body: dict[str, Any], headers: dict[str, str]) ->
             f"your body is right; your headers name {len(extra)} that timeout=30 does not "
             f"change, and miss {len(missed)} that it does"
         )
-    return "your body is right and so are the header names; compare their values with cell 5's"
+    return (
+        "your body is right and so are the header names; compare their values with what this "
+        "call passes to create()"
+    )
 
 
 def check_wire_body(answer: dict[str, Any] | str) -> Result:
