@@ -4,6 +4,7 @@ Exercises of notebooks/06_caching_the_prefix.ipynb."""
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable
 from decimal import Decimal
@@ -152,6 +153,7 @@ def _stamp_each(fn: Callable[[Request, str], Request]) -> Callable[[list[Request
     """The learner's stamp applied to each request of a ticket, a few seconds apart; returns
     the stamped requests and the requests it was given, afterwards."""
 
+    @functools.wraps(fn)  # a stub check (``inspect.unwrap``) sees the learner's function
     def run(requests: list[Request]) -> Any:
         stamped = [fn(request, when) for request, when in zip(requests, TIMES, strict=False)]
         if any(out is None or out is ... for out in stamped):

@@ -4,6 +4,7 @@ Exercises of notebooks/05_tools_are_context.ipynb."""
 
 from __future__ import annotations
 
+import functools
 import re
 from decimal import Decimal
 from typing import Any
@@ -248,6 +249,7 @@ def _pick_judge(request: Request, wanted: list[str]) -> Any:
 
 
 def _given_too(fn: Any) -> Any:
+    @functools.wraps(fn)  # a stub check (``inspect.unwrap``) sees the learner's function
     def run(request: Request, wanted: list[str]) -> Any:
         got = fn(request, wanted)
         return None if got is None or got is ... else (got, request)

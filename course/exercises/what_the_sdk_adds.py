@@ -147,6 +147,7 @@ def _never_answers(fn: Callable, cases: list[Case]) -> bool:
 
 
 def _none_is_give_up(fn: Callable) -> Callable:
+    @functools.wraps(fn)  # a stub check (``inspect.unwrap``) sees the learner's function
     def run(*args: Any) -> Any:
         got = fn(*args)
         return GIVE_UP if got is None else got
@@ -244,6 +245,7 @@ def check_send_once(fn: Callable[[Any, dict], Any]) -> Result:
     with LocalProvider("sundry") as p:
         client = openai.OpenAI(base_url=p.base_url("openai"), api_key=LOCAL_KEY)
 
+        @functools.wraps(fn)  # a stub check (``inspect.unwrap``) sees the learner's function
         def run(fault: Any) -> Any:
             p.recorder.clear()
             if fault is not None:
