@@ -88,18 +88,30 @@ def _all_fixes() -> list[tuple[str, str]]:
     return [pair for key in keys for pair in FIXES[key]]
 
 
-def test_the_shipped_agent_shows_every_planted_problem_in_every_format_without_a_hint():
-    exercises.reset("14.1")
-    result = capstone.check_repaired_agent(capstone.load_agent(capstone.SHIPPED))
-    assert not result.ok and result.message.startswith("Exercise 14.1 is not answered yet")
-    assert "is as shipped" in result.message and capstone.EX1.look not in result.message
+def test_the_shipped_agent_shows_every_planted_problem_in_every_format():
+    described = capstone.describe(capstone.diagnose(capstone.load_agent(capstone.SHIPPED)))
     # one group for all four formats: each format shows the same seven symptoms
-    assert "in all four formats, 7 problems: (1)" in result.message
-    assert "|" not in result.message  # no second group of formats
+    assert "in all four formats, 7 problems: (1)" in described
+    assert "|" not in described  # no second group of formats
     for key in PLANTED:
-        assert capstone.SYMPTOMS[key] in result.message, key
-    assert "issue_refund with no description" in result.message and "14 tools" in result.message
-    assert "got a 429" in result.message and "duplicate-result" in result.message
+        assert capstone.SYMPTOMS[key] in described, key
+    assert "issue_refund (no description)" in described and "14 tools" in described
+    assert "got a 429; then issue_refund ran 2 times for one call" in described
+    # symptoms, not fixes: no place of the pasted policy, no count of the foreign tools
+    assert "elsewhere" not in described and "not among Sundry" not in described
+
+
+def test_the_check_on_the_file_as_shipped_counts_the_problems_and_names_none():
+    """Running the check first must not skip the hunt: the count, and no symptom (issue 33)."""
+    exercises.reset("14.1")
+    shipped = capstone.load_agent(capstone.SHIPPED)
+    result = capstone.check_repaired_agent(shipped, formats=("openai-chat",))
+    assert not result.ok and result.message.startswith("Exercise 14.1 is not answered yet")
+    assert "is as shipped, and the hidden tickets find 7 problems in it" in result.message
+    assert capstone.EX1.look not in result.message
+    for key in capstone.SYMPTOMS:
+        assert capstone.SYMPTOMS[key] not in result.message, key
+    assert "issue_refund" not in result.message and "429" not in result.message
 
 
 @pytest.mark.parametrize("fixed", sorted(FIXES))
@@ -112,6 +124,44 @@ def test_each_fix_alone_leaves_exactly_the_others_reported(fixed, tmp_path):
 
 # Plausible wrong repairs: everything else fixed, one problem "fixed" the wrong way.
 WRONG = {
+    "broken-after-retry": (  # the retry pops the results it appended: the refund runs again
+        FIXES["broken-after-retry"],
+        [
+            (
+                """            if calls:
+                history.append(tool(*[run_tool(call) for call in calls]))
+                calls = []
+            reply = with_retry(step)""",
+                "            reply = with_retry(step)",
+            ),
+            (
+                "            if calls:\n"
+                "                history.append(tool(*[run_tool(call) for call in calls]))\n"
+                "            reply = ask(",
+                "            if history[-1].role == 'tool':  # a retry: take back its results\n"
+                "                history.pop()\n"
+                "            if calls:\n"
+                "                history.append(tool(*[run_tool(call) for call in calls]))\n"
+                "            reply = ask(",
+            ),
+        ],
+    ),
+    "dropped-call": (  # every block read, but only the first call kept
+        FIXES["dropped-call"],
+        [
+            (
+                "    return reply.message.text, reply.message.tool_calls",
+                "    return reply.message.text, reply.message.tool_calls[:1]",
+            )
+        ],
+    ),
+    "no-description": (  # a made-up description instead of the docstring: the $150 rule lost
+        FIXES["no-description"],
+        [
+            ("    @functools.wraps(handler)\n", ""),
+            ('inspect.getdoc(fn) or ""', 'inspect.getdoc(fn) or name.replace("_", " ")'),
+        ],
+    ),
     "rewritten": (  # copies instead of editing in place: the next request still differs
         [("            tidy(history)\n", "")],
         [
@@ -130,7 +180,7 @@ WRONG = {
         [("    return ours + sundry.EXTRA_TOOLS", "    return ours")],
         [("    return ours\n", "    return ours[:-1]\n")],
     ),
-    "no-description": (  # functools.wraps, on the wrong function
+    "no-description-elsewhere": (  # functools.wraps, on the wrong function
         FIXES["no-description"],
         [
             (
@@ -143,17 +193,39 @@ WRONG = {
 }
 
 
+# What each wrong repair must be told, besides its symptom's headline.
+WRONG_SAYS = {
+    "broken-after-retry": "request 4 got a 429; then issue_refund ran 2 times for one call",
+    "dropped-call": "went out without a result for a call the model asked for",
+    "no-description": "issue_refund ('issue refund')",
+    "no-description-elsewhere": "issue_refund (no description)",
+    "rewritten": "request 3 changed messages[3] (tool)",
+    "tools-grown": "request 1 offers 8 tools",
+}
+
+
 @pytest.mark.parametrize("problem", sorted(WRONG))
 def test_a_plausible_wrong_repair_is_refused_for_its_symptom(problem, tmp_path):
     right, wrong = WRONG[problem]
     fixes = [pair for pair in _all_fixes() if pair not in right]
     agent = _agent(tmp_path, _patched(_patched(SHIPPED, *fixes, *right), *wrong))
-    format = capstone.FORMATS[sorted(WRONG).index(problem)]
+    format = capstone.FORMATS[sorted(WRONG).index(problem) % len(capstone.FORMATS)]
     exercises.reset("14.1")
     result = capstone.check_repaired_agent(agent, formats=(format,))
-    assert not result.ok and f"{format}, 1 problem: (1)" in result.message
-    assert capstone.SYMPTOMS[problem] in result.message, result.message
+    assert not result.ok and f"{format}, 1 problem: (1)" in result.message, result.message
+    symptom = problem.removesuffix("-elsewhere")
+    assert capstone.SYMPTOMS[symptom] in result.message, result.message
+    assert WRONG_SAYS[problem] in result.message, result.message
     assert result.message.count("Look at:") == 1  # the first hint, and only it
+
+
+def test_a_bare_functools_wraps_is_refused_for_the_description_it_sends(tmp_path):
+    """``@functools.wraps`` with no argument makes the handler a partial: its docstring (the
+    partial's) goes out as issue_refund's description, and the check says so."""
+    source = _patched(SHIPPED, *_all_fixes())
+    source = _patched(source, ("    @functools.wraps(handler)\n", "    @functools.wraps\n"))
+    found = capstone.diagnose(_agent(tmp_path, source), formats=("gemini",))["gemini"]
+    assert "no-description" in found and "issue_refund ('partial(" in found["no-description"]
 
 
 def test_the_repaired_twin_passes_in_all_four_formats():
@@ -163,8 +235,8 @@ def test_the_repaired_twin_passes_in_all_four_formats():
 
 
 def test_another_right_repair_written_differently_passes(tmp_path):
-    """Not the twin: blocks read with match, the retry cleaning up after itself, the tools
-    picked by name, the helpers that did harm left in the file unused."""
+    """Not the twin: blocks read with match, the tools picked by name, the retry written as its
+    own loop around the request alone, the helpers that did harm left in the file unused."""
     source = _patched(
         SHIPPED,
         *FIXES["no-description"],
@@ -188,18 +260,23 @@ def test_another_right_repair_written_differently_passes(tmp_path):
     return "".join(text), calls""",
         ),
         (
-            '''        def step() -> Reply:
-            """One round trip: answer the calls of the last reply, then ask the model."""
-            if calls:''',
-            '''        def step() -> Reply:
-            """One round trip: answer the calls of the last reply, then ask the model."""
-            if history[-1].role == "tool":  # a retry: the results are already there
-                history.pop()
-            if calls:''',
+            """            reply = with_retry(step)""",
+            """            if calls:
+                history.append(tool(*map(run_tool, calls)))
+            for wait in (RETRY_WAIT_SECONDS, RETRY_WAIT_SECONDS, None):
+                try:
+                    reply = ask(client, format, model, history, trace)
+                    break
+                except ProviderError as error:
+                    if error.status != 429 or wait is None:
+                        raise
+                    time.sleep(wait)
+            history.append(reply.message)""",
         ),
         ("            tidy(history)\n", ""),
     )
-    result = capstone.check_repaired_agent(_agent(tmp_path, source, "my_agent.py"))
+    agent = _agent(tmp_path, source, "my_agent.py")
+    result = capstone.check_repaired_agent(agent, formats=("openai-responses", "anthropic"))
     assert result.ok, result.message
 
 

@@ -324,8 +324,16 @@ def _symptoms(run: Run, docs: dict[str, str] | None = None) -> dict[str, str]:
         refused = s.accepted is False or (s.status >= 400 and s.status != 429)
         if not (errors or refused):
             continue
-        why = s.verdict.first_error if refused and s.verdict is not None else str(errors[0])
-        if limited and s.number > limited[0]:
+        first = s.verdict.first_error if refused and s.verdict is not None else None
+        problem = first if first is not None else errors[0]
+        why = str(problem)
+        if getattr(problem, "rule", "") == "call-not-answered":  # a call the agent never ran
+            found.setdefault(
+                "dropped-call",
+                f"{where}: request {s.number} went out without a result for a call the model "
+                f"asked for ({why})",
+            )
+        elif limited and s.number > limited[0]:
             found.setdefault(
                 "broken-after-retry",
                 f"{where}: request {limited[0]} got a 429; request {s.number}, sent after it, "
@@ -343,7 +351,7 @@ def _symptoms(run: Run, docs: dict[str, str] | None = None) -> dict[str, str]:
                 f"{where}: reply {run.answered[-1].number} asked for {names}, and the run "
                 f"ended there: no request ever answered that call{said}"
             )
-    if run.error and not ({"broken-after-retry", "refused"} & set(found)):
+    if run.error and not ({"broken-after-retry", "refused", "dropped-call"} & set(found)):
         found["crashed"] = f"{where}: run_ticket raised {run.error}"
     cost = ticket_cost(run)
     if cost is not None:
@@ -429,9 +437,9 @@ def check_repaired_agent(agent: Any, formats: tuple[str, ...] = FORMATS) -> Resu
     return Result(
         True,
         f"Right: {len(TICKETS)} hidden tickets in each of the {len(formats)} formats, every "
-        "request accepted and within the rules, every call answered, the policy once, nine "
-        "described tools, each history an extension of the last, each ticket within its budget. "
-        "You found it all on the wire: the code looked right before too.",
+        "request accepted and within the rules, every call answered and run once, the policy "
+        "once, nine described tools, each history an extension of the last, each ticket within "
+        "its budget. You found it all on the wire: the code looked right before too.",
         EX1,
         **info,
     )
