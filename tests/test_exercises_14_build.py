@@ -18,6 +18,7 @@ import pytest
 
 from course import exercises
 from course.exercises import repair_an_agent as capstone
+from course.exercises import workbench
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -296,7 +297,7 @@ def test_a_file_that_does_not_load_is_named_with_its_line_not_a_traceback(tmp_pa
     exercises.reset("14.1")
     result = capstone.check_repaired_agent(broken)
     assert not result.ok and "does not load: SyntaxError" in result.message
-    trace, seen = capstone.rerun(agent=broken)  # the workbench says so too, and goes on
+    trace, seen = workbench.rerun(agent=broken)  # the workbench says so too, and goes on
     assert "does not load" in capsys.readouterr().out and len(seen) == 0
     missing = capstone.load_agent(tmp_path / "nowhere.py")
     assert "there is no file" in repr(missing)

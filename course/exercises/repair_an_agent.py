@@ -16,8 +16,10 @@ needs (the repaired twin, ``repaired_agent.py``, run on the same ticket), plus 1
 Authors: the learner's file is ``notebooks/sundry_agent.py`` (``make student`` copies it beside
 the learner's notebook; the lesson's "before" run loads this shipped file, never the learner's
 copy); the reference notebook loads the repaired twin inside its solution region, so it shows ✓
-while its other cells show the planted bugs. The workbench the lesson imports (``load_agent``,
-``rerun``) is ``workbench.py``, so the lesson links learners there and not here.
+while its other cells show the planted bugs. The lesson imports its tools from
+``workbench.py`` (``rerun``, ``check_repaired_agent``) and ``agent_file.py`` (``load_agent``),
+so it links learners there and not here; its solution region finds the twin through
+``helpers.examples.ROOT``.
 """
 
 from __future__ import annotations
@@ -34,17 +36,11 @@ from pathlib import Path
 from typing import Any
 
 from course.exercises import Exercise, Result, not_answered, not_yet
-from course.exercises.workbench import (
-    REPAIRED,
-    SHIPPED,
-    BrokenAgent,
-    limit_at,
-    load_agent,
-    rerun,
-    scenario,
-)
+from course.exercises.agent_file import SHIPPED, BrokenAgent, limit_at, load_agent, scenario
 
-__all__ = ["REPAIRED", "SHIPPED", "BrokenAgent", "check_repaired_agent", "load_agent", "rerun"]
+__all__ = ["REPAIRED", "SHIPPED", "BrokenAgent", "check_repaired_agent", "diagnose", "load_agent"]
+
+REPAIRED = Path(__file__).with_name("repaired_agent.py")  # the reference run's agent
 
 MARGIN = Decimal("1.10")  # the budget: what a ticket needs, plus 10%
 
