@@ -395,3 +395,17 @@ def test_the_timing_model_counts_the_repair_and_states_the_capstone_at_45_minute
     assert lesson_times.lesson_stats(lesson)["minutes"] == 45
     first = "".join(json.loads(lesson.read_text(encoding="utf-8"))["cells"][0]["source"])
     assert "about 45 minutes" in first
+
+
+def test_the_third_hint_is_a_smaller_example_of_the_first_symptom_still_there(tmp_path):
+    fixes = [pair for pair in _all_fixes() if pair not in FIXES["tools-grown"]]
+    agent = _agent(tmp_path, _patched(SHIPPED, *fixes))
+    exercises.reset("14.1")
+    first = capstone.check_repaired_agent(object())  # two cheap wrong tries: no run_ticket
+    second = capstone.check_repaired_agent(object())
+    assert capstone.EX1.look in first.message and capstone.EX1.idea in second.message
+    third = capstone.check_repaired_agent(agent, formats=("anthropic",)).message
+    assert capstone.SYMPTOMS["tools-grown"] in third
+    assert capstone.EXAMPLES["tools-grown"] in third and capstone.EX1.example not in third
+    assert exercises.EXERCISES["14.1"] is capstone.EX1  # the lesson's own hints stay registered
+    exercises.reset("14.1")

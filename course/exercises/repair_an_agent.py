@@ -29,13 +29,13 @@ import contextlib
 import io
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from course.exercises import Exercise, Result, not_answered, not_yet
+from course.exercises import EXERCISES, Exercise, Result, not_answered, not_yet
 from course.exercises.agent_file import SHIPPED, BrokenAgent, limit_at, load_agent, scenario
 
 __all__ = ["REPAIRED", "SHIPPED", "BrokenAgent", "check_repaired_agent", "diagnose", "load_agent"]
@@ -109,6 +109,29 @@ SYMPTOMS = {
     "refused": "the provider refuses a request",
     "crashed": "run_ticket raised an error (that ticket stopped there: its later turns are not "
     "checked until it runs on)",
+}
+
+
+# The third hint, per symptom: a smaller case of the idea behind the first one still there.
+EXAMPLES = {
+    "dropped-call": "a reply with one text block and two calls holds three things to act on: "
+    "the words for the buyer and two calls to run, each answered before the next request.",
+    "no-description": "a function wrapped by a decorator that copies nothing answers to the "
+    "wrapper's name and docstring, not its own; whatever builds a tool from it sends those.",
+    "policy-twice": "a rule written in the system prompt and again inside a user message is "
+    "read twice by the model and billed twice on every request.",
+    "tools-grown": "a tool offered but never run still sends its whole definition, and is "
+    "billed for it, on every request.",
+    "rewritten": "request 2 extends request 1 only when it starts with request 1's messages, "
+    "unchanged; one character changed in an old message and it no longer does.",
+    "broken-after-retry": "a list you append to inside a function that is retried grows once per "
+    "try; a refund issued inside it is issued once per try.",
+    "over-budget": "twenty extra tokens on a request sent six times are a hundred and twenty "
+    "tokens billed.",
+    "refused": "a call without its result, or a result without its call, is refused before the "
+    "model reads anything.",
+    "crashed": "an error that names a message's index and a block points at the list your code "
+    "built: print that list just before the request goes out.",
 }
 
 
@@ -203,13 +226,23 @@ def ticket_cost(run: Run) -> Decimal | None:
     return None if last.message.tool_calls else total
 
 
+_BUDGETS: dict[tuple[Ticket, str], Decimal] = {}
+
+
+def budget(ticket: Ticket, format: str, provider: Any = None) -> Decimal:
+    """The ticket's budget: the repaired agent's cost of it, plus 10% (worked out once per
+    ticket and format; ``provider``: a running stand-in to reuse, see ``run_one``)."""
+    if (ticket, format) not in _BUDGETS:
+        cost = ticket_cost(run_one(_repaired(), ticket, format, provider))
+        if cost is None:
+            raise RuntimeError(f"the repaired agent did not finish {ticket.name} in {format}")
+        _BUDGETS[ticket, format] = (cost * MARGIN).quantize(Decimal("0.0000001"))
+    return _BUDGETS[ticket, format]
+
+
 @cache
-def budget(ticket: Ticket, format: str) -> Decimal:
-    """The ticket's budget: the repaired agent's cost of it, plus 10%."""
-    cost = ticket_cost(run_one(load_agent(REPAIRED), ticket, format))
-    if cost is None:
-        raise RuntimeError(f"the repaired agent did not finish {ticket.name} in {format}")
-    return (cost * MARGIN).quantize(Decimal("0.0000001"))
+def _repaired() -> Any:
+    return load_agent(REPAIRED)
 
 
 # --- reading the wire ---------------------------------------------------------------------
@@ -272,9 +305,10 @@ def _undescribed(tools: list[Any], docs: dict[str, str]) -> list[str]:
     return wrong
 
 
-def _symptoms(run: Run, docs: dict[str, str] | None = None) -> dict[str, str]:
+def _symptoms(run: Run, docs: dict[str, str] | None = None, provider: Any = None) -> dict:
     """What this one run shows, symptom key -> what was seen. ``docs``: the handlers'
-    docstrings the tools' descriptions should be (``docstrings`` of the agent's file)."""
+    docstrings the tools' descriptions should be (``docstrings`` of the agent's file);
+    ``provider``: a running stand-in the budget may reuse."""
     from helpers.examples import sundry
     from helpers.formats import parse_response
     from helpers.rules import check
@@ -351,7 +385,7 @@ def _symptoms(run: Run, docs: dict[str, str] | None = None) -> dict[str, str]:
         found["crashed"] = f"{where}: run_ticket raised {run.error}"
     cost = ticket_cost(run)
     if cost is not None:
-        limit = budget(run.ticket, run.format)
+        limit = budget(run.ticket, run.format, provider)
         if cost > limit:
             over = (cost / limit - 1) * 100
             found["over-budget"] = (
@@ -371,7 +405,7 @@ def diagnose(agent: Any, formats: tuple[str, ...] = FORMATS) -> dict[str, dict[s
             found: dict[str, str] = {}
             for ticket in TICKETS:
                 run = run_one(agent, ticket, format, provider)
-                for key, text in _symptoms(run, docs).items():
+                for key, text in _symptoms(run, docs, provider).items():
                     if key == "crashed" and key in found:
                         found[key] += f"; also {text}"
                     found.setdefault(key, text)
@@ -402,6 +436,13 @@ def _source(agent: Any) -> str:
     return Path(path).read_text(encoding="utf-8") if path and Path(path).is_file() else ""
 
 
+def _adapted(key: str) -> Exercise:
+    """EX1 with its third hint for the symptom ``key`` (the registry keeps EX1 itself)."""
+    adapted = replace(EX1, example=EXAMPLES.get(key, EX1.example))
+    EXERCISES[EX1.id] = EX1
+    return adapted
+
+
 def check_repaired_agent(agent: Any, formats: tuple[str, ...] = FORMATS) -> Result:
     """``agent``: your agent module (``load_agent("sundry_agent.py")``), run on hidden tickets
     in the four formats (tests may name fewer); right when no format shows any problem."""
@@ -429,7 +470,9 @@ def check_repaired_agent(agent: Any, formats: tuple[str, ...] = FORMATS) -> Resu
             **info,
         )
     if any(report.values()):
-        return not_yet(EX1, f"on the hidden tickets, still broken: {describe(report)}", **info)
+        first = next(key for found in report.values() for key in found)
+        what = f"on the hidden tickets, still broken: {describe(report)}"
+        return not_yet(_adapted(first), what, **info)
     return Result(
         True,
         f"Right: {len(TICKETS)} hidden tickets in each of the {len(formats)} formats, every "
