@@ -197,7 +197,7 @@ WRONG = {
 # What each wrong repair must be told, besides its symptom's headline.
 WRONG_SAYS = {
     "broken-after-retry": "request 4 got a 429; then issue_refund ran 2 times for one call",
-    "dropped-call": "went out without a result for a call the model asked for",
+    "dropped-call": "without a result for check_refund_eligibility, which the model had asked",
     "no-description": "issue_refund ('issue refund')",
     "no-description-elsewhere": "issue_refund (no description)",
     "rewritten": "request 3 changed messages[3] (tool)",

@@ -347,8 +347,22 @@ def _symptoms(run: Run, docs: dict[str, str] | None = None, provider: Any = None
         after = f"request {limited[0]} got a 429; then " if limited else ""
         ran = ", ".join(f"{name} ran {n} times for one call" for name, n in twice)
         found["broken-after-retry"] = f"{where}: {after}{ran}"
+    unanswered = set()  # requests that left a call of the model's without its result
     for s in run.seen:
         if s.request is None:
+            continue
+        messages = s.request.messages
+        answered = {r.call_id for m in messages if m.role == "tool" for r in m.tool_results}
+        asked = [c for m in messages if m.role == "assistant" for c in m.tool_calls]
+        if missing := [c.name for c in asked if c.id not in answered]:
+            unanswered.add(s.number)
+            found.setdefault(
+                "dropped-call",
+                f"{where}: request {s.number} went out without a result for "
+                f"{', '.join(missing)}, which the model had asked for",
+            )
+    for s in run.seen:
+        if s.request is None or s.number in unanswered:
             continue
         errors = check(s.request, profile="portable").errors
         refused = s.accepted is False or (s.status >= 400 and s.status != 429)
@@ -357,13 +371,7 @@ def _symptoms(run: Run, docs: dict[str, str] | None = None, provider: Any = None
         first = s.verdict.first_error if refused and s.verdict is not None else None
         problem = first if first is not None else errors[0]
         why = str(problem)
-        if getattr(problem, "rule", "") == "call-not-answered":  # a call the agent never ran
-            found.setdefault(
-                "dropped-call",
-                f"{where}: request {s.number} went out without a result for a call the model "
-                f"asked for ({why})",
-            )
-        elif limited and s.number > limited[0]:
+        if limited and s.number > limited[0]:
             found.setdefault(
                 "broken-after-retry",
                 f"{where}: request {limited[0]} got a 429; request {s.number}, sent after it, "
