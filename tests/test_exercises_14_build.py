@@ -409,3 +409,33 @@ def test_the_third_hint_is_a_smaller_example_of_the_first_symptom_still_there(tm
     assert capstone.EXAMPLES["tools-grown"] in third and capstone.EX1.example not in third
     assert exercises.EXERCISES["14.1"] is capstone.EX1  # the lesson's own hints stay registered
     exercises.reset("14.1")
+
+
+def test_the_shipped_fingerprint_is_the_shipped_file():
+    """If this fails, the agent file changed: record its new fingerprint in agent_file.py."""
+    from course.exercises import agent_file
+
+    assert agent_file.fingerprint(SHIPPED) == agent_file.SHIPPED_SHA256, (
+        f"SHIPPED_SHA256 = {agent_file.fingerprint(SHIPPED)!r}"
+    )
+    assert not agent_file.is_shipped(SHIPPED.replace("MAX_TURNS = 8", "MAX_TURNS = 9"))
+
+
+def test_the_before_run_loads_the_shipped_agent_even_after_an_edit_in_place(tmp_path, monkeypatch):
+    """On Colab the learner edits notebooks/sundry_agent.py itself: the "before" is git's copy."""
+    from course.exercises import agent_file
+    from tests.test_update import git
+
+    (tmp_path / "notebooks").mkdir()
+    path = tmp_path / "notebooks" / "sundry_agent.py"
+    path.write_text(SHIPPED, encoding="utf-8")
+    git(tmp_path, "init", "-q")
+    git(tmp_path, "add", "-A")
+    git(tmp_path, "commit", "-q", "-m", "as shipped")
+    monkeypatch.setattr(agent_file, "ROOT", tmp_path)
+    monkeypatch.setattr(agent_file, "SHIPPED", path)
+    assert agent_file.shipped().__file__ == str(path)  # unchanged: the file itself
+    path.write_text(SHIPPED.replace("MAX_TURNS = 8", "MAX_TURNS = 2  # mine"), encoding="utf-8")
+    before = agent_file.shipped()
+    assert before.__file__ != str(path) and before.MAX_TURNS == 8
+    assert agent_file.load_agent(path).MAX_TURNS == 2  # the learner's copy is still theirs

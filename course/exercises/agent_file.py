@@ -2,8 +2,10 @@
 
 The capstone's agent file (notebooks/sundry_agent.py) loaded and run: ``load_agent(path)`` reads
 an agent file from disk afresh (your latest edits, no kernel restart; a file that does not load
-says why and where); ``SHIPPED`` is the agent as Sundry's team shipped it; ``scenario`` is the
-scripted model of Sundry's story and ``limit_at`` has a stand-in answer one request with a 429.
+says why and where); ``SHIPPED`` is where the agent as Sundry's team shipped it lives, and
+``shipped()`` loads that version even after the file was edited in place (on Colab the lesson's
+folder is the one you work in); ``scenario`` is the scripted model of Sundry's story and
+``limit_at`` has a stand-in answer one request with a 429.
 
 What it does not do: change the file, or reach any network but loopback.
 """
@@ -21,6 +23,46 @@ from typing import Any
 from helpers.examples import ROOT  # the checkout, found as the lessons find their data
 
 SHIPPED = ROOT / "notebooks" / "sundry_agent.py"  # what learners get, bugs and all
+#: The shipped file's fingerprint (``fingerprint``): a test holds it to the file, so a change to
+#: the agent's bugs updates it on purpose.
+SHIPPED_SHA256 = "5e9d77e4c422c54f67a7049a6af75509d7f0fc4eb9ef4e9b0df5322f633c38a1"
+
+
+def fingerprint(source: str) -> str:
+    """SHA-256 of an agent file's text (newlines as Python reads them, so CRLF counts as LF)."""
+    return hashlib.sha256(source.encode("utf-8")).hexdigest()
+
+
+def is_shipped(source: str) -> bool:
+    """Whether ``source`` is the agent exactly as shipped (whatever file it was read from)."""
+    return fingerprint(source) == SHIPPED_SHA256
+
+
+def shipped() -> ModuleType | BrokenAgent:
+    """The agent as shipped, loaded: ``SHIPPED`` while it is unchanged; once edited in place,
+    git's copy at HEAD when that is the shipped one (read into a temporary file); failing both,
+    the file as it is now."""
+    import subprocess
+    import tempfile
+
+    text = SHIPPED.read_text(encoding="utf-8") if SHIPPED.is_file() else ""
+    if is_shipped(text):
+        return load_agent(SHIPPED)
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(ROOT), "show", "HEAD:notebooks/sundry_agent.py"],
+            capture_output=True,
+            timeout=10,
+            check=False,
+        )
+        pristine = done.stdout.decode("utf-8").replace("\r\n", "\n")
+    except (OSError, subprocess.SubprocessError, UnicodeDecodeError):
+        pristine = ""
+    if not is_shipped(pristine):  # no git, or HEAD holds another version
+        return load_agent(SHIPPED)
+    copy = Path(tempfile.mkdtemp(prefix="sundry-shipped-")) / "sundry_agent_as_shipped.py"
+    copy.write_text(pristine, encoding="utf-8")
+    return load_agent(copy)
 
 
 @dataclass(frozen=True)

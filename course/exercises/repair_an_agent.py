@@ -36,7 +36,14 @@ from pathlib import Path
 from typing import Any
 
 from course.exercises import EXERCISES, Exercise, Result, not_answered, not_yet
-from course.exercises.agent_file import SHIPPED, BrokenAgent, limit_at, load_agent, scenario
+from course.exercises.agent_file import (
+    SHIPPED,
+    BrokenAgent,
+    is_shipped,
+    limit_at,
+    load_agent,
+    scenario,
+)
 
 __all__ = ["REPAIRED", "SHIPPED", "BrokenAgent", "check_repaired_agent", "diagnose", "load_agent"]
 
@@ -465,7 +472,7 @@ def check_repaired_agent(agent: Any, formats: tuple[str, ...] = FORMATS) -> Resu
             EX1, f"{type(agent).__name__} has no run_ticket(text, format=..., base_url=...)", **info
         )
     report = diagnose(agent, formats)
-    if SHIPPED.is_file() and _source(agent) == SHIPPED.read_text(encoding="utf-8"):
+    if is_shipped(_source(agent)):
         problems = len({key for found in report.values() for key in found})
         return Result(
             False,

@@ -16,10 +16,17 @@ from pathlib import Path
 from typing import Any
 
 from course.exercises import Result
-from course.exercises.agent_file import SHIPPED, BrokenAgent, limit_at, load_agent, scenario
+from course.exercises.agent_file import (
+    SHIPPED,
+    BrokenAgent,
+    limit_at,
+    load_agent,
+    scenario,
+    shipped,
+)
 from course.exercises.repair_an_agent import check_repaired_agent as _check
 
-__all__ = ["SHIPPED", "BrokenAgent", "check_repaired_agent", "load_agent", "rerun"]
+__all__ = ["SHIPPED", "BrokenAgent", "check_repaired_agent", "load_agent", "rerun", "shipped"]
 
 
 def rerun(
