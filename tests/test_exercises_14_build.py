@@ -18,6 +18,7 @@ import pytest
 
 from course import exercises
 from course.exercises import repair_an_agent as capstone
+from course.exercises import workbench
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -88,18 +89,30 @@ def _all_fixes() -> list[tuple[str, str]]:
     return [pair for key in keys for pair in FIXES[key]]
 
 
-def test_the_shipped_agent_shows_every_planted_problem_in_every_format_without_a_hint():
-    exercises.reset("14.1")
-    result = capstone.check_repaired_agent(capstone.load_agent(capstone.SHIPPED))
-    assert not result.ok and result.message.startswith("Exercise 14.1 is not answered yet")
-    assert "is as shipped" in result.message and capstone.EX1.look not in result.message
+def test_the_shipped_agent_shows_every_planted_problem_in_every_format():
+    described = capstone.describe(capstone.diagnose(capstone.load_agent(capstone.SHIPPED)))
     # one group for all four formats: each format shows the same seven symptoms
-    assert "in all four formats, 7 problems: (1)" in result.message
-    assert "|" not in result.message  # no second group of formats
+    assert "in all four formats, 7 problems: (1)" in described
+    assert "|" not in described  # no second group of formats
     for key in PLANTED:
-        assert capstone.SYMPTOMS[key] in result.message, key
-    assert "issue_refund with no description" in result.message and "14 tools" in result.message
-    assert "got a 429" in result.message and "duplicate-result" in result.message
+        assert capstone.SYMPTOMS[key] in described, key
+    assert "issue_refund (no description)" in described and "14 tools" in described
+    assert "got a 429; then issue_refund ran 2 times for one call" in described
+    # symptoms, not fixes: no place of the pasted policy, no count of the foreign tools
+    assert "elsewhere" not in described and "not among Sundry" not in described
+
+
+def test_the_check_on_the_file_as_shipped_counts_the_problems_and_names_none():
+    """Running the check first must not skip the hunt: the count, and no symptom (issue 33)."""
+    exercises.reset("14.1")
+    shipped = capstone.load_agent(capstone.SHIPPED)
+    result = capstone.check_repaired_agent(shipped, formats=("openai-chat",))
+    assert not result.ok and result.message.startswith("Exercise 14.1 is not answered yet")
+    assert "is as shipped, and the hidden tickets find 7 problems in it" in result.message
+    assert capstone.EX1.look not in result.message
+    for key in capstone.SYMPTOMS:
+        assert capstone.SYMPTOMS[key] not in result.message, key
+    assert "issue_refund" not in result.message and "429" not in result.message
 
 
 @pytest.mark.parametrize("fixed", sorted(FIXES))
@@ -112,6 +125,44 @@ def test_each_fix_alone_leaves_exactly_the_others_reported(fixed, tmp_path):
 
 # Plausible wrong repairs: everything else fixed, one problem "fixed" the wrong way.
 WRONG = {
+    "broken-after-retry": (  # the retry pops the results it appended: the refund runs again
+        FIXES["broken-after-retry"],
+        [
+            (
+                """            if calls:
+                history.append(tool(*[run_tool(call) for call in calls]))
+                calls = []
+            reply = with_retry(step)""",
+                "            reply = with_retry(step)",
+            ),
+            (
+                "            if calls:\n"
+                "                history.append(tool(*[run_tool(call) for call in calls]))\n"
+                "            reply = ask(",
+                "            if history[-1].role == 'tool':  # a retry: take back its results\n"
+                "                history.pop()\n"
+                "            if calls:\n"
+                "                history.append(tool(*[run_tool(call) for call in calls]))\n"
+                "            reply = ask(",
+            ),
+        ],
+    ),
+    "dropped-call": (  # every block read, but only the first call kept
+        FIXES["dropped-call"],
+        [
+            (
+                "    return reply.message.text, reply.message.tool_calls",
+                "    return reply.message.text, reply.message.tool_calls[:1]",
+            )
+        ],
+    ),
+    "no-description": (  # a made-up description instead of the docstring: the $150 rule lost
+        FIXES["no-description"],
+        [
+            ("    @functools.wraps(handler)\n", ""),
+            ('inspect.getdoc(fn) or ""', 'inspect.getdoc(fn) or name.replace("_", " ")'),
+        ],
+    ),
     "rewritten": (  # copies instead of editing in place: the next request still differs
         [("            tidy(history)\n", "")],
         [
@@ -130,7 +181,7 @@ WRONG = {
         [("    return ours + sundry.EXTRA_TOOLS", "    return ours")],
         [("    return ours\n", "    return ours[:-1]\n")],
     ),
-    "no-description": (  # functools.wraps, on the wrong function
+    "no-description-elsewhere": (  # functools.wraps, on the wrong function
         FIXES["no-description"],
         [
             (
@@ -143,17 +194,39 @@ WRONG = {
 }
 
 
+# What each wrong repair must be told, besides its symptom's headline.
+WRONG_SAYS = {
+    "broken-after-retry": "request 4 got a 429; then issue_refund ran 2 times for one call",
+    "dropped-call": "without a result for check_refund_eligibility, which the model had asked",
+    "no-description": "issue_refund ('issue refund')",
+    "no-description-elsewhere": "issue_refund (no description)",
+    "rewritten": "request 3 changed messages[3] (tool)",
+    "tools-grown": "request 1 offers 8 tools",
+}
+
+
 @pytest.mark.parametrize("problem", sorted(WRONG))
 def test_a_plausible_wrong_repair_is_refused_for_its_symptom(problem, tmp_path):
     right, wrong = WRONG[problem]
     fixes = [pair for pair in _all_fixes() if pair not in right]
     agent = _agent(tmp_path, _patched(_patched(SHIPPED, *fixes, *right), *wrong))
-    format = capstone.FORMATS[sorted(WRONG).index(problem)]
+    format = capstone.FORMATS[sorted(WRONG).index(problem) % len(capstone.FORMATS)]
     exercises.reset("14.1")
     result = capstone.check_repaired_agent(agent, formats=(format,))
-    assert not result.ok and f"{format}, 1 problem: (1)" in result.message
-    assert capstone.SYMPTOMS[problem] in result.message, result.message
+    assert not result.ok and f"{format}, 1 problem: (1)" in result.message, result.message
+    symptom = problem.removesuffix("-elsewhere")
+    assert capstone.SYMPTOMS[symptom] in result.message, result.message
+    assert WRONG_SAYS[problem] in result.message, result.message
     assert result.message.count("Look at:") == 1  # the first hint, and only it
+
+
+def test_a_bare_functools_wraps_is_refused_for_the_description_it_sends(tmp_path):
+    """``@functools.wraps`` with no argument makes the handler a partial: its docstring (the
+    partial's) goes out as issue_refund's description, and the check says so."""
+    source = _patched(SHIPPED, *_all_fixes())
+    source = _patched(source, ("    @functools.wraps(handler)\n", "    @functools.wraps\n"))
+    found = capstone.diagnose(_agent(tmp_path, source), formats=("gemini",))["gemini"]
+    assert "no-description" in found and "issue_refund ('partial(" in found["no-description"]
 
 
 def test_the_repaired_twin_passes_in_all_four_formats():
@@ -163,8 +236,8 @@ def test_the_repaired_twin_passes_in_all_four_formats():
 
 
 def test_another_right_repair_written_differently_passes(tmp_path):
-    """Not the twin: blocks read with match, the retry cleaning up after itself, the tools
-    picked by name, the helpers that did harm left in the file unused."""
+    """Not the twin: blocks read with match, the tools picked by name, the retry written as its
+    own loop around the request alone, the helpers that did harm left in the file unused."""
     source = _patched(
         SHIPPED,
         *FIXES["no-description"],
@@ -188,18 +261,23 @@ def test_another_right_repair_written_differently_passes(tmp_path):
     return "".join(text), calls""",
         ),
         (
-            '''        def step() -> Reply:
-            """One round trip: answer the calls of the last reply, then ask the model."""
-            if calls:''',
-            '''        def step() -> Reply:
-            """One round trip: answer the calls of the last reply, then ask the model."""
-            if history[-1].role == "tool":  # a retry: the results are already there
-                history.pop()
-            if calls:''',
+            """            reply = with_retry(step)""",
+            """            if calls:
+                history.append(tool(*map(run_tool, calls)))
+            for wait in (RETRY_WAIT_SECONDS, RETRY_WAIT_SECONDS, None):
+                try:
+                    reply = ask(client, format, model, history, trace)
+                    break
+                except ProviderError as error:
+                    if error.status != 429 or wait is None:
+                        raise
+                    time.sleep(wait)
+            history.append(reply.message)""",
         ),
         ("            tidy(history)\n", ""),
     )
-    result = capstone.check_repaired_agent(_agent(tmp_path, source, "my_agent.py"))
+    agent = _agent(tmp_path, source, "my_agent.py")
+    result = capstone.check_repaired_agent(agent, formats=("openai-responses", "anthropic"))
     assert result.ok, result.message
 
 
@@ -219,7 +297,7 @@ def test_a_file_that_does_not_load_is_named_with_its_line_not_a_traceback(tmp_pa
     exercises.reset("14.1")
     result = capstone.check_repaired_agent(broken)
     assert not result.ok and "does not load: SyntaxError" in result.message
-    trace, seen = capstone.rerun(agent=broken)  # the workbench says so too, and goes on
+    trace, seen = workbench.rerun(agent=broken)  # the workbench says so too, and goes on
     assert "does not load" in capsys.readouterr().out and len(seen) == 0
     missing = capstone.load_agent(tmp_path / "nowhere.py")
     assert "there is no file" in repr(missing)
@@ -317,3 +395,47 @@ def test_the_timing_model_counts_the_repair_and_states_the_capstone_at_45_minute
     assert lesson_times.lesson_stats(lesson)["minutes"] == 45
     first = "".join(json.loads(lesson.read_text(encoding="utf-8"))["cells"][0]["source"])
     assert "about 45 minutes" in first
+
+
+def test_the_third_hint_is_a_smaller_example_of_the_first_symptom_still_there(tmp_path):
+    fixes = [pair for pair in _all_fixes() if pair not in FIXES["tools-grown"]]
+    agent = _agent(tmp_path, _patched(SHIPPED, *fixes))
+    exercises.reset("14.1")
+    first = capstone.check_repaired_agent(object())  # two cheap wrong tries: no run_ticket
+    second = capstone.check_repaired_agent(object())
+    assert capstone.EX1.look in first.message and capstone.EX1.idea in second.message
+    third = capstone.check_repaired_agent(agent, formats=("anthropic",)).message
+    assert capstone.SYMPTOMS["tools-grown"] in third
+    assert capstone.EXAMPLES["tools-grown"] in third and capstone.EX1.example not in third
+    assert exercises.EXERCISES["14.1"] is capstone.EX1  # the lesson's own hints stay registered
+    exercises.reset("14.1")
+
+
+def test_the_shipped_fingerprint_is_the_shipped_file():
+    """If this fails, the agent file changed: record its new fingerprint in agent_file.py."""
+    from course.exercises import agent_file
+
+    assert agent_file.fingerprint(SHIPPED) == agent_file.SHIPPED_SHA256, (
+        f"SHIPPED_SHA256 = {agent_file.fingerprint(SHIPPED)!r}"
+    )
+    assert not agent_file.is_shipped(SHIPPED.replace("MAX_TURNS = 8", "MAX_TURNS = 9"))
+
+
+def test_the_before_run_loads_the_shipped_agent_even_after_an_edit_in_place(tmp_path, monkeypatch):
+    """On Colab the learner edits notebooks/sundry_agent.py itself: the "before" is git's copy."""
+    from course.exercises import agent_file
+    from tests.test_update import git
+
+    (tmp_path / "notebooks").mkdir()
+    path = tmp_path / "notebooks" / "sundry_agent.py"
+    path.write_text(SHIPPED, encoding="utf-8")
+    git(tmp_path, "init", "-q")
+    git(tmp_path, "add", "-A")
+    git(tmp_path, "commit", "-q", "-m", "as shipped")
+    monkeypatch.setattr(agent_file, "ROOT", tmp_path)
+    monkeypatch.setattr(agent_file, "SHIPPED", path)
+    assert agent_file.shipped().__file__ == str(path)  # unchanged: the file itself
+    path.write_text(SHIPPED.replace("MAX_TURNS = 8", "MAX_TURNS = 2  # mine"), encoding="utf-8")
+    before = agent_file.shipped()
+    assert before.__file__ != str(path) and before.MAX_TURNS == 8
+    assert agent_file.load_agent(path).MAX_TURNS == 2  # the learner's copy is still theirs

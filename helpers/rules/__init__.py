@@ -1,4 +1,4 @@
-"""Used in lessons: 04, 08, 10.
+"""Used in lessons: 04, 08, 10, 14.
 
 The rules of the list: check a neutral conversation before a provider rejects it.
 ``check(request, profile)`` returns every broken rule as a ``Violation``: ``portable`` holds the
