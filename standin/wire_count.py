@@ -4,8 +4,8 @@
 ``response_format`` or ``text.format`` schema, files, provider-run tools, extended thinking,
 stored state, items the neutral request has no block for. Each one makes the count an estimate,
 named here with how far it can be off (``None``: unknown): ``with_unmodelled`` applies it to a
-count (the local provider's usage does), ``count_body`` parses a body, counts it with the fast
-twin (``standin.fast_breakdown.count_fast``, equal to ``count``) and applies it (the CLI, the
+count (the local provider's usage does), ``count_body`` parses a body, counts it with the
+readable rule (``helpers.tokens.count``) and applies it (the CLI, the
 estimate-spread benchmark). The recorded bills behind each entry: ``docs/evidence.md``.
 
 What it deliberately does not do: guess a size it cannot know (those bounds are ``None``).
@@ -17,7 +17,7 @@ import json
 from typing import Any
 
 from helpers.models import ModelInfo
-from helpers.tokens import Count
+from helpers.tokens import Count, count
 
 __all__ = ["count_body", "unmodelled", "with_unmodelled"]
 
@@ -35,7 +35,6 @@ def count_body(body: dict, format: str, model: str | ModelInfo | None = None) ->
     body's ``model``, else that provider's default (a Gemini body names none); a model of
     another provider is refused (``ValueError``), never used silently."""
     from helpers.models import default_model, info_for
-    from standin.fast_breakdown import count_fast
     from standin.functions_era import parse
 
     wire = body
@@ -50,7 +49,7 @@ def count_body(body: dict, format: str, model: str | ModelInfo | None = None) ->
             f"({info.provider}'s model): name a {provider} model, or render the request in "
             f"{info.provider}'s format first"
         )
-    return with_unmodelled(count_fast(request, info), wire, format)
+    return with_unmodelled(count(request, info), wire, format)
 
 
 def with_unmodelled(counted: Count, body: dict, format: str) -> Count:

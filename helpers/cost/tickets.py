@@ -1,4 +1,4 @@
-"""Used in lessons: 05, 06, 09, 10, 11.
+"""Used in lessons: 05, 06, 09, 10, 11, 12.
 
 What one request costs, a ticket turn by turn (the whole message list is resent every turn),
 and the same ticket with another tool list (``tool_count_effect``).

@@ -1,4 +1,4 @@
-"""Used in lessons: 03.
+"""Used in lessons: 03, 11.
 
 The five content blocks a message is made of: text, tool call, tool result, reasoning, image.
 

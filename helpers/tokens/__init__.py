@@ -1,4 +1,4 @@
-"""Used in lessons: 02, 04, 05, 06, 08, 09, 12.
+"""Used in lessons: 02, 04, 05, 06, 08, 09, 10, 12.
 
 Counting input tokens: text, one message, or a whole request with a breakdown by part.
 
@@ -202,7 +202,7 @@ def _run_pieces(run: list[tuple[str, str]], name: str) -> list[Piece]:
 
 
 def counted(request: Request, info: ModelInfo, pieces: list[Piece], notes: list[str]) -> Count:
-    """The ``Count`` of a request's pieces (the fast twin in the stand-in makes one too)."""
+    """The ``Count`` of a request's pieces."""
     notes = [info.note, *notes] if info.note else notes
     return Count(info.id, sum(p.n for p in pieces), notes, pieces, request, info)
 

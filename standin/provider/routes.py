@@ -184,10 +184,9 @@ def _usage(request: Any, message: Any, model: str, body: dict, provider: str) ->
     """
     from helpers import tokens
     from helpers.messages import Reasoning, Usage
-    from standin.fast_breakdown import count_fast
     from standin.wire_count import with_unmodelled
 
-    counted = with_unmodelled(count_fast(request, model), body, provider)
+    counted = with_unmodelled(tokens.count(request, model), body, provider)
     reasoning = sum(
         tokens.count_text(b.text, model) for b in message.content if isinstance(b, Reasoning)
     )
