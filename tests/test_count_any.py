@@ -130,3 +130,45 @@ def test_the_local_provider_answers_on_a_vertex_ai_path(p):
     path = "/v1/projects/p/locations/us-central1/publishers/google/models/gemini-2.5-flash"
     r = httpx.post(p.url + path + ":countTokens", json=body, headers={"x-goog-api-key": KEY})
     assert r.status_code == 200 and r.json()["totalTokens"] > 0
+
+
+#: Shapes Google accepted and billed in recorded traffic (issue 34 item 5; docs/rules.md).
+ACCEPTED_GEMINI = {
+    "contents": [{"role": "user", "parts": {"text": "What is the weather in Paris?"}}],
+    "systemInstruction": {"parts": {"text": "Be brief."}},
+    "tools": [
+        {
+            "functionDeclarations": [
+                {"name": "weather", "description": None, "parameters": {"type": "object"}}
+            ]
+        }
+    ],
+}
+
+
+def test_shapes_google_accepted_are_read_by_count_and_check(tmp_path, capsys):
+    import json
+
+    from standin.cli import main
+
+    path = tmp_path / "accepted.json"
+    path.write_text(json.dumps(ACCEPTED_GEMINI), encoding="utf-8")
+    listed = {
+        **ACCEPTED_GEMINI,
+        "contents": [{"role": "user", "parts": [{"text": "What is the weather in Paris?"}]}],
+        "systemInstruction": {"parts": [{"text": "Be brief."}]},
+        "tools": [
+            {"functionDeclarations": [{"name": "weather", "parameters": {"type": "object"}}]}
+        ],
+    }
+    assert count_body(ACCEPTED_GEMINI, "gemini").total == count_body(listed, "gemini").total
+    assert main(["check", str(path), "--profile", "gemini"]) == 0
+    assert "no violations" in capsys.readouterr().out
+    assert main(["count", str(path), "--total"]) == 0
+
+
+def test_shapes_google_accepted_are_answered_by_the_local_provider(p):
+    for kind in ("countTokens", "generateContent"):
+        url = p.endpoint("gemini", "gemini-2.5-flash").replace(":generateContent", f":{kind}")
+        r = httpx.post(url, json=ACCEPTED_GEMINI, headers={"x-goog-api-key": KEY})
+        assert r.status_code == 200, (kind, r.text[:300])
