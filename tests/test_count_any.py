@@ -172,3 +172,122 @@ def test_shapes_google_accepted_are_answered_by_the_local_provider(p):
         url = p.endpoint("gemini", "gemini-2.5-flash").replace(":generateContent", f":{kind}")
         r = httpx.post(url, json=ACCEPTED_GEMINI, headers={"x-goog-api-key": KEY})
         assert r.status_code == 200, (kind, r.text[:300])
+
+
+_HI = {"role": "user", "content": "What is in these?"}
+_SCHEMA = {"type": "object", "properties": {"city": {"type": "string"}}}
+_RESULT = {"type": "tool_result", "tool_use_id": "toolu_1"}
+_CALL = {
+    "role": "assistant",
+    "content": [{"type": "tool_use", "id": "toolu_1", "name": "find", "input": {}}],
+}
+_SEARCH = {"type": "search_result", "source": "https://example.com", "title": "T"}
+_SEARCH["content"] = [{"type": "text", "text": "Paris is in France."}]
+_DOC = {"type": "document", "source": {"type": "text", "media_type": "text/plain", "data": "x"}}
+_TOOL = [{"name": "find", "description": "Find.", "input_schema": {"type": "object"}}]
+
+
+def _anthropic(**extra):
+    return {"model": "claude-sonnet-4-6", "max_tokens": 64, "messages": [_HI], **extra}
+
+
+def _with_result(block):
+    turns = [_HI, _CALL, {"role": "user", "content": [{**_RESULT, "content": [block]}]}]
+    return _anthropic(messages=turns, tools=_TOOL)
+
+
+def _gemini(part=None, **extra):
+    parts = [{"text": "What is in this?"}] + ([part] if part else [])
+    return {"contents": [{"role": "user", "parts": parts}], **extra}
+
+
+#: (body, format, the part the label must name): each feature the count cannot see.
+UNSEEN = [
+    (
+        _anthropic(output_config={"format": {"type": "json_schema", "schema": _SCHEMA}}),
+        "anthropic",
+        "output_config.format",
+    ),
+    (
+        _anthropic(output_format={"type": "json_schema", "schema": _SCHEMA}),
+        "anthropic",
+        "output_format",
+    ),
+    (
+        _anthropic(context_management={"edits": [{"type": "clear_tool_uses_20250919"}]}),
+        "anthropic",
+        "context_management",
+    ),
+    (_with_result(_SEARCH), "anthropic", "messages[2].content[0]"),
+    (_with_result(_DOC), "anthropic", "messages[2].content[0]"),
+    (_gemini(cachedContent="cachedContents/abc123"), "gemini", "cachedContent"),
+    (_gemini(generationConfig={"responseSchema": _SCHEMA}), "gemini", "responseSchema"),
+    (
+        _gemini(generation_config={"response_json_schema": _SCHEMA}),
+        "gemini",
+        "response_json_schema",
+    ),
+    (
+        _gemini({"inlineData": {"mimeType": "audio/wav", "data": "UklGRg=="}}),
+        "gemini",
+        "contents[0].parts[1]",
+    ),
+    (
+        _gemini({"inlineData": {"mimeType": "video/mp4", "data": "AAAA"}}),
+        "gemini",
+        "contents[0].parts[1]",
+    ),
+    (
+        _gemini({"fileData": {"mimeType": "application/pdf", "fileUri": "gs://b/f.pdf"}}),
+        "gemini",
+        "contents[0].parts[1]",
+    ),
+    (
+        {
+            "model": "gpt-4o",
+            "messages": [_HI],
+            "response_format": {
+                "type": "json_schema",
+                "json_schema": {"name": "W", "schema": _SCHEMA},
+            },
+        },
+        "openai-chat",
+        "response_format",
+    ),
+    (
+        {
+            "model": "gpt-4o",
+            "input": "Hi",
+            "text": {"format": {"type": "json_schema", "name": "W", "schema": _SCHEMA}},
+        },
+        "openai-responses",
+        "text.format",
+    ),
+]
+
+
+@pytest.mark.parametrize(("body", "fmt", "part"), UNSEEN, ids=[u[2] + "-" + u[1] for u in UNSEEN])
+def test_what_the_count_cannot_see_is_named_in_its_label(body, fmt, part):
+    from standin.explained import explained
+
+    counted = count_body(body, fmt)
+    assert counted.estimate and part in counted.uncertain, counted.uncertain
+    assert part in explained(counted)
+
+
+BETAS = {"context_management": "context-management-2025-06-27"}
+
+
+def test_the_local_provider_names_what_its_count_cannot_see(p):
+    """The count header of the stand-in's reply carries the same label."""
+    headers = {"x-api-key": KEY, "x-goog-api-key": KEY}
+    for body, fmt, part in UNSEEN:
+        if fmt not in ("anthropic", "gemini") or part == "output_format":
+            continue  # the pinned SDK's types no longer take the beta output_format: a 400
+        url = p.endpoint(fmt, "gemini-2.5-flash")  # a reply: its usage header is the count's
+        beta = BETAS.get(part)  # the beta header the SDK's beta types read the field with
+        r = httpx.post(
+            url, json=body, headers={**headers, **({"anthropic-beta": beta} if beta else {})}
+        )
+        label = r.headers.get("x-on-the-wire-input-count", "")
+        assert r.status_code == 200 and part in label, (part, r.status_code, r.text[:200], label)
