@@ -12,6 +12,8 @@ Rows:
   counts it (encodes memoised across requests); plus the naive way (caches cleared every turn);
 - the local provider's latency per request on a keep-alive connection, against a bare
   ``http.server`` answering the same bytes in the same run (target: p50 <= 5 ms);
+- redaction of one exchange (``standin.redaction``): a 1 MB stream with a known key, and 1 MB
+  bodies made to slow its patterns (escapes after ``sk-``, runs of backslashes or ``%``);
 - hostile requests to the local provider (``benchmarks/hostile.py``: a backtracking schema
   ``pattern``, ``minLength`` of fifty million, ``minItems`` with ``uniqueItems``, a body nested
   100,000 deep, an unsatisfiable schema...): each one's status, wall time and peak traced
@@ -216,6 +218,26 @@ def provider() -> None:
     _row("local provider / bare http.server (p50)", f"{m['ratio']:.1f}x", "same run")
 
 
+def redaction() -> None:
+    """Redacting one exchange by value and shape: a 1 MB stream, and hostile 1 MB bodies."""
+    import json
+
+    from standin.redaction import redact_body
+
+    key = "gw-Tq7Rz2Lm9Xv4Kp8Wn3Hb6Jc"  # known by value (a request's own key)
+    chunk = {"choices": [{"index": 0, "delta": {"content": "word "}}]}
+    stream = "".join(f"data: {json.dumps(chunk)}\n\n" for _ in range(10_000)).encode()
+    cases = {
+        "a 1 MB stream, one known key": (stream, "text/event-stream"),
+        "1 MB of JSON escapes after sk-": (("sk-" + "\\u0041" * 170_000).encode(), ""),
+        "1 MB of backslashes": (b"\\" * 1_000_000, ""),
+        "1 MB of percent signs": (b"%" * 1_000_000, ""),
+    }
+    for what, (body, kind) in cases.items():
+        took = _timed(lambda b=body, k=kind: redact_body(b, k, {key}), runs=3)
+        _row(f"redaction: {what}", f"{1000 * took:.0f} ms", "linear: no backtracking")
+
+
 def hostile() -> None:
     """Each hostile request: status, wall time, peak traced memory (benchmarks/hostile.py)."""
     from benchmarks.hostile import connections, measure
@@ -250,6 +272,7 @@ def main() -> int:
     overhead()
     incremental()
     provider()
+    redaction()
     hostile()
     estimates()
     width = max(len(r[0]) for r in ROWS)

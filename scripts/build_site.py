@@ -203,6 +203,9 @@ def build(out: Path) -> list[Path]:
         if source.is_file() and "__pycache__" not in source.parts:
             name = source.relative_to(ROOT / "data").as_posix()
             folder.write(f"data/{name}", source.read_bytes())
+    # a file a lesson asks the learner to open (lesson 14's agent) sits beside its page
+    for source in sorted((ROOT / "notebooks").glob("*.py")):
+        folder.write(source.name, source.read_bytes())
     # each lesson's "Under the hood" cell links the code files its cells came from
     for package in CODE:
         for source in sorted((ROOT / package).rglob("*")):

@@ -15,7 +15,10 @@ lessons change. A learner
 - studies each figure: one minute; plays with each widget: two minutes;
 - does each exercise (try, check, fix): six minutes when the answer is a function (``def``),
   three when it is a value (five when its cell is over 20 lines), three for a question with a
-  model answer to open (``<summary>A model answer``).
+  model answer to open (``<summary>A model answer``), thirty for the capstone's repair of a
+  whole agent file (``check_repaired_agent``: the issue's estimate, until a timed walk).
+
+No lesson is stated longer than ``LESSON_LIMIT`` minutes, except the capstone (``LIMITS``).
 
 A section whose heading ends in ``(optional)`` is counted apart: the stated time is the lesson
 without it, and the index says how long the optional part takes.
@@ -48,9 +51,11 @@ WORDS_PER_MINUTE = 250
 CELL_MINUTES, MINUTES_PER_CODE_LINE = 0.5, 0.1  # a code cell: at least one minute
 MINUTES_PER_FIGURE, MINUTES_PER_WIDGET = 1, 2
 FUNCTION_EXERCISE, VALUE_EXERCISE, LONG_VALUE_EXERCISE, QUESTION = 6, 3, 5, 3
+REPAIR_EXERCISE = 30  # lesson 14: find and fix seven problems in an agent file
 OUTPUT_CHARS_PER_MINUTE = 1200
 WALK_TOLERANCE = 5  # minutes: the model against each timed walk
-LESSON_LIMIT = 30  # minutes: no lesson may be stated longer
+LESSON_LIMIT = 30  # minutes: no lesson may be stated longer...
+LIMITS = {"14": 45}  # ...but the capstone, about 45 minutes (issue 33)
 WIDGET = "application/vnd.jupyter.widget-view+json"
 OPTIONAL = re.compile(r"^## .*\(optional\)\s*$")  # a section heading; "###" stays inside it
 QUESTION_MARK = "<summary>A model answer"
@@ -96,9 +101,16 @@ def output_load(cell: dict) -> tuple[int, int, int]:
     return chars, figures, widgets
 
 
+def limit(file: str) -> int:
+    """The most minutes a lesson may be stated at (``NN_name.ipynb``)."""
+    return LIMITS.get(file[:2], LESSON_LIMIT)
+
+
 def exercise_kind(cell: dict) -> str:
-    """``function``, ``long value`` or ``value``: what the learner writes in this exercise."""
+    """``repair``, ``function``, ``long value`` or ``value``: what the learner writes."""
     source = _source(cell)
+    if "check_repaired_agent(" in source:
+        return "repair"
     if re.search(r"^\s*def ", source, re.M):
         return "function"
     return "long value" if len(source.splitlines()) > 20 else "value"
@@ -140,6 +152,7 @@ EXERCISE_MINUTES = {
     "function": FUNCTION_EXERCISE,
     "value": VALUE_EXERCISE,
     "long value": LONG_VALUE_EXERCISE,
+    "repair": REPAIR_EXERCISE,
 }
 
 

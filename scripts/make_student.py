@@ -9,6 +9,13 @@ cells above the exercises are kept, so the lesson reads well before anything is 
 exercise cells and everything after them start empty. No cell calls ``show_solution``: a
 learner sees a solution only by asking for it.
 
+Besides the notebooks, every Python file in ``notebooks/`` (the capstone's ``sundry_agent.py``,
+the agent with bugs that lesson 14 asks the learner to repair) is copied unchanged beside the
+learner's notebooks, and recorded like them: the learner edits that copy, so a changed one is
+kept and named, never overwritten. The reference lesson reads the same buggy file in its
+investigation cells, and loads a repaired twin (``course/exercises/repaired_agent.py``) only
+inside its solution region, so its check shows ✓ while the learner's copy checks their file.
+
 ``student/`` is not tracked by git (``.gitignore``): ``make lab`` makes it on the first run and
 ``make update`` (``scripts/update.py``) refreshes it after pulling a new version, so a
 learner's edits never stand in the way of ``git pull``.
@@ -45,9 +52,21 @@ REVEAL = re.compile(r"(?<![\w.])reveal\(")
 _source = cell_source  # the name the tests use
 
 
+#: ``### BEGIN SOLUTION (learner: # a line of its own)``: a region whose answer is not typed in
+#: the cell (lesson 14's is a file) says so instead of "replace the ... above".
+OWN_PLACEHOLDER = re.compile(r"\(learner: (?P<line>#[^\n]*)\)[ \t]*$")
+
+
+def _placeholder(region: re.Match) -> str:
+    head = region.group(0).splitlines()[0]
+    own = OWN_PLACEHOLDER.search(head)
+    line = own.group("line") + "\n" if own else PLACEHOLDER.format(indent="").lstrip()
+    return region.group("indent") + line
+
+
 def strip_solutions(code: str) -> str:
-    """Replace every solution region with the placeholder line."""
-    return SOLUTION.sub(lambda m: PLACEHOLDER.format(indent=m.group("indent")), code)
+    """Replace every solution region with the placeholder line (or the region's own)."""
+    return SOLUTION.sub(_placeholder, code)
 
 
 def reveals(code: str) -> bool:
@@ -81,11 +100,24 @@ def checksum(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+def agent_files(lessons: Path = LESSONS) -> list[Path]:
+    """The Python files a lesson asks the learner to open and edit (copied as they are)."""
+    return sorted(lessons.glob("*.py"))
+
+
 def expected_copies(lessons: Path = LESSONS) -> dict[str, str]:
+    """The learner notebooks, by name, as this script writes them."""
     return {
         path.name: render(student_copy(json.loads(path.read_text(encoding="utf-8"))))
         for path in sorted(lessons.glob("[0-9][0-9]_*.ipynb"))
     }
+
+
+def expected_files(lessons: Path = LESSONS) -> dict[str, str]:
+    """Everything this script writes into student/: the notebooks and the agent files."""
+    files = expected_copies(lessons)
+    files.update({path.name: path.read_text(encoding="utf-8") for path in agent_files(lessons)})
+    return files
 
 
 def record_text(checksums: dict[str, str]) -> str:
@@ -113,7 +145,7 @@ def read_record(student: Path) -> dict[str, str]:
 
 def check(student: Path = STUDENT, lessons: Path = LESSONS) -> list[str]:
     """What differs between student/ and what this script would write (empty: in sync)."""
-    copies = expected_copies(lessons)
+    copies = expected_files(lessons)
     stale = [
         name
         for name, text in copies.items()
@@ -145,7 +177,7 @@ def write(
 
     Returns the names of the copies kept because a learner changed them (empty: all current).
     """
-    copies = expected_copies(lessons)
+    copies = expected_files(lessons)
     record = read_record(student)
     student.mkdir(exist_ok=True)
     written, kept, backed_up = [], [], []
@@ -176,7 +208,13 @@ def write(
     where = student.name + "/"
     current = len(copies) - len(written) - len([k for k in kept if k in copies])
     if not (quiet and not written and not backed_up):
-        print(f"{where}: {len(written)} learner notebook(s) written, {current} already up to date")
+        notebooks = [name for name in written if name.endswith(".ipynb")]
+        files = [name for name in written if not name.endswith(".ipynb")]
+        also = f", and {len(files)} file(s) to edit ({', '.join(files)})" if files else ""
+        print(
+            f"{where}: {len(notebooks)} learner notebook(s) written{also}, "
+            f"{current} already up to date"
+        )
     for path in backed_up:
         print(f"  saved your previous version as {where}backup/{path.name}")
     if kept and not quiet:

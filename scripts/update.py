@@ -6,7 +6,8 @@ Usage: python scripts/update.py [REPOSITORY]   (what ``make update`` runs; defau
    ``helpers/``, is also changed upstream; or commits of your own), it says why and nothing is
    changed: commit or move your edit, then run this again.
 2. The new version's ``scripts/make_student.py`` refreshes ``student/``: every copy you have
-   not changed becomes the new version, every copy you changed is kept as it is and named.
+   not changed becomes the new version, every copy you changed is kept as it is and named
+   (the notebooks, and the agent file lesson 14 asks you to repair, ``sundry_agent.py``).
 
 ``student/`` is not tracked by git, so your answers never stand in the way of the pull. A clone
 made before that (when ``student/`` was tracked) is moved over on its first update: the copies

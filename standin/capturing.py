@@ -33,6 +33,7 @@ from typing import Any
 from helpers.html import no_math, request_html
 from standin.explained import explained, table
 from standin.provider.recorder import Exchange
+from standin.redaction import add_secret, redact
 
 __all__ = ["Captured", "RecordDir", "Seen", "capture", "client_environment"]
 
@@ -144,7 +145,13 @@ class Seen:
         return f"{self.count.total:,} input tokens ({self.count.label})"
 
     def line(self) -> str:
-        """One line: number, request, status, format and model, count (and bill), verdict."""
+        """One line: number, request, status, format and model, count (and bill), verdict.
+
+        Redacted once more as a whole (the exchange already is): nothing it quotes, a stored
+        history's text included, can show a key the process knows or a key shape."""
+        return redact(self._line())
+
+    def _line(self) -> str:
         e = self.exchange
         head = f"#{self.number} {e.method} {e.path} -> {e.status}"
         if self.format is None:
@@ -163,7 +170,7 @@ class Seen:
 
     def _repr_html_(self) -> str:
         head = f"<div><b>{escape(self.line())}</b></div>"
-        cards = request_html(self.request) if self.request is not None else ""
+        cards = redact(request_html(self.request)) if self.request is not None else ""
         return no_math(f"<div style='margin:8px 0'>{head}{cards}</div>")
 
 
@@ -256,6 +263,8 @@ def capture(
 
     provider = LocalProvider(scenario, on_exchange=keep if writer else None).start()
     saved = {name: os.environ.get(name) for name in client_environment(provider.url)}
+    # the user's own keys, hidden while the block runs, stay secrets: redacted by value
+    add_secret(*(value for name, value in saved.items() if value and name.endswith("_API_KEY")))
     try:
         _set(client_environment(provider.url))
         yield Captured(provider)
@@ -267,7 +276,7 @@ def capture(
 def _say(line: str) -> None:
     """One line on stderr (what a capture could not record); a closed stderr is not an error."""
     with contextlib.suppress(Exception):
-        print(f"capture: {line}", file=sys.stderr, flush=True)
+        print(redact(f"capture: {line}"), file=sys.stderr, flush=True)
 
 
 def _set(values: dict[str, str | None]) -> None:

@@ -53,6 +53,7 @@ from standin.live_switch import (
     why_not_live,
 )
 from standin.provider import routes
+from standin.redaction import add_secret, redact
 
 __all__ = [
     "ENDPOINTS",
@@ -264,6 +265,10 @@ class Forwarder:
         #: this run's API key for clients (not the user's key): every request must carry it
         self.token = TOKEN_PREFIX + secrets.token_urlsafe(24)
         self.live = [name for name in KEYS if is_live(name, self.env)]
+        # its keys (and a base URL's user-info) are redacted by value from every output
+        add_secret(*(self.env.get(KEYS[name], "") for name in KEYS))
+        for url in (urlsplit(live_url(n, self.env)) for n in KEYS):
+            add_secret(url.password or "", url.username or "")
         if not self.live:
             reasons = "; ".join(why_not_live(name, self.env) or "" for name in KEYS)
             raise ValueError(f"--forward needs live mode for at least one provider: {reasons}")
@@ -300,7 +305,7 @@ class Forwarder:
                 lines.append(f"  {name}: forwarded to {live_url(name, self.env)} with {KEYS[name]}")
             else:
                 lines.append(f"  {name}: not forwarded ({why_not_live(name, self.env)})")
-        return "\n".join(lines)
+        return redact("\n".join(lines))  # a base URL's password never prints
 
     def admit(self, method: str, target: str, headers: list[tuple[str, str]]) -> tuple[str, str]:
         """``(provider, path?query)`` of a request that passes every check before sending (see
@@ -352,6 +357,7 @@ class Forwarder:
             # only these errors' texts are shown: others can quote a header, and so the key
             quiet = not isinstance(err, httpx.ConnectError | httpx.TimeoutException)
             text = f"forwarding to {root} failed: {type(err).__name__}" + f": {err}" * (not quiet)
+            text = redact(text)  # and nothing it shows holds a key the process knows
             response = routes.error(style, 502, text)
             response.note = f"forward failed: {type(err).__name__}"
             return response

@@ -44,6 +44,7 @@ from standin.live_switch import (
     switch_line,
     why_not_live,
 )
+from standin.redaction import redact
 
 __all__ = [
     "BASE_URL_VARS",
@@ -131,5 +132,6 @@ def run_live(
         print(failure_line(format, _url_of(err, where.base_url), err, where.api_key))
         return None
     sent = len(trace.steps)
-    print(f"LIVE {family(format)}: {sent} request{'s' * (sent != 1)} to {where.base_url}")
+    done = f"LIVE {family(format)}: {sent} request{'s' * (sent != 1)} to {where.base_url}"
+    print(redact(done))  # a base URL's password never prints
     return trace

@@ -104,7 +104,8 @@ def switch_line(*providers: str, env: Mapping[str, str] | None = None) -> str:
             parts.append(f"{name} → LIVE {live_url(name, env)} ({KEYS[name]}={REDACTED})")
         else:
             parts.append(f"{name} → local ({KEYS[name]} not set)")
-    return "live mode ON: " + " · ".join(parts) + "; only the cells marked LIVE send there"
+    line = "live mode ON: " + " · ".join(parts) + "; only the cells marked LIVE send there"
+    return _redacted(line)  # a base URL's password (user-info) never prints
 
 
 def show_switch(*providers: str) -> None:
@@ -128,9 +129,18 @@ class Endpoint:
 
     def __repr__(self) -> str:
         mode = "LIVE" if self.is_live else "local"
-        return f"Endpoint({self.provider!r}, {self.base_url!r}, api_key={REDACTED}, {mode})"
+        return _redacted(
+            f"Endpoint({self.provider!r}, {self.base_url!r}, api_key={REDACTED}, {mode})"
+        )
 
     __str__ = __repr__
+
+
+def _redacted(text: str) -> str:
+    """``text`` without any key the process knows, key shape or URL password."""
+    from standin.redaction import redact
+
+    return redact(text)
 
 
 def _one_line(text: str, secret: str = "") -> str:
@@ -155,4 +165,4 @@ def failure_line(provider: str, url: str, error: BaseException, secret: str = ""
     else:
         detail = _one_line(str(error), secret) or "no detail"
         cause = f"{type(error).__name__}: {detail}"
-    return f"LIVE {family(provider)} {url} failed: {cause}"
+    return _redacted(f"LIVE {family(provider)} {url} failed: {cause}")

@@ -525,7 +525,11 @@ class LocalProvider:
         return self.recorder.exchanges
 
     def _log(self, line: str) -> None:
-        """One line about the server itself (a client that went away...): ``log`` or stderr."""
+        """One line about the server itself (a client that went away...): ``log`` or stderr,
+        with every key the process knows (and any key shape) redacted."""
+        from standin.redaction import redact
+
+        line = redact(line)
         if self.log is not None:
             self.log(line)
         else:

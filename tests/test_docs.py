@@ -88,7 +88,7 @@ def test_every_lesson_is_stated_at_30_minutes_or_less():
     over = {
         r["file"]: r["exact_minutes"]
         for r in lesson_times.all_stats()
-        if r["minutes"] > lesson_times.LESSON_LIMIT
+        if r["minutes"] > lesson_times.limit(r["file"])
     }
     assert over == {}
 

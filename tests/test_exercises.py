@@ -127,25 +127,29 @@ def test_values_and_functions():
 
 
 def test_start_here_checks_against_the_real_tokenizer():
+    # 00.1 was count_tokens(text, encoding_name); it is now message_tokens(messages, encoding_name)
+    # and 00.2 (the French difference) a prediction: the same facts, checked on the new forms.
     o200k, cl100k = (tiktoken.get_encoding(n) for n in ("o200k_base", "cl100k_base"))
 
-    def right(text, name):
-        return len(tiktoken.get_encoding(name).encode(text))
+    def right(messages, name):
+        return sum(len(tiktoken.get_encoding(name).encode(m["content"] or "")) for m in messages)
 
-    assert ex00.check_token_counter(right)
-    assert not ex00.check_token_counter(lambda text, name: len(o200k.encode(text)))
+    assert ex00.check_message_tokens(right)
+    one_encoding = ex00.check_message_tokens(
+        lambda messages, name: sum(len(o200k.encode(m["content"] or "")) for m in messages)
+    )
+    assert not one_encoding and "the count in o200k_base" in one_encoding.message
     diff = len(cl100k.encode(ex00.POLICY_FR)) - len(o200k.encode(ex00.POLICY_FR))
-    assert ex00.check_french_difference(diff)
-    assert ex00.check_french_difference(str(diff))
-    assert not ex00.check_french_difference(...)
-    backwards = ex00.check_french_difference(-diff)
-    assert not backwards and "wrong sign" in backwards.message
-    assert str(diff) not in backwards.message  # a hint never gives the answer away
-    ids = ex00.check_token_counter(lambda text, name: tiktoken.get_encoding(name).encode(text))
-    assert not ids and "items, not a number" in ids.message
-    alone = ex00.check_french_difference(len(o200k.encode(ex00.POLICY_FR)))
-    assert not alone and "o200k_base's count alone" in alone.message
-    assert f"{o200k.n_vocab:,} pieces" in ex00.check_french_difference(diff).message
+    why = ex00.french_why()
+    assert f"{len(cl100k.encode(ex00.POLICY_FR))} tokens in cl100k_base" in why
+    assert f"{len(cl100k.encode(ex00.POLICY_FR)) - diff} in o200k_base" in why
+    assert f"{o200k.n_vocab:,} pieces" in why
+    ids = ex00.check_message_tokens(
+        lambda messages, name: [
+            tiktoken.get_encoding(name).encode(m["content"] or "") for m in messages
+        ]
+    )
+    assert not ids and "not a number of tokens" in ids.message
 
 
 def test_every_exercise_of_every_lesson_is_registered_with_distinct_hints():
@@ -155,7 +159,7 @@ def test_every_exercise_of_every_lesson_is_registered_with_distinct_hints():
     for module in pkgutil.iter_modules(exercises.__path__):
         importlib.import_module(f"course.exercises.{module.name}")
     lessons = {ex_id[:2] for ex_id in EXERCISES if not ex_id.startswith("99")}
-    assert lessons == {f"{n:02}" for n in range(14)}
+    assert lessons == {f"{n:02}" for n in range(15)}
     for ex_id, ex in EXERCISES.items():
         assert re.fullmatch(r"\d\d\.\d+", ex_id)
         assert ex.look and ex.idea and ex.look != ex.idea, ex_id
@@ -164,9 +168,9 @@ def test_every_exercise_of_every_lesson_is_registered_with_distinct_hints():
 def test_show_solution_reads_the_reference_lesson():
     shown = show_solution("00.1")
     assert "tiktoken.get_encoding" in shown.code and "BEGIN SOLUTION" not in shown.code
-    assert shown.code.startswith("def count_tokens(")  # a function's body comes with its def
+    assert shown.code.startswith("def message_tokens(")  # a function's body comes with its def
     compile(shown.code, "<shown>", "exec")  # and runs when pasted
-    assert show_solution("00.2").code.startswith("import tiktoken")  # a value: the code alone
+    assert show_solution("02.1").code.startswith("pasted = ")  # a value: the code alone
     assert "```python" in shown._repr_markdown_()
     with pytest.raises(ValueError, match="exercises 1 to"):
         show_solution("00.9")
@@ -244,3 +248,49 @@ def test_reveal_puts_the_guess_beside_the_value_ungraded():
     assert "Exactly right" in reveal("1,408", 1408, why="w").message
     assert "$0.002988" in reveal(0.001, Decimal("0.002988"), why="w", unit="$").message
     assert "#6b6b6b" in blank._repr_html_() and repr(blank).startswith("→")
+
+
+def test_a_written_function_that_returns_none_is_a_wrong_try_not_a_blank():
+    from course.exercises import Case, check_cases, equals
+
+    def blank(content):
+        """The exercise's stub."""
+        ...
+
+    def slips(content):
+        if content:
+            return ["a"]
+
+    cases = [Case("one call", (["x"],), equals(["a"])), Case("no call", ([],), equals([]))]
+    assert "not answered yet" in check_cases(blank, cases, EX, success="ok").message
+    slipped = check_cases(slips, cases, EX, success="ok")
+    assert not slipped and "not answered" not in slipped.message
+    assert "case 2 of 2 (no call)" in slipped.message and "`return`" in slipped.message
+
+
+def test_a_close_guess_is_called_close_and_a_solved_exercise_starts_its_hints_again():
+    from course.exercises import reveal
+
+    assert "very close" in reveal(580, 582, why="w").message
+    assert "1.00x" not in reveal(580, 582, why="w").message
+    check_number(4, 3, EX, success="s")
+    check_number(4, 3, EX, success="s")
+    assert check_number(3, 3, EX, success="s")
+    again = check_number(4, 3, EX, success="s")
+    assert "Not yet" in again.message and EX.look in again.message
+
+
+def test_a_wrapped_stub_is_still_blank():
+    import functools
+
+    from course.exercises import is_stub
+
+    def stub(body):
+        """Blank."""
+        ...
+
+    @functools.wraps(stub)
+    def attempt(body):
+        return stub(body)
+
+    assert is_stub(stub) and is_stub(attempt) and not is_stub(lambda body: body)

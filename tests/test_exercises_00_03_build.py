@@ -1,9 +1,11 @@
-"""The build exercises of lessons 01-03 (issue 33): each refuses plausible wrong code, naming
+"""The build exercises of lessons 00-03 (issue 33): each refuses plausible wrong code, naming
 the hidden case it fails and why, and accepts right code written in more than one way.
 
-01.2 ``next_body`` is judged against a real stand-in on loopback (the provider refuses what
-OpenAI refuses); 02.2 ``system_text`` and 03.2 ``handle_reply`` on hidden bodies and replies.
-The predictions' explanations are computed from the data, never typed in."""
+00.1 ``message_tokens`` is judged with the real tokenizers; 01.1 ``header_changes`` on hidden
+header lists and on two requests a real stand-in recorded; 01.2 ``next_body`` against that
+stand-in on loopback (the provider refuses what OpenAI refuses), and 01.3 reads the request
+its response answers; 02.2 ``system_text`` and 03.2 ``handle_reply`` on hidden bodies and
+replies. The predictions' explanations are computed from the data, never typed in."""
 
 from __future__ import annotations
 
@@ -17,7 +19,8 @@ from course import exercises
 from course.exercises import content_is_a_list as ex03
 from course.exercises import four_roles as ex02
 from course.exercises import one_request as ex01
-from standin import LocalProvider
+from course.exercises import start_here as ex00
+from standin import LOCAL_KEY, LocalProvider
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -27,6 +30,141 @@ def fresh_hints():
     exercises.reset()
     yield
     exercises.reset()
+
+
+# ---- 00.1: message_tokens(messages, encoding_name) ----------------------------------------------
+
+
+def _tokens(text: str, name: str) -> list[int]:
+    import tiktoken
+
+    return tiktoken.get_encoding(name).encode(text)
+
+
+def _by_sum(messages, encoding_name):  # the reference's way: a sum over the messages with text
+    return sum(len(_tokens(m["content"], encoding_name)) for m in messages if m["content"])
+
+
+def _by_loop(messages, encoding_name):  # another right way: a loop that skips what has no text
+    total = 0
+    for message in messages:
+        text = message.get("content")
+        if text is None:
+            continue
+        total += len(_tokens(text, encoding_name))
+    return total
+
+
+def test_00_1_two_right_counters_pass():
+    for right in (_by_sum, _by_loop):
+        verdict = ex00.check_message_tokens(right)
+        assert verdict and "All 5 hidden cases passed" in verdict.message, verdict.message
+
+
+@pytest.mark.parametrize(
+    ("wrong", "case", "why"),
+    [
+        (  # all the texts joined, then counted once: the joins merge into other tokens
+            lambda ms, n: len(_tokens("\n".join(m["content"] or "" for m in ms), n)),
+            "case 3 of 5 (a Go stack trace spread over three messages, in cl100k_base)",
+            "joined into one",
+        ),
+        (  # the lesson's encoding whatever the argument says
+            lambda ms, n: sum(len(_tokens(m["content"] or "", "o200k_base")) for m in ms),
+            "case 1 of 5 (a French conversation, in cl100k_base)",
+            "the count in o200k_base",
+        ),
+        (  # a message with no text crashes it
+            lambda ms, n: sum(len(_tokens(m["content"], n)) for m in ms),
+            "case 2 of 5 (order numbers and prices, and an assistant message that only calls",
+            "raised TypeError",
+        ),
+        (  # words, not tokens
+            lambda ms, n: sum(len((m["content"] or "").split()) for m in ms),
+            "case 1 of 5 (a French conversation",
+            "the number of words",
+        ),
+    ],
+)
+def test_00_1_plausible_wrong_counters_are_refused_naming_the_case(wrong, case, why):
+    told = ex00.check_message_tokens(wrong)
+    assert not told and case in told.message and why in told.message, told.message
+
+
+# ---- 01.1: header_changes(first, second) ------------------------------------------------------
+
+
+def _by_dicts(first, second):  # the reference's way
+    before = {k.lower(): v for k, v in first}
+    after = {k.lower(): v for k, v in second}
+    return {
+        k: (before.get(k), after.get(k)) for k in before | after if before.get(k) != after.get(k)
+    }
+
+
+def _by_scan(first, second):  # another right way: look each name up, case-folded
+    def value(headers, name):
+        return next((v for k, v in headers if k.casefold() == name), None)
+
+    names = dict.fromkeys(k.casefold() for k, _ in [*first, *second])
+    pairs = {name: (value(first, name), value(second, name)) for name in names}
+    return {name: pair for name, pair in pairs.items() if pair[0] != pair[1]}
+
+
+@pytest.fixture(scope="module")
+def two_requests(provider):
+    """Two requests a real stand-in recorded, the second body longer: the lesson's situation."""
+    import httpx
+
+    body = {"model": "gpt-4o-mini", "messages": [{"role": "user", "content": "Where is it?"}]}
+    for extra in ([], [{"role": "user", "content": "SO-48213, please."}]):
+        httpx.post(
+            f"{provider.url}/v1/chat/completions",
+            headers={"authorization": f"Bearer {LOCAL_KEY}"},
+            json={**body, "messages": body["messages"] + extra},
+        )
+    return provider.recorder[-2], provider.recorder[-1]
+
+
+def test_01_1_two_right_ways_pass_and_name_the_body_derived_header(two_requests):
+    for right in (_by_dicts, _by_scan):
+        verdict = ex01.check_header_changes(right, *two_requests)
+        assert verdict and "All 5 hidden cases passed" in verdict.message, verdict.message
+        assert "content-length" in verdict.message and "computed from the body" in verdict.message
+        assert LOCAL_KEY not in verdict.message
+
+
+@pytest.mark.parametrize(
+    ("wrong", "case", "why"),
+    [
+        (  # line by line: another order reports headers that did not change
+            lambda a, b: {x[0].lower(): (x[1], y[1]) for x, y in zip(a, b, strict=False) if x != y},
+            "case 3 of 5 (a longer body, the headers in another order and letter case)",
+            "which both requests send with the same value",
+        ),
+        (  # names compared as spelled: Host and host are two headers
+            lambda a, b: {
+                k: (dict(a).get(k), dict(b).get(k))
+                for k in dict(a) | dict(b)
+                if dict(a).get(k) != dict(b).get(k)
+            },
+            "case 3 of 5",
+            "give each name in lower case",
+        ),
+        (  # only the second request's headers looked at: a dropped header is missed
+            lambda a, b: {
+                k.lower(): (dict((n.lower(), v) for n, v in a).get(k.lower()), v)
+                for k, v in b
+                if dict((n.lower(), v) for n, v in a).get(k.lower()) != v
+            },
+            "case 4 of 5 (the key moved from one header to another)",
+            "it misses 'authorization', which only one of the two requests carries",
+        ),
+    ],
+)
+def test_01_1_plausible_wrong_diffs_are_refused_naming_the_case(wrong, case, why, two_requests):
+    told = ex01.check_header_changes(wrong, *two_requests)
+    assert not told and case in told.message and why in told.message, told.message
 
 
 # ---- 01.2: next_body(body, reply, run) -------------------------------------------------------
@@ -109,6 +247,64 @@ def test_01_2_sending_only_the_new_messages_is_refused(provider):
     assert not told and "does not start with the 2 messages sent before" in told.message
 
 
+def test_01_2_a_rebuilt_assistant_message_the_api_accepts_passes(provider):
+    def rebuilt(keep_null: bool):
+        def next_body(body, reply, run):
+            a = reply["choices"][0]["message"]  # refusal and annotations: the response's own
+            content = a.get("content") if keep_null else (a.get("content") or "")
+            message = {"role": "assistant", "content": content, "tool_calls": a["tool_calls"]}
+            return {**body, "messages": [*body["messages"], message, *_answers(a, run)]}
+
+        return next_body
+
+    for keep_null in (True, False):
+        verdict = ex01.check_next_body(rebuilt(keep_null), provider)
+        assert verdict, verdict.message
+
+    def silent(body, reply, run):  # the narration dropped: the model would not read it again
+        a = reply["choices"][0]["message"]
+        message = {"role": "assistant", "content": None, "tool_calls": a["tool_calls"]}
+        return {**body, "messages": [*body["messages"], message, *_answers(a, run)]}
+
+    told = ex01.check_next_body(silent, provider)
+    assert not told and "case 1 of 3" in told.message and "not its text" in told.message
+
+
+# ---- 01.3: the second body, without the key and its last message ------------------------------
+
+
+def test_01_3_each_wrong_request_is_told_what_differs_the_right_one_what_the_key_hides(provider):
+    import httpx
+
+    url = f"{provider.url}/v1/chat/completions"
+    call = {"id": "call_1", "type": "function", "function": {"name": "search_orders"}}
+    call["function"]["arguments"] = '{"query": "SO-48213"}'
+    body = {
+        "model": "gpt-4o-mini",
+        "messages": [
+            {"role": "user", "content": "Where is SO-48213?"},
+            {"role": "assistant", "content": None, "tool_calls": [call]},
+            {"role": "tool", "tool_call_id": "call_1", "content": "delivered"},
+        ],
+    }
+    broken = {**body, "messages": body["messages"][:-1]}
+    key = {"authorization": f"Bearer {LOCAL_KEY}"}
+    wrong = [  # (the response, what the check must say)
+        (httpx.get(url), "that request was a GET and the provider answered 405"),
+        (httpx.post(f"{provider.url}/v1/messages", json={}), "went to /v1/messages"),
+        (httpx.post(url, json=broken, headers=key), "still carried a key"),
+        (httpx.post(url, json=body), "does not end with a call left unanswered"),
+    ]
+    for response, why in wrong:
+        exercises.reset()
+        told = ex01.check_missing_key(response, provider)
+        assert not told and why in told.message, told.message
+        assert "OpenAI's" not in told.message
+    right = ex01.check_missing_key(httpx.post(url, json=broken), provider)
+    assert right and right.message.startswith("Right: 401")
+    assert "With the key, the same body gets 400" in right.message and "call_1" in right.message
+
+
 # ---- 02.2: system_text(body, format) ---------------------------------------------------------
 
 
@@ -120,7 +316,7 @@ def _system_text(join):
         if format == "openai-chat":
             return text(body["messages"][0]["content"])
         if format == "openai-responses":
-            return body["instructions"]
+            return body.get("instructions") or text(body["input"][0]["content"])
         if format == "anthropic":
             return text(body["system"])
         return text(body["systemInstruction"]["parts"])
@@ -132,8 +328,38 @@ def test_02_2_two_right_joins_pass_a_list_of_parts_is_refused():
     assert ex02.check_system_text(_system_text(lambda v: "".join(p["text"] for p in v)))
     assert ex02.check_system_text(_system_text(lambda v: " ".join(p["text"] for p in v)))
     told = ex02.check_system_text(_system_text(lambda v: v))  # Gemini's parts are a list already
-    assert not told and "case 4 of 7 (a gemini body of another conversation" in told.message
+    assert not told and "case 4 of 8 (a gemini body of another conversation" in told.message
     assert "the shape that holds the prompt, not the prompt's text" in told.message
+
+
+def test_02_2_a_responses_body_without_instructions_is_a_hidden_case():
+    def instructions_only(body, format):
+        if format == "openai-responses":
+            return body["instructions"]
+        return _system_text(lambda v: "".join(p["text"] for p in v))(body, format)
+
+    told = ex02.check_system_text(instructions_only)
+    assert not told and "case 6 of 8 (an openai-responses body" in told.message
+    assert "a developer message in input" in told.message and "KeyError" in told.message
+    first = ex02.check_system_text(instructions_only)  # the second hint: no longer 'only Chat'
+    assert "only OpenAI Chat" not in first.message and "Gemini" not in ex02.EX2.look
+
+
+def test_02_1_the_note_goes_at_the_end_and_the_tools_stay():
+    from tests.test_exercises_wrong_answers import NOTE, _injected
+
+    injected = _injected()
+    before = copy.deepcopy(injected)
+    before.messages = before.messages[:-2]
+    before.messages[0].content[0].text = NOTE + "\n\n" + before.messages[0].content[0].text
+    told = ex02.check_pasted_note(before, NOTE, injected)
+    assert not told and "the note comes first" in told.message
+    no_tools = copy.deepcopy(injected)
+    no_tools.messages = no_tools.messages[:-2]
+    no_tools.messages[0].content[0].text += "\n\n" + NOTE
+    no_tools.tools = []
+    told = ex02.check_pasted_note(no_tools, NOTE, injected)
+    assert not told and "keep the tools as they were" in told.message
 
 
 # ---- 03.2: handle_reply(content) ---------------------------------------------------------------
@@ -160,6 +386,20 @@ def _by_table(content):  # another right way: a table of handlers, unknown types
     for block in content:
         handlers.get(block["type"], lambda b: None)(block)
     return tuple(shown), tuple(run)
+
+
+def test_03_2_a_rebuilt_call_is_told_which_key_it_lost():
+    told = ex03.check_reply_handler(
+        lambda c: (
+            _texts(c),
+            [
+                {"id": b["id"], "name": b["name"], "input": b["input"]}
+                for b in c
+                if b["type"] == "tool_use"
+            ],
+        )
+    )
+    assert not told and "its 'type' key is gone" in told.message, told.message
 
 
 def test_03_2_two_right_handlers_pass():

@@ -8,6 +8,7 @@ SDK is the judge (07), which talks to a local provider on loopback.
 from __future__ import annotations
 
 from dataclasses import replace
+from decimal import Decimal
 
 import pytest
 
@@ -127,23 +128,29 @@ def test_04_1_the_rules_of_the_list_judge_what_the_other_checks_let_through():
 
 
 @pytest.fixture(scope="module")
-def triage_requests():
-    """The crash-triage run's requests, as lesson 06 parses them (one local run, ~2 s)."""
+def triage_trace():
+    """The crash-triage run of lessons 04 and 06 (one local run, ~2 s)."""
     from helpers.examples import crash_triage
-    from helpers.formats import parse
     from helpers.loop import run
     from standin import LocalProvider
 
     with LocalProvider(scenario="crash-triage") as p:
         workspace = crash_triage.Workspace()
-        trace = run(
+        return run(
             crash_triage.opening(MODEL),
             lambda call: crash_triage.run_tool(call, workspace),
             format="openai-chat",
             base_url=p.url,
             finish=crash_triage.FINISH,
         )
-    return [parse(step.request_body, "openai-chat") for step in trace.steps]
+
+
+@pytest.fixture(scope="module")
+def triage_requests(triage_trace):
+    """The run's requests, as lesson 06 parses them."""
+    from helpers.formats import parse
+
+    return [parse(step.request_body, "openai-chat") for step in triage_trace.steps]
 
 
 def _stamp_after(request, when):
@@ -323,7 +330,7 @@ def test_07_1_a_blank_body_is_not_answered_but_a_function_that_gives_up_everywhe
     assert not told and "case 1 of 11" in told.message and "tries again" in told.message
 
 
-# ---- 05.3 pick_tools --------------------------------------------------------------------------
+# ---- 05.2 pick_tools --------------------------------------------------------------------------
 
 
 def _pick_right(request, wanted):
@@ -342,7 +349,7 @@ def _pick_right_other_way(request, wanted):
 
 
 @pytest.mark.parametrize("fn", [_pick_right, _pick_right_other_way])
-def test_05_3_a_picker_written_two_ways_passes(fn):
+def test_05_2_a_picker_written_two_ways_passes(fn):
     result = ex05.check_pick_tools(fn)
     assert result, result.message
     assert "All 5 hidden cases passed" in result.message
@@ -378,7 +385,7 @@ def _cut_in_place(request, wanted):
         (_wanted_looked_up_blindly, "case 4 of 5", "raised KeyError"),
     ],
 )
-def test_05_3_wrong_pickers_are_refused_on_the_case_that_shows_it(fn, case, why):
+def test_05_2_wrong_pickers_are_refused_on_the_case_that_shows_it(fn, case, why):
     result = ex05.check_pick_tools(fn)
     assert not result and case in result.message and why in result.message, result.message
 
@@ -412,3 +419,236 @@ def test_07_1_the_judge_agrees_with_what_the_sdk_does_on_the_wire():
             client.chat.completions.create(**body)
         assert [e.status for e in p.recorder] == [400]
         assert ex07.sdk_retry(400, {}, 0) is None
+
+
+# ---- walk 04-07 fixes ------------------------------------------------------------------------
+
+
+def test_04_1_results_in_another_order_are_told_why_and_a_refusal_gives_no_method():
+    """Walk finding 11: the order is a choice the check explains (a Gemini call without an id
+    is paired by position); an edited argument is refused without telling how to build."""
+
+    def reversed_results(request, reply, results):
+        return _next_right(request, reply, list(reversed(results)))
+
+    result = ex04.check_next_request(reversed_results)
+    assert not result and "case 3 of 4" in result.message
+    assert "paired by position" in result.message
+    told = ex04.check_next_request(_appends_in_place)
+    assert not told and "new list" not in told.message and "as it went in" in told.message
+    dropped = ex04.check_next_request(_drops_failed_results)
+    assert not dropped and "paired by position" not in dropped.message
+
+
+def _summary_ticket(triage_requests, summary, at=2, keep_last=2):
+    from helpers.cost import compact_ticket
+
+    return lambda requests: compact_ticket(requests, at=at, summary=summary, keep_last=keep_last)
+
+
+TASK = (
+    "Task: triage the nil pointer dereference panic in ShippingQuote (shipping.go:57) and "
+    "finish with submit_diagnosis."
+)
+
+
+@pytest.mark.parametrize(
+    ("later", "named"),
+    [
+        ("Already done: wrote TestShippingQuotePickupHasNoAddress.", "TestShippingQuote"),
+        ("Already done: filed issue ST-501.", "ST-501"),
+    ],
+)
+def test_04_2_a_summary_naming_what_only_later_turns_showed_is_refused(
+    triage_requests, later, named
+):
+    """The walk's summary (finding 2): ids and names the replaced turns never showed."""
+    result = ex04.check_compaction(
+        _summary_ticket(triage_requests, f"{TASK} {later}"), triage_requests
+    )
+    assert not result and "only showed in a later turn" in result.message, result.message
+    assert named in result.message
+
+
+def test_04_2_honest_summaries_pass_and_a_missed_goal_shows_both_lists(triage_requests):
+    honest = f"{TASK} So far: line 57 reads o.Address.Country; Address is nil for pickups."
+    assert ex04.check_compaction(_summary_ticket(triage_requests, honest), triage_requests)
+    plain = "Task: nil pointer panic in ShippingQuote, line 57. Nothing run yet."
+    assert ex04.check_compaction(_summary_ticket(triage_requests, plain, 2, 3), triage_requests)
+    late = ex04.check_compaction(_summary_ticket(triage_requests, honest, 6, 2), triage_requests)
+    assert not late and "the run sent [" in late.message and "the goal is less" in late.message
+
+
+def test_05_1_a_json_count_or_one_request_is_told_what_it_counted():
+    """Walk finding 7: a recognised mistake gets its own sentence before the hint ladder."""
+    import json
+
+    from helpers.cost import with_tools
+    from helpers.examples import sundry
+    from helpers.messages import Tool
+    from helpers.tokens import count, count_text
+
+    requests = [sundry.opening(MODEL)] * 3
+    mine = Tool(
+        "start_return",
+        "Start a return for a delivered order.",
+        {"type": "object", "properties": {"order_id": {"type": "string"}}},
+    )
+    more = sum(count(r).total for r in with_tools(requests, [*sundry.TOOLS, mine]))
+    right = more - sum(count(r).total for r in requests)
+    assert ex05.check_added_tool(right, mine, requests, MODEL)
+    json_count = count_text(json.dumps(mine.to_json()), MODEL) * len(requests)
+    assert json_count != right
+    told = ex05.check_added_tool(json_count, mine, requests, MODEL)
+    assert not told and "JSON of my_tool" in told.message, told.message
+    told = ex05.check_added_tool(right // len(requests), mine, requests, MODEL)
+    assert not told and "one request" in told.message, told.message
+
+
+def test_06_1_the_shortest_prefix_is_told_what_a_wrong_one_serves():
+    assert ex06.check_cached_tokens(2048, MODEL) and ex06.check_cached_tokens("2,048", MODEL)
+    no_step = ex06.check_cached_tokens(2000, MODEL)  # the goal itself: no whole step there
+    assert not no_step and "served 1,920" in no_step.message
+    longer = ex06.check_cached_tokens(2100, MODEL)
+    assert not longer and "a shorter shared prefix" in longer.message
+    assert "2,048" not in longer.message and "2048" not in longer.message
+    assert ex06.shortest_prefix(900, 1024, 128) == 1024  # below the minimum: the minimum
+
+
+def test_06_2_a_refusal_numbers_the_request_within_its_ticket(triage_requests):
+    """Walk finding 5: one numbering in the message."""
+    result = ex06.check_stamp(_time_on_top, triage_requests, MODEL)
+    assert not result and "request 2 of that ticket (numbered from 1)" in result.message
+    assert "this run's 3rd and 4th" in result.message
+
+
+WIRE_BODY = {
+    "messages": [{"role": "user", "content": "Where is my order SO-50102?"}],
+    "model": MODEL,
+    "max_completion_tokens": 200,
+    "temperature": 0,
+}
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        {"body": WIRE_BODY, "headers": {"x-stainless-read-timeout": "30"}},
+        '{"headers": {"X-Stainless-Read-Timeout": 30}, "body": '
+        + __import__("json").dumps(WIRE_BODY)
+        + "}",
+    ],
+)
+def test_07_2_body_and_announced_timeout_written_two_ways_pass(answer):
+    result = ex07.check_wire_body(answer)
+    assert result, result.message
+    assert "never leaves" not in result.message and "x-stainless-read-timeout" in result.message
+
+
+@pytest.mark.parametrize(
+    ("answer", "why"),
+    [
+        (WIRE_BODY, "two keys"),  # the old question's answer
+        ({"body": {**WIRE_BODY, "timeout": 30}, "headers": {}}, "carries timeout"),
+        ({"body": WIRE_BODY, "headers": {}}, "no x-stainless-* value changes"),
+        ({"body": WIRE_BODY, "headers": {"x-stainless-timeout": "30"}}, "miss 1"),
+    ],
+)
+def test_07_2_wrong_wire_answers_are_told_what_is_wrong(answer, why):
+    result = ex07.check_wire_body(answer)
+    assert not result and why in result.message, result.message
+    assert "stay on your machine" not in result.message
+
+
+# ---- 07.3 send_once ---------------------------------------------------------------------------
+
+
+def _send_right(client, body):
+    import openai
+
+    try:
+        return client.with_options(max_retries=0).chat.completions.create(**body)
+    except openai.RateLimitError as error:
+        headers = error.response.headers
+        if "retry-after-ms" in headers:
+            return float(headers["retry-after-ms"]) / 1000
+        return float(headers["retry-after"])
+
+
+def _send_right_other_way(client, body):
+    """A copied client, the status read off the error, every other error re-raised."""
+    import openai
+
+    try:
+        return client.copy(max_retries=0).chat.completions.create(**body)
+    except openai.APIStatusError as error:
+        if error.status_code != 429:
+            raise
+        ms = error.response.headers.get("retry-after-ms")
+        return int(ms) / 1000 if ms else float(error.response.headers["retry-after"])
+
+
+@pytest.mark.parametrize("fn", [_send_right, _send_right_other_way])
+def test_07_3_one_call_with_the_429_answered_written_two_ways_passes(fn):
+    result = ex07.check_send_once(fn)
+    assert result, result.message
+    assert "All 5 hidden cases passed" in result.message
+
+
+def _send_with_the_sdks_retries(client, body):
+    return client.chat.completions.create(**body)
+
+
+def _send_catching_every_error(client, body):
+    import openai
+
+    try:
+        return client.with_options(max_retries=0).chat.completions.create(**body)
+    except openai.APIStatusError as error:
+        headers = error.response.headers
+        ms = headers.get("retry-after-ms")
+        return float(ms) / 1000 if ms else float(headers.get("retry-after", 0))
+
+
+def _send_reading_seconds_only(client, body):
+    import openai
+
+    try:
+        return client.with_options(max_retries=0).chat.completions.create(**body)
+    except openai.RateLimitError as error:
+        return float(error.response.headers["retry-after"])
+
+
+@pytest.mark.parametrize(
+    ("fn", "case", "why"),
+    [
+        (_send_with_the_sdks_retries, "case 2 of 5", "the SDK retried on its own"),
+        (_send_reading_seconds_only, "case 2 of 5", "the server asked for 0.25 s"),
+        (_send_catching_every_error, "case 4 of 5", "the caller should get the SDK's own"),
+    ],
+)
+def test_07_3_wrong_senders_are_refused_on_the_case_that_shows_it(fn, case, why):
+    result = ex07.check_send_once(fn)
+    assert not result and case in result.message and why in result.message, result.message
+    assert "with_options" not in result.message and "max_retries" not in result.message
+
+
+# ---- 04.3 crossover ---------------------------------------------------------------------------
+
+
+def test_04_3_the_crossover_in_any_form_passes_and_a_wrong_count_is_told_both_parts(
+    triage_trace,
+):
+    a, d = ex04._quick_model(triage_trace)
+    right = next(n for n in range(1, 1000) if d * n * (n - 1) / 2 > n * a)
+    assert right == ex04.crossover(a, d)
+    for form in (right, float(right), str(right), Decimal(right)):
+        assert ex04.check_crossover(form, triage_trace), form
+    squared = right - 1  # the n²/2 slip lands one turn early on this run
+    assert d * squared * squared / 2 > squared * a
+    early = ex04.check_crossover(squared, triage_trace)
+    assert not early and "is not more than n·a" in early.message
+    late = ex04.check_crossover(right + 1, triage_trace)
+    assert not late and "is it at fewer turns too?" in late.message
+    assert f" {right} " not in late.message and f" {right}," not in late.message
+    assert ex04.crossover(100, 50) == 6  # the hint's example: 5 turns are equal, not more

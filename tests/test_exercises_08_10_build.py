@@ -2,9 +2,11 @@
 hidden cases. For each, plausible wrong implementations are refused on the case that shows the
 mistake, for the right reason, and right ones written in different ways are accepted.
 
-08.2 ``repair(body, first)``: a recorded OpenAI Chat body with the lesson's bugs, repaired.
-09.2 ``guarded_run_tool(call)``: a refund limit enforced in code.
-10.1 ``compact(history, keep_last, summary)``: a shortened history that keeps the rules.
+08.2 ``fix_order(body)``: a recorded OpenAI Chat body with the two bugs the provider refuses.
+08.3 (optional) ``repair(body, first)``: the same, with all four of the lesson's bugs.
+09.2 ``guarded_run_tool(call)``: a refund limit enforced in code, before the refund runs.
+10.1 ``compact(history, keep_last, summary)``: a shortened history that keeps the rules;
+10.4 (optional) the same for every history (no system prompt, keep_last=0, nothing to drop).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from course.exercises import reading_a_request as ex08
 from course.exercises import rules_of_the_list as ex10
 from course.exercises import the_system_prompt as ex09
 from helpers.examples import sundry
+from helpers.examples.sundry import run_tool
 from helpers.messages import tool_result, user
 from helpers.models import default_model
 from helpers.rules import turn_boundaries
@@ -37,7 +40,7 @@ def _refused(result, case: str, reason: str) -> None:
     assert reason in result.message, result.message
 
 
-# ---- 08.2: repair a recorded dump ---------------------------------------------------------
+# ---- 08.3 (optional): repair a recorded dump, all four bugs ------------------------------
 
 
 def _repair_by_rebuilding(body, first):
@@ -72,12 +75,12 @@ def _repair_in_place(body, first):
     return body
 
 
-def test_08_2_right_repairs_written_differently_pass():
+def test_08_3_right_repairs_written_differently_pass():
     assert ex08.check_repair(_repair_by_rebuilding, MODEL)
     assert ex08.check_repair(_repair_in_place, MODEL)
 
 
-def test_08_2_plausible_wrong_repairs_are_refused_on_the_case_that_shows_it():
+def test_08_3_plausible_wrong_repairs_are_refused_on_the_case_that_shows_it():
     def history_only(body, first):  # fixes the messages, forgets the tools
         return {**_repair_by_rebuilding(body, first), "tools": body["tools"]}
 
@@ -133,7 +136,7 @@ def test_08_2_plausible_wrong_repairs_are_refused_on_the_case_that_shows_it():
     )
 
 
-def test_08_2_a_repair_that_returns_no_body_is_told_so():
+def test_08_3_a_repair_that_returns_no_body_is_told_so():
     told = ex08.check_repair(lambda body, first: body["messages"], MODEL)
     assert not told and "not a request body (a dict)" in told.message
 
@@ -170,7 +173,7 @@ def test_09_2_plausible_wrong_guards_are_refused_on_the_case_that_shows_it():
     _refused(
         ex09.check_refund_guard(whole_dollars),
         "issue_refund(100.5), just above it",
-        "it went through: this refund is above the $100 limit",
+        "the refund ran, and came back as a normal result (is_error is False)",
     )
 
     def every_refund(call):  # refuses every refund, however small
@@ -193,11 +196,41 @@ def test_09_2_plausible_wrong_guards_are_refused_on_the_case_that_shows_it():
     _refused(
         ex09.check_refund_guard(floats_only),
         "issue_refund(125), in whole dollars",
-        "it went through",
+        "is_error is False",
     )
 
 
-# ---- 10.1: compact a history ----------------------------------------------------------------
+def _imported_by_name(call):
+    """Runs the refund first, through a name of its own (as `from ... import run_tool` gives)."""
+    r = run_tool(call)
+    if call.name == "issue_refund" and call.arguments["amount_usd"] > 100:
+        return tool_result(call.id, "refused: above the $100 limit", is_error=True)
+    return r
+
+
+def test_09_2_a_guard_that_runs_the_refund_and_only_then_refuses_it_is_refused():
+    """Walk 08-10, finding 1: the refund ran, so an error result after it comes too late."""
+
+    def refuses_afterwards(call):
+        r = sundry.run_tool(call)
+        if call.name == "issue_refund" and call.arguments.get("amount_usd", 0) > 100:
+            return tool_result(call.id, "refused: above the $100 limit", is_error=True)
+        return r
+
+    _refused(
+        ex09.check_refund_guard(refuses_afterwards),
+        "issue_refund(120.0), above the limit",
+        "the refund ran: your function handed this call to sundry.run_tool",
+    )
+    _refused(
+        ex09.check_refund_guard(_imported_by_name),
+        "issue_refund(120.0), above the limit",
+        "the refund ran",
+    )
+    assert sundry.run_tool is run_tool  # the check put the real one back
+
+
+# ---- 10.4 (optional): compact every history (the full check) -----------------------------
 
 
 def _compact_forward(history, keep_last, summary):
@@ -221,12 +254,12 @@ def _compact_backward(history, keep_last, summary):
     return head + [user(f"Summary so far: {summary}")] + rest[k:]
 
 
-def test_10_1_right_compactions_written_differently_pass():
+def test_10_4_right_compactions_written_differently_pass():
     assert ex10.check_compact(_compact_forward, MODEL)
     assert ex10.check_compact(_compact_backward, MODEL)
 
 
-def test_10_1_plausible_wrong_compactions_are_refused_on_the_case_that_shows_it():
+def test_10_4_plausible_wrong_compactions_are_refused_on_the_case_that_shows_it():
     def last_n(history, keep_last, summary):  # cuts anywhere
         head = [m for m in history if m.role == "system"]
         if len(history) - len(head) <= keep_last:
@@ -352,3 +385,189 @@ def test_09_4_plausible_wrong_placements_are_refused_on_the_case_that_shows_it()
         "gemini, replacing the prompt it has",
         "it is no longer a gemini body",
     )
+
+
+# ---- 08.2: the two bugs the provider refuses, fixed in code --------------------------------
+
+
+def _fix_order_by_ids(body):
+    results = {m["tool_call_id"]: m for m in body["messages"] if m["role"] == "tool"}
+    fixed = []
+    for m in body["messages"]:
+        if m["role"] != "tool":
+            fixed.append(m)
+            fixed += [results[c["id"]] for c in m.get("tool_calls") or [] if c["id"] in results]
+    return {**body, "messages": fixed}
+
+
+def _fix_order_by_moving(body):
+    """Another right one: drops the orphans, then moves each result after its call, in place."""
+    messages = body["messages"]
+    owner = {c["id"]: m for m in messages for c in m.get("tool_calls") or []}
+    messages[:] = [m for m in messages if m["role"] != "tool" or m["tool_call_id"] in owner]
+    for result in [m for m in messages if m["role"] == "tool"]:
+        messages.remove(result)
+        call = owner[result["tool_call_id"]]
+        at = messages.index(call) + 1
+        while at < len(messages) and messages[at]["role"] == "tool":
+            at += 1
+        messages.insert(at, result)
+    return body
+
+
+def test_08_2_right_fixes_written_differently_pass():
+    assert ex08.check_fix_order(_fix_order_by_ids, MODEL)
+    assert ex08.check_fix_order(_fix_order_by_moving, MODEL)
+
+
+def test_08_2_plausible_wrong_fixes_are_refused_on_the_case_that_shows_it():
+    def swaps_one_pair(body):  # undoes a swap of two neighbours, as in the lesson's dump
+        m = body["messages"]
+        for i in range(len(m) - 1):
+            if m[i]["role"] == "tool" and m[i + 1].get("tool_calls"):
+                m[i], m[i + 1] = m[i + 1], m[i]
+                break
+        return body
+
+    _refused(
+        ex08.check_fix_order(swaps_one_pair, MODEL),
+        "results before their two parallel calls",
+        "the provider would refuse it",
+    )
+
+    def drops_orphans_only(body):  # the trim's bug, not the retry's
+        calls = {c["id"] for m in body["messages"] for c in m.get("tool_calls") or []}
+        kept = [m for m in body["messages"] if m["role"] != "tool" or m["tool_call_id"] in calls]
+        return {**body, "messages": kept}
+
+    _refused(
+        ex08.check_fix_order(drops_orphans_only, MODEL),
+        "a retry that put a result before its call",
+        "this result comes before its call",
+    )
+
+    def results_at_the_end(body):  # every result after the last message: answers the wrong turn
+        calls = {c["id"] for m in body["messages"] for c in m.get("tool_calls") or []}
+        talk = [m for m in body["messages"] if m["role"] != "tool"]
+        results = [
+            m for m in body["messages"] if m["role"] == "tool" and m["tool_call_id"] in calls
+        ]
+        return {**body, "messages": talk + results}
+
+    _refused(
+        ex08.check_fix_order(results_at_the_end, MODEL),
+        "results before their two parallel calls",
+        "the provider would refuse it",
+    )
+
+
+# ---- 10.1: the cut of a compaction (the core), and 10.4: every history ---------------------
+
+
+def _compact_with_a_system_prompt(history, keep_last, summary):
+    safe = [*turn_boundaries(history), len(history)]
+    start = min(k for k in safe if k >= len(history) - keep_last)
+    return [history[0], user(summary), *history[start:]]
+
+
+def test_10_1_right_cuts_written_differently_pass_and_the_edge_cases_wait_for_10_4():
+    assert ex10.check_compact_cut(_compact_with_a_system_prompt, MODEL)
+    assert ex10.check_compact_cut(_compact_backward, MODEL)
+    _refused(  # exercise 1's function, not yet made for every history
+        ex10.check_compact(_compact_with_a_system_prompt, MODEL),
+        "no system prompt",
+        "the list does not open with a user message holding the summary",
+    )
+    assert ex10.check_compact(_compact_forward, MODEL).exercise.id == "10.4"
+
+
+def test_10_1_plausible_wrong_cuts_are_refused_on_the_case_that_shows_it():
+    def last_n(history, keep_last, summary):  # cuts anywhere
+        return [history[0], user(summary), *history[-keep_last:]]
+
+    _refused(
+        ex10.check_compact_cut(last_n, MODEL),
+        "two parallel calls, their results at the cut",
+        "[result-without-call]",
+    )
+
+    def a_summary_of_its_own(history, keep_last, summary):  # not the summary it was given
+        kept = _compact_with_a_system_prompt(history, keep_last, summary)
+        return [kept[0], user("Summary of the conversation so far."), *kept[2:]]
+
+    _refused(
+        ex10.check_compact_cut(a_summary_of_its_own, MODEL),
+        "two parallel calls",
+        "no user message holding the summary",
+    )
+
+    def one_turn_too_many(history, keep_last, summary):
+        safe = turn_boundaries(history)
+        start = max((k for k in safe if k < len(history) - keep_last), default=safe[0])
+        return [history[0], user(summary), *history[start:]]
+
+    _refused(
+        ex10.check_compact_cut(one_turn_too_many, MODEL),
+        "a cut that lands on an assistant message",
+        "the rules did not need that many",
+    )
+
+
+# ---- 09.1: the caveat about repeats only where the rule may repeat the one rule -------------
+
+
+def test_09_1_the_repeat_caveat_shows_only_for_a_rule_near_the_one_rule():
+    from types import SimpleNamespace
+
+    from helpers.examples import crash_triage
+    from helpers.tokens import count_text
+
+    run = SimpleNamespace(steps=[None] * 8)  # the check reads only how many requests
+
+    def told(rule):
+        prompt = crash_triage.SYSTEM_PROMPT + "\n\n" + rule
+        extra = count_text(prompt, MODEL) - count_text(crash_triage.SYSTEM_PROMPT, MODEL)
+        return ex09.check_added_rule(extra * 8, prompt, run, MODEL)
+
+    unrelated = told("Keep each issue under 200 words.")
+    assert unrelated and "one rule" not in unrelated.message
+    paraphrase = told("Never delete or edit the tests that are already there.")
+    assert paraphrase and "already says 'never change or delete an existing test'" in (
+        paraphrase.message
+    )
+
+
+# ---- 10.3: the error text, also as Python prints the error dict ------------------------------
+
+
+def test_10_3_the_error_as_python_prints_it_is_read_too():
+    import httpx
+
+    from helpers.formats import render
+    from standin import LOCAL_KEY, LocalProvider
+
+    broken = sundry.ticket(MODEL)
+    broken.messages[2], broken.messages[3] = broken.messages[3], broken.messages[2]
+    with LocalProvider(scenario="sundry") as p:
+        rendered = render(broken, "anthropic")
+        response = httpx.post(
+            p.url + rendered.path,
+            headers={"authorization": f"Bearer {LOCAL_KEY}"},
+            json=rendered.body,
+            timeout=30,
+        )
+        assert ex10.check_order_error(str(response.json()), broken, p)
+        assert not ex10.check_order_error(str({"error": {"message": "no"}}), broken, p)
+
+
+def test_09_3_a_blank_function_is_told_it_is_blank_and_a_written_one_that_returns_none_is_not():
+    def paragraph_share(prompt, start): ...
+
+    blank = ex09.check_paragraph_share(paragraph_share, MODEL)
+    assert "09.3 is not answered yet" in blank.message
+
+    def forgot_return(prompt, start):
+        prompt.index(start)
+
+    slip = ex09.check_paragraph_share(forgot_return, MODEL)
+    assert not slip and "not answered" not in slip.message and "returned None" in slip.message

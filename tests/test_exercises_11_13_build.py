@@ -1,9 +1,11 @@
 """The build exercises of lessons 11-13 (issue 33): each check refuses plausible wrong
 implementations, naming the hidden case and why, and accepts right ones written differently.
 
-11.1 ``answer_calls`` (the dispatch step), 12.1 ``fit_budget`` (a design within a budget), 13.1
-``audit`` (copies of the system prompt, tools without a description). No network: 11.1 and
-13.1 judge neutral requests and rendered bodies, 12.1 prices with the series' cost model.
+11.1 ``answer_calls`` (the dispatch step), 11.3 ``how_it_ended`` (answered, finished or out of
+budget, on traces of real runs), 12.1 ``fit_budget`` (a design within a budget, a ValueError when
+none fits), 13.1 ``audit`` (copies of the system prompt, tools without a description), 13.2's
+logging (every tool call still logged). No network: the runs go to the local provider on
+loopback, 12.1 prices with the series' cost model.
 """
 
 from __future__ import annotations
@@ -161,7 +163,10 @@ def fit_from_a_list(scenario, budget):
     later_first = sorted(range(1, scenario.requests), reverse=True)
     candidates = [scenario, replace(scenario, caching=True), keep]
     candidates += [replace(keep, compact_at=at, keep_last=4) for at in later_first]
-    return next(d for d in candidates if cost_scenario(d).per_ticket <= budget)
+    found = next((d for d in candidates if cost_scenario(d).per_ticket <= budget), None)
+    if found is None:  # the brief (fix round): no design fits -> a ValueError saying so
+        raise ValueError(f"nothing fits ${budget}")
+    return found
 
 
 def test_12_1_wrong_designs_are_refused_with_what_they_lose(baseline):
@@ -313,3 +318,186 @@ def test_13_2_a_reworded_prompt_is_told_as_reworded_not_missing():
     assert ex13.system_problem(Request("m", [user("Hi")]), prompt) == (
         "the system prompt is not sent at all"
     )
+
+
+# ---- fix round (walk of lessons 11-13) ---------------------------------------------------------
+
+
+def ended_reference(trace):
+    if not trace.steps[-1].tool_calls:
+        return "answered"
+    return "finished" if trace.finish is not None else "out of budget"
+
+
+def ended_by_stop_reason(trace):
+    """Right, written otherwise: the last reply's stop reason and the finishing call."""
+    if trace.finish:
+        return "finished"
+    return "out of budget" if trace.steps[-1].reply.stop_reason == "tool_calls" else "answered"
+
+
+def test_11_3_wrong_endings_are_refused_at_the_trace_that_shows_why():
+    def calls_mean_budget(trace):  # forgets the finishing tool
+        return "out of budget" if trace.steps[-1].tool_names else "answered"
+
+    def finish_or_answered(trace):  # forgets the budget
+        return "finished" if trace.finish else "answered"
+
+    def counts_requests(trace):  # "a budget is used up when the run is short"
+        return "answered" if len(trace.steps) >= 4 else "out of budget"
+
+    cases = [
+        (calls_mean_budget, "(a crash report that ends on its finishing tool)", "'out of budget'"),
+        (finish_or_answered, "(Jon's ticket with a budget of 2 requests)", "'answered'"),
+        (counts_requests, "(a crash report that ends on its finishing tool)", "gave"),
+    ]
+    for wrong, case, why in cases:
+        exercises.reset()
+        _refused(ex11.check_how_it_ended(wrong), case, why)
+
+
+def test_11_3_right_endings_written_differently_pass():
+    assert ex11.check_how_it_ended(ended_reference)
+    assert ex11.check_how_it_ended(ended_by_stop_reason)
+
+
+def test_12_1_at_most_includes_the_budget_and_no_fit_raises(baseline):
+    def strictly_under(scenario, budget):
+        cached = replace(scenario, caching=True)
+        trimmed = replace(cached, tools=min(scenario.tools, 9))
+        for design in (scenario, cached, trimmed):
+            if cost_scenario(design).per_ticket < budget:
+                return design
+        for at in range(scenario.requests - 1, 0, -1):
+            compacted = replace(trimmed, compact_at=at, keep_last=4)
+            if cost_scenario(compacted).per_ticket < budget:
+                return compacted
+        raise ValueError("no design fits")
+
+    _refused(
+        ex12.check_fit_budget(strictly_under, baseline),
+        "(the cache off, a budget of exactly the cached ticket's cost)",
+        "exactly the budget",
+    )
+
+    def none_when_nothing_fits(scenario, budget):
+        try:
+            return fit_reference(scenario, budget)
+        except ValueError:
+            return None
+
+    exercises.reset()
+    _refused(
+        ex12.check_fit_budget(none_when_nothing_fits, baseline),
+        "(a budget no design can meet)",
+        "every path should end",
+    )
+
+    def cheapest_when_nothing_fits(scenario, budget):
+        try:
+            return fit_reference(scenario, budget)
+        except ValueError:
+            return replace(scenario, caching=True, tools=min(scenario.tools, 9), compact_at=1)
+
+    exercises.reset()
+    _refused(
+        ex12.check_fit_budget(cheapest_when_nothing_fits, baseline),
+        "(a budget no design can meet)",
+        "the brief says what to do when none fits",
+    )
+
+    def raises_too_soon(scenario, budget):
+        if cost_scenario(replace(scenario, caching=True)).per_ticket > budget:
+            raise ValueError("over budget")
+        return fit_reference(scenario, budget)
+
+    exercises.reset()
+    _refused(
+        ex12.check_fit_budget(raises_too_soon, baseline),
+        "(fourteen tools, the cache on)",
+        "a design within",
+    )
+
+
+# ---- 13.2: the fixed set-up keeps its logging -------------------------------------------------
+
+
+def _agents():
+    """Lesson 13's set-up pieces: the tools and the team's logger (prints each call)."""
+    import functools
+    import json
+
+    pytest.importorskip("pydantic_ai")
+    from pydantic_ai import Agent
+
+    orders = {"SO-48213": {"status": "delivered", "item": "Ceramic mug", "seller": "Kiln & Co"}}
+
+    def search_orders(query: str) -> str:
+        """Find a buyer's orders by order number or e-mail address."""
+        return json.dumps(orders.get(query, {"error": "no order"}))
+
+    def get_order(order_id: str) -> str:
+        """Look up one order by its number: status, item and seller."""
+        return json.dumps(orders.get(order_id, {"error": "no such order"}))
+
+    def logged(tool):  # the team's utility, as the lesson has it
+        def wrapper(*args, **kwargs):
+            print("tool call:", tool.__name__, args, kwargs)
+            return tool(*args, **kwargs)
+
+        return wrapper
+
+    def logged_well(tool):
+        @functools.wraps(tool)
+        def wrapper(*args, **kwargs):
+            print("tool call:", tool.__name__, args, kwargs)
+            return tool(*args, **kwargs)
+
+        return wrapper
+
+    return Agent, search_orders, get_order, logged, logged_well
+
+
+def test_13_2_a_logger_that_never_runs_is_refused_when_logging_is_asked_for():
+    Agent, search_orders, get_order, logged, logged_well = _agents()
+    system_text = ex13.AUDIT_PROMPT
+
+    class Broken:  # what check_fixed_agent reads of the broken capture: model and request
+        model = default_model("openai")
+        request = Request("m", [system(system_text)], [])
+
+    broken = [Broken()]
+
+    def logged_above(model):  # the decorator wraps what tool_plain returned: never called
+        agent = Agent(model, instructions=system_text, tools=[search_orders])
+        agent.tool_plain(get_order)
+        logged_well(get_order)
+        return agent
+
+    def no_logger(model):
+        return Agent(model, instructions=system_text, tools=[search_orders, get_order])
+
+    for wrong in (logged_above, no_logger):
+        exercises.reset()
+        told = ex13.check_fixed_agent(wrong, system_text, broken, logged_tool="get_order")
+        assert not told and "nothing was printed" in told.message, told.message
+    assert ex13.check_fixed_agent(no_logger, system_text, broken)  # not asked: fine
+
+    def wrapped(model):
+        return Agent(model, instructions=system_text, tools=[search_orders, logged_well(get_order)])
+
+    def logs_inside(model):
+        agent = Agent(model, system_prompt=system_text, tools=[search_orders])
+
+        @agent.tool_plain
+        def get_order(order_id: str) -> str:
+            """Look up one order by its number: status, item and seller."""
+            print(f"[log] get_order({order_id!r})")
+            return "{}"
+
+        return agent
+
+    for right in (wrapped, logs_inside):
+        exercises.reset()
+        told = ex13.check_fixed_agent(right, system_text, broken, logged_tool="get_order")
+        assert told and "get_order's calls still logged" in told.message, told.message

@@ -8,7 +8,6 @@ its other spellings and a near miss; these tests pin what a plausible wrong answ
 from __future__ import annotations
 
 import copy
-from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -28,7 +27,7 @@ from helpers.examples import crash_triage, sundry
 from helpers.loop import run
 from helpers.messages import Request, Tool, assistant, tool, tool_call, tool_result
 from helpers.models import default_model
-from helpers.tokens import count, count_sections, count_text, tool_parts
+from helpers.tokens import count, count_sections, count_text
 from standin import LocalProvider
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -142,27 +141,6 @@ def test_03_2_calls_come_in_the_replys_order_not_sorted():  # 03.2 was tool_ids,
     assert not every_id and "server_tool_use" in every_id.message
 
 
-def test_04_3_n_squared_and_n_plus_one_are_refused_the_right_share_in_any_form(triage_run):
-    a, d = ex04._quick_model(triage_run)
-    n = 50
-
-    def share(repeats):
-        return d * repeats / (n * a + d * repeats)
-
-    right = share(n * (n - 1) / 2)
-    for form in (right, round(right, 3), Decimal(str(round(right, 4))), f"{100 * right:.2f}%"):
-        assert ex04.check_growth_share(form, triage_run), form
-    squared = ex04.check_growth_share(share(n * n / 2), triage_run)
-    assert not squared and "n²/2" in squared.message
-    plus_one = ex04.check_growth_share(share(n * (n + 1) / 2), triage_run)
-    assert not plus_one and "n(n+1)/2" in plus_one.message
-    other_part = ex04.check_growth_share(1 - right, triage_run)
-    assert not other_part and "n·a part" in other_part.message
-    percent = ex04.check_growth_share(100 * right, triage_run)
-    assert not percent and "percentage" in percent.message
-    assert not ex04.check_growth_share(round(right, 2), triage_run)  # 2 decimals: too coarse
-
-
 def _requests(trace):
     return [Request(MODEL, trace.request_messages(k), crash_triage.TOOLS) for k in range(8)]
 
@@ -201,30 +179,6 @@ def count_total(request):
     from helpers.tokens import count
 
     return count(request).total
-
-
-def test_06_3_a_float_or_a_str_is_right_and_told_why_dollars_are_a_decimal(triage_run):
-    requests = _requests(triage_run)
-    off = project_ticket(requests, MODEL, caching=False).total_usd
-    on = project_ticket(requests, MODEL).total_usd
-    assert ex06.check_savings(off - on, requests, MODEL)
-    assert ex06.check_savings(Decimal(f"{off - on:.6f}"), requests, MODEL)
-    as_float = ex06.check_savings(float(off - on), requests, MODEL)
-    assert as_float and "a float" in as_float.message and "Decimal" in as_float.message
-    as_text = ex06.check_savings(f"${off - on:.6f}", requests, MODEL)
-    assert as_text and "a str" in as_text.message
-    assert not ex06.check_savings(off, requests, MODEL)  # the price, not the saving
-
-
-def test_06_3_the_saving_on_gpt_6_luna_is_not_the_one_asked_for(triage_run):
-    from dataclasses import replace
-
-    requests = _requests(triage_run)
-    luna = [replace(r, model="gpt-6-luna") for r in requests]
-    off = project_ticket(luna, "gpt-6-luna", caching=False).total_usd
-    on = project_ticket(luna, "gpt-6-luna").total_usd
-    mixed_up = ex06.check_savings(off - on, requests, MODEL)
-    assert not mixed_up and "gpt-6-luna" in mixed_up.message and "this lesson's" in mixed_up.message
 
 
 def test_08_1_the_success_message_quotes_the_lost_description():
@@ -379,19 +333,7 @@ def test_11_2_a_workspace_per_report_sharing_one_tracker_is_right_and_a_tuple_to
     assert told, told.message
 
 
-def test_05_2_the_name_in_any_case_or_quotes_is_right_an_old_or_made_up_one_is_told():
-    best = max(tool_parts(sundry.EXTRA_TOOLS, MODEL)[0], key=lambda p: p.total).name
-    for spelling in (best.upper(), f"`{best}`", f" {best} "):
-        assert ex05.check_costliest_new_tool(spelling, MODEL)
-    made_up = ex05.check_costliest_new_tool("product_lookup", MODEL)
-    assert not made_up and "not one of the five new names" in made_up.message
-    old = ex05.check_costliest_new_tool("issue_refund", MODEL)
-    assert not old and "one of the nine" in old.message
-    other = next(t.name for t in sundry.EXTRA_TOOLS if t.name != best)
-    assert not ex05.check_costliest_new_tool(other, MODEL)
-
-
-def test_05_3_a_tool_a_provider_refuses_is_refused_with_its_reason():
+def test_05_1_a_tool_a_provider_refuses_is_refused_with_its_reason():
     requests = [sundry.ticket(MODEL)]
     schema = {"type": "object", "properties": {"order_id": {"type": "string"}}}
 
@@ -445,7 +387,7 @@ def _system_text(gemini_parts: str):
         if format == "openai-chat":
             return joined(body["messages"][0]["content"])
         if format == "openai-responses":
-            return body["instructions"]
+            return body.get("instructions") or joined(body["input"][0]["content"])
         if format == "anthropic":
             return joined(body["system"])
         parts = body["systemInstruction"]["parts"]
@@ -534,14 +476,6 @@ def test_04_2_a_summary_that_reports_tests_before_any_ran_is_fiction(triage_run)
     assert "no test had run" not in told.message  # saying none ran is not a result
 
 
-def test_04_3_two_decimals_are_asked_for_three_not_diagnosed(triage_run):
-    a, d = ex04._quick_model(triage_run)
-    right = d * 50 * 49 / 2 / (50 * a + d * 50 * 49 / 2)
-    for coarse in (round(right, 2), f"{round(right, 2)}", f"{round(100 * right)}%"):
-        told = ex04.check_growth_share(coarse, triage_run)
-        assert not told and "to 3 decimals" in told.message and "n²/2" not in told.message
-
-
 def test_06_2_a_stamp_that_changes_its_argument_is_refused(triage_run):
     from dataclasses import replace
 
@@ -559,24 +493,6 @@ def test_06_2_a_stamp_that_changes_its_argument_is_refused(triage_run):
     told = ex06.check_stamp(in_place, requests, MODEL)
     assert not told and "changed the request it was given" in told.message
     assert ex06.check_stamp(as_copy, requests, MODEL)
-
-
-def test_07_1_a_parent_class_is_told_in_one_plain_sentence():
-    import openai
-
-    from course.exercises import what_the_sdk_adds as ex07
-    from standin import LOCAL_KEY, RateLimited
-
-    with LocalProvider("sundry") as p:
-        p.inject(RateLimited(retry_after=0.01, retry_after_ms=10))
-        client = openai.OpenAI(base_url=p.base_url("openai"), api_key=LOCAL_KEY, max_retries=0)
-        with pytest.raises(openai.RateLimitError):
-            client.chat.completions.create(
-                model=MODEL, messages=[{"role": "user", "content": "hi"}]
-            )
-        for parent in ("APIStatusError", "openai.APIError"):
-            told = ex07.check_no_retry(parent, p)
-            assert not told and "parent class" in told.message and "?." not in told.message
 
 
 def test_08_1_the_pasted_policy_is_named_for_what_the_dump_shows():
@@ -718,7 +634,7 @@ def test_12_2_off_by_one_or_with_the_cache_on_is_refused(lab_baseline):
         assert not ex12.check_break_even_requests(wrong, lab_baseline), wrong
     from course.exercises import reset
 
-    reset("12.2")
+    reset("12.9")  # the break-even exercise, a prediction in the lesson since the fix round
     cached = ex12.check_break_even_requests(20, lab_baseline)  # forgot caching=False
     assert not cached and "caching=False" in cached.message  # the first hint: what to look at
     for right in (14, 14.0, "14"):

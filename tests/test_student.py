@@ -64,7 +64,8 @@ def _verdict(cell: dict) -> str:
 def test_fresh_learner_copies_are_in_sync_and_a_second_run_changes_nothing(learner_copies):
     assert make_student.check(learner_copies, ROOT / "notebooks") == []
     before = {p.name: p.read_bytes() for p in learner_copies.iterdir()}
-    assert sorted(before) == sorted([make_student.RECORD, *(p.name for p in LESSONS)])
+    agents = [p.name for p in make_student.agent_files(ROOT / "notebooks")]  # lesson 14's file
+    assert sorted(before) == sorted([make_student.RECORD, *(p.name for p in LESSONS), *agents])
     assert make_student.write(learner_copies, ROOT / "notebooks", quiet=True) == []
     assert {p.name: p.read_bytes() for p in learner_copies.iterdir()} == before
 

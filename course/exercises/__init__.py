@@ -83,6 +83,10 @@ class Result:
     tolerance: Decimal | None = field(default=None, repr=False, compare=False)
     kind: str = field(default="value", repr=False, compare=False)  # number, text, choice...
 
+    def __post_init__(self) -> None:
+        if self.ok and self.exercise is not None:  # solved: a later experiment starts fresh
+            _WRONG_TRIES.pop(self.exercise.id, None)
+
     def __bool__(self) -> bool:
         return self.ok
 
@@ -266,6 +270,40 @@ def check_value(
     return _wrong(ex, f"you gave {_shown(answer)}" + (f"; {explain}" if explain else ""), **info)
 
 
+_STUB_OPS = {"RESUME", "NOP", "LOAD_CONST", "POP_TOP", "RETURN_VALUE", "RETURN_CONST"}
+
+
+def is_stub(fn: Callable) -> bool:
+    """Whether a function is still the exercise's blank: a body of ``...`` (and a docstring)."""
+    import dis
+    import inspect
+
+    fn = inspect.unwrap(fn)  # a check's own wrapper around the learner's function
+    if getattr(fn, "__code__", None) is None:
+        return False
+    return {i.opname for i in dis.get_instructions(fn)} <= _STUB_OPS
+
+
+def _returned_none(fn: Callable, ex: Exercise, where: str, got: Any = None, **info: Any) -> Result:
+    """A function that gave nothing: a blank still to fill in, or a real slip (a missing
+    ``return`` on some path), told apart so a written function is never called blank."""
+    if is_stub(fn):
+        return Result(
+            False,
+            f"Exercise {ex.id} is not answered yet: your function returned {got!r} {where}. "
+            "Replace the `...` in its body with your code, and end it with `return` and the "
+            "result.",
+            ex,
+            **info,
+        )
+    return _wrong(
+        ex,
+        f"{where} your function returned {got!r}: every path should end in a "
+        "`return` with the result",
+        **info,
+    )
+
+
 def check_function(
     fn: Any,
     cases: Iterable[tuple[Any, Any]],
@@ -291,14 +329,7 @@ def check_function(
                 **info,
             )
         if got is None:  # the body is still `...`, or it ends without `return`
-            return Result(
-                False,
-                f"Exercise {ex.id} is not answered yet: your function returned None for "
-                f"{describe(argument)}. Replace the `...` in its body with your code, and end "
-                "it with `return` and the answer.",
-                ex,
-                **info,
-            )
+            return _returned_none(fn, ex, f"for {describe(argument)}", **info)
         if not_answered(got):
             return _blank(ex, **info)
         if isinstance(got, list | tuple) and type(expected) is int:
@@ -352,14 +383,7 @@ def check_cases(fn: Any, cases: Iterable[Case], ex: Exercise, *, success: str) -
                 ex, f"on {where} your function raised {type(err).__name__}: {err}", **info
             )
         if got is None or got is ...:
-            return Result(
-                False,
-                f"Exercise {ex.id} is not answered yet: your function returned {got!r} on "
-                f"{where}. Replace the `...` in its body with your code, and end it with "
-                "`return` and the result.",
-                ex,
-                **info,
-            )
+            return _returned_none(fn, ex, f"on {where}", got, **info)
         why = case.judge(got)
         if why:
             return _wrong(ex, f"on {where}: {why}", **info)
@@ -393,11 +417,12 @@ class Reveal:
             gap = ""
         elif guess == real:
             gap = " Exactly right."
+        elif abs(guess / real - 1) <= Decimal("0.02"):
+            gap = " Within 2% of it: very close."
         else:
             ratio = guess / real
-            gap = (
-                f" You were {'high' if ratio > 1 else 'low'}: your guess is {ratio:.2f}x the value."
-            )
+            side = "high" if ratio > 1 else "low"
+            gap = f" You were {side}: your guess is {ratio:.2f}x the value."
         return f"Your prediction: {self._shown(self.guess)}. {value}{gap} {self.why}"
 
     def __repr__(self) -> str:

@@ -5,6 +5,7 @@ Exercises of notebooks/04_the_array_is_rebuilt.ipynb."""
 from __future__ import annotations
 
 import copy
+import functools
 import re
 from collections.abc import Callable
 from decimal import Decimal
@@ -40,19 +41,21 @@ EX1 = Exercise(
 )
 EX3 = Exercise(
     "04.3",
-    look="a and d, printed under 'Growth: linear per turn, quadratic in total', and the two "
-    "parts of the quick model's formula above that cell, for n = 50 turns.",
-    idea="the quick model bills the first request's size once per turn, plus the growth sent "
-    "again and again; the share asked for is the growth part over the sum of both parts.",
-    example="with a = 100 tokens, d = 10 and 3 turns, the requests are 100, 110 and 120: 330 "
-    "billed, of which 10 + 20 = 30 is growth, a share of 0.091.",
+    look="the quick model above the cell under 'Growth: linear per turn, quadratic in total': "
+    "its two parts for a ticket of n turns, and the a and d that cell printed for this run.",
+    idea="the first request's part grows in step with n, the growth part with about n²: past "
+    "some n the second is the larger. Compare the two parts for a given n, and find the first "
+    "n where the growth part is more than the other.",
+    example="with a = 100 tokens and d = 50, 4 turns bill 400 + 50·6 = 700 (growth 300, less "
+    "than 400), and 6 turns bill 600 + 50·15 = 1,350 (growth 750, more than 600); 5 turns "
+    "bill 500 + 500: equal, not more.",
 )
 EX2 = Exercise(
     "04.2",
-    look="the tokens per request the check printed, before and after your compaction: which "
-    "requests shrank, which did not, and by how much. The `at` and `keep_last` of "
-    "compact_ticket decide both; a request with no more than keep_last messages to replace "
-    "does not shrink at all.",
+    look="the tokens per request, before and after your compaction (the check prints them once "
+    "every request keeps the rules): which requests shrank, which did not, and by how much. "
+    "The `at` and `keep_last` of compact_ticket decide both; a request with no more than "
+    "keep_last messages to replace does not shrink at all.",
     idea="compacting earlier shrinks every request after it, and keeping fewer messages shrinks "
     "each of them more; a request the compaction does not reach is sent as it was. The summary "
     "replaces the user's message, so it must restate the task, and say only what the turns it "
@@ -135,8 +138,8 @@ def _next_judge(request: Request, reply: Reply, results: list) -> Callable[[Any]
         if given != request:
             return (
                 "your function changed the request it was given: the record of what was already "
-                "sent now says something that was never sent. Build the next request as a new "
-                "list (and a new request), leaving the one you were given as it was"
+                "sent now says something that was never sent. The request you were given must "
+                "come out of your function as it went in"
             )
         if not isinstance(got, Request):
             return f"your function returned a {type(got).__name__}, not a Request"
@@ -171,9 +174,17 @@ def _next_judge(request: Request, reply: Reply, results: list) -> Callable[[Any]
                 f"({', '.join(m.role for m in rest) or 'none'})"
             )
         if results and rest[0].content != results:
+            same = sorted(rest[0].content, key=_call_id) == sorted(results, key=_call_id)
             return (
                 f"the tool message does not hold the {len(results)} result(s) as the caller gave "
-                "them (every one, failed ones too, in the order given)"
+                "them (every one, failed ones too)"
+                + (
+                    ", in the order of the calls: OpenAI and Anthropic pair a result with its "
+                    "call by id, but a Gemini call without an id is paired by position, so the "
+                    "calls' order is the one every format reads right"
+                    if same
+                    else ""
+                )
             )
         settings = ("model", "tools", "tool_choice", "max_tokens")
         changed = [s for s in settings if getattr(got, s) != getattr(request, s)]
@@ -193,10 +204,15 @@ def _next_judge(request: Request, reply: Reply, results: list) -> Callable[[Any]
     return judge
 
 
+def _call_id(block: Any) -> str:
+    return str(getattr(block, "call_id", ""))
+
+
 def _given_too(fn: Callable) -> Callable:
     """The learner's function, returning what it made and the request it was given afterwards
     (so a judge can tell a function that edits its argument)."""
 
+    @functools.wraps(fn)  # a stub check (``inspect.unwrap``) sees the learner's function
     def run(request: Request, reply: Reply, results: list) -> Any:
         got = fn(request, reply, results)
         return None if got is None or got is ... else (got, request)
@@ -226,50 +242,42 @@ def _quick_model(run: Trace) -> tuple[int, int]:
     return sent[0], round((sent[-1] - sent[0]) / (len(sent) - 1))
 
 
-def growth_share(run: Trace, turns: int = 50, repeats: float | None = None) -> float:
-    """The quick model's growth part of a ``turns``-turn ticket, as a fraction of its input
-    (``repeats``: how many times d is sent in all, n(n−1)/2 unless given)."""
+def crossover(a: int, d: int) -> int:
+    """The fewest turns n for which the quick model's growth part, d·n(n−1)/2, is more than
+    its first-request part, n·a (for d > 0)."""
+    n = 1
+    while d * n * (n - 1) / 2 <= n * a:
+        n += 1
+    return n
+
+
+def check_crossover(answer: Any, run: Trace) -> Result:
+    """From how many turns on the history sent again is more than half of a ticket's input."""
     a, d = _quick_model(run)
-    growth = d * (turns * (turns - 1) / 2 if repeats is None else repeats)
-    return growth / (turns * a + growth)
-
-
-def check_growth_share(answer: Any, run: Trace) -> Result:
-    expected = growth_share(run)
+    expected = crossover(a, d)
     value = as_number(answer)
-    near = Decimal("0.0005")  # 3 decimals: n²/2 in place of n(n−1)/2 moves the share by ~0.002
-    info = {"kind": "number", "expected": round(expected, 4), "tolerance": near}
-    places = -value.as_tuple().exponent if value is not None else 0
-    if value is not None and places <= 2 and abs(value - Decimal(repr(expected))) <= 0.005:
-        return not_yet(
-            EX3,
-            f"you gave {answer}: give the fraction to 3 decimals (or more); two places cannot "
-            "tell the right share from a near miss",
-            **info,
-        )
-    if value is not None:
-        n, counted = 50, "the first request brings no growth, the second d, the third 2·d, …"
-        slips = [
-            (growth_share(run, repeats=n * n / 2), f"counts the growth n²/2 times: {counted}"),
-            (growth_share(run, repeats=n * (n + 1) / 2), f"counts it n(n+1)/2 times: {counted}"),
-            (1 - expected, "is the share of the n·a part, not of the growth"),
-        ]
-        for share, what in slips:
-            far = abs(Decimal(repr(share)) - Decimal(repr(expected))) > near
-            if far and abs(value - Decimal(repr(share))) <= near:
-                return not_yet(EX3, f"you gave {answer}, which {what}", **info)
-        if 1 < value <= 100 and abs(value / 100 - Decimal(repr(expected))) <= near:
-            return not_yet(
-                EX3, f"{answer} looks like a percentage: give a fraction (0.5, not 50)", **info
-            )
+    info = {"kind": "number", "expected": expected, "tolerance": Decimal(0)}
+    if value is not None and value != expected and value == value.to_integral_value():
+        n = int(value)
+        if n >= 1:
+            growth, first = d * n * (n - 1) // 2, n * a
+            if growth > first:
+                what = (
+                    f"at {n} turns the growth part ({growth:,}) is already more than n·a "
+                    f"({first:,}); is it at fewer turns too?"
+                )
+            else:
+                what = f"at {n} turns the growth part ({growth:,}) is not more than n·a ({first:,})"
+            return not_yet(EX3, what, **info)
+    past = len(run.steps) >= expected
     return check_number(
         answer,
-        round(expected, 4),
+        expected,
         EX3,
-        tolerance=str(near),
         success=(
-            f"Right: {expected:.1%} of a 50-turn ticket's input is the history growing and being "
-            "sent again; the first request's size is the rest. On long tickets, shortening the "
+            f"Right: {expected} turns. From there on, most of what a ticket bills is the history "
+            f"sent again, and this {len(run.steps)}-turn run is "
+            f"{'already there' if past else 'not there yet'}: on long tickets, shortening the "
             "history (compaction) saves far more than trimming the system prompt."
         ),
     )
@@ -306,8 +314,8 @@ def check_compaction(
     if sum(after) >= GOAL_TOKENS:
         return not_yet(
             EX2,
-            f"per request {after}: {sum(after):,} input tokens in all, and the goal is less "
-            f"than {GOAL_TOKENS:,}",
+            f"per request {after} (the run sent {before}): {sum(after):,} input tokens in all, "
+            f"and the goal is less than {GOAL_TOKENS:,}",
             kind="function",
         )
     return Result(
@@ -376,7 +384,31 @@ def _compaction_problem(
             "read what it had not been shown: the trace becomes fiction (see 'The history is "
             "yours to edit'). Compact later, or summarise only what those turns showed"
         )
+    ahead = _names_from_later(summary, requests[first], requests[-1])
+    if ahead:
+        return (
+            f"your summary, from request {first + 1} on, names {ahead[0]!r}, which the run "
+            "only showed in a later turn: the model would read what it had not been shown yet "
+            "(the trace becomes fiction). Summarise only what the turns it replaces showed"
+        )
     return ""
+
+
+# a name a summary could only have copied from a turn: an id, a file, a CamelCase test name...
+_NAME_LIKE = re.compile(r"[A-Za-z][\w./:-]*\w")
+
+
+def _names_from_later(summary: str, replaced: Request, last: Request) -> list[str]:
+    """Names in ``summary`` that the run first showed after ``replaced`` was sent: absent from
+    that request (its messages and tools), present in the run's last request."""
+    import json
+
+    seen = json.dumps(replaced.to_json(), ensure_ascii=False)
+    later = json.dumps(last.to_json(), ensure_ascii=False)
+    names = [
+        w for w in _NAME_LIKE.findall(summary) if re.search(r"\d|_|\.\w|[a-z][A-Z]", w) or "-" in w
+    ]
+    return [w for w in names if w not in seen and w in later]
 
 
 def _task_words(task: str) -> list[str]:

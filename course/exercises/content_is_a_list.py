@@ -233,12 +233,21 @@ def _judge_reply(
                     "needs its result before the model can go on"
                 )
             return f"it runs {len(ids)} call(s) where the reply holds {len(run)}"
-        changed = [i for i, item in zip(ids, to_run, strict=True) if item != blocks[i]]
-        if changed:
-            return (
-                f"the call {changed[0]} is not the block as the reply sent it (keep its name "
-                "and input as they came)"
-            )
+        for i, item in zip(ids, to_run, strict=True):
+            block = blocks[i]
+            if item == block:
+                continue
+            missing = [k for k in block if k not in item]
+            if missing:
+                return (
+                    f"the call {i} is not the block as the reply sent it: its {missing[0]!r} "
+                    "key is gone (keep the whole block, as it came)"
+                )
+            added = [k for k in item if k not in block]
+            if added:
+                return f"the call {i} carries a {added[0]!r} key the reply's block does not have"
+            key = next(k for k in block if item[k] != block[k])
+            return f"the call {i} is not the block as the reply sent it: its {key!r} differs"
         return None
 
     return judge
@@ -285,9 +294,11 @@ def responses_items_why(crash: Request) -> str:
     )
     texts = kinds.count("message")
     return (
-        f"{len(crash.messages)} neutral messages become {texts} message items (the user's and "
+        f"The {len(crash.messages)} neutral messages (the system prompt one of them) become "
+        f"{texts} message items (the user's and "
         f"the narrations), {calls} function_call items and {results} function_call_output items: "
         f"every call and every result is an item of its own, and the system prompt goes to "
         f"`instructions`, not into the list.{reasoning} Anthropic needs {anthropic} messages "
-        f"(both results in one), the flat struct {len(flat)}."
+        f"(the system prompt apart, both results in one), the flat struct {len(flat)} (the "
+        "system prompt among them, each result its own)."
     )

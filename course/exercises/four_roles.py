@@ -29,13 +29,16 @@ EX1 = Exercise(
 )
 EX2 = Exercise(
     "02.2",
-    look="the cell under 'One conversation, four spellings' that prints the start of each system "
-    "prompt from all four bodies, and what it reads for Gemini.",
-    idea="only OpenAI Chat keeps the system prompt in its list of messages; the other three "
-    "formats give it a top-level field of their own. And a text can come whole, or as a list "
-    "of parts or blocks whose texts together are the prompt.",
+    look="the cell under 'One conversation, four spellings' that prints the start of each "
+    "system prompt from the four bodies: the key that leads to it in each, and whether what "
+    "it finds is a string or a list.",
+    idea="each format keeps the system prompt in a place of its own, a message at the head of "
+    "its list or a top-level field, and the two OpenAI formats accept either a field or a "
+    "message for it (see the three differences above). A text can come whole, or as a list of "
+    "parts or blocks whose texts together are the prompt.",
     example="a Gemini systemInstruction with parts [{'text': 'Be '}, {'text': 'brief.'}] holds the "
-    "prompt 'Be brief.'.",
+    "prompt 'Be brief.'; a Responses body with no instructions whose input starts with a "
+    "developer message 'Be brief.' holds the same prompt.",
 )
 
 
@@ -103,6 +106,20 @@ def check_pasted_note(pasted: Any, note: str, injected: Request | None = None) -
             "adds the note to the end of the system prompt, it does not put the note in its place",
             **info,
         )
+    if not pasted.messages[0].text.startswith(policy.rstrip()):
+        return not_yet(
+            EX1,
+            "the system message holds the policy and the note, but the note comes first: the "
+            "exercise adds it to the end of the system prompt",
+            **info,
+        )
+    if pasted.tools != before.tools:
+        return not_yet(
+            EX1,
+            f"your request has {len(pasted.tools)} tool(s), the ticket {len(before.tools)}: "
+            "keep the tools as they were, only the system prompt and the last two messages change",
+            **info,
+        )
     if pasted.messages[1:] != before.messages[1:]:
         return not_yet(
             EX1,
@@ -125,8 +142,9 @@ def check_pasted_note(pasted: Any, note: str, injected: Request | None = None) -
 def check_system_text(fn: Any) -> Result:
     """The learner's ``system_text(body, format)`` on the crash-triage opening (a conversation the
     lesson never rendered) in all four formats, plus spellings the providers also accept: a Chat
-    ``developer`` message whose content is a list of text parts, an Anthropic ``system`` given as
-    a list of text blocks (as lesson 06 sends it, with ``cache_control``), and a Gemini
+    ``developer`` message whose content is a list of text parts, a Responses body with no
+    ``instructions`` but a ``developer`` message first in ``input``, an Anthropic ``system``
+    given as a list of text blocks (as lesson 06 sends it, with ``cache_control``), and a Gemini
     ``systemInstruction`` of two text parts. Whitespace between joined parts does not matter."""
     import copy
 
@@ -145,6 +163,11 @@ def check_system_text(fn: Any) -> Result:
     }
     blocks = copy.deepcopy(bodies["anthropic"])
     blocks["system"] = [{"type": "text", "text": expected, "cache_control": {"type": "ephemeral"}}]
+    in_input = copy.deepcopy(bodies["openai-responses"])
+    del in_input["instructions"]
+    in_input["input"].insert(
+        0, {"role": "developer", "content": [{"type": "input_text", "text": expected}]}
+    )
     parts = copy.deepcopy(bodies["gemini"])
     cut = expected.index("\n") + 1  # two parts that join back into the prompt
     parts["systemInstruction"]["parts"] = [{"text": expected[:cut]}, {"text": expected[cut:]}]
@@ -174,6 +197,7 @@ def check_system_text(fn: Any) -> Result:
 
     cases = [case(f, bodies[f], "the usual shape") for f in formats] + [
         case("openai-chat", developer, "a developer message with a list of text parts"),
+        case("openai-responses", in_input, "no instructions, a developer message in input"),
         case("anthropic", blocks, "a system given as a list of text blocks"),
         case("gemini", parts, "a systemInstruction of two text parts", expected[:cut]),
     ]
@@ -183,9 +207,9 @@ def check_system_text(fn: Any) -> Result:
         EX2,
         success=(
             "Right: one system prompt, four places, and more than one spelling: messages[0] "
-            "(system or developer, a string or text parts) in Chat, instructions in Responses, "
-            "system (a string or text blocks) in Anthropic, systemInstruction's parts (all of "
-            "them) in Gemini"
+            "(system or developer, a string or text parts) in Chat, instructions or the first "
+            "input message in Responses, system (a string or text blocks) in Anthropic, "
+            "systemInstruction's parts (all of them) in Gemini"
         ),
     )
 

@@ -15,7 +15,6 @@ from course.exercises import (
     Exercise,
     Result,
     check_cases,
-    check_text,
     check_value,
     not_answered,
     not_yet,
@@ -23,12 +22,13 @@ from course.exercises import (
 
 EX1 = Exercise(
     "01.1",
-    look="the headers of the two requests side by side, as the dump under 'What went over the "
-    "wire' prints them: `first_exchange` and `second_exchange` hold the same lists of "
-    "(name, value) pairs.",
-    idea="the two requests went to the same place with the same client and the same key; only "
-    "the body changed. One header's value is computed from the body itself.",
-    example="a request whose body grows from 10 bytes to 25 changes exactly one header, by 15.",
+    look="the head of the request under 'What went over the wire': each header is a name and a "
+    "value, and `first_exchange.request_headers` holds them as a list of (name, value) pairs.",
+    idea="HTTP reads a header's name in any letter case and ignores the order of the headers, "
+    "so compare the two requests name by name, not line by line; a header only one of them "
+    "carries changed too.",
+    example="[('Accept', 'a'), ('X-Try', '0')] then [('x-try', '1'), ('accept', 'a')] differ in "
+    "one header: x-try, from '0' to '1'.",
 )
 EX2 = Exercise(
     "01.2",
@@ -43,31 +43,141 @@ EX2 = Exercise(
 )
 EX3 = Exercise(
     "01.3",
-    look="the dump under 'What went over the wire': which line carries the key, and which part of "
-    "the cell under 'Send it' put it there.",
-    idea="the server can only refuse a request that really arrived without its key; the check "
-    "reads the answer to such a request (the response object, not its text).",
-    example="a curl call to the same URL with the body but no authorization header gets the same "
-    "refusal as yours should.",
+    look="the dump under 'What went over the wire' (which line carries the key, and which part of "
+    "the cell under 'Send it' put it there), and the last message of `body` now.",
+    idea="a request can break two rules at once, and the server answers it with one refusal: "
+    "the first fault it meets. The check reads the request your response answers (its method, "
+    "path, headers and body), so that request must carry both faults.",
+    example="a request without the key whose messages end with an assistant's call and nothing "
+    "after it breaks both rules; the same with the tool's answer after the call breaks one.",
 )
 
 
-def check_changed_header(answer: str, first: Any, second: Any) -> Result:
-    """The header(s) whose value differs between two recorded requests (any letter case)."""
-    names = [k for k, _ in second.request_headers]
-    changed = [k.lower() for k in names if first.header(k) != second.header(k)]
-    expected = changed[0] if changed else "(none)"
-    return check_text(
-        answer,
-        expected,
-        EX1,
-        spellings=changed[1:],
-        ignore_case=True,  # HTTP header names are case-insensitive (RFC 9110, section 5.1)
-        success=(
-            f"Right: {expected}, {first.header(expected)} -> {second.header(expected)} bytes. "
-            "Same path, same client, same key: only the body grew, by the two messages you "
-            "appended."
+# ---- 01.1: which headers changed, as a function -------------------------------------------------
+
+_SDK_HEADERS = [  # what openai-python 3.57.0 sent the stand-in (tests/fixtures/sdk), key redacted
+    ("Host", "127.0.0.1:8080"),
+    ("Accept-Encoding", "gzip, deflate"),
+    ("Connection", "keep-alive"),
+    ("authorization", "Bearer <redacted>"),
+    ("accept", "application/json"),
+    ("content-type", "application/json"),
+    ("user-agent", "OpenAI/Python 3.57.0"),
+    ("x-stainless-lang", "python"),
+    ("x-stainless-package-version", "3.57.0"),
+    ("x-stainless-retry-count", "0"),
+    ("x-stainless-read-timeout", "600"),
+    ("Content-Length", "5373"),
+]
+
+
+def _with(headers: list, changes: dict[str, str | None]) -> list[tuple[str, str]]:
+    """``headers`` with the values of ``changes`` (names in lower case; None drops the header);
+    a name ``headers`` lacks goes last."""
+    out = [(k, changes.get(k.lower(), v)) for k, v in headers]
+    have = {k.lower() for k, _ in headers}
+    new = [(k, v) for k, v in changes.items() if k not in have]
+    return [(k, v) for k, v in out + new if v is not None]
+
+
+def _header_changes(first: list, second: list) -> dict[str, tuple[str | None, str | None]]:
+    before = {k.lower(): v for k, v in first}
+    after = {k.lower(): v for k, v in second}
+    return {
+        k: (before.get(k), after.get(k))
+        for k in {**before, **after}
+        if before.get(k) != after.get(k)
+    }
+
+
+def _judge_changes(first: list, second: list) -> Callable[[Any], str | None]:
+    expected = _header_changes(first, second)
+    one_sided = {k for k, (a, b) in expected.items() if a is None or b is None}
+
+    def judge(got: Any) -> str | None:
+        if not isinstance(got, dict):
+            kind = type(got).__name__
+            return f"your function returned {kind}, not a dict of name -> (before, after)"
+        if got == expected:
+            return None
+        lower = {str(k).lower(): v for k, v in got.items()}
+        if lower == expected or len(lower) < len(got):
+            return "give each name in lower case, once: HTTP does not tell Host from host"
+        extra = sorted(set(lower) - set(expected))
+        if extra:
+            return (
+                f"it reports {extra[0]!r}, which both requests send with the same value (its "
+                "name may be spelled in another letter case, or stand elsewhere in the list)"
+            )
+        missing = sorted(set(expected) - set(lower))
+        if missing:
+            if missing[0] in one_sided:
+                return (
+                    f"it misses {missing[0]!r}, which only one of the two requests carries: a "
+                    "header that appears or disappears has changed too"
+                )
+            return f"it misses {missing[0]!r}, whose value is not the same in the two requests"
+        name = next(k for k in expected if lower[k] != expected[k])
+        return (
+            f"for {name!r} it gives {lower[name]!r}: give the value in the first request, then "
+            "in the second (None where that request has no such header)"
+        )
+
+    return judge
+
+
+def check_header_changes(fn: Any, first: Any = None, second: Any = None) -> Result:
+    """The learner's ``header_changes(first, second)`` (two lists of (name, value) pairs) on
+    hidden pairs of requests: an SDK's retry, a resend, another order and letter case, a header
+    dropped and one added; then on ``first`` and ``second``, the lesson's two recorded requests."""
+    sdk = _SDK_HEADERS
+    httpx_like = [
+        ("Host", "127.0.0.1:8080"),
+        ("Accept", "*/*"),
+        ("User-Agent", "python-httpx/0.28.1"),
+        ("authorization", "Bearer <redacted>"),
+        ("Content-Length", "913"),
+        ("Content-Type", "application/json"),
+    ]
+    shuffled = [(k.lower(), v) for k, v in reversed(_with(httpx_like, {"content-length": "1388"}))]
+    pairs = [
+        (
+            "the OpenAI SDK sending the same body again after a failure",
+            sdk,
+            _with(sdk, {"x-stainless-retry-count": "1"}),
         ),
+        ("the same request sent twice", sdk, list(sdk)),
+        ("a longer body, the headers in another order and letter case", httpx_like, shuffled),
+        (
+            "the key moved from one header to another",
+            httpx_like,
+            _with(httpx_like, {"authorization": None, "x-api-key": "<redacted>"}),
+        ),
+    ]
+    lesson = None
+    if first is not None and second is not None:
+        lesson = (first.request_headers, second.request_headers)
+        pairs.append(("this lesson's two recorded requests", *lesson))
+    cases = [Case(name, (a, b), _judge_changes(a, b)) for name, a, b in pairs]
+    found = ""
+    if lesson is not None:
+        changed = _header_changes(*lesson)
+        found = (
+            " On this lesson's two requests: "
+            + ", ".join(f"{k} {a} -> {b}" for k, (a, b) in sorted(changed.items()))
+            + (
+                ", the one header computed from the body (its size in bytes): same path, same "
+                "client, same key, a longer body"
+                if set(changed) == {"content-length"}
+                else ""
+            )
+        )
+    return check_cases(
+        fn,
+        cases,
+        EX1,
+        success="Right: names compared in any letter case and any order, and a header that "
+        "appears or disappears counted as a change." + found,
     )
 
 
@@ -139,6 +249,42 @@ def _hidden_cases() -> list[tuple[str, dict, dict]]:
     ]
 
 
+def _same_calls(got: Any, sent: list[dict]) -> bool:
+    """Whether ``got`` holds the calls of ``sent``: same ids, names and arguments (the arguments
+    as the same JSON, however spaced)."""
+
+    def key(call: Any) -> tuple:
+        function = call.get("function") or {}
+        try:
+            arguments = json.loads(function.get("arguments"))
+        except (TypeError, ValueError):
+            arguments = function.get("arguments")
+        return call.get("id"), function.get("name"), json.dumps(arguments, sort_keys=True)
+
+    if not isinstance(got, list) or not all(isinstance(c, dict) for c in got):
+        return False
+    return [key(c) for c in got] == [key(c) for c in sent]
+
+
+def _assistant_differs(got: Any, message: dict) -> str | None:
+    """Why ``got`` is not the reply's ``message`` sent back, or None. What matters is what the
+    model reads: the role, the text (None and "" alike) and the calls with their ids; the fields
+    only a response carries (``refusal``, ``annotations``) may stay or go."""
+    if not isinstance(got, dict) or got.get("role") != "assistant":
+        return "the message right after the others is not the reply's assistant message"
+    if (got.get("content") or None) != (message.get("content") or None):
+        return (
+            "the reply's message is back, but not its text as it came: the model would not "
+            "read what it said"
+        )
+    if not _same_calls(got.get("tool_calls"), message["tool_calls"]):
+        return (
+            "the reply's message is back, but not its tool_calls as they came (each call's id, "
+            "name and arguments)"
+        )
+    return None
+
+
 @dataclass
 class _Attempt:
     """What the learner's ``next_body`` did on one case: its result, and what it did on the way."""
@@ -185,8 +331,9 @@ def _judge_next_body(body: dict, reply: dict, post: Callable[[Any], Any]):
                 f"the new body does not start with the {len(before)} messages sent before: the "
                 "provider keeps nothing, so the model would not see them"
             )
-        if len(sent) <= len(before) or sent[len(before)] != message:
-            return "the reply's message is not in the new body as it came, right after the others"
+        why = _assistant_differs(sent[len(before)] if len(sent) > len(before) else None, message)
+        if why:
+            return why
         answers = sent[len(before) + 1 :]
         outputs = [
             _output(c["function"]["name"], json.loads(c["function"]["arguments"])) for c in calls
@@ -240,27 +387,96 @@ def check_next_body(fn: Any, provider: Any) -> Result:
     )
 
 
+CHAT_PATH = "/v1/chat/completions"
+
+
+def _sent(answer: Any) -> tuple[str, str, bool, Any]:
+    """(method, path, whether it carried a key, its JSON body or None) of the request that
+    ``answer`` answers."""
+    try:
+        request = answer.request
+        headers = {k.lower() for k in request.headers}
+        key = bool(headers & {"authorization", "x-api-key", "x-goog-api-key", "api-key"})
+        method, path, content = request.method, request.url.path, request.content
+    except (AttributeError, RuntimeError):  # not an httpx response: judge by the status alone
+        return "POST", CHAT_PATH, answer.status_code != 401, None
+    try:
+        return method, path, key, json.loads(content)
+    except ValueError:
+        return method, path, key, None
+
+
+def _unanswered(body: Any) -> bool:
+    """Whether ``body`` ends with an assistant message whose calls have no answer."""
+    try:
+        last = body["messages"][-1]
+        return last.get("role") == "assistant" and bool(last.get("tool_calls"))
+    except (TypeError, KeyError, IndexError, AttributeError):
+        return False
+
+
 def check_missing_key(answer: Any, provider: Any) -> Result:
-    """``answer``: the response to a request sent without the key. Checks what the server got."""
+    """``answer``: the response to the lesson's second body sent without the key and without
+    its last message (the tool's answer). Reads the request the response answers (method, path,
+    headers, body) to say what differs, then shows what the same body gets with the key."""
+    import httpx
+
+    from standin import LOCAL_KEY
+
     early = _blank_or_not_a_response(answer, EX3)
     if early is not None:
         return early
+    method, path, key, sent = _sent(answer)
     status = answer.status_code
-    if status != 401:  # 401: the provider's answer to a request that carries no usable key
+    if method != "POST":
         return not_yet(
             EX3,
-            f"the provider answered {status}: that request still carried a key; leave the "
-            "headers argument out",
+            f"that request was a {method} and the provider answered {status}: a chat request "
+            "is a POST, as in the cell under 'Send it'",
         )
-    try:
-        message = answer.json()["error"]["message"]
-    except (ValueError, KeyError, TypeError):
-        message = answer.text[:80]
+    if path != CHAT_PATH:
+        return not_yet(
+            EX3,
+            f"that request went to {path} (the provider answered {status}): send it to the same "
+            "path as before",
+        )
+    if key:
+        return not_yet(
+            EX3,
+            f"that request still carried a key, so the provider answered {status}: leave the "
+            "key's header out",
+        )
+    if sent is not None and not _unanswered(sent):
+        return not_yet(
+            EX3,
+            "no key, right; but the body you sent does not end with a call left unanswered: "
+            "leave the tool's answer out, so the body breaks a rule too",
+        )
+    if status != 401:  # 401: the provider's answer to a request that carries no usable key
+        return not_yet(EX3, f"the provider answered {status}, not a refusal for a missing key")
+
+    def said(response: Any) -> str:
+        try:
+            return str(response.json()["error"]["message"])
+        except (ValueError, KeyError, TypeError):
+            return response.text[:80]
+
+    then = ""
+    if sent is not None:
+        keyed = httpx.post(
+            f"{provider.url}{CHAT_PATH}",
+            headers={"authorization": f"Bearer {LOCAL_KEY}"},
+            json=sent,
+        )
+        then = (
+            f" With the key, the same body gets {keyed.status_code}: {said(keyed)!r}. The "
+            "provider checked the key before it read the body: fix faults in the order the "
+            "server finds them."
+        )
     return Result(
         True,
-        f"Right: {status}, {message!r} (OpenAI's own words). The key "
-        "rides in the authorization header of every request, so every dump in this series "
-        "redacts it.",
+        f"Right: {status}, {said(answer)!r} (OpenAI's words, as the stand-in repeats them). "
+        f"Not a word about the body.{then}",
         EX3,
         expected="a refusal of the request sent with no key",
     )

@@ -6,8 +6,9 @@ Exercises of notebooks/08_reading_a_real_request.ipynb: four unlabelled dumps, f
 named only "A" to "D". Each has one bug a real codebase produced. Two of them break the rules
 of the list (the provider answers 400); two are valid JSON the provider accepts and that are
 still wrong: only someone reading the request finds those. Which dump has which bug is for the
-learner to find; the checks know (exercise 1). Exercise 2 runs the learner's ``repair`` on
-dumps they have not seen, with the same bugs in other places, and sends each result to a local
+learner to find; the checks know (exercise 1). Exercise 2 runs the learner's ``fix_order`` on
+dumps they have not seen whose bugs break the order of the list; exercise 3 (optional) runs
+their ``repair`` on dumps with all four bugs in other places. Both send each result to a local
 provider.
 """
 
@@ -30,8 +31,9 @@ _LETTERS = {"A": BUGS[2], "B": BUGS[0], "C": BUGS[3], "D": BUGS[1]}  # a fixed s
 
 EX1 = Exercise(
     "08.1",
-    look="what the provider and check() said about each dump, then each dump beside the "
-    "captured request, with the five checks of the first half of the lesson in hand.",
+    look="each dump beside the sound request, compared in code rather than by eye: its tools "
+    "with `first_turn`'s (nine definitions are long; compare them one by one), its messages with "
+    "`captured`'s, by role and by id; and what the provider and check() said about each.",
     idea="two bugs break a rule of the list, so the provider refuses them; two break no rule and "
     "only reading finds them: something that should be there and is not, and text that is "
     "there twice.",
@@ -40,14 +42,26 @@ EX1 = Exercise(
 )
 EX2 = Exercise(
     "08.2",
+    look="the case the check names: in that dump, each tool message's tool_call_id beside the "
+    "ids of the calls in the assistant messages, and where each sits.",
+    idea="a result belongs right after the assistant message that holds its call: the ids fix "
+    "the order, not the place where a retry left the results. A result whose id no message "
+    "calls has no place at all. Nothing else moves or changes.",
+    example="[system, user, tool answering c1, assistant calling c1] is repaired to [system, "
+    "user, assistant calling c1, tool answering c1]; [system, tool answering c9], where no "
+    "message calls c9, to [system].",
+)
+EX3 = Exercise(
+    "08.3",
     look="the case the check names, and the first place where your repaired body differs from "
     "what a sound request of that ticket would hold; `first` is that ticket's first request.",
     idea="each of the lesson's five checks, turned around, is a repair: whatever breaks one is "
     "what to undo, and what never changes during a ticket can be read from its first request. "
     "Nothing else in the body may move or change.",
-    example="[system, user, tool answering c1, assistant calling c1] is repaired to [system, "
-    "user, assistant calling c1, tool answering c1]; [system, tool answering c9], where no "
-    "message calls c9, to [system].",
+    example="a body whose tools lack one description that the first request's tools have gets "
+    "the first request's tools back; a user message holding the system prompt's text goes, and "
+    "the messages around it stay where they were; a result left before its call, or with no "
+    "call at all, is handled as in exercise 2.",
 )
 
 
@@ -282,27 +296,85 @@ def _repair_judge(sound: dict, post: Callable[[dict], str]) -> Callable[[Any], s
     return judge
 
 
+def _order_cases(model: str) -> list[tuple[str, dict, dict]]:
+    """The hidden dumps of exercise 2: (what the case is, the dump, the sound body)."""
+    longer = _longer_ticket(model)
+    sound_trimmed = copy.deepcopy(longer)
+    del sound_trimmed["messages"][1:6]
+    _, ct_later = _crash_triage_ticket(model)
+    settings = {**longer, "temperature": 0.2, "tool_choice": "auto"}
+
+    def results_first(body: dict) -> dict:  # every result of the last turn before its calls
+        body = copy.deepcopy(body)
+        calls = max(i for i, m in enumerate(body["messages"]) if m.get("tool_calls"))
+        tail = body["messages"][calls:]
+        body["messages"][calls:] = [*tail[1:], tail[0]]
+        return body
+
+    return [
+        (
+            "a retry that put a result before its call",
+            results_first(_turn_two(model)),
+            _turn_two(model),
+        ),
+        ("results before their two parallel calls", results_first(longer), longer),
+        ("history trimmed from the front", _trim(longer), sound_trimmed),
+        ("a trimmed history, then a retry", results_first(_trim(longer)), sound_trimmed),
+        ("a retry in another agent's ticket", results_first(ct_later), ct_later),
+        ("a sound dump, with settings of its own", copy.deepcopy(settings), settings),
+    ]
+
+
+def _posting(provider: Any) -> Callable[[dict], str | None]:
+    """Send a body to ``provider``: None when it answers 200, else what it said."""
+    import httpx
+
+    from standin import LOCAL_KEY
+
+    def post(body: dict) -> str | None:
+        sent = httpx.post(
+            f"{provider.url}/v1/chat/completions",
+            headers={"authorization": f"Bearer {LOCAL_KEY}"},
+            json=body,
+            timeout=30,
+        )
+        if sent.status_code == 200:
+            return None
+        return f"the provider answered {sent.status_code}: {sent.text[:160]}"
+
+    return post
+
+
+def check_fix_order(fix_order: Callable[[dict], dict], model: str) -> Result:
+    """Run the learner's ``fix_order(body)`` on hidden dumps whose bugs break the order of the
+    list (a result before its call, a result whose call is gone, both, a sound dump); each
+    repaired body must be the sound request, and a fresh local provider must answer it 200."""
+    from standin import LocalProvider
+
+    with LocalProvider("echo") as provider:
+        post = _posting(provider)
+        cases = [
+            Case(name, (dump,), _repair_judge(sound, post))
+            for name, dump, sound in _order_cases(model)
+        ]
+        return check_cases(
+            fix_order,
+            cases,
+            EX2,
+            success="Right: every result sits right after its call again, a result without "
+            "its call is gone, and the provider takes each body. These two are the bugs the "
+            "provider refuses; the other two of BUGS it takes without a word",
+        )
+
+
 def check_repair(repair: Callable[[dict, dict], dict], model: str) -> Result:
     """Run the learner's ``repair(body, first)`` on hidden dumps (other tickets, other ids, bugs
     in other places, two at once, a sound one); each repaired body must be the sound request,
     and a fresh local provider must answer it 200."""
-    import httpx
-
-    from standin import LOCAL_KEY, LocalProvider
+    from standin import LocalProvider
 
     with LocalProvider("echo") as provider:
-
-        def post(body: dict) -> str | None:
-            sent = httpx.post(
-                f"{provider.url}/v1/chat/completions",
-                headers={"authorization": f"Bearer {LOCAL_KEY}"},
-                json=body,
-                timeout=30,
-            )
-            if sent.status_code == 200:
-                return None
-            return f"the provider answered {sent.status_code}: {sent.text[:160]}"
-
+        post = _posting(provider)
         cases = [
             Case(name, (dump, first), _repair_judge(sound, post))
             for name, dump, first, sound in _repair_cases(model)
@@ -310,7 +382,7 @@ def check_repair(repair: Callable[[dict, dict], dict], model: str) -> Result:
         return check_cases(
             repair,
             cases,
-            EX2,
+            EX3,
             success="Right: every dump comes back as the sound request of its ticket, and the "
             "provider takes each one. Run it on your own agent's dumps before you send them",
         )

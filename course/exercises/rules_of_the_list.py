@@ -2,7 +2,8 @@
 
 Exercises of notebooks/10_rules_of_the_list.ipynb: 10.1 runs the learner's ``compact`` on
 histories they have not seen and judges each result by the rules of the list in all four wire
-formats; 10.2 prices the cut; 10.3 (optional) reads another provider's error text."""
+formats; the optional ones: 10.2 prices the cut, 10.3 reads another provider's error text, 10.4
+runs ``compact`` on every kind of history (no system prompt, keep_last=0, nothing to drop)."""
 
 from __future__ import annotations
 
@@ -146,28 +147,63 @@ def _compact_judge(history: list[Message], keep_last: int, summary: str, model: 
     return judge
 
 
-def check_compact(compact: Callable[..., list[Message]], model: str) -> Result:
-    """Run the learner's ``compact(history, keep_last, summary)`` on the hidden histories."""
+def _compact_cases(model: str, every_history: bool) -> list[Case]:
     from helpers.examples import sundry
 
     summary = "The buyer wants a refund for a damaged item; the order was found."
-    cases = [
+    histories = _histories(model)
+    if not every_history:  # exercise 1: a system prompt, keep_last >= 1, something to drop
+        histories = histories[:_WITH_SYSTEM_AND_SOMETHING_TO_DROP]
+    return [
         Case(
             name,
             (history, keep, summary),
             _compact_judge(history, keep, summary, model, sundry.TOOLS),
         )
-        for name, history, keep in _histories(model)
+        for name, history, keep in histories
     ]
+
+
+_WITH_SYSTEM_AND_SOMETHING_TO_DROP = 4  # the first cases of _histories
+
+
+def check_compact_cut(compact: Callable[..., list[Message]], model: str) -> Result:
+    """Exercise 10.1: run the learner's ``compact(history, keep_last, summary)`` on hidden
+    histories that start with a system prompt and have more than ``keep_last`` (at least 1)
+    messages after it: the cut must land where the rules of the list allow."""
     return check_cases(
         compact,
-        cases,
+        _compact_cases(model, every_history=False),
         EX1,
         success="Right: every history keeps the system prompt, the summary and as much of its "
         "end as the rules allow, and every result is accepted in all four formats. Cut "
-        "only where no call waits for its result; and mind keep_last=0, where a slice "
-        "from the end takes everything",
+        "only where no call waits for its result",
     )
+
+
+def check_compact(compact: Callable[..., list[Message]], model: str) -> Result:
+    """Exercise 10.4 (optional): the same ``compact`` on every hidden history, also one with no
+    system prompt, ``keep_last=0`` and one with nothing to drop."""
+    return check_cases(
+        compact,
+        _compact_cases(model, every_history=True),
+        EX4,
+        success="Right: every history keeps its system prompt (if any), the summary and as much "
+        "of its end as the rules allow, and every result is accepted in all four formats. "
+        "keep_last=0 is the trap: a slice from the end by 0 takes everything",
+    )
+
+
+EX4 = Exercise(
+    "10.4",
+    look="the case the check names: does that history have a system prompt, how many messages "
+    "does it have after it, and what does your function keep of it?",
+    idea="the same cut as in exercise 1; what changes is what surrounds it: the summary opens "
+    "the list when there is no system prompt, keeping none of the history keeps none of it, and "
+    "a history with nothing to drop needs no summary.",
+    example="with keep_last=0, [system, user, assistant] becomes [system, summary]; and [user, "
+    "assistant] with keep_last=2 goes out as it is.",
+)
 
 
 EX2 = Exercise(
@@ -212,11 +248,15 @@ def check_order_error(answer: Any, broken: Request, provider: Any) -> Result:
     if isinstance(answer, httpx.Response):  # the response itself: its JSON holds the text
         answer = answer.json() if answer.content else answer.text
     if isinstance(answer, str) and answer.lstrip().startswith("{"):  # the raw JSON text
+        import ast
         import contextlib
         import json
 
-        with contextlib.suppress(ValueError):  # not JSON after all: compared as a text
+        try:
             answer = json.loads(answer)
+        except ValueError:  # str() of the JSON read as a dict prints Python, not JSON
+            with contextlib.suppress(ValueError, SyntaxError):  # else compared as a text
+                answer = ast.literal_eval(answer)
     if isinstance(answer, dict):  # the whole response, or its "error" object
         inner = answer.get("error", answer)
         answer = inner.get("message", answer) if isinstance(inner, dict) else inner
@@ -263,9 +303,9 @@ def check_cheapest_compaction(
         EX2,
         success=(
             f"Right: at={best[0]}, ${cheapest:.6f} against ${as_is:.6f} sent as is (if the "
-            "model makes the same calls after the cut). Earlier, and every later request is "
-            "shorter, but the early cut also drops most of what was cached; the cheapest point "
-            "is not the best one if the summary loses what the agent needs."
+            "model makes the same calls after the cut). Compacting earlier makes every later "
+            "request shorter, but it also throws away more of what the cache held; and the "
+            "cheapest point is not the best one if the summary loses what the agent needs."
             + (_with_summary_call(costs, requests, summary, model, ask, as_is) if ask else "")
         ),
     )

@@ -1,31 +1,27 @@
 """Used in lessons: 00.
 
-Exercises of notebooks/00_start_here.ipynb."""
+Exercises of notebooks/00_start_here.ipynb: count what a chat body's messages cost, and the
+explanation of the lesson's French prediction."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
-from course.exercises import Exercise, Result, as_number, check_function, check_number, not_yet
+from course.exercises import Case, Exercise, Result, check_cases
 
 POLICY = "Refunds above $150 need a human."
 POLICY_FR = "Les remboursements de plus de 150 $ nécessitent un humain."
 
 EX1 = Exercise(
     "00.1",
-    look="the cell under 'Your first look at the wire': what it built from the encoding's name, "
-    "and what it got back for POLICY.",
-    idea="a tokenizer turns text into a list of token ids, and the count is how long that list "
-    "is; the encoding's name picks the vocabulary.",
-    example="'Hello, world!' became a list of 4 ids in the environment check at the top: its "
-    "count is 4, in either encoding.",
-)
-EX2 = Exercise(
-    "00.2",
-    look="the French sentence the cell prints, counted once in each of the two encodings.",
-    idea="the same text costs a different number of tokens under a different vocabulary; 'how "
-    "many more' is the gap between the two counts, the older encoding's minus the newer one's.",
-    example="a text of 10 tokens in one encoding and 7 in another needs 3 more in the first.",
+    look="the cell under 'Your first look at the wire' (what it made from the encoding's name, "
+    "and what it got back for one text), and the shape of `messages` in the exercise text.",
+    idea="the model reads each message's text on its own, so a body's count is the counts of its "
+    "messages added up, each in the encoding the function is given; a message with no text "
+    "adds nothing.",
+    example="'Hi' (1 token in o200k_base), 'Where is my order?' (5) and a message that only "
+    "calls a tool (no text) cost 1 + 5 + 0 = 6 tokens.",
 )
 
 
@@ -35,61 +31,115 @@ def _count(text: str, encoding: str) -> int:
     return len(tiktoken.get_encoding(encoding).encode(text))
 
 
-def check_token_counter(count_tokens: Callable[[str, str], int]) -> Result:
-    """Call the learner's ``count_tokens(text, encoding_name)`` on texts it has not seen."""
-    cases = [
-        ((text, name), _count(text, name))
-        for text, name in (
-            (POLICY, "o200k_base"),
-            (POLICY_FR, "cl100k_base"),
-            ("Where is my order SO-48213?", "o200k_base"),
-            ("", "cl100k_base"),
-        )
-    ]
-    return check_function(
-        count_tokens,
-        cases,
-        EX1,
-        describe=lambda args: f"{args[0]!r} in {args[1]}",
-        success=(
-            f"Right: your function counts like the tokenizer does (POLICY is "
-            f"{_count(POLICY, 'o200k_base')} tokens in o200k_base). Every one of them is billed "
-            "on every request."
-        ),
+def french_why() -> str:
+    """Why ``POLICY_FR`` costs more in ``cl100k_base`` than in ``o200k_base``, from the two
+    tokenizers: the explanation of the lesson's prediction."""
+    import tiktoken
+
+    older, newer = (tiktoken.get_encoding(n) for n in ("cl100k_base", "o200k_base"))
+    old, new = len(older.encode(POLICY_FR)), len(newer.encode(POLICY_FR))
+    return (
+        f"{old} tokens in cl100k_base, {new} in o200k_base. The newer vocabulary holds "
+        f"{newer.n_vocab:,} pieces against {older.n_vocab:,}: more French words are one piece."
     )
 
 
-def check_french_difference(answer: int) -> Result:
-    """How many more tokens does ``cl100k_base`` need than ``o200k_base`` for ``POLICY_FR``?"""
-    import tiktoken
+def _hidden_bodies() -> list[tuple[str, list[dict], str]]:
+    """(what the case is, the messages, the encoding): texts the lesson never counted."""
+    from helpers.examples import crash_triage
 
-    older, newer = _count(POLICY_FR, "cl100k_base"), _count(POLICY_FR, "o200k_base")
-    value = as_number(answer)
-    if value == newer - older:
-        return not_yet(
-            EX2,
-            "your number has the wrong sign: the question asks how many *more* tokens the older "
-            "encoding needs than the newer one",
-            expected=older - newer,
-            kind="number",
-        )
-    for name, alone in (("cl100k_base", older), ("o200k_base", newer)):
-        if value == alone:
-            return not_yet(
-                EX2,
-                f"{answer} is {name}'s count alone: the question asks for the difference "
-                "between the two counts",
-                expected=older - newer,
-                kind="number",
+    trace = crash_triage.CRASH_REPORT.splitlines()
+    call = {"id": "call_1", "type": "function", "function": {"name": "lookup", "arguments": "{}"}}
+    return [
+        (
+            "a French conversation, in cl100k_base",
+            [
+                {"role": "system", "content": POLICY_FR},
+                {
+                    "role": "user",
+                    "content": "Bonjour, mon casque est arrivé cassé. Commande SO-48213.",
+                },
+                {
+                    "role": "assistant",
+                    "content": "Désolé : je vérifie votre commande tout de suite.",
+                },
+            ],
+            "cl100k_base",
+        ),
+        (
+            "order numbers and prices, and an assistant message that only calls a tool",
+            [
+                {"role": "user", "content": "Order SO-48213: $129.00, delivered 2026-11-27."},
+                {"role": "assistant", "content": None, "tool_calls": [call]},
+                {"role": "tool", "tool_call_id": "call_1", "content": '{"total_usd": 129.0}'},
+                {"role": "assistant", "content": "Refund 3 of 4 items: $96.75?"},
+            ],
+            "o200k_base",
+        ),
+        (
+            "a Go stack trace spread over three messages, in cl100k_base",
+            [
+                {"role": "user", "content": "\n".join(trace[:4])},
+                {"role": "tool", "tool_call_id": "call_1", "content": trace[4]},
+                {"role": "tool", "tool_call_id": "call_2", "content": "\n".join(trace[5:7])},
+            ],
+            "cl100k_base",
+        ),
+        (
+            "Japanese, and an empty message",
+            [
+                {"role": "user", "content": "返金は150ドルを超えると人間の確認が必要です。"},
+                {"role": "user", "content": ""},
+                {"role": "assistant", "content": "注文番号はSO-48213です。"},
+            ],
+            "o200k_base",
+        ),
+        ("no messages at all", [], "o200k_base"),
+    ]
+
+
+def _judge_count(messages: list[dict], encoding: str) -> Callable[[Any], str | None]:
+    texts = [m.get("content") or "" for m in messages]
+    expected = sum(_count(t, encoding) for t in texts)
+    other = "cl100k_base" if encoding == "o200k_base" else "o200k_base"
+    joined = {_count(sep.join(texts), encoding) for sep in ("", "\n", " ")} - {expected}
+
+    def judge(got: Any) -> str | None:
+        if isinstance(got, bool) or not isinstance(got, int):
+            return f"your function returned {type(got).__name__}, not a number of tokens (an int)"
+        if got == expected:
+            return None
+        if got in joined:
+            return (
+                "that is the count of all the texts joined into one: the model reads each "
+                "message on its own, and where two texts meet they can merge into other tokens"
             )
-    sizes = {name: tiktoken.get_encoding(name).n_vocab for name in ("o200k_base", "cl100k_base")}
-    return check_number(
-        answer,
-        older - newer,
-        EX2,
+        if got == sum(_count(t, other) for t in texts):
+            return f"that is the count in {other}: use the encoding your function is given"
+        if got == sum(len(t.split()) for t in texts):
+            return "that is the number of words: a token is often less than a word"
+        if got == sum(len(t) for t in texts):
+            return "that is the number of characters, not of tokens"
+        more = "more" if got > expected else "fewer"
+        return f"your count, {got}, is {more} than the tokenizer finds in these messages' texts"
+
+    return judge
+
+
+def check_message_tokens(fn: Any) -> Result:
+    """The learner's ``message_tokens(messages, encoding_name)`` on chat bodies it has not seen:
+    French, numbers, a stack trace, Japanese, a message with no text, no messages at all."""
+    cases = [
+        Case(name, (messages, encoding), _judge_count(messages, encoding))
+        for name, messages, encoding in _hidden_bodies()
+    ]
+    return check_cases(
+        fn,
+        cases,
+        EX1,
         success=(
-            f"Right: {older} - {newer} = {older - newer}. The newer vocabulary holds "
-            f"{sizes['o200k_base']:,} pieces against {sizes['cl100k_base']:,}, and the same "
-            "French text needs fewer of them."
+            "Right: every message's text, counted on its own, in the encoding asked for. That is "
+            "most of a request's bill; lesson 05 adds what the texts leave out (each message's "
+            "framing, and the tools)"
         ),
     )

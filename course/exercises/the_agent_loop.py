@@ -1,8 +1,9 @@
 """Used in lessons: 11.
 
 Exercises of notebooks/11_the_agent_loop.ipynb: the dispatch step the learner writes (11.1, run on
-hidden replies), a run that ends on its finishing tool (11.2), a budget it cannot finish in
-(11.3)."""
+hidden replies), a run that ends on its finishing tool (11.2, optional), how a run ended, told
+from its trace (11.3, optional, run on hidden traces). ``check_capped`` (a trace run with a
+budget, the old 11.3) is kept with its tests."""
 
 from __future__ import annotations
 
@@ -13,8 +14,8 @@ from typing import Any
 from course.exercises import Exercise, Result, check_value, not_answered, not_yet
 from helpers.loop import Trace
 
-EX1 = Exercise(
-    "11.3",
+EX1 = Exercise(  # not in the lesson since the fix round of issue 33 (11.3 is how_it_ended)
+    "11.9",
     look="how the trace you passed ends: how many requests it holds, and whether the calls of "
     "its last reply ever got their results back to the model.",
     idea="a loop ends in one of two ways: a reply with no calls, or a budget of requests used "
@@ -25,8 +26,9 @@ EX1 = Exercise(
 )
 EX2 = Exercise(
     "11.2",
-    look="the report the check names: how many requests your run sent for it, and where your "
-    "statuses came from (the model's last words, or the arguments of a call).",
+    look="the report the check names: how many requests your run sent for it, where your "
+    "statuses came from (the model's last words, or the arguments of a call), and where the "
+    "workspace your run used was made.",
     idea="a run can stop on the finishing tool's call; the program then reads the outcome from "
     "that call's arguments, checked against the tool's schema, and parses no prose. Each "
     "report starts from a workspace of its own, so one run's files and issues never leak "
@@ -188,11 +190,12 @@ def check_structured_finish(diagnose: Any, provider: Any) -> Result:
         if issues != filed and outside:
             return not_yet(
                 EX2,
-                f"on {name!r} the issue tracker answered {', '.join(issues) or 'nothing'} where "
-                f"a fresh one answers {', '.join(filed)}: diagnose uses {outside}, a Workspace "
-                "made outside it, so this run saw the issues (and file changes) of an earlier "
-                "run. Each report needs a workspace of its own, made inside diagnose (its "
-                "issue tracker may be shared, issues=..., as the batch cell's is)",
+                f"diagnose uses {outside}, one Workspace made outside it for every report, so "
+                f"on {name!r} the run saw the files changed and the issues filed by an earlier "
+                f"run (the issue tracker answered {', '.join(issues) or 'nothing'} where a "
+                f"fresh workspace answers {', '.join(filed)}). Each report needs a workspace of "
+                "its own, made inside diagnose (sharing only its issue tracker is fine, as the "
+                "batch cell does)",
                 **info,
             )
         if isinstance(got, tuple):  # "each group's status": a tuple of them is as good
@@ -417,4 +420,95 @@ def check_dispatch(answer_calls: Any) -> Result:
         success="Right: every call answered, in the reply's order, failures flagged as errors "
         "and accepted by all four providers' rules. This is the step inside every agent loop; "
         "yours could replace run_tool's dispatch",
+    )
+
+
+# ---- 11.3: how a run ended, told from its trace ----------------------------------------------
+
+EX_ENDED = Exercise(
+    "11.3",
+    look="the trace the check names: its last step, what that reply held (text, calls, or "
+    "both), and whether the run ended through its finishing tool.",
+    idea="a loop stops for one of three reasons: a reply with no calls (the model answered), "
+    "the finishing tool's call answered (the program has its result), or the budget of "
+    "requests used up, with the last reply's calls run and their results never sent. The "
+    "meter's last line cannot tell the last two apart: the trace's own fields can.",
+    example="a run whose last reply calls search_orders and that holds no finishing call ended "
+    "on its budget; a run whose last reply calls submit_answer, the tool it was told to "
+    "finish on, ended on purpose.",
+)
+
+ANSWERED, FINISHED, OUT_OF_BUDGET = "answered", "finished", "out of budget"
+
+
+@cache
+def ended_traces() -> tuple[tuple[str, Trace, str], ...]:
+    """The hidden traces of 11.3, run now on the local provider: (what the run is, its trace,
+    how it ended). Runs are cached: every check reads the same traces."""
+    from helpers.examples import crash_triage, sundry
+    from helpers.loop import run
+    from helpers.models import default_model
+    from standin import LocalProvider
+
+    model = default_model("anthropic")
+    jon = (
+        "Hello, my espresso machine (order SO-51877) arrived with a smashed water tank. "
+        "I'd like my money back.\n\nJon"
+    )
+    found = []
+    with LocalProvider(scenario="sundry") as local:
+
+        def ticket(text: str | None = None, **budget: int) -> Trace:
+            opening = sundry.opening(model, text) if text else sundry.opening(model)
+            return run(opening, sundry.run_tool, format="anthropic", base_url=local.url, **budget)
+
+        maya = ticket()
+        found.append(("Maya's ticket, run to its end", maya, ANSWERED))
+        found.append(
+            ("Jon's ticket with a budget of 2 requests", ticket(jon, max_turns=2), OUT_OF_BUDGET)
+        )
+        exact = ticket(max_turns=len(maya.steps))
+        found.append(
+            ("Maya's ticket with a budget of exactly the requests it needs", exact, ANSWERED)
+        )
+        found.append(("a budget of one request", ticket(jon, max_turns=1), OUT_OF_BUDGET))
+    with LocalProvider(scenario="crash-triage") as triage:
+        report = crash_triage.CRASH_REPORTS["index out of range in Refunder.Split"]
+
+        def crash(**budget: int) -> Trace:
+            workspace = crash_triage.Workspace()
+            return run(
+                crash_triage.opening(default_model("openai"), report),
+                lambda call: crash_triage.run_tool(call, workspace),
+                format="openai-chat",
+                base_url=triage.url,
+                finish=crash_triage.FINISH,
+                **budget,
+            )
+
+        done = crash()
+        found.append(("a crash report that ends on its finishing tool", done, FINISHED))
+        short = crash(max_turns=len(done.steps) - 1)
+        found.append(
+            ("a crash report stopped one request before its diagnosis", short, OUT_OF_BUDGET)
+        )
+    return tuple(found)
+
+
+def check_how_it_ended(how_it_ended: Any) -> Result:
+    """``how_it_ended(trace)``: "answered", "finished" or "out of budget", judged on traces of
+    real runs on the local provider (tickets and crash reports, with and without budgets)."""
+    from course.exercises import Case, check_cases, equals
+
+    cases = [
+        Case(name, (trace,), equals(ended, "read the trace's last step, not the meter's line"))
+        for name, trace, ended in ended_traces()
+    ]
+    return check_cases(
+        how_it_ended,
+        cases,
+        EX_ENDED,
+        success="Right: your function tells an answer, a finish and a budget used up apart, which "
+        "the meter cannot. An agent that runs out of budget still owes the user a word: tell "
+        "them, or hand the ticket to a human",
     )

@@ -15,6 +15,7 @@ from course.exercises import (
     check_cases,
     check_function,
     check_number,
+    is_stub,
     not_answered,
     not_yet,
 )
@@ -93,7 +94,7 @@ def check_paragraph_share(fn: Callable[[str, str], float], model: str) -> Result
     steps, refunds = share(*asked[0]), share(sundry.SYSTEM_PROMPT, "Refund policy:")
     one_rule = share(crash_triage.SYSTEM_PROMPT, "One rule:")
     return check_function(
-        rounded if callable(fn) else fn,
+        rounded if callable(fn) and not is_stub(fn) else fn,  # a blank is told it is blank
         cases,
         EX3,
         describe=describe,
@@ -144,9 +145,12 @@ def check_added_rule(answer: int, my_prompt: str, run: Trace, model: str) -> Res
             kind="number",
             expected=expected,
         )
-    note = (
-        " The check compares words, so a repeat in other words can slip through: the prompt's "
-        f"one rule already says {_ONE_RULE!r}."
+    near = _content_words(added) & _content_words(_ONE_RULE)
+    note = (  # only when the rule shares words with the prompt's one rule: it may repeat it
+        " Your rule shares words with the prompt's one rule, which already says "
+        f"{_ONE_RULE!r}: if it says the same in other words, it is paid for and changes nothing."
+        if len(near) >= 2
+        else ""
     )
     per_thousand = price(Usage(input_tokens=abs(expected) * 1000), model).total_usd
     return check_number(
@@ -222,9 +226,18 @@ def check_refund_guard(guarded_run_tool: Callable[[ToolCall], ToolResult]) -> Re
     """Run the learner's guard on hidden calls: refunds above, at and just above $100, one in
     whole dollars, and other tools. An error result must answer the call by its id and say why
     (name the limit); every other result must be the one ``sundry.run_tool`` gives (a guard that
-    fakes a success is refused)."""
+    fakes a success is refused). While the check runs, ``sundry.run_tool`` is watched (the
+    module's name, and any name in the learner's globals bound to it): a refund above the limit
+    that reaches it has run, even if the guard then answers with an error."""
     from helpers.examples import sundry
     from helpers.messages import tool_call
+
+    real = sundry.run_tool
+    ran: list[str] = []  # the ids of the calls that reached sundry.run_tool
+
+    def watched(call: ToolCall, *args: Any, **kwargs: Any) -> ToolResult:
+        ran.append(getattr(call, "id", None))
+        return real(call, *args, **kwargs)
 
     order = {"order_id": "SO-48213", "reason": "damaged"}
 
@@ -233,17 +246,31 @@ def check_refund_guard(guarded_run_tool: Callable[[ToolCall], ToolResult]) -> Re
 
     def judge(call: ToolCall, refused: bool):
         def verdict(result: Any) -> str | None:
+            if refused and call.id in ran and getattr(result, "is_error", False):
+                return (
+                    "the refund ran: your function handed this call to sundry.run_tool, and "
+                    "only then refused it. A refund that ran cannot be taken back by an error "
+                    "message: refuse before the action"
+                )
+            if refused and call.id in ran:
+                return (
+                    "the refund ran, and came back as a normal result (is_error is False): "
+                    "this refund is above the $100 limit"
+                )
             if not isinstance(result, ToolResult):
                 return f"your function gave a {type(result).__name__}, not a tool result"
             if result.call_id != call.id:
                 return f"a result for {result.call_id!r}: the result's call_id must be call.id"
-            if refused and (not result.is_error or result == sundry.run_tool(call)):
-                return "it went through: this refund is above the $100 limit"
+            if refused and (not result.is_error or result == real(call)):
+                return (
+                    "it came back as a normal result (is_error is False), as if the refund "
+                    "were allowed: this refund is above the $100 limit"
+                )
             if refused and "100" not in result.text:
                 return "an error result that does not say why (name the $100 limit)"
-            if not refused and result.is_error and result != sundry.run_tool(call):
+            if not refused and result.is_error and result != real(call):
                 return "an error result for a call the limit allows"
-            if not refused and result != sundry.run_tool(call):
+            if not refused and result != real(call):
                 return "a different result than sundry.run_tool gives: hand the call to it"
             return None
 
@@ -266,16 +293,26 @@ def check_refund_guard(guarded_run_tool: Callable[[ToolCall], ToolResult]) -> Re
             False,
         ),
     ]
-    return check_cases(
-        guarded_run_tool,
-        [Case(name, (call,), judge(call, refused)) for name, call, refused in calls],
-        EX2,
-        success=(
-            "Right: above $100 the call is refused before it runs, and the model reads why; "
-            "at the limit, below it, and for every other tool, nothing changes. No prompt can "
-            "promise that"
-        ),
-    )
+    names = getattr(guarded_run_tool, "__globals__", {})
+    bound = [name for name, value in names.items() if value is real]
+    sundry.run_tool = watched
+    for name in bound:
+        names[name] = watched
+    try:
+        return check_cases(
+            guarded_run_tool,
+            [Case(name, (call,), judge(call, refused)) for name, call, refused in calls],
+            EX2,
+            success=(
+                "Right: above $100 the call is refused before it runs, and the model reads why; "
+                "at the limit, below it, and for every other tool, nothing changes. No prompt "
+                "can promise that"
+            ),
+        )
+    finally:
+        sundry.run_tool = real
+        for name in bound:
+            names[name] = real
 
 
 # ---- exercise 4 (optional): the system prompt's place on each wire ---------------------------

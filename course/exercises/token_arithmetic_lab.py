@@ -1,8 +1,9 @@
 """Used in lessons: 12.
 
 Exercises of notebooks/12_token_arithmetic_lab.ipynb: a design fitted to a budget, written by
-the learner and run on hidden tickets (12.1), a break-even count of requests (12.2), the time in
-a request without breaking the cache (12.3)."""
+the learner and run on hidden tickets (12.1), the time in a request without breaking the cache
+(12.2). The break-even count of requests (``check_break_even_requests``) is a prediction in the
+lesson since the fix round of issue 33, kept here with its tests."""
 
 from __future__ import annotations
 
@@ -21,8 +22,8 @@ EX_SHARE = Exercise(  # not in the lesson since issue 33 (a prediction there); k
     look="build_requests(baseline) gives the scenario's requests; count(request).part('tools')"
     " and count(request).total count them.",
 )
-EX_BREAK_EVEN = Exercise(
-    "12.2",
+EX_BREAK_EVEN = Exercise(  # not in the lesson since the fix round of issue 33 (a prediction)
+    "12.9",
     look="the scenario you priced: its tools, its cache (the question says caching=False), and "
     "the number of requests at which your search stopped.",
     idea="cost grows with every extra request, because each re-sends the others: the answer is "
@@ -31,7 +32,7 @@ EX_BREAK_EVEN = Exercise(
     "cost more than $0.005 is the one of 7 requests.",
 )
 EX_TIME = Exercise(
-    "12.3",
+    "12.2",
     look="where in each request your time lands, and how many input tokens the check says the "
     "cache now serves, against how many it served before.",
     idea="a prompt cache serves only the longest start that two requests share; whatever "
@@ -215,8 +216,20 @@ EX_BUDGET = Exercise(
     "less than an earlier one, so its place is searched from the end of the ticket.",
     example="a ticket of 4 requests whose budget the cache alone cannot meet: price it "
     "compacted at requests[3], then at requests[2], then at requests[1], and keep the first "
-    "that fits.",
+    "that fits; if none of them fits, there is no design to ship, and the caller must hear so.",
 )
+
+
+class NoDesign:
+    """What the learner's function did when it raised ValueError: no design fits (a check
+    turns the raise into this, so the judge can tell it from a design)."""
+
+    def __init__(self, why: str) -> None:
+        self.why = why
+
+    def __repr__(self) -> str:
+        return f"ValueError({self.why!r})"
+
 
 KEPT_LAST = 4  # messages kept verbatim when the design compacts
 NINE = 9  # Sundry's own tools: the five extras of the catalogue can go, these cannot
@@ -246,6 +259,15 @@ def fitted(s: LabScenario, budget: Decimal) -> LabScenario:
     return replace(trimmed, compact_at=1, keep_last=KEPT_LAST)
 
 
+def _fits_at_all(s: LabScenario, budget: Decimal) -> bool:
+    """Whether any design of the brief costs at most ``budget`` (the cheapest compacts at 1,
+    or is the trimmed design without compaction)."""
+    trimmed = replace(s, caching=True, tools=min(s.tools, NINE))
+    designs = [s, replace(s, caching=True), trimmed]
+    designs += [replace(trimmed, compact_at=at, keep_last=KEPT_LAST) for at in range(1, s.requests)]
+    return any(_cost(d) <= budget for d in designs)
+
+
 def _budget_between(low: Decimal, high: Decimal) -> Decimal:
     return (low + high) / 2
 
@@ -259,6 +281,7 @@ def budget_tickets(baseline: LabScenario) -> list[tuple[str, LabScenario, Decima
     big_results = replace(base, requests=8, result_tokens=2000, caching=False)
     tickets = [("a ticket that already fits", base, _cost(base) * Decimal("1.05"))]
     off = replace(base, caching=False)
+    cached_off = replace(off, caching=True)
     tickets.append(
         (
             "the cache off",
@@ -273,6 +296,9 @@ def budget_tickets(baseline: LabScenario) -> list[tuple[str, LabScenario, Decima
             every_tool_off,
             _budget_between(_cost(replace(every_tool_off, caching=True)), _cost(every_tool_off)),
         )
+    )
+    tickets.append(  # "at most": a budget equal to the cached design's cost is met by it
+        ("the cache off, a budget of exactly the cached ticket's cost", off, _cost(cached_off))
     )
     fourteen = replace(base, tools=14)
     tickets.append(
@@ -299,6 +325,11 @@ def budget_tickets(baseline: LabScenario) -> list[tuple[str, LabScenario, Decima
         tickets.append(
             (name, s, _budget_between(fits[middle], costs[costs.index(fits[middle]) + 1]))
         )
+    cheapest = min(
+        _cost(replace(long_ticket, caching=True, tools=NINE, compact_at=at, keep_last=KEPT_LAST))
+        for at in range(1, long_ticket.requests)
+    )
+    tickets.append(("a budget no design can meet", long_ticket, cheapest * Decimal("0.5")))
     return tickets
 
 
@@ -310,9 +341,24 @@ def _same(a: LabScenario, b: LabScenario) -> bool:
 
 
 def _judge_design(ticket: LabScenario, budget: Decimal) -> Any:
+    possible = _fits_at_all(ticket, budget)
     want = fitted(ticket, budget)
 
     def judge(got: Any) -> str | None:
+        if isinstance(got, NoDesign):
+            if possible and _cost(want) == budget:
+                return (
+                    f"your function raised {got!r}, and a design costs exactly the budget, "
+                    f"${budget:.6f}: the brief says at most"
+                )
+            if possible:
+                return f"your function raised {got!r}, and a design within ${budget:.6f} exists"
+            return None
+        if not possible and isinstance(got, LabScenario):
+            return (
+                f"no design of the brief costs ${budget:.6f} or less, and your function returned "
+                f"one costing ${_cost(got):.6f}: the brief says what to do when none fits"
+            )
         if not isinstance(got, LabScenario):
             return f"your function gave a {type(got).__name__}: a LabScenario is expected"
         changed = [f for f in FIXED if getattr(got, f) != getattr(ticket, f)]
@@ -331,6 +377,11 @@ def _judge_design(ticket: LabScenario, budget: Decimal) -> Any:
             return f"your design costs ${cost:.6f} a ticket, over the budget of ${budget:.6f}"
         if _same(got, want):
             return None
+        if _cost(want) == budget:
+            return (
+                f"a design that loses less costs exactly the budget, ${budget:.6f}, and the "
+                "brief says at most"
+            )
         if _same(want, ticket):
             return "the ticket already fits its budget, and your design changes it"
         if got.compact_at is not None and want.compact_at is None:
@@ -358,14 +409,26 @@ def _judge_design(ticket: LabScenario, budget: Decimal) -> Any:
 
 def check_fit_budget(fit_budget: Any, baseline: LabScenario) -> Result:
     """``fit_budget(scenario, budget)``: the design that loses least and meets the budget."""
-    from course.exercises import Case, check_cases
+    import functools
+
+    from course.exercises import Case, check_cases, is_stub
 
     cases = [
         Case(name, (ticket, budget), _judge_design(ticket, budget))
         for name, ticket, budget in budget_tickets(baseline)
     ]
+    learner = fit_budget
+    if callable(fit_budget) and not is_stub(fit_budget):
+
+        @functools.wraps(fit_budget)
+        def learner(*args: Any) -> Any:  # a ValueError is the brief's answer when none fits
+            try:
+                return fit_budget(*args)
+            except ValueError as err:
+                return NoDesign(str(err))
+
     return check_cases(
-        fit_budget,
+        learner,
         cases,
         EX_BUDGET,
         success="Right: every ticket gets the design that loses least within its budget. "

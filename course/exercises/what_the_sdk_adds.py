@@ -16,7 +16,6 @@ from course.exercises import (
     Exercise,
     Result,
     check_cases,
-    check_text,
     check_value,
     not_answered,
     not_yet,
@@ -37,24 +36,27 @@ EX1 = Exercise(
 )
 EX2 = Exercise(
     "07.2",
-    look="chat_body, the body of the first call in 'What the OpenAI SDK sends': its keys are "
-    "keyword arguments of create(), the values what was passed; and the headers the SDK "
-    "added beside it.",
-    idea="the body holds the arguments that describe the request to the model; an argument "
-    "that only configures the client (how long to wait, how often to retry) stays on your "
-    "machine.",
-    example="create(model=m, messages=msgs, max_retries=5) sends a body with two keys, model "
-    "and messages: the retry setting changes what the client does, not what it sends.",
+    look="the head of the first call in 'What the OpenAI SDK sends': what its body holds (the "
+    "body is chat_body as JSON), and which of the x-stainless-* headers carry a setting of the "
+    "client rather than a fact about your machine.",
+    idea="the body holds only the arguments that describe the request to the model; an "
+    "argument that configures the client (how long it waits) is not in the body, yet the SDK "
+    "may still announce it to the server in one of its own headers.",
+    example="create(model=m, messages=msgs, max_completion_tokens=50) puts all three keys in "
+    "the body, and no x-stainless-* header changes: only the body differs from a call "
+    "without max_completion_tokens.",
 )
 EX3 = Exercise(
     "07.3",
-    look="the cell under 'A 429, and the retry' injects a 429 the same way; a client made with "
-    "max_retries=0 never retries, and the exception that reaches your code has a class name "
-    "(type(err).__name__).",
-    idea="an SDK retries a 429 on its own; with retries turned off, the first 429 reaches your "
-    "code as an exception, a typed error class of the SDK, one per kind of failure.",
-    example="with retries off, a 500 from the server reaches your code as the SDK's "
-    "InternalServerError, after exactly one request.",
+    look="the cells under 'A 429, and the retry': what the provider received when the SDK "
+    "retried, what a call raises once the SDK stops, and which of the SDK's client options "
+    "sets how often it retries.",
+    idea="with the SDK's own retries off, the first 429 reaches your code as an exception, and "
+    "the server's answer travels with it, headers included: the wait it asks for is yours to "
+    "read. Any other error is not this function's to handle: it goes up to the caller.",
+    example="a 429 whose retry-after-ms says 500 gives back 0.5, after exactly one request; a "
+    "200 gives the completion; a 503 reaches the caller as the SDK's own error, after one "
+    "request.",
 )
 
 
@@ -145,6 +147,7 @@ def _never_answers(fn: Callable, cases: list[Case]) -> bool:
 
 
 def _none_is_give_up(fn: Callable) -> Callable:
+    @functools.wraps(fn)  # a stub check (``inspect.unwrap``) sees the learner's function
     def run(*args: Any) -> Any:
         got = fn(*args)
         return GIVE_UP if got is None else got
@@ -173,63 +176,110 @@ def check_retry(fn: Callable[[int, dict, int], float | None]) -> Result:
     )
 
 
-def check_no_retry(answer: str, provider: Any) -> Result:
-    """The exception class a 429 raises when the SDK may not retry. The learner's provider must
-    show one 429 sent with retry count 0 as its last exchange (proof the call was made)."""
+# ---- exercise 3 (optional): one call, the SDK's retries off, the 429 answered by your code ----
+
+#: (what the case is, the fault injected before the call, what the case expects: "completion",
+#: seconds to wait, or the name of the SDK error the caller should get)
+SEND_CASES: list[tuple[str, Any, Any]] = [
+    ("an answer that comes back at once", None, "completion"),
+    ("a 429 whose retry-after-ms says 250", ("rate", 1.0, 250), 0.25),
+    ("a 429 with only retry-after, 2 seconds", ("rate", 2.0, None), 2.0),
+    ("a 503 (the server is overloaded)", ("status", 503), "InternalServerError"),
+    ("a 400 (a mistake in the request)", ("status", 400), "BadRequestError"),
+]
+
+
+def _fault(spec: Any) -> Any:
+    from standin import RateLimited, ServerError
+
+    if spec[0] == "rate":
+        return RateLimited(retry_after=spec[1], retry_after_ms=spec[2])
+    return ServerError(spec[1])
+
+
+def _send_judge(expected: Any) -> Callable[[Any], str | None]:
+    def judge(out: Any) -> str | None:
+        kind, value, statuses = out
+        sent = f"{len(statuses)} request(s) reached the provider ({', '.join(map(str, statuses))})"
+        if len(statuses) != 1:
+            return f"{sent}: the SDK retried on its own; your function makes exactly one request"
+        if isinstance(expected, str) and expected != "completion":
+            if kind == "returned":
+                return (
+                    f"your function returned {value!r}; an error other than a 429 is not this "
+                    "function's to handle: the caller should get the SDK's own error"
+                )
+            if value != expected:
+                return f"the caller got {value}, and the SDK raises {expected} here"
+            return None
+        if kind == "raised":
+            return f"your function let the SDK's {value} reach the caller"
+        if expected == "completion":
+            if not hasattr(value, "choices"):
+                return f"your function returned a {type(value).__name__}, not the completion"
+            return None
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            return f"your function returned {value!r}: return the seconds to wait, as a number"
+        if abs(value - expected) > 1e-6:
+            return f"your function waits {value!r} s, and the server asked for {expected:g} s"
+        return None
+
+    return judge
+
+
+def check_send_once(fn: Callable[[Any, dict], Any]) -> Result:
+    """Run the learner's ``send_once(client, body)`` against a fresh local provider, a fault
+    injected before each hidden case; judge what it returned or let through, and how many
+    requests the provider received."""
     import openai
 
     from helpers.examples import sundry
     from helpers.formats import render
     from helpers.models import default_model
-    from standin import LOCAL_KEY, LocalProvider, RateLimited
+    from standin import LOCAL_KEY, LocalProvider
 
+    cases = [Case(name, (fault,), _send_judge(want)) for name, fault, want in SEND_CASES]
+    if not callable(fn):
+        return check_cases(fn, [], EX3, success="")  # "not answered" / "not a function"
+    body = render(sundry.opening(default_model("openai")), "openai-chat").body
     with LocalProvider("sundry") as p:
-        p.inject(RateLimited(retry_after=0.01, retry_after_ms=10))
-        client = openai.OpenAI(base_url=p.base_url("openai"), api_key=LOCAL_KEY, max_retries=0)
-        try:
-            client.chat.completions.create(
-                **render(sundry.opening(default_model("openai")), "openai-chat").body
-            )
-            expected = "(no exception)"
-        except openai.APIError as err:
-            expected = type(err).__name__
-    if isinstance(answer, type):  # the class itself, not its name: fine too
-        answer = answer.__name__
-    parents = {"APIError", "APIStatusError", "openai.APIError", "openai.APIStatusError"}
-    if isinstance(answer, str) and answer.strip() in parents:
-        return not_yet(
+        client = openai.OpenAI(base_url=p.base_url("openai"), api_key=LOCAL_KEY)
+
+        @functools.wraps(fn)  # a stub check (``inspect.unwrap``) sees the learner's function
+        def run(fault: Any) -> Any:
+            p.recorder.clear()
+            if fault is not None:
+                p.inject(_fault(fault))
+            try:
+                got = fn(client, copy.deepcopy(body))
+            except openai.APIStatusError as err:  # what the caller would get
+                return "raised", type(err).__name__, [e.status for e in p.recorder]
+            if got is None or got is ...:
+                return got
+            return "returned", got, [e.status for e in p.recorder]
+
+        return check_cases(
+            run,
+            cases,
             EX3,
-            f"{answer.strip()} is a parent class of the one raised: name the subclass",
-            kind="text",
-            expected=expected,
-            accepted=(expected,),
+            success=(
+                "Right: one request each time; a 429 becomes a wait your own code can decide "
+                "about (queue the ticket, tell the user), and every other error reaches the "
+                "caller as the SDK raised it"
+            ),
         )
-    last = provider.recorder.last
-    made = last is not None and last.status == 429
-    if not not_answered(answer) and not (made and last.header("x-stainless-retry-count") == "0"):
-        return not_yet(
-            EX3,
-            "the provider's last exchange is not one 429 sent with retry count 0; make the call "
-            "with max_retries=0 first",
-            kind="text",
-            expected=expected,
-            accepted=(expected,),
-        )
-    return check_text(
-        answer,
-        expected,
-        EX3,
-        spellings=[f"openai.{expected}"],
-        success=(
-            f"Right: openai.{expected}, after exactly one request. With max_retries=0 your own "
-            "code decides what a 429 means: wait, queue the ticket, or tell the user."
-        ),
-    )
 
 
-def check_wire_body(answer: dict[str, Any] | str) -> Result:
-    """Make the exercise's call on a fresh local provider and compare bodies (key order aside).
-    A JSON string of the body passes too."""
+WIRE_CALL = {  # exercise 2's call, as written in the lesson
+    "messages": [{"role": "user", "content": "Where is my order SO-50102?"}],
+    "max_completion_tokens": 200,
+    "temperature": 0,
+}
+
+
+def wire_effect() -> tuple[dict[str, Any], dict[str, str]]:
+    """Exercise 2's call, made twice on a fresh local provider, with timeout=30 and without:
+    (the body it sent, the x-stainless-* headers whose values differ between the two)."""
     import openai
 
     from helpers.models import default_model
@@ -237,31 +287,93 @@ def check_wire_body(answer: dict[str, Any] | str) -> Result:
 
     with LocalProvider("echo") as p:
         client = openai.OpenAI(base_url=p.base_url("openai"), api_key=LOCAL_KEY)
-        client.chat.completions.create(
-            model=default_model("openai"),
-            messages=[{"role": "user", "content": "Where is my order SO-50102?"}],
-            max_completion_tokens=200,
-            temperature=0,
-            timeout=30,  # the client's own setting: never on the wire
-        )
-        sent = p.recorder.last.request_json
+        call = {"model": default_model("openai"), **copy.deepcopy(WIRE_CALL)}
+        client.chat.completions.create(**call)
+        plain = dict(p.recorder.last.request_headers)
+        client.chat.completions.create(**call, timeout=30)
+        sent = p.recorder.last
+    differ = {
+        name.lower(): value
+        for name, value in sent.request_headers
+        if name.lower().startswith("x-stainless-") and plain.get(name) != value
+    }
+    return sent.request_json, differ
+
+
+def _normal_wire(answer: Any) -> Any:
+    """The learner's answer with header names in lower case and values as text (a JSON
+    string of the whole answer passes too); anything else as given."""
     if isinstance(answer, str):
-        with contextlib.suppress(ValueError):  # a JSON string of the body passes too
+        with contextlib.suppress(ValueError):
             answer = json.loads(answer)
-    explain = ""
-    if isinstance(answer, dict):
-        missing = len(set(sent) - set(answer))
-        extra = len(set(answer) - set(sent))
-        explain = (
-            f"{missing} key(s) missing and {extra} key(s) the SDK does not send"
-            if missing or extra
-            else "the keys are right; compare each value with what you passed to create()"
+    if not isinstance(answer, dict) or set(answer) != {"body", "headers"}:
+        return answer
+    body, headers = answer["body"], answer["headers"]
+    if isinstance(body, str):
+        with contextlib.suppress(ValueError):  # a JSON string of the body passes too
+            body = json.loads(body)
+    if isinstance(headers, dict):
+        headers = {str(k).strip().lower(): str(v).strip() for k, v in headers.items()}
+    return {"body": body, "headers": headers}
+
+
+def _wire_mistake(answer: Any, body: dict[str, Any], headers: dict[str, str]) -> str:
+    """What is wrong with a (normalised) answer, in one sentence ('' when nothing is)."""
+    if not isinstance(answer, dict) or set(answer) != {"body", "headers"}:
+        return (
+            "give a dict with two keys: 'body' (the JSON body, as a dict) and 'headers' (the "
+            "x-stainless-* headers whose values differ from the same call without timeout)"
         )
+    mine, theirs = answer["body"], answer["headers"]
+    if not isinstance(mine, dict):
+        return f"the 'body' you gave is a {type(mine).__name__}, not a dict of the JSON body"
+    if "timeout" in mine:
+        return (
+            "your body carries timeout: is how long your client waits part of what the model "
+            "is asked?"
+        )
+    missing, extra = len(set(body) - set(mine)), len(set(mine) - set(body))
+    if missing or extra:
+        return f"your body has {missing} key(s) missing and {extra} key(s) the SDK does not send"
+    if mine != body:
+        return "your body has the right keys; compare each value with what was passed to create()"
+    if not isinstance(theirs, dict):
+        return f"the 'headers' you gave are a {type(theirs).__name__}, not a dict"
+    if not theirs:
+        return (
+            "your body is right, and your headers say no x-stainless-* value changes: does the "
+            "SDK tell the server anything about how long it will wait?"
+        )
+    extra, missed = set(theirs) - set(headers), set(headers) - set(theirs)
+    if extra or missed:
+        return (
+            f"your body is right; your headers name {len(extra)} that timeout=30 does not "
+            f"change, and miss {len(missed)} that it does"
+        )
+    return (
+        "your body is right and so are the header names; compare their values with what this "
+        "call passes to create()"
+    )
+
+
+def check_wire_body(answer: dict[str, Any] | str) -> Result:
+    """Make the exercise's call on a fresh local provider, with and without ``timeout=30``,
+    and compare the learner's body (key order aside) and changed headers with what was sent."""
+    body, headers = wire_effect()
+    expected = {"body": body, "headers": headers}
+    if not_answered(answer):
+        return check_value(answer, expected, EX2, success="")  # says "not answered yet"
+    answer = _normal_wire(answer)
+    if answer != expected:
+        return not_yet(EX2, _wire_mistake(answer, body, headers), expected=expected)
+    named = ", ".join(f"{k}: {v}" for k, v in headers.items())
     return check_value(
         answer,
-        sent,
+        expected,
         EX2,
-        explain=explain,
-        success="Right: the body is exactly the arguments you passed, as JSON, except timeout: "
-        "that one tells the client how long to wait and never leaves your machine.",
+        success=(
+            "Right: the body is exactly the arguments you passed, as JSON, and timeout is not "
+            "one of them: it tells your client how long to wait. The SDK only announces it in "
+            f"a header ({named}), which the server may read or ignore."
+        ),
     )

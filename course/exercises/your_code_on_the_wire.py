@@ -2,10 +2,11 @@
 
 Exercises of notebooks/13_your_code_on_the_wire.ipynb: an audit of the wire the learner writes,
 run on hidden requests in all four formats (13.1), the fix of a framework (pydantic-ai) set-up,
-judged on what it sends (13.2), and what the tool definitions cost over a run (13.3). The
-expected values of 13.2 and 13.3 are read from the requests the learner (or the check itself)
-captured (``standin.capturing``), never typed in; 13.1's hidden requests are built here, each
-with the answer its construction makes true."""
+judged on what it sends and on whether its logger still sees every tool call (13.2, optional),
+and what the tool definitions cost over a run (``check_tool_tokens``, a prediction in the lesson
+since the fix round of issue 33, kept with its tests). The expected values are read from the
+requests the learner (or the check itself) captured (``standin.capturing``), never typed in;
+13.1's hidden requests are built here, each with the answer its construction makes true."""
 
 from __future__ import annotations
 
@@ -26,9 +27,12 @@ from course.exercises import (
 )
 
 QUESTION = "Hi, my order SO-48213 arrived cracked."
+#: A question the general model answers with get_order (its description says status and
+#: seller), so a check sees that tool called and can look for its log line.
+ORDER_QUESTION = "What is the status of order SO-48213, and who is its seller?"
 
-EX3 = Exercise(
-    "13.3",
+EX3 = Exercise(  # not in the lesson since the fix round of issue 33 (a prediction there)
+    "13.9",
     look="how many requests the first agent's run made, and what each of them carried besides "
     "the messages.",
     idea="tool definitions are not sent once per run: every request carries them again, and "
@@ -46,12 +50,13 @@ EX1 = Exercise(  # not in the lesson since issue 33 (13.1 is the audit); kept wi
 EX2 = Exercise(
     "13.2",
     look="the check's report of the wire: each problem it names, and the requests it is in.",
-    idea="the framework sends what it is given, not what the code seems to say: a prompt given "
-    "through two doors goes out twice, and a tool is described by whatever function object "
-    "reaches the framework, with that object's name, docstring and signature.",
-    example="a decorator whose wrapper has no docstring turns a documented function f into a "
-    "tool named 'wrapper' with an empty description; a decorator that copies f's name, "
-    "docstring and signature onto the wrapper keeps f as it was.",
+    idea="the framework sends and runs what it is given, not what the code seems to say: a "
+    "prompt given through two doors goes out twice; a tool is described by whatever function "
+    "object reaches the framework (its name, docstring and signature), and only that object "
+    "runs when the model calls the tool. Decorators apply from the bottom up.",
+    example="a wrapper with no docstring of its own turns a documented function f into a tool "
+    "named 'wrapper' with no description; a decorator applied above the one that registers f "
+    "wraps a function the framework never calls again.",
 )
 EX_AUDIT = Exercise(
     "13.1",
@@ -213,7 +218,12 @@ def wire_problems(seen: Any, system_text: str, before: Any) -> list[str]:
     return listed
 
 
-def build_and_run(fixed_agent: Callable[[Any], Any], model_name: str, timeout: float = 60) -> Any:
+def build_and_run(
+    fixed_agent: Callable[[Any], Any],
+    model_name: str,
+    timeout: float = 60,
+    question: str = QUESTION,
+) -> Any:
     """Build the learner's agent on a fresh ``AsyncOpenAI`` client and ``await agent.run()``, all
     on an event loop of its own in a worker thread (a notebook's loop is already running), and
     close the client on that same loop: left open, it would close itself later on the kernel's
@@ -228,7 +238,7 @@ def build_and_run(fixed_agent: Callable[[Any], Any], model_name: str, timeout: f
             model = OpenAIChatModel(model_name, provider=OpenAIProvider(openai_client=client))
             agent = fixed_agent(model)
             if hasattr(agent, "run_sync"):
-                await agent.run(QUESTION)
+                await agent.run(question)
             return agent
         finally:
             await client.close()
@@ -237,8 +247,39 @@ def build_and_run(fixed_agent: Callable[[Any], Any], model_name: str, timeout: f
         return pool.submit(asyncio.run, build_run_close()).result(timeout=timeout)
 
 
-def check_fixed_agent(fixed_agent: Callable[[Any], Any], system_text: str, broken: Any) -> Result:
-    """Build the learner's agent under a fresh capture, run it, and read what it sent."""
+def _unlogged(fixed_agent: Callable[[Any], Any], model_name: str, tool: str) -> str | None:
+    """Run the learner's agent on a question the model answers by calling ``tool``; why the
+    team's logger did not see that call, or None when it printed a line naming the tool."""
+    import contextlib
+    import io
+    import json
+
+    from standin.capturing import capture
+
+    printed = io.StringIO()
+    with capture() as again, contextlib.redirect_stdout(printed):
+        build_and_run(fixed_agent, model_name, question=ORDER_QUESTION)
+    bodies = json.dumps([s.body for s in again])
+    if f'"name": "{tool}"' not in bodies or len(again) < 2:
+        return f"asked {ORDER_QUESTION!r}, the model never got to call {tool}"
+    if tool not in printed.getvalue():
+        return (
+            f"asked {ORDER_QUESTION!r}, the model called {tool}, and nothing was printed: the "
+            "team's logger never saw that call (every tool call is to stay logged)"
+        )
+    return None
+
+
+def check_fixed_agent(
+    fixed_agent: Callable[[Any], Any],
+    system_text: str,
+    broken: Any,
+    *,
+    logged_tool: str | None = None,
+) -> Result:
+    """Build the learner's agent under a fresh capture, run it, and read what it sent. With
+    ``logged_tool``, run it again on a question that calls that tool and require the team's
+    logger to print a line naming it (the lesson asks for every call still logged)."""
     from standin.capturing import capture
 
     info = {"kind": "function", "expected": "no problems on the wire"}
@@ -258,12 +299,20 @@ def check_fixed_agent(fixed_agent: Callable[[Any], Any], system_text: str, broke
         problems = wire_problems(seen, system_text, broken[0].request)
     if problems:
         return not_yet(EX2, "on the wire: " + "; ".join(problems), **info)
+    if logged_tool:
+        try:
+            silent = _unlogged(fixed_agent, broken[0].model, logged_tool)
+        except Exception as err:  # the learner's code: report it, never crash the notebook
+            return not_yet(EX2, f"your agent raised {type(err).__name__}: {err}", **info)
+        if silent:
+            return not_yet(EX2, silent, **info)
+    logs = f", and {logged_tool}'s calls still logged" if logged_tool else ""
     return Result(
         True,
         f"Right: {len(seen)} requests, each with the system prompt once and every tool "
-        "described, all accepted without a warning (pydantic-ai's docs recommend instructions= "
-        "for most uses: a system_prompt part stays in the message history). Read the wire after "
-        "every change to a set-up: the code looked right before too.",
+        f"described, all accepted without a warning{logs} (pydantic-ai's docs recommend "
+        "instructions= for most uses: a system_prompt part stays in the message history). Read "
+        "the wire after every change to a set-up: the code looked right before too.",
         EX2,
         **info,
     )
@@ -375,21 +424,19 @@ def check_audit(audit: Any, system_text: str, broken: Any) -> Result:
     applied to the broken set-up's first request."""
     from course.exercises import check_cases
 
+    cases = audit_cases()
     result = check_cases(
-        audit,
-        audit_cases(),
-        EX_AUDIT,
-        success="Right: your audit reads any format as the wire sent it",
+        audit, cases, EX_AUDIT, success="Right: your audit reads any format as the wire sent it"
     )
     if not result:
         return result
     copies, names = audit(broken[0].request, system_text)
     return Result(
         True,
-        f"{result.message}. On the colleague's set-up it says: the prompt sent {copies} times, "
-        f"and {', '.join(map(repr, names)) or 'no tool'} without a description. Keep it: one "
-        "assert on it in a test (the on_the_wire fixture) catches both mistakes before a model "
-        "sees them",
+        "Right: your audit reads any format as the wire sent it. On the colleague's set-up it "
+        f"says: the prompt sent {copies} times, and {', '.join(map(repr, names)) or 'no tool'} "
+        "without a description. Keep it: one assert on it in a test (the on_the_wire fixture) "
+        f"catches both mistakes before a model sees them. All {len(cases)} hidden cases passed.",
         EX_AUDIT,
         expected=result.expected,
         kind="function",

@@ -1,4 +1,4 @@
-"""Used in lessons: 00, 01, 02, 03, 04, 05, 06, 07, 08, 09, 10, 11.
+"""Used in lessons: 00, 01, 02, 03, 04, 05, 06, 07, 08, 09, 10, 11, 14.
 
 The two running examples, the Sundry support agent and the crash-triage agent, and ``DATA``:
 the folder of their data files (prompts, tool definitions, fake worlds) and the model table,

@@ -1,4 +1,4 @@
-"""Used in lessons: 00, 01, 02, 03, 04, 05, 07, 08, 09, 10, 11.
+"""Used in lessons: 00, 01, 02, 03, 04, 05, 07, 08, 09, 10, 11, 14.
 
 Sundry: the support agent of an online marketplace (nine tools, a $150 refund ceiling).
 ``ticket()`` is the conversation the lessons start from; ``run_tool(call)`` runs one call against

@@ -1,4 +1,4 @@
-"""Used in lessons: 02, 04, 05, 06, 08, 09, 10, 12.
+"""Used in lessons: 02, 04, 05, 06, 08, 09, 10, 12, 13.
 
 Counting input tokens: text, one message, or a whole request with a breakdown by part.
 

@@ -1,4 +1,4 @@
-"""Used in lessons: 05.
+"""Used in lessons: 05, 13.
 
 Counting rule ``openai-chat-2024``: what an OpenAI chat model is shown, piece by piece.
 

@@ -184,11 +184,13 @@ class Terminal:
         self._lock = threading.Lock()
 
     def say(self, text: str) -> None:
+        from standin.redaction import redact
+
         with self._lock:
             if self.gone:
                 return
             try:
-                print(text, flush=True)
+                print(redact(text), flush=True)  # no key the process knows, no key shape
             except (OSError, ValueError):  # BrokenPipeError; ValueError: stdout closed
                 self.gone = True
                 # what is left in the buffer goes nowhere, not into an error at exit

@@ -8,13 +8,14 @@ bytes) and the response as it left (status, headers, body bytes, or the SSE text
 body as pretty JSON, and a notebook cell shows the same thing side by side.
 
 Secrets never reach the recorder: :mod:`standin.redaction` runs *when an exchange is
-recorded* (request and response alike), on decoded values: headers named like a credential
-(``Authorization``, ``x-api-key``, ``X-Custom-Auth-Token``...), query parameters named like one
-(``?key=``, ``?API_KEY=``), key-shaped strings in JSON bodies after decoding (``sk\\u002d...``
-is ``sk-...``) and in streamed text after joining its deltas. So every output built from a
-record (``str()``, ``dump()``, the HTML view, the ``serve`` log) is free of keys.
-The recorded body is therefore "as received, except secrets" (a body that held a key is
-re-serialized without it).
+recorded* (request and response alike, method, path, header names and values, bodies, note).
+By value: the request's own keys (its credential headers and query parameters) and the
+process's (the forwarder's), in any spelling (JSON-escaped, percent-encoded, cut across stream
+events...); by name: headers and query parameters named like a credential; by shape: strong key
+shapes (``sk-proj-...``, ``AIza...``), decoded first. So every output built from a record
+(``str()``, ``dump()``, the HTML view, the ``serve`` log) is free of keys. The recorded body is
+"as received, except secrets": each key is replaced in place by ``<redacted>``, every other
+byte stays as it came.
 
 What it does not do: persist anything to disk, or record traffic of any server but this one.
 """
@@ -30,14 +31,21 @@ from html import escape
 from typing import Any
 
 from helpers.html import no_math
-from standin.redaction import REDACTED, redact, redact_body, redact_headers, redact_path
+from standin.redaction import (
+    REDACTED,
+    redact,
+    redact_body,
+    redact_headers,
+    redact_path,
+    secrets_of,
+)
 
 __all__ = ["REDACTED", "Exchange", "Recorder", "redact", "redact_headers"]
 
 
-def _redact_bytes(body: bytes, headers: list[tuple[str, str]]) -> bytes:
+def _redact_bytes(body: bytes, headers: list[tuple[str, str]], secrets: frozenset[str]) -> bytes:
     content_type = next((v for k, v in headers if k.lower() == "content-type"), "")
-    return redact_body(body, content_type)
+    return redact_body(body, content_type, secrets)
 
 
 def _pretty(body: bytes, content_type: str) -> str:
@@ -67,12 +75,15 @@ class Exchange:
     note: str = ""
 
     def __post_init__(self) -> None:
-        self.path = redact_path(self.path)
-        self.request_bytes = _redact_bytes(self.request_bytes, self.request_headers)
-        self.request_headers = redact_headers(self.request_headers)
-        self.response_bytes = _redact_bytes(self.response_bytes, self.response_headers)
-        self.response_headers = redact_headers(self.response_headers)
-        self.note = redact(self.note)
+        # this request's own keys (headers, query) join the process's: found by value anywhere
+        secrets = secrets_of(self.request_headers, self.path)
+        self.method = redact(self.method, secrets)
+        self.path = redact_path(self.path, secrets)
+        self.request_bytes = _redact_bytes(self.request_bytes, self.request_headers, secrets)
+        self.request_headers = redact_headers(self.request_headers, secrets)
+        self.response_bytes = _redact_bytes(self.response_bytes, self.response_headers, secrets)
+        self.response_headers = redact_headers(self.response_headers, secrets)
+        self.note = redact(self.note, secrets)
 
     def header(self, name: str, response: bool = False) -> str | None:
         """A header's value (case-insensitive), from the request or the response."""

@@ -283,6 +283,7 @@ def answer(route: Route, headers: dict[str, str], raw: bytes, scenario: Scenario
     """Check one request like the provider does, then reply with the scenario's next turn."""
     from standin.provider import side_routes, state
     from standin.provider.keys import refusal
+    from standin.redaction import secrets_of
 
     if route.kind == "models" and "anthropic-version" in headers:
         route.provider = "anthropic"  # the anthropic SDK lists models on the same path
@@ -302,7 +303,8 @@ def answer(route: Route, headers: dict[str, str], raw: bytes, scenario: Scenario
     body = sent
     if provider == "openai-responses":  # a stored chain goes in front of the new input
         if route.conversations:
-            return _json_response(200, state.create(sent, _digest("conversation", raw)), provider)
+            made = state.create(sent, _digest("conversation", raw), secrets_of(headers.items()))
+            return _json_response(200, made, provider)
         body, (status, not_found, param) = state.expand(sent)
         if not_found:
             envelope = errors.envelope(provider, status, not_found, param=param)
@@ -330,7 +332,7 @@ def answer(route: Route, headers: dict[str, str], raw: bytes, scenario: Scenario
     if isinstance(checked, Response):
         return checked
     request, model = checked
-    return _generate(route, request, model, sent, body, raw, scenario)
+    return _generate(route, request, model, sent, body, raw, scenario, secrets_of(headers.items()))
 
 
 def _tokenizer(model: str):
@@ -373,8 +375,16 @@ def _limited(blocks: list, options: Any, model: str) -> tuple[list, str | None, 
 
 
 def _generate(
-    route: Route, request: Any, model: str, sent: dict, body: dict, raw: bytes, scenario: Scenario
+    route: Route,
+    request: Any,
+    model: str,
+    sent: dict,
+    body: dict,
+    raw: bytes,
+    scenario: Scenario,
+    secrets: frozenset[str] = frozenset(),
 ) -> Response:
+    """The scenario's reply; ``secrets`` (the request's keys) are redacted from what is stored."""
     from helpers.formats import parse_response
     from helpers.messages import Message, Reply, ToolCall
     from standin.provider import scenarios, state, wire_options
@@ -402,9 +412,9 @@ def _generate(
         whole["stop_reason"], whole["stop_sequence"] = "stop_sequence", matched
     parse_response(whole, provider)  # our own output must parse: fail here, not in the client
     if provider == "openai-responses":
-        state.remember(reply_id, sent, body, whole["output"])
-    if provider == "anthropic":
-        state.thread_remember(sent, body, whole)
+        state.remember(reply_id, sent, body, whole["output"], secrets)
+    if provider == "anthropic":  # both stored redacted, the request's own keys included
+        state.thread_remember(sent, body, whole, secrets)
 
     request_id = "req_" + _digest("request", raw)[:24]
     extra = [(_REQUEST_ID_HEADER[errors.family(provider)], request_id)]

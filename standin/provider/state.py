@@ -44,6 +44,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from standin.redaction import redact_value
 from standin.rules.sources import NOT_STORED
 
 clock: Callable[[], float] = time.monotonic
@@ -150,10 +151,11 @@ NO_CONVERSATION = "Conversation with id '{id}' not found."
 _OK = (200, None, None)
 
 
-def create(body: dict[str, Any], digest: str) -> dict[str, Any]:
-    """``POST /v1/conversations``: a new conversation holding the body's ``items``, if any."""
+def create(body: dict[str, Any], digest: str, secrets: frozenset[str] = frozenset()) -> dict:
+    """``POST /v1/conversations``: a new conversation holding the body's ``items``, if any
+    (stored with every key redacted: ``secrets`` are the request's own, see ``remember``)."""
     conversation_id = "conv_" + digest[:48]
-    CONVERSATIONS[conversation_id] = _items(body.get("items"))
+    CONVERSATIONS[conversation_id] = redact_value(_items(body.get("items")), secrets)
     return {"id": conversation_id, "object": "conversation", "created_at": 0, "metadata": {}}
 
 
@@ -178,9 +180,19 @@ def expand(body: dict[str, Any]) -> tuple[dict[str, Any], tuple[int, str | None,
     return full, _OK
 
 
-def remember(response_id: str, body: dict[str, Any], full: dict[str, Any], output: list) -> None:
-    """Keep the chain that ends with this response, unless the request said ``store: false``."""
-    chain = _items(full.get("input")) + list(output)
+def remember(
+    response_id: str,
+    body: dict[str, Any],
+    full: dict[str, Any],
+    output: list,
+    secrets: frozenset[str] = frozenset(),
+) -> None:
+    """Keep the chain that ends with this response, unless the request said ``store: false``.
+
+    The chain is stored redacted (a copy: the reply still goes out as it is), by shape and by
+    value, the request's own keys (``secrets``, ``standin.redaction.secrets_of``) included, so a
+    later turn read back (``capture()``'s card) never shows an earlier turn's key."""
+    chain = redact_value(_items(full.get("input")) + list(output), secrets)
     conversation = _conversation_id(body)
     if conversation is not None:
         CONVERSATIONS[conversation] = chain
@@ -293,17 +305,24 @@ def thread_expand(
     return {**rest, **stored.kept, "messages": [*stored.messages, *new]}, None
 
 
-def thread_remember(sent: dict[str, Any], full: dict[str, Any], reply: dict[str, Any]) -> None:
-    """Store the thread as it stands after ``reply`` (only for a request that named one)."""
+def thread_remember(
+    sent: dict[str, Any],
+    full: dict[str, Any],
+    reply: dict[str, Any],
+    secrets: frozenset[str] = frozenset(),
+) -> None:
+    """Store the thread as it stands after ``reply`` (only for a request that named one),
+    redacted as :func:`remember` stores a chain."""
     thread = sent.get("thread")
     if not isinstance(thread, dict):
         return
     previous = THREADS.get(str(thread.get("previous_message_id")))
     if thread.get("type") == "continue" and previous is not None:
         previous.continued = True
-    kept = {k: full[k] for k in CREATE_ONLY if k in full}
+    kept = redact_value({k: full[k] for k in CREATE_ONLY if k in full}, secrets)
     said = {"role": "assistant", "content": reply.get("content", [])}
-    THREADS[reply["id"]] = Thread(full.get("model"), kept, [*full.get("messages", []), said])
+    messages = redact_value([*full.get("messages", []), said], secrets)
+    THREADS[reply["id"]] = Thread(full.get("model"), kept, messages)
 
 
 def as_read(body: dict[str, Any], format: str) -> tuple[dict[str, Any], int]:
