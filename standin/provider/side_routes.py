@@ -32,11 +32,11 @@ def models(route: Any) -> tuple[int, dict[str, Any] | str]:
     owner = "anthropic" if anthropic else "openai"
     ids = table.models(owner)
     if route.model is not None:
-        if route.model not in ids and _provider_of(route.model) != owner:
+        if route.model not in ids:
             return 404, errors.UNKNOWN_MODEL[errors.family(route.provider)].format(
                 model=route.model
             )
-        ids = [route.model]  # one the table lacks is served too (helpers.models.unlisted)
+        ids = [route.model]
     if anthropic:
         rows = [
             {"type": "model", "id": i, "display_name": i, "created_at": "1970-01-01T00:00:00Z"}
@@ -47,16 +47,6 @@ def models(route: Any) -> tuple[int, dict[str, Any] | str]:
         return 200, {"data": rows, "has_more": False, "first_id": ids[0], "last_id": ids[-1]}
     rows = [{"id": i, "object": "model", "created": 0, "owned_by": owner} for i in ids]
     return 200, rows[0] if route.model is not None else {"object": "list", "data": rows}
-
-
-def _provider_of(model: str) -> str | None:
-    """Whose model ``model`` is (the table, else ``helpers.models.unlisted``), or None."""
-    from helpers.models import UnknownModelError, model_info
-
-    try:
-        return model_info(model).provider
-    except UnknownModelError:
-        return None
 
 
 def count_probe(provider: str, body: dict[str, Any]) -> dict[str, Any] | str:
