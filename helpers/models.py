@@ -7,8 +7,9 @@ and nothing per-model is typed into code. Prices are looked up in genai-prices a
 (``price_timestamp``), so results are reproducible. The tokenizers are tiktoken's, with the chat
 framing tokens added, loaded when first used; Claude and Gemini are counted with the ``PROXY``.
 
-It does not guess: an unknown id raises ``UnknownModelError``, unless it *starts with* a known
-id (a dated snapshot such as ``gpt-4o-2024-08-06``): then ``matched_by_prefix`` names it.
+An id the table lacks (noted, named by ``matched_by_prefix``) is a known id's dated snapshot,
+else genai-prices' model or alias, else a name of its provider's, counted with its provider's
+rule (``unlisted``); a name no provider uses raises ``UnknownModelError``.
 """
 
 from __future__ import annotations
@@ -148,25 +149,69 @@ def _listed(key: str, provider: str) -> str:
 
 @cache
 def model_info(model_id: str) -> ModelInfo:
-    """The table row for ``model_id``, or for the longest known id it starts with (noted).
-
-    Memoised: counting a long ticket asks for the same row once per request. Treat the
-    returned row as read-only.
-    """
+    """The table row for ``model_id`` (a bare id or a path ending ``models/ID:method``), else
+    for the longest known id it starts with, else ``unlisted``'s row (noted). Memoised: treat
+    the returned row as read-only."""
     rows = _table()["models"]
+    model_id = model_id.split("models/")[-1].split(":")[0] if "models/" in model_id else model_id
     if model_id in rows:
         return _row(model_id, rows[model_id])
-    prefixes = [known for known in rows if model_id.startswith(known + "-")]
+    prefixes = [known for known in rows if model_id.replace("@", "-").startswith(known + "-")]
     if prefixes:
         known = max(prefixes, key=len)
         info = _row(known, rows[known])
         note = f"{model_id!r} is not in the table; using {known!r} (matched by prefix)"
         note = f"{note}. {info.note}".strip().rstrip(".")
         return replace(info, note=note, matched_by_prefix=model_id)
-    known_ids = ", ".join(sorted(rows))
-    raise UnknownModelError(
-        f"unknown model {model_id!r}; data/models.json (as of {as_of()}) knows: {known_ids}"
-    )
+    found = unlisted(model_id)
+    if found is None:
+        known_ids = ", ".join(sorted(rows))
+        raise UnknownModelError(
+            f"unknown model {model_id!r}: no provider uses this name; data/models.json (as of "
+            f"{as_of()}) knows: {known_ids}, and genai-prices its providers' models"
+        )
+    return found
+
+
+#: The price data's providers whose models the series counts, and whose rule counts them.
+PRICE_PROVIDERS = {"anthropic": "anthropic", "openai": "openai", "google": "gemini"}
+
+
+def unlisted(model_id: str) -> ModelInfo | None:
+    """A model the table lacks: genai-prices' model (aliases and snapshots resolved), else a name
+    its provider's naming matches; counted with that provider's default row (its rule, prompt
+    and image sizes; OpenAI's with tiktoken's encoding for the name). None if no provider."""
+    from genai_prices.data_snapshot import get_snapshot
+
+    for provider in get_snapshot().providers:
+        rule = PRICE_PROVIDERS.get(provider.id)
+        found = provider.find_model(model_id) if rule else None
+        found = found or next((m for m in provider.models if rule and m.id == model_id), None)
+        if found is None and not (rule and provider.model_match.is_match(model_id.lower())):
+            continue
+        price = found.id if found else model_id
+        how = f"genai-prices names it {price!r}" if found else "nor in genai-prices"
+        if price in _table()["models"]:
+            info = model_info(price)
+        else:
+            base = model_info(default_model("harmony" if "gpt-oss" in price else rule))
+            encoding = _tiktoken_name(price) if rule == "openai" else None
+            info = replace(base, id=price, encoding=encoding, price_ref=price)
+            info, how = replace(info, price_provider=provider.id), f"{how}; {base.id}'s rule"
+        note = f"{model_id!r} is not in the table; {how}"
+        return replace(info, counting_verified=False, note=note, matched_by_prefix=model_id)
+    return None
+
+
+def _tiktoken_name(model_id: str) -> str | None:
+    """tiktoken's encoding for an OpenAI model id, if ``encoding`` loads it; else None."""
+    import tiktoken
+
+    try:
+        name = tiktoken.encoding_name_for_model(model_id)
+    except KeyError:
+        return None
+    return name if name in ("o200k_base", "o200k_harmony", "cl100k_base") else None
 
 
 def info_for(model: str | ModelInfo | None, request: Any = None) -> ModelInfo:

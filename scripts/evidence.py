@@ -175,6 +175,11 @@ KNOWN: dict[str, dict[str, str]] = {
     },
     "render": {},
     "provider": {
+        "pyd-port-_R5-T3-native-search_-0": (
+            "a client-run `tool_search_call` answered by a function_call_output: the local "
+            "provider's rules of the list pair outputs with function calls only (seen once "
+            "issue 34 let it serve gpt-5.6; it answered 404 before)"
+        ),
         "pyd-ant-container_setting_explicit_dict_form_live-1": (
             f"Anthropic refused `container` given as an object; {_PARAMS}"
         ),

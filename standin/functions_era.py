@@ -1,4 +1,5 @@
-"""OpenAI Chat's functions-era messages, read the way the learner's parser reads tool calls.
+"""OpenAI Chat's functions-era messages, read the way the learner's parser reads tool calls;
+and the Gemini shapes Google accepts that the learner's parser does not read (``gemini_accepted``).
 
 An assistant ``function_call`` (no id) and a ``role: "function"`` result are deprecated but
 still accepted by the API; no lesson teaches them, so ``helpers.formats`` reads only the tools
@@ -28,7 +29,9 @@ def _is_era(m: Any) -> bool:
 
 
 def parse(body: Any, format: str | None = None, *, notes: list[Note] | None = None) -> Request:
-    """``helpers.formats.parse``, reading functions-era Chat messages too."""
+    """``helpers.formats.parse``, reading functions-era Chat messages and the Gemini shapes of
+    ``gemini_accepted`` too."""
+    body = gemini_accepted(body)
     raw = body.get("messages") if isinstance(body, dict) else None
     era = isinstance(raw, list) and any(_is_era(m) for m in raw)
     if not era or (format or detect(body)) != "openai-chat":
@@ -161,3 +164,35 @@ def _merged(read: Notes, extra: dict[int, tuple[str, Note]]) -> list[Note]:
                 note = Note(era.where, note.message, note.rule)
         out.append(note)
     return out + [note for _, note in pending.values()]
+
+
+def gemini_accepted(body: Any) -> Any:
+    """A Gemini body (it has ``contents``) in the shape ``helpers.formats`` reads, where Google
+    accepts another: a function declaration's ``null`` field is absent (proto3 JSON reads null
+    as the field's default), ``parts`` given as one object is a list of that one part (recorded
+    bills; docs/rules.md). Any other body is returned as it is, never changed in place."""
+    if not isinstance(body, dict) or not isinstance(body.get("contents"), list):
+        return body
+    body = {**body, "contents": [_listed_parts(c) for c in body["contents"]]}
+    if isinstance(body.get("systemInstruction"), dict):
+        body["systemInstruction"] = _listed_parts(body["systemInstruction"])
+    if isinstance(body.get("tools"), list):
+        body["tools"] = [_no_null_declarations(t) for t in body["tools"]]
+    return body
+
+
+def _listed_parts(content: Any) -> Any:
+    parts = content.get("parts") if isinstance(content, dict) else None
+    return {**content, "parts": [parts]} if isinstance(parts, dict) else content
+
+
+def _no_null_declarations(tool: Any) -> Any:
+    for key in ("functionDeclarations", "function_declarations"):
+        found = tool.get(key) if isinstance(tool, dict) else None
+        if isinstance(found, list):
+            clean = [
+                {k: v for k, v in d.items() if v is not None} if isinstance(d, dict) else d
+                for d in found
+            ]
+            tool = {**tool, key: clean}
+    return tool

@@ -4,8 +4,8 @@
 ``response_format`` or ``text.format`` schema, files, provider-run tools, extended thinking,
 stored state, items the neutral request has no block for. Each one makes the count an estimate,
 named here with how far it can be off (``None``: unknown): ``with_unmodelled`` applies it to a
-count (the local provider's usage does), ``count_body`` parses a body, counts it with the fast
-twin (``standin.fast_breakdown.count_fast``, equal to ``count``) and applies it (the CLI, the
+count (the local provider's usage does), ``count_body`` parses a body, counts it with the
+readable rule (``helpers.tokens.count``) and applies it (the CLI, the
 estimate-spread benchmark). The recorded bills behind each entry: ``docs/evidence.md``.
 
 What it deliberately does not do: guess a size it cannot know (those bounds are ``None``).
@@ -17,7 +17,7 @@ import json
 from typing import Any
 
 from helpers.models import ModelInfo
-from helpers.tokens import Count
+from helpers.tokens import Count, count
 
 __all__ = ["count_body", "unmodelled", "with_unmodelled"]
 
@@ -35,7 +35,6 @@ def count_body(body: dict, format: str, model: str | ModelInfo | None = None) ->
     body's ``model``, else that provider's default (a Gemini body names none); a model of
     another provider is refused (``ValueError``), never used silently."""
     from helpers.models import default_model, info_for
-    from standin.fast_breakdown import count_fast
     from standin.functions_era import parse
 
     wire = body
@@ -50,7 +49,7 @@ def count_body(body: dict, format: str, model: str | ModelInfo | None = None) ->
             f"({info.provider}'s model): name a {provider} model, or render the request in "
             f"{info.provider}'s format first"
         )
-    return with_unmodelled(count_fast(request, info), wire, format)
+    return with_unmodelled(count(request, info), wire, format)
 
 
 def with_unmodelled(counted: Count, body: dict, format: str) -> Count:
@@ -97,12 +96,26 @@ UNMODELLED_FIELDS = {
         "thinking": "extended thinking: the bill adds tokens no offline count sees",
         "mcp_servers": "MCP servers: their tool definitions are added by the API, not counted",
         "container": "a code-execution container: its files are not counted",
+        "output_format": "structured output: the schema is given to the model, not counted",
+        "context_management": "context management: the API may clear earlier content before "
+        "billing (a recorded bill was 0.002x the count), not counted",
     },
     "gemini": {
         "responseSchema": "responseSchema: the schema is given to the model, size unknown",
         "responseJsonSchema": "responseJsonSchema: the schema is given to the model, size unknown",
+        "response_schema": "response_schema: the schema is given to the model, size unknown",
+        "response_json_schema": "response_json_schema: the schema is given to the model, size "
+        "unknown",
+        "cachedContent": "cachedContent: the cached content is billed in the prompt, not seen here",
+        "cached_content": "cached_content: the cached content is billed in the prompt, not seen "
+        "here",
     },
 }
+#: Anthropic blocks inside a ``tool_result`` that the count does not see (recorded bills 2-5.6x).
+UNMODELLED_IN_RESULTS = {"document", "search_result", "container_upload"}
+#: Gemini inline media the count takes for an image (258 tokens): audio and video are billed by
+#: duration (Google documents 32 tokens a second of audio, 263 of video), unknown offline.
+GEMINI_TIMED_MEDIA = ("audio/", "video/")
 #: Content the count does not see (types of OpenAI parts, Anthropic blocks, Gemini part keys).
 UNMODELLED_PARTS = {
     "openai-chat": {"file", "input_audio", "input_file", "document", "audio"},
@@ -122,6 +135,9 @@ def unmodelled(body: dict[str, Any], format: str) -> dict[str, tuple[int | None,
     ``file`` part or a ``response_format`` added 48 to 219 billed tokens; Anthropic server
     tools (web search, code execution...), MCP servers and extended thinking, and Gemini's
     built-in tools and video files, billed 2 to 400 times the offline count."""
+    from standin.functions_era import gemini_accepted
+
+    body = gemini_accepted(body) if format == "gemini" else body  # parts given as one object
     out: dict[str, tuple[int | None, str]] = _openai_extras(body) if format == "openai-chat" else {}
     if format == "openai-responses":
         out.update(_responses_extras(body))
@@ -130,6 +146,10 @@ def unmodelled(body: dict[str, Any], format: str) -> dict[str, tuple[int | None,
     for key, why in UNMODELLED_FIELDS.get(format, {}).items():
         if fields.get(key) not in (None, [], {}) and fields.get(key) != {"type": "disabled"}:
             out[key] = (None, why)
+    output = body.get("output_config") if format == "anthropic" else None
+    if isinstance(output, dict) and output.get("format") not in (None, {}):
+        why = "structured output: the schema is given to the model, not counted"
+        out["output_config.format"] = (None, why + " (recorded bills 2.6-33x the count)")
     for k, tool in enumerate(body.get("tools") or []):
         built_in = _built_in_tool(tool, format)
         if built_in:
@@ -140,6 +160,12 @@ def unmodelled(body: dict[str, Any], format: str) -> dict[str, tuple[int | None,
         for j, kind in _part_kinds(message, format):
             if kind in UNMODELLED_PARTS.get(format, set()):
                 out[f"{key}[{i}].{inner}[{j}]"] = (None, f"{kind} part: not counted")
+            elif kind.startswith(GEMINI_TIMED_MEDIA):
+                why = f"inline {kind}: billed by its length, counted as one image (258)"
+                out[f"{key}[{i}].{inner}[{j}]"] = (None, why)
+            elif kind.startswith("tool_result:"):
+                why = f"{kind.partition(':')[2]} inside a tool result: not counted"
+                out[f"{key}[{i}].{inner}[{j}]"] = (None, why)
     return out
 
 
@@ -268,7 +294,20 @@ def _part_kinds(message: Any, format: str) -> list[tuple[int, str]]:
             continue
         if format == "gemini":
             kinds = [k for k in part if k in UNMODELLED_PARTS["gemini"] and part[k]]
+            kinds += [_inline_kind(part)] if not kinds and _inline_kind(part) else []
             out += [(j, k) for k in kinds[:1]]
         elif isinstance(part.get("type"), str):
             out.append((j, part["type"]))
+            inner = part.get("content") if part["type"] == "tool_result" else None
+            for block in inner if isinstance(inner, list) else []:
+                if isinstance(block, dict) and block.get("type") in UNMODELLED_IN_RESULTS:
+                    out.append((j, f"tool_result:{block['type']}"))
+                    break
     return out
+
+
+def _inline_kind(part: dict) -> str:
+    """The MIME type of a Gemini inline part when it is audio or video, else ""."""
+    data = part.get("inlineData") or part.get("inline_data")
+    kind = data.get("mimeType") or data.get("mime_type") if isinstance(data, dict) else ""
+    return kind if isinstance(kind, str) and kind.startswith(GEMINI_TIMED_MEDIA) else ""

@@ -342,8 +342,9 @@ def test_a_learner_facing_module_is_short_enough_to_read_in_one_sitting(name, pa
     assert lines <= MAX_LINES, f"{relative} has {lines} lines (at most {MAX_LINES})"
 
 
-#: Issue 23's budget for the learner's package: what a reader opens stays small.
-BUDGET_LINES, BUDGET_FILES = 7_000, 45
+#: Issue 23's budget for the learner's package: what a reader opens stays small (issue 34 added
+#: 50 lines for models the table lacks: ``helpers.models.unlisted``).
+BUDGET_LINES, BUDGET_FILES = 7_050, 45
 MAX_DOCSTRING = 12
 
 

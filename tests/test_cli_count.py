@@ -85,7 +85,7 @@ def test_standard_input(monkeypatch, capsys):
     [
         (["count", "missing.json"], "cannot read missing.json"),
         (["count", "{bad}"], "cannot read"),
-        (["count", "BODY", "--model", "gpt-9"], "unknown model 'gpt-9'"),
+        (["count", "BODY", "--model", "llama-9"], "unknown model 'llama-9'"),
         (["count", "BODY", "--format", "cohere"], "--format: unknown format 'cohere'"),
         (["count", "LIST"], "a request body is a JSON object, not list"),
         (["count", "NOTJSON"], "is not valid JSON"),

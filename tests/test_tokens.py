@@ -6,7 +6,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers.examples import sundry
 from helpers.messages import (
     Image,
     Message,
@@ -25,7 +24,6 @@ from helpers.tokens import count, count_text, token_keys
 from helpers.tokens.exactness import image_size, image_tokens
 from helpers.tokens.openai_chat import render_namespace
 from standin.explained import explained, table
-from standin.fast_count import Counter, count_total
 from tests.published_counts import CASES, cookbook_recipe, to_request
 from tests.strategies import conversations
 
@@ -261,53 +259,9 @@ def _clear_caches():
     encode.cache_clear()
 
 
-def _by_part(pieces):
-    """Token keys in order and tokens per part: what a breakdown means, however it is cut."""
-    keys = [k for p in pieces for k in (p.ids or [(p.key, i) for i in range(p.n)])]
-    parts: dict[str, int] = {}
-    for p in pieces:
-        parts[p.part] = parts.get(p.part, 0) + p.n
-    return keys, parts
-
-
-@settings(max_examples=80, deadline=None)
-@given(conversations(), st.sampled_from(MODELS))
-def test_the_fast_twins_always_agree_with_the_readable_count(request, model):
-    """What ``count`` runs (the rule's pieces, tokenized one run at a time) == the one-encode
-    breakdown (``fast_breakdown``: pieces, rows, total) == the one-encode total
-    (``fast_count.count_total``) == the Counter fed the whole request."""
-    from helpers.models import model_info
-    from helpers.tokens import tokenize
-    from helpers.tokens.openai_chat import request_seen
-    from standin.fast_breakdown import breakdown, count_fast, pieces
-    from standin.fast_count import fast_seen, total
-
-    counted = count(request, model)
-    fast = count_fast(request, model)
-    assert _by_part(fast.pieces) == _by_part(counted.pieces)
-    assert (fast.rows, fast.total, fast.notes) == (counted.rows, counted.total, counted.notes)
-    assert (fast.uncertain, fast.label, fast.method) == (
-        counted.uncertain,
-        counted.label,
-        counted.method,
-    )
-    assert count_total(request, model) == counted.total == Counter(model)(request)
-    info = model_info(model)
-    if info.counting != "openai-chat-2024":
-        return
-    seen, framed = request_seen(request, info, []), fast_seen(request, info, [])
-    assert tokenize(seen, info.encoding) == counted.pieces  # what count() runs
-    cut, rows, _ = breakdown(request, info)
-    assert _by_part(cut) == _by_part(counted.pieces) and rows == counted.rows
-    assert _by_part(pieces(seen, info.encoding)) == _by_part(counted.pieces)
-    assert _by_part(pieces(framed, info.encoding)) == _by_part(counted.pieces)
-    assert total(seen, info.encoding) == total(framed, info.encoding) == counted.total
-
-
-def test_text_that_looks_like_a_special_token_takes_the_slow_path_and_still_agrees():
+def test_text_that_looks_like_a_special_token_is_counted_as_plain_text():
     request = Request("gpt-4o", [user("say <|end|> then <|endoftext|>"), assistant("ok")])
-    assert count_total(request) == count(request).total
-    assert count_total(request) == count(
+    assert count(request).total == count(
         Request("gpt-4o", [user("say x then y"), assistant("ok")])
     ).total + (
         count_text("say <|end|> then <|endoftext|>", "gpt-4o")
@@ -317,36 +271,18 @@ def test_text_that_looks_like_a_special_token_takes_the_slow_path_and_still_agre
 
 @settings(max_examples=60, deadline=None)
 @given(conversations(max_turns=6), st.sampled_from(MODELS))
-def test_incremental_counting_equals_counting_from_scratch(request, model):
-    """A Counter fed every turn gives the totals of cold, independent full counts."""
+def test_counting_every_turn_with_warm_caches_equals_counting_from_scratch(request, model):
+    """Counting each turn of a growing request (encodes memoised) gives the cold totals."""
     prefixes = [
         Request(request.model, request.messages[:end], request.tools)
         for end in range(1, len(request.messages) + 1)
     ]
-    counter = Counter(model)
-    warm = [counter(p) for p in prefixes]
+    warm = [count(p, model).total for p in prefixes]
     cold = []
     for prefix in prefixes:
         _clear_caches()
         cold.append(count(prefix, model).total)
     assert warm == cold
-
-
-def test_counter_starts_over_when_the_head_or_the_middle_changes():
-    base = sundry.ticket("gpt-4o-mini")
-    counter = Counter()
-    assert counter(base) == count(base).total
-    edited = Request(base.model, [system("Different policy."), *base.messages[1:]], base.tools)
-    assert counter(edited) == count(edited).total
-    fewer = Request(base.model, list(base.messages), base.tools[:3])
-    assert counter(fewer) == count(fewer).total
-    middle = Request(
-        base.model, [*base.messages[:2], user("changed"), *base.messages[3:]], base.tools
-    )
-    assert counter(middle) == count(middle).total
-    forced = Request(base.model, list(base.messages), base.tools, {"name": "get_order"})
-    assert counter(forced) == count(forced).total
-    assert count_total(forced) == count(forced).total
 
 
 def test_a_long_system_text_merges_with_the_tools_header_like_one_string():

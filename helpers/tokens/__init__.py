@@ -202,7 +202,7 @@ def _run_pieces(run: list[tuple[str, str]], name: str) -> list[Piece]:
 
 
 def counted(request: Request, info: ModelInfo, pieces: list[Piece], notes: list[str]) -> Count:
-    """The ``Count`` of a request's pieces (the fast twin in the stand-in makes one too)."""
+    """The ``Count`` of a request's pieces."""
     notes = [info.note, *notes] if info.note else notes
     return Count(info.id, sum(p.n for p in pieces), notes, pieces, request, info)
 

@@ -175,11 +175,14 @@ def read_request(path: str, source: str | None, notes: list) -> tuple[dict, str,
     return body, format, request
 
 
-_GEMINI_URL = re.compile(r"/(v1|v1beta\w*)/models/([^/:?]+)")
+#: A Gemini API or Vertex AI URL (``.../v1/projects/P/locations/L/publishers/google/models/M``)
+_GEMINI_URL = re.compile(
+    r"/(v1|v1beta\w*)/(?:projects/[^/]+/locations/[^/]+/publishers/google/)?models/([^/:?]+)"
+)
 
 
 def gemini_url(url: str) -> tuple[str, str | None]:
-    """``(API version, model)`` from a Gemini URL (``.../v1beta/models/gemini-2.5-flash:...``);
+    """``(API version, model)`` from a Gemini or Vertex AI URL (``.../v1beta/models/M:...``);
     ``("v1beta", None)`` for a URL of another shape."""
     found = _GEMINI_URL.search(url or "")
     if not found:

@@ -94,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
     from helpers.cost import project_ticket, ticket_from_usages
     from helpers.formats import FORMATS
     from helpers.messages import FormatError
-    from helpers.models import UnknownModelError, model_info
+    from helpers.models import UnknownModelError, model_info, rates
     from standin.cli import UsageError, check_request, read_json
     from standin.functions_era import parse
 
@@ -115,8 +115,14 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError('no model: pass --model or put "model" in the trace')
     try:
         info = model_info(model)
+        rates(info)  # a model counted with its provider's rule may have no price (issue 34)
     except UnknownModelError as err:
         raise UsageError(str(err)) from None
+    except LookupError:
+        raise UsageError(
+            f"unknown model {model!r} to genai-prices (pinned): no price to cost it with; "
+            "pass --model with a priced model"
+        ) from None
     if all("request" in t and "usage" not in t and "reply" not in t for t in turns):
         requests = []
         for i, turn in enumerate(turns):

@@ -48,7 +48,10 @@ from standin.provider.scenarios import Scenario, Turn
 
 __all__ = ["Response", "Route", "answer", "error", "find_route"]
 
-_GEMINI = r"/(?P<version>v1|v1beta)/models/(?P<model>[^/:]+)"
+#: The Gemini API's model path, or Vertex AI's (``/v1/projects/P/locations/L/publishers/google``
+#: before ``/models/M``): the same body and answer.
+_VERTEX = r"(?:/projects/[^/]+/locations/[^/]+/publishers/google)?"
+_GEMINI = r"/(?P<version>v1|v1beta)" + _VERTEX + r"/models/(?P<model>[^/:]+)"
 #: (path, provider, kind, streamed, HTTP method), tried in order
 _ROUTES: list[tuple[re.Pattern[str], str, str, bool, str]] = [
     (re.compile(r"/v1/chat/completions"), "openai-chat", "generate", False, "POST"),
@@ -184,10 +187,9 @@ def _usage(request: Any, message: Any, model: str, body: dict, provider: str) ->
     """
     from helpers import tokens
     from helpers.messages import Reasoning, Usage
-    from standin.fast_breakdown import count_fast
     from standin.wire_count import with_unmodelled
 
-    counted = with_unmodelled(count_fast(request, model), body, provider)
+    counted = with_unmodelled(tokens.count(request, model), body, provider)
     reasoning = sum(
         tokens.count_text(b.text, model) for b in message.content if isinstance(b, Reasoning)
     )
@@ -250,9 +252,11 @@ def _checked(route: Route, body: dict, headers: dict[str, str]) -> tuple[Any, st
     if not isinstance(model, str):
         return error(provider, 400, f"model: expected a string, got {type(model).__name__}")
     request.model = model
-    try:
-        model_info(model)
+    try:  # a model the table lacks is counted with its provider's rule (helpers.models.unlisted)
+        info = model_info(model)
     except UnknownModelError:
+        info = None  # no provider uses the name
+    if info is None or (info.matched_by_prefix and info.provider != errors.family(provider)):
         return error(
             provider, 404, errors.UNKNOWN_MODEL[errors.family(provider)].format(model=model)
         )

@@ -65,10 +65,10 @@ def count_probe(provider: str, body: dict[str, Any]) -> dict[str, Any] | str:
 
 def count_answer(provider: str, request: Any, model: str, probe: dict) -> tuple[dict, str]:
     """``(the answer, the count's label)``: the input tokens the request would be billed."""
-    from standin.fast_breakdown import count_fast
+    from helpers.tokens import count
     from standin.wire_count import with_unmodelled
 
-    counted = with_unmodelled(count_fast(request, model), probe, provider)
+    counted = with_unmodelled(count(request, model), probe, provider)
     n = counted.total
     if provider == "gemini":
         answer = {"totalTokens": n, "promptTokensDetails": [{"modality": "TEXT", "tokenCount": n}]}
