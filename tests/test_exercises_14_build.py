@@ -191,6 +191,30 @@ WRONG = {
             ("def refund_log(", "@functools.wraps(print)\ndef refund_log("),
         ],
     ),
+    "rewritten-at-append": (  # the walk's repair (issue 33): results cut as they are appended
+        [("            tidy(history)\n", "")],
+        [
+            (
+                "                history.append(tool(*[run_tool(call) for call in calls]))\n"
+                "                calls = []",
+                "                results = [run_tool(call) for call in calls]\n"
+                "                for r in results:\n"
+                "                    for block in r.content:\n"
+                "                        if len(block.text) > SHORTEN_AT:\n"
+                "                            block.text = block.text[:SHORTEN_AT] + '...'\n"
+                "                history.append(tool(*results))\n"
+                "                calls = []",
+            )
+        ],
+    ),
+    "no-refund-log": (  # the description "fixed" by deleting the decorator: the trail is lost
+        FIXES["no-description"],
+        [("@refund_log\n", "")],
+    ),
+    "policy-twice": (  # the system prompt dropped instead of the paste: the policy as user text
+        FIXES["policy-twice"],
+        [("[system(sundry.SYSTEM_PROMPT), user(ticket)]", "[user(with_policy(ticket))]")],
+    ),
 }
 
 
@@ -202,6 +226,9 @@ WRONG_SAYS = {
     "no-description-elsewhere": "issue_refund (no description)",
     "rewritten": "request 3 changed messages[3] (tool)",
     "tools-grown": "request 1 offers 8 tools",
+    "rewritten-at-append": "request 2 carries the result of search_orders as 103 characters, not",
+    "no-refund-log": "issue_refund ran once; the refund log has 0 lines for it",
+    "policy-twice": "request 1 holds the policy only in messages[0] (user), in no system prompt",
 }
 
 
@@ -214,7 +241,7 @@ def test_a_plausible_wrong_repair_is_refused_for_its_symptom(problem, tmp_path):
     exercises.reset("14.1")
     result = capstone.check_repaired_agent(agent, formats=(format,))
     assert not result.ok and f"{format}, 1 problem: (1)" in result.message, result.message
-    symptom = problem.removesuffix("-elsewhere")
+    symptom = problem.removesuffix("-elsewhere").removesuffix("-at-append")
     assert capstone.SYMPTOMS[symptom] in result.message, result.message
     assert WRONG_SAYS[problem] in result.message, result.message
     assert result.message.count("Look at:") == 1  # the first hint, and only it
@@ -279,6 +306,49 @@ def test_another_right_repair_written_differently_passes(tmp_path):
     agent = _agent(tmp_path, source, "my_agent.py")
     result = capstone.check_repaired_agent(agent, formats=("openai-responses", "anthropic"))
     assert result.ok, result.message
+
+
+def test_a_right_repair_that_logs_refunds_its_own_way_passes(tmp_path):
+    """The decorator gone, the refund log written in issue_refund itself: the trail is kept, the
+    description is the docstring, and the check says right (issue 33, second walk)."""
+    fixes = [pair for pair in _all_fixes() if pair not in FIXES["no-description"]]
+    source = _patched(
+        SHIPPED,
+        *fixes,
+        ("@refund_log\n", ""),
+        (
+            'instead. Check eligibility first."""\n    return sundry.run_tool(call)',
+            'instead. Check eligibility first."""\n'
+            "    args = call.arguments\n"
+            "    print(f\"[refund log] {args['order_id']}: ${args['amount_usd']}\")\n"
+            "    return sundry.run_tool(call)",
+        ),
+    )
+    exercises.reset("14.1")
+    result = capstone.check_repaired_agent(_agent(tmp_path, source), formats=("gemini",))
+    assert result.ok, result.message
+
+
+def test_the_check_names_one_more_problem_each_try_and_what_has_gone(tmp_path):
+    """A first change does not show the whole list with its places (issue 33, second walk): the
+    earliest problem is named, one more with each try, the rest only counted; a problem fixed
+    since the last try is said to be gone."""
+    headlines = set(capstone.SYMPTOMS.values())
+    touched = _agent(tmp_path, SHIPPED.replace("MAX_TURNS = 8", "MAX_TURNS = 8  # mine"))
+    exercises.reset("14.1")
+    said = []
+    for _ in range(2):
+        message = capstone.check_repaired_agent(touched, formats=("anthropic",)).message
+        said.append([h for h in headlines if h in message])
+    assert "7 problems: (1) " in message and "and 5 more, not named yet" in message
+    assert len(said[0]) == 1 and len(said[1]) == 2 and set(said[0]) < set(said[1])
+    assert "Gone since" not in message
+    policy = _agent(tmp_path, _patched(SHIPPED, *FIXES["policy-twice"]), "fixed.py")
+    message = capstone.check_repaired_agent(policy, formats=("anthropic",)).message
+    assert "6 problems: (1) " in message and "(3) " in message and "and 3 more" in message
+    gone = message.split("Gone since your last check: ")[1]
+    assert gone.startswith(capstone.SYMPTOMS["policy-twice"] + ".")
+    exercises.reset("14.1")
 
 
 def test_not_an_agent_gets_the_graduated_hints():

@@ -8,10 +8,13 @@ each in each format, on one local provider reset between runs: one where the mod
 beside its first call (the sundry story), one where the provider answers with a 429 the request
 right after a refund was issued, and one where the model asks for two tools in one reply. Every
 tool run is counted (a retry that runs a refund twice is seen even when the history looks
-right). It reads what reached the wire with the tools the series taught (the
-verdict and ``check``, ``count``, the cost meter) and names each problem by its symptom, never
-by its fix. The budget of a ticket is what it costs when every request carries only what it
-needs (the repaired twin, ``repaired_agent.py``, run on the same ticket), plus 10%.
+right) and its returned text kept (a result the model reads must be that text, whole), and the
+refund log the agent prints is read (one line per refund run). It reads what reached the wire
+with the tools the series taught (the verdict and ``check``, ``count``, the cost meter) and
+names each problem by its symptom, never by its fix: the earliest on the first try, one more
+with each try after it (the others only counted), and what has gone since the last try. The
+budget of a ticket is what it costs when every request carries only what it needs (the
+repaired twin, ``repaired_agent.py``, run on the same ticket), plus 10%.
 
 Authors: the learner's file is ``notebooks/sundry_agent.py`` (``make student`` copies it beside
 the learner's notebook; the lesson's "before" run loads this shipped file, never the learner's
@@ -29,13 +32,13 @@ import contextlib
 import io
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from course.exercises import EXERCISES, Exercise, Result, not_answered, not_yet
+from course.exercises import _WRONG_TRIES, EXERCISES, Exercise, Result, not_answered, not_yet
 from course.exercises.agent_file import (
     SHIPPED,
     BrokenAgent,
@@ -55,8 +58,8 @@ EX1 = Exercise(
     "14.1",
     look="the wire, one request at a time: what request 1 carries (each tool's whole "
     "definition, where the policy text appears), how each request differs from the one before "
-    "it, the meter's cost per turn, and what happens around a 429 (the tools that ran, the "
-    "request after it).",
+    "it, the meter's cost per turn, and what happens around a 429 (the tools that ran, what "
+    "the agent printed, the request after it).",
     idea="everything the model knows is in the request your code builds, rebuilt every turn: "
     "the history is append-only (each request starts with the one before it, unchanged), "
     "every call is answered once before the model speaks again, a tool is known to the model "
@@ -108,10 +111,11 @@ FORMATS = ("openai-chat", "openai-responses", "anthropic", "gemini")
 SYMPTOMS = {
     "dropped-call": "a reply's tool call was never run",
     "no-description": "a tool reaches the model without the description its docstring gives",
-    "policy-twice": "the policy is not sent once",
+    "policy-twice": "the policy is not sent once, as the system prompt",
     "tools-grown": "the tool list is not Sundry's nine",
-    "rewritten": "an earlier turn changed after it was sent",
+    "rewritten": "the history the model reads is not what happened",
     "broken-after-retry": "a retry repeats work already done",
+    "no-refund-log": "a refund is missing from the refund log the finance team asked for",
     "over-budget": "a ticket costs more than its budget",
     "refused": "the provider refuses a request",
     "crashed": "run_ticket raised an error (that ticket stopped there: its later turns are not "
@@ -130,9 +134,12 @@ EXAMPLES = {
     "tools-grown": "a tool offered but never run still sends its whole definition, and is "
     "billed for it, on every request.",
     "rewritten": "request 2 extends request 1 only when it starts with request 1's messages, "
-    "unchanged; one character changed in an old message and it no longer does.",
+    "unchanged; and a result is the tool's only when every character the tool returned is in "
+    "it: 100 of its 400 characters tell the model something the tool never said.",
     "broken-after-retry": "a list you append to inside a function that is retried grows once per "
     "try; a refund issued inside it is issued once per try.",
+    "no-refund-log": "a decorator is code that runs around every call of the function it wraps: "
+    "take it away and whatever it did on each call stops with it.",
     "over-budget": "twenty extra tokens on a request sent six times are a hundred and twenty "
     "tokens billed.",
     "refused": "a call without its result, or a result without its call, is refused before the "
@@ -146,20 +153,23 @@ EXAMPLES = {
 
 
 @contextlib.contextmanager
-def _counting_tool_runs() -> Iterator[Counter]:
-    """Count every tool run of Sundry's tools (by call id and name) while the block runs: the
+def _counting_tool_runs() -> Iterator[tuple[Counter, dict[str, str]]]:
+    """Count every tool run of Sundry's tools (by call id and name) while the block runs, and
+    keep the text each run returned (by call id, copied before the agent can touch it): the
     real ``sundry.run_tool`` still answers each one."""
     from helpers.examples import sundry
 
-    real, runs = sundry.run_tool, Counter()
+    real, runs, returned = sundry.run_tool, Counter(), {}
 
     def counted(call: Any) -> Any:
         runs[(getattr(call, "id", ""), getattr(call, "name", ""))] += 1
-        return real(call)
+        result = real(call)
+        returned[getattr(call, "id", "")] = result.text
+        return result
 
     sundry.run_tool = counted
     try:
-        yield runs
+        yield runs, returned
     finally:
         sundry.run_tool = real
 
@@ -169,14 +179,17 @@ def _counting_tool_runs() -> Iterator[Counter]:
 
 @dataclass
 class Run:
-    """One ticket in one format: what reached the wire, how the agent's call ended, and how
-    many times each tool call ran (by call id and tool name)."""
+    """One ticket in one format: what reached the wire, how the agent's call ended, how many
+    times each tool call ran (by call id and tool name), the text each call's tool returned (by
+    call id), and what the agent printed."""
 
     ticket: Ticket
     format: str
     seen: list[Any]  # standin.capturing.Seen, one per request
     error: str = ""  # what run_ticket raised, if anything
     runs: Counter = None  # type: ignore[assignment]
+    returned: dict[str, str] = field(default_factory=dict)
+    printed: str = ""
 
     @property
     def answered(self) -> list[Any]:
@@ -206,15 +219,15 @@ def run_one(agent: Any, ticket: Ticket, format: str, provider: Any = None) -> Ru
     provider.on_exchange = None
     provider.scenario = scenario(ticket.narrated, ticket.parallel)
     limit_at(provider, ticket.rate_limit_at)
-    error = ""
-    with _counting_tool_runs() as runs:
+    error, printed = "", io.StringIO()
+    with _counting_tool_runs() as (runs, returned):
         try:
-            with contextlib.redirect_stdout(io.StringIO()):
+            with contextlib.redirect_stdout(printed):
                 agent.run_ticket(ticket.text, format=format, base_url=provider.url)
         except Exception as err:  # the learner's code: report it, never crash the notebook
             error = f"{type(err).__name__}: {str(err)[:300]}"
     seen = [Seen(e, n) for n, e in enumerate(provider.recorder.exchanges, 1)]
-    return Run(ticket, format, seen, error, runs)
+    return Run(ticket, format, seen, error, runs, returned, printed.getvalue())
 
 
 def ticket_cost(run: Run) -> Decimal | None:
@@ -269,6 +282,53 @@ def _policy_places(request: Any) -> tuple[int, list[str]]:
         elif head in text:
             others.append(f"messages[{i}] ({m.role})")
     return systems, others
+
+
+def _times(n: int) -> str:
+    return "once" if n == 1 else "twice" if n == 2 else f"{n} times"
+
+
+def _policy_said(systems: int, others: list[str]) -> str:
+    """Where request 1 holds the policy, when that is not once as its system prompt ("" when it
+    is): a count while a system prompt holds it, the places when none does."""
+    if systems == 1 and not others:
+        return ""
+    if systems:
+        return f"request 1 holds the policy {_times(systems + len(others))}"
+    if others:
+        return f"request 1 holds the policy only in {', '.join(others)}, in no system prompt"
+    return "request 1 holds no policy at all"
+
+
+def _altered_result(run: Run) -> str:
+    """The first result a request carries that is not the text its tool returned ("" when
+    each is whole): the model would read something the tool never said."""
+    names = {call_id: name for call_id, name in (run.runs or {})}
+    for s in run.seen:
+        if s.request is None:
+            continue
+        for m in s.request.messages:
+            for r in m.tool_results if m.role == "tool" else []:
+                sent, returned = r.text, run.returned.get(r.call_id)
+                if returned is None or sent == returned or _same_json(sent, returned):
+                    continue
+                name = names.get(r.call_id, "a tool")
+                return (
+                    f"{run.ticket.name}: request {s.number} carries the result of {name} as "
+                    f"{len(sent):,} characters, not the {len(returned):,} the tool returned: the "
+                    "model reads a result the tool never gave"
+                )
+    return ""
+
+
+def _same_json(a: str, b: str) -> bool:
+    """Whether two texts are the same JSON value (a format may re-space what it carries)."""
+    import json
+
+    try:
+        return json.loads(a) == json.loads(b)
+    except ValueError:
+        return False
 
 
 def _first_change(before: list, after: list) -> int | None:
@@ -335,9 +395,8 @@ def _symptoms(run: Run, docs: dict[str, str] | None = None, provider: Any = None
                 f"request 1 offers {len(names)} tools ({tokens} tokens of definitions, sent "
                 "again every turn)"
             )
-        systems, others = _policy_places(first.request)
-        if others or systems != 1:
-            found["policy-twice"] = f"request 1 holds the policy {systems + len(others)} times"
+        if policy := _policy_said(*_policy_places(first.request)):
+            found["policy-twice"] = policy
     answered = [s for s in run.answered if s.request is not None]  # what the model read
     for before, after in zip(answered, answered[1:], strict=False):
         k = _first_change(before.request.messages, after.request.messages)
@@ -348,12 +407,21 @@ def _symptoms(run: Run, docs: dict[str, str] | None = None, provider: Any = None
                 f"{before.number} had sent: the model now reads a history of things that did "
                 "not happen that way"
             )
+    if "rewritten" not in found and (altered := _altered_result(run)):
+        found["rewritten"] = altered
     limited = [s.number for s in run.seen if s.status == 429]
     twice = sorted((name, n) for (_, name), n in (run.runs or {}).items() if n > 1)
     if twice:
         after = f"request {limited[0]} got a 429; then " if limited else ""
         ran = ", ".join(f"{name} ran {n} times for one call" for name, n in twice)
         found["broken-after-retry"] = f"{where}: {after}{ran}"
+    refunds = sum(n for (_, name), n in (run.runs or {}).items() if name == "issue_refund")
+    logged = run.printed.count("[refund log]")
+    if logged < refunds:
+        found["no-refund-log"] = (
+            f"{where}: issue_refund ran {_times(refunds)}; the refund log has {logged} "
+            f"line{'s' * (logged != 1)} for it"
+        )
     unanswered = set()  # requests that left a call of the model's without its result
     for s in run.seen:
         if s.request is None:
@@ -428,8 +496,17 @@ def diagnose(agent: Any, formats: tuple[str, ...] = FORMATS) -> dict[str, dict[s
     return report
 
 
-def describe(report: dict[str, dict[str, str]]) -> str:
-    """The report in words: formats that show the same symptoms are named together."""
+def problems(report: dict[str, dict[str, str]]) -> list[str]:
+    """Every symptom key the report holds, once each, in the order found (format by format,
+    ticket by ticket, earliest request first)."""
+    return list(dict.fromkeys(key for found in report.values() for key in found))
+
+
+def describe(report: dict[str, dict[str, str]], named: int | None = None) -> str:
+    """The report in words: formats that show the same symptoms are named together. ``named``:
+    how many problems to name (the first ones of ``problems``); the others are only counted."""
+    order = problems(report)
+    shown = set(order if named is None else order[:named])
     groups: dict[tuple[str, ...], list[str]] = {}
     for format, found in report.items():
         groups.setdefault(tuple(found), []).append(format)
@@ -441,14 +518,31 @@ def describe(report: dict[str, dict[str, str]]) -> str:
         every = len(formats) == len(FORMATS) > 1
         name = "in all four formats" if every else ", ".join(formats)
         first = report[formats[0]]
-        items = "; ".join(f"({n}) {SYMPTOMS[k]}: {first[k]}" for n, k in enumerate(keys, 1))
-        parts.append(f"{name}, {len(keys)} problem{'s' * (len(keys) != 1)}: {items}")
+        said = [k for k in order if k in keys and k in shown]
+        items = [f"({n}) {SYMPTOMS[k]}: {first[k]}" for n, k in enumerate(said, 1)]
+        if hidden := len(keys) - len(said):
+            items.append(f"{'and ' * bool(said)}{hidden} more, not named yet")
+        parts.append(f"{name}, {len(keys)} problem{'s' * (len(keys) != 1)}: {'; '.join(items)}")
     return " | ".join(parts)
 
 
 def _source(agent: Any) -> str:
     path = getattr(agent, "__file__", None)
     return Path(path).read_text(encoding="utf-8") if path and Path(path).is_file() else ""
+
+
+# What the last check of this kernel found: (the wrong tries it left, its symptom keys); the
+# next check, at that same count of tries, names what has gone since.
+_LAST: list[tuple[int, list[str]]] = []
+
+
+def _since_last(tries: int, now: list[str], tries_after: int) -> str:
+    """The symptoms the last check found that are gone now ("" when none, or when that check
+    belongs to another round of tries); remembers ``now`` for the next check."""
+    before = _LAST[0][1] if _LAST and _LAST[0][0] == tries else []
+    _LAST[:] = [(tries_after, now)]
+    gone = [SYMPTOMS[k] for k in before if k not in now]
+    return f". Gone since your last check: {'; '.join(gone)}" if gone else ""
 
 
 def _adapted(key: str) -> Exercise:
@@ -472,22 +566,30 @@ def check_repaired_agent(agent: Any, formats: tuple[str, ...] = FORMATS) -> Resu
             EX1, f"{type(agent).__name__} has no run_ticket(text, format=..., base_url=...)", **info
         )
     report = diagnose(agent, formats)
+    order = problems(report)
+    tries = _WRONG_TRIES.get(EX1.id, 0)  # wrong tries before this one
     if is_shipped(_source(agent)):
-        problems = len({key for found in report.values() for key in found})
+        _since_last(tries, order, tries)
         return Result(
             False,
             f"Exercise {EX1.id} is not answered yet: {Path(agent.__file__).name} is as shipped, "
-            f"and the hidden tickets find {problems} problems in it. Find them on the wire with "
-            "the cells above (the cards, check, count, the meter), repair the file, save it and "
-            "run this cell again: from your first change on, this check names what still "
-            "breaks, by its symptom.",
+            f"and the hidden tickets find {len(order)} problems in it. Find them on the wire "
+            "with the cells above (the cards, check, count, the meter), repair the file, save "
+            "it and run this cell again: from your first change on, this check names what "
+            "still breaks, by its symptom, the earliest first and one more each time you run "
+            "it.",
             EX1,
             **info,
         )
-    if any(report.values()):
-        first = next(key for found in report.values() for key in found)
-        what = f"on the hidden tickets, still broken: {describe(report)}"
-        return not_yet(_adapted(first), what, **info)
+    if order:
+        named = tries + 1  # the earliest on the first try, one more with each try after it
+        gone = _since_last(tries, order, tries + 1)
+        what = f"on the hidden tickets, still broken: {describe(report, named)}"
+        if len(order) > named:
+            what += " (each run of this check names one more)"
+        what += gone
+        return not_yet(_adapted(order[0]), what, **info)
+    _LAST.clear()
     return Result(
         True,
         f"Right: {len(TICKETS)} hidden tickets in each of the {len(formats)} formats, every "
