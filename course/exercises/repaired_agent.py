@@ -1,7 +1,9 @@
 """Used in lessons: 14.
 
 Sundry's support agent, repaired: the reference run of lesson 14 (the capstone) loads this twin
-of ``notebooks/sundry_agent.py``, with each planted bug fixed (the comments say which).
+of the agent as shipped (``notebooks/sundry_agent.py``; a learner edits the copy ``make
+student`` puts beside their notebook, ``student/sundry_agent.py``, or on Colab the shipped file
+itself), with each planted bug fixed (the comments say which).
 
 ``run_ticket(text, format=..., base_url=...)`` works one buyer's message to an answer against
 any provider in the four wire formats (plain HTTP, no SDK) and returns the run as a ``Trace``:
