@@ -593,9 +593,10 @@ def check_repaired_agent(agent: Any, formats: tuple[str, ...] = FORMATS) -> Resu
     return Result(
         True,
         f"Right: {len(TICKETS)} hidden tickets in each of the {len(formats)} formats, every "
-        "request accepted and within the rules, every call answered and run once, the policy "
-        "once, nine described tools, each history an extension of the last, each ticket within "
-        "its budget. You found it all on the wire: the code looked right before too.",
+        "request accepted and within the rules, every call answered and run once, each result as "
+        "its tool returned it, every refund logged, the policy once, nine described tools, each "
+        "history an extension of the last, each ticket within its budget. You found it all on "
+        "the wire: the code looked right before too.",
         EX1,
         **info,
     )
