@@ -468,3 +468,169 @@ def test_the_predictions_explanations_are_computed_from_the_data():
     pieces = render_harmony(ticket).pieces
     markers = sum(p.startswith("<|") and p.endswith("|>") for p in pieces)
     assert ex02.markers_why(ticket).startswith(f"{markers} of its {len(pieces)} tokens")
+
+
+# ---- second walk (fix-00-03b): the cases the walk found missing --------------------------------
+
+
+def _wants_by_calls(body, format):  # the reference's way
+    if format == "openai-chat":
+        return bool(body["choices"][0]["message"].get("tool_calls"))
+    return any(block["type"] == "tool_use" for block in body["content"])
+
+
+def _wants_by_loop(body, format):  # another right way: count the calls, then compare
+    if format == "openai-chat":
+        calls = body["choices"][0]["message"].get("tool_calls") or []
+    else:
+        calls = [block for block in body["content"] if block.get("type") == "tool_use"]
+    return len(calls) > 0
+
+
+def test_03_1_two_right_ways_pass_on_all_the_replies():
+    for right in (_wants_by_calls, _wants_by_loop):
+        verdict = ex03.check_wants_tools(right)
+        assert verdict and "All 11 hidden cases passed" in verdict.message, verdict.message
+        assert "Anthropic-compatible gateways" in verdict.message
+
+
+@pytest.mark.parametrize(
+    ("wrong", "case", "why"),
+    [
+        (  # the walk's heuristic: a Chat call has no text; Anthropic's blocks read right
+            lambda body, format: (
+                body["choices"][0]["message"]["content"] is None
+                if format == "openai-chat"
+                else any(b.get("type") == "tool_use" for b in body["content"])
+            ),
+            "case 3 of 11 (an openai-chat reply with finish_reason 'tool_calls', text and 1",
+            "this reply holds a call",
+        ),
+        (  # Chat read right, Anthropic by its stop reason alone
+            lambda body, format: (
+                _wants_by_calls(body, format)
+                if format == "openai-chat"
+                else body["stop_reason"] == "tool_use"
+            ),
+            "case 11 of 11 (an anthropic reply with stop_reason 'end_turn' and blocks text, "
+            "tool_use (from an Anthropic-compatible gateway))",
+            "this reply holds a call",
+        ),
+        (  # Chat: "no text, or calls": a refusal has no text either
+            lambda body, format: (
+                not body["choices"][0]["message"]["content"]
+                or bool(body["choices"][0]["message"]["tool_calls"])
+                if format == "openai-chat"
+                else _wants_by_calls(body, format)
+            ),
+            "case 6 of 11 (an openai-chat reply with finish_reason 'stop', a refusal and 0",
+            "the model refused, and waits for nothing",
+        ),
+    ],
+)
+def test_03_1_plausible_wrong_tests_are_refused_naming_the_case(wrong, case, why):
+    told = ex03.check_wants_tools(wrong)
+    assert not told and case in told.message and why in told.message, told.message
+
+
+def _first_part_of(formats: tuple[str, ...]):
+    """A system_text that reads only the first part of a list in ``formats``."""
+
+    def system_text(body, format):
+        def text(value):
+            if isinstance(value, str):
+                return value
+            if format in formats:
+                return value[0]["text"]
+            return "".join(part["text"] for part in value)
+
+        if format == "openai-chat":
+            return text(body["messages"][0]["content"])
+        if format == "openai-responses":
+            return body.get("instructions") or text(body["input"][0]["content"])
+        if format == "anthropic":
+            return text(body["system"])
+        return text(body["systemInstruction"]["parts"])
+
+    return system_text
+
+
+@pytest.mark.parametrize(
+    ("formats", "case"),
+    [
+        (("anthropic",), "case 7 of 8 (an anthropic body of another conversation (a system given "),
+        (("openai-responses",), "case 6 of 8 (an openai-responses body of another conversation"),
+        (("openai-chat",), "case 5 of 8 (an openai-chat body of another conversation (a developer"),
+    ],
+)
+def test_02_2_reading_the_first_part_of_a_list_is_refused_in_every_format(formats, case):
+    told = ex02.check_system_text(_first_part_of(formats))
+    assert not told and case in told.message, told.message
+    assert "the first part only: the prompt is all the parts, joined" in told.message
+
+
+def test_01_2_tool_messages_in_any_order_pass_but_each_must_carry_its_calls_output(provider):
+    def reversed_answers(body, reply, run):  # OpenAI pairs results by tool_call_id
+        message = reply["choices"][0]["message"]
+        answers = list(reversed(_answers(message, run)))
+        return {**body, "messages": [*body["messages"], message, *answers]}
+
+    verdict = ex01.check_next_body(reversed_answers, provider)
+    assert verdict and "All 3 hidden cases passed" in verdict.message, verdict.message
+
+    def swapped_outputs(body, reply, run):  # ids in the calls' order, outputs the other way
+        message = reply["choices"][0]["message"]
+        answers = _answers(message, run)
+        outputs = [a["content"] for a in reversed(answers)]
+        for answer, output in zip(answers, outputs, strict=True):
+            answer["content"] = output
+        return {**body, "messages": [*body["messages"], message, *answers]}
+
+    told = ex01.check_next_body(swapped_outputs, provider)
+    assert not told and "case 2 of 3 (two calls at once and content null)" in told.message
+    assert "each with its call's id and that tool's output" in told.message
+
+
+def test_01_3_the_confirmation_says_what_the_stand_in_does_not_what_every_provider_does(provider):
+    import httpx
+
+    body = {
+        "model": "gpt-4o-mini",
+        "messages": [
+            {"role": "user", "content": "Hi"},
+            {"role": "assistant", "content": None, "tool_calls": [ex01._call("call_1", "f", {})]},
+        ],
+    }
+    right = ex01.check_missing_key(
+        httpx.post(f"{provider.url}{ex01.CHAT_PATH}", json=body), provider
+    )
+    assert right and "The stand-in checks the key before it reads the body" in right.message
+    assert "The provider checked" not in right.message
+
+
+def test_the_learner_index_opens_the_learner_copies(tmp_path):
+    import sys
+
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import make_student
+
+    lessons, student = tmp_path / "notebooks", tmp_path / "student"
+    lessons.mkdir()
+    nb = {"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    (lessons / "00_a.ipynb").write_text(json.dumps(nb))
+    (lessons / "README.md").write_text("| 00 | [A](00_a.ipynb) |\n")
+    assert make_student.write(student, lessons, quiet=True) == []
+    index = (student / "README.md").read_text()
+    assert index.startswith("*Your copy of the lesson index") and "[A](00_a.ipynb)" in index
+    assert "README.md" in make_student.read_record(student)
+    assert make_student.check(student, lessons) == []
+    (student / "README.md").write_text(index + "my notes\n")  # a learner's edit is kept
+    assert make_student.write(student, lessons, quiet=True) == ["README.md"]
+    assert (student / "README.md").read_text().endswith("my notes\n")
+
+
+def test_lesson_00_links_the_index_beside_it_and_lists_every_lesson():
+    lesson = (ROOT / "notebooks" / "00_start_here.ipynb").read_text(encoding="utf-8")
+    assert "[lesson index](README.md)" in lesson and "../notebooks/README.md" not in lesson
+    for path in sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))[1:]:
+        assert f"]({path.name})" in lesson, path.name

@@ -145,7 +145,8 @@ def check_system_text(fn: Any) -> Result:
     ``developer`` message whose content is a list of text parts, a Responses body with no
     ``instructions`` but a ``developer`` message first in ``input``, an Anthropic ``system``
     given as a list of text blocks (as lesson 06 sends it, with ``cache_control``), and a Gemini
-    ``systemInstruction`` of two text parts. Whitespace between joined parts does not matter."""
+    ``systemInstruction``: each list holds two parts, so reading only the first is
+    refused. Whitespace between joined parts does not matter."""
     import copy
 
     from helpers.examples import crash_triage
@@ -156,21 +157,29 @@ def check_system_text(fn: Any) -> Result:
     expected = request.messages[0].text
     formats = ("openai-chat", "openai-responses", "anthropic", "gemini")
     bodies = {f: render_for(request, f).body for f in formats}
+    cut = expected.index("\n") + 1  # every list below holds two parts that join into the prompt
+    head, tail = expected[:cut], expected[cut:]
     developer = copy.deepcopy(bodies["openai-chat"])
     developer["messages"][0] = {
         "role": "developer",
-        "content": [{"type": "text", "text": expected}],
+        "content": [{"type": "text", "text": head}, {"type": "text", "text": tail}],
     }
-    blocks = copy.deepcopy(bodies["anthropic"])
-    blocks["system"] = [{"type": "text", "text": expected, "cache_control": {"type": "ephemeral"}}]
+    blocks = copy.deepcopy(bodies["anthropic"])  # split so the stable part can be cached alone
+    blocks["system"] = [
+        {"type": "text", "text": head, "cache_control": {"type": "ephemeral"}},
+        {"type": "text", "text": tail},
+    ]
     in_input = copy.deepcopy(bodies["openai-responses"])
     del in_input["instructions"]
     in_input["input"].insert(
-        0, {"role": "developer", "content": [{"type": "input_text", "text": expected}]}
+        0,
+        {
+            "role": "developer",
+            "content": [{"type": "input_text", "text": head}, {"type": "input_text", "text": tail}],
+        },
     )
     parts = copy.deepcopy(bodies["gemini"])
-    cut = expected.index("\n") + 1  # two parts that join back into the prompt
-    parts["systemInstruction"]["parts"] = [{"text": expected[:cut]}, {"text": expected[cut:]}]
+    parts["systemInstruction"]["parts"] = [{"text": head}, {"text": tail}]
 
     def spaced(text: Any) -> Any:  # "".join and "\n".join are both right
         return " ".join(text.split()) if isinstance(text, str) else text
@@ -196,10 +205,10 @@ def check_system_text(fn: Any) -> Result:
         return Case(name, (body, format), judge(first))
 
     cases = [case(f, bodies[f], "the usual shape") for f in formats] + [
-        case("openai-chat", developer, "a developer message with a list of text parts"),
-        case("openai-responses", in_input, "no instructions, a developer message in input"),
-        case("anthropic", blocks, "a system given as a list of text blocks"),
-        case("gemini", parts, "a systemInstruction of two text parts", expected[:cut]),
+        case("openai-chat", developer, "a developer message of two text parts", head),
+        case("openai-responses", in_input, "no instructions, a developer message in input", head),
+        case("anthropic", blocks, "a system given as two text blocks", head),
+        case("gemini", parts, "a systemInstruction of two text parts", head),
     ]
     return check_cases(
         fn,

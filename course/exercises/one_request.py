@@ -38,8 +38,8 @@ EX2 = Exercise(
     "reply as it came, then one answer per call, each tied to its call by the call's id. On the "
     "wire the arguments are a JSON string; a tool needs them as data.",
     example="a body of 2 messages and a reply with two calls give a body of 5 messages: the 2, "
-    "the reply's message, then one tool message per call, in the calls' order; the 2-message "
-    "body itself stays as it was.",
+    "the reply's message, then one tool message per call, each carrying its call's id (in any "
+    "order); the 2-message body itself stays as it was.",
 )
 EX3 = Exercise(
     "01.3",
@@ -335,11 +335,16 @@ def _judge_next_body(body: dict, reply: dict, post: Callable[[Any], Any]):
         if why:
             return why
         answers = sent[len(before) + 1 :]
-        outputs = [
-            _output(c["function"]["name"], json.loads(c["function"]["arguments"])) for c in calls
-        ]
-        if [a.get("content") for a in answers] != outputs:
-            return "the tool messages do not carry what the tools returned, one per call, in order"
+        outputs = {  # OpenAI pairs a result with its call by id: any order is right
+            c["id"]: _output(c["function"]["name"], json.loads(c["function"]["arguments"]))
+            for c in calls
+        }
+        given = {a.get("tool_call_id"): a.get("content") for a in answers if isinstance(a, dict)}
+        if len(answers) != len(calls) or given != outputs:
+            return (
+                "the tool messages do not carry what the tools returned: one per call, each "
+                "with its call's id and that tool's output"
+            )
         if {k: v for k, v in got.body.items() if k != "messages"} != {
             k: v for k, v in body.items() if k != "messages"
         }:
@@ -470,8 +475,8 @@ def check_missing_key(answer: Any, provider: Any) -> Result:
         )
         then = (
             f" With the key, the same body gets {keyed.status_code}: {said(keyed)!r}. The "
-            "provider checked the key before it read the body: fix faults in the order the "
-            "server finds them."
+            "stand-in checks the key before it reads the body, so one fault hid the other: fix "
+            "them one by one, in the order the server reports them."
         )
     return Result(
         True,
