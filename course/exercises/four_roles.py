@@ -131,9 +131,10 @@ def check_pasted_note(pasted: Any, note: str, injected: Request | None = None) -
     role, tokens = _role_of(render_harmony(pasted), note[:40]) or ("?", 0)
     return Result(
         True,
-        f"Right: the model now reads the note in the '{role}' message ({tokens} tokens), next "
-        "to your policy: an instruction. As a tool result it was material. Same words, other "
-        "role: never paste what others wrote into the system prompt.",
+        f"Right: the model now reads the note inside your system prompt (gpt-oss's rendering, "
+        f"the lesson's optional part, puts it in the '{role}' message, {tokens} tokens), next to "
+        "your policy: an instruction. As a tool result it was material. Same words, other role: "
+        "never paste what others wrote into the system prompt.",
         EX1,
         **info,
     )
