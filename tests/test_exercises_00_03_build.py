@@ -3,9 +3,10 @@ the hidden case it fails and why, and accepts right code written in more than on
 
 00.1 ``message_tokens`` is judged with the real tokenizers; 01.1 ``header_changes`` on hidden
 header lists and on two requests a real stand-in recorded; 01.2 ``next_body`` against that
-stand-in on loopback (the provider refuses what OpenAI refuses), and 01.3 reads the request
-its response answers; 02.2 ``system_text`` and 03.2 ``handle_reply`` on hidden bodies and
-replies. The predictions' explanations are computed from the data, never typed in."""
+stand-in on loopback (the provider refuses what OpenAI refuses), and 01.3 ``redact_headers``
+on hidden headers (the two-faults prediction's explanation read from two real responses); 02.2
+``system_text`` and 03.2 ``handle_reply`` on hidden bodies and replies. The predictions'
+explanations are computed from the data, never typed in."""
 
 from __future__ import annotations
 
@@ -270,39 +271,91 @@ def test_01_2_a_rebuilt_assistant_message_the_api_accepts_passes(provider):
     assert not told and "case 1 of 3" in told.message and "not its text" in told.message
 
 
-# ---- 01.3: the second body, without the key and its last message ------------------------------
+# ---- 01.3 (optional): redact_headers(headers), and the two-faults prediction -------------------
+
+_KEY_HEADERS = {"authorization", "x-api-key", "x-goog-api-key"}
 
 
-def test_01_3_each_wrong_request_is_told_what_differs_the_right_one_what_the_key_hides(provider):
+def _redact_by_name(headers):  # the reference's way: a new list, the key's value replaced
+    return [(n, "<redacted>" if n.lower() in _KEY_HEADERS else v) for n, v in headers]
+
+
+def _redact_keep_tail(headers):  # another right way: the scheme and the last 4 characters kept
+    logged = []
+    for name, value in headers:
+        if name.lower() == "authorization":
+            scheme, _, secret = value.partition(" ")
+            value = f"{scheme} ...{secret[-4:]}"
+        elif name.lower() in _KEY_HEADERS:
+            value = "..." + value[-4:]
+        logged.append([name, value])
+    return logged
+
+
+def test_01_3_two_right_redactions_pass():
+    for right in (_redact_by_name, _redact_keep_tail):
+        verdict = ex01.check_redacted_headers(right)
+        assert verdict and "All 5 hidden cases passed" in verdict.message, verdict.message
+
+
+def _in_place(headers):
+    for i, (name, _) in enumerate(headers):
+        if name.lower() in _KEY_HEADERS:
+            headers[i] = (name, "<redacted>")
+    return headers
+
+
+@pytest.mark.parametrize(
+    ("wrong", "case", "why"),
+    [
+        (  # every header whose name holds "key": the retry's id is lost too
+            lambda hs: [
+                (n, "<redacted>" if "key" in n.lower() or n.lower() == "authorization" else v)
+                for n, v in hs
+            ],
+            "case 4 of 5 (a retry that carries an Idempotency-Key",
+            "it changed Idempotency-Key, which is no secret",
+        ),
+        (  # the names compared as they are spelled: X-API-Key slips through
+            lambda hs: [(n, "<redacted>" if n in _KEY_HEADERS else v) for n, v in hs],
+            "case 2 of 5 (Anthropic's headers as lesson 03 sends them, the name in capitals)",
+            "the X-API-Key header still shows the key",
+        ),
+        (  # the key's header dropped: the log no longer shows what was sent
+            lambda hs: [(n, v) for n, v in hs if n.lower() not in _KEY_HEADERS],
+            "case 1 of 5 (the OpenAI SDK's headers, the key in authorization)",
+            "it returns 11 header(s) where the request has 12",
+        ),
+        (  # redacted in place: the request still to be sent loses its key
+            _in_place,
+            "case 1 of 5 (the OpenAI SDK's headers, the key in authorization)",
+            "changed the list it was given",
+        ),
+    ],
+)
+def test_01_3_plausible_wrong_redactions_are_refused_naming_the_case(wrong, case, why):
+    told = ex01.check_redacted_headers(wrong)
+    assert not told and case in told.message and why in told.message, told.message
+    assert not any(k[4:12] in told.message for k in ex01._KEYS.values())  # no key is printed
+
+
+def test_01_3_the_two_faults_explanation_is_read_from_both_responses(provider):
     import httpx
 
-    url = f"{provider.url}/v1/chat/completions"
+    url = f"{provider.url}{ex01.CHAT_PATH}"
     call = {"id": "call_1", "type": "function", "function": {"name": "search_orders"}}
     call["function"]["arguments"] = '{"query": "SO-48213"}'
-    body = {
+    broken = {
         "model": "gpt-4o-mini",
         "messages": [
             {"role": "user", "content": "Where is SO-48213?"},
             {"role": "assistant", "content": None, "tool_calls": [call]},
-            {"role": "tool", "tool_call_id": "call_1", "content": "delivered"},
         ],
     }
-    broken = {**body, "messages": body["messages"][:-1]}
-    key = {"authorization": f"Bearer {LOCAL_KEY}"}
-    wrong = [  # (the response, what the check must say)
-        (httpx.get(url), "that request was a GET and the provider answered 405"),
-        (httpx.post(f"{provider.url}/v1/messages", json={}), "went to /v1/messages"),
-        (httpx.post(url, json=broken, headers=key), "still carried a key"),
-        (httpx.post(url, json=body), "does not end with a call left unanswered"),
-    ]
-    for response, why in wrong:
-        exercises.reset()
-        told = ex01.check_missing_key(response, provider)
-        assert not told and why in told.message, told.message
-        assert "OpenAI's" not in told.message
-    right = ex01.check_missing_key(httpx.post(url, json=broken), provider)
-    assert right and right.message.startswith("Right: 401")
-    assert "With the key, the same body gets 400" in right.message and "call_1" in right.message
+    why = ex01.two_faults_why(httpx.post(url, json=broken), provider)
+    assert why.startswith("Without the key: 401") and "the same body gets 400" in why
+    assert "call_1" in why and "The stand-in checks the key before it reads the body" in why
+    assert LOCAL_KEY not in why
 
 
 # ---- 02.2: system_text(body, format) ---------------------------------------------------------
@@ -589,23 +642,6 @@ def test_01_2_tool_messages_in_any_order_pass_but_each_must_carry_its_calls_outp
     told = ex01.check_next_body(swapped_outputs, provider)
     assert not told and "case 2 of 3 (two calls at once and content null)" in told.message
     assert "each with its call's id and that tool's output" in told.message
-
-
-def test_01_3_the_confirmation_says_what_the_stand_in_does_not_what_every_provider_does(provider):
-    import httpx
-
-    body = {
-        "model": "gpt-4o-mini",
-        "messages": [
-            {"role": "user", "content": "Hi"},
-            {"role": "assistant", "content": None, "tool_calls": [ex01._call("call_1", "f", {})]},
-        ],
-    }
-    right = ex01.check_missing_key(
-        httpx.post(f"{provider.url}{ex01.CHAT_PATH}", json=body), provider
-    )
-    assert right and "The stand-in checks the key before it reads the body" in right.message
-    assert "The provider checked" not in right.message
 
 
 def test_the_learner_index_opens_the_learner_copies(tmp_path):

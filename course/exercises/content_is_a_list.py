@@ -16,11 +16,11 @@ EX1 = Exercise(
     "(`chat_reply`), and the Anthropic `content` printed at the top of the lesson. Which field "
     "says a call is there, and which one only says why the model stopped?",
     idea="the model waits for you when its reply holds a call to one of your tools. The stop "
-    "reason is a summary that can disagree with the calls, and a tool the provider ran itself "
-    "is not one of yours.",
-    example="a Chat message with one entry among its calls but finish_reason 'stop' still waits "
-    "for a result; an Anthropic content of [server_tool_use, web_search_tool_result, text] waits "
-    "for nothing.",
+    "reason is a summary that can disagree with the calls, text can stand beside a call (or be "
+    "missing with no call at all), and a tool the provider ran itself is not one of yours.",
+    example="a Chat message with some text and one entry among its calls, under finish_reason "
+    "'stop', still waits for a result; an Anthropic content of [server_tool_use, "
+    "web_search_tool_result, text] waits for nothing.",
 )
 EX2 = Exercise(
     "03.2",
