@@ -398,6 +398,118 @@ def test_02_2_a_responses_body_without_instructions_is_a_hidden_case():
     assert "only OpenAI Chat" not in first.message and "Gemini" not in ex02.EX2.look
 
 
+# ---- 02.3 (optional): role_of(body, format, text) ------------------------------------------------
+
+_SYSTEM_FIELD = {
+    "openai-responses": "instructions",
+    "anthropic": "system",
+    "gemini": "systemInstruction",
+}
+
+
+def _items(body):
+    return body.get("messages") or body.get("input") or body.get("contents") or []
+
+
+def _role_by_dump(body, format, text):  # the reference's way: the text searched at any depth
+    def holds(value):
+        return text in json.dumps(value, ensure_ascii=False)
+
+    if format in _SYSTEM_FIELD and holds(body.get(_SYSTEM_FIELD[format], "")):
+        return "system"
+    for item in _items(body):
+        if not holds(item):
+            continue
+        parts = [p for p in item.get("content") or item.get("parts") or [] if isinstance(p, dict)]
+        if item.get("type") == "function_call_output" or any(
+            holds(p) and (p.get("type") == "tool_result" or "functionResponse" in p) for p in parts
+        ):
+            return "tool"
+        return {"developer": "system", "model": "assistant"}.get(item["role"], item["role"])
+    return None
+
+
+def _strings(value):  # every string inside a value, at any depth
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from _strings(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _strings(v)
+
+
+def _role_by_walk(body, format, text):  # another right way: a walk over the strings, per part
+    def holds(value):
+        return any(text in s for s in _strings(value))
+
+    if holds(body.get(_SYSTEM_FIELD.get(format, "-"))):
+        return "system"
+    for item in _items(body):
+        if item.get("type") == "function_call_output" and holds(item):
+            return "tool"
+        parts = item.get("parts") if format == "gemini" else item.get("content")
+        for part in parts if isinstance(parts, list) else [parts]:
+            if holds(part):
+                if isinstance(part, dict) and (
+                    part.get("type") == "tool_result" or "functionResponse" in part
+                ):
+                    return "tool"
+                role = item.get("role")
+                return {"model": "assistant", "developer": "system"}.get(role, role)
+    return None
+
+
+def test_02_3_two_right_ways_pass():
+    for right in (_role_by_dump, _role_by_walk):
+        verdict = ex02.check_role_of(right)
+        assert verdict and "All 9 hidden cases passed" in verdict.message, verdict.message
+
+
+@pytest.mark.parametrize(
+    ("wrong", "case", "why"),
+    [
+        (  # the role of the message that holds it: a tool result in a user turn reads 'user'
+            lambda body, format, text: next(
+                (
+                    {"model": "assistant"}.get(i.get("role"), i.get("role", "tool"))
+                    for i in _items(body)
+                    if text in json.dumps(i)
+                ),
+                "system" if text in json.dumps(body.get(_SYSTEM_FIELD.get(format, "-"))) else None,
+            ),
+            "case 2 of 9 (an anthropic body, the note in a tool's result)",
+            "inside a tool's result",
+        ),
+        (  # Gemini's own role name given back
+            lambda body, format, text: {"assistant": "model"}.get(
+                _role_by_dump(body, format, text), _role_by_dump(body, format, text)
+            ),
+            "case 8 of 9 (a gemini body, the model repeating the note)",
+            "Gemini's spelling",
+        ),
+    ],
+)
+def test_02_3_plausible_wrong_ways_are_refused_naming_the_case(wrong, case, why):
+    told = ex02.check_role_of(wrong)
+    assert not told and case in told.message and why in told.message, told.message
+
+
+def test_02_3_a_text_deep_in_a_part_is_looked_for():
+    def top_level_only(body, format, text):  # the text looked for in strings, one level down
+        if format == "gemini":
+            for item in _items(body):
+                if any(text in str(p.get("text", "")) for p in item["parts"]):
+                    return {"model": "assistant"}.get(item["role"], item["role"])
+            return None
+        return _role_by_dump(body, format, text)
+
+    told = ex02.check_role_of(top_level_only)
+    assert not told and "case 3 of 9 (a gemini body, the note in a tool's result)" in told.message
+    assert "look inside every part, at any depth" in told.message
+
+
 def test_02_1_the_note_goes_at_the_end_and_the_tools_stay():
     from tests.test_exercises_wrong_answers import NOTE, _injected
 
