@@ -319,7 +319,7 @@ def _in_place(headers):
         (  # the names compared as they are spelled: X-API-Key slips through
             lambda hs: [(n, "<redacted>" if n in _KEY_HEADERS else v) for n, v in hs],
             "case 2 of 5 (Anthropic's headers as lesson 03 sends them, the name in capitals)",
-            "the X-API-Key header still shows the key",
+            "the X-API-Key header (spelled here with capitals) still shows the key",
         ),
         (  # the key's header dropped: the log no longer shows what was sent
             lambda hs: [(n, v) for n, v in hs if n.lower() not in _KEY_HEADERS],

@@ -477,7 +477,8 @@ def _judge_redacted(headers: list[tuple[str, str]]) -> Callable[[Any], str | Non
                 not isinstance(got_value, str)
                 or any(_shows_key(got_value, k) for k in _KEYS.values())
             ):
-                return f"the {name} header still shows the key (or part of it) in the log"
+                spelled = " (spelled here with capitals)" if name != name.lower() else ""
+                return f"the {name} header{spelled} still shows the key (or part of it) in the log"
             if not secret and got_value != value:
                 why = (
                     ": its name holds 'key', but it is a retry's id, which you need to tie the "
