@@ -15,6 +15,9 @@ learner's notebooks, and recorded like them: the learner edits that copy, so a c
 kept and named, never overwritten. The reference lesson reads the same buggy file in its
 investigation cells, and loads a repaired twin (``course/exercises/repaired_agent.py``) only
 inside its solution region, so its check shows ✓ while the learner's copy checks their file.
+The lesson index, ``notebooks/README.md``, is copied too, under a line saying whose copy it is:
+its lesson links are relative, so lesson 00's link to ``README.md`` opens the learner copies
+from ``student/`` (and the reference lessons from ``notebooks/``). It is recorded like the rest.
 
 ``student/`` is not tracked by git (``.gitignore``): ``make lab`` makes it on the first run and
 ``make update`` (``scripts/update.py``) refreshes it after pulling a new version, so a
@@ -113,10 +116,21 @@ def expected_copies(lessons: Path = LESSONS) -> dict[str, str]:
     }
 
 
+INDEX = "README.md"
+INDEX_NOTE = (
+    "*Your copy of the lesson index: its links open your learner notebooks, here in `student/`.*"
+    "\n\n"
+)
+
+
 def expected_files(lessons: Path = LESSONS) -> dict[str, str]:
-    """Everything this script writes into student/: the notebooks and the agent files."""
+    """Everything this script writes into student/: the notebooks, the agent files, and the
+    lesson index (its lesson links are relative, so in student/ they open the learner copies)."""
     files = expected_copies(lessons)
     files.update({path.name: path.read_text(encoding="utf-8") for path in agent_files(lessons)})
+    index = lessons / INDEX
+    if index.exists():
+        files[INDEX] = INDEX_NOTE + index.read_text(encoding="utf-8")
     return files
 
 
@@ -209,7 +223,7 @@ def write(
     current = len(copies) - len(written) - len([k for k in kept if k in copies])
     if not (quiet and not written and not backed_up):
         notebooks = [name for name in written if name.endswith(".ipynb")]
-        files = [name for name in written if not name.endswith(".ipynb")]
+        files = [name for name in written if not name.endswith(".ipynb") and name != INDEX]
         also = f", and {len(files)} file(s) to edit ({', '.join(files)})" if files else ""
         print(
             f"{where}: {len(notebooks)} learner notebook(s) written{also}, "

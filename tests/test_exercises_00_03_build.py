@@ -3,9 +3,10 @@ the hidden case it fails and why, and accepts right code written in more than on
 
 00.1 ``message_tokens`` is judged with the real tokenizers; 01.1 ``header_changes`` on hidden
 header lists and on two requests a real stand-in recorded; 01.2 ``next_body`` against that
-stand-in on loopback (the provider refuses what OpenAI refuses), and 01.3 reads the request
-its response answers; 02.2 ``system_text`` and 03.2 ``handle_reply`` on hidden bodies and
-replies. The predictions' explanations are computed from the data, never typed in."""
+stand-in on loopback (the provider refuses what OpenAI refuses), and 01.3 ``redact_headers``
+on hidden headers (the two-faults prediction's explanation read from two real responses); 02.2
+``system_text`` and 03.2 ``handle_reply`` on hidden bodies and replies. The predictions'
+explanations are computed from the data, never typed in."""
 
 from __future__ import annotations
 
@@ -270,39 +271,91 @@ def test_01_2_a_rebuilt_assistant_message_the_api_accepts_passes(provider):
     assert not told and "case 1 of 3" in told.message and "not its text" in told.message
 
 
-# ---- 01.3: the second body, without the key and its last message ------------------------------
+# ---- 01.3 (optional): redact_headers(headers), and the two-faults prediction -------------------
+
+_KEY_HEADERS = {"authorization", "x-api-key", "x-goog-api-key"}
 
 
-def test_01_3_each_wrong_request_is_told_what_differs_the_right_one_what_the_key_hides(provider):
+def _redact_by_name(headers):  # the reference's way: a new list, the key's value replaced
+    return [(n, "<redacted>" if n.lower() in _KEY_HEADERS else v) for n, v in headers]
+
+
+def _redact_keep_tail(headers):  # another right way: the scheme and the last 4 characters kept
+    logged = []
+    for name, value in headers:
+        if name.lower() == "authorization":
+            scheme, _, secret = value.partition(" ")
+            value = f"{scheme} ...{secret[-4:]}"
+        elif name.lower() in _KEY_HEADERS:
+            value = "..." + value[-4:]
+        logged.append([name, value])
+    return logged
+
+
+def test_01_3_two_right_redactions_pass():
+    for right in (_redact_by_name, _redact_keep_tail):
+        verdict = ex01.check_redacted_headers(right)
+        assert verdict and "All 5 hidden cases passed" in verdict.message, verdict.message
+
+
+def _in_place(headers):
+    for i, (name, _) in enumerate(headers):
+        if name.lower() in _KEY_HEADERS:
+            headers[i] = (name, "<redacted>")
+    return headers
+
+
+@pytest.mark.parametrize(
+    ("wrong", "case", "why"),
+    [
+        (  # every header whose name holds "key": the retry's id is lost too
+            lambda hs: [
+                (n, "<redacted>" if "key" in n.lower() or n.lower() == "authorization" else v)
+                for n, v in hs
+            ],
+            "case 4 of 5 (a retry that carries an Idempotency-Key",
+            "it changed Idempotency-Key, which is no secret",
+        ),
+        (  # the names compared as they are spelled: X-API-Key slips through
+            lambda hs: [(n, "<redacted>" if n in _KEY_HEADERS else v) for n, v in hs],
+            "case 2 of 5 (Anthropic's headers as lesson 03 sends them, the name in capitals)",
+            "the X-API-Key header (spelled here with capitals) still shows the key",
+        ),
+        (  # the key's header dropped: the log no longer shows what was sent
+            lambda hs: [(n, v) for n, v in hs if n.lower() not in _KEY_HEADERS],
+            "case 1 of 5 (the OpenAI SDK's headers, the key in authorization)",
+            "it returns 11 header(s) where the request has 12",
+        ),
+        (  # redacted in place: the request still to be sent loses its key
+            _in_place,
+            "case 1 of 5 (the OpenAI SDK's headers, the key in authorization)",
+            "changed the list it was given",
+        ),
+    ],
+)
+def test_01_3_plausible_wrong_redactions_are_refused_naming_the_case(wrong, case, why):
+    told = ex01.check_redacted_headers(wrong)
+    assert not told and case in told.message and why in told.message, told.message
+    assert not any(k[4:12] in told.message for k in ex01._KEYS.values())  # no key is printed
+
+
+def test_01_3_the_two_faults_explanation_is_read_from_both_responses(provider):
     import httpx
 
-    url = f"{provider.url}/v1/chat/completions"
+    url = f"{provider.url}{ex01.CHAT_PATH}"
     call = {"id": "call_1", "type": "function", "function": {"name": "search_orders"}}
     call["function"]["arguments"] = '{"query": "SO-48213"}'
-    body = {
+    broken = {
         "model": "gpt-4o-mini",
         "messages": [
             {"role": "user", "content": "Where is SO-48213?"},
             {"role": "assistant", "content": None, "tool_calls": [call]},
-            {"role": "tool", "tool_call_id": "call_1", "content": "delivered"},
         ],
     }
-    broken = {**body, "messages": body["messages"][:-1]}
-    key = {"authorization": f"Bearer {LOCAL_KEY}"}
-    wrong = [  # (the response, what the check must say)
-        (httpx.get(url), "that request was a GET and the provider answered 405"),
-        (httpx.post(f"{provider.url}/v1/messages", json={}), "went to /v1/messages"),
-        (httpx.post(url, json=broken, headers=key), "still carried a key"),
-        (httpx.post(url, json=body), "does not end with a call left unanswered"),
-    ]
-    for response, why in wrong:
-        exercises.reset()
-        told = ex01.check_missing_key(response, provider)
-        assert not told and why in told.message, told.message
-        assert "OpenAI's" not in told.message
-    right = ex01.check_missing_key(httpx.post(url, json=broken), provider)
-    assert right and right.message.startswith("Right: 401")
-    assert "With the key, the same body gets 400" in right.message and "call_1" in right.message
+    why = ex01.two_faults_why(httpx.post(url, json=broken), provider)
+    assert why.startswith("Without the key: 401") and "the same body gets 400" in why
+    assert "call_1" in why and "The stand-in checks the key before it reads the body" in why
+    assert LOCAL_KEY not in why
 
 
 # ---- 02.2: system_text(body, format) ---------------------------------------------------------
@@ -343,6 +396,118 @@ def test_02_2_a_responses_body_without_instructions_is_a_hidden_case():
     assert "a developer message in input" in told.message and "KeyError" in told.message
     first = ex02.check_system_text(instructions_only)  # the second hint: no longer 'only Chat'
     assert "only OpenAI Chat" not in first.message and "Gemini" not in ex02.EX2.look
+
+
+# ---- 02.3 (optional): role_of(body, format, text) ------------------------------------------------
+
+_SYSTEM_FIELD = {
+    "openai-responses": "instructions",
+    "anthropic": "system",
+    "gemini": "systemInstruction",
+}
+
+
+def _items(body):
+    return body.get("messages") or body.get("input") or body.get("contents") or []
+
+
+def _role_by_dump(body, format, text):  # the reference's way: the text searched at any depth
+    def holds(value):
+        return text in json.dumps(value, ensure_ascii=False)
+
+    if format in _SYSTEM_FIELD and holds(body.get(_SYSTEM_FIELD[format], "")):
+        return "system"
+    for item in _items(body):
+        if not holds(item):
+            continue
+        parts = [p for p in item.get("content") or item.get("parts") or [] if isinstance(p, dict)]
+        if item.get("type") == "function_call_output" or any(
+            holds(p) and (p.get("type") == "tool_result" or "functionResponse" in p) for p in parts
+        ):
+            return "tool"
+        return {"developer": "system", "model": "assistant"}.get(item["role"], item["role"])
+    return None
+
+
+def _strings(value):  # every string inside a value, at any depth
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from _strings(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _strings(v)
+
+
+def _role_by_walk(body, format, text):  # another right way: a walk over the strings, per part
+    def holds(value):
+        return any(text in s for s in _strings(value))
+
+    if holds(body.get(_SYSTEM_FIELD.get(format, "-"))):
+        return "system"
+    for item in _items(body):
+        if item.get("type") == "function_call_output" and holds(item):
+            return "tool"
+        parts = item.get("parts") if format == "gemini" else item.get("content")
+        for part in parts if isinstance(parts, list) else [parts]:
+            if holds(part):
+                if isinstance(part, dict) and (
+                    part.get("type") == "tool_result" or "functionResponse" in part
+                ):
+                    return "tool"
+                role = item.get("role")
+                return {"model": "assistant", "developer": "system"}.get(role, role)
+    return None
+
+
+def test_02_3_two_right_ways_pass():
+    for right in (_role_by_dump, _role_by_walk):
+        verdict = ex02.check_role_of(right)
+        assert verdict and "All 9 hidden cases passed" in verdict.message, verdict.message
+
+
+@pytest.mark.parametrize(
+    ("wrong", "case", "why"),
+    [
+        (  # the role of the message that holds it: a tool result in a user turn reads 'user'
+            lambda body, format, text: next(
+                (
+                    {"model": "assistant"}.get(i.get("role"), i.get("role", "tool"))
+                    for i in _items(body)
+                    if text in json.dumps(i)
+                ),
+                "system" if text in json.dumps(body.get(_SYSTEM_FIELD.get(format, "-"))) else None,
+            ),
+            "case 2 of 9 (an anthropic body, the note in a tool's result)",
+            "inside a tool's result",
+        ),
+        (  # Gemini's own role name given back
+            lambda body, format, text: {"assistant": "model"}.get(
+                _role_by_dump(body, format, text), _role_by_dump(body, format, text)
+            ),
+            "case 8 of 9 (a gemini body, the model repeating the note)",
+            "Gemini's spelling",
+        ),
+    ],
+)
+def test_02_3_plausible_wrong_ways_are_refused_naming_the_case(wrong, case, why):
+    told = ex02.check_role_of(wrong)
+    assert not told and case in told.message and why in told.message, told.message
+
+
+def test_02_3_a_text_deep_in_a_part_is_looked_for():
+    def top_level_only(body, format, text):  # the text looked for in strings, one level down
+        if format == "gemini":
+            for item in _items(body):
+                if any(text in str(p.get("text", "")) for p in item["parts"]):
+                    return {"model": "assistant"}.get(item["role"], item["role"])
+            return None
+        return _role_by_dump(body, format, text)
+
+    told = ex02.check_role_of(top_level_only)
+    assert not told and "case 3 of 9 (a gemini body, the note in a tool's result)" in told.message
+    assert "look inside every part, at any depth" in told.message
 
 
 def test_02_1_the_note_goes_at_the_end_and_the_tools_stay():
@@ -468,3 +633,152 @@ def test_the_predictions_explanations_are_computed_from_the_data():
     pieces = render_harmony(ticket).pieces
     markers = sum(p.startswith("<|") and p.endswith("|>") for p in pieces)
     assert ex02.markers_why(ticket).startswith(f"{markers} of its {len(pieces)} tokens")
+
+
+# ---- second walk (fix-00-03b): the cases the walk found missing --------------------------------
+
+
+def _wants_by_calls(body, format):  # the reference's way
+    if format == "openai-chat":
+        return bool(body["choices"][0]["message"].get("tool_calls"))
+    return any(block["type"] == "tool_use" for block in body["content"])
+
+
+def _wants_by_loop(body, format):  # another right way: count the calls, then compare
+    if format == "openai-chat":
+        calls = body["choices"][0]["message"].get("tool_calls") or []
+    else:
+        calls = [block for block in body["content"] if block.get("type") == "tool_use"]
+    return len(calls) > 0
+
+
+def test_03_1_two_right_ways_pass_on_all_the_replies():
+    for right in (_wants_by_calls, _wants_by_loop):
+        verdict = ex03.check_wants_tools(right)
+        assert verdict and "All 11 hidden cases passed" in verdict.message, verdict.message
+        assert "Anthropic-compatible gateways" in verdict.message
+
+
+@pytest.mark.parametrize(
+    ("wrong", "case", "why"),
+    [
+        (  # the walk's heuristic: a Chat call has no text; Anthropic's blocks read right
+            lambda body, format: (
+                body["choices"][0]["message"]["content"] is None
+                if format == "openai-chat"
+                else any(b.get("type") == "tool_use" for b in body["content"])
+            ),
+            "case 3 of 11 (an openai-chat reply with finish_reason 'tool_calls', text and 1",
+            "this reply holds a call",
+        ),
+        (  # Chat read right, Anthropic by its stop reason alone
+            lambda body, format: (
+                _wants_by_calls(body, format)
+                if format == "openai-chat"
+                else body["stop_reason"] == "tool_use"
+            ),
+            "case 11 of 11 (an anthropic reply with stop_reason 'end_turn' and blocks text, "
+            "tool_use (from an Anthropic-compatible gateway))",
+            "this reply holds a call",
+        ),
+        (  # Chat: "no text, or calls": a refusal has no text either
+            lambda body, format: (
+                not body["choices"][0]["message"]["content"]
+                or bool(body["choices"][0]["message"]["tool_calls"])
+                if format == "openai-chat"
+                else _wants_by_calls(body, format)
+            ),
+            "case 6 of 11 (an openai-chat reply with finish_reason 'stop', a refusal and 0",
+            "the model refused, and waits for nothing",
+        ),
+    ],
+)
+def test_03_1_plausible_wrong_tests_are_refused_naming_the_case(wrong, case, why):
+    told = ex03.check_wants_tools(wrong)
+    assert not told and case in told.message and why in told.message, told.message
+
+
+def _first_part_of(formats: tuple[str, ...]):
+    """A system_text that reads only the first part of a list in ``formats``."""
+
+    def system_text(body, format):
+        def text(value):
+            if isinstance(value, str):
+                return value
+            if format in formats:
+                return value[0]["text"]
+            return "".join(part["text"] for part in value)
+
+        if format == "openai-chat":
+            return text(body["messages"][0]["content"])
+        if format == "openai-responses":
+            return body.get("instructions") or text(body["input"][0]["content"])
+        if format == "anthropic":
+            return text(body["system"])
+        return text(body["systemInstruction"]["parts"])
+
+    return system_text
+
+
+@pytest.mark.parametrize(
+    ("formats", "case"),
+    [
+        (("anthropic",), "case 7 of 8 (an anthropic body of another conversation (a system given "),
+        (("openai-responses",), "case 6 of 8 (an openai-responses body of another conversation"),
+        (("openai-chat",), "case 5 of 8 (an openai-chat body of another conversation (a developer"),
+    ],
+)
+def test_02_2_reading_the_first_part_of_a_list_is_refused_in_every_format(formats, case):
+    told = ex02.check_system_text(_first_part_of(formats))
+    assert not told and case in told.message, told.message
+    assert "the first part only: the prompt is all the parts, joined" in told.message
+
+
+def test_01_2_tool_messages_in_any_order_pass_but_each_must_carry_its_calls_output(provider):
+    def reversed_answers(body, reply, run):  # OpenAI pairs results by tool_call_id
+        message = reply["choices"][0]["message"]
+        answers = list(reversed(_answers(message, run)))
+        return {**body, "messages": [*body["messages"], message, *answers]}
+
+    verdict = ex01.check_next_body(reversed_answers, provider)
+    assert verdict and "All 3 hidden cases passed" in verdict.message, verdict.message
+
+    def swapped_outputs(body, reply, run):  # ids in the calls' order, outputs the other way
+        message = reply["choices"][0]["message"]
+        answers = _answers(message, run)
+        outputs = [a["content"] for a in reversed(answers)]
+        for answer, output in zip(answers, outputs, strict=True):
+            answer["content"] = output
+        return {**body, "messages": [*body["messages"], message, *answers]}
+
+    told = ex01.check_next_body(swapped_outputs, provider)
+    assert not told and "case 2 of 3 (two calls at once and content null)" in told.message
+    assert "each with its call's id and that tool's output" in told.message
+
+
+def test_the_learner_index_opens_the_learner_copies(tmp_path):
+    import sys
+
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import make_student
+
+    lessons, student = tmp_path / "notebooks", tmp_path / "student"
+    lessons.mkdir()
+    nb = {"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    (lessons / "00_a.ipynb").write_text(json.dumps(nb))
+    (lessons / "README.md").write_text("| 00 | [A](00_a.ipynb) |\n")
+    assert make_student.write(student, lessons, quiet=True) == []
+    index = (student / "README.md").read_text()
+    assert index.startswith("*Your copy of the lesson index") and "[A](00_a.ipynb)" in index
+    assert "README.md" in make_student.read_record(student)
+    assert make_student.check(student, lessons) == []
+    (student / "README.md").write_text(index + "my notes\n")  # a learner's edit is kept
+    assert make_student.write(student, lessons, quiet=True) == ["README.md"]
+    assert (student / "README.md").read_text().endswith("my notes\n")
+
+
+def test_lesson_00_links_the_index_beside_it_and_lists_every_lesson():
+    lesson = (ROOT / "notebooks" / "00_start_here.ipynb").read_text(encoding="utf-8")
+    assert "[lesson index](README.md)" in lesson and "../notebooks/README.md" not in lesson
+    for path in sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))[1:]:
+        assert f"]({path.name})" in lesson, path.name

@@ -390,7 +390,8 @@ def test_12_1_at_most_includes_the_budget_and_no_fit_raises(baseline):
     _refused(
         ex12.check_fit_budget(none_when_nothing_fits, baseline),
         "(a budget no design can meet)",
-        "every path should end",
+        "the brief asks for a ValueError",  # the second walk: said for this case (was: "every
+        # path should end in a return", which sent the learner the wrong way)
     )
 
     def cheapest_when_nothing_fits(scenario, budget):
@@ -501,3 +502,56 @@ def test_13_2_a_logger_that_never_runs_is_refused_when_logging_is_asked_for():
         exercises.reset()
         told = ex13.check_fixed_agent(right, system_text, broken, logged_tool="get_order")
         assert told and "get_order's calls still logged" in told.message, told.message
+
+
+# ---- the second walk (issue 33): mistakes a learner made that the checks now name ------------
+
+
+def test_12_1_a_ticket_given_more_tools_is_told_it_keeps_its_own(baseline):
+    def nine_tools_or_raise(scenario, budget):  # a five-tool ticket given nine, then no fit
+        trimmed = replace(scenario, caching=True, tools=9)
+        for design in (scenario, replace(scenario, caching=True), trimmed):
+            if cost_scenario(design).per_ticket <= budget:
+                return design
+        for at in range(scenario.requests - 1, 0, -1):
+            design = replace(trimmed, compact_at=at, keep_last=4)
+            if cost_scenario(design).per_ticket <= budget:
+                return design
+        raise ValueError("no design fits")
+
+    _refused(
+        ex12.check_fit_budget(nine_tools_or_raise, baseline),
+        "(a long ticket with five tools",
+        "fewer than nine, and keeps its own 5",
+    )
+
+
+def test_11_3_an_answer_without_text_is_still_an_answer():
+    def by_the_last_words(trace):  # the meter's view: no text, so the budget ran out
+        if trace.finish:
+            return "finished"
+        return "answered" if trace.final_text else "out of budget"
+
+    _refused(
+        ex11.check_how_it_ended(by_the_last_words),
+        "(Maya's ticket, its last reply an empty end of turn",
+        "gave 'out of budget'",
+    )
+
+
+def test_13_2_a_wrapper_named_and_described_by_hand_still_sends_its_own_parameters():
+    Agent, search_orders, get_order, logged, logged_well = _agents()
+    system_text = ex13.AUDIT_PROMPT
+
+    class Broken:
+        model = default_model("openai")
+        request = Request("m", [system(system_text)], [])
+
+    def named_by_hand(model):  # name and description given, the signature still the wrapper's
+        agent = Agent(model, instructions=system_text, tools=[search_orders])
+        description = "Look up one order by its number: status, item and seller."
+        agent.tool_plain(name="get_order", description=description)(logged(get_order))
+        return agent
+
+    told = ex13.check_fixed_agent(named_by_hand, system_text, [Broken()], logged_tool="get_order")
+    assert not told and "takes a wrapper's parameters (args)" in told.message, told.message

@@ -65,7 +65,10 @@ def test_fresh_learner_copies_are_in_sync_and_a_second_run_changes_nothing(learn
     assert make_student.check(learner_copies, ROOT / "notebooks") == []
     before = {p.name: p.read_bytes() for p in learner_copies.iterdir()}
     agents = [p.name for p in make_student.agent_files(ROOT / "notebooks")]  # lesson 14's file
-    assert sorted(before) == sorted([make_student.RECORD, *(p.name for p in LESSONS), *agents])
+    index = [make_student.INDEX]  # the lesson index, whose links then open the learner copies
+    assert sorted(before) == sorted(
+        [make_student.RECORD, *(p.name for p in LESSONS), *agents, *index]
+    )
     assert make_student.write(learner_copies, ROOT / "notebooks", quiet=True) == []
     assert {p.name: p.read_bytes() for p in learner_copies.iterdir()} == before
 

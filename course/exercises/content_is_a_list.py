@@ -16,11 +16,11 @@ EX1 = Exercise(
     "(`chat_reply`), and the Anthropic `content` printed at the top of the lesson. Which field "
     "says a call is there, and which one only says why the model stopped?",
     idea="the model waits for you when its reply holds a call to one of your tools. The stop "
-    "reason is a summary that can disagree with the calls, and a tool the provider ran itself "
-    "is not one of yours.",
-    example="a Chat message with one entry among its calls but finish_reason 'stop' still waits "
-    "for a result; an Anthropic content of [server_tool_use, web_search_tool_result, text] waits "
-    "for nothing.",
+    "reason is a summary that can disagree with the calls, text can stand beside a call (or be "
+    "missing with no call at all), and a tool the provider ran itself is not one of yours.",
+    example="a Chat message with some text and one entry among its calls, under finish_reason "
+    "'stop', still waits for a result; an Anthropic content of [server_tool_use, "
+    "web_search_tool_result, text] waits for nothing.",
 )
 EX2 = Exercise(
     "03.2",
@@ -42,38 +42,55 @@ _SERVER = {"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search", 
 _SEARCHED = {"type": "web_search_tool_result", "tool_use_id": "srvtoolu_1", "content": []}
 
 
-def _chat(finish: str, calls: list) -> dict:
-    message = {"role": "assistant", "content": None if calls else "Done.", "tool_calls": calls}
+def _chat(finish: str, calls: list, content: str | None = "", refusal: str | None = None) -> dict:
+    """A Chat reply; ``content`` "" means the usual: None beside calls, a text without them."""
+    text = (None if calls else "Done.") if content == "" else content
+    message = {"role": "assistant", "content": text, "refusal": refusal, "tool_calls": calls}
     return {"choices": [{"index": 0, "finish_reason": finish, "message": message}]}
 
 
 # Replies as the providers send them. The fourth is a Chat reply that holds a tool call under
 # finish_reason "stop": reported from OpenAI's API with a named tool_choice (vllm#25054, 2025) and
 # for gpt-4o-mini (GoModel#124, 2026), while OpenAI's reference says "tool_calls" (see the
-# lesson's Sources): only the calls tell the truth. The last is a reply whose only tool call is a
-# server tool's, already run by Anthropic: a type that merely ends in "tool_use" is not a call.
+# lesson's Sources): only the calls tell the truth. A call can come with narration (as the
+# lesson's stand-in sends it), and a reply can have no text and no call (a refusal: content null,
+# the reason in ``refusal``). An Anthropic-compatible gateway has answered end_turn beside a
+# tool_use block (bifrost#4900, oh-my-pi#12224, 2026). The server tool's reply holds a call
+# Anthropic already ran: a type that merely ends in "tool_use" is not a call.
+_REFUSAL = "I'm sorry, I can't help with that."
 _STOPS = [
     ((_chat("tool_calls", [_CALL]), "openai-chat"), True),
     ((_chat("stop", []), "openai-chat"), False),
+    ((_chat("tool_calls", [_CALL], "Let me look that order up."), "openai-chat"), True),
     ((_chat("length", []), "openai-chat"), False),
     ((_chat("stop", [_CALL]), "openai-chat"), True),
+    ((_chat("stop", [], None, _REFUSAL), "openai-chat"), False),
     (({"stop_reason": "tool_use", "content": [_SAY, _USE]}, "anthropic"), True),
     (({"stop_reason": "end_turn", "content": [_SAY]}, "anthropic"), False),
     (({"stop_reason": "max_tokens", "content": [_SAY]}, "anthropic"), False),
     (({"stop_reason": "end_turn", "content": [_SERVER, _SEARCHED, _SAY]}, "anthropic"), False),
+    (({"stop_reason": "end_turn", "content": [_SAY, _USE]}, "anthropic"), True),
 ]
 
 
 def _describe(body: dict, format: str) -> str:
     if "choices" in body:
         choice = body["choices"][0]
-        calls = len(choice["message"]["tool_calls"])
+        message = choice["message"]
+        text = (
+            "a refusal" if message.get("refusal") else "text" if message["content"] else "no text"
+        )
         return (
-            f"an {format} reply with finish_reason {choice['finish_reason']!r} and "
-            f"{calls} tool call(s)"
+            f"an {format} reply with finish_reason {choice['finish_reason']!r}, {text} and "
+            f"{len(message['tool_calls'])} tool call(s)"
         )
     kinds = ", ".join(b["type"] for b in body["content"])
-    return f"an {format} reply with stop_reason {body['stop_reason']!r} and blocks {kinds}"
+    gateway = (
+        " (from an Anthropic-compatible gateway)"
+        if _USE in body["content"] and (body["stop_reason"] != "tool_use")
+        else ""
+    )
+    return f"an {format} reply with stop_reason {body['stop_reason']!r} and blocks {kinds}{gateway}"
 
 
 def _judge_wants(body: dict, expected: bool) -> Callable[[Any], str | None]:
@@ -86,6 +103,11 @@ def _judge_wants(body: dict, expected: bool) -> Callable[[Any], str | None]:
             return f"your function gave {str(got)[:60]!r}: the answer is True or False"
         if expected:
             return "your function gave False, but this reply holds a call: the model waits for it"
+        if "choices" in body and body["choices"][0]["message"].get("refusal"):
+            return (
+                "your function gave True for a reply with no text and no call: the model "
+                "refused, and waits for nothing"
+            )
         server = any(b.get("type") == "server_tool_use" for b in body.get("content", []))
         if server:
             return (
@@ -106,10 +128,11 @@ def check_wants_tools(fn: Callable[[dict, str], bool]) -> Result:
         fn,
         cases,
         EX1,
-        success="Right: the calls decide: Chat's tool_calls, Anthropic's tool_use blocks (a "
-        "server_tool_use block is a call Anthropic already ran). The stop reason usually agrees "
-        "('tool_calls', 'tool_use'), but replies holding a call under 'stop' have been reported "
-        "from OpenAI's API (see the lesson's Sources)",
+        success="Right: the calls decide, not the text beside them nor the stop reason: Chat's "
+        "tool_calls, Anthropic's tool_use blocks (a server_tool_use block is a call Anthropic "
+        "already ran). The stop reason usually agrees ('tool_calls', 'tool_use'), but replies "
+        "holding a call under 'stop' have been reported from OpenAI's API, and under 'end_turn' "
+        "from Anthropic-compatible gateways (see the lesson's Sources)",
     )
 
 

@@ -1,6 +1,7 @@
 """Used in lessons: 01.
 
-Exercises of notebooks/01_one_request.ipynb: read what the local provider recorded."""
+Exercises of notebooks/01_one_request.ipynb: compare two requests' headers, build the next request,
+and make headers fit for a log."""
 
 from __future__ import annotations
 
@@ -15,9 +16,6 @@ from course.exercises import (
     Exercise,
     Result,
     check_cases,
-    check_value,
-    not_answered,
-    not_yet,
 )
 
 EX1 = Exercise(
@@ -38,18 +36,20 @@ EX2 = Exercise(
     "reply as it came, then one answer per call, each tied to its call by the call's id. On the "
     "wire the arguments are a JSON string; a tool needs them as data.",
     example="a body of 2 messages and a reply with two calls give a body of 5 messages: the 2, "
-    "the reply's message, then one tool message per call, in the calls' order; the 2-message "
-    "body itself stays as it was.",
+    "the reply's message, then one tool message per call, each carrying its call's id (in any "
+    "order); the 2-message body itself stays as it was.",
 )
 EX3 = Exercise(
     "01.3",
-    look="the dump under 'What went over the wire' (which line carries the key, and which part of "
-    "the cell under 'Send it' put it there), and the last message of `body` now.",
-    idea="a request can break two rules at once, and the server answers it with one refusal: "
-    "the first fault it meets. The check reads the request your response answers (its method, "
-    "path, headers and body), so that request must carry both faults.",
-    example="a request without the key whose messages end with an assistant's call and nothing "
-    "after it breaks both rules; the same with the tool's answer after the call breaks one.",
+    look="the dump under 'What went over the wire': which line carries the key, and what the dump "
+    "shows there instead of it; then the headers of the cell under 'Send it' (lesson 03 sends "
+    "Anthropic's key in another header).",
+    idea="a log is for reading the request later: it keeps every header, in its order, with its "
+    "value, except what would let a reader spend your money. The key's header is known by its "
+    "name, in any letter case, not by the word 'key' somewhere in the name.",
+    example="[('Accept', 'application/json'), ('X-API-KEY', 'sk-123')] logs as "
+    "[('Accept', 'application/json'), ('X-API-KEY', '<redacted>')]; [('Idempotency-Key', 'a1')] "
+    "logs as it is.",
 )
 
 
@@ -179,18 +179,6 @@ def check_header_changes(fn: Any, first: Any = None, second: Any = None) -> Resu
         success="Right: names compared in any letter case and any order, and a header that "
         "appears or disappears counted as a change." + found,
     )
-
-
-def _blank_or_not_a_response(answer: Any, exercise: Any) -> Result | None:
-    """What to say when ``answer`` is still blank or is not what ``httpx.post`` returned."""
-    if not_answered(answer):
-        return check_value(answer, None, exercise, success="")
-    if getattr(answer, "status_code", None) is None:
-        return not_yet(
-            exercise,
-            f"{type(answer).__name__} is not an HTTP response; pass what httpx.post returned",
-        )
-    return None
 
 
 # ---- 01.2: the next request, as a function ------------------------------------------------------
@@ -335,11 +323,16 @@ def _judge_next_body(body: dict, reply: dict, post: Callable[[Any], Any]):
         if why:
             return why
         answers = sent[len(before) + 1 :]
-        outputs = [
-            _output(c["function"]["name"], json.loads(c["function"]["arguments"])) for c in calls
-        ]
-        if [a.get("content") for a in answers] != outputs:
-            return "the tool messages do not carry what the tools returned, one per call, in order"
+        outputs = {  # OpenAI pairs a result with its call by id: any order is right
+            c["id"]: _output(c["function"]["name"], json.loads(c["function"]["arguments"]))
+            for c in calls
+        }
+        given = {a.get("tool_call_id"): a.get("content") for a in answers if isinstance(a, dict)}
+        if len(answers) != len(calls) or given != outputs:
+            return (
+                "the tool messages do not carry what the tools returned: one per call, each "
+                "with its call's id and that tool's output"
+            )
         if {k: v for k, v in got.body.items() if k != "messages"} != {
             k: v for k, v in body.items() if k != "messages"
         }:
@@ -373,6 +366,9 @@ def check_next_body(fn: Any, provider: Any) -> Result:
         got = fn(body, reply, run)
         return None if got is None or got is ... else _Attempt(got, body != before, ran)
 
+    if callable(fn):
+        attempt.__wrapped__ = fn  # a blank `next_body` is seen as blank, not as a slip
+
     cases = [
         Case(name, (body, reply), _judge_next_body(body, reply, post))
         for name, body, reply in _hidden_cases()
@@ -389,94 +385,161 @@ def check_next_body(fn: Any, provider: Any) -> Result:
 
 CHAT_PATH = "/v1/chat/completions"
 
+# ---- 01.3 (optional): headers fit for a log ----------------------------------------------------
 
-def _sent(answer: Any) -> tuple[str, str, bool, Any]:
-    """(method, path, whether it carried a key, its JSON body or None) of the request that
-    ``answer`` answers."""
-    try:
-        request = answer.request
-        headers = {k.lower() for k in request.headers}
-        key = bool(headers & {"authorization", "x-api-key", "x-goog-api-key", "api-key"})
-        method, path, content = request.method, request.url.path, request.content
-    except (AttributeError, RuntimeError):  # not an httpx response: judge by the status alone
-        return "POST", CHAT_PATH, answer.status_code != 401, None
-    try:
-        return method, path, key, json.loads(content)
-    except ValueError:
-        return method, path, key, None
+#: the headers that carry a key: OpenAI's (and most compatible APIs'), Anthropic's, Gemini's
+CREDENTIALS = ("authorization", "x-api-key", "x-goog-api-key")
+# made-up keys: each check looks for them, and for any 8 characters of them, in what is logged
+_KEYS = {
+    "openai": "sk-proj-NOT-A-REAL-KEY-7f3a9c21e4",
+    "anthropic": "sk-ant-api03-NOT-A-REAL-KEY-b81d",
+    "gemini": "AIzaNOT-A-REAL-KEY-0c9e5f7a2d41",
+}
 
 
-def _unanswered(body: Any) -> bool:
-    """Whether ``body`` ends with an assistant message whose calls have no answer."""
-    try:
-        last = body["messages"][-1]
-        return last.get("role") == "assistant" and bool(last.get("tool_calls"))
-    except (TypeError, KeyError, IndexError, AttributeError):
-        return False
+def _hidden_header_lists() -> list[tuple[str, list[tuple[str, str]]]]:
+    """(what the case is, the headers): requests of three providers, and two edge cases."""
+    openai = _with(_SDK_HEADERS, {"authorization": f"Bearer {_KEYS['openai']}"})
+    return [
+        ("the OpenAI SDK's headers, the key in authorization", openai),
+        (
+            "Anthropic's headers as lesson 03 sends them, the name in capitals",
+            [
+                ("Host", "127.0.0.1:8080"),
+                ("X-API-Key", _KEYS["anthropic"]),
+                ("anthropic-version", "2023-06-01"),
+                ("Content-Type", "application/json"),
+            ],
+        ),
+        (
+            "Gemini's headers",
+            [
+                ("content-type", "application/json"),
+                ("x-goog-api-key", _KEYS["gemini"]),
+                ("user-agent", "google-genai-sdk/3.6.1 gl-python/3.11"),
+            ],
+        ),
+        (
+            "a retry that carries an Idempotency-Key (no secret: it ties the retry to the first "
+            "try) beside the key",
+            [
+                ("Authorization", f"Bearer {_KEYS['openai']}"),
+                ("Idempotency-Key", "stainless-python-retry-6f1c0d2e"),
+                ("x-stainless-retry-count", "1"),
+            ],
+        ),
+        ("a request with no key at all", [("Host", "127.0.0.1:8080"), ("Accept", "*/*")]),
+    ]
 
 
-def check_missing_key(answer: Any, provider: Any) -> Result:
-    """``answer``: the response to the lesson's second body sent without the key and without
-    its last message (the tool's answer). Reads the request the response answers (method, path,
-    headers, body) to say what differs, then shows what the same body gets with the key."""
+def _shows_key(value: str, key: str) -> bool:
+    """Whether ``value`` shows ``key``, or any 8 characters of it in a row."""
+    return any(key[i : i + 8] in value for i in range(len(key) - 7))
+
+
+@dataclass
+class _Logged:
+    """What the learner's ``redact_headers`` did on one case: its result, and whether it changed
+    the list it was given (the request would then go out without its key)."""
+
+    headers: Any
+    changed_its_input: bool
+
+
+def _judge_redacted(headers: list[tuple[str, str]]) -> Callable[[Any], str | None]:
+    def judge(got: _Logged) -> str | None:
+        if got.changed_its_input:
+            return (
+                "your function changed the list it was given: the request that still has to go "
+                "out would lose its key. Return a new list"
+            )
+        logged = got.headers
+        if not isinstance(logged, (list, tuple)):
+            return f"your function returned {type(logged).__name__}, not a list of (name, value)"
+        pairs = []
+        for item in logged:
+            if not isinstance(item, (list, tuple)) or len(item) != 2:
+                return f"it returned {str(item)[:40]!r} among the headers, not a (name, value) pair"
+            pairs.append((item[0], item[1]))
+        if len(pairs) != len(headers):
+            return (
+                f"it returns {len(pairs)} header(s) where the request has {len(headers)}: a log "
+                "keeps every header, or it no longer shows what was sent"
+            )
+        for (name, value), (got_name, got_value) in zip(headers, pairs, strict=True):
+            if got_name != name:
+                return (
+                    f"it logs {str(got_name)[:40]!r} where the request has {name!r}: keep the "
+                    "names, spelled and ordered as they were sent"
+                )
+            secret = name.lower() in CREDENTIALS
+            if secret and (
+                not isinstance(got_value, str)
+                or any(_shows_key(got_value, k) for k in _KEYS.values())
+            ):
+                spelled = " (spelled here with capitals)" if name != name.lower() else ""
+                return f"the {name} header{spelled} still shows the key (or part of it) in the log"
+            if not secret and got_value != value:
+                why = (
+                    ": its name holds 'key', but it is a retry's id, which you need to tie the "
+                    "tries together"
+                    if "key" in name.lower()
+                    else ""
+                )
+                return f"it changed {name}, which is no secret{why}; a log needs it as it was"
+        return None
+
+    return judge
+
+
+def check_redacted_headers(fn: Any) -> Result:
+    """The learner's ``redact_headers(headers)`` on hidden header lists of three providers, a
+    retry with an ``Idempotency-Key``, and a request with no key: every header kept, in order,
+    the key's value hidden (no 8 characters of it left), the list it was given unchanged."""
+
+    def attempt(headers: list) -> _Logged | None:
+        before = copy.deepcopy(headers)
+        got = fn(headers)
+        return None if got is None or got is ... else _Logged(got, headers != before)
+
+    if callable(fn):
+        attempt.__wrapped__ = fn  # a blank `redact_headers` is seen as blank, not as a slip
+    cases = [Case(name, (h,), _judge_redacted(h)) for name, h in _hidden_header_lists()]
+    return check_cases(
+        attempt if callable(fn) else fn,
+        cases,
+        EX3,
+        success="Right: every header kept, in its order, and only the key's value hidden, "
+        "whichever header and letter case carries it. Put it in front of every log line that "
+        "prints a request, and a pasted log leaks nothing",
+    )
+
+
+# ---- the optional prediction: two faults, one answer ---------------------------------------------
+
+
+def two_faults_why(answer: Any, provider: Any) -> str:
+    """What ``answer`` (the response to a body sent without its key and without its last
+    message) says, and what the same body gets with the key: the explanation of the lesson's
+    prediction, from the two real responses."""
     import httpx
 
     from standin import LOCAL_KEY
 
-    early = _blank_or_not_a_response(answer, EX3)
-    if early is not None:
-        return early
-    method, path, key, sent = _sent(answer)
-    status = answer.status_code
-    if method != "POST":
-        return not_yet(
-            EX3,
-            f"that request was a {method} and the provider answered {status}: a chat request "
-            "is a POST, as in the cell under 'Send it'",
-        )
-    if path != CHAT_PATH:
-        return not_yet(
-            EX3,
-            f"that request went to {path} (the provider answered {status}): send it to the same "
-            "path as before",
-        )
-    if key:
-        return not_yet(
-            EX3,
-            f"that request still carried a key, so the provider answered {status}: leave the "
-            "key's header out",
-        )
-    if sent is not None and not _unanswered(sent):
-        return not_yet(
-            EX3,
-            "no key, right; but the body you sent does not end with a call left unanswered: "
-            "leave the tool's answer out, so the body breaks a rule too",
-        )
-    if status != 401:  # 401: the provider's answer to a request that carries no usable key
-        return not_yet(EX3, f"the provider answered {status}, not a refusal for a missing key")
-
-    def said(response: Any) -> str:
+    def said(response: Any, limit: int) -> str:
         try:
-            return str(response.json()["error"]["message"])
+            text = str(response.json()["error"]["message"])
         except (ValueError, KeyError, TypeError):
-            return response.text[:80]
+            text = response.text
+        return text if len(text) <= limit else text[: limit - 3].rstrip() + "..."
 
-    then = ""
-    if sent is not None:
-        keyed = httpx.post(
-            f"{provider.url}{CHAT_PATH}",
-            headers={"authorization": f"Bearer {LOCAL_KEY}"},
-            json=sent,
-        )
-        then = (
-            f" With the key, the same body gets {keyed.status_code}: {said(keyed)!r}. The "
-            "provider checked the key before it read the body: fix faults in the order the "
-            "server finds them."
-        )
-    return Result(
-        True,
-        f"Right: {status}, {said(answer)!r} (OpenAI's words, as the stand-in repeats them). "
-        f"Not a word about the body.{then}",
-        EX3,
-        expected="a refusal of the request sent with no key",
+    sent = json.loads(answer.request.content)
+    keyed = httpx.post(
+        f"{provider.url}{CHAT_PATH}", headers={"authorization": f"Bearer {LOCAL_KEY}"}, json=sent
+    )
+    return (
+        f"Without the key: {answer.status_code}, {said(answer, 90)!r}, not a word about the "
+        f"body. With the key, the same body gets {keyed.status_code}: {said(keyed, 240)!r}. The "
+        "stand-in checks the key before it reads the body, so one fault hid the other: fix "
+        "them one by one, in the order the server reports them."
     )

@@ -445,6 +445,8 @@ ANSWERED, FINISHED, OUT_OF_BUDGET = "answered", "finished", "out of budget"
 def ended_traces() -> tuple[tuple[str, Trace, str], ...]:
     """The hidden traces of 11.3, run now on the local provider: (what the run is, its trace,
     how it ended). Runs are cached: every check reads the same traces."""
+    import copy
+
     from helpers.examples import crash_triage, sundry
     from helpers.loop import run
     from helpers.models import default_model
@@ -466,6 +468,16 @@ def ended_traces() -> tuple[tuple[str, Trace, str], ...]:
         found.append(("Maya's ticket, run to its end", maya, ANSWERED))
         found.append(
             ("Jon's ticket with a budget of 2 requests", ticket(jon, max_turns=2), OUT_OF_BUDGET)
+        )
+        silent = copy.deepcopy(maya)  # a model may end its turn with no text at all
+        silent.steps[-1].reply.message.content = []
+        silent.messages[-1].content = []
+        found.append(
+            (
+                "Maya's ticket, its last reply an empty end of turn (no text, no call)",
+                silent,
+                ANSWERED,
+            )
         )
         exact = ticket(max_turns=len(maya.steps))
         found.append(

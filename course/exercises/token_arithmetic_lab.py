@@ -216,8 +216,17 @@ EX_BUDGET = Exercise(
     "less than an earlier one, so its place is searched from the end of the ticket.",
     example="a ticket of 4 requests whose budget the cache alone cannot meet: price it "
     "compacted at requests[3], then at requests[2], then at requests[1], and keep the first "
-    "that fits; if none of them fits, there is no design to ship, and the caller must hear so.",
+    "that fits; if none of them fits, there is no design to ship, and the caller must hear so. "
+    "A ticket of 5 tools trimmed to at most 9 still sends 5.",
 )
+
+
+class NothingReturned:
+    """What the learner's (written) function did when it returned None: a check turns it into
+    this, so the judge can say what the case wanted (a design, or a ValueError)."""
+
+    def __repr__(self) -> str:
+        return "None"
 
 
 class NoDesign:
@@ -345,7 +354,28 @@ def _judge_design(ticket: LabScenario, budget: Decimal) -> Any:
     want = fitted(ticket, budget)
 
     def judge(got: Any) -> str | None:
+        if isinstance(got, NothingReturned):
+            if possible:
+                return (
+                    "your function returned None: every path should end in a `return` with "
+                    "the design"
+                )
+            return (
+                f"your function returned None, and no design of the brief costs ${budget:.6f} "
+                "or less: the brief asks for a ValueError then (raised, not returned), so the "
+                "caller cannot mistake it for a design"
+            )
         if isinstance(got, NoDesign):
+            if (
+                possible
+                and ticket.tools < NINE
+                and not _fits_at_all(replace(ticket, tools=NINE), budget)
+            ):
+                return (
+                    f"your function raised {got!r}, and a design within ${budget:.6f} exists: "
+                    f"this ticket sends {ticket.tools} tools, fewer than nine, and keeps its own "
+                    f"{ticket.tools} (trimming to nine only ever removes tools)"
+                )
             if possible and _cost(want) == budget:
                 return (
                     f"your function raised {got!r}, and a design costs exactly the budget, "
@@ -366,7 +396,10 @@ def _judge_design(ticket: LabScenario, budget: Decimal) -> Any:
             what = ", ".join(changed)
             return f"your design changes the ticket's {what}: those are not yours to change"
         if got.tools > ticket.tools:
-            return f"your design sends {got.tools} tools where the ticket sent {ticket.tools}"
+            return (
+                f"your design sends {got.tools} tools where the ticket sent {ticket.tools}: a "
+                "ticket with fewer than nine keeps its own (trimming only ever removes tools)"
+            )
         if got.tools < min(ticket.tools, NINE):
             return f"your design sends {got.tools} tools: Sundry's agent needs its nine"
         try:
@@ -423,9 +456,10 @@ def check_fit_budget(fit_budget: Any, baseline: LabScenario) -> Result:
         @functools.wraps(fit_budget)
         def learner(*args: Any) -> Any:  # a ValueError is the brief's answer when none fits
             try:
-                return fit_budget(*args)
+                got = fit_budget(*args)
             except ValueError as err:
                 return NoDesign(str(err))
+            return NothingReturned() if got is None else got
 
     return check_cases(
         learner,

@@ -54,8 +54,9 @@ EX2 = Exercise(
     "prompt given through two doors goes out twice; a tool is described by whatever function "
     "object reaches the framework (its name, docstring and signature), and only that object "
     "runs when the model calls the tool. Decorators apply from the bottom up.",
-    example="a wrapper with no docstring of its own turns a documented function f into a tool "
-    "named 'wrapper' with no description; a decorator applied above the one that registers f "
+    example="a wrapper with no docstring of its own turns a documented function f(x) into a "
+    "tool named 'wrapper' with no description and the wrapper's own parameters (args), not x; "
+    "a decorator applied above the one that registers f "
     "wraps a function the framework never calls again.",
 )
 EX_AUDIT = Exercise(
@@ -181,6 +182,21 @@ def description_problems(request: Any) -> list[str]:
     return problems
 
 
+def wrapper_parameters(request: Any) -> list[str]:
+    """Each tool declared with the parameters of a ``*args, **kwargs`` wrapper (an ``args`` array,
+    a ``kwargs`` object) instead of its function's: the model cannot tell what to pass. Does not
+    compare a schema with the function's signature (the check does not have the function)."""
+    problems = []
+    for t in request.tools:
+        names = set((t.parameters or {}).get("properties") or {})
+        if names and names <= {"args", "kwargs"}:
+            problems.append(
+                f"tool {t.name} takes a wrapper's parameters ({', '.join(sorted(names))}), not "
+                "its function's: the model cannot tell what to pass"
+            )
+    return problems
+
+
 def wire_problems(seen: Any, system_text: str, before: Any) -> list[str]:
     """What is wrong on the wire, each with the requests it is in: a system prompt sent twice,
     changed or never, a tool missing or without a real description, a request the provider
@@ -196,6 +212,7 @@ def wire_problems(seen: Any, system_text: str, before: Any) -> list[str]:
             wrong_prompt = system_problem(s.request, system_text)
             problems += [wrong_prompt] if wrong_prompt else []
             problems += description_problems(s.request)
+            problems += wrapper_parameters(s.request)
             missing = described - {t.name for t in s.request.tools}
             if missing:
                 problems.append(f"tool {', '.join(sorted(missing))} is not declared")
@@ -262,6 +279,11 @@ def _unlogged(fixed_agent: Callable[[Any], Any], model_name: str, tool: str) -> 
     bodies = json.dumps([s.body for s in again])
     if f'"name": "{tool}"' not in bodies or len(again) < 2:
         return f"asked {ORDER_QUESTION!r}, the model never got to call {tool}"
+    if "no such order" in bodies:
+        return (
+            f"asked {ORDER_QUESTION!r}, the model called {tool}, and the tool answered 'no such "
+            "order': what the model sent did not reach the function as its parameters"
+        )
     if tool not in printed.getvalue():
         return (
             f"asked {ORDER_QUESTION!r}, the model called {tool}, and nothing was printed: the "
