@@ -4,7 +4,7 @@ mistake, for the right reason, and right ones written in different ways are acce
 
 08.2 ``fix_order(body)``: a recorded OpenAI Chat body with the two bugs the provider refuses.
 08.3 (optional) ``repair(body, first)``: the same, with all four of the lesson's bugs.
-09.2 ``guarded_run_tool(call)``: a refund limit enforced in code, before the refund runs.
+09.1 ``guarded_run_tool(call)``: a refund limit enforced in code, before the refund runs.
 10.1 ``compact(history, keep_last, summary)``: a shortened history that keeps the rules;
 10.4 (optional) the same for every history (no system prompt, keep_last=0, nothing to drop).
 """
@@ -141,7 +141,7 @@ def test_08_3_a_repair_that_returns_no_body_is_told_so():
     assert not told and "not a request body (a dict)" in told.message
 
 
-# ---- 09.2: the refund guard ---------------------------------------------------------------
+# ---- 09.1: the refund guard ---------------------------------------------------------------
 
 
 def _guard_with_a_limit(call):
@@ -314,7 +314,7 @@ def test_10_4_plausible_wrong_compactions_are_refused_on_the_case_that_shows_it(
     )
 
 
-# ---- 09.4 (optional): the system prompt's place on each wire -------------------------------
+# ---- 09.3 (optional): the system prompt's place on each wire -------------------------------
 
 
 def _place_by_format(body, wire_format, prompt):
@@ -347,12 +347,12 @@ def _place_as_developer_and_blocks(body, wire_format, prompt):
     return body
 
 
-def test_09_4_right_placements_written_differently_pass():
+def test_09_3_right_placements_written_differently_pass():
     assert ex09.check_system_placement(_place_by_format)
     assert ex09.check_system_placement(_place_as_developer_and_blocks)
 
 
-def test_09_4_plausible_wrong_placements_are_refused_on_the_case_that_shows_it():
+def test_09_3_plausible_wrong_placements_are_refused_on_the_case_that_shows_it():
     def adds_one_more(body, wire_format, prompt):  # the old system message stays
         if wire_format == "openai-chat":
             return {**body, "messages": [{"role": "system", "content": prompt}, *body["messages"]]}
@@ -384,6 +384,17 @@ def test_09_4_plausible_wrong_placements_are_refused_on_the_case_that_shows_it()
         ex09.check_system_placement(gemini_as_text),
         "gemini, replacing the prompt it has",
         "it is no longer a gemini body",
+    )
+
+    def gemini_snake_case(body, wire_format, prompt):  # the new prompt beside the old one
+        if wire_format == "gemini":
+            return {**body, "system_instruction": {"parts": [{"text": prompt}]}}
+        return _place_by_format(body, wire_format, prompt)
+
+    _refused(
+        ex09.check_system_placement(gemini_snake_case),
+        "gemini, replacing the prompt it has",
+        "both systemInstruction and system_instruction",
     )
 
 
@@ -513,30 +524,6 @@ def test_10_1_plausible_wrong_cuts_are_refused_on_the_case_that_shows_it():
     )
 
 
-# ---- 09.1: the caveat about repeats only where the rule may repeat the one rule -------------
-
-
-def test_09_1_the_repeat_caveat_shows_only_for_a_rule_near_the_one_rule():
-    from types import SimpleNamespace
-
-    from helpers.examples import crash_triage
-    from helpers.tokens import count_text
-
-    run = SimpleNamespace(steps=[None] * 8)  # the check reads only how many requests
-
-    def told(rule):
-        prompt = crash_triage.SYSTEM_PROMPT + "\n\n" + rule
-        extra = count_text(prompt, MODEL) - count_text(crash_triage.SYSTEM_PROMPT, MODEL)
-        return ex09.check_added_rule(extra * 8, prompt, run, MODEL)
-
-    unrelated = told("Keep each issue under 200 words.")
-    assert unrelated and "one rule" not in unrelated.message
-    paraphrase = told("Never delete or edit the tests that are already there.")
-    assert paraphrase and "already says 'never change or delete an existing test'" in (
-        paraphrase.message
-    )
-
-
 # ---- 10.3: the error text, also as Python prints the error dict ------------------------------
 
 
@@ -560,11 +547,11 @@ def test_10_3_the_error_as_python_prints_it_is_read_too():
         assert not ex10.check_order_error(str({"error": {"message": "no"}}), broken, p)
 
 
-def test_09_3_a_blank_function_is_told_it_is_blank_and_a_written_one_that_returns_none_is_not():
+def test_09_2_a_blank_function_is_told_it_is_blank_and_a_written_one_that_returns_none_is_not():
     def paragraph_share(prompt, start): ...
 
     blank = ex09.check_paragraph_share(paragraph_share, MODEL)
-    assert "09.3 is not answered yet" in blank.message
+    assert "09.2 is not answered yet" in blank.message
 
     def forgot_return(prompt, start):
         prompt.index(start)

@@ -197,39 +197,7 @@ def test_08_2_returning_none_is_told_what_is_missing():
     assert "`return`" in no_return.message
 
 
-@pytest.mark.parametrize(
-    "rule",
-    [
-        "Never change or delete an existing test.",
-        "Do not modify existing tests.",
-        "Call submit_diagnosis once, at the end.",
-        "File one issue per cause.",
-        "Leave the old tests exactly as they are.",
-        "Do not touch the current tests.",
-    ],
-)
-def test_09_1_a_rule_the_prompt_already_has_is_refused_even_counted_right(rule, triage_run):
-    my_prompt = crash_triage.SYSTEM_PROMPT + "\n\n" + rule
-    extra = count_text(my_prompt, MODEL) - count_text(crash_triage.SYSTEM_PROMPT, MODEL)
-    told = ex09.check_added_rule(extra * 8, my_prompt, triage_run, MODEL)
-    assert not told and "your count is right, but your rule says again" in told.message
-    wrong = ex09.check_added_rule(extra * 8 + 1, my_prompt, triage_run, MODEL)
-    assert not wrong and "your count is right" not in wrong.message
-
-
-@pytest.mark.parametrize(
-    "rule", ["Never delete an existing issue.", "Never modify the old migrations."]
-)
-def test_09_1_a_new_rule_sharing_words_with_the_one_rule_is_right(rule, triage_run):
-    """A new rule sharing words with the one rule is right, and reminded of the one rule."""
-    my_prompt = crash_triage.SYSTEM_PROMPT + "\n\n" + rule
-    extra = count_text(my_prompt, MODEL) - count_text(crash_triage.SYSTEM_PROMPT, MODEL)
-    told = ex09.check_added_rule(extra * len(triage_run.steps), my_prompt, triage_run, MODEL)
-    assert told and "says again" not in told.message
-    assert "never change or delete an existing test" in told.message
-
-
-def test_09_3_a_share_of_words_is_not_a_share_of_tokens():
+def test_09_2_a_share_of_words_is_not_a_share_of_tokens():
     def words(prompt, start):
         paragraph = next(p for p in prompt.split("\n\n") if p.startswith(start))
         return len(paragraph.split()) / len(prompt.split())
@@ -245,7 +213,7 @@ def test_09_3_a_share_of_words_is_not_a_share_of_tokens():
     assert sum(s.tokens for s in sections) == count_text(crash_triage.SYSTEM_PROMPT, MODEL)
 
 
-def test_09_2_a_guard_that_fakes_success_or_changes_the_id_is_refused():
+def test_09_1_a_guard_that_fakes_success_or_changes_the_id_is_refused():
     def fake(call):
         if call.name == "issue_refund" and call.arguments["amount_usd"] > 100:
             return tool_result(call.id, "refused: above $100", is_error=True)
@@ -277,20 +245,6 @@ def test_09_2_a_guard_that_fakes_success_or_changes_the_id_is_refused():
 
     told = ex09.check_refund_guard(at_100)
     assert not told and "issue_refund(100.0)" in told.message and "g4" not in told.message
-
-
-def test_09_1_a_new_rule_is_priced_and_the_rule_alone_or_a_replaced_prompt_is_told(triage_run):
-    rule = "Keep each issue under 200 words."
-    my_prompt = crash_triage.SYSTEM_PROMPT + "\n\n" + rule
-    extra = count_text(my_prompt, MODEL) - count_text(crash_triage.SYSTEM_PROMPT, MODEL)
-    steps = len(triage_run.steps)
-    assert ex09.check_added_rule(extra * steps, my_prompt, triage_run, MODEL)
-    assert ex09.check_added_rule(f"{extra * steps:,}", my_prompt, triage_run, MODEL)
-    if count_text(rule, MODEL) != extra:
-        alone = ex09.check_added_rule(count_text(rule, MODEL) * steps, my_prompt, triage_run, MODEL)
-        assert not alone and "your rule's own tokens" in alone.message
-    replaced = ex09.check_added_rule(-100, rule, triage_run, MODEL)
-    assert not replaced and "no longer holds the whole" in replaced.message
 
 
 def test_11_2_one_workspace_shared_by_both_reports_is_refused():
