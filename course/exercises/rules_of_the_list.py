@@ -134,17 +134,25 @@ def _compact_judge(history: list[Message], keep_last: int, summary: str, model: 
                 return f"{wire} would refuse it: {refused[0]}"
         if len(kept) > longest:
             return (
-                f"you kept {len(kept)} messages of the history when {keep_last} were asked "
-                "for; the rules did not need that many"
+                f"you kept {_messages(len(kept))} of the history when {_messages(keep_last)} "
+                f"{_were(keep_last)} asked for; the rules did not need that many"
             )
         if len(kept) < shortest:
             return (
-                f"you kept {len(kept)} messages of the history when {keep_last} were asked "
-                "for; a cut that keeps the rules can keep more"
+                f"you kept {_messages(len(kept))} of the history when {_messages(keep_last)} "
+                f"{_were(keep_last)} asked for; a cut that keeps the rules can keep more"
             )
         return None
 
     return judge
+
+
+def _messages(n: int) -> str:
+    return f"{n} message" if n == 1 else f"{n} messages"
+
+
+def _were(n: int) -> str:
+    return "was" if n == 1 else "were"
 
 
 def _compact_cases(model: str, every_history: bool) -> list[Case]:
