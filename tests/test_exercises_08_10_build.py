@@ -412,7 +412,8 @@ def _fix_order_by_ids(body):
 
 
 def _fix_order_by_moving(body):
-    """Another right one: drops the orphans, then moves each result after its call, in place."""
+    """Another right one: drops the orphans, then moves each result after its call, in a copy."""
+    body = copy.deepcopy(body)
     messages = body["messages"]
     owner = {c["id"]: m for m in messages for c in m.get("tool_calls") or []}
     messages[:] = [m for m in messages if m["role"] != "tool" or m["tool_call_id"] in owner]
@@ -426,6 +427,29 @@ def _fix_order_by_moving(body):
     return body
 
 
+def test_08_2_a_fix_that_rewrites_the_recorded_body_is_refused_and_one_that_drops_a_field_told():
+    def rewrites_the_dump(body):  # right messages, but the recorded body is gone
+        body["messages"] = _fix_order_by_ids(body)["messages"]
+        return body
+
+    _refused(
+        ex08.check_fix_order(rewrites_the_dump, MODEL),
+        "a retry that put a result before its call",
+        "your function changed the recorded body it was given",
+    )
+
+    def keeps_three_fields(body):  # drops the settings a dump may carry
+        fixed = _fix_order_by_ids(body)
+        return {key: fixed[key] for key in ("model", "messages", "tools")}
+
+    told = ex08.check_fix_order(keeps_three_fields, MODEL)
+    _refused(
+        told,
+        "a sound dump, with settings of its own",
+        "the field 'temperature' changed (recorded: 0.2; yours: it is gone)",
+    )
+
+
 def test_08_2_right_fixes_written_differently_pass():
     assert ex08.check_fix_order(_fix_order_by_ids, MODEL)
     assert ex08.check_fix_order(_fix_order_by_moving, MODEL)
@@ -433,6 +457,7 @@ def test_08_2_right_fixes_written_differently_pass():
 
 def test_08_2_plausible_wrong_fixes_are_refused_on_the_case_that_shows_it():
     def swaps_one_pair(body):  # undoes a swap of two neighbours, as in the lesson's dump
+        body = copy.deepcopy(body)
         m = body["messages"]
         for i in range(len(m) - 1):
             if m[i]["role"] == "tool" and m[i + 1].get("tool_calls"):
@@ -454,7 +479,8 @@ def test_08_2_plausible_wrong_fixes_are_refused_on_the_case_that_shows_it():
     _refused(
         ex08.check_fix_order(drops_orphans_only, MODEL),
         "a retry that put a result before its call",
-        "this result comes before its call",
+        "the provider would refuse it: 400: messages.[2].role: Invalid parameter: messages with "
+        "role 'tool' must be a response to a preceeding message with 'tool_calls'",
     )
 
     def results_at_the_end(body):  # every result after the last message: answers the wrong turn
@@ -558,3 +584,84 @@ def test_09_2_a_blank_function_is_told_it_is_blank_and_a_written_one_that_return
 
     slip = ex09.check_paragraph_share(forgot_return, MODEL)
     assert not slip and "not answered" not in slip.message and "returned None" in slip.message
+
+
+# ---- 08.1: name the bug of a recorded dump ---------------------------------------------------
+
+
+def _name_by_checks(body):
+    messages = body["messages"]
+    calls = {c["id"] for m in messages for c in m.get("tool_calls") or []}
+    if any("description" not in t["function"] for t in body["tools"]):
+        return "missing description"
+    if any(messages[0]["content"] in str(m.get("content")) for m in messages[1:]):
+        return "policy pasted into a user turn"
+    if any(m["role"] == "tool" and m["tool_call_id"] not in calls for m in messages):
+        return "result without its call"
+    return "out of order after a retry"
+
+
+def _name_by_walking(body):
+    """Another right one: walks the list once, telling a late call from a missing one."""
+    messages = body["messages"]
+    if not all(t["function"].get("description") for t in body["tools"]):
+        return ex08.BUGS[0]
+    if any(m["role"] == "user" and messages[0]["content"] in m["content"] for m in messages):
+        return ex08.BUGS[1]
+    every = {c["id"] for m in messages for c in m.get("tool_calls") or []}
+    seen = set()
+    for m in messages:
+        seen |= {c["id"] for c in m.get("tool_calls") or []}
+        if m["role"] == "tool" and m["tool_call_id"] not in seen:
+            return ex08.BUGS[2] if m["tool_call_id"] in every else ex08.BUGS[3]
+    return ex08.BUGS[2]
+
+
+def test_08_1_right_diagnoses_written_differently_pass():
+    assert ex08.check_name_the_bug(_name_by_checks, MODEL)
+    assert ex08.check_name_the_bug(_name_by_walking, MODEL)
+    dumps = ex08.unlabelled_dumps(MODEL)  # and the lesson's four dumps are told apart
+    assert {_name_by_walking(d) for d in dumps.values()} == set(ex08.BUGS)
+
+
+def test_08_1_plausible_wrong_diagnoses_are_refused_on_the_case_that_shows_it():
+    def by_position(body):  # fitted to the lesson's four dumps
+        messages = body["messages"]
+        if "description" not in body["tools"][4]["function"]:
+            return "missing description"
+        if messages[-1]["role"] == "user":
+            return "policy pasted into a user turn"
+        if messages[1]["role"] == "tool":
+            return "result without its call"
+        return "out of order after a retry"
+
+    _refused(
+        ex08.check_name_the_bug(by_position, MODEL),
+        "a lost description, on another tool",
+        "breaks no rule of the list, and nothing in it is there twice",
+    )
+
+    def by_neighbours(body):  # a result after a message without calls: always "out of order"
+        if _name_by_checks(body) in ex08.BUGS[:2]:
+            return _name_by_checks(body)
+        return "out of order after a retry"
+
+    _refused(
+        ex08.check_name_the_bug(by_neighbours, MODEL),
+        "history trimmed from the front",
+        "one result in this dump answers a call that is nowhere in the list",
+    )
+
+    def by_the_word_reminder(body):  # the lesson's dump says "Reminder:"; another agent may not
+        if any("Reminder" in str(m.get("content")) for m in body["messages"]):
+            return "policy pasted into a user turn"
+        named = _name_by_checks(body)
+        return "out of order after a retry" if named == ex08.BUGS[1] else named
+
+    _refused(
+        ex08.check_name_the_bug(by_the_word_reminder, MODEL),
+        "another agent's ticket, the policy in other words around it",
+        "nothing is missing from it",
+    )
+    odd = ex08.check_name_the_bug(lambda body: "broken", MODEL)
+    assert not odd and "not one of BUGS" in odd.message

@@ -181,13 +181,6 @@ def count_total(request):
     return count(request).total
 
 
-def test_08_1_the_success_message_quotes_the_lost_description():
-    right = ex08.check_bug_map(dict(ex08._LETTERS), MODEL)
-    assert right and "nothing says refunds are capped" not in right.message
-    lost = next(t for t in sundry.TOOLS if t.name in right.message)
-    assert lost.description in right.message
-
-
 def test_08_2_returning_none_is_told_what_is_missing():
     def in_place_without_return(body, first):
         body["tools"] = first["tools"]
@@ -447,20 +440,6 @@ def test_06_2_a_stamp_that_changes_its_argument_is_refused(triage_run):
     told = ex06.check_stamp(in_place, requests, MODEL)
     assert not told and "changed the request it was given" in told.message
     assert ex06.check_stamp(as_copy, requests, MODEL)
-
-
-def test_08_1_the_pasted_policy_is_named_for_what_the_dump_shows():
-    labels = dict(ex08._LETTERS)
-    pasted = next(k for k, v in labels.items() if v == "policy pasted into a user turn")
-    body = ex08.unlabelled_dumps(MODEL)[pasted]
-    assert sum(m["role"] == "system" for m in body["messages"]) == 1  # one system message
-    assert body["messages"][-1]["role"] == "user"
-    old = ex08.check_bug_map({**labels, pasted: "duplicated system prompt"}, MODEL)
-    assert not old and "not one of BUGS" in old.message
-    swapped = {**labels, "A": labels["C"], "C": labels["A"]}
-    told = ex08.check_bug_map(swapped, MODEL)
-    assert not told and "2 of 4" in told.message
-    assert ex08.check_bug_map({k.lower(): v.upper() for k, v in labels.items()}, MODEL)
 
 
 def test_10_2_the_cells_own_at_is_refused_and_the_summary_call_is_priced_in_the_answer(
