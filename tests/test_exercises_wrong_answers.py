@@ -18,11 +18,10 @@ from course.exercises import caching_the_prefix as ex06
 from course.exercises import content_is_a_list as ex03
 from course.exercises import four_roles as ex02
 from course.exercises import reading_a_request as ex08
-from course.exercises import rules_of_the_list as ex10
 from course.exercises import the_agent_loop as ex11
 from course.exercises import the_system_prompt as ex09
 from course.exercises import tools_are_context as ex05
-from helpers.cost import compact_ticket, project_ticket
+from helpers.cost import compact_ticket
 from helpers.examples import crash_triage, sundry
 from helpers.loop import run
 from helpers.messages import Request, Tool, assistant, tool, tool_call, tool_result
@@ -301,31 +300,6 @@ def test_05_1_a_tool_a_provider_refuses_is_refused_with_its_reason():
     assert ex05.check_added_tool(answer(right), right, requests, MODEL)
 
 
-def test_10_1_the_error_json_as_text_or_the_response_itself_is_right():
-    import httpx
-
-    from helpers.formats import render
-    from standin import LOCAL_KEY
-
-    ticket = sundry.ticket(default_model("openai"))
-    broken = copy.deepcopy(ticket)
-    broken.messages[2], broken.messages[3] = broken.messages[3], broken.messages[2]
-    with LocalProvider(scenario="sundry") as p:
-        rendered = render(broken, "anthropic")
-        response = httpx.post(
-            p.url + rendered.path,
-            headers={"authorization": f"Bearer {LOCAL_KEY}"},
-            json=rendered.body,
-            timeout=30,
-        )
-        assert response.status_code == 400
-        assert ex10.check_order_error(response.text, broken, p)
-        assert ex10.check_order_error(response, broken, p)
-        assert ex10.check_order_error(response.json()["error"]["message"], broken, p)
-        assert not ex10.check_order_error('{"error": {"message": "no"}}', broken, p)
-        assert not ex10.check_order_error("{not json", broken, p)
-
-
 def _system_text(gemini_parts: str):
     def joined(value, sep=""):
         return value if isinstance(value, str) else sep.join(part["text"] for part in value)
@@ -440,31 +414,6 @@ def test_06_2_a_stamp_that_changes_its_argument_is_refused(triage_run):
     told = ex06.check_stamp(in_place, requests, MODEL)
     assert not told and "changed the request it was given" in told.message
     assert ex06.check_stamp(as_copy, requests, MODEL)
-
-
-def test_10_2_the_cells_own_at_is_refused_and_the_summary_call_is_priced_in_the_answer(
-    triage_run,
-):
-    from helpers.formats import parse
-    from helpers.messages import user
-
-    requests = [parse(step.request_body, "openai-chat") for step in triage_run.steps]
-    summary = "Task: triage the nil pointer panic in ShippingQuote. So far: Address is nil."
-    last = triage_run.steps[-1].reply.message
-    ask = user("Summarise the work so far for a fresh start, restating the task.")
-    costs = {
-        at: project_ticket(
-            compact_ticket(requests, at=at, summary=summary, keep_last=2), MODEL, final_reply=last
-        ).total_usd
-        for at in range(1, len(requests))
-    }
-    best = min(costs, key=costs.get)
-    for wrong in {4, len(requests) - 1, 0} - {best}:  # the cell's value, the last, no cut
-        assert not ex10.check_cheapest_compaction(wrong, requests, summary, MODEL, last, ask)
-    exercises.reset()
-    right = ex10.check_cheapest_compaction(best, requests, summary, MODEL, last, ask)
-    assert right and "With the summary call priced too, the cheapest is at=" in right.message
-    assert ex10.check_cheapest_compaction(f"{best}", requests, summary, MODEL, last)
 
 
 def test_11_1_a_cap_of_one_is_told_in_the_singular():
