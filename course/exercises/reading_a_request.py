@@ -31,9 +31,9 @@ _LETTERS = {"A": BUGS[2], "B": BUGS[0], "C": BUGS[3], "D": BUGS[1]}  # a fixed s
 
 EX1 = Exercise(
     "08.1",
-    look="the case the check names, and the dump of `dumps` with the same bug: what in it "
-    "differs from the sound request above (its tools, which messages are there, and which ids "
-    "they carry).",
+    look="the case the check names and what it says about that dump; then what your function "
+    "reads to decide: would it still see that bug on another tool, at another place in the "
+    "list, in another ticket's words?",
     idea="two bugs break a rule of the list: a result is there whose call is not, or the call "
     "is there but later in the list; two break no rule and only reading finds them: something "
     "that should be there and is not, and text that is there twice. Each must be found from "
