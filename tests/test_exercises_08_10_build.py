@@ -645,3 +645,17 @@ def test_08_1_plausible_wrong_diagnoses_are_refused_on_the_case_that_shows_it():
     )
     odd = ex08.check_name_the_bug(lambda body: "broken", MODEL)
     assert not odd and "not one of BUGS" in odd.message
+
+
+def test_10_1_one_message_asked_for_is_said_in_the_singular():
+    def one_more_when_one(history, keep_last, summary):  # right, but keeps 2 when 1 is asked
+        keep = 2 if keep_last == 1 else keep_last
+        safe = [*turn_boundaries(history), len(history)]
+        start = min(k for k in safe if k >= len(history) - keep)
+        return [history[0], user(summary), *history[start:]]
+
+    _refused(
+        ex10.check_compact_cut(one_more_when_one, MODEL),
+        "a cut that lands on the buyer's follow-up",
+        "you kept 2 messages of the history when 1 message was asked for",
+    )
