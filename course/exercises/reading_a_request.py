@@ -5,12 +5,11 @@ Exercises of notebooks/08_reading_a_real_request.ipynb: four unlabelled dumps, f
 ``unlabelled_dumps(model)`` gives four OpenAI Chat request bodies from Sundry's support ticket,
 named only "A" to "D". Each has one bug a real codebase produced. Two of them break the rules
 of the list (the provider answers 400); two are valid JSON the provider accepts and that are
-still wrong: only someone reading the request finds those. Which dump has which bug is for the
-learner to find (exercise 1 writes the code that names the bug of a dump, run on dumps they
-have not seen). Exercise 2 (optional) runs the learner's ``fix_order`` on
-dumps they have not seen whose bugs break the order of the list; exercise 3 (optional) runs
-their ``repair`` on dumps with all four bugs in other places. Both send each result to a local
-provider.
+still wrong: only someone reading the request finds those. Exercise 1 runs the learner's
+``name_the_bug`` on dumps they have not seen (other tickets, the bugs in other places and
+words). Exercise 2 (optional) runs their ``fix_order`` on dumps whose bugs break the order of
+the list; exercise 3 (optional) runs their ``repair`` on dumps with all four bugs in other
+places. Both send each result to a local provider.
 """
 
 from __future__ import annotations
