@@ -84,19 +84,6 @@ def test_09_percentages_unchanged_prompts_and_silent_refusals_are_explained():
         share(prompt, start)  # computed, but never returned
 
     assert "returned None" in ex09.check_paragraph_share(no_return, model).message
-    with LocalProvider(scenario="crash-triage") as p:
-        workspace = crash_triage.Workspace()
-        triage = run(
-            crash_triage.opening(model),
-            lambda call: crash_triage.run_tool(call, workspace),
-            format="openai-chat",
-            base_url=p.url,
-            finish=crash_triage.FINISH,
-        )
-    blank = ex09.check_added_rule(..., crash_triage.SYSTEM_PROMPT, triage, model)
-    assert "not answered yet" in blank.message
-    same = ex09.check_added_rule(0, crash_triage.SYSTEM_PROMPT + "\n\n", triage, model)
-    assert not same and "still the prompt as it was" in same.message
 
     def silent(call):
         if call.name == "issue_refund" and call.arguments["amount_usd"] > 100:

@@ -2,11 +2,14 @@
 hidden cases. For each, plausible wrong implementations are refused on the case that shows the
 mistake, for the right reason, and right ones written in different ways are accepted.
 
-08.2 ``fix_order(body)``: a recorded OpenAI Chat body with the two bugs the provider refuses.
+08.1 ``name_the_bug(body)``: which of the four bugs a recorded dump has.
+08.2 (optional) ``fix_order(body)``: a recorded OpenAI Chat body with the two bugs the provider
+refuses.
 08.3 (optional) ``repair(body, first)``: the same, with all four of the lesson's bugs.
-09.2 ``guarded_run_tool(call)``: a refund limit enforced in code, before the refund runs.
+09.1 ``guarded_run_tool(call)``: a refund limit enforced in code, before the refund runs.
+09.3 (optional) ``set_system_prompt(body, wire_format, prompt)``: one system prompt per format.
 10.1 ``compact(history, keep_last, summary)``: a shortened history that keeps the rules;
-10.4 (optional) the same for every history (no system prompt, keep_last=0, nothing to drop).
+10.2 (optional) the same for every history (no system prompt, keep_last=0, nothing to drop).
 """
 
 from __future__ import annotations
@@ -141,7 +144,7 @@ def test_08_3_a_repair_that_returns_no_body_is_told_so():
     assert not told and "not a request body (a dict)" in told.message
 
 
-# ---- 09.2: the refund guard ---------------------------------------------------------------
+# ---- 09.1: the refund guard ---------------------------------------------------------------
 
 
 def _guard_with_a_limit(call):
@@ -230,7 +233,7 @@ def test_09_2_a_guard_that_runs_the_refund_and_only_then_refuses_it_is_refused()
     assert sundry.run_tool is run_tool  # the check put the real one back
 
 
-# ---- 10.4 (optional): compact every history (the full check) -----------------------------
+# ---- 10.2 (optional): compact every history (the full check) -----------------------------
 
 
 def _compact_forward(history, keep_last, summary):
@@ -254,12 +257,12 @@ def _compact_backward(history, keep_last, summary):
     return head + [user(f"Summary so far: {summary}")] + rest[k:]
 
 
-def test_10_4_right_compactions_written_differently_pass():
+def test_10_2_right_compactions_written_differently_pass():
     assert ex10.check_compact(_compact_forward, MODEL)
     assert ex10.check_compact(_compact_backward, MODEL)
 
 
-def test_10_4_plausible_wrong_compactions_are_refused_on_the_case_that_shows_it():
+def test_10_2_plausible_wrong_compactions_are_refused_on_the_case_that_shows_it():
     def last_n(history, keep_last, summary):  # cuts anywhere
         head = [m for m in history if m.role == "system"]
         if len(history) - len(head) <= keep_last:
@@ -314,7 +317,7 @@ def test_10_4_plausible_wrong_compactions_are_refused_on_the_case_that_shows_it(
     )
 
 
-# ---- 09.4 (optional): the system prompt's place on each wire -------------------------------
+# ---- 09.3 (optional): the system prompt's place on each wire -------------------------------
 
 
 def _place_by_format(body, wire_format, prompt):
@@ -347,12 +350,12 @@ def _place_as_developer_and_blocks(body, wire_format, prompt):
     return body
 
 
-def test_09_4_right_placements_written_differently_pass():
+def test_09_3_right_placements_written_differently_pass():
     assert ex09.check_system_placement(_place_by_format)
     assert ex09.check_system_placement(_place_as_developer_and_blocks)
 
 
-def test_09_4_plausible_wrong_placements_are_refused_on_the_case_that_shows_it():
+def test_09_3_plausible_wrong_placements_are_refused_on_the_case_that_shows_it():
     def adds_one_more(body, wire_format, prompt):  # the old system message stays
         if wire_format == "openai-chat":
             return {**body, "messages": [{"role": "system", "content": prompt}, *body["messages"]]}
@@ -386,6 +389,17 @@ def test_09_4_plausible_wrong_placements_are_refused_on_the_case_that_shows_it()
         "it is no longer a gemini body",
     )
 
+    def gemini_snake_case(body, wire_format, prompt):  # the new prompt beside the old one
+        if wire_format == "gemini":
+            return {**body, "system_instruction": {"parts": [{"text": prompt}]}}
+        return _place_by_format(body, wire_format, prompt)
+
+    _refused(
+        ex09.check_system_placement(gemini_snake_case),
+        "gemini, replacing the prompt it has",
+        "both systemInstruction and system_instruction",
+    )
+
 
 # ---- 08.2: the two bugs the provider refuses, fixed in code --------------------------------
 
@@ -401,7 +415,8 @@ def _fix_order_by_ids(body):
 
 
 def _fix_order_by_moving(body):
-    """Another right one: drops the orphans, then moves each result after its call, in place."""
+    """Another right one: drops the orphans, then moves each result after its call, in a copy."""
+    body = copy.deepcopy(body)
     messages = body["messages"]
     owner = {c["id"]: m for m in messages for c in m.get("tool_calls") or []}
     messages[:] = [m for m in messages if m["role"] != "tool" or m["tool_call_id"] in owner]
@@ -415,6 +430,29 @@ def _fix_order_by_moving(body):
     return body
 
 
+def test_08_2_a_fix_that_rewrites_the_recorded_body_is_refused_and_one_that_drops_a_field_told():
+    def rewrites_the_dump(body):  # right messages, but the recorded body is gone
+        body["messages"] = _fix_order_by_ids(body)["messages"]
+        return body
+
+    _refused(
+        ex08.check_fix_order(rewrites_the_dump, MODEL),
+        "a retry that put a result before its call",
+        "your function changed the recorded body it was given",
+    )
+
+    def keeps_three_fields(body):  # drops the settings a dump may carry
+        fixed = _fix_order_by_ids(body)
+        return {key: fixed[key] for key in ("model", "messages", "tools")}
+
+    told = ex08.check_fix_order(keeps_three_fields, MODEL)
+    _refused(
+        told,
+        "a sound dump, with settings of its own",
+        "the field 'temperature' changed (recorded: 0.2; yours: it is gone)",
+    )
+
+
 def test_08_2_right_fixes_written_differently_pass():
     assert ex08.check_fix_order(_fix_order_by_ids, MODEL)
     assert ex08.check_fix_order(_fix_order_by_moving, MODEL)
@@ -422,6 +460,7 @@ def test_08_2_right_fixes_written_differently_pass():
 
 def test_08_2_plausible_wrong_fixes_are_refused_on_the_case_that_shows_it():
     def swaps_one_pair(body):  # undoes a swap of two neighbours, as in the lesson's dump
+        body = copy.deepcopy(body)
         m = body["messages"]
         for i in range(len(m) - 1):
             if m[i]["role"] == "tool" and m[i + 1].get("tool_calls"):
@@ -443,7 +482,8 @@ def test_08_2_plausible_wrong_fixes_are_refused_on_the_case_that_shows_it():
     _refused(
         ex08.check_fix_order(drops_orphans_only, MODEL),
         "a retry that put a result before its call",
-        "this result comes before its call",
+        "the provider would refuse it: 400: messages.[2].role: Invalid parameter: messages with "
+        "role 'tool' must be a response to a preceeding message with 'tool_calls'",
     )
 
     def results_at_the_end(body):  # every result after the last message: answers the wrong turn
@@ -461,7 +501,7 @@ def test_08_2_plausible_wrong_fixes_are_refused_on_the_case_that_shows_it():
     )
 
 
-# ---- 10.1: the cut of a compaction (the core), and 10.4: every history ---------------------
+# ---- 10.1: the cut of a compaction (the core), and 10.2: every history ---------------------
 
 
 def _compact_with_a_system_prompt(history, keep_last, summary):
@@ -470,7 +510,7 @@ def _compact_with_a_system_prompt(history, keep_last, summary):
     return [history[0], user(summary), *history[start:]]
 
 
-def test_10_1_right_cuts_written_differently_pass_and_the_edge_cases_wait_for_10_4():
+def test_10_1_right_cuts_written_differently_pass_and_the_edge_cases_wait_for_10_2():
     assert ex10.check_compact_cut(_compact_with_a_system_prompt, MODEL)
     assert ex10.check_compact_cut(_compact_backward, MODEL)
     _refused(  # exercise 1's function, not yet made for every history
@@ -478,7 +518,7 @@ def test_10_1_right_cuts_written_differently_pass_and_the_edge_cases_wait_for_10
         "no system prompt",
         "the list does not open with a user message holding the summary",
     )
-    assert ex10.check_compact(_compact_forward, MODEL).exercise.id == "10.4"
+    assert ex10.check_compact(_compact_forward, MODEL).exercise.id == "10.2"
 
 
 def test_10_1_plausible_wrong_cuts_are_refused_on_the_case_that_shows_it():
@@ -513,61 +553,109 @@ def test_10_1_plausible_wrong_cuts_are_refused_on_the_case_that_shows_it():
     )
 
 
-# ---- 09.1: the caveat about repeats only where the rule may repeat the one rule -------------
-
-
-def test_09_1_the_repeat_caveat_shows_only_for_a_rule_near_the_one_rule():
-    from types import SimpleNamespace
-
-    from helpers.examples import crash_triage
-    from helpers.tokens import count_text
-
-    run = SimpleNamespace(steps=[None] * 8)  # the check reads only how many requests
-
-    def told(rule):
-        prompt = crash_triage.SYSTEM_PROMPT + "\n\n" + rule
-        extra = count_text(prompt, MODEL) - count_text(crash_triage.SYSTEM_PROMPT, MODEL)
-        return ex09.check_added_rule(extra * 8, prompt, run, MODEL)
-
-    unrelated = told("Keep each issue under 200 words.")
-    assert unrelated and "one rule" not in unrelated.message
-    paraphrase = told("Never delete or edit the tests that are already there.")
-    assert paraphrase and "already says 'never change or delete an existing test'" in (
-        paraphrase.message
-    )
-
-
-# ---- 10.3: the error text, also as Python prints the error dict ------------------------------
-
-
-def test_10_3_the_error_as_python_prints_it_is_read_too():
-    import httpx
-
-    from helpers.formats import render
-    from standin import LOCAL_KEY, LocalProvider
-
-    broken = sundry.ticket(MODEL)
-    broken.messages[2], broken.messages[3] = broken.messages[3], broken.messages[2]
-    with LocalProvider(scenario="sundry") as p:
-        rendered = render(broken, "anthropic")
-        response = httpx.post(
-            p.url + rendered.path,
-            headers={"authorization": f"Bearer {LOCAL_KEY}"},
-            json=rendered.body,
-            timeout=30,
-        )
-        assert ex10.check_order_error(str(response.json()), broken, p)
-        assert not ex10.check_order_error(str({"error": {"message": "no"}}), broken, p)
-
-
-def test_09_3_a_blank_function_is_told_it_is_blank_and_a_written_one_that_returns_none_is_not():
+def test_09_2_a_blank_function_is_told_it_is_blank_and_a_written_one_that_returns_none_is_not():
     def paragraph_share(prompt, start): ...
 
     blank = ex09.check_paragraph_share(paragraph_share, MODEL)
-    assert "09.3 is not answered yet" in blank.message
+    assert "09.2 is not answered yet" in blank.message
 
     def forgot_return(prompt, start):
         prompt.index(start)
 
     slip = ex09.check_paragraph_share(forgot_return, MODEL)
     assert not slip and "not answered" not in slip.message and "returned None" in slip.message
+
+
+# ---- 08.1: name the bug of a recorded dump ---------------------------------------------------
+
+
+def _name_by_checks(body):
+    messages = body["messages"]
+    calls = {c["id"] for m in messages for c in m.get("tool_calls") or []}
+    if any("description" not in t["function"] for t in body["tools"]):
+        return "missing description"
+    if any(messages[0]["content"] in str(m.get("content")) for m in messages[1:]):
+        return "policy pasted into a user turn"
+    if any(m["role"] == "tool" and m["tool_call_id"] not in calls for m in messages):
+        return "result without its call"
+    return "out of order after a retry"
+
+
+def _name_by_walking(body):
+    """Another right one: walks the list once, telling a late call from a missing one."""
+    messages = body["messages"]
+    if not all(t["function"].get("description") for t in body["tools"]):
+        return ex08.BUGS[0]
+    if any(m["role"] == "user" and messages[0]["content"] in m["content"] for m in messages):
+        return ex08.BUGS[1]
+    every = {c["id"] for m in messages for c in m.get("tool_calls") or []}
+    seen = set()
+    for m in messages:
+        seen |= {c["id"] for c in m.get("tool_calls") or []}
+        if m["role"] == "tool" and m["tool_call_id"] not in seen:
+            return ex08.BUGS[2] if m["tool_call_id"] in every else ex08.BUGS[3]
+    return ex08.BUGS[2]
+
+
+def test_08_1_right_diagnoses_written_differently_pass():
+    assert ex08.check_name_the_bug(_name_by_checks, MODEL)
+    assert ex08.check_name_the_bug(_name_by_walking, MODEL)
+    dumps = ex08.unlabelled_dumps(MODEL)  # and the lesson's four dumps are told apart
+    assert {_name_by_walking(d) for d in dumps.values()} == set(ex08.BUGS)
+
+
+def test_08_1_plausible_wrong_diagnoses_are_refused_on_the_case_that_shows_it():
+    def by_position(body):  # fitted to the lesson's four dumps
+        messages = body["messages"]
+        if "description" not in body["tools"][4]["function"]:
+            return "missing description"
+        if messages[-1]["role"] == "user":
+            return "policy pasted into a user turn"
+        if messages[1]["role"] == "tool":
+            return "result without its call"
+        return "out of order after a retry"
+
+    _refused(
+        ex08.check_name_the_bug(by_position, MODEL),
+        "a lost description, on another tool",
+        "breaks no rule of the list, and nothing in it is there twice",
+    )
+
+    def by_neighbours(body):  # a result after a message without calls: always "out of order"
+        if _name_by_checks(body) in ex08.BUGS[:2]:
+            return _name_by_checks(body)
+        return "out of order after a retry"
+
+    _refused(
+        ex08.check_name_the_bug(by_neighbours, MODEL),
+        "history trimmed from the front",
+        "one result in this dump answers a call that is nowhere in the list",
+    )
+
+    def by_the_word_reminder(body):  # the lesson's dump says "Reminder:"; another agent may not
+        if any("Reminder" in str(m.get("content")) for m in body["messages"]):
+            return "policy pasted into a user turn"
+        named = _name_by_checks(body)
+        return "out of order after a retry" if named == ex08.BUGS[1] else named
+
+    _refused(
+        ex08.check_name_the_bug(by_the_word_reminder, MODEL),
+        "another agent's ticket, the policy in other words around it",
+        "nothing is missing from it",
+    )
+    odd = ex08.check_name_the_bug(lambda body: "broken", MODEL)
+    assert not odd and "not one of BUGS" in odd.message
+
+
+def test_10_1_one_message_asked_for_is_said_in_the_singular():
+    def one_more_when_one(history, keep_last, summary):  # right, but keeps 2 when 1 is asked
+        keep = 2 if keep_last == 1 else keep_last
+        safe = [*turn_boundaries(history), len(history)]
+        start = min(k for k in safe if k >= len(history) - keep)
+        return [history[0], user(summary), *history[start:]]
+
+    _refused(
+        ex10.check_compact_cut(one_more_when_one, MODEL),
+        "a cut that lands on the buyer's follow-up",
+        "you kept 2 messages of the history when 1 message was asked for",
+    )

@@ -18,11 +18,10 @@ from course.exercises import caching_the_prefix as ex06
 from course.exercises import content_is_a_list as ex03
 from course.exercises import four_roles as ex02
 from course.exercises import reading_a_request as ex08
-from course.exercises import rules_of_the_list as ex10
 from course.exercises import the_agent_loop as ex11
 from course.exercises import the_system_prompt as ex09
 from course.exercises import tools_are_context as ex05
-from helpers.cost import compact_ticket, project_ticket
+from helpers.cost import compact_ticket
 from helpers.examples import crash_triage, sundry
 from helpers.loop import run
 from helpers.messages import Request, Tool, assistant, tool, tool_call, tool_result
@@ -181,13 +180,6 @@ def count_total(request):
     return count(request).total
 
 
-def test_08_1_the_success_message_quotes_the_lost_description():
-    right = ex08.check_bug_map(dict(ex08._LETTERS), MODEL)
-    assert right and "nothing says refunds are capped" not in right.message
-    lost = next(t for t in sundry.TOOLS if t.name in right.message)
-    assert lost.description in right.message
-
-
 def test_08_2_returning_none_is_told_what_is_missing():
     def in_place_without_return(body, first):
         body["tools"] = first["tools"]
@@ -197,39 +189,7 @@ def test_08_2_returning_none_is_told_what_is_missing():
     assert "`return`" in no_return.message
 
 
-@pytest.mark.parametrize(
-    "rule",
-    [
-        "Never change or delete an existing test.",
-        "Do not modify existing tests.",
-        "Call submit_diagnosis once, at the end.",
-        "File one issue per cause.",
-        "Leave the old tests exactly as they are.",
-        "Do not touch the current tests.",
-    ],
-)
-def test_09_1_a_rule_the_prompt_already_has_is_refused_even_counted_right(rule, triage_run):
-    my_prompt = crash_triage.SYSTEM_PROMPT + "\n\n" + rule
-    extra = count_text(my_prompt, MODEL) - count_text(crash_triage.SYSTEM_PROMPT, MODEL)
-    told = ex09.check_added_rule(extra * 8, my_prompt, triage_run, MODEL)
-    assert not told and "your count is right, but your rule says again" in told.message
-    wrong = ex09.check_added_rule(extra * 8 + 1, my_prompt, triage_run, MODEL)
-    assert not wrong and "your count is right" not in wrong.message
-
-
-@pytest.mark.parametrize(
-    "rule", ["Never delete an existing issue.", "Never modify the old migrations."]
-)
-def test_09_1_a_new_rule_sharing_words_with_the_one_rule_is_right(rule, triage_run):
-    """A new rule sharing words with the one rule is right, and reminded of the one rule."""
-    my_prompt = crash_triage.SYSTEM_PROMPT + "\n\n" + rule
-    extra = count_text(my_prompt, MODEL) - count_text(crash_triage.SYSTEM_PROMPT, MODEL)
-    told = ex09.check_added_rule(extra * len(triage_run.steps), my_prompt, triage_run, MODEL)
-    assert told and "says again" not in told.message
-    assert "never change or delete an existing test" in told.message
-
-
-def test_09_3_a_share_of_words_is_not_a_share_of_tokens():
+def test_09_2_a_share_of_words_is_not_a_share_of_tokens():
     def words(prompt, start):
         paragraph = next(p for p in prompt.split("\n\n") if p.startswith(start))
         return len(paragraph.split()) / len(prompt.split())
@@ -245,7 +205,7 @@ def test_09_3_a_share_of_words_is_not_a_share_of_tokens():
     assert sum(s.tokens for s in sections) == count_text(crash_triage.SYSTEM_PROMPT, MODEL)
 
 
-def test_09_2_a_guard_that_fakes_success_or_changes_the_id_is_refused():
+def test_09_1_a_guard_that_fakes_success_or_changes_the_id_is_refused():
     def fake(call):
         if call.name == "issue_refund" and call.arguments["amount_usd"] > 100:
             return tool_result(call.id, "refused: above $100", is_error=True)
@@ -277,20 +237,6 @@ def test_09_2_a_guard_that_fakes_success_or_changes_the_id_is_refused():
 
     told = ex09.check_refund_guard(at_100)
     assert not told and "issue_refund(100.0)" in told.message and "g4" not in told.message
-
-
-def test_09_1_a_new_rule_is_priced_and_the_rule_alone_or_a_replaced_prompt_is_told(triage_run):
-    rule = "Keep each issue under 200 words."
-    my_prompt = crash_triage.SYSTEM_PROMPT + "\n\n" + rule
-    extra = count_text(my_prompt, MODEL) - count_text(crash_triage.SYSTEM_PROMPT, MODEL)
-    steps = len(triage_run.steps)
-    assert ex09.check_added_rule(extra * steps, my_prompt, triage_run, MODEL)
-    assert ex09.check_added_rule(f"{extra * steps:,}", my_prompt, triage_run, MODEL)
-    if count_text(rule, MODEL) != extra:
-        alone = ex09.check_added_rule(count_text(rule, MODEL) * steps, my_prompt, triage_run, MODEL)
-        assert not alone and "your rule's own tokens" in alone.message
-    replaced = ex09.check_added_rule(-100, rule, triage_run, MODEL)
-    assert not replaced and "no longer holds the whole" in replaced.message
 
 
 def test_11_2_one_workspace_shared_by_both_reports_is_refused():
@@ -352,31 +298,6 @@ def test_05_1_a_tool_a_provider_refuses_is_refused_with_its_reason():
     assert not told and "input_schema.type: Field required" in told.message
     right = Tool(name="start_return", description="Start a return.", parameters=schema)
     assert ex05.check_added_tool(answer(right), right, requests, MODEL)
-
-
-def test_10_1_the_error_json_as_text_or_the_response_itself_is_right():
-    import httpx
-
-    from helpers.formats import render
-    from standin import LOCAL_KEY
-
-    ticket = sundry.ticket(default_model("openai"))
-    broken = copy.deepcopy(ticket)
-    broken.messages[2], broken.messages[3] = broken.messages[3], broken.messages[2]
-    with LocalProvider(scenario="sundry") as p:
-        rendered = render(broken, "anthropic")
-        response = httpx.post(
-            p.url + rendered.path,
-            headers={"authorization": f"Bearer {LOCAL_KEY}"},
-            json=rendered.body,
-            timeout=30,
-        )
-        assert response.status_code == 400
-        assert ex10.check_order_error(response.text, broken, p)
-        assert ex10.check_order_error(response, broken, p)
-        assert ex10.check_order_error(response.json()["error"]["message"], broken, p)
-        assert not ex10.check_order_error('{"error": {"message": "no"}}', broken, p)
-        assert not ex10.check_order_error("{not json", broken, p)
 
 
 def _system_text(gemini_parts: str):
@@ -493,45 +414,6 @@ def test_06_2_a_stamp_that_changes_its_argument_is_refused(triage_run):
     told = ex06.check_stamp(in_place, requests, MODEL)
     assert not told and "changed the request it was given" in told.message
     assert ex06.check_stamp(as_copy, requests, MODEL)
-
-
-def test_08_1_the_pasted_policy_is_named_for_what_the_dump_shows():
-    labels = dict(ex08._LETTERS)
-    pasted = next(k for k, v in labels.items() if v == "policy pasted into a user turn")
-    body = ex08.unlabelled_dumps(MODEL)[pasted]
-    assert sum(m["role"] == "system" for m in body["messages"]) == 1  # one system message
-    assert body["messages"][-1]["role"] == "user"
-    old = ex08.check_bug_map({**labels, pasted: "duplicated system prompt"}, MODEL)
-    assert not old and "not one of BUGS" in old.message
-    swapped = {**labels, "A": labels["C"], "C": labels["A"]}
-    told = ex08.check_bug_map(swapped, MODEL)
-    assert not told and "2 of 4" in told.message
-    assert ex08.check_bug_map({k.lower(): v.upper() for k, v in labels.items()}, MODEL)
-
-
-def test_10_2_the_cells_own_at_is_refused_and_the_summary_call_is_priced_in_the_answer(
-    triage_run,
-):
-    from helpers.formats import parse
-    from helpers.messages import user
-
-    requests = [parse(step.request_body, "openai-chat") for step in triage_run.steps]
-    summary = "Task: triage the nil pointer panic in ShippingQuote. So far: Address is nil."
-    last = triage_run.steps[-1].reply.message
-    ask = user("Summarise the work so far for a fresh start, restating the task.")
-    costs = {
-        at: project_ticket(
-            compact_ticket(requests, at=at, summary=summary, keep_last=2), MODEL, final_reply=last
-        ).total_usd
-        for at in range(1, len(requests))
-    }
-    best = min(costs, key=costs.get)
-    for wrong in {4, len(requests) - 1, 0} - {best}:  # the cell's value, the last, no cut
-        assert not ex10.check_cheapest_compaction(wrong, requests, summary, MODEL, last, ask)
-    exercises.reset()
-    right = ex10.check_cheapest_compaction(best, requests, summary, MODEL, last, ask)
-    assert right and "With the summary call priced too, the cheapest is at=" in right.message
-    assert ex10.check_cheapest_compaction(f"{best}", requests, summary, MODEL, last)
 
 
 def test_11_1_a_cap_of_one_is_told_in_the_singular():

@@ -5,21 +5,20 @@ Exercises of notebooks/08_reading_a_real_request.ipynb: four unlabelled dumps, f
 ``unlabelled_dumps(model)`` gives four OpenAI Chat request bodies from Sundry's support ticket,
 named only "A" to "D". Each has one bug a real codebase produced. Two of them break the rules
 of the list (the provider answers 400); two are valid JSON the provider accepts and that are
-still wrong: only someone reading the request finds those. Which dump has which bug is for the
-learner to find; the checks know (exercise 1). Exercise 2 runs the learner's ``fix_order`` on
-dumps they have not seen whose bugs break the order of the list; exercise 3 (optional) runs
-their ``repair`` on dumps with all four bugs in other places. Both send each result to a local
-provider.
+still wrong: only someone reading the request finds those. Exercise 1 runs the learner's
+``name_the_bug`` on dumps they have not seen (other tickets, the bugs in other places and
+words). Exercise 2 (optional) runs their ``fix_order`` on dumps whose bugs break the order of
+the list; exercise 3 (optional) runs their ``repair`` on dumps with all four bugs in other
+places. Both send each result to a local provider.
 """
 
 from __future__ import annotations
 
 import copy
-import json
 from collections.abc import Callable
 from typing import Any
 
-from course.exercises import Case, Exercise, Result, check_cases, check_value
+from course.exercises import Case, Exercise, Result, check_cases
 
 BUGS = (
     "missing description",
@@ -31,22 +30,26 @@ _LETTERS = {"A": BUGS[2], "B": BUGS[0], "C": BUGS[3], "D": BUGS[1]}  # a fixed s
 
 EX1 = Exercise(
     "08.1",
-    look="each dump beside the sound request, compared in code rather than by eye: its tools "
-    "with `first_turn`'s (nine definitions are long; compare them one by one), its messages with "
-    "`captured`'s, by role and by id; and what the provider and check() said about each.",
-    idea="two bugs break a rule of the list, so the provider refuses them; two break no rule and "
-    "only reading finds them: something that should be there and is not, and text that is "
-    "there twice.",
-    example="a dump whose messages run system, user, user, where the last user message repeats "
-    "the system message word for word, is not the buyer writing twice.",
+    look="the case the check names and what it says about that dump; then what your function "
+    "reads to decide: would it still see that bug on another tool, at another place in the "
+    "list, in another ticket's words?",
+    idea="two bugs break a rule of the list: a result is there whose call is not, or the call "
+    "is there but later in the list; two break no rule and only reading finds them: something "
+    "that should be there and is not, and text that is there twice. Each must be found from "
+    "the body itself, wherever in the ticket it sits and whatever its words.",
+    example="in [system, user, tool answering c9], no message calls c9: that result has no "
+    "call at all; in [system, user, tool answering c1, assistant calling c1], it has one, in "
+    "the wrong place.",
 )
 EX2 = Exercise(
     "08.2",
-    look="the case the check names: in that dump, each tool message's tool_call_id beside the "
-    "ids of the calls in the assistant messages, and where each sits.",
+    look="the case the check names and what it says is wrong; for a message out of place, in "
+    "that dump, each `tool` message's `tool_call_id` beside the `id` of each entry in the "
+    "`tool_calls` of the assistant messages, and where each sits in `messages`.",
     idea="a result belongs right after the assistant message that holds its call: the ids fix "
     "the order, not the place where a retry left the results. A result whose id no message "
-    "calls has no place at all. Nothing else moves or changes.",
+    "calls has no place at all. Nothing else moves or changes, and the recorded body stays as "
+    "it was recorded: it is the evidence.",
     example="[system, user, tool answering c1, assistant calling c1] is repaired to [system, "
     "user, assistant calling c1, tool answering c1]; [system, tool answering c9], where no "
     "message calls c9, to [system].",
@@ -135,48 +138,96 @@ def unlabelled_dumps(model: str) -> dict[str, dict[str, Any]]:
     return {letter: bodies[bug] for letter, bug in sorted(_LETTERS.items())}
 
 
-def _normalised(answer: Any) -> Any:
-    if isinstance(answer, str):
-        try:
-            answer = json.loads(answer)
-        except ValueError:
-            return answer
-    if not isinstance(answer, dict):
-        return answer
-    return {
-        str(k).strip().upper().removeprefix("DUMP ").strip(): str(v).strip().lower()
-        for k, v in answer.items()
-    }
+def _diagnosis_cases(model: str) -> list[tuple[str, dict, str]]:
+    """The hidden dumps of exercise 1: (what the case is, the dump, its bug)."""
+    longer = _longer_ticket(model)
+    _, ct_later = _crash_triage_ticket(model)
+
+    def broken(body: dict, change: Callable[[dict], None]) -> dict:
+        body = copy.deepcopy(body)
+        change(body)
+        return body
+
+    def no_description(index: int) -> Callable[[dict], None]:
+        return lambda body: body["tools"][index]["function"].pop("description")
+
+    def pasted(at: int, text: str) -> Callable[[dict], None]:
+        def paste(body: dict) -> None:
+            policy = body["messages"][0]["content"]
+            body["messages"].insert(at, {"role": "user", "content": text.format(policy)})
+
+        return paste
+
+    def results_first(body: dict) -> None:  # every result of the last turn before its calls
+        calls = max(i for i, m in enumerate(body["messages"]) if m.get("tool_calls"))
+        tail = body["messages"][calls:]
+        body["messages"][calls:] = [*tail[1:], tail[0]]
+
+    bug = dict(zip(("lost", "pasted", "order", "orphan"), BUGS, strict=True))
+    return [
+        ("a lost description, on another tool", broken(longer, no_description(1)), bug["lost"]),
+        (
+            "the policy in the middle of a longer ticket",
+            broken(longer, pasted(4, "Reminder:\n{}")),
+            bug["pasted"],
+        ),
+        ("results before their two parallel calls", broken(longer, results_first), bug["order"]),
+        ("history trimmed from the front", _trim(longer), bug["orphan"]),
+        ("a retry in another agent's ticket", broken(ct_later, results_first), bug["order"]),
+        (
+            "another agent's ticket, its first tool bare",
+            broken(ct_later, no_description(0)),
+            bug["lost"],
+        ),
+        (
+            "another agent's ticket, the policy in other words around it",
+            broken(
+                ct_later, pasted(len(ct_later["messages"]), "Remember your instructions:\n\n{}")
+            ),
+            bug["pasted"],
+        ),
+    ]
 
 
-def check_bug_map(answer: dict[str, str], model: str) -> Result:
-    """``answer``: each dump's letter -> one of ``BUGS``."""
-    normal = _normalised(answer)
-    explain = ""
-    if isinstance(normal, dict):
-        right = sum(1 for k, v in normal.items() if _LETTERS.get(k) == v)
-        unknown = sorted(v for v in normal.values() if v not in BUGS)
-        explain = f"{right} of 4 dumps named right" + (
-            f"; not one of BUGS: {unknown}" if unknown else ""
-        )
+_NOT_THAT = {  # why a wrong name is wrong, for each dump's real bug (never how to find it)
+    BUGS[0]: "this dump breaks no rule of the list, and nothing in it is there twice",
+    BUGS[1]: "this dump breaks no rule of the list, and nothing is missing from it",
+    BUGS[2]: "every result in this dump answers a call that is somewhere in the list",
+    BUGS[3]: "one result in this dump answers a call that is nowhere in the list",
+}
+
+
+def _diagnosis_judge(bug: str) -> Callable[[Any], str | None]:
+    def judge(got: Any) -> str | None:
+        if got == bug:
+            return None
+        if got not in BUGS:
+            return f"your function gave {got!r}, which is not one of BUGS"
+        return f"your function gave {got!r}, but {_NOT_THAT[bug]}"
+
+    return judge
+
+
+def check_name_the_bug(name_the_bug: Callable[[dict], str], model: str) -> Result:
+    """Run the learner's ``name_the_bug(body)`` on hidden dumps, each with one of the four bugs
+    (other tickets, other ids, other tools, the bugs in other places and other words); it must
+    give that bug's name, one of ``BUGS``."""
     from helpers.examples import sundry
 
     body = _bodies(model)["missing description"]
     lost = next(t["function"]["name"] for t in body["tools"] if "description" not in t["function"])
     said = next(t.description for t in sundry.TOOLS if t.name == lost)
-    result = check_value(
-        normal,
-        dict(_LETTERS),
+    return check_cases(
+        name_the_bug,
+        [Case(name, (dump,), _diagnosis_judge(bug)) for name, dump, bug in _diagnosis_cases(model)],
         EX1,
-        explain=explain,
         success=(
-            "Right. The two the provider accepted are the dangerous ones: without its "
-            f"description, {lost} is a bare name to the model (the tool itself no longer "
-            f'says "{said}"), and the policy pasted into a user turn reads as the buyer\'s '
-            "words, paid for twice."
+            "Right: each bug named from the body alone, wherever it sits. The two the provider "
+            f"accepts are the dangerous ones: without its description, {lost} is a bare name to "
+            f'the model (the tool itself no longer says "{said}"), and the policy pasted into '
+            "a user turn reads as the buyer's words, paid for twice"
         ),
     )
-    return result
 
 
 # ---- exercise 2: repair a dump -------------------------------------------------------------
@@ -265,7 +316,9 @@ def _repair_judge(sound: dict, post: Callable[[dict], str]) -> Callable[[Any], s
         except (FormatError, KeyError, TypeError, ValueError) as problem:
             return f"it is no longer an OpenAI Chat body: {problem}"
         if refused:
-            return f"the provider would refuse it: {refused[0]}"
+            said = post(got)  # in OpenAI's own words and numbering, as the learner's body is
+            said = said.removeprefix("the provider answered ") if said else str(refused[0])
+            return f"the provider would refuse it: {said}"
         names = {t["function"]["name"]: t for t in sound.get("tools", [])}
         for tool in got.get("tools", []):
             name = tool.get("function", {}).get("name")
@@ -277,7 +330,13 @@ def _repair_judge(sound: dict, post: Callable[[dict], str]) -> Callable[[Any], s
             k for k in {*got, *sound} if k != "messages" and got.get(k) != sound.get(k)
         )
         if changed:
-            return f"a field other than the messages changed: {changed[0]!r}"
+            field = changed[0]
+            was = repr(sound[field]) if field in sound else "no such field"
+            now = repr(got[field]) if field in got else "it is gone"
+            return (
+                f"the field {field!r} changed (recorded: {was[:60]}; yours: {now[:60]}): a "
+                "repair keeps every field but the messages as it was recorded"
+            )
         messages = got.get("messages", [])
         for i, message in enumerate(messages[1:], start=1):
             if policy in str(message.get("content")):
@@ -340,7 +399,14 @@ def _posting(provider: Any) -> Callable[[dict], str | None]:
         )
         if sent.status_code == 200:
             return None
-        return f"the provider answered {sent.status_code}: {sent.text[:160]}"
+        try:
+            error = sent.json()["error"]
+            said = (
+                f"{error['param']}: {error['message']}" if error.get("param") else error["message"]
+            )
+        except (ValueError, KeyError, TypeError):
+            said = sent.text[:160]
+        return f"the provider answered {sent.status_code}: {said}"
 
     return post
 
@@ -349,16 +415,39 @@ def check_fix_order(fix_order: Callable[[dict], dict], model: str) -> Result:
     """Run the learner's ``fix_order(body)`` on hidden dumps whose bugs break the order of the
     list (a result before its call, a result whose call is gone, both, a sound dump); each
     repaired body must be the sound request, and a fresh local provider must answer it 200."""
+    import functools
+
     from standin import LocalProvider
+
+    touched: list[bool] = []  # per case: did the learner's function change the body it got
+
+    @functools.wraps(fix_order)
+    def watched(body: dict) -> dict:
+        recorded = copy.deepcopy(body)
+        got = fix_order(body)
+        touched.append(body != recorded)
+        return got
+
+    def unchanged(judge: Callable[[Any], str | None]) -> Callable[[Any], str | None]:
+        def judged(got: Any) -> str | None:
+            if touched and touched[-1]:
+                return (
+                    "your function changed the recorded body it was given: a dump is the "
+                    "evidence of what was sent, so the repair is a new body and the dump stays "
+                    "as it was recorded"
+                )
+            return judge(got)
+
+        return judged
 
     with LocalProvider("echo") as provider:
         post = _posting(provider)
         cases = [
-            Case(name, (dump,), _repair_judge(sound, post))
+            Case(name, (dump,), unchanged(_repair_judge(sound, post)))
             for name, dump, sound in _order_cases(model)
         ]
         return check_cases(
-            fix_order,
+            watched if callable(fix_order) else fix_order,
             cases,
             EX2,
             success="Right: every result sits right after its call again, a result without "

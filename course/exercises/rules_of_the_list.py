@@ -2,8 +2,9 @@
 
 Exercises of notebooks/10_rules_of_the_list.ipynb: 10.1 runs the learner's ``compact`` on
 histories they have not seen and judges each result by the rules of the list in all four wire
-formats; the optional ones: 10.2 prices the cut, 10.3 reads another provider's error text, 10.4
-runs ``compact`` on every kind of history (no system prompt, keep_last=0, nothing to drop)."""
+formats; the optional 10.2 runs ``compact`` on every kind of history (no system prompt,
+keep_last=0, nothing to drop). Where to cut, and each provider's error text, are
+predict-then-see cells of the lesson, not graded."""
 
 from __future__ import annotations
 
@@ -15,8 +16,6 @@ from course.exercises import (
     Exercise,
     Result,
     check_cases,
-    check_one_of,
-    check_text,
     equals,
 )
 from helpers.messages import Message, Request, ToolCall
@@ -134,17 +133,25 @@ def _compact_judge(history: list[Message], keep_last: int, summary: str, model: 
                 return f"{wire} would refuse it: {refused[0]}"
         if len(kept) > longest:
             return (
-                f"you kept {len(kept)} messages of the history when {keep_last} were asked "
-                "for; the rules did not need that many"
+                f"you kept {_messages(len(kept))} of the history when {_messages(keep_last)} "
+                f"{_were(keep_last)} asked for; the rules did not need that many"
             )
         if len(kept) < shortest:
             return (
-                f"you kept {len(kept)} messages of the history when {keep_last} were asked "
-                "for; a cut that keeps the rules can keep more"
+                f"you kept {_messages(len(kept))} of the history when {_messages(keep_last)} "
+                f"{_were(keep_last)} asked for; a cut that keeps the rules can keep more"
             )
         return None
 
     return judge
+
+
+def _messages(n: int) -> str:
+    return f"{n} message" if n == 1 else f"{n} messages"
+
+
+def _were(n: int) -> str:
+    return "was" if n == 1 else "were"
 
 
 def _compact_cases(model: str, every_history: bool) -> list[Case]:
@@ -182,20 +189,20 @@ def check_compact_cut(compact: Callable[..., list[Message]], model: str) -> Resu
 
 
 def check_compact(compact: Callable[..., list[Message]], model: str) -> Result:
-    """Exercise 10.4 (optional): the same ``compact`` on every hidden history, also one with no
+    """Exercise 10.2 (optional): the same ``compact`` on every hidden history, also one with no
     system prompt, ``keep_last=0`` and one with nothing to drop."""
     return check_cases(
         compact,
         _compact_cases(model, every_history=True),
-        EX4,
+        EX2,
         success="Right: every history keeps its system prompt (if any), the summary and as much "
         "of its end as the rules allow, and every result is accepted in all four formats. "
         "keep_last=0 is the trap: a slice from the end by 0 takes everything",
     )
 
 
-EX4 = Exercise(
-    "10.4",
+EX2 = Exercise(
+    "10.2",
     look="the case the check names: does that history have a system prompt, how many messages "
     "does it have after it, and what does your function keep of it?",
     idea="the same cut as in exercise 1; what changes is what surrounds it: the summary opens "
@@ -204,129 +211,3 @@ EX4 = Exercise(
     example="with keep_last=0, [system, user, assistant] becomes [system, summary]; and [user, "
     "assistant] with keep_last=2 goes out as it is.",
 )
-
-
-EX2 = Exercise(
-    "10.2",
-    look="the table under '...and what it does to the cache': which requests get shorter after "
-    "the cut, and which lose what the cache held.",
-    idea="compacting early shrinks every later request, but each compaction also throws away "
-    "the cached prefix; price each choice of `at` rather than guessing.",
-    example="two candidate cuts priced side by side: the one that drops more history can still "
-    "cost more if the requests after it read nothing from the cache.",
-)
-EX3 = Exercise(
-    "10.3",
-    look="the error the provider answers with: its status, and where in its JSON the sentence "
-    "is (the cells under 'What each provider answers' read it for every format).",
-    idea="the same broken order reaches another provider, which refuses it with an error of "
-    "its own shape and wording; the message is inside the JSON it answers with.",
-    example="a request that OpenAI Chat refuses with 'messages with role tool must be a "
-    "response to a preceeding message' gets its own sentence, naming a path such as "
-    "messages.0.content.0, from Anthropic.",
-)
-
-
-def check_order_error(answer: Any, broken: Request, provider: Any) -> Result:
-    """The error text Anthropic's format gets for a history with results before the reply.
-    The answer may be the message, or the error JSON holding it (a dict, its raw text, or the
-    ``httpx.Response`` itself)."""
-    import httpx
-
-    from helpers.formats import render
-    from standin import LOCAL_KEY
-
-    rendered = render(broken, "anthropic")
-    response = httpx.post(
-        provider.url + rendered.path,
-        headers={"authorization": f"Bearer {LOCAL_KEY}"},
-        json=rendered.body,
-        timeout=30,
-    )
-    error = response.json().get("error", {}) if response.status_code >= 400 else {}
-    expected = error.get("message", "(accepted)") if isinstance(error, dict) else str(error)
-    if isinstance(answer, httpx.Response):  # the response itself: its JSON holds the text
-        answer = answer.json() if answer.content else answer.text
-    if isinstance(answer, str) and answer.lstrip().startswith("{"):  # the raw JSON text
-        import ast
-        import contextlib
-        import json
-
-        try:
-            answer = json.loads(answer)
-        except ValueError:  # str() of the JSON read as a dict prints Python, not JSON
-            with contextlib.suppress(ValueError, SyntaxError):  # else compared as a text
-                answer = ast.literal_eval(answer)
-    if isinstance(answer, dict):  # the whole response, or its "error" object
-        inner = answer.get("error", answer)
-        answer = inner.get("message", answer) if isinstance(inner, dict) else inner
-    return check_text(
-        answer,
-        expected,
-        EX3,
-        success=(
-            f"Right: HTTP {response.status_code}, {expected[:60]}... Anthropic names the "
-            "message by its index and insists each result follow its call in the previous "
-            "message; OpenAI said the same in other words. One rule, a spelling per provider."
-        ),
-    )
-
-
-def check_cheapest_compaction(
-    answer: Any,
-    requests: list[Request],
-    summary: str,
-    model: str,
-    final_reply: Any = None,
-    ask: Any = None,
-) -> Result:
-    """The ``at`` (0-based request index) whose compacted run costs least. ``final_reply``: the
-    run's last reply, billed too (as lessons 06 and 10 price the run); it is priced the same
-    whatever ``at``, as if the model made the same calls after the compaction. The summary call
-    is left out, as the exercise says; with ``ask`` (the instruction of the lesson's summary
-    call) the success message also says which ``at`` is cheapest once that call is priced."""
-    from helpers.cost import compact_ticket, project_ticket
-
-    def price(run: list[Request]):
-        return project_ticket(run, model, final_reply=final_reply).total_usd
-
-    costs = {
-        at: price(compact_ticket(requests, at=at, summary=summary, keep_last=2))
-        for at in range(1, len(requests))
-    }
-    cheapest = min(costs.values())
-    best = [at for at, cost in costs.items() if cost == cheapest]
-    as_is = price(requests)
-    return check_one_of(
-        answer,
-        best,
-        EX2,
-        success=(
-            f"Right: at={best[0]}, ${cheapest:.6f} against ${as_is:.6f} sent as is (if the "
-            "model makes the same calls after the cut). Compacting earlier makes every later "
-            "request shorter, but it also throws away more of what the cache held; and the "
-            "cheapest point is not the best one if the summary loses what the agent needs."
-            + (_with_summary_call(costs, requests, summary, model, ask, as_is) if ask else "")
-        ),
-    )
-
-
-def _with_summary_call(
-    costs: dict, requests: list[Request], summary: str, model: str, ask: Any, as_is
-) -> str:
-    """One sentence: the cheapest ``at`` once the summary call is priced, as the lesson prices
-    it (the history up to the cut and ``ask`` in, the summary out)."""
-    from helpers.cost import project_ticket
-    from helpers.messages import assistant
-
-    def summary_call(at: int):
-        call = Request(model, [*requests[at].messages, ask], list(requests[at].tools))
-        asked = project_ticket([*requests[:at], call], model, final_reply=assistant(summary))
-        return asked.turns[-1].cost_usd
-
-    total = {at: cost + summary_call(at) for at, cost in costs.items()}
-    at = min(total, key=total.get)
-    dearer = [str(k) for k, cost in total.items() if cost > as_is]
-    named = " and ".join([", ".join(dearer[:-1]), dearer[-1]] if len(dearer) > 1 else dearer)
-    more = f"; at={named}, compacting costs more than not compacting" if dearer else ""
-    return f" With the summary call priced too, the cheapest is at={at}, ${total[at]:.6f}{more}."

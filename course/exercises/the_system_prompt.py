@@ -14,24 +14,13 @@ from course.exercises import (
     as_number,
     check_cases,
     check_function,
-    check_number,
     is_stub,
-    not_answered,
     not_yet,
 )
-from helpers.loop import Trace
 from helpers.messages import ToolCall, ToolResult
 
 EX1 = Exercise(
     "09.1",
-    look="the cell under 'What it costs': what it counted, and how many requests the run sent.",
-    idea="the system prompt is re-sent with every request, so a line you add is paid once per "
-    "request of the run; what you add is the difference between the two whole prompts, the line "
-    "break before your rule included.",
-    example="a prompt 10 tokens longer, sent by a run of 3 requests, sends 30 tokens more.",
-)
-EX2 = Exercise(
-    "09.2",
     look="the call the check names: its tool, its arguments, and what your function gave back "
     "for it.",
     idea="a rule the code enforces holds whatever the prompt says: the call is refused before "
@@ -40,8 +29,8 @@ EX2 = Exercise(
     example="a guard that allows at most 3 items answers an order of 5 with an error result "
     "saying the limit, and passes an order of 3 through untouched.",
 )
-EX3 = Exercise(
-    "09.3",
+EX2 = Exercise(
+    "09.2",
     look="the cell under 'What it costs': what the paragraphs' tokens add up to.",
     idea="a share is a part divided by the whole: the paragraph's tokens over the prompt's.",
     example="a paragraph of 30 tokens in a prompt of 120 is a share of 0.25.",
@@ -85,7 +74,7 @@ def check_paragraph_share(fn: Callable[[str, str], float], model: str) -> Result
             first = None
         if first is not None and first > 1:
             return not_yet(
-                EX3,
+                EX2,
                 f"your function gave {first} for {describe(asked[0])}, which looks like a "
                 "percentage: return a fraction between 0 and 1 (0.5, not 50)",
                 expected=cases,
@@ -96,130 +85,12 @@ def check_paragraph_share(fn: Callable[[str, str], float], model: str) -> Result
     return check_function(
         rounded if callable(fn) and not is_stub(fn) else fn,  # a blank is told it is blank
         cases,
-        EX3,
+        EX2,
         describe=describe,
         success=f"Right: the steps are {steps:.0%} of the crash-triage prompt and Sundry's refund "
         f"policy {refunds:.0%} of its own; the one rule is {one_rule:.0%}. Procedures and "
         "policies take the tokens, and they are paid for on every request.",
     )
-
-
-def check_added_rule(answer: int, my_prompt: str, run: Trace, model: str) -> Result:
-    """``my_prompt``: the crash-triage prompt with a line of the learner's own added."""
-    from helpers.examples import crash_triage
-    from helpers.tokens import count_text
-
-    if not_answered(answer):
-        return check_number(answer, 0, EX1, success="")
-    if not isinstance(my_prompt, str):
-        return not_yet(EX1, f"my_prompt is a {type(my_prompt).__name__}, not a text")
-    if my_prompt.strip() == crash_triage.SYSTEM_PROMPT.strip():
-        return not_yet(EX1, "my_prompt is still the prompt as it was: write your rule into it")
-    if crash_triage.SYSTEM_PROMPT not in my_prompt:
-        return not_yet(
-            EX1,
-            "my_prompt no longer holds the whole crash-triage prompt: add your rule to it, "
-            "keep what is there",
-        )
-    extra = count_text(my_prompt, model) - count_text(crash_triage.SYSTEM_PROMPT, model)
-    expected = extra * len(run.steps)
-    added = my_prompt.replace(crash_triage.SYSTEM_PROMPT, "", 1).strip()
-    rule_alone = count_text(added, model)
-    if as_number(answer) == rule_alone * len(run.steps) != expected:
-        return not_yet(
-            EX1,
-            "that counts your rule's own tokens; what the run sends more is the difference "
-            "between the two whole prompts (the line break before your rule is sent too)",
-            kind="number",
-            expected=expected,
-        )
-    from helpers.cost import Usage, price
-
-    repeated = already_said(added, crash_triage.SYSTEM_PROMPT)
-    if repeated and as_number(answer) == expected:
-        return not_yet(
-            EX1,
-            f"your count is right, but your rule says again what the prompt already says "
-            f"({repeated!r}): a repeat is paid for and changes nothing. Write a rule the prompt "
-            "does not have yet (if yours is new, word it so that it says what is new)",
-            kind="number",
-            expected=expected,
-        )
-    near = _content_words(added) & _content_words(_ONE_RULE)
-    note = (  # only when the rule shares words with the prompt's one rule: it may repeat it
-        " Your rule shares words with the prompt's one rule, which already says "
-        f"{_ONE_RULE!r}: if it says the same in other words, it is paid for and changes nothing."
-        if len(near) >= 2
-        else ""
-    )
-    per_thousand = price(Usage(input_tokens=abs(expected) * 1000), model).total_usd
-    return check_number(
-        answer,
-        expected,
-        EX1,
-        success=(
-            f"Right: your prompt is {extra:+} tokens, so {len(run.steps)} requests send "
-            f"{expected:+,} tokens (if the run is otherwise unchanged): ${per_thousand:.4f} per "
-            f"1,000 runs on {model}, before caching. Small per line; every line still has to "
-            "earn its place, by changing what the agent does." + note
-        ),
-    )
-
-
-_ONE_RULE = "never change or delete an existing test"
-_SAME = {  # words a learner uses for the same idea, folded to one
-    "modify": "change",
-    "edit": "change",
-    "alter": "change",
-    "rewrite": "change",
-    "touch": "change",
-    "leave": "change",  # "leave ... as they are": polarity is not compared, only the idea
-    "old": "existing",
-    "current": "existing",
-    "remove": "delete",
-    "drop": "delete",
-    "never": "not",
-    "don't": "not",
-    "dont": "not",
-    "must": "",
-    "should": "",
-    "always": "",
-}
-_STOP = {
-    *("a", "an", "the", "and", "or", "of", "to", "in", "on", "for", "with", "by", "as", "at"),
-    *("is", "are", "be", "it", "its", "this", "that", "your", "you", "any", "each", "every"),
-    *("all", "one", "once", "do", "does", "not", "they", "them", "exactly", "alone"),
-}
-
-
-def _content_words(text: str) -> set[str]:
-    import re
-
-    words = set()
-    for word in re.findall(r"[a-z_']+", text.lower()):
-        word = _SAME.get(word, word)
-        for ending in ("ing", "ed", "s"):
-            if word.endswith(ending) and len(word) - len(ending) >= 3:
-                word = word[: -len(ending)]
-                break
-        if word and word not in _STOP:
-            words.add(word)
-    return words
-
-
-def already_said(rule: str, prompt: str) -> str:
-    """The sentence of ``prompt`` that ``rule`` likely repeats ('' if none): all but at most a
-    quarter of the rule's content words (rounded down) are in that one sentence."""
-    import math
-    import re
-
-    mine = _content_words(rule)
-    if len(mine) < 2:
-        return ""
-    sentences = [s.strip() for s in re.split(r"(?<=[.:])\s+|\n+", prompt) if s.strip()]
-    best = max(sentences, key=lambda s: len(mine & _content_words(s)))
-    shared = len(mine & _content_words(best))
-    return best if shared >= max(2, math.ceil(0.75 * len(mine))) else ""
 
 
 def check_refund_guard(guarded_run_tool: Callable[[ToolCall], ToolResult]) -> Result:
@@ -302,7 +173,7 @@ def check_refund_guard(guarded_run_tool: Callable[[ToolCall], ToolResult]) -> Re
         return check_cases(
             guarded_run_tool,
             [Case(name, (call,), judge(call, refused)) for name, call, refused in calls],
-            EX2,
+            EX1,
             success=(
                 "Right: above $100 the call is refused before it runs, and the model reads why; "
                 "at the limit, below it, and for every other tool, nothing changes. No prompt "
@@ -315,10 +186,10 @@ def check_refund_guard(guarded_run_tool: Callable[[ToolCall], ToolResult]) -> Re
             names[name] = real
 
 
-# ---- exercise 4 (optional): the system prompt's place on each wire ---------------------------
+# ---- exercise 3 (optional): the system prompt's place on each wire ---------------------------
 
-EX4 = Exercise(
-    "09.4",
+EX3 = Exercise(
+    "09.3",
     look="lesson 02's four bodies of the same request: where each one keeps the system prompt, "
     "and what is left in its list of messages.",
     idea="each wire format keeps the system prompt in one place of its own, outside the "
@@ -359,6 +230,11 @@ def _placement_judge(body: dict, wire: str, prompt: str):
     def judge(got: Any) -> str | None:
         if not isinstance(got, dict):
             return f"your function returned a {type(got).__name__}, not a request body (a dict)"
+        if wire == "gemini" and {"systemInstruction", "system_instruction"} <= set(got):
+            return (
+                "the body sets both systemInstruction and system_instruction: one field under "
+                "two spellings, and Google refuses a body that sets it twice"
+            )
         try:
             after = parse(got, wire)
         except (FormatError, KeyError, TypeError, ValueError) as problem:
@@ -398,7 +274,7 @@ def check_system_placement(set_system_prompt: Callable[[dict, str, str], dict]) 
     return check_cases(
         set_system_prompt,
         cases,
-        EX4,
+        EX3,
         success="Right: one system prompt, in each format's own place, and the conversation "
         "untouched. A helper that 'reminds' the model by pasting the prompt into a user message "
         "gets none of this",
