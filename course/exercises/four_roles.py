@@ -33,8 +33,9 @@ EX2 = Exercise(
     "system prompt from the four bodies: the key that leads to it in each, and whether what "
     "it finds is a string or a list.",
     idea="each format keeps the system prompt in a place of its own, a message at the head of "
-    "its list or a top-level field, and the two OpenAI formats accept either a field or a "
-    "message for it (see the three differences above). A text can come whole, or as a list of "
+    "its list or a top-level field; Responses accepts either its field or a message, Chat a "
+    "system or a developer message (see the three differences above). A text can come whole, "
+    "or as a list of "
     "parts or blocks whose texts together are the prompt.",
     example="a Gemini systemInstruction with parts [{'text': 'Be '}, {'text': 'brief.'}] holds the "
     "prompt 'Be brief.'; a Responses body with no instructions whose input starts with a "

@@ -42,8 +42,8 @@ EX2 = Exercise(
 EX3 = Exercise(
     "01.3",
     look="the dump under 'What went over the wire': which line carries the key, and what the dump "
-    "shows there instead of it; then the headers of the cell under 'Send it' (lesson 03 sends "
-    "Anthropic's key in another header).",
+    "shows there instead of it; then the exercise's own text, which names the header each "
+    "provider takes its key in.",
     idea="a log is for reading the request later: it keeps every header, in its order, with its "
     "value, except what would let a reader spend your money. The key's header is known by its "
     "name, in any letter case, not by the word 'key' somewhere in the name.",
