@@ -11,7 +11,8 @@ checks it, and returns a :class:`Verdict`:
    (``standin.rules.fields``: the official SDKs' request types); then the settings it refuses
    (``standin.rules.params``: sampling ranges, a temperature a reasoning model refuses,
    Anthropic's thinking budget), some of them per model, and tool parameters that are no JSON
-   Schema (``standin.rules.schemas``);
+   Schema (``standin.rules.schemas``); a Gemini field given in both spellings
+   (``standin.rules.spellings``: ``systemInstruction`` with ``system_instruction`` is refused);
 2. the body itself, before anything is converted: a block or part type the format does not
    have, arguments that are not a JSON object, Anthropic text placed before the
    ``tool_result`` blocks of one user turn. The parsers (``helpers.formats``) name these as
@@ -46,6 +47,7 @@ from standin.rules.origins import Origins, origins
 from standin.rules.params import check_params
 from standin.rules.required import REQUIRED
 from standin.rules.schemas import check_schemas
+from standin.rules.spellings import check_spellings
 from standin.rules.strict import findings
 from standin.rules.tool_choice import check_tool_choice
 from standin.rules.wire import answer_wire, node_at, pairing_on_the_wire, wire_finding
@@ -177,7 +179,7 @@ def _verdict(body: dict, profile: str, fmt: str, place, stored: str | None, sent
     notes = wire_notes(body, fmt, named_unknown(notes, fmt))
     found = [_from_note(n, profile, fmt, body, place) for n in notes if n.rule]
     if own:  # fields and settings first: a server validates them before it reads the list
-        fields = check_fields(body, fmt, profile, *sent)
+        fields = check_fields(body, fmt, profile, *sent) + check_spellings(body, fmt, profile)
         said = {v.path for v in fields}  # Gemini's parser notes the same unknown part name
         found = [v for v in found if not (v.rule == "unknown-block" and v.path in said)]
         choice = check_tool_choice(body, fmt, profile)

@@ -187,7 +187,23 @@ def _wire_bodies() -> list[tuple[str, str, dict]]:
                 "input": [{"type": "function_call_output", "call_id": "c9", "output": "x"}],
             },
         ),
+        *[
+            (f"gemini system instruction as {', '.join(keys)}", "gemini", _instructed(*keys))
+            for keys in (
+                ("systemInstruction",),
+                ("system_instruction",),
+                ("systemInstruction", "system_instruction"),
+            )
+        ],
     ]
+
+
+def _instructed(*keys: str) -> dict:
+    """A Gemini body whose system instruction is given under each of ``keys``, in order."""
+    body: dict = {"contents": [{"role": "user", "parts": [{"text": "hi"}]}]}
+    for n, key in enumerate(keys):
+        body[key] = {"parts": [{"text": f"instruction {n}"}]}
+    return body
 
 
 def _cases() -> list[tuple[str, str, dict]]:
@@ -357,3 +373,61 @@ def test_a_reasoning_item_pairs_with_its_following_item_by_id():
     assert "nothing follows it" in verdict(last, "openai-responses").first_error.message
     # another profile reading the same body does not apply OpenAI's pairing
     assert verdict(_reasoning_then(refused["a user message"]), "portable").accepted
+
+
+def test_gemini_refuses_one_system_instruction_in_both_spellings(tmp_path, capsys):
+    """``systemInstruction`` with ``system_instruction``: the same field set twice, which
+    Gemini refuses (Wei-Shaw/sub2api#1045); ``check`` and the local provider answer it alike,
+    in either order, and either spelling alone is read."""
+    for keys in (
+        ("systemInstruction", "system_instruction"),
+        ("system_instruction", "systemInstruction"),
+    ):
+        body = _instructed(*keys)
+        first = verdict(body, "gemini").first_error
+        text = f"oneof field '_system_instruction' is already set. Cannot set '{keys[1]}'"
+        assert (first.rule, first.where) == ("system-instruction-twice", keys[1])
+        assert first.provider_error == f"Invalid value (oneof), {text}"
+        response = _local_answer("gemini", body)
+        error = json.loads(response.body)["error"]
+        assert (response.status, error["status"]) == (400, "INVALID_ARGUMENT")
+        assert error["message"] == first.provider_error
+        assert error["details"][0]["fieldViolations"] == [{"description": first.provider_error}]
+        path = tmp_path / "body.json"
+        path.write_text(json.dumps(body))
+        assert main(["check", str(path), "--profile", "gemini"]) == 1
+        assert first.provider_error in capsys.readouterr().out
+    for key in ("systemInstruction", "system_instruction"):
+        alone = verdict(_instructed(key), "gemini")
+        assert alone.accepted and not alone.violations, str(alone)
+        assert alone.request.messages[0].text == "instruction 0"
+        assert _local_answer("gemini", _instructed(key)).status == 200
+
+
+def test_another_field_in_both_spellings_is_a_warning_naming_what_is_read():
+    """No public report quotes Gemini's answer to other doubled fields (or a null one): the
+    stand-in lets them through, but never drops a value without saying which it read."""
+    body = _instructed("systemInstruction")
+    body["contents"][0]["parts"] = [
+        {"inline_data": {"mime_type": "image/png", "data": "aGk="}},
+    ]
+    body["contents"][0]["parts"][0]["inlineData"] = {"mimeType": "image/png", "data": "aGk="}
+    body["tools"] = [  # a schema's own names are data, not fields: never doubles
+        {
+            "functionDeclarations": [
+                {"name": "f", "parameters": {"properties": {"a_b": {}, "aB": {}}}}
+            ]
+        }
+    ]
+    nulled = {**_instructed("system_instruction"), "systemInstruction": None}
+    for doubled, where in (
+        (body, "contents[0].parts[0].inlineData"),
+        (nulled, "systemInstruction"),
+    ):
+        result = verdict(doubled, "gemini")
+        assert result.accepted
+        assert [(v.rule, v.severity, v.where) for v in result.violations] == [
+            ("field-in-both-spellings", "warning", where)
+        ]
+        assert f"reads the later one, {where.rsplit('.', 1)[-1]!r}" in result.violations[0].message
+        assert _local_answer("gemini", doubled).status == 200

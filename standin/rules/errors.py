@@ -7,7 +7,8 @@ same 400 and the same text offline. Envelopes, as documented in the reference no
 - Anthropic: ``{"type": "error", "error": {"type": "invalid_request_error", "message"},
   "request_id": "req_..."}``
 - Gemini: ``{"error": {"code": 400, "message", "status": "INVALID_ARGUMENT"}}``, with
-  ``details`` (a ``google.rpc.BadRequest`` with ``fieldViolations``) for unknown fields
+  ``details`` (a ``google.rpc.BadRequest`` with ``fieldViolations``) for unknown fields and for
+  a ``oneof`` set twice
 
 Only the *shape* and the quoted texts are the provider's. Anthropic's ``request_id`` is ours: by
 default a hash of the message, so the same broken request always gives the same body.
@@ -60,7 +61,7 @@ def error_response(
         error = {"type": "invalid_request_error", "message": text}
         return 400, {"type": "error", "error": error, "request_id": request_id}
     error = {"code": 400, "message": text, "status": "INVALID_ARGUMENT"}
-    violations = [_field_violation(line) for line in text.split("\n") if line.startswith(_JSON)]
+    violations = [_field_violation(line) for line in text.split("\n") if _detailed(line)]
     if violations:  # one per unknown name, in request order (openswarm-ai/openswarm#24)
         error["details"] = [{"@type": _BAD_REQUEST, "fieldViolations": violations}]
     return 400, {"error": error}
@@ -68,6 +69,12 @@ def error_response(
 
 _JSON = "Invalid JSON payload received."
 _BAD_REQUEST = "type.googleapis.com/google.rpc.BadRequest"
+
+
+def _detailed(line: str) -> bool:
+    """Whether Gemini details ``line`` in a ``BadRequest``: an unknown name, or a ``oneof`` set
+    twice (Wei-Shaw/sub2api#1045 shows its one ``fieldViolation``)."""
+    return line.startswith(_JSON) or "(oneof), oneof field" in line
 
 
 def _field_violation(line: str) -> dict:

@@ -299,6 +299,18 @@ def _required_rows() -> list[RuleRow]:
 
 
 ROWS += _required_rows()
+
+
+def _spellings_rows() -> list[RuleRow]:
+    """A Gemini field given in both spellings at one level (``standin.rules.spellings``)."""
+    from standin.rules.spellings import CHECKED, SOURCE, TEXT, UNKNOWN_ANSWER
+
+    twice = RuleRow("gemini", "system-instruction-twice", "refused", TEXT, SOURCE, CHECKED)
+    both = RuleRow("gemini", "field-in-both-spellings", "accepted", "", UNKNOWN_ANSWER, CHECKED)
+    return [twice, both]
+
+
+ROWS += _spellings_rows()
 ROWS += shared_rows(RuleRow, SHARED_CHECKED)
 
 
