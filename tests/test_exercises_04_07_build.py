@@ -34,7 +34,8 @@ def _fresh():
 def _next_right(request, reply, results):
     messages = [*request.messages, reply.message]
     if results:
-        messages.append(tool(*results))
+        order = [call.id for call in reply.message.tool_calls]
+        messages.append(tool(*sorted(results, key=lambda r: order.index(r.call_id))))
     return replace(request, messages=messages)
 
 
@@ -48,7 +49,8 @@ def _next_right_other_way(request, reply, results):
     )
     new.messages.append(reply.message)
     if reply.message.tool_calls:
-        new.messages.append(Message("tool", list(results)))
+        by_id = {r.call_id: r for r in results}
+        new.messages.append(Message("tool", [by_id[c.id] for c in reply.message.tool_calls]))
     return new
 
 
@@ -56,7 +58,7 @@ def _next_right_other_way(request, reply, results):
 def test_04_1_right_next_requests_written_two_ways_pass(fn):
     result = ex04.check_next_request(fn)
     assert result, result.message
-    assert "All 4 hidden cases passed" in result.message
+    assert "All 5 hidden cases passed" in result.message
 
 
 def _appends_in_place(request, reply, results):
@@ -80,7 +82,11 @@ def _drops_failed_results(request, reply, results):
 
 
 def _keeps_the_text_only(request, reply, results):
-    return _next_right(request, replace(reply, message=assistant(reply.message.text)), results)
+    right = _next_right(request, reply, results).messages
+    text_only = assistant(reply.message.text)
+    return replace(
+        request, messages=[*request.messages, text_only, *right[len(request.messages) + 1 :]]
+    )
 
 
 def _loses_the_settings(request, reply, results):
@@ -94,13 +100,13 @@ def _restarts_from_the_task(request, reply, results):
 @pytest.mark.parametrize(
     ("fn", "case", "why"),
     [
-        (_appends_in_place, "case 1 of 4", "changed the request it was given"),
-        (_keeps_the_text_only, "case 1 of 4", "not the model's reply as it came back"),
-        (_restarts_from_the_task, "case 2 of 4", "does not start with all 4 messages"),
-        (_one_message_per_result, "case 3 of 4", "one tool message right after it"),
-        (_drops_failed_results, "case 3 of 4", "failed ones too"),
-        (_loses_the_settings, "case 3 of 4", "max_tokens differ"),
-        (_always_a_tool_message, "case 4 of 4", "the request ends with the reply"),
+        (_appends_in_place, "case 1 of 5", "changed the request it was given"),
+        (_keeps_the_text_only, "case 1 of 5", "not the model's reply as it came back"),
+        (_restarts_from_the_task, "case 2 of 5", "does not start with all 4 messages"),
+        (_one_message_per_result, "case 3 of 5", "one tool message right after it"),
+        (_drops_failed_results, "case 3 of 5", "failed ones too"),
+        (_loses_the_settings, "case 3 of 5", "max_tokens differ"),
+        (_always_a_tool_message, "case 4 of 5", "the request ends with the reply"),
     ],
 )
 def test_04_1_wrong_next_requests_are_refused_on_the_case_that_shows_it(fn, case, why):
@@ -117,10 +123,11 @@ def test_04_1_the_rules_of_the_list_judge_what_the_other_checks_let_through():
 
     def wrong_ids(request, reply, results):
         renamed = [tool_result("call_X", r.content, r.is_error) for r in results]
-        return _next_right(request, reply, renamed)
+        tail = [tool(*renamed)] if renamed else []
+        return replace(request, messages=[*request.messages, reply.message, *tail])
 
     result = ex04.check_next_request(wrong_ids)
-    assert not result and "case 1 of 4" in result.message
+    assert not result and "case 1 of 5" in result.message
     assert "the tool message does not hold" in result.message or "would refuse" in result.message
 
 
@@ -429,10 +436,13 @@ def test_04_1_results_in_another_order_are_told_why_and_a_refusal_gives_no_metho
     is paired by position); an edited argument is refused without telling how to build."""
 
     def reversed_results(request, reply, results):
-        return _next_right(request, reply, list(reversed(results)))
+        messages = [*request.messages, reply.message]
+        return replace(
+            request, messages=[*messages, *([tool(*reversed(results))] if results else [])]
+        )
 
     result = ex04.check_next_request(reversed_results)
-    assert not result and "case 3 of 4" in result.message
+    assert not result and "case 3 of 5" in result.message
     assert "paired by position" in result.message
     told = ex04.check_next_request(_appends_in_place)
     assert not told and "new list" not in told.message and "as it went in" in told.message
@@ -652,3 +662,43 @@ def test_04_3_the_crossover_in_any_form_passes_and_a_wrong_count_is_told_both_pa
     assert not late and "is it at fewer turns too?" in late.message
     assert f" {right} " not in late.message and f" {right}," not in late.message
     assert ex04.crossover(100, 50) == 6  # the hint's example: 5 turns are equal, not more
+
+
+# ---- walk 04-07b fixes -----------------------------------------------------------------------
+
+
+def test_04_1_results_handed_out_of_call_order_must_be_put_in_the_calls_order():
+    """Walk 04-07b finding 2: a hidden case hands the results in another order than the calls;
+    keeping them as handed is refused on that case, named, for the order."""
+
+    def as_handed(request, reply, results):
+        tail = [tool(*results)] if results else []
+        return replace(request, messages=[*request.messages, reply.message, *tail])
+
+    result = ex04.check_next_request(as_handed)
+    assert not result and "case 5 of 5" in result.message
+    assert "not in the order of the calls" in result.message
+
+
+def test_04_2_the_lessons_summary_fits_no_cut_under_the_goal(triage_requests):
+    """Walk 04-07b finding 1: reusing the lesson's summary and trying values of `at` is not
+    enough: at each cut it either reports what the replaced turns had not shown (a test run
+    in a kept turn) or misses the goal."""
+    from helpers.cost import compact_ticket
+
+    lesson = (
+        "Task: triage last night's production panic, a nil pointer dereference in "
+        "ShippingQuote (internal/orders/shipping.go:57), and finish with submit_diagnosis. So "
+        "far: line 57 reads o.Address.Country and Address is nil for pickups and digital "
+        "orders; no test covered that; existing tests pass."
+    )
+    for at in range(1, len(triage_requests)):
+        result = ex04.check_compaction(
+            lambda rs, at=at: compact_ticket(rs, at, lesson, keep_last=2), triage_requests
+        )
+        assert not result, at
+    kept = ex04.check_compaction(
+        lambda rs: compact_ticket(rs, 2, lesson, keep_last=2), triage_requests
+    )
+    assert "no test had run in the turns it replaces" in kept.message
+    assert "(numbered from 1)" in kept.message

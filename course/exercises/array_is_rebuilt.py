@@ -25,7 +25,7 @@ from course.exercises import (
 from helpers.loop import Trace
 from helpers.messages import Reply, Request, ToolCall
 
-GOAL_TOKENS = 16_000  # exercise 2: the whole crash-triage ticket, compacted, bills less than this
+GOAL_TOKENS = 15_000  # exercise 2: the whole crash-triage ticket, compacted, bills less than this
 
 EX1 = Exercise(
     "04.1",
@@ -75,8 +75,9 @@ def _reply(*blocks: Any) -> Reply:
 
 
 def next_request_cases() -> list[Case]:
-    """The hidden cases of exercise 1: a turn of each shape the lesson's runs have, and two they
-    do not (a failed tool, a reply with reasoning), on two agents."""
+    """The hidden cases of exercise 1: a turn of each shape the lesson's runs have, and three
+    they do not (a failed tool, a reply with reasoning, results out of call order), on two
+    agents."""
     from dataclasses import replace
 
     from helpers.examples import crash_triage, sundry
@@ -91,6 +92,7 @@ def next_request_cases() -> list[Case]:
     triage = replace(crash_triage.opening(default_model("anthropic")), max_tokens=2048)
     read_a = tool_call("toolu_01", "read_file", {"path": "internal/orders/shipping.go"})
     read_b = tool_call("toolu_02", "read_file", {"path": "internal/orders/missing.go"})
+    read_c = tool_call("toolu_03", "read_file", {"path": "internal/api/orders.go"})
     thought = Reasoning("Read the file named in the trace.", "c2lnbmF0dXJl", "anthropic")
     return [
         _next_case(
@@ -119,6 +121,16 @@ def next_request_cases() -> list[Case]:
             later,
             _reply(Text("Your order SO-48213 was delivered on Tuesday.")),
             [],
+        ),
+        _next_case(
+            "three parallel calls whose results came back in another order than the calls",
+            triage,
+            _reply(read_a, read_b, read_c),
+            [
+                tool_result("toolu_03", "package api\n\nfunc (h *Handler) Quote() {"),
+                tool_result("toolu_01", "package orders\n\nfunc ShippingQuote(o *Order) {"),
+                tool_result("toolu_02", "open internal/orders/missing.go: no such file", True),
+            ],
         ),
     ]
 
@@ -173,18 +185,20 @@ def _next_judge(request: Request, reply: Reply, results: list) -> Callable[[Any]
                 f"after it; your function added {len(rest)} message(s) after the reply "
                 f"({', '.join(m.role for m in rest) or 'none'})"
             )
-        if results and rest[0].content != results:
-            same = sorted(rest[0].content, key=_call_id) == sorted(results, key=_call_id)
+        order = [call.id for call in reply.message.tool_calls]
+        wanted = sorted(results, key=lambda r: order.index(r.call_id))
+        if results and rest[0].content != wanted:
+            if sorted(rest[0].content, key=_call_id) == sorted(results, key=_call_id):
+                return (
+                    f"the tool message holds all {len(results)} results, but not in the order "
+                    "of the calls in the reply (they may come back in any order): OpenAI and "
+                    "Anthropic pair a result with its call by id, but a Gemini call without an "
+                    "id is paired by position, so the calls' order is the one every format "
+                    "reads right"
+                )
             return (
                 f"the tool message does not hold the {len(results)} result(s) as the caller gave "
-                "them (every one, failed ones too)"
-                + (
-                    ", in the order of the calls: OpenAI and Anthropic pair a result with its "
-                    "call by id, but a Gemini call without an id is paired by position, so the "
-                    "calls' order is the one every format reads right"
-                    if same
-                    else ""
-                )
+                "them (every one, failed ones too, each unchanged)"
             )
         settings = ("model", "tools", "tool_choice", "max_tokens")
         changed = [s for s in settings if getattr(got, s) != getattr(request, s)]
@@ -231,7 +245,7 @@ def check_next_request(fn: Callable[[Request, Reply, list], Request]) -> Result:
         EX1,
         success=(
             "Right: the request just sent, unchanged, then the reply, then one message with "
-            "every result; nothing after a final answer. Every format accepts each one"
+            "every result, in the calls' order; nothing after a final answer. Every format accepts each one"
         ),
     )
 
@@ -369,27 +383,26 @@ def _compaction_problem(
                 "what its turn added (as compact_ticket builds it). Compacting each request on "
                 "its own drops, turn after turn, messages your summary never covered"
             )
-    run_messages = requests[first].messages
-    summary = "\n".join(
-        m.text for m in out[first].messages if m.role == "user" and m not in run_messages
-    )
-    tested = any(
-        call.name == "run_tests" for m in requests[first].messages for call in m.tool_calls
-    )
+    kept = out[first].messages
+    replaced = [m for m in requests[first].messages[1:] if m not in kept]
+    sent = requests[first].messages
+    summary = "\n".join(m.text for m in kept if m.role == "user" and m not in sent)
+    tested = any(call.name == "run_tests" for m in replaced for call in m.tool_calls)
     outcome = _reported_outcome(summary)
     if outcome and not tested:
         return (
-            f"your summary, from request {first + 1} on, reports a test result "
-            f"({outcome.group(0)!r}), but at that point no test had run yet: the model would "
-            "read what it had not been shown: the trace becomes fiction (see 'The history is "
-            "yours to edit'). Compact later, or summarise only what those turns showed"
+            f"your summary, from request {first + 1} (numbered from 1) on, reports a test "
+            f"result ({outcome.group(0)!r}), but no test had run in the turns it replaces: "
+            "where a test ran in a turn you keep, the model reads its output there; where none "
+            "had run yet, the model reads what it was never shown (the trace becomes fiction, "
+            "see 'The history is yours to edit'). Summarise only what the replaced turns showed"
         )
-    ahead = _names_from_later(summary, requests[first], requests[-1])
+    ahead = _names_from_later(summary, [requests[first].messages[0], *replaced], requests[-1])
     if ahead:
         return (
-            f"your summary, from request {first + 1} on, names {ahead[0]!r}, which the run "
-            "only showed in a later turn: the model would read what it had not been shown yet "
-            "(the trace becomes fiction). Summarise only what the turns it replaces showed"
+            f"your summary, from request {first + 1} (numbered from 1) on, names {ahead[0]!r}, "
+            "which the run only showed in a later turn, not in the turns it replaces. "
+            "Summarise only what the replaced turns showed"
         )
     return ""
 
@@ -398,12 +411,13 @@ def _compaction_problem(
 _NAME_LIKE = re.compile(r"[A-Za-z][\w./:-]*\w")
 
 
-def _names_from_later(summary: str, replaced: Request, last: Request) -> list[str]:
-    """Names in ``summary`` that the run first showed after ``replaced`` was sent: absent from
-    that request (its messages and tools), present in the run's last request."""
+def _names_from_later(summary: str, replaced: list, last: Request) -> list[str]:
+    """Names in ``summary`` that the replaced messages (with the system prompt) and the tools
+    never showed, and that the run's last request holds (a later turn showed them)."""
     import json
 
-    seen = json.dumps(replaced.to_json(), ensure_ascii=False)
+    shown = [m.to_json() for m in replaced] + [t.to_json() for t in last.tools]
+    seen = json.dumps(shown, ensure_ascii=False)
     later = json.dumps(last.to_json(), ensure_ascii=False)
     names = [
         w for w in _NAME_LIKE.findall(summary) if re.search(r"\d|_|\.\w|[a-z][A-Z]", w) or "-" in w
