@@ -267,7 +267,7 @@ def _retry_right_other_way(status, headers, retries_done):
 def test_07_1_the_sdks_retry_decision_written_two_ways_passes(fn):
     result = ex07.check_retry(fn)
     assert result, result.message
-    assert "All 11 hidden cases passed" in result.message
+    assert "All 12 hidden cases passed" in result.message
 
 
 def _status_only(status, headers, retries_done):
@@ -298,11 +298,11 @@ def _no_backoff(status, headers, retries_done):
 @pytest.mark.parametrize(
     ("fn", "case", "why"),
     [
-        (_status_only, "case 2 of 11", "the SDK waits 0.25 s"),
-        (_milliseconds_read_as_seconds, "case 2 of 11", "the SDK tries again here"),
-        (_no_backoff, "case 3 of 11", "between 0.75 and 1 s"),
-        (_every_error_retried, "case 4 of 11", "the SDK gives up here"),
-        (_no_limit_on_retries, "case 10 of 11", "the SDK gives up here"),
+        (_status_only, "case 2 of 12", "the SDK waits 0.25 s"),
+        (_milliseconds_read_as_seconds, "case 2 of 12", "the SDK tries again here"),
+        (_no_backoff, "case 3 of 12", "between 0.75 and 1 s"),
+        (_every_error_retried, "case 4 of 12", "the SDK gives up here"),
+        (_no_limit_on_retries, "case 10 of 12", "the SDK gives up here"),
     ],
 )
 def test_07_1_wrong_retry_decisions_are_refused_on_the_case_that_shows_it(fn, case, why):
@@ -334,7 +334,7 @@ def test_07_1_a_blank_body_is_not_answered_but_a_function_that_gives_up_everywhe
 
     assert "not answered yet" in ex07.check_retry(blank).message
     told = ex07.check_retry(lambda status, headers, done: False)
-    assert not told and "case 1 of 11" in told.message and "tries again" in told.message
+    assert not told and "case 1 of 12" in told.message and "tries again" in told.message
 
 
 # ---- 05.2 pick_tools --------------------------------------------------------------------------
@@ -702,3 +702,17 @@ def test_04_2_the_lessons_summary_fits_no_cut_under_the_goal(triage_requests):
     )
     assert "no test had run in the turns it replaces" in kept.message
     assert "(numbered from 1)" in kept.message
+
+
+def test_07_1_the_older_sdks_60_second_limit_is_refused_on_a_90_second_hint():
+    """Walk 04-07b finding 3: giving up on any hint over 60 s (older SDKs) is told apart."""
+
+    def sixty(status, headers, retries_done):
+        hint = _hint(headers)
+        return (
+            None if hint is not None and hint > 60 else _retry_right(status, headers, retries_done)
+        )
+
+    told = ex07.check_retry(sixty)
+    assert not told and "case 12 of 12" in told.message
+    assert "waits the 90 s the server asked for" in told.message
