@@ -63,7 +63,6 @@ QUESTION_MARK = "<summary>A model answer"
 #: who); None leaves that part to the model. Tables of numbers to reason about (lesson 12, the
 #: cache runs of lesson 06) take learners far longer than the model's reading rate.
 MEASURED = {
-    "06": ("1ece46e", None, 19, "its optional part: review 06opt, 2026-12-02"),
     "12": ("e810689", 26.5, 25.5, "review 12f, 2026-12-02"),
 }
 PARTS = ("core", "optional")

@@ -8,7 +8,6 @@ SDK is the judge (07), which talks to a local provider on loopback.
 from __future__ import annotations
 
 from dataclasses import replace
-from decimal import Decimal
 
 import pytest
 
@@ -388,7 +387,7 @@ def _cut_in_place(request, wanted):
     [
         (_cut_in_place, "case 1 of 5", "changed the request it was given"),
         (_in_the_wanted_order, "case 2 of 5", "a cache miss"),
-        (_only_the_wanted, "case 3 of 5", "the history already called it"),
+        (_only_the_wanted, "case 3 of 5", "the history already called them"),
         (_wanted_looked_up_blindly, "case 4 of 5", "raised KeyError"),
     ],
 )
@@ -515,16 +514,6 @@ def test_05_1_a_json_count_or_one_request_is_told_what_it_counted():
     assert not told and "one request" in told.message, told.message
 
 
-def test_06_1_the_shortest_prefix_is_told_what_a_wrong_one_serves():
-    assert ex06.check_cached_tokens(2048, MODEL) and ex06.check_cached_tokens("2,048", MODEL)
-    no_step = ex06.check_cached_tokens(2000, MODEL)  # the goal itself: no whole step there
-    assert not no_step and "served 1,920" in no_step.message
-    longer = ex06.check_cached_tokens(2100, MODEL)
-    assert not longer and "a shorter shared prefix" in longer.message
-    assert "2,048" not in longer.message and "2048" not in longer.message
-    assert ex06.shortest_prefix(900, 1024, 128) == 1024  # below the minimum: the minimum
-
-
 def test_06_2_a_refusal_numbers_the_request_within_its_ticket(triage_requests):
     """Walk finding 5: one numbering in the message."""
     result = ex06.check_stamp(_time_on_top, triage_requests, MODEL)
@@ -641,27 +630,6 @@ def test_07_3_wrong_senders_are_refused_on_the_case_that_shows_it(fn, case, why)
     result = ex07.check_send_once(fn)
     assert not result and case in result.message and why in result.message, result.message
     assert "with_options" not in result.message and "max_retries" not in result.message
-
-
-# ---- 04.3 crossover ---------------------------------------------------------------------------
-
-
-def test_04_3_the_crossover_in_any_form_passes_and_a_wrong_count_is_told_both_parts(
-    triage_trace,
-):
-    a, d = ex04._quick_model(triage_trace)
-    right = next(n for n in range(1, 1000) if d * n * (n - 1) / 2 > n * a)
-    assert right == ex04.crossover(a, d)
-    for form in (right, float(right), str(right), Decimal(right)):
-        assert ex04.check_crossover(form, triage_trace), form
-    squared = right - 1  # the n²/2 slip lands one turn early on this run
-    assert d * squared * squared / 2 > squared * a
-    early = ex04.check_crossover(squared, triage_trace)
-    assert not early and "is not more than n·a" in early.message
-    late = ex04.check_crossover(right + 1, triage_trace)
-    assert not late and "is it at fewer turns too?" in late.message
-    assert f" {right} " not in late.message and f" {right}," not in late.message
-    assert ex04.crossover(100, 50) == 6  # the hint's example: 5 turns are equal, not more
 
 
 # ---- walk 04-07b fixes -----------------------------------------------------------------------

@@ -8,21 +8,17 @@ import copy
 import functools
 import re
 from collections.abc import Callable
-from decimal import Decimal
 from typing import Any
 
 from course.exercises import (
     Case,
     Exercise,
     Result,
-    as_number,
     check_cases,
     check_function,
-    check_number,
     not_answered,
     not_yet,
 )
-from helpers.loop import Trace
 from helpers.messages import Reply, Request, ToolCall
 
 GOAL_TOKENS = 15_000  # exercise 2: the whole crash-triage ticket, compacted, bills less than this
@@ -38,17 +34,6 @@ EX1 = Exercise(
     example="a request of 2 messages, a reply with one text block and one call, and its one "
     "result give a request of 4 messages: the same 2, the reply with both its blocks, then one "
     "tool message with the result. A reply that only answers gives 3 messages.",
-)
-EX3 = Exercise(
-    "04.3",
-    look="the quick model above the cell under 'Growth: linear per turn, quadratic in total': "
-    "its two parts for a ticket of n turns, and the a and d that cell printed for this run.",
-    idea="the first request's part grows in step with n, the growth part with about n²: past "
-    "some n the second is the larger. Compare the two parts for a given n, and find the first "
-    "n where the growth part is more than the other.",
-    example="with a = 100 tokens and d = 50, 4 turns bill 400 + 50·6 = 700 (growth 300, less "
-    "than 400), and 6 turns bill 600 + 50·15 = 1,350 (growth 750, more than 600); 5 turns "
-    "bill 500 + 500: equal, not more.",
 )
 EX2 = Exercise(
     "04.2",
@@ -245,54 +230,8 @@ def check_next_request(fn: Callable[[Request, Reply, list], Request]) -> Result:
         EX1,
         success=(
             "Right: the request just sent, unchanged, then the reply, then one message with "
-            "every result, in the calls' order; nothing after a final answer. Every format accepts each one"
-        ),
-    )
-
-
-def _quick_model(run: Trace) -> tuple[int, int]:
-    """The quick model's a (first request's size) and d (growth per turn) of a run."""
-    sent = [step.reply.usage.input_tokens for step in run.steps]
-    return sent[0], round((sent[-1] - sent[0]) / (len(sent) - 1))
-
-
-def crossover(a: int, d: int) -> int:
-    """The fewest turns n for which the quick model's growth part, d·n(n−1)/2, is more than
-    its first-request part, n·a (for d > 0)."""
-    n = 1
-    while d * n * (n - 1) / 2 <= n * a:
-        n += 1
-    return n
-
-
-def check_crossover(answer: Any, run: Trace) -> Result:
-    """From how many turns on the history sent again is more than half of a ticket's input."""
-    a, d = _quick_model(run)
-    expected = crossover(a, d)
-    value = as_number(answer)
-    info = {"kind": "number", "expected": expected, "tolerance": Decimal(0)}
-    if value is not None and value != expected and value == value.to_integral_value():
-        n = int(value)
-        if n >= 1:
-            growth, first = d * n * (n - 1) // 2, n * a
-            if growth > first:
-                what = (
-                    f"at {n} turns the growth part ({growth:,}) is already more than n·a "
-                    f"({first:,}); is it at fewer turns too?"
-                )
-            else:
-                what = f"at {n} turns the growth part ({growth:,}) is not more than n·a ({first:,})"
-            return not_yet(EX3, what, **info)
-    past = len(run.steps) >= expected
-    return check_number(
-        answer,
-        expected,
-        EX3,
-        success=(
-            f"Right: {expected} turns. From there on, most of what a ticket bills is the history "
-            f"sent again, and this {len(run.steps)}-turn run is "
-            f"{'already there' if past else 'not there yet'}: on long tickets, shortening the "
-            "history (compaction) saves far more than trimming the system prompt."
+            "every result, in the calls' order; nothing after a final answer. Every format "
+            "accepts each one"
         ),
     )
 
