@@ -684,3 +684,89 @@ def test_07_1_the_older_sdks_60_second_limit_is_refused_on_a_90_second_hint():
     told = ex07.check_retry(sixty)
     assert not told and "case 12 of 12" in told.message
     assert "waits the 90 s the server asked for" in told.message
+
+
+# ---- 05.1 a start_return within a budget (walk 04-07b: more than a copied sum) ---------------
+
+
+def _added(tool, requests):
+    from helpers.cost import with_tools
+    from helpers.examples import sundry
+    from helpers.tokens import count
+
+    more = sum(count(r).total for r in with_tools(requests, [*sundry.TOOLS, tool]))
+    return more - sum(count(r).total for r in requests)
+
+
+def _return_tool(description, properties, required=("order_id", "reason")):
+    from helpers.messages import Tool
+
+    schema = {"type": "object", "properties": properties, "required": list(required)}
+    return Tool("start_return", description, schema)
+
+
+REASONS = {"type": "string", "enum": ["damaged", "wrong_item", "changed_mind"]}
+
+
+@pytest.mark.parametrize(
+    "tool",
+    [
+        _return_tool(
+            "Start a return for a delivered order; the buyer gets a prepaid label by email.",
+            {"order_id": {"type": "string"}, "reason": REASONS},
+        ),
+        _return_tool(
+            "Open a return for an order the buyer already received.",
+            {"reason": {"enum": ["broken", "wrong", "unwanted", "late"]}, "order_id": {}},
+            required=("reason", "order_id"),
+        ),
+    ],
+)
+def test_05_1_usable_return_tools_within_the_budget_pass(tool):
+    from helpers.examples import sundry
+
+    requests = [sundry.opening(MODEL)] * 4
+    result = ex05.check_added_tool(_added(tool, requests), tool, requests, MODEL, budget=50)
+    assert result, result.message
+
+
+@pytest.mark.parametrize(
+    ("tool", "why"),
+    [
+        (  # the lesson's first reference: every property described, 60 tokens a request
+            _return_tool(
+                "Start a return for a delivered order; the buyer gets a prepaid label by email.",
+                {
+                    "order_id": {"type": "string", "description": "Sundry order id, like SO-1"},
+                    "reason": {**REASONS, "description": "Why the buyer sends it back"},
+                },
+            ),
+            "over the budget of 50; its parts: description",
+        ),
+        (  # cheap by dropping what the model needs: a free-text reason
+            _return_tool(
+                "Start a return for a delivered order.",
+                {"order_id": {"type": "string"}, "reason": {"type": "string"}},
+            ),
+            "not a fixed list of at least three values",
+        ),
+        (  # cheap by an empty description
+            _return_tool("Returns.", {"order_id": {"type": "string"}, "reason": REASONS}),
+            "description has 1 word(s)",
+        ),
+        (  # the reason left optional
+            _return_tool(
+                "Start a return for a delivered order.",
+                {"order_id": {"type": "string"}, "reason": REASONS},
+                required=("order_id",),
+            ),
+            "does not require reason",
+        ),
+    ],
+)
+def test_05_1_a_return_tool_over_budget_or_unusable_is_refused_for_that(tool, why):
+    from helpers.examples import sundry
+
+    requests = [sundry.opening(MODEL)] * 4
+    result = ex05.check_added_tool(_added(tool, requests), tool, requests, MODEL, budget=50)
+    assert not result and why in result.message, result.message
