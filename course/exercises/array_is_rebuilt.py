@@ -29,11 +29,13 @@ EX1 = Exercise(
     "which messages are new in the later one, where they sit, and what the earlier ones became.",
     idea="your code owns the list: the next request is the one just sent, unchanged, followed by "
     "what the turn produced, in the order it happened: the model's reply as it came back, then "
-    "one message answering its calls, if it made any. Nothing earlier is rewritten, and the "
-    "request's other settings stay as they were.",
+    "one message answering its calls, if it made any, its results in the order of the calls "
+    "(not the order they finished in). Nothing earlier is rewritten, and the request's other "
+    "settings stay as they were.",
     example="a request of 2 messages, a reply with one text block and one call, and its one "
     "result give a request of 4 messages: the same 2, the reply with both its blocks, then one "
-    "tool message with the result. A reply that only answers gives 3 messages.",
+    "tool message with the result. A reply that only answers gives 3 messages. Calls A then B "
+    "whose results came back B first are answered A, B.",
 )
 EX2 = Exercise(
     "04.2",
@@ -174,8 +176,9 @@ def _next_judge(request: Request, reply: Reply, results: list) -> Callable[[Any]
         wanted = sorted(results, key=lambda r: order.index(r.call_id))
         if results and rest[0].content != wanted:
             if sorted(rest[0].content, key=_call_id) == sorted(results, key=_call_id):
+                every = "both" if len(results) == 2 else f"all {len(results)}"
                 return (
-                    f"the tool message holds all {len(results)} results, but not in the order "
+                    f"the tool message holds {every} results, but not in the order "
                     "of the calls in the reply (they may come back in any order): OpenAI and "
                     "Anthropic pair a result with its call by id, but a Gemini call without an "
                     "id is paired by position, so the calls' order is the one every format "
