@@ -8,7 +8,6 @@ SDK is the judge (07), which talks to a local provider on loopback.
 from __future__ import annotations
 
 from dataclasses import replace
-from decimal import Decimal
 
 import pytest
 
@@ -34,7 +33,8 @@ def _fresh():
 def _next_right(request, reply, results):
     messages = [*request.messages, reply.message]
     if results:
-        messages.append(tool(*results))
+        order = [call.id for call in reply.message.tool_calls]
+        messages.append(tool(*sorted(results, key=lambda r: order.index(r.call_id))))
     return replace(request, messages=messages)
 
 
@@ -48,7 +48,8 @@ def _next_right_other_way(request, reply, results):
     )
     new.messages.append(reply.message)
     if reply.message.tool_calls:
-        new.messages.append(Message("tool", list(results)))
+        by_id = {r.call_id: r for r in results}
+        new.messages.append(Message("tool", [by_id[c.id] for c in reply.message.tool_calls]))
     return new
 
 
@@ -56,7 +57,7 @@ def _next_right_other_way(request, reply, results):
 def test_04_1_right_next_requests_written_two_ways_pass(fn):
     result = ex04.check_next_request(fn)
     assert result, result.message
-    assert "All 4 hidden cases passed" in result.message
+    assert "All 5 hidden cases passed" in result.message
 
 
 def _appends_in_place(request, reply, results):
@@ -80,7 +81,11 @@ def _drops_failed_results(request, reply, results):
 
 
 def _keeps_the_text_only(request, reply, results):
-    return _next_right(request, replace(reply, message=assistant(reply.message.text)), results)
+    right = _next_right(request, reply, results).messages
+    text_only = assistant(reply.message.text)
+    return replace(
+        request, messages=[*request.messages, text_only, *right[len(request.messages) + 1 :]]
+    )
 
 
 def _loses_the_settings(request, reply, results):
@@ -94,13 +99,13 @@ def _restarts_from_the_task(request, reply, results):
 @pytest.mark.parametrize(
     ("fn", "case", "why"),
     [
-        (_appends_in_place, "case 1 of 4", "changed the request it was given"),
-        (_keeps_the_text_only, "case 1 of 4", "not the model's reply as it came back"),
-        (_restarts_from_the_task, "case 2 of 4", "does not start with all 4 messages"),
-        (_one_message_per_result, "case 3 of 4", "one tool message right after it"),
-        (_drops_failed_results, "case 3 of 4", "failed ones too"),
-        (_loses_the_settings, "case 3 of 4", "max_tokens differ"),
-        (_always_a_tool_message, "case 4 of 4", "the request ends with the reply"),
+        (_appends_in_place, "case 1 of 5", "changed the request it was given"),
+        (_keeps_the_text_only, "case 1 of 5", "not the model's reply as it came back"),
+        (_restarts_from_the_task, "case 2 of 5", "does not start with all 4 messages"),
+        (_one_message_per_result, "case 3 of 5", "one tool message right after it"),
+        (_drops_failed_results, "case 3 of 5", "failed ones too"),
+        (_loses_the_settings, "case 3 of 5", "max_tokens differ"),
+        (_always_a_tool_message, "case 4 of 5", "the request ends with the reply"),
     ],
 )
 def test_04_1_wrong_next_requests_are_refused_on_the_case_that_shows_it(fn, case, why):
@@ -117,10 +122,11 @@ def test_04_1_the_rules_of_the_list_judge_what_the_other_checks_let_through():
 
     def wrong_ids(request, reply, results):
         renamed = [tool_result("call_X", r.content, r.is_error) for r in results]
-        return _next_right(request, reply, renamed)
+        tail = [tool(*renamed)] if renamed else []
+        return replace(request, messages=[*request.messages, reply.message, *tail])
 
     result = ex04.check_next_request(wrong_ids)
-    assert not result and "case 1 of 4" in result.message
+    assert not result and "case 1 of 5" in result.message
     assert "the tool message does not hold" in result.message or "would refuse" in result.message
 
 
@@ -260,7 +266,7 @@ def _retry_right_other_way(status, headers, retries_done):
 def test_07_1_the_sdks_retry_decision_written_two_ways_passes(fn):
     result = ex07.check_retry(fn)
     assert result, result.message
-    assert "All 11 hidden cases passed" in result.message
+    assert "All 12 hidden cases passed" in result.message
 
 
 def _status_only(status, headers, retries_done):
@@ -291,11 +297,11 @@ def _no_backoff(status, headers, retries_done):
 @pytest.mark.parametrize(
     ("fn", "case", "why"),
     [
-        (_status_only, "case 2 of 11", "the SDK waits 0.25 s"),
-        (_milliseconds_read_as_seconds, "case 2 of 11", "the SDK tries again here"),
-        (_no_backoff, "case 3 of 11", "between 0.75 and 1 s"),
-        (_every_error_retried, "case 4 of 11", "the SDK gives up here"),
-        (_no_limit_on_retries, "case 10 of 11", "the SDK gives up here"),
+        (_status_only, "case 2 of 12", "the SDK waits 0.25 s"),
+        (_milliseconds_read_as_seconds, "case 2 of 12", "the SDK tries again here"),
+        (_no_backoff, "case 3 of 12", "between 0.75 and 1 s"),
+        (_every_error_retried, "case 4 of 12", "the SDK gives up here"),
+        (_no_limit_on_retries, "case 10 of 12", "the SDK gives up here"),
     ],
 )
 def test_07_1_wrong_retry_decisions_are_refused_on_the_case_that_shows_it(fn, case, why):
@@ -327,7 +333,7 @@ def test_07_1_a_blank_body_is_not_answered_but_a_function_that_gives_up_everywhe
 
     assert "not answered yet" in ex07.check_retry(blank).message
     told = ex07.check_retry(lambda status, headers, done: False)
-    assert not told and "case 1 of 11" in told.message and "tries again" in told.message
+    assert not told and "case 1 of 12" in told.message and "tries again" in told.message
 
 
 # ---- 05.2 pick_tools --------------------------------------------------------------------------
@@ -381,7 +387,7 @@ def _cut_in_place(request, wanted):
     [
         (_cut_in_place, "case 1 of 5", "changed the request it was given"),
         (_in_the_wanted_order, "case 2 of 5", "a cache miss"),
-        (_only_the_wanted, "case 3 of 5", "the history already called it"),
+        (_only_the_wanted, "case 3 of 5", "the history already called them"),
         (_wanted_looked_up_blindly, "case 4 of 5", "raised KeyError"),
     ],
 )
@@ -429,10 +435,13 @@ def test_04_1_results_in_another_order_are_told_why_and_a_refusal_gives_no_metho
     is paired by position); an edited argument is refused without telling how to build."""
 
     def reversed_results(request, reply, results):
-        return _next_right(request, reply, list(reversed(results)))
+        messages = [*request.messages, reply.message]
+        return replace(
+            request, messages=[*messages, *([tool(*reversed(results))] if results else [])]
+        )
 
     result = ex04.check_next_request(reversed_results)
-    assert not result and "case 3 of 4" in result.message
+    assert not result and "case 3 of 5" in result.message
     assert "paired by position" in result.message
     told = ex04.check_next_request(_appends_in_place)
     assert not told and "new list" not in told.message and "as it went in" in told.message
@@ -503,16 +512,6 @@ def test_05_1_a_json_count_or_one_request_is_told_what_it_counted():
     assert not told and "JSON of my_tool" in told.message, told.message
     told = ex05.check_added_tool(right // len(requests), mine, requests, MODEL)
     assert not told and "one request" in told.message, told.message
-
-
-def test_06_1_the_shortest_prefix_is_told_what_a_wrong_one_serves():
-    assert ex06.check_cached_tokens(2048, MODEL) and ex06.check_cached_tokens("2,048", MODEL)
-    no_step = ex06.check_cached_tokens(2000, MODEL)  # the goal itself: no whole step there
-    assert not no_step and "served 1,920" in no_step.message
-    longer = ex06.check_cached_tokens(2100, MODEL)
-    assert not longer and "a shorter shared prefix" in longer.message
-    assert "2,048" not in longer.message and "2048" not in longer.message
-    assert ex06.shortest_prefix(900, 1024, 128) == 1024  # below the minimum: the minimum
 
 
 def test_06_2_a_refusal_numbers_the_request_within_its_ticket(triage_requests):
@@ -633,22 +632,141 @@ def test_07_3_wrong_senders_are_refused_on_the_case_that_shows_it(fn, case, why)
     assert "with_options" not in result.message and "max_retries" not in result.message
 
 
-# ---- 04.3 crossover ---------------------------------------------------------------------------
+# ---- walk 04-07b fixes -----------------------------------------------------------------------
 
 
-def test_04_3_the_crossover_in_any_form_passes_and_a_wrong_count_is_told_both_parts(
-    triage_trace,
-):
-    a, d = ex04._quick_model(triage_trace)
-    right = next(n for n in range(1, 1000) if d * n * (n - 1) / 2 > n * a)
-    assert right == ex04.crossover(a, d)
-    for form in (right, float(right), str(right), Decimal(right)):
-        assert ex04.check_crossover(form, triage_trace), form
-    squared = right - 1  # the n²/2 slip lands one turn early on this run
-    assert d * squared * squared / 2 > squared * a
-    early = ex04.check_crossover(squared, triage_trace)
-    assert not early and "is not more than n·a" in early.message
-    late = ex04.check_crossover(right + 1, triage_trace)
-    assert not late and "is it at fewer turns too?" in late.message
-    assert f" {right} " not in late.message and f" {right}," not in late.message
-    assert ex04.crossover(100, 50) == 6  # the hint's example: 5 turns are equal, not more
+def test_04_1_results_handed_out_of_call_order_must_be_put_in_the_calls_order():
+    """Walk 04-07b finding 2: a hidden case hands the results in another order than the calls;
+    keeping them as handed is refused on that case, named, for the order."""
+
+    def as_handed(request, reply, results):
+        tail = [tool(*results)] if results else []
+        return replace(request, messages=[*request.messages, reply.message, *tail])
+
+    result = ex04.check_next_request(as_handed)
+    assert not result and "case 5 of 5" in result.message
+    assert "not in the order of the calls" in result.message
+
+
+def test_04_2_the_lessons_summary_fits_no_cut_under_the_goal(triage_requests):
+    """Walk 04-07b finding 1: reusing the lesson's summary and trying values of `at` is not
+    enough: at each cut it either reports what the replaced turns had not shown (a test run
+    in a kept turn) or misses the goal."""
+    from helpers.cost import compact_ticket
+
+    lesson = (
+        "Task: triage last night's production panic, a nil pointer dereference in "
+        "ShippingQuote (internal/orders/shipping.go:57), and finish with submit_diagnosis. So "
+        "far: line 57 reads o.Address.Country and Address is nil for pickups and digital "
+        "orders; no test covered that; existing tests pass."
+    )
+    for at in range(1, len(triage_requests)):
+        result = ex04.check_compaction(
+            lambda rs, at=at: compact_ticket(rs, at, lesson, keep_last=2), triage_requests
+        )
+        assert not result, at
+    kept = ex04.check_compaction(
+        lambda rs: compact_ticket(rs, 2, lesson, keep_last=2), triage_requests
+    )
+    assert "no test had run in the turns it replaces" in kept.message
+    assert "(numbered from 1)" in kept.message
+
+
+def test_07_1_the_older_sdks_60_second_limit_is_refused_on_a_90_second_hint():
+    """Walk 04-07b finding 3: giving up on any hint over 60 s (older SDKs) is told apart."""
+
+    def sixty(status, headers, retries_done):
+        hint = _hint(headers)
+        return (
+            None if hint is not None and hint > 60 else _retry_right(status, headers, retries_done)
+        )
+
+    told = ex07.check_retry(sixty)
+    assert not told and "case 12 of 12" in told.message
+    assert "waits the 90 s the server asked for" in told.message
+
+
+# ---- 05.1 a start_return within a budget (walk 04-07b: more than a copied sum) ---------------
+
+
+def _added(tool, requests):
+    from helpers.cost import with_tools
+    from helpers.examples import sundry
+    from helpers.tokens import count
+
+    more = sum(count(r).total for r in with_tools(requests, [*sundry.TOOLS, tool]))
+    return more - sum(count(r).total for r in requests)
+
+
+def _return_tool(description, properties, required=("order_id", "reason")):
+    from helpers.messages import Tool
+
+    schema = {"type": "object", "properties": properties, "required": list(required)}
+    return Tool("start_return", description, schema)
+
+
+REASONS = {"type": "string", "enum": ["damaged", "wrong_item", "changed_mind"]}
+
+
+@pytest.mark.parametrize(
+    "tool",
+    [
+        _return_tool(
+            "Start a return for a delivered order; the buyer gets a prepaid label by email.",
+            {"order_id": {"type": "string"}, "reason": REASONS},
+        ),
+        _return_tool(
+            "Open a return for an order the buyer already received.",
+            {"reason": {"enum": ["broken", "wrong", "unwanted", "late"]}, "order_id": {}},
+            required=("reason", "order_id"),
+        ),
+    ],
+)
+def test_05_1_usable_return_tools_within_the_budget_pass(tool):
+    from helpers.examples import sundry
+
+    requests = [sundry.opening(MODEL)] * 4
+    result = ex05.check_added_tool(_added(tool, requests), tool, requests, MODEL, budget=50)
+    assert result, result.message
+
+
+@pytest.mark.parametrize(
+    ("tool", "why"),
+    [
+        (  # the lesson's first reference: every property described, 60 tokens a request
+            _return_tool(
+                "Start a return for a delivered order; the buyer gets a prepaid label by email.",
+                {
+                    "order_id": {"type": "string", "description": "Sundry order id, like SO-1"},
+                    "reason": {**REASONS, "description": "Why the buyer sends it back"},
+                },
+            ),
+            "over the budget of 50; its parts: description",
+        ),
+        (  # cheap by dropping what the model needs: a free-text reason
+            _return_tool(
+                "Start a return for a delivered order.",
+                {"order_id": {"type": "string"}, "reason": {"type": "string"}},
+            ),
+            "not a fixed list of at least three values",
+        ),
+        (  # cheap by an empty description
+            _return_tool("Returns.", {"order_id": {"type": "string"}, "reason": REASONS}),
+            "description has 1 word(s)",
+        ),
+        (  # the reason left optional
+            _return_tool(
+                "Start a return for a delivered order.",
+                {"order_id": {"type": "string"}, "reason": REASONS},
+                required=("order_id",),
+            ),
+            "does not require reason",
+        ),
+    ],
+)
+def test_05_1_a_return_tool_over_budget_or_unusable_is_refused_for_that(tool, why):
+    from helpers.examples import sundry
+
+    requests = [sundry.opening(MODEL)] * 4
+    result = ex05.check_added_tool(_added(tool, requests), tool, requests, MODEL, budget=50)
+    assert not result and why in result.message, result.message

@@ -146,8 +146,8 @@ def _requests(trace):
 
 SUMMARY = (
     "Task: triage a nil pointer dereference in ShippingQuote (internal/orders/shipping.go:57) "
-    "and finish with submit_diagnosis. So far: Address is nil for pickups; tests pass."
-)
+    "and finish with submit_diagnosis. So far: Address is nil for pickups."
+)  # no test result: at request 3 the replaced turns had run none (walk 04-07b finding 1)
 
 
 def test_04_2_a_summary_must_restate_the_task(triage_run):
@@ -370,8 +370,11 @@ def test_04_2_compacting_every_request_on_its_own_is_refused(triage_run):
     from helpers.cost import compact
 
     requests = _requests(triage_run)
-    right = ex04.check_compaction(lambda rs: compact_ticket(rs, 2, LESSON_SUMMARY, 2), requests)
+    right = ex04.check_compaction(lambda rs: compact_ticket(rs, 2, SUMMARY, 2), requests)
     assert right, right.message
+    # walk 04-07b finding 1: the lesson's summary reports turn 2's tests, kept, not replaced
+    kept = ex04.check_compaction(lambda rs: compact_ticket(rs, 2, LESSON_SUMMARY, 2), requests)
+    assert not kept and "no test had run in the turns it replaces" in kept.message
     every = ex04.check_compaction(  # review C's answer: request 1 grows by the summary
         lambda rs: [compact(r, keep_last=2, summary=LESSON_SUMMARY) for r in rs], requests
     )
@@ -388,7 +391,7 @@ def test_04_2_compacting_every_request_on_its_own_is_refused(triage_run):
 def test_04_2_a_summary_that_reports_tests_before_any_ran_is_fiction(triage_run):
     requests = _requests(triage_run)
     early = ex04.check_compaction(lambda rs: compact_ticket(rs, 1, LESSON_SUMMARY, 2), requests)
-    assert not early and "no test had run yet" in early.message
+    assert not early and "no test had run in the turns it replaces" in early.message
     plain = LESSON_SUMMARY.split(" So far")[0] + " So far: line 57 reads o.Address.Country."
     told = ex04.check_compaction(lambda rs: compact_ticket(rs, 1, plain, 2), requests)
     assert "no test had run" not in told.message

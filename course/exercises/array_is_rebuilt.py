@@ -8,24 +8,20 @@ import copy
 import functools
 import re
 from collections.abc import Callable
-from decimal import Decimal
 from typing import Any
 
 from course.exercises import (
     Case,
     Exercise,
     Result,
-    as_number,
     check_cases,
     check_function,
-    check_number,
     not_answered,
     not_yet,
 )
-from helpers.loop import Trace
 from helpers.messages import Reply, Request, ToolCall
 
-GOAL_TOKENS = 16_000  # exercise 2: the whole crash-triage ticket, compacted, bills less than this
+GOAL_TOKENS = 15_000  # exercise 2: the whole crash-triage ticket, compacted, bills less than this
 
 EX1 = Exercise(
     "04.1",
@@ -33,22 +29,13 @@ EX1 = Exercise(
     "which messages are new in the later one, where they sit, and what the earlier ones became.",
     idea="your code owns the list: the next request is the one just sent, unchanged, followed by "
     "what the turn produced, in the order it happened: the model's reply as it came back, then "
-    "one message answering its calls, if it made any. Nothing earlier is rewritten, and the "
-    "request's other settings stay as they were.",
+    "one message answering its calls, if it made any, its results in the order of the calls "
+    "(not the order they finished in). Nothing earlier is rewritten, and the request's other "
+    "settings stay as they were.",
     example="a request of 2 messages, a reply with one text block and one call, and its one "
     "result give a request of 4 messages: the same 2, the reply with both its blocks, then one "
-    "tool message with the result. A reply that only answers gives 3 messages.",
-)
-EX3 = Exercise(
-    "04.3",
-    look="the quick model above the cell under 'Growth: linear per turn, quadratic in total': "
-    "its two parts for a ticket of n turns, and the a and d that cell printed for this run.",
-    idea="the first request's part grows in step with n, the growth part with about n²: past "
-    "some n the second is the larger. Compare the two parts for a given n, and find the first "
-    "n where the growth part is more than the other.",
-    example="with a = 100 tokens and d = 50, 4 turns bill 400 + 50·6 = 700 (growth 300, less "
-    "than 400), and 6 turns bill 600 + 50·15 = 1,350 (growth 750, more than 600); 5 turns "
-    "bill 500 + 500: equal, not more.",
+    "tool message with the result. A reply that only answers gives 3 messages. Calls A then B "
+    "whose results came back B first are answered A, B.",
 )
 EX2 = Exercise(
     "04.2",
@@ -75,8 +62,9 @@ def _reply(*blocks: Any) -> Reply:
 
 
 def next_request_cases() -> list[Case]:
-    """The hidden cases of exercise 1: a turn of each shape the lesson's runs have, and two they
-    do not (a failed tool, a reply with reasoning), on two agents."""
+    """The hidden cases of exercise 1: a turn of each shape the lesson's runs have, and three
+    they do not (a failed tool, a reply with reasoning, results out of call order), on two
+    agents."""
     from dataclasses import replace
 
     from helpers.examples import crash_triage, sundry
@@ -91,6 +79,7 @@ def next_request_cases() -> list[Case]:
     triage = replace(crash_triage.opening(default_model("anthropic")), max_tokens=2048)
     read_a = tool_call("toolu_01", "read_file", {"path": "internal/orders/shipping.go"})
     read_b = tool_call("toolu_02", "read_file", {"path": "internal/orders/missing.go"})
+    read_c = tool_call("toolu_03", "read_file", {"path": "internal/api/orders.go"})
     thought = Reasoning("Read the file named in the trace.", "c2lnbmF0dXJl", "anthropic")
     return [
         _next_case(
@@ -119,6 +108,16 @@ def next_request_cases() -> list[Case]:
             later,
             _reply(Text("Your order SO-48213 was delivered on Tuesday.")),
             [],
+        ),
+        _next_case(
+            "three parallel calls whose results came back in another order than the calls",
+            triage,
+            _reply(read_a, read_b, read_c),
+            [
+                tool_result("toolu_03", "package api\n\nfunc (h *Handler) Quote() {"),
+                tool_result("toolu_01", "package orders\n\nfunc ShippingQuote(o *Order) {"),
+                tool_result("toolu_02", "open internal/orders/missing.go: no such file", True),
+            ],
         ),
     ]
 
@@ -173,18 +172,21 @@ def _next_judge(request: Request, reply: Reply, results: list) -> Callable[[Any]
                 f"after it; your function added {len(rest)} message(s) after the reply "
                 f"({', '.join(m.role for m in rest) or 'none'})"
             )
-        if results and rest[0].content != results:
-            same = sorted(rest[0].content, key=_call_id) == sorted(results, key=_call_id)
+        order = [call.id for call in reply.message.tool_calls]
+        wanted = sorted(results, key=lambda r: order.index(r.call_id))
+        if results and rest[0].content != wanted:
+            if sorted(rest[0].content, key=_call_id) == sorted(results, key=_call_id):
+                every = "both" if len(results) == 2 else f"all {len(results)}"
+                return (
+                    f"the tool message holds {every} results, but not in the order "
+                    "of the calls in the reply (they may come back in any order): OpenAI and "
+                    "Anthropic pair a result with its call by id, but a Gemini call without an "
+                    "id is paired by position, so the calls' order is the one every format "
+                    "reads right"
+                )
             return (
                 f"the tool message does not hold the {len(results)} result(s) as the caller gave "
-                "them (every one, failed ones too)"
-                + (
-                    ", in the order of the calls: OpenAI and Anthropic pair a result with its "
-                    "call by id, but a Gemini call without an id is paired by position, so the "
-                    "calls' order is the one every format reads right"
-                    if same
-                    else ""
-                )
+                "them (every one, failed ones too, each unchanged)"
             )
         settings = ("model", "tools", "tool_choice", "max_tokens")
         changed = [s for s in settings if getattr(got, s) != getattr(request, s)]
@@ -231,54 +233,8 @@ def check_next_request(fn: Callable[[Request, Reply, list], Request]) -> Result:
         EX1,
         success=(
             "Right: the request just sent, unchanged, then the reply, then one message with "
-            "every result; nothing after a final answer. Every format accepts each one"
-        ),
-    )
-
-
-def _quick_model(run: Trace) -> tuple[int, int]:
-    """The quick model's a (first request's size) and d (growth per turn) of a run."""
-    sent = [step.reply.usage.input_tokens for step in run.steps]
-    return sent[0], round((sent[-1] - sent[0]) / (len(sent) - 1))
-
-
-def crossover(a: int, d: int) -> int:
-    """The fewest turns n for which the quick model's growth part, d·n(n−1)/2, is more than
-    its first-request part, n·a (for d > 0)."""
-    n = 1
-    while d * n * (n - 1) / 2 <= n * a:
-        n += 1
-    return n
-
-
-def check_crossover(answer: Any, run: Trace) -> Result:
-    """From how many turns on the history sent again is more than half of a ticket's input."""
-    a, d = _quick_model(run)
-    expected = crossover(a, d)
-    value = as_number(answer)
-    info = {"kind": "number", "expected": expected, "tolerance": Decimal(0)}
-    if value is not None and value != expected and value == value.to_integral_value():
-        n = int(value)
-        if n >= 1:
-            growth, first = d * n * (n - 1) // 2, n * a
-            if growth > first:
-                what = (
-                    f"at {n} turns the growth part ({growth:,}) is already more than n·a "
-                    f"({first:,}); is it at fewer turns too?"
-                )
-            else:
-                what = f"at {n} turns the growth part ({growth:,}) is not more than n·a ({first:,})"
-            return not_yet(EX3, what, **info)
-    past = len(run.steps) >= expected
-    return check_number(
-        answer,
-        expected,
-        EX3,
-        success=(
-            f"Right: {expected} turns. From there on, most of what a ticket bills is the history "
-            f"sent again, and this {len(run.steps)}-turn run is "
-            f"{'already there' if past else 'not there yet'}: on long tickets, shortening the "
-            "history (compaction) saves far more than trimming the system prompt."
+            "every result, in the calls' order; nothing after a final answer. Every format "
+            "accepts each one"
         ),
     )
 
@@ -369,27 +325,26 @@ def _compaction_problem(
                 "what its turn added (as compact_ticket builds it). Compacting each request on "
                 "its own drops, turn after turn, messages your summary never covered"
             )
-    run_messages = requests[first].messages
-    summary = "\n".join(
-        m.text for m in out[first].messages if m.role == "user" and m not in run_messages
-    )
-    tested = any(
-        call.name == "run_tests" for m in requests[first].messages for call in m.tool_calls
-    )
+    kept = out[first].messages
+    replaced = [m for m in requests[first].messages[1:] if m not in kept]
+    sent = requests[first].messages
+    summary = "\n".join(m.text for m in kept if m.role == "user" and m not in sent)
+    tested = any(call.name == "run_tests" for m in replaced for call in m.tool_calls)
     outcome = _reported_outcome(summary)
     if outcome and not tested:
         return (
-            f"your summary, from request {first + 1} on, reports a test result "
-            f"({outcome.group(0)!r}), but at that point no test had run yet: the model would "
-            "read what it had not been shown: the trace becomes fiction (see 'The history is "
-            "yours to edit'). Compact later, or summarise only what those turns showed"
+            f"your summary, from request {first + 1} (numbered from 1) on, reports a test "
+            f"result ({outcome.group(0)!r}), but no test had run in the turns it replaces: "
+            "where a test ran in a turn you keep, the model reads its output there; where none "
+            "had run yet, the model reads what it was never shown (the trace becomes fiction, "
+            "see 'The history is yours to edit'). Summarise only what the replaced turns showed"
         )
-    ahead = _names_from_later(summary, requests[first], requests[-1])
+    ahead = _names_from_later(summary, [requests[first].messages[0], *replaced], requests[-1])
     if ahead:
         return (
-            f"your summary, from request {first + 1} on, names {ahead[0]!r}, which the run "
-            "only showed in a later turn: the model would read what it had not been shown yet "
-            "(the trace becomes fiction). Summarise only what the turns it replaces showed"
+            f"your summary, from request {first + 1} (numbered from 1) on, names {ahead[0]!r}, "
+            "which the run only showed in a later turn, not in the turns it replaces. "
+            "Summarise only what the replaced turns showed"
         )
     return ""
 
@@ -398,12 +353,13 @@ def _compaction_problem(
 _NAME_LIKE = re.compile(r"[A-Za-z][\w./:-]*\w")
 
 
-def _names_from_later(summary: str, replaced: Request, last: Request) -> list[str]:
-    """Names in ``summary`` that the run first showed after ``replaced`` was sent: absent from
-    that request (its messages and tools), present in the run's last request."""
+def _names_from_later(summary: str, replaced: list, last: Request) -> list[str]:
+    """Names in ``summary`` that the replaced messages (with the system prompt) and the tools
+    never showed, and that the run's last request holds (a later turn showed them)."""
     import json
 
-    seen = json.dumps(replaced.to_json(), ensure_ascii=False)
+    shown = [m.to_json() for m in replaced] + [t.to_json() for t in last.tools]
+    seen = json.dumps(shown, ensure_ascii=False)
     later = json.dumps(last.to_json(), ensure_ascii=False)
     names = [
         w for w in _NAME_LIKE.findall(summary) if re.search(r"\d|_|\.\w|[a-z][A-Z]", w) or "-" in w

@@ -24,12 +24,15 @@ from helpers.messages import Request, Tool
 EX1 = Exercise(
     "05.1",
     look="the cell under 'Nine tools or fourteen': what it puts beside the ticket's own "
-    "requests to compare, and what a ticket's input tokens are made of.",
+    "requests to compare; and, for the budget, the parts of a definition under 'Which parts of "
+    "a definition cost', with the rendering under 'What the model sees'.",
     idea="every tool definition rides on every request of a ticket, called or not, in the form "
-    "the model reads (the rendering shown under 'What the model sees', not the JSON you "
-    "wrote); the ticket pays for yours as many times as it has requests.",
+    "the model reads (not the JSON you wrote); the ticket pays for yours as many times as it "
+    "has requests. To fit a budget, keep what the model needs to call the tool right and look "
+    "at which part of yours costs the most.",
     example="a tool of 50 tokens added to a ticket of 3 requests adds 150 input tokens, even if "
-    "the agent never calls it.",
+    "the agent never calls it; one of 70 tokens over a budget of 50 must lose 20, and the "
+    "check's parts say where they are.",
 )
 EX2 = Exercise(
     "05.2",
@@ -81,8 +84,35 @@ def provider_refusal(tool: Tool, others: list[Tool]) -> str:
     return ""
 
 
-def check_added_tool(answer: int, my_tool: Any, requests: list[Request], model: str) -> Result:
-    """How many more input tokens the ticket sends with the learner's own tool added."""
+def _return_tool_problem(tool: Tool) -> str:
+    """What keeps ``tool`` from being a usable start_return ('' when nothing does): the model
+    must know when to call it and be able to fill an order id and a reason from a fixed list."""
+    words = len(tool.description.split())
+    if words < 5:
+        return (
+            f"my_tool's description has {words} word(s): the model decides when to call a tool "
+            "from its description, so say what it does (and when) in a sentence"
+        )
+    props = tool.parameters.get("properties", {}) if isinstance(tool.parameters, dict) else {}
+    required = tool.parameters.get("required", []) if isinstance(tool.parameters, dict) else []
+    missing = [p for p in ("order_id", "reason") if p not in props or p not in required]
+    if missing:
+        return (
+            f"my_tool does not require {' and '.join(missing)}: a return needs the order and "
+            "its reason, so both are properties, and both required"
+        )
+    enum = props["reason"].get("enum") if isinstance(props["reason"], dict) else None
+    if not isinstance(enum, list) or len(enum) < 3:
+        return "my_tool's reason is not a fixed list of at least three values (an enum)"
+    return ""
+
+
+def check_added_tool(
+    answer: int, my_tool: Any, requests: list[Request], model: str, budget: int | None = None
+) -> Result:
+    """How many more input tokens the ticket sends with the learner's own tool added; with a
+    ``budget``, the tool must also be a usable start_return adding at most that many tokens
+    to each request (a refusal names the tool's parts, so the learner sees what to trim)."""
     from helpers.cost import project_ticket, with_tools
     from helpers.examples import sundry
 
@@ -105,6 +135,21 @@ def check_added_tool(answer: int, my_tool: Any, requests: list[Request], model: 
     tools = [*sundry.TOOLS, my_tool]
     more = sum(count(r).total for r in with_tools(requests, tools))
     expected = more - sum(count(r).total for r in requests)
+    if budget is not None:
+        unusable = _return_tool_problem(my_tool)
+        if unusable:
+            return not_yet(EX1, unusable, kind="number", expected=expected, tolerance=Decimal(0))
+        per = expected // len(requests)
+        if per > budget:
+            from helpers.tokens import tool_parts
+
+            part = tool_parts([my_tool], model)[0][0]
+            what = (
+                f"my_tool adds {per} tokens to every request, over the budget of {budget}; "
+                f"its parts: description {part.description}, name line {part.signature}, "
+                f"parameters {part.parameters} (the rest is framing)"
+            )
+            return not_yet(EX1, what, kind="number", expected=expected, tolerance=Decimal(0))
     before = project_ticket(requests, model, caching=False).total_usd
     after = project_ticket(with_tools(requests, tools), model, caching=False).total_usd
     slip = _added_tool_slip(answer, my_tool, len(requests), expected, model)
@@ -225,8 +270,9 @@ def _pick_judge(request: Request, wanted: list[str]) -> Any:
             why = [n for n in lost if n in called]
             if why:
                 return (
-                    f"{why} left the list, but the history already called it: the model would "
-                    "read a call to a tool the request no longer defines"
+                    f"{why} left the list, but the history already called "
+                    f"{'it' if len(why) == 1 else 'them'}: the model would read a call to a "
+                    "tool the request no longer defines"
                 )
             return f"{lost} was wanted, and is not in the picked list"
         extra = [n for n in names if n not in {t.name for t in keep}]

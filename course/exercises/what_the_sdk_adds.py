@@ -75,6 +75,7 @@ RETRY_CASES: list[tuple[str, int, dict[str, str], int]] = [
     ("a 503 with x-should-retry: false", 503, {"x-should-retry": "false"}, 0),
     ("a 502 after two retries already", 502, {}, 2),
     ("a 404 (no such model)", 404, {}, 0),
+    ("a 429 whose retry-after says 90 seconds", 429, {"retry-after": "90"}, 0),
 ]
 
 
@@ -119,6 +120,12 @@ def _retry_judge(status: int, headers: dict[str, str], done: int) -> Callable[[A
             if got is None:
                 return None
             return f"your function waits {got!r} and tries again, and the SDK gives up here"
+        if got is None and expected[0] == expected[1] > 60:
+            return (
+                f"your function gives up, and the installed SDK ({_sdk_version()}) waits the "
+                f"{expected[0]:g} s the server asked for: its limit on a server's wait is not "
+                "the one older versions had (check the number the lesson gives)"
+            )
         if got is None or got is True:
             return f"your function gave {got!r}, and the SDK tries again here, after a wait"
         if isinstance(got, bool) or not isinstance(got, int | float):
@@ -129,6 +136,12 @@ def _retry_judge(status: int, headers: dict[str, str], done: int) -> Callable[[A
         return f"your function waits {got!r} s, and the SDK waits {_wait(low, high)}"
 
     return judge
+
+
+def _sdk_version() -> str:
+    import openai
+
+    return f"openai {openai.__version__}"
 
 
 def _wait(low: float, high: float) -> str:
