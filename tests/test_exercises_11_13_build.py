@@ -555,3 +555,27 @@ def test_13_2_a_wrapper_named_and_described_by_hand_still_sends_its_own_paramete
 
     told = ex13.check_fixed_agent(named_by_hand, system_text, [Broken()], logged_tool="get_order")
     assert not told and "takes a wrapper's parameters (args)" in told.message, told.message
+
+
+# ---- the third walk (issue 33): the same mistakes told the same way, whatever the code's shape --
+
+
+def test_12_1_returning_none_gets_the_same_diagnosis_as_raising(baseline):
+    def nine_tools_or_none(scenario, budget):  # the walk's code: a five-tool ticket given nine
+        tries = [
+            scenario,
+            replace(scenario, caching=True),
+            replace(scenario, caching=True, tools=9),
+        ]
+        tries += [
+            replace(tries[-1], compact_at=k, keep_last=4)
+            for k in range(scenario.requests - 1, 0, -1)
+        ]
+        for design in tries:
+            if cost_scenario(design).per_ticket <= budget:
+                return design
+        return None
+
+    result = ex12.check_fit_budget(nine_tools_or_none, baseline)
+    _refused(result, "(a long ticket with five tools", "returned None, and a design within")
+    assert "fewer than nine, and keeps its own 5" in result.message, result.message
