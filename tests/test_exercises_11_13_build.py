@@ -579,3 +579,19 @@ def test_12_1_returning_none_gets_the_same_diagnosis_as_raising(baseline):
     result = ex12.check_fit_budget(nine_tools_or_none, baseline)
     _refused(result, "(a long ticket with five tools", "returned None, and a design within")
     assert "fewer than nine, and keeps its own 5" in result.message, result.message
+
+
+def test_11_1_the_third_hint_is_an_example_of_the_failing_case():
+    for wrong, example in (
+        (every_error_but_unknown_tools, "the table has no function for needs two results"),
+        (one_per_tool_name, "exactly one result"),
+    ):
+        exercises.reset()
+        for _ in range(3):
+            result = ex11.check_dispatch(wrong)
+        assert "A smaller example:" in result.message and example in result.message, result.message
+        assert "if lookup('B') raises" not in result.message, result.message
+    exercises.reset()
+    for _ in range(3):
+        result = ex11.check_dispatch(errors_as_plain_text)  # a raising tool: the exercise's own
+    assert "if lookup('B') raises" in result.message, result.message

@@ -411,9 +411,11 @@ def dispatch_cases() -> list:
 def check_dispatch(answer_calls: Any) -> Result:
     """``answer_calls(reply, tools)``: the tool results answering every call of ``reply`` (an
     assistant message), running each with the function of that name in ``tools``."""
+    from dataclasses import replace
+
     from course.exercises import check_cases
 
-    return check_cases(
+    result = check_cases(
         answer_calls,
         dispatch_cases(),
         EX_DISPATCH,
@@ -421,6 +423,44 @@ def check_dispatch(answer_calls: Any) -> Result:
         "and accepted by all four providers' rules. This is the step inside every agent loop; "
         "yours could replace run_tool's dispatch",
     )
+    shown = f"A smaller example: {EX_DISPATCH.example}"
+    if result or shown not in result.message:
+        return result
+    # The third hint: a smaller example of the mistake the failing case shows, where one fits.
+    for sign, example in _DISPATCH_EXAMPLES:
+        if sign in result.message:
+            return replace(
+                result, message=result.message.replace(shown, f"A smaller example: {example}")
+            )
+    return result
+
+
+#: Smaller examples for 11.1's third hint, by what the failing case's name or reason says (the
+#: first that matches; otherwise the exercise's own example, a tool that raises).
+_DISPATCH_EXAMPLES = [
+    (
+        "does not name the tool",
+        "a reply calling a tool find that the table has no function for gets one result, "
+        "flagged as an error, whose text names find.",
+    ),
+    (
+        "no function",
+        "a reply calling lookup('A') and a tool find that the table has no function for needs "
+        "two results: the one for find is flagged as an error and names find, the one for 'A' "
+        "carries what lookup returned.",
+    ),
+    (
+        "the results answer the ids",
+        "a reply calling lookup('B') with id x9 and then lookup('A') with id a1 needs the result "
+        "for x9 first: the order of the calls in the reply, not of their names or ids.",
+    ),
+    (
+        " in the reply",
+        "a reply holding a reasoning block, one text block and one call to lookup('A') needs "
+        "exactly one result: the other blocks are already in the history, and two calls of the "
+        "same tool need two.",
+    ),
+]
 
 
 # ---- 11.3: how a run ended, told from its trace ----------------------------------------------
