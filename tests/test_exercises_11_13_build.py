@@ -595,3 +595,26 @@ def test_11_1_the_third_hint_is_an_example_of_the_failing_case():
     for _ in range(3):
         result = ex11.check_dispatch(errors_as_plain_text)  # a raising tool: the exercise's own
     assert "if lookup('B') raises" in result.message, result.message
+
+
+def test_11_2_returning_the_groups_themselves_is_told_a_list_of_statuses_is_expected():
+    from helpers.examples import crash_triage
+    from helpers.loop import run
+    from standin import LocalProvider
+
+    model = default_model("openai")
+    with LocalProvider(scenario="crash-triage") as provider:
+
+        def diagnose(report):
+            workspace = crash_triage.Workspace()
+            trace = run(
+                crash_triage.opening(model, report),
+                lambda call: crash_triage.run_tool(call, workspace),
+                format="openai-chat",
+                base_url=provider.url,
+                finish=crash_triage.FINISH,
+            )
+            return trace.finish.arguments["groups"]
+
+        told = ex11.check_structured_finish(diagnose, provider)
+    _refused(told, "diagnose returned [{", "a list of strings is expected")
