@@ -618,3 +618,21 @@ def test_11_2_returning_the_groups_themselves_is_told_a_list_of_statuses_is_expe
 
         told = ex11.check_structured_finish(diagnose, provider)
     _refused(told, "diagnose returned [{", "a list of strings is expected")
+
+
+def test_13_2_every_logger_line_is_captured_by_the_check(capsys):
+    Agent, search_orders, get_order, logged, logged_well = _agents()
+    system_text = ex13.AUDIT_PROMPT
+
+    class Broken:
+        model = default_model("openai")
+        request = Request("m", [system(system_text)], [])
+
+    def both_logged(model):  # the first run calls search_orders: its line is the check's too
+        tools = [logged_well(search_orders), logged_well(get_order)]
+        return Agent(model, instructions=system_text, tools=tools)
+
+    capsys.readouterr()
+    told = ex13.check_fixed_agent(both_logged, system_text, [Broken()], logged_tool="get_order")
+    assert told, told.message
+    assert "tool call:" not in capsys.readouterr().out
