@@ -166,6 +166,9 @@ class LabResult:
             lines.append("not counted: its tool-use system prompt (size not published)")
         if "min_tokens" in info.cache.get("contested", {}):  # the ticket's notes say why
             lines.append(f"cache minimum {info.cache['min_tokens']:,} tokens: contested, assumed")
+        elif "min_tokens" in info.cache.get("secondhand", {}):  # no provider page says it
+            minimum = info.cache["min_tokens"]
+            lines.append(f"cache minimum {minimum:,} tokens: secondhand, not the provider's page")
         return lines
 
 

@@ -555,3 +555,84 @@ def test_13_2_a_wrapper_named_and_described_by_hand_still_sends_its_own_paramete
 
     told = ex13.check_fixed_agent(named_by_hand, system_text, [Broken()], logged_tool="get_order")
     assert not told and "takes a wrapper's parameters (args)" in told.message, told.message
+
+
+# ---- the third walk (issue 33): the same mistakes told the same way, whatever the code's shape --
+
+
+def test_12_1_returning_none_gets_the_same_diagnosis_as_raising(baseline):
+    def nine_tools_or_none(scenario, budget):  # the walk's code: a five-tool ticket given nine
+        tries = [
+            scenario,
+            replace(scenario, caching=True),
+            replace(scenario, caching=True, tools=9),
+        ]
+        tries += [
+            replace(tries[-1], compact_at=k, keep_last=4)
+            for k in range(scenario.requests - 1, 0, -1)
+        ]
+        for design in tries:
+            if cost_scenario(design).per_ticket <= budget:
+                return design
+        return None
+
+    result = ex12.check_fit_budget(nine_tools_or_none, baseline)
+    _refused(result, "(a long ticket with five tools", "returned None, and a design within")
+    assert "fewer than nine, and keeps its own 5" in result.message, result.message
+
+
+def test_11_1_the_third_hint_is_an_example_of_the_failing_case():
+    for wrong, example in (
+        (every_error_but_unknown_tools, "the table has no function for needs two results"),
+        (one_per_tool_name, "exactly one result"),
+    ):
+        exercises.reset()
+        for _ in range(3):
+            result = ex11.check_dispatch(wrong)
+        assert "A smaller example:" in result.message and example in result.message, result.message
+        assert "if lookup('B') raises" not in result.message, result.message
+    exercises.reset()
+    for _ in range(3):
+        result = ex11.check_dispatch(errors_as_plain_text)  # a raising tool: the exercise's own
+    assert "if lookup('B') raises" in result.message, result.message
+
+
+def test_11_2_returning_the_groups_themselves_is_told_a_list_of_statuses_is_expected():
+    from helpers.examples import crash_triage
+    from helpers.loop import run
+    from standin import LocalProvider
+
+    model = default_model("openai")
+    with LocalProvider(scenario="crash-triage") as provider:
+
+        def diagnose(report):
+            workspace = crash_triage.Workspace()
+            trace = run(
+                crash_triage.opening(model, report),
+                lambda call: crash_triage.run_tool(call, workspace),
+                format="openai-chat",
+                base_url=provider.url,
+                finish=crash_triage.FINISH,
+            )
+            return trace.finish.arguments["groups"]
+
+        told = ex11.check_structured_finish(diagnose, provider)
+    _refused(told, "diagnose returned [{", "a list of strings is expected")
+
+
+def test_13_2_every_logger_line_is_captured_by_the_check(capsys):
+    Agent, search_orders, get_order, logged, logged_well = _agents()
+    system_text = ex13.AUDIT_PROMPT
+
+    class Broken:
+        model = default_model("openai")
+        request = Request("m", [system(system_text)], [])
+
+    def both_logged(model):  # the first run calls search_orders: its line is the check's too
+        tools = [logged_well(search_orders), logged_well(get_order)]
+        return Agent(model, instructions=system_text, tools=tools)
+
+    capsys.readouterr()
+    told = ex13.check_fixed_agent(both_logged, system_text, [Broken()], logged_tool="get_order")
+    assert told, told.message
+    assert "tool call:" not in capsys.readouterr().out

@@ -108,12 +108,16 @@ def test_a_cache_not_modelled_prices_no_cached_tokens_and_says_so():
     assert f"gpt-6-luna: no prompt cache modelled: {why}" in ticket.notes
 
 
-def test_sonnet_5_5_assumes_sonnet_5s_cache_minimum_and_says_so():
+def test_sonnet_5_5_cache_minimum_is_512_and_says_it_is_secondhand():
+    """512 as OpenRouter's Claude 5.5 migration guide states it (walk c3): not Anthropic's page,
+    so the terms say where it comes from."""
     from helpers.cost import cache_terms
 
-    assert model_info("claude-sonnet-5-5").cache["min_tokens"] == 1024
-    contested = [line for line in cache_terms("claude-sonnet-5-5") if "contested" in line]
-    assert contested and "not published" in contested[0] and "Sonnet 5's" in contested[0]
+    assert model_info("claude-sonnet-5-5").cache["min_tokens"] == 512
+    terms = cache_terms("claude-sonnet-5-5")
+    assert not [line for line in terms if "contested" in line]
+    secondhand = [line for line in terms if line.startswith("secondhand (min_tokens = 512)")]
+    assert secondhand and "OpenRouter" in secondhand[0] and "Anthropic" in secondhand[0]
 
 
 def test_current_models_are_the_newest_generation_and_priced():

@@ -117,9 +117,10 @@ def _finish_refused(provider: Any) -> bool:
     return bool(exchanges) and NEVER_FILED in json.dumps(exchanges[-1].request_json)
 
 
-def _workspace_from_outside(fn: Any) -> str:
+def _workspace_from_outside(fn: Any) -> tuple[str, Any]:
     """The name of a crash-triage Workspace that ``fn`` reads from outside its body (a global,
-    a closure variable or a default argument), '' if none: one Workspace for every report."""
+    a closure variable or a default argument) and that Workspace, ('', None) if none: one
+    Workspace for every report."""
     import types
 
     from helpers.examples.crash_triage import Workspace
@@ -130,10 +131,11 @@ def _workspace_from_outside(fn: Any) -> str:
 
     code = getattr(fn, "__code__", None)
     if code is None:
-        return ""
+        return "", None
     for name in sorted(names(code)):
-        if isinstance(getattr(fn, "__globals__", {}).get(name), Workspace):
-            return f"the global {name!r}"
+        held = getattr(fn, "__globals__", {}).get(name)
+        if isinstance(held, Workspace):
+            return f"the global {name!r}", held
     cells = getattr(fn, "__closure__", None) or ()
     for name, cell in zip(code.co_freevars, cells, strict=False):
         try:
@@ -141,10 +143,21 @@ def _workspace_from_outside(fn: Any) -> str:
         except ValueError:  # a variable not assigned yet
             continue
         if isinstance(held, Workspace):
-            return f"{name!r} (from the code around it)"
-    if any(isinstance(d, Workspace) for d in getattr(fn, "__defaults__", None) or ()):
-        return "a default argument"
-    return ""
+            return f"{name!r} (from the code around it)", held
+    for held in getattr(fn, "__defaults__", None) or ():
+        if isinstance(held, Workspace):
+            return "a default argument", held
+    return "", None
+
+
+def _changed_files(workspace: Any) -> list[str]:
+    """The paths whose text in ``workspace`` differs from a fresh checkout's."""
+    from helpers.examples.crash_triage import Workspace
+
+    fresh = Workspace().files
+    return sorted(
+        p for p in set(fresh) | set(workspace.files) if fresh.get(p) != workspace.files.get(p)
+    )
 
 
 def check_structured_finish(diagnose: Any, provider: Any) -> Result:
@@ -159,10 +172,11 @@ def check_structured_finish(diagnose: Any, provider: Any) -> Result:
         return check_value(diagnose, None, EX2, success="")
     if not callable(diagnose):
         return not_yet(EX2, f"{type(diagnose).__name__} is not a function", **info)
-    outside = _workspace_from_outside(diagnose)
+    outside, shared = _workspace_from_outside(diagnose)
     for name, report in crash_triage.CRASH_REPORTS.items():
         want, requests, filed = expected[name]
         before = len(provider.recorder)
+        changed = _changed_files(shared) if shared is not None else []  # by an earlier run
         try:
             got = diagnose(report)
         except Exception as err:  # the learner's code: report it, don't crash the notebook
@@ -191,17 +205,27 @@ def check_structured_finish(diagnose: Any, provider: Any) -> Result:
             return not_yet(
                 EX2,
                 f"diagnose uses {outside}, one Workspace made outside it for every report, so "
-                f"on {name!r} the run saw the files changed and the issues filed by an earlier "
-                f"run (the issue tracker answered {', '.join(issues) or 'nothing'} where a "
-                f"fresh workspace answers {', '.join(filed)}). Each report needs a workspace of "
-                "its own, made inside diagnose (sharing only its issue tracker is fine, as the "
-                "batch cell does)",
+                f"on {name!r} the run started from "
+                + (
+                    f"files an earlier run had changed ({', '.join(changed)}), not the checkout"
+                    if changed
+                    else "what an earlier run left in that Workspace, not a fresh checkout"
+                )
+                + ". Each report needs a workspace of its own, made inside diagnose (sharing "
+                "only its issue tracker is fine, as the batch cell does)",
                 **info,
             )
         if isinstance(got, tuple):  # "each group's status": a tuple of them is as good
             got = list(got)
         if got != want:
             shown = repr(got) if len(repr(got)) <= 60 else repr(got)[:57] + "..."
+            if not isinstance(got, list) or not all(isinstance(g, str) for g in got):
+                return not_yet(
+                    EX2,
+                    f"for {name!r} diagnose returned {shown}: a list of strings is expected, "
+                    "each group's status and nothing else",
+                    **info,
+                )
             return not_yet(EX2, f"for {name!r} diagnose returned {shown}", **info)
     return Result(
         True,
@@ -411,9 +435,11 @@ def dispatch_cases() -> list:
 def check_dispatch(answer_calls: Any) -> Result:
     """``answer_calls(reply, tools)``: the tool results answering every call of ``reply`` (an
     assistant message), running each with the function of that name in ``tools``."""
+    from dataclasses import replace
+
     from course.exercises import check_cases
 
-    return check_cases(
+    result = check_cases(
         answer_calls,
         dispatch_cases(),
         EX_DISPATCH,
@@ -421,6 +447,44 @@ def check_dispatch(answer_calls: Any) -> Result:
         "and accepted by all four providers' rules. This is the step inside every agent loop; "
         "yours could replace run_tool's dispatch",
     )
+    shown = f"A smaller example: {EX_DISPATCH.example}"
+    if result or shown not in result.message:
+        return result
+    # The third hint: a smaller example of the mistake the failing case shows, where one fits.
+    for sign, example in _DISPATCH_EXAMPLES:
+        if sign in result.message:
+            return replace(
+                result, message=result.message.replace(shown, f"A smaller example: {example}")
+            )
+    return result
+
+
+#: Smaller examples for 11.1's third hint, by what the failing case's name or reason says (the
+#: first that matches; otherwise the exercise's own example, a tool that raises).
+_DISPATCH_EXAMPLES = [
+    (
+        "does not name the tool",
+        "a reply calling a tool find that the table has no function for gets one result, "
+        "flagged as an error, whose text names find.",
+    ),
+    (
+        "no function",
+        "a reply calling lookup('A') and a tool find that the table has no function for needs "
+        "two results: the one for find is flagged as an error and names find, the one for 'A' "
+        "carries what lookup returned.",
+    ),
+    (
+        "the results answer the ids",
+        "a reply calling lookup('B') with id x9 and then lookup('A') with id a1 needs the result "
+        "for x9 first: the order of the calls in the reply, not of their names or ids.",
+    ),
+    (
+        " in the reply",
+        "a reply holding a reasoning block, one text block and one call to lookup('A') needs "
+        "exactly one result: the other blocks are already in the history, and two calls of the "
+        "same tool need two.",
+    ),
+]
 
 
 # ---- 11.3: how a run ended, told from its trace ----------------------------------------------

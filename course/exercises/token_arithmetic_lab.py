@@ -353,36 +353,33 @@ def _judge_design(ticket: LabScenario, budget: Decimal) -> Any:
     possible = _fits_at_all(ticket, budget)
     want = fitted(ticket, budget)
 
+    def no_design(what: str) -> str:
+        """Why giving no design (``what``: returned None, raised ...) is wrong, if one fits."""
+        if ticket.tools < NINE and not _fits_at_all(replace(ticket, tools=NINE), budget):
+            return (
+                f"your function {what}, and a design within ${budget:.6f} exists: "
+                f"this ticket sends {ticket.tools} tools, fewer than nine, and keeps its own "
+                f"{ticket.tools} (trimming to nine only ever removes tools)"
+            )
+        if _cost(want) == budget:
+            return (
+                f"your function {what}, and a design costs exactly the budget, "
+                f"${budget:.6f}: the brief says at most"
+            )
+        return f"your function {what}, and a design within ${budget:.6f} exists"
+
     def judge(got: Any) -> str | None:
         if isinstance(got, NothingReturned):
             if possible:
-                return (
-                    "your function returned None: every path should end in a `return` with "
-                    "the design"
-                )
+                return no_design("returned None")
             return (
                 f"your function returned None, and no design of the brief costs ${budget:.6f} "
                 "or less: the brief asks for a ValueError then (raised, not returned), so the "
                 "caller cannot mistake it for a design"
             )
         if isinstance(got, NoDesign):
-            if (
-                possible
-                and ticket.tools < NINE
-                and not _fits_at_all(replace(ticket, tools=NINE), budget)
-            ):
-                return (
-                    f"your function raised {got!r}, and a design within ${budget:.6f} exists: "
-                    f"this ticket sends {ticket.tools} tools, fewer than nine, and keeps its own "
-                    f"{ticket.tools} (trimming to nine only ever removes tools)"
-                )
-            if possible and _cost(want) == budget:
-                return (
-                    f"your function raised {got!r}, and a design costs exactly the budget, "
-                    f"${budget:.6f}: the brief says at most"
-                )
             if possible:
-                return f"your function raised {got!r}, and a design within ${budget:.6f} exists"
+                return no_design(f"raised {got!r}")
             return None
         if not possible and isinstance(got, LabScenario):
             return (

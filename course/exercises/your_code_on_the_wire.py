@@ -287,7 +287,7 @@ def _unlogged(fixed_agent: Callable[[Any], Any], model_name: str, tool: str) -> 
     if tool not in printed.getvalue():
         return (
             f"asked {ORDER_QUESTION!r}, the model called {tool}, and nothing was printed: the "
-            "team's logger never saw that call (every tool call is to stay logged)"
+            "logger never saw that call (every tool call is to stay logged)"
         )
     return None
 
@@ -301,7 +301,11 @@ def check_fixed_agent(
 ) -> Result:
     """Build the learner's agent under a fresh capture, run it, and read what it sent. With
     ``logged_tool``, run it again on a question that calls that tool and require the team's
-    logger to print a line naming it (the lesson asks for every call still logged)."""
+    logger to print a line naming it (the lesson asks for every call still logged). What the
+    agent prints is captured, not shown."""
+    import contextlib
+    import io
+
     from standin.capturing import capture
 
     info = {"kind": "function", "expected": "no problems on the wire"}
@@ -309,7 +313,8 @@ def check_fixed_agent(
         return _blank(EX2, **info)
     if not callable(fixed_agent):
         return not_yet(EX2, f"{fixed_agent!r} is not a function", **info)
-    with capture() as seen:
+    printed = io.StringIO()  # a logger's lines are the check's to read, not the cell's output
+    with capture() as seen, contextlib.redirect_stdout(printed):
         try:
             agent = build_and_run(fixed_agent, broken[0].model)
         except Exception as err:  # the learner's code: report it, never crash the notebook

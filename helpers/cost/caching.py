@@ -103,7 +103,8 @@ def _dollars(usd: Decimal) -> str:
 
 def cache_terms(model: str | ModelInfo) -> list[str]:
     """The cache's terms for ``model`` in words: price of a cached token, lifetime, best effort,
-    and any contested figure with both sources (from ``data/models.json`` and genai-prices)."""
+    any contested figure with both sources, and any figure known only secondhand (from
+    ``data/models.json`` and genai-prices)."""
     info = info_for(model)
     rule = info.cache
     if rule.get("kind", "none") == "none":
@@ -112,6 +113,7 @@ def cache_terms(model: str | ModelInfo) -> list[str]:
     r = rates(info)
     write = f", cache write ${_dollars(r['cache_write'])}" if "cache_write" in r else ""
     contested = (rule.get("contested") or {}).items()
+    secondhand = (rule.get("secondhand") or {}).items()
     return [
         f"cached input ${_dollars(r['cached_input'])} per million tokens"
         f" (uncached ${_dollars(r['input'])}"
@@ -119,6 +121,7 @@ def cache_terms(model: str | ModelInfo) -> list[str]:
         f"cache lifetime: {rule.get('lifetime', 'not documented')}",
         f"best effort: {rule.get('best_effort', 'no provider guarantees a hit')}",
         *(f"contested ({key} = {rule.get(key)}): {why}" for key, why in contested),
+        *(f"secondhand ({key} = {rule.get(key)}): {why}" for key, why in secondhand),
     ]
 
 
