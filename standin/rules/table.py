@@ -311,6 +311,18 @@ def _spellings_rows() -> list[RuleRow]:
 
 
 ROWS += _spellings_rows()
+
+
+def _header_rows() -> list[RuleRow]:
+    """A header the API requires (``standin.provider.keys``; the local provider checks it)."""
+    from standin.provider import keys
+
+    text, source = keys.ANTHROPIC_NO_VERSION, keys.ANTHROPIC_NO_VERSION_SOURCE
+    checked = keys.ANTHROPIC_NO_VERSION_CHECKED
+    return [RuleRow("anthropic", "version-header-missing", "refused", text, source, checked)]
+
+
+ROWS += _header_rows()
 ROWS += shared_rows(RuleRow, SHARED_CHECKED)
 
 
