@@ -18,6 +18,7 @@ import httpx
 import jsonschema
 import pytest
 
+from helpers.sse import accumulate
 from standin import LocalProvider
 from standin.cli.serve import banner
 from standin.provider.keys import ANTHROPIC_NO_VERSION
@@ -55,19 +56,27 @@ def p():
         yield provider
 
 
-def url(p, provider: str) -> str:
+def url(p, provider: str, stream: bool = False) -> str:
     if provider == "gemini":
-        return f"{p.url}/v1beta/models/{MODELS['gemini']}:generateContent"
+        return p.endpoint("gemini", MODELS["gemini"], stream=stream)
     return p.endpoint(provider)
 
 
-def send(p, provider: str, body: dict, headers: dict | None = None) -> tuple[int, dict]:
-    """POST ``body``; assert ``check`` makes the stand-in's decision on the body as sent."""
+def send(
+    p, provider: str, body: dict, headers: dict | None = None, stream: bool = False
+) -> tuple[int, dict]:
+    """POST ``body`` (streamed: the reply the events add up to); assert ``check`` makes the
+    stand-in's decision on the body as sent."""
     sent = {**HEADERS[provider], **(headers or {})}
-    r = httpx.post(url(p, provider), json=body, headers=sent, timeout=10)
+    if stream and provider != "gemini":
+        body = {**body, "stream": True}
+    r = httpx.post(url(p, provider, stream), json=body, headers=sent, timeout=10)
     betas = tuple(b.strip() for b in sent.get("anthropic-beta", "").split(",") if b.strip())
     result = verdict(body, provider, format=provider, betas=betas)
     assert result.accepted == (r.status_code == 200), (r.status_code, r.text[:300], result)
+    if stream and r.status_code == 200:
+        assert r.headers["content-type"].startswith("text/event-stream")
+        return r.status_code, accumulate(r.content, provider)
     return r.status_code, r.json()
 
 
@@ -131,11 +140,23 @@ def test_gemini_allowed_function_names_in_either_spelling_are_obeyed(p, snake):
     ],
     ids=["camelCase", "snake_case", "response_schema"],
 )
-def test_gemini_structured_output_in_either_spelling_is_json_for_the_schema(p, config):
+@pytest.mark.parametrize("stream", [False, True], ids=["whole", "streamed"])
+def test_gemini_structured_output_in_either_spelling_is_json_for_the_schema(p, config, stream):
     key = "generation_config" if "response_mime_type" in config else "generationConfig"
-    status, reply = send(p, "gemini", _gemini(False, **{key: config}))
+    status, reply = send(p, "gemini", _gemini(False, **{key: config}), stream=stream)
     assert status == 200, reply
     jsonschema.validate(json.loads(text_of("gemini", reply)), PERSON)
+
+
+def test_gemini_limits_and_stop_sequences_in_snake_case_are_obeyed(p):
+    config = {"max_output_tokens": 40, "stop_sequences": ["Paris"]}
+    status, reply = send(p, "gemini", _gemini(False, generation_config=config))
+    assert status == 200 and reply["candidates"][0]["finishReason"] == "STOP"
+    assert "Paris" not in text_of("gemini", reply) and text_of("gemini", reply)
+    config = {"max_output_tokens": 2}
+    status, reply = send(p, "gemini", _gemini(False, generation_config=config))
+    assert reply["candidates"][0]["finishReason"] == "MAX_TOKENS"
+    assert reply["usageMetadata"]["candidatesTokenCount"] == 2
 
 
 def test_gemini_json_mode_without_a_schema_is_a_non_empty_object(p):
@@ -188,10 +209,11 @@ FORMATS = {
 }
 
 
+@pytest.mark.parametrize("stream", [False, True], ids=["whole", "streamed"])
 @pytest.mark.parametrize("case", FORMATS)
-def test_structured_output_in_every_form_is_json_for_the_schema(p, case):
+def test_structured_output_in_every_form_is_json_for_the_schema(p, case, stream):
     provider, body, headers = FORMATS[case]
-    status, reply = send(p, provider, {"model": MODELS[provider], **body}, headers)
+    status, reply = send(p, provider, {"model": MODELS[provider], **body}, headers, stream)
     assert status == 200, reply
     jsonschema.validate(json.loads(text_of(provider, reply)), PERSON)
 
