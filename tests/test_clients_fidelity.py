@@ -148,6 +148,27 @@ def test_gemini_structured_output_in_either_spelling_is_json_for_the_schema(p, c
     jsonschema.validate(json.loads(text_of("gemini", reply)), PERSON)
 
 
+def test_a_litellm_shaped_gemini_body_is_read_in_its_mixed_spellings(p):
+    """LiteLLM writes camelCase containers with snake_case fields inside (its Gemini
+    transformation: ``toolConfig.functionCallingConfig.allowed_function_names``,
+    ``generationConfig.response_mime_type``, ``system_instruction``)."""
+    body = {
+        "system_instruction": {"parts": [{"text": "You are terse."}]},
+        "contents": [{"role": "user", "parts": [{"text": USER}]}],
+        "tools": [{"functionDeclarations": [ORDER, WEATHER]}],
+        "toolConfig": {
+            "functionCallingConfig": {"mode": "ANY", "allowed_function_names": ["get_weather"]}
+        },
+        "generationConfig": {"max_output_tokens": 200},
+    }
+    status, reply = send(p, "gemini", body)
+    assert status == 200 and calls_of("gemini", reply) == ["get_weather"]
+    config = {"response_mime_type": "application/json", "response_json_schema": PERSON}
+    plain = {k: v for k, v in body.items() if k not in ("tools", "toolConfig")}
+    status, reply = send(p, "gemini", {**plain, "generationConfig": config})
+    jsonschema.validate(json.loads(text_of("gemini", reply)), PERSON)
+
+
 def test_gemini_limits_and_stop_sequences_in_snake_case_are_obeyed(p):
     config = {"max_output_tokens": 40, "stop_sequences": ["Paris"]}
     status, reply = send(p, "gemini", _gemini(False, generation_config=config))

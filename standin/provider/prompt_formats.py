@@ -35,10 +35,10 @@ _TRIES = 50
 _RESPOND = re.compile(r"Respond with the corresponding output fields, starting with the field ")
 _FIELD = re.compile(r"`(?:\[\[ ## )?(\w+)(?: ## \]\])?`([^`]*?)(?=, then |, and then |$)")
 _TAG = re.compile(r"<([A-Za-z][\w-]{0,40})>(?:[^<\n]{0,40}</\1>)?\s+tags?\b")
+# every repeat bounded, so a text of many unclosed "<desc>" costs linear time
 _DSPY_TOOL = re.compile(
-    r"\(\d+\) (\w+), whose description is <desc>(.*?)</desc>\.?\s*It takes arguments (\{.*?\})"
-    r"(?: in JSON format)?\.?\s*$",
-    re.S | re.M,
+    r"\(\d+\) (\w+), whose description is <desc>([^<]{0,4000})</desc>\.?[ \t]*"
+    r"It takes arguments (\{[^\n]{0,4000}\})"
 )
 
 
