@@ -321,12 +321,11 @@ def _output_place(body: dict, fmt: str) -> str:
         return "text.format.schema"
     if fmt == "anthropic":
         return "output_config.format.schema" if "output_config" in body else "output_format.schema"
-    config = body.get("generationConfig") if isinstance(body.get("generationConfig"), dict) else {}
-    field = next(
-        (f for f in ("responseJsonSchema", "response_json_schema") if config.get(f)),
-        "responseSchema",
-    )
-    return f"generationConfig.{field}"
+    holder = next((k for k in ("generationConfig", "generation_config") if k in body), None)
+    config = body.get(holder) if holder and isinstance(body.get(holder), dict) else {}
+    spellings = ("responseJsonSchema", "response_json_schema", "responseSchema", "response_schema")
+    field = next((f for f in spellings if config.get(f)), "responseSchema")
+    return f"{holder or 'generationConfig'}.{field}"
 
 
 #: The pairing rules, which the functions era (no ids) is not judged by: a ``role: "function"``
