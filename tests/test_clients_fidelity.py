@@ -385,6 +385,50 @@ def test_dspy_react_field_markers_are_followed_to_the_end(p):
     assert "Shipped on Monday" in second["next_thought"]
 
 
+#: DSPy's JSONAdapter (dspy/adapters/json_adapter.py): JSON mode, the fields named in the user
+#: text, an example object in the system text.
+DSPY_JSON_SYSTEM = (
+    "Your input fields are:\n1. `question` (str):\nYour output fields are:\n1. `reasoning` "
+    "(str):\n2. `answer` (str):\n3. `confidence` (float):\nAll interactions will be structured "
+    "in the following way, with the appropriate values filled in.\n\nInputs will have the "
+    "following structure:\n\n[[ ## question ## ]]\n{question}\n\nOutputs will be a JSON "
+    'object with the following fields.\n\n{\n  "reasoning": "{reasoning}",\n  "answer": '
+    '"{answer}",\n  "confidence": "{confidence}"\n}'
+)
+DSPY_JSON_ASK = (
+    "[[ ## question ## ]]\nWhere is my order SO-48213?\n\nRespond with a JSON object in the "
+    "following order of fields: `reasoning`, then `answer`, then `confidence` (must be formatted "
+    "as a valid Python float)."
+)
+
+
+@pytest.mark.parametrize("json_mode", [True, False], ids=["json_object", "text"])
+def test_dspy_json_adapter_fields_are_one_json_object(p, json_mode):
+    messages = [
+        {"role": "system", "content": DSPY_JSON_SYSTEM},
+        {"role": "user", "content": DSPY_JSON_ASK},
+    ]
+    body = {"model": MODELS["openai-chat"], "messages": messages}
+    if json_mode:
+        body["response_format"] = {"type": "json_object"}
+    status, reply = send(p, "openai-chat", body)
+    value = json.loads(text_of("openai-chat", reply))
+    assert status == 200 and list(value) == ["reasoning", "answer", "confidence"]
+    assert "SO-48213" in value["answer"] and isinstance(value["confidence"], float | int)
+
+
+def test_dspy_predict_with_old_and_new_field_names():
+    from standin.provider.prompt_formats import dspy_fields
+
+    new = "Respond with the corresponding output fields, starting with the field `[[ ## a ## ]]`"
+    assert dspy_fields(new + ", and then ending with the marker for `[[ ## completed ## ]]`.") == [
+        ("a", "")
+    ]
+    old = "Respond with the corresponding output fields, starting with the field `reasoning`, "
+    old += "then `label`, and then ending with the marker for `completed`."
+    assert [name for name, _ in dspy_fields(old)] == ["reasoning", "label"]
+
+
 # --- 3. Anthropic threads: check reads them as the stand-in does --------------------------------
 
 

@@ -22,10 +22,10 @@ Limits and stop sequences: ``routes``.
 first (JSON valid for it); else a format the prompt states (``standin.provider.prompt_formats``:
 DSPy field markers, a JSON schema or example in a text that says JSON, an XML tag), filled the
 same way; JSON mode without a stated schema answers ``{"answer": <the text answer>}``, never an
-empty object. DSPy fields: a ``Literal[...]`` field takes the fitting name (after a tool's
-``observation``, ``finish`` when offered; else the best fit, else the first), a ``dict`` field
-the chosen tool's arguments from its listed schema, other typed fields a value of the type,
-text fields the text answer.
+empty object. DSPy fields (after markers, or the keys of one object for its JSONAdapter): a
+``Literal[...]`` field takes the fitting name (after a tool's ``observation``, ``finish`` when
+offered; else the best fit, else the first), a ``dict`` field the chosen tool's arguments from
+its listed schema, other typed fields a value of the type, text fields the text answer.
 
 *Cannot fill.* Values come from ``schema_values`` within its caps (string, array and object
 sizes, nesting, work, pattern time): arguments are made with the conversation's hints, else
@@ -404,9 +404,12 @@ def _stated_format(
     if not texts:
         return None
     fields = [] if json_mode else prompt_formats.dspy_fields(texts[-1])
+    in_json = prompt_formats.dspy_fields(texts[-1], json=True)
     try:
         if fields:
             return _dspy_answer(fields, texts, answer, hint, budget)
+        if in_json:  # DSPy's JSONAdapter: the same fields, as one JSON object
+            return _dumps(_dspy_values(in_json, texts, answer, hint, budget))
         schema = prompt_formats.stated_schema(texts)
         if schema is not None:
             return _dumps(_json_value(schema, hint, budget))
@@ -439,6 +442,22 @@ def _dspy_answer(
     budget: Budget,
 ) -> str:
     """DSPy's ChatAdapter reply: each field after its marker, ending with ``completed``."""
+    values = _dspy_values(fields, texts, answer, hint, budget)
+    parts = [
+        f"[[ ## {name} ## ]]\n{_MARKER.sub('', v if isinstance(v, str) else _dumps(v))}"
+        for name, v in values.items()  # no marker inside a value
+    ]
+    return "\n\n".join([*parts, "[[ ## completed ## ]]"])
+
+
+def _dspy_values(
+    fields: list[tuple[str, str]],
+    texts: list[str],
+    answer: str,
+    hint: Callable[[str], list[Any]],
+    budget: Budget,
+) -> dict[str, Any]:
+    """Each DSPy output field's value, by the rule in the module docstring."""
     last = texts[-1]
     tools = prompt_formats.dspy_tools("\n".join(texts[:-1]) or last)
     observed = _OBSERVED.findall(last[:_SCAN])
@@ -448,27 +467,25 @@ def _dspy_answer(
     if observed:
         said = f"Here is what I found: {_quote(observed[-1])}."
     chosen: str | None = None
-    parts = []
+    values: dict[str, Any] = {}
     for name, note in fields:
         literal = _LITERAL.search(note)
         typed = _TYPED.search(note)
+        value: Any = said
         if literal:
             names = [str(v) for v in _names(literal.group(1))]
-            chosen = _dspy_choice(names, tools, asked, bool(observed))
-            value: str = chosen
+            chosen = value = _dspy_choice(names, tools, asked, bool(observed))
         elif typed and "dict" in (typed.group(1) or "") and chosen is not None:
             properties = tools.get(chosen, ("", {}))[1]  # DSPy lists no required: fill all
             schema = {"type": "object", "properties": properties, "required": list(properties)}
-            value = _dumps(_arguments(schema, hint, budget) if chosen != "finish" else {})
+            value = _arguments(schema, hint, budget) if chosen != "finish" else {}
         elif typed and typed.group(1) is None:
             schema = prompt_formats.stated_schema([f"json {note}"]) or {}
-            value = _dumps(_json_value(schema, hint, budget))
+            value = _json_value(schema, hint, budget)
         elif typed:
-            value = _dumps(_json_value(_python_type(typed.group(1)), hint, budget))
-        else:
-            value = said
-        parts.append(f"[[ ## {name} ## ]]\n{_MARKER.sub('', value)}")  # no marker inside
-    return "\n\n".join([*parts, "[[ ## completed ## ]]"])
+            value = _json_value(_python_type(typed.group(1)), hint, budget)
+        values[name] = value
+    return values
 
 
 def _names(listed: str) -> list[Any]:

@@ -7,7 +7,9 @@ of each, at most ``_TRIES`` JSON objects tried per text):
 1. *DSPy field markers.* A text saying "Respond with the corresponding output fields, starting
    with the field `[[ ## a ## ]]`, then `[[ ## b ## ]]` ..." (DSPy's ChatAdapter; its older
    form names the fields without markers) asks for those fields, each after its marker, ending
-   with ``[[ ## completed ## ]]``. :func:`dspy_fields` gives ``[(name, type note)]``.
+   with ``[[ ## completed ## ]]``. :func:`dspy_fields` gives ``[(name, type note)]``. "Respond
+   with a JSON object in the following order of fields: `a`, then `b`" (its JSONAdapter) asks
+   for the same fields as the keys of one JSON object.
 2. *JSON.* A text that says "JSON" and holds a JSON object (in a code fence or not): an object
    with ``properties``, ``$schema`` or ``$defs`` is a JSON Schema, any other object is an
    example, read as the schema of its keys and value types (:func:`stated_schema`).
@@ -33,6 +35,7 @@ _SCAN = 200_000
 _TRIES = 50
 
 _RESPOND = re.compile(r"Respond with the corresponding output fields, starting with the field ")
+_RESPOND_JSON = re.compile(r"Respond with a JSON object in the following order of fields: ")
 _FIELD = re.compile(r"`(?:\[\[ ## )?(\w+)(?: ## \]\])?`([^`]*?)(?=, then |, and then |$)")
 _TAG = re.compile(r"<([A-Za-z][\w-]{0,40})>(?:[^<\n]{0,40}</\1>)?\s+tags?\b")
 # every repeat bounded, so a text of many unclosed "<desc>" costs linear time
@@ -42,10 +45,12 @@ _DSPY_TOOL = re.compile(
 )
 
 
-def dspy_fields(text: str) -> list[tuple[str, str]]:
+def dspy_fields(text: str, json: bool = False) -> list[tuple[str, str]]:
     """The output fields a DSPy prompt asks for, with the note after each (``(must be
-    formatted as a valid Python Literal['a', 'b'])``); empty when the text asks for none."""
-    found = _RESPOND.search(text[:_SCAN])
+    formatted as a valid Python Literal['a', 'b'])``); empty when the text asks for none.
+    ``json``: the fields its JSONAdapter asks for as one JSON object ("Respond with a JSON
+    object in the following order of fields: `a`, then `b`")."""
+    found = (_RESPOND_JSON if json else _RESPOND).search(text[:_SCAN])
     if found is None:
         return []
     sentence = text[found.end() : found.end() + 4000].split("\n", 1)[0]
