@@ -247,6 +247,11 @@ def _beyond(profile: str) -> str:
     from standin.known_fields import ACCEPTED_BEYOND_THE_SDK
 
     names = [path for (endpoint, path) in ACCEPTED_BEYOND_THE_SDK if endpoint == profile]
+    names += [  # Anthropic's beta endpoint: fields accepted only with an anthropic-beta header
+        f"{path} (with its anthropic-beta header; from client source, not a recording)"
+        for (endpoint, path) in ACCEPTED_BEYOND_THE_SDK
+        if endpoint == f"{profile}-beta" and path not in names
+    ]
     if not names:
         return ""
     return (
