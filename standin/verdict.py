@@ -144,7 +144,14 @@ def verdict(
         place = _place_in(len(chain), "messages")
     threaded = fmt in ("openai-responses", "anthropic")
     unseen = stored if threaded and chain is None and stored else None
-    return _verdict(body, profile, fmt, place, unseen, (betas, version))
+    result = _verdict(body, profile, fmt, place, unseen, (betas, version))
+    if fmt == "anthropic" and stored and chain is not None and "tools" not in body:
+        # the thread keeps its tools (and system) beside the messages a chain gives
+        why = f"this body continues {stored!r}, whose thread keeps the tools, which the chain "
+        why += "of messages does not carry"
+        kept = [_as_unseen(v, stored, ("tool-choice-",), why) for v in result.violations]
+        result.violations = Violations(kept)
+    return result
 
 
 def _thread_continued(body: dict) -> str | None:
@@ -241,12 +248,16 @@ def _verdict(body: dict, profile: str, fmt: str, place, stored: str | None, sent
     return Verdict(profile, fmt, Violations(found), list(notes), request)
 
 
-def _as_unseen(found: Violation, stored: str) -> Violation:
-    """``found`` as a warning that says why, when it is an error that may rest on the stored
-    part of the conversation ``stored`` names; else unchanged."""
-    if found.severity != "error" or not _rests_on_stored(found.rule):
+def _as_unseen(
+    found: Violation, stored: str, rules: tuple[str, ...] | None = None, why: str = ""
+) -> Violation:
+    """``found`` as a warning that says ``why``, when it is an error that may rest on the
+    stored part of the conversation ``stored`` names (only ``rules``' prefixes when given);
+    else unchanged."""
+    rests = found.rule.startswith(rules) if rules else _rests_on_stored(found.rule)
+    if found.severity != "error" or not rests:
         return found
-    why = (
+    why = why or (
         f"this body continues {stored!r}: what it rests on may be in that stored chain, which "
         "check cannot see; pass the chain to check against it"
     )
