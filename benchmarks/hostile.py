@@ -73,6 +73,19 @@ def _history(arguments: str, result: str) -> bytes:
     return json.dumps({**body, "tool_choice": "auto"}).encode()
 
 
+def _prompt(system: str, user: str = "Answer please.", json_mode: bool = False) -> bytes:
+    """A Chat Completions body without tools whose prompt states a format (the general model
+    reads it: ``standin.provider.prompt_formats``)."""
+    messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
+    body: dict[str, Any] = {"model": "gpt-4o-mini", "messages": messages}
+    if json_mode:
+        body["response_format"] = {"type": "json_object"}
+    return json.dumps(body).encode()
+
+
+_DSPY_ASK = "Respond with the corresponding output fields, starting with the field "
+
+
 #: name -> request body (POST ``PATH`` with ``HEADERS``)
 HOSTILE: dict[str, bytes] = {
     "pattern ^(a|aa)+$, hint aaa...!": _one({"type": "string", "pattern": "^(a|aa)+$"}, CHOKE),
@@ -107,6 +120,15 @@ HOSTILE: dict[str, bytes] = {
     "unsatisfiable: minimum 3, maximum 2": _one({"type": "integer", "minimum": 3, "maximum": 2}),
     "a call's arguments string nested 100,000 deep": _history("[" * 100_000 + "]" * 100_000, "{}"),
     "a tool result nested 100,000 deep": _history("{}", "[" * 100_000 + "]" * 100_000),
+    "a prompt of 200,000 '{' in JSON mode": _prompt("JSON " + "{" * 200_000, json_mode=True),
+    "a prompt schema of minLength 50,000,000": _prompt(
+        'Reply in JSON for this schema: {"properties": {"a": {"type": "string", '
+        '"minLength": 50000000}}, "required": ["a"]}'
+    ),
+    "a DSPy prompt of 6,000 unclosed tool descriptions": _prompt(
+        "(1) t, whose description is <desc>" * 6_000,
+        _DSPY_ASK + "`[[ ## a ## ]]` (must be formatted as a valid Python dict[str, Any])" * 500,
+    ),
     "body nested 100,000 deep": (
         b'{"model":"gpt-4o-mini","messages":' + b"[" * 100_000 + b"]" * 100_000 + b"}"
     ),

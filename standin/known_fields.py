@@ -51,6 +51,13 @@ ACCEPTED_BEYOND_THE_SDK: dict[tuple[str, str], str] = {
         for endpoint in ("anthropic", "anthropic-beta")
         for name in ("temperature", "top_p", "top_k")
     },
+    ("anthropic-beta", "output_format"): (
+        "the structured-outputs-2025-11-13 beta's field (anthropic-beta header; the 2.14.0 types "
+        "list only its successor output_config.format): sent by clients built on the beta, "
+        "e.g. spring-projects/spring-ai commit 195c4fde (2025-11, 'output_format parameter and "
+        "structured-outputs-2025-11-13 beta'), hackage claude-1.0.1 (output_format on "
+        "CreateMessage); read as output_config.format (standin.provider.wire_options)"
+    ),
     ("gemini", "model"): (
         "a field of the GenerateContentRequest proto itself (google.ai.generativelanguage "
         "GenerateContentRequest.model, 'models/{model}'), so the JSON parser knows the name; "

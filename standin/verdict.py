@@ -33,7 +33,7 @@ prints the same violations, so the two cannot disagree.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from helpers.formats import FormatError, Note, detect
@@ -115,7 +115,11 @@ def verdict(
 
     A Responses body that continues a stored response (``previous_response_id``,
     ``conversation``) is checked against ``chain`` (the stored input and output items) when
-    given; without it, what depends on the stored part is a warning that says so.
+    given; without it, what depends on the stored part is a warning that says so. An Anthropic
+    body that continues a message thread (``thread: {"type": "continue", ...}``, the
+    ``message-threads`` beta) is read the same way: ``chain`` is the thread's stored messages
+    (the local provider joins them as ``standin.provider.state.thread_expand`` does); without
+    it, a result, a tool choice or a first turn that may rest on the stored turns is a warning.
 
     ``betas`` is the ``anthropic-beta`` header's list (None: not known, as for a body read from
     a file); ``version`` is Gemini's API version (``v1`` lacks fields ``v1beta`` has).
@@ -124,26 +128,63 @@ def verdict(
         raise FormatError(f"a request body must be a JSON object, got {type(body).__name__}")
     fmt = format or detect(body, prefer="anthropic" if profile == "anthropic-strict" else profile)
     stored = body.get("previous_response_id") or body.get("conversation")
+    if fmt == "anthropic":
+        stored = _thread_continued(body)
     place = _place_in(None)
     if fmt == "openai-responses" and chain is not None:
         new = body.get("input")
         new = [{"role": "user", "content": new}] if isinstance(new, str) else list(new or [])
         body = {**body, "input": list(chain) + new}
         place = _place_in(len(chain))
-    unseen = stored if fmt == "openai-responses" and chain is None and stored else None
-    return _verdict(body, profile, fmt, place, unseen, (betas, version))
+    if fmt == "anthropic" and stored and chain is not None:
+        new = body.get("messages")
+        new = list(new) if isinstance(new, list) else []
+        rest = {k: v for k, v in body.items() if k != "thread"}  # as the stand-in joins them
+        body = {**rest, "messages": list(chain) + new}
+        place = _place_in(len(chain), "messages")
+    threaded = fmt in ("openai-responses", "anthropic")
+    unseen = stored if threaded and chain is None and stored else None
+    result = _verdict(body, profile, fmt, place, unseen, (betas, version))
+    if fmt == "anthropic" and stored and chain is not None and "tools" not in body:
+        # the thread keeps its tools (and system) beside the messages a chain gives
+        why = f"this body continues {stored!r}, whose thread keeps the tools, which the chain "
+        why += "of messages does not carry"
+        kept = [_as_unseen(v, stored, ("tool-choice-",), why) for v in result.violations]
+        result.violations = Violations(kept)
+    return result
 
 
-def _place_in(chain: int | None):
-    """How a path into the joined input reads: ``chain[k]`` for the stored part, else the
-    body's own ``input[k]`` (unchanged when no chain was joined)."""
-    return (lambda path: path) if chain is None else (lambda path: _in_chain(path, chain))
+def _thread_continued(body: dict) -> str | None:
+    """The message an Anthropic thread continuation continues, else None."""
+    thread = body.get("thread")
+    if isinstance(thread, dict) and thread.get("type") == "continue":
+        previous = thread.get("previous_message_id")
+        return previous if isinstance(previous, str) and previous else None
+    return None
+
+
+def _place_in(chain: int | None, key: str = "input"):
+    """How a path into the joined list reads: ``chain[k]`` for the stored part, else the
+    body's own ``input[k]`` / ``messages[k]`` (unchanged when no chain was joined)."""
+    if chain is None:
+        return lambda path: path
+    return lambda path: _in_chain(path, chain, key)
+
+
+#: Rules whose decision may rest on the stored part of a continued conversation: what answers a
+#: call, the conversation's start, and (Anthropic threads keep ``tools``) the tool choice.
+_STORED_RULES = ("result-", "tool-choice-")
+_STORED_EXACT = ("no-messages", "first-must-be-user", "results-not-first", "roles-must-alternate")
+
+
+def _rests_on_stored(rule: str) -> bool:
+    return rule.startswith(_STORED_RULES) or rule in _STORED_EXACT
 
 
 def _unseen(found: Finding, answer: Answer | None, profile: str, stored: str | None) -> str | None:
     """Why ``found`` cannot be judged from this body alone: what answers a call, or the
     conversation itself, may be in the stored chain it continues."""
-    if stored is None or not (found.rule.startswith("result-") or found.rule == "no-messages"):
+    if stored is None or not _rests_on_stored(found.rule):
         return None
     if judged(found, profile, answer).severity != "error":
         return None
@@ -153,13 +194,14 @@ def _unseen(found: Finding, answer: Answer | None, profile: str, stored: str | N
     )
 
 
-def _in_chain(path: str | None, length: int) -> str | None:
-    """``input[k]`` of the joined list -> ``chain[k]`` or the body's own ``input[k - length]``."""
-    if not path or not path.startswith("input["):
+def _in_chain(path: str | None, length: int, key: str = "input") -> str | None:
+    """``input[k]`` of the joined list -> ``chain[k]`` or the body's own ``input[k - length]``
+    (``messages[k]`` for an Anthropic thread)."""
+    if not path or not path.startswith(f"{key}["):
         return path
-    k = int(path[6 : path.index("]")])
+    k = int(path[len(key) + 1 : path.index("]")])
     rest = path[path.index("]") + 1 :]
-    return f"chain[{k}]{rest}" if k < length else f"input[{k - length}]{rest}"
+    return f"chain[{k}]{rest}" if k < length else f"{key}[{k - length}]{rest}"
 
 
 def _verdict(body: dict, profile: str, fmt: str, place, stored: str | None, sent) -> Verdict:
@@ -200,8 +242,26 @@ def _verdict(body: dict, profile: str, fmt: str, place, stored: str | None, sent
         found.append(judged(finding, profile, answer, path, unseen))
     if fmt == "openai-responses":
         found = _paired_on_the_wire(found, body, profile, place)
+    if stored is not None:  # body-level findings (the tool choice) that rest on stored turns
+        found = [_as_unseen(v, stored) for v in found]
     found += _cannot_fill(body, fmt, profile, request)
     return Verdict(profile, fmt, Violations(found), list(notes), request)
+
+
+def _as_unseen(
+    found: Violation, stored: str, rules: tuple[str, ...] | None = None, why: str = ""
+) -> Violation:
+    """``found`` as a warning that says ``why``, when it is an error that may rest on the
+    stored part of the conversation ``stored`` names (only ``rules``' prefixes when given);
+    else unchanged."""
+    rests = found.rule.startswith(rules) if rules else _rests_on_stored(found.rule)
+    if found.severity != "error" or not rests:
+        return found
+    why = why or (
+        f"this body continues {stored!r}: what it rests on may be in that stored chain, which "
+        "check cannot see; pass the chain to check against it"
+    )
+    return replace(found, severity="warning", message=f"{found.message} ({why})")
 
 
 #: At most this many ``stand-in-cannot-fill`` warnings per body (the first one decides).
@@ -272,12 +332,11 @@ def _output_place(body: dict, fmt: str) -> str:
         return "text.format.schema"
     if fmt == "anthropic":
         return "output_config.format.schema" if "output_config" in body else "output_format.schema"
-    config = body.get("generationConfig") if isinstance(body.get("generationConfig"), dict) else {}
-    field = next(
-        (f for f in ("responseJsonSchema", "response_json_schema") if config.get(f)),
-        "responseSchema",
-    )
-    return f"generationConfig.{field}"
+    holder = next((k for k in ("generationConfig", "generation_config") if k in body), None)
+    config = body.get(holder) if holder and isinstance(body.get(holder), dict) else {}
+    spellings = ("responseJsonSchema", "response_json_schema", "responseSchema", "response_schema")
+    field = next((f for f in spellings if config.get(f)), "responseSchema")
+    return f"{holder or 'generationConfig'}.{field}"
 
 
 #: The pairing rules, which the functions era (no ids) is not judged by: a ``role: "function"``

@@ -147,9 +147,12 @@ def unmodelled(body: dict[str, Any], format: str) -> dict[str, tuple[int | None,
         if fields.get(key) not in (None, [], {}) and fields.get(key) != {"type": "disabled"}:
             out[key] = (None, why)
     output = body.get("output_config") if format == "anthropic" else None
+    where = "output_config.format"
+    if format == "anthropic" and isinstance(body.get("output_format"), dict):
+        output, where = {"format": body["output_format"]}, "output_format"  # the beta's spelling
     if isinstance(output, dict) and output.get("format") not in (None, {}):
         why = "structured output: the schema is given to the model, not counted"
-        out["output_config.format"] = (None, why + " (recorded bills 2.6-33x the count)")
+        out[where] = (None, why + " (recorded bills 2.6-33x the count)")
     for k, tool in enumerate(body.get("tools") or []):
         built_in = _built_in_tool(tool, format)
         if built_in:

@@ -23,10 +23,15 @@ def body(provider: str, request=None) -> dict:
     return render(request, provider).body
 
 
+#: The headers a provider requires besides the key (Anthropic refuses a request without it).
+VERSION = {"anthropic": {"anthropic-version": "2023-06-01"}}
+
+
 def post(p, provider: str, payload=None, *, stream: bool = False, **kwargs) -> httpx.Response:
     """POST to ``provider``'s endpoint on the local provider ``p``."""
     url = p.endpoint(provider, model(provider), stream=stream and provider == "gemini")
-    headers = {"authorization": f"Bearer {KEY}", **kwargs.pop("headers", {})}
+    headers = {"authorization": f"Bearer {KEY}", **VERSION.get(provider, {})}
+    headers.update(kwargs.pop("headers", {}))
     payload = body(provider) if payload is None else payload
     if stream and provider != "gemini":
         payload = {**payload, "stream": True}

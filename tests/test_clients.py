@@ -72,6 +72,11 @@ def every_body_passes_check(p, request):
         assert exchange.status == 200, (exchange.path, exchange.response_bytes[:300])
         if "count_tokens" in exchange.path or ":countTokens" in exchange.path:
             continue
+        # check takes the body as sent, thread continuations too (issue 35, item 3)
+        beta = exchange.header("anthropic-beta") or ""
+        betas = tuple(b.strip() for b in beta.split(",") if b.strip())
+        as_sent = verdict(body, exchange.provider, format=exchange.provider, betas=betas)
+        assert as_sent.accepted, (exchange.path, [v.message for v in as_sent.violations])
         body = _unthreaded(body, threads, exchange)
         result = verdict(body, exchange.provider, format=exchange.provider)
         assert result.accepted, (exchange.path, [v.message for v in result.violations])

@@ -63,7 +63,12 @@ def test_count_counts_every_model_the_price_data_knows_and_new_names():
 
 
 def test_the_local_provider_counts_every_model_the_price_data_knows_and_new_names(p):
-    headers = {"authorization": f"Bearer {KEY}", "x-goog-api-key": KEY, "x-api-key": KEY}
+    headers = {
+        "authorization": f"Bearer {KEY}",
+        "x-goog-api-key": KEY,
+        "x-api-key": KEY,
+        "anthropic-version": "2023-06-01",
+    }
     with httpx.Client(headers=headers, timeout=10) as client:
         for model in _everything():
             body, fmt = _body(model, plain=True)
@@ -280,7 +285,7 @@ BETAS = {"context_management": "context-management-2025-06-27"}
 
 def test_the_local_provider_names_what_its_count_cannot_see(p):
     """The count header of the stand-in's reply carries the same label."""
-    headers = {"x-api-key": KEY, "x-goog-api-key": KEY}
+    headers = {"x-api-key": KEY, "anthropic-version": "2023-06-01", "x-goog-api-key": KEY}
     for body, fmt, part in UNSEEN:
         if fmt not in ("anthropic", "gemini") or part == "output_format":
             continue  # the pinned SDK's types no longer take the beta output_format: a 400

@@ -62,7 +62,12 @@ def test_cut_stream_leaves_an_incomplete_body(p, provider):
     url = p.endpoint(provider, model(provider), stream=True)
     payload = body(provider) if provider == "gemini" else {**body(provider), "stream": True}
     received = b""
-    headers = {"authorization": f"Bearer {KEY}", "x-api-key": KEY, "x-goog-api-key": KEY}
+    headers = {
+        "authorization": f"Bearer {KEY}",
+        "x-api-key": KEY,
+        "anthropic-version": "2023-06-01",
+        "x-goog-api-key": KEY,
+    }
     with (
         httpx.Client() as client,
         pytest.raises(httpx.RemoteProtocolError),

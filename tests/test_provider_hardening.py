@@ -50,7 +50,7 @@ def exchange(p, raw: bytes, timeout: float = 10) -> tuple[int, dict, bytes]:
 
 def post_head(extra: str, path: str = "/v1/messages") -> bytes:
     return (
-        f"POST {path} HTTP/1.1\r\nHost: x\r\nx-api-key: {KEY}\r\n"
+        f"POST {path} HTTP/1.1\r\nHost: x\r\nx-api-key: {KEY}\r\nanthropic-version: 2023-06-01\r\n"
         f"content-type: application/json\r\n{extra}\r\n"
     ).encode()
 

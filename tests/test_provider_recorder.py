@@ -58,7 +58,11 @@ def test_a_recorded_exchange_never_holds_the_key():
 
 def test_dump_reads_like_http():
     with LocalProvider("sundry") as p:
-        httpx.post(p.endpoint("anthropic"), json=body("anthropic"), headers={"x-api-key": "k"})
+        httpx.post(
+            p.endpoint("anthropic"),
+            json=body("anthropic"),
+            headers={"x-api-key": "k", "anthropic-version": "2023-06-01"},
+        )
         text = str(p.recorder.last)
     request, response = text.split("\n\n--- response ---\n")
     assert request.startswith("POST /v1/messages HTTP/1.1\nHost: 127.0.0.1:")

@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from standin import LocalProvider
-from tests.provider_support import KEY, PROVIDERS, body, model, post
+from tests.provider_support import KEY, PROVIDERS, VERSION, body, model, post
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +44,10 @@ def test_binds_loopback_on_a_free_port_and_releases_it():
 
 def test_stop_closes_keep_alive_connections():
     provider = LocalProvider().start()
-    url, headers = provider.endpoint("anthropic"), {"x-api-key": KEY}
+    url, headers = (
+        provider.endpoint("anthropic"),
+        {"x-api-key": KEY, "anthropic-version": "2023-06-01"},
+    )
     with httpx.Client() as client:
         assert client.post(url, json=body("anthropic"), headers=headers).status_code == 200
         provider.stop()
@@ -95,14 +98,18 @@ def test_malformed_json_gets_the_real_openai_text(p):
 
 
 def test_wrong_content_type_is_a_400(p):
-    headers = {"x-api-key": KEY, "content-type": "text/plain"}
+    headers = {"x-api-key": KEY, "anthropic-version": "2023-06-01", "content-type": "text/plain"}
     r = httpx.post(p.endpoint("anthropic"), content=json.dumps(body("anthropic")), headers=headers)
     assert r.status_code == 400 and "content type" in r.json()["error"]["message"]
 
 
 def test_oversized_body_is_a_413_and_the_server_keeps_serving(p):
     huge = {**body("anthropic"), "metadata": {"pad": "x" * 300_000}}
-    r = httpx.post(p.endpoint("anthropic"), json=huge, headers={"x-api-key": KEY})
+    r = httpx.post(
+        p.endpoint("anthropic"),
+        json=huge,
+        headers={"x-api-key": KEY, "anthropic-version": "2023-06-01"},
+    )
     assert r.status_code == 413
     assert r.json()["error"]["type"] == "request_too_large"
     assert post(p, "anthropic").status_code == 200
@@ -112,7 +119,11 @@ def test_missing_key_is_a_401(p):
     r = httpx.post(p.endpoint("openai-chat"), json=body("openai-chat"))
     assert r.status_code == 401 and r.json()["error"]["code"] is None
     assert r.json()["error"]["message"].startswith("You didn't provide an API key.")
-    for wrong in ({"x-api-key": KEY}, {"authorization": ""}, {"authorization": "Bearer"}):
+    for wrong in (
+        {"x-api-key": KEY, "anthropic-version": "2023-06-01"},
+        {"authorization": ""},
+        {"authorization": "Bearer"},
+    ):
         r = httpx.post(p.endpoint("openai-chat"), json=body("openai-chat"), headers=wrong)
         assert r.status_code == 401, wrong
     r = httpx.post(p.endpoint("anthropic"), json=body("anthropic"), headers={"x-api-key": ""})
@@ -131,7 +142,9 @@ def test_client_disconnecting_mid_stream_is_recorded_and_harmless(p):
     payload = {**body("anthropic"), "stream": True}
     with (
         httpx.Client() as client,
-        client.stream("POST", url, json=payload, headers={"x-api-key": KEY}) as r,
+        client.stream(
+            "POST", url, json=payload, headers={"x-api-key": KEY, "anthropic-version": "2023-06-01"}
+        ) as r,
     ):
         next(r.iter_bytes(50))
     # the server notices on its next write, records it, and keeps serving
@@ -144,7 +157,7 @@ def test_two_concurrent_clients(p):
     def run(provider):
         with httpx.Client() as client:
             for _ in range(3):
-                headers = {"authorization": f"Bearer {KEY}"}
+                headers = {"authorization": f"Bearer {KEY}", **VERSION.get(provider, {})}
                 r = client.post(p.endpoint(provider), json=body(provider), headers=headers)
                 results[provider] = r.status_code
 

@@ -232,6 +232,8 @@ def _local_answer(fmt: str, body: dict) -> routes.Response:
     """What the local provider answers (its routes, without a socket)."""
     route = routes.find_route(PATHS[fmt].format(model=model(fmt)))
     headers = {"authorization": "Bearer sk-local-test", "content-type": "application/json"}
+    if fmt == "anthropic":
+        headers["anthropic-version"] = "2023-06-01"
     return routes.answer(route, headers, json.dumps(body).encode(), resolve("echo"))
 
 

@@ -33,7 +33,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--chain",
         metavar="FILE",
         help="for an OpenAI Responses body that continues a stored response "
-        "(previous_response_id): the stored input and output items, a JSON list",
+        "(previous_response_id): the stored input and output items, a JSON list; for an "
+        "Anthropic thread continuation (thread.type 'continue'): the thread's stored messages",
     )
     parser.add_argument(
         "--beta",

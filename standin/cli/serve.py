@@ -95,14 +95,19 @@ def banner(p) -> str:
             "",
         ]
     hello = '"messages":[{"role":"user","content":"Hi, my order SO-48213 arrived cracked."}]'
+    # every header the API requires: Anthropic refuses a request without anthropic-version
     examples = [
-        ("openai-chat", "authorization: Bearer", f'{{"model":"gpt-4o-mini",{hello}}}'),
-        ("anthropic", "x-api-key:", f'{{"model":"claude-sonnet-4-5","max_tokens":512,{hello}}}'),
+        ("openai-chat", f"-H 'authorization: Bearer {key}'", f'{{"model":"gpt-4o-mini",{hello}}}'),
+        (
+            "anthropic",
+            f"-H 'x-api-key: {key}' -H 'anthropic-version: 2023-06-01'",
+            f'{{"model":"claude-sonnet-4-5","max_tokens":512,{hello}}}',
+        ),
     ]
-    for provider, header, data in examples:
+    for provider, headers, data in examples:
         lines += [
             f"  curl {p.endpoint(provider)} \\",
-            f"    -H '{header} {key}' -H 'content-type: application/json' \\",
+            f"    {headers} -H 'content-type: application/json' \\",
             f"    -d '{data}'",
             "",
         ]

@@ -18,6 +18,15 @@ fits (a query takes a quoted phrase, else an identifier such as ``SO-48213``, el
 ``..._id`` property takes the identifier). Structured output: JSON valid for the schema.
 Limits and stop sequences: ``routes``.
 
+*Formats.* A text answer follows the format the request asks for: a structured-output schema
+first (JSON valid for it); else a format the prompt states (``standin.provider.prompt_formats``:
+DSPy field markers, a JSON schema or example in a text that says JSON, an XML tag), filled the
+same way; JSON mode without a stated schema answers ``{"answer": <the text answer>}``, never an
+empty object. DSPy fields (after markers, or the keys of one object for its JSONAdapter): a
+``Literal[...]`` field takes the fitting name (after a tool's ``observation``, ``finish`` when
+offered; else the best fit, else the first), a ``dict`` field the chosen tool's arguments from
+its listed schema, other typed fields a value of the type, text fields the text answer.
+
 *Cannot fill.* Values come from ``schema_values`` within its caps (string, array and object
 sizes, nesting, work, pattern time): arguments are made with the conversation's hints, else
 without them. A tool or output schema that cannot be filled either way is the stand-in's
@@ -28,6 +37,7 @@ warning (rule ``stand-in-cannot-fill``) and the server answers that request with
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from collections import deque
@@ -36,6 +46,7 @@ from itertools import islice
 from typing import Any
 
 from helpers.messages import Block, Message, Request, Text, Tool, ToolResult
+from standin.provider import prompt_formats
 from standin.provider.schema_values import Budget, Unsatisfiable, generate, object_value
 from standin.provider.turn import Turn
 
@@ -289,7 +300,11 @@ def _tools_to_call(turn: Turn, tools: list[Tool], answering: bool, user_text: st
     return choose_tools(tools, user_text, parallel) or [tools[0]]
 
 
-_ANSWER_SCHEMA = {"type": "object", "properties": {"answer": {"type": "string"}}}
+_ANSWER_SCHEMA = {
+    "type": "object",
+    "properties": {"answer": {"type": "string"}},
+    "required": ["answer"],
+}
 
 
 def _arguments(schema: Any, hint: Callable[[str], list[Any]], budget: Budget) -> dict:
@@ -354,7 +369,149 @@ def general(turn: Turn) -> list[Block]:
     budget = Budget()
     if calls:
         return [turn.call(t.name, _arguments(t.parameters, for_tools, budget)) for t in calls]
-    if turn.options.output_schema is not None:
-        value = _json_value(turn.options.output_schema, for_output, budget)
-        return [Text(json.dumps(value, ensure_ascii=False, separators=(",", ":")))]
+    schema = turn.options.output_schema
+    if schema:
+        return [Text(_dumps(_json_value(schema, for_output, budget)))]
+    stated = _stated_format(turn.request, tools, answer, for_output, budget, json_mode=schema == {})
+    if stated is not None:
+        return [Text(stated)]
+    if schema == {}:  # JSON mode, no format stated: the answer, as an object
+        return [Text(_dumps(_json_value(_ANSWER_SCHEMA, for_output, budget)))]
     return [Text(answer)]
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _prompt_texts(request: Request) -> list[str]:
+    """The system texts, then the last user text (where a prompt states a format)."""
+    system = [m.text for m in request.messages if m.role == "system" and m.text]
+    users = [m.text for m in request.messages if m.role == "user" and m.text.strip()]
+    return system + users[-1:]
+
+
+def _stated_format(
+    request: Request,
+    tools: list[Tool],
+    answer: str,
+    hint: Callable[[str], list[Any]],
+    budget: Budget,
+    json_mode: bool,
+) -> str | None:
+    """The answer in the format the prompt states (module docstring, *Formats*), else None."""
+    texts = _prompt_texts(request)
+    if not texts:
+        return None
+    fields = [] if json_mode else prompt_formats.dspy_fields(texts[-1])
+    in_json = prompt_formats.dspy_fields(texts[-1], json=True)
+    try:
+        if fields:
+            return _dspy_answer(fields, texts, answer, hint, budget)
+        if in_json:  # DSPy's JSONAdapter: the same fields, as one JSON object
+            return _dumps(_dspy_values(in_json, texts, answer, hint, budget))
+        schema = prompt_formats.stated_schema(texts)
+        if schema is not None:
+            return _dumps(_json_value(schema, hint, budget))
+    except Unsatisfiable:
+        return None  # a format the stand-in cannot fill: the plain answer
+    tag = None if json_mode else prompt_formats.stated_tag(texts)
+    return f"<{tag}>{answer}</{tag}>" if tag else None
+
+
+_LITERAL = re.compile(r"Literal\[(.*?)\]\)?\s*$")
+_TYPED = re.compile(
+    r"must (?:be formatted as a valid Python ([\w\[\], ]+)|adhere to the JSON schema: )"
+)
+
+
+#: Characters of the last user text DSPy's fields are read from (bounded work).
+_SCAN = 200_000
+_OBSERVED = re.compile(
+    r"\[\[ ## observation_\d+ ## \]\]\n(.*?)(?=\n\n\[\[ ## |\n\nRespond |\Z)", re.S
+)
+_FIRST_FIELD = re.compile(r"\[\[ ## (\w+) ## \]\]\n(.*?)(?=\n\n\[\[ ## |\n\nRespond |\Z)", re.S)
+_MARKER = re.compile(r"\[\[ ## \w+ ## \]\]")
+
+
+def _dspy_answer(
+    fields: list[tuple[str, str]],
+    texts: list[str],
+    answer: str,
+    hint: Callable[[str], list[Any]],
+    budget: Budget,
+) -> str:
+    """DSPy's ChatAdapter reply: each field after its marker, ending with ``completed``."""
+    values = _dspy_values(fields, texts, answer, hint, budget)
+    parts = [
+        f"[[ ## {name} ## ]]\n{_MARKER.sub('', v if isinstance(v, str) else _dumps(v))}"
+        for name, v in values.items()  # no marker inside a value
+    ]
+    return "\n\n".join([*parts, "[[ ## completed ## ]]"])
+
+
+def _dspy_values(
+    fields: list[tuple[str, str]],
+    texts: list[str],
+    answer: str,
+    hint: Callable[[str], list[Any]],
+    budget: Budget,
+) -> dict[str, Any]:
+    """Each DSPy output field's value, by the rule in the module docstring."""
+    last = texts[-1]
+    tools = prompt_formats.dspy_tools("\n".join(texts[:-1]) or last)
+    observed = _OBSERVED.findall(last[:_SCAN])
+    question = _FIRST_FIELD.search(last[:_SCAN])
+    asked = question.group(2).strip() if question else answer
+    said = f'You said: "{_quote(asked)}".'
+    if observed:
+        said = f"Here is what I found: {_quote(observed[-1])}."
+    chosen: str | None = None
+    values: dict[str, Any] = {}
+    for name, note in fields:
+        literal = _LITERAL.search(note)
+        typed = _TYPED.search(note)
+        value: Any = said
+        if literal:
+            names = [str(v) for v in _names(literal.group(1))]
+            chosen = value = _dspy_choice(names, tools, asked, bool(observed))
+        elif typed and "dict" in (typed.group(1) or "") and chosen is not None:
+            properties = tools.get(chosen, ("", {}))[1]  # DSPy lists no required: fill all
+            schema = {"type": "object", "properties": properties, "required": list(properties)}
+            value = _arguments(schema, hint, budget) if chosen != "finish" else {}
+        elif typed and typed.group(1) is None:
+            schema = prompt_formats.stated_schema([f"json {note}"]) or {}
+            value = _json_value(schema, hint, budget)
+        elif typed:
+            value = _json_value(_python_type(typed.group(1)), hint, budget)
+        values[name] = value
+    return values
+
+
+def _names(listed: str) -> list[Any]:
+    try:
+        value = ast.literal_eval(f"[{listed}]")
+    except (ValueError, SyntaxError):
+        return [listed]
+    return value if isinstance(value, list) and value else [listed]
+
+
+def _dspy_choice(names: list[str], tools: dict, asked: str, observed: bool) -> str:
+    """A ``Literal`` field's value: ``finish`` after an observation, else the best fit."""
+    if observed and "finish" in names:
+        return "finish"
+    offered = [Tool(n, tools.get(n, ("", {}))[0]) for n in names if n != "finish"]
+    fitting = choose_tools(offered, asked, parallel=False)
+    return fitting[0].name if fitting else (offered[0].name if offered else names[0])
+
+
+def _python_type(name: str) -> dict[str, Any]:
+    """A JSON Schema for a Python annotation DSPy names (``int``, ``list[str]``, ``bool``)."""
+    name = name.strip()
+    if name.startswith("list"):
+        inner = name[5:-1] if name.endswith("]") else "str"
+        return {"type": "array", "items": _python_type(inner), "minItems": 1}
+    kinds = {"int": "integer", "float": "number", "bool": "boolean", "str": "string"}
+    if name in kinds:
+        return {"type": kinds[name]}
+    return {"type": "object"} if name.startswith("dict") else {}

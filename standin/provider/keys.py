@@ -14,6 +14,11 @@ the real APIs, refuses a request that carries none, each in its own words:
   "Method doesn't allow unregistered callers ..." (google-gemini/deprecated-generative-ai-python
   #463, PublicAffairs/openai-gemini#92).
 
+An Anthropic request with a key but no ``anthropic-version`` header is refused next: 400
+``invalid_request_error`` "anthropic-version: header is required" (PipedreamHQ/pipedream#9697,
+2024-01-04; envoyproxy/ai-gateway#1909, 2026-03-02; checked 2026-12-07). The SDK always sends
+it (``2023-06-01``); a hand-written request (curl) must.
+
 Checked 2026-11-30. A key sent in another provider's header (``x-api-key`` to OpenAI) counts as
 no key, as it does there.
 """
@@ -29,6 +34,14 @@ OPENAI_NONE = (
 )
 OPENAI_SCHEME = "Missing bearer or basic authentication in header"
 ANTHROPIC_NONE = "x-api-key header is required"
+ANTHROPIC_NO_VERSION = "anthropic-version: header is required"
+#: Where the text above is quoted (docs/rules.md, rule ``version-header-missing``).
+ANTHROPIC_NO_VERSION_SOURCE = (
+    "PipedreamHQ/pipedream#9697 (2024-01-04, the full envelope), envoyproxy/ai-gateway#1909 "
+    "(2026-03-02, same text); a header, so `check` (which reads a body) cannot see it: the "
+    "local provider refuses it, after the key"
+)
+ANTHROPIC_NO_VERSION_CHECKED = "2026-12-07"
 GEMINI_NONE = (
     "Method doesn't allow unregistered callers (callers without established identity). Please "
     "use API Key or other form of API consumer identity to call this API."
@@ -42,8 +55,8 @@ def _credential(header: str, schemes: tuple[str, ...]) -> str | None:
 
 
 def refusal(provider: str, headers: dict[str, str], key_in_query: bool = False) -> tuple | None:
-    """``(status, envelope)`` when the request carries no usable key for ``provider``, else
-    None. ``headers`` have lower-case names."""
+    """``(status, envelope)`` when the request carries no usable key for ``provider`` (or, for
+    Anthropic, no ``anthropic-version``), else None. ``headers`` have lower-case names."""
     authorization = headers.get("authorization")
     if provider.startswith("openai"):
         if not authorization or not authorization.strip():
@@ -53,10 +66,13 @@ def refusal(provider: str, headers: dict[str, str], key_in_query: bool = False) 
         return None
     bearer = _credential(authorization or "", ("bearer",))
     if provider == "anthropic":
-        if (headers.get("x-api-key") or "").strip() or bearer:
-            return None
-        error = {"type": "authentication_error", "message": ANTHROPIC_NONE}
-        return 401, {"type": "error", "error": error}
+        if not ((headers.get("x-api-key") or "").strip() or bearer):
+            error = {"type": "authentication_error", "message": ANTHROPIC_NONE}
+            return 401, {"type": "error", "error": error}
+        if not (headers.get("anthropic-version") or "").strip():
+            error = {"type": "invalid_request_error", "message": ANTHROPIC_NO_VERSION}
+            return 400, {"type": "error", "error": error}
+        return None
     if (headers.get("x-goog-api-key") or "").strip() or key_in_query or bearer:
         return None
     return 403, {"error": {"code": 403, "message": GEMINI_NONE, "status": "PERMISSION_DENIED"}}

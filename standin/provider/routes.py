@@ -144,8 +144,10 @@ def _wants_reasoning(provider: str, body: dict[str, Any]) -> bool:
         return (body.get("thinking") or {}).get("type") in ("enabled", "adaptive")
     if provider == "openai-responses":
         return bool(body.get("reasoning"))
-    if provider == "gemini":
-        config = (body.get("generationConfig") or {}).get("thinkingConfig") or {}
+    if provider == "gemini":  # either spelling, at every level
+        from helpers.formats.gemini_render import camel
+
+        config = (camel(body).get("generationConfig") or {}).get("thinkingConfig") or {}
         return bool(config.get("includeThoughts"))
     return False  # Chat Completions never shows reasoning
 

@@ -53,7 +53,7 @@ def count_probe(provider: str, body: dict[str, Any]) -> dict[str, Any] | str:
     """The generation body a count-tokens body stands for, or what is wrong with it."""
     if provider != "gemini":  # Messages, without the required max_tokens it does not take
         return {"max_tokens": 1, **body}
-    inner = body.get("generateContentRequest")
+    inner = body.get("generateContentRequest", body.get("generate_content_request"))
     if inner is not None and "contents" in body:
         return "contents and generateContentRequest: set one of them, not both."
     if inner is None:

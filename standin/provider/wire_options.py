@@ -9,6 +9,13 @@ The tool choice, in one spelling: ``"auto"``, ``"none"``, ``"required"`` (Anthro
 Gemini ``ANY``), ``{"name": tool}``, or ``{"mode": "auto" | "required", "allowed": [names]}``
 (OpenAI ``allowed_tools``, Gemini ``allowedFunctionNames``). What it does not read: sampling
 settings (the stand-in does not sample) and anything the verdict already refuses.
+
+Every spelling the API takes is read: Gemini's field names in camelCase and snake_case at every
+level (``allowed_function_names``, ``response_mime_type``; of two spellings the later wins, as
+protobuf's JSON parser keeps it); structured output as OpenAI Chat ``response_format``,
+Responses ``text.format``, Anthropic ``output_config.format`` (GA) and ``output_format`` (the
+``structured-outputs-2025-11-13`` beta), Gemini ``responseJsonSchema``/``responseSchema`` with
+``responseMimeType: application/json`` (no schema: JSON mode).
 """
 
 from __future__ import annotations
@@ -16,6 +23,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from helpers.formats.gemini_render import camel
 
 __all__ = ["Options", "cut", "read"]
 
@@ -93,6 +102,7 @@ def _anthropic(body: dict[str, Any]) -> Options:
 
 
 def _gemini(body: dict[str, Any]) -> Options:
+    body = camel(body)  # snake_case and camelCase alike, at every level
     config = _dict(_dict(body.get("toolConfig")).get("functionCallingConfig"))
     mode = str(config.get("mode", "AUTO")).upper()
     names = [n for n in config.get("allowedFunctionNames") or [] if isinstance(n, str)]
@@ -102,11 +112,7 @@ def _gemini(body: dict[str, Any]) -> Options:
     generation = _dict(body.get("generationConfig"))
     schema = None
     if generation.get("responseMimeType") == "application/json":
-        schema = _dict(
-            generation.get("responseJsonSchema")
-            or generation.get("response_json_schema")
-            or generation.get("responseSchema")
-        )
+        schema = _dict(generation.get("responseJsonSchema") or generation.get("responseSchema"))
     return Options(
         choice,
         output_schema=schema,

@@ -247,6 +247,11 @@ def _beyond(profile: str) -> str:
     from standin.known_fields import ACCEPTED_BEYOND_THE_SDK
 
     names = [path for (endpoint, path) in ACCEPTED_BEYOND_THE_SDK if endpoint == profile]
+    names += [  # Anthropic's beta endpoint: fields accepted only with an anthropic-beta header
+        f"{path} (with its anthropic-beta header; from client source, not a recording)"
+        for (endpoint, path) in ACCEPTED_BEYOND_THE_SDK
+        if endpoint == f"{profile}-beta" and path not in names
+    ]
     if not names:
         return ""
     return (
@@ -311,6 +316,18 @@ def _spellings_rows() -> list[RuleRow]:
 
 
 ROWS += _spellings_rows()
+
+
+def _header_rows() -> list[RuleRow]:
+    """A header the API requires (``standin.provider.keys``; the local provider checks it)."""
+    from standin.provider import keys
+
+    text, source = keys.ANTHROPIC_NO_VERSION, keys.ANTHROPIC_NO_VERSION_SOURCE
+    checked = keys.ANTHROPIC_NO_VERSION_CHECKED
+    return [RuleRow("anthropic", "version-header-missing", "refused", text, source, checked)]
+
+
+ROWS += _header_rows()
 ROWS += shared_rows(RuleRow, SHARED_CHECKED)
 
 
