@@ -37,9 +37,11 @@ EX1 = Exercise(
     "is there but later in the list; two break no rule and only reading finds them: something "
     "that should be there and is not, and text that is there twice. Each must be found from "
     "the body itself, wherever in the ticket it sits and whatever its words.",
-    example="in [system, user, tool answering c9], no message calls c9: that result has no "
-    "call at all; in [system, user, tool answering c1, assistant calling c1], it has one, in "
-    "the wrong place.",
+    example="a tool list where one definition has a name and parameters and nothing else, "
+    "beside others that say what they do; [system 'Be brief.', user 'Hi', user 'Note: Be "
+    "brief.'], where the system's words come back in a user turn; [system, user, tool "
+    "answering c9], where no message calls c9; [system, user, tool answering c1, assistant "
+    "calling c1], where the call is there, in the wrong place.",
 )
 EX2 = Exercise(
     "08.2",
@@ -292,6 +294,12 @@ def _repair_cases(model: str) -> list[tuple[str, dict, dict, dict]]:
     case("two bugs in another agent's ticket", ct_later, ct_first, two_bugs)
     sound = {**longer, "temperature": 0.2, "tool_choice": "auto"}
     cases.append(("a sound dump, with settings of its own", copy.deepcopy(sound), first, sound))
+    follow_up = copy.deepcopy(longer)  # the buyer writes again: a second user turn, a real one
+    follow_up["messages"] += [
+        {"role": "assistant", "content": "Done: $129.00 is on its way back to your card."},
+        {"role": "user", "content": "Thanks! Do I need to send the broken one back?"},
+    ]
+    case("the buyer's second message, then a reminder", follow_up, first, reminder(9))
     return cases
 
 
@@ -411,6 +419,23 @@ def _posting(provider: Any) -> Callable[[dict], str | None]:
     return post
 
 
+def _unchanged(
+    touched: list[bool], judge: Callable[[Any], str | None]
+) -> Callable[[Any], str | None]:
+    """``judge``, after refusing a function that changed the recorded body it was given."""
+
+    def judged(got: Any) -> str | None:
+        if touched and touched[-1]:
+            return (
+                "your function changed the recorded body it was given: a dump is the evidence "
+                "of what was sent, so the repair is a new body and the dump stays as it was "
+                "recorded"
+            )
+        return judge(got)
+
+    return judged
+
+
 def check_fix_order(fix_order: Callable[[dict], dict], model: str) -> Result:
     """Run the learner's ``fix_order(body)`` on hidden dumps whose bugs break the order of the
     list (a result before its call, a result whose call is gone, both, a sound dump); each
@@ -428,22 +453,10 @@ def check_fix_order(fix_order: Callable[[dict], dict], model: str) -> Result:
         touched.append(body != recorded)
         return got
 
-    def unchanged(judge: Callable[[Any], str | None]) -> Callable[[Any], str | None]:
-        def judged(got: Any) -> str | None:
-            if touched and touched[-1]:
-                return (
-                    "your function changed the recorded body it was given: a dump is the "
-                    "evidence of what was sent, so the repair is a new body and the dump stays "
-                    "as it was recorded"
-                )
-            return judge(got)
-
-        return judged
-
     with LocalProvider("echo") as provider:
         post = _posting(provider)
         cases = [
-            Case(name, (dump,), unchanged(_repair_judge(sound, post)))
+            Case(name, (dump,), _unchanged(touched, _repair_judge(sound, post)))
             for name, dump, sound in _order_cases(model)
         ]
         return check_cases(
@@ -460,16 +473,27 @@ def check_repair(repair: Callable[[dict, dict], dict], model: str) -> Result:
     """Run the learner's ``repair(body, first)`` on hidden dumps (other tickets, other ids, bugs
     in other places, two at once, a sound one); each repaired body must be the sound request,
     and a fresh local provider must answer it 200."""
+    import functools
+
     from standin import LocalProvider
+
+    touched: list[bool] = []  # per case: did the learner's function change the body it got
+
+    @functools.wraps(repair)
+    def watched(body: dict, first: dict) -> dict:
+        recorded = copy.deepcopy(body)
+        got = repair(body, first)
+        touched.append(body != recorded)
+        return got
 
     with LocalProvider("echo") as provider:
         post = _posting(provider)
         cases = [
-            Case(name, (dump, first), _repair_judge(sound, post))
+            Case(name, (dump, first), _unchanged(touched, _repair_judge(sound, post)))
             for name, dump, first, sound in _repair_cases(model)
         ]
         return check_cases(
-            repair,
+            watched if callable(repair) else repair,
             cases,
             EX3,
             success="Right: every dump comes back as the sound request of its ticket, and the "
