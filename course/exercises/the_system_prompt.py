@@ -195,9 +195,12 @@ EX3 = Exercise(
     "and what is left in its list of messages.",
     idea="each wire format keeps the system prompt in one place of its own, outside the "
     "conversation in three of them; a prompt written anywhere else is one more message the "
-    "model reads as someone's words, and an old prompt left in its place is a second one.",
+    "model reads as someone's words, and an old prompt left in its place, under either of its "
+    "names, is a second one. The body you are given is the caller's: it stays as it was.",
     example="in Anthropic's format, a body whose first message is a user message holding the "
-    "policy has no system prompt at all: the policy reads as the user's words.",
+    "policy has no system prompt at all: the policy reads as the user's words; in Gemini's, a "
+    "body that already has system_instruction and gets systemInstruction too sets one field "
+    "twice.",
 )
 WIRE_FORMATS = ("openai-chat", "openai-responses", "anthropic", "gemini")
 
