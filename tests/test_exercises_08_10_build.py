@@ -2,7 +2,8 @@
 hidden cases. For each, plausible wrong implementations are refused on the case that shows the
 mistake, for the right reason, and right ones written in different ways are accepted.
 
-08.1 ``name_the_bug(body)``: which of the four bugs a recorded dump has.
+08.1 ``name_the_bug(body)``: which of the two bugs the provider accepts a recorded dump has,
+if any.
 08.2 (optional) ``fix_order(body)``: a recorded OpenAI Chat body with the two bugs the provider
 refuses.
 08.3 (optional) ``repair(body, first)``: the same, with all four of the lesson's bugs.
@@ -58,8 +59,9 @@ def _repair_by_rebuilding(body, first):
     return {**body, "tools": first["tools"], "messages": fixed}
 
 
-def _repair_in_place(body, first):
-    """Another right one: edits the body it was given, holds results back until their call."""
+def _repair_holding_back(body, first):
+    """Another right one: in a copy, holds results back until their call."""
+    body = copy.deepcopy(body)
     body["tools"] = copy.deepcopy(first["tools"])
     system = body["messages"][0]
     messages = [m for m in body["messages"][1:] if system["content"] not in (m["content"] or "")]
@@ -80,7 +82,40 @@ def _repair_in_place(body, first):
 
 def test_08_3_right_repairs_written_differently_pass():
     assert ex08.check_repair(_repair_by_rebuilding, MODEL)
-    assert ex08.check_repair(_repair_in_place, MODEL)
+    assert ex08.check_repair(_repair_holding_back, MODEL)
+
+
+def test_08_3_a_repair_that_drops_the_buyers_later_turns_or_edits_the_dump_is_refused():
+    """Walk 08-10c, findings 1 and 2: a second user turn is real, and a dump is evidence."""
+
+    def first_user_turn_only(body, first):  # the walker's repair: every later user turn goes
+        out = _fix_order_by_ids(body)
+        messages, seen_user = [], False
+        for m in out["messages"]:
+            if m["role"] == "user":
+                if seen_user:
+                    continue
+                seen_user = True
+            messages.append(m)
+        return {**out, "tools": first["tools"], "messages": messages}
+
+    _refused(
+        ex08.check_repair(first_user_turn_only, MODEL),
+        "the buyer's second message, then a reminder",
+        "it has 10 messages where the sound request has 11",
+    )
+
+    def in_place(body, first):  # right, but the recorded body is rewritten
+        repaired = _repair_by_rebuilding(body, first)
+        body.clear()
+        body.update(repaired)
+        return body
+
+    _refused(
+        ex08.check_repair(in_place, MODEL),
+        "a lost description, on another tool",
+        "your function changed the recorded body it was given",
+    )
 
 
 def test_08_3_plausible_wrong_repairs_are_refused_on_the_case_that_shows_it():
@@ -330,12 +365,15 @@ def _place_by_format(body, wire_format, prompt):
     elif wire_format == "anthropic":
         body["system"] = prompt
     else:
+        body.pop("system_instruction", None)
         body["systemInstruction"] = {"parts": [{"text": prompt}]}
     return body
 
 
 def _place_as_developer_and_blocks(body, wire_format, prompt):
-    """Another right one: the developer role for OpenAI, text blocks for Anthropic."""
+    """Another right one: the developer role for OpenAI, text blocks for Anthropic, Gemini's
+    snake_case spelling."""
+    body = {k: v for k, v in body.items() if k not in ("systemInstruction", "system_instruction")}
     if wire_format == "openai-chat":
         talk = [m for m in body["messages"] if m["role"] != "system"]
         body["messages"] = [{"role": "developer", "content": prompt}, *talk]
@@ -346,13 +384,41 @@ def _place_as_developer_and_blocks(body, wire_format, prompt):
     elif wire_format == "anthropic":
         body["system"] = [{"type": "text", "text": prompt}]
     else:
-        body["systemInstruction"] = {"role": "system", "parts": [{"text": prompt}]}
+        body["system_instruction"] = {"role": "system", "parts": [{"text": prompt}]}
     return body
 
 
 def test_09_3_right_placements_written_differently_pass():
     assert ex09.check_system_placement(_place_by_format)
     assert ex09.check_system_placement(_place_as_developer_and_blocks)
+
+
+def test_09_3_gemini_in_either_spelling_and_a_body_edited_in_place_are_refused():
+    """Walk 08-10c, finding 2: the snake_case spelling is tested, and the caller's body stays
+    as it was, as 08.2 demands of a recorded dump."""
+
+    def camel_case_only(body, wire_format, prompt):  # right, but blind to system_instruction
+        if wire_format == "gemini":
+            return {**body, "systemInstruction": {"parts": [{"text": prompt}]}}
+        return _place_by_format(body, wire_format, prompt)
+
+    _refused(
+        ex09.check_system_placement(camel_case_only),
+        "gemini, its prompt spelled system_instruction",
+        "oneof field '_system_instruction' is already set",
+    )
+
+    def in_place(body, wire_format, prompt):  # right, but the caller's body is rewritten
+        placed = _place_by_format(body, wire_format, prompt)
+        body.clear()
+        body.update(placed)
+        return body
+
+    _refused(
+        ex09.check_system_placement(in_place),
+        "openai-chat, replacing the prompt it has",
+        "your function changed the body it was given",
+    )
 
 
 def test_09_3_plausible_wrong_placements_are_refused_on_the_case_that_shows_it():
@@ -566,85 +632,90 @@ def test_09_2_a_blank_function_is_told_it_is_blank_and_a_written_one_that_return
     assert not slip and "not answered" not in slip.message and "returned None" in slip.message
 
 
-# ---- 08.1: name the bug of a recorded dump ---------------------------------------------------
+# ---- 08.1: name the silent bug of a recorded dump ---------------------------------------
 
 
 def _name_by_checks(body):
     messages = body["messages"]
-    calls = {c["id"] for m in messages for c in m.get("tool_calls") or []}
     if any("description" not in t["function"] for t in body["tools"]):
         return "missing description"
     if any(messages[0]["content"] in str(m.get("content")) for m in messages[1:]):
         return "policy pasted into a user turn"
-    if any(m["role"] == "tool" and m["tool_call_id"] not in calls for m in messages):
-        return "result without its call"
-    return "out of order after a retry"
+    return "neither"
 
 
-def _name_by_walking(body):
-    """Another right one: walks the list once, telling a late call from a missing one."""
-    messages = body["messages"]
+def _name_by_comparing(body):
+    """Another right one: the user turns against the policy first, then the tools."""
+    policy = next(m["content"] for m in body["messages"] if m["role"] == "system")
+    if any(m["role"] == "user" and policy in m["content"] for m in body["messages"]):
+        return ex08.SILENT[1]
     if not all(t["function"].get("description") for t in body["tools"]):
-        return ex08.BUGS[0]
-    if any(m["role"] == "user" and messages[0]["content"] in m["content"] for m in messages):
-        return ex08.BUGS[1]
-    every = {c["id"] for m in messages for c in m.get("tool_calls") or []}
-    seen = set()
-    for m in messages:
-        seen |= {c["id"] for c in m.get("tool_calls") or []}
-        if m["role"] == "tool" and m["tool_call_id"] not in seen:
-            return ex08.BUGS[2] if m["tool_call_id"] in every else ex08.BUGS[3]
-    return ex08.BUGS[2]
+        return ex08.SILENT[0]
+    return ex08.NEITHER
 
 
 def test_08_1_right_diagnoses_written_differently_pass():
     assert ex08.check_name_the_bug(_name_by_checks, MODEL)
-    assert ex08.check_name_the_bug(_name_by_walking, MODEL)
-    dumps = ex08.unlabelled_dumps(MODEL)  # and the lesson's four dumps are told apart
-    assert {_name_by_walking(d) for d in dumps.values()} == set(ex08.BUGS)
+    assert ex08.check_name_the_bug(_name_by_comparing, MODEL)
+    dumps = ex08.unlabelled_dumps(MODEL)  # and the lesson's two silent dumps are told apart
+    named = sorted(_name_by_comparing(d) for d in dumps.values())
+    assert named == sorted([*ex08.SILENT, ex08.NEITHER, ex08.NEITHER])
 
 
 def test_08_1_plausible_wrong_diagnoses_are_refused_on_the_case_that_shows_it():
     def by_position(body):  # fitted to the lesson's four dumps
-        messages = body["messages"]
         if "description" not in body["tools"][4]["function"]:
             return "missing description"
-        if messages[-1]["role"] == "user":
+        if body["messages"][-1]["role"] == "user":
             return "policy pasted into a user turn"
-        if messages[1]["role"] == "tool":
-            return "result without its call"
-        return "out of order after a retry"
+        return "neither"
 
     _refused(
         ex08.check_name_the_bug(by_position, MODEL),
         "a lost description, on another tool",
-        "breaks no rule of the list, and nothing in it is there twice",
-    )
-
-    def by_neighbours(body):  # a result after a message without calls: always "out of order"
-        if _name_by_checks(body) in ex08.BUGS[:2]:
-            return _name_by_checks(body)
-        return "out of order after a retry"
-
-    _refused(
-        ex08.check_name_the_bug(by_neighbours, MODEL),
-        "history trimmed from the front",
-        "one result in this dump answers a call that is nowhere in the list",
+        "one thing that should be in this dump is not there",
     )
 
     def by_the_word_reminder(body):  # the lesson's dump says "Reminder:"; another agent may not
         if any("Reminder" in str(m.get("content")) for m in body["messages"]):
             return "policy pasted into a user turn"
         named = _name_by_checks(body)
-        return "out of order after a retry" if named == ex08.BUGS[1] else named
+        return "neither" if named == ex08.SILENT[1] else named
 
     _refused(
         ex08.check_name_the_bug(by_the_word_reminder, MODEL),
         "another agent's ticket, the policy in other words around it",
-        "nothing is missing from it",
+        "one text in this dump is there twice",
+    )
+
+    def always_a_bug(body):  # names a bug on every body: a sound one too
+        named = _name_by_checks(body)
+        return "policy pasted into a user turn" if named == "neither" else named
+
+    _refused(
+        ex08.check_name_the_bug(always_a_bug, MODEL),
+        "a sound ticket, three round trips and two parallel calls",
+        "this dump is sound",
     )
     odd = ex08.check_name_the_bug(lambda body: "broken", MODEL)
-    assert not odd and "not one of BUGS" in odd.message
+    assert not odd and "neither NEITHER nor one of SILENT" in odd.message
+
+
+def test_10_1_a_summary_sent_as_a_system_message_is_told_so():
+    """Walk 08-10c, finding 9: the hint names that mistake, not only a safe cut."""
+
+    def summary_as_system(history, keep_last, summary):  # right cut, wrong role
+        from helpers.messages import system
+
+        safe = [*turn_boundaries(history), len(history)]
+        start = min(k for k in safe if k >= len(history) - keep_last)
+        return [history[0], system(summary), *history[start:]]
+
+    _refused(
+        ex10.check_compact_cut(summary_as_system, MODEL),
+        "two parallel calls, their results at the cut",
+        "the summary went out as a system message",
+    )
 
 
 def test_10_1_one_message_asked_for_is_said_in_the_singular():

@@ -7,9 +7,10 @@ named only "A" to "D". Each has one bug a real codebase produced. Two of them br
 of the list (the provider answers 400); two are valid JSON the provider accepts and that are
 still wrong: only someone reading the request finds those. Exercise 1 runs the learner's
 ``name_the_bug`` on dumps they have not seen (other tickets, the bugs in other places and
-words). Exercise 2 (optional) runs their ``fix_order`` on dumps whose bugs break the order of
-the list; exercise 3 (optional) runs their ``repair`` on dumps with all four bugs in other
-places. Both send each result to a local provider.
+words, sound ones): it names the two bugs the provider accepts (``SILENT``), the two that
+``check`` cannot find. Exercise 2 (optional) runs their ``fix_order`` on dumps whose bugs
+break the order of the list; exercise 3 (optional) runs their ``repair`` on dumps with all
+four bugs in other places. Both send each result to a local provider.
 """
 
 from __future__ import annotations
@@ -28,18 +29,22 @@ BUGS = (
 )
 _LETTERS = {"A": BUGS[2], "B": BUGS[0], "C": BUGS[3], "D": BUGS[1]}  # a fixed shuffle
 
+SILENT = BUGS[:2]  # the two bugs the provider accepts: exercise 1 names them
+NEITHER = "neither"  # exercise 1's answer for a body with neither
+
 EX1 = Exercise(
     "08.1",
     look="the case the check names and what it says about that dump; then what your function "
     "reads to decide: would it still see that bug on another tool, at another place in the "
-    "list, in another ticket's words?",
-    idea="two bugs break a rule of the list: a result is there whose call is not, or the call "
-    "is there but later in the list; two break no rule and only reading finds them: something "
-    "that should be there and is not, and text that is there twice. Each must be found from "
-    "the body itself, wherever in the ticket it sits and whatever its words.",
-    example="in [system, user, tool answering c9], no message calls c9: that result has no "
-    "call at all; in [system, user, tool answering c1, assistant calling c1], it has one, in "
-    "the wrong place.",
+    "list, in another ticket's words, and stay silent on a sound body?",
+    idea="neither bug breaks a rule of the list, so the provider takes both: one is something "
+    "that should be there and is not, the other is text that is there twice. Each must be "
+    "found from the body itself, wherever it sits and whatever its words; a body with neither "
+    "has nothing to name.",
+    example="a tool list where one definition has a name and parameters and nothing else, "
+    "beside others that say what they do; [system 'Be brief.', user 'Hi', user 'Note: Be "
+    "brief.'], where the system's words come back in a user turn; [system 'Be brief.', user "
+    "'Hi'], which has neither.",
 )
 EX2 = Exercise(
     "08.2",
@@ -139,7 +144,7 @@ def unlabelled_dumps(model: str) -> dict[str, dict[str, Any]]:
 
 
 def _diagnosis_cases(model: str) -> list[tuple[str, dict, str]]:
-    """The hidden dumps of exercise 1: (what the case is, the dump, its bug)."""
+    """The hidden dumps of exercise 1: (what the case is, the dump, its silent bug or NEITHER)."""
     longer = _longer_ticket(model)
     _, ct_later = _crash_triage_ticket(model)
 
@@ -158,42 +163,35 @@ def _diagnosis_cases(model: str) -> list[tuple[str, dict, str]]:
 
         return paste
 
-    def results_first(body: dict) -> None:  # every result of the last turn before its calls
-        calls = max(i for i, m in enumerate(body["messages"]) if m.get("tool_calls"))
-        tail = body["messages"][calls:]
-        body["messages"][calls:] = [*tail[1:], tail[0]]
-
-    bug = dict(zip(("lost", "pasted", "order", "orphan"), BUGS, strict=True))
+    lost, twice = SILENT
     return [
-        ("a lost description, on another tool", broken(longer, no_description(1)), bug["lost"]),
+        ("a lost description, on another tool", broken(longer, no_description(1)), lost),
         (
             "the policy in the middle of a longer ticket",
             broken(longer, pasted(4, "Reminder:\n{}")),
-            bug["pasted"],
+            twice,
         ),
-        ("results before their two parallel calls", broken(longer, results_first), bug["order"]),
-        ("history trimmed from the front", _trim(longer), bug["orphan"]),
-        ("a retry in another agent's ticket", broken(ct_later, results_first), bug["order"]),
+        ("a sound ticket, three round trips and two parallel calls", longer, NEITHER),
         (
             "another agent's ticket, its first tool bare",
             broken(ct_later, no_description(0)),
-            bug["lost"],
+            lost,
         ),
         (
             "another agent's ticket, the policy in other words around it",
             broken(
                 ct_later, pasted(len(ct_later["messages"]), "Remember your instructions:\n\n{}")
             ),
-            bug["pasted"],
+            twice,
         ),
+        ("another agent's ticket, sound", copy.deepcopy(ct_later), NEITHER),
     ]
 
 
-_NOT_THAT = {  # why a wrong name is wrong, for each dump's real bug (never how to find it)
-    BUGS[0]: "this dump breaks no rule of the list, and nothing in it is there twice",
-    BUGS[1]: "this dump breaks no rule of the list, and nothing is missing from it",
-    BUGS[2]: "every result in this dump answers a call that is somewhere in the list",
-    BUGS[3]: "one result in this dump answers a call that is nowhere in the list",
+_NOT_THAT = {  # why a wrong answer is wrong, for each dump (never how to find it)
+    BUGS[0]: "one thing that should be in this dump is not there",
+    BUGS[1]: "one text in this dump is there twice",
+    NEITHER: "this dump is sound: nothing is missing from it and nothing is there twice",
 }
 
 
@@ -201,17 +199,17 @@ def _diagnosis_judge(bug: str) -> Callable[[Any], str | None]:
     def judge(got: Any) -> str | None:
         if got == bug:
             return None
-        if got not in BUGS:
-            return f"your function gave {got!r}, which is not one of BUGS"
+        if got != NEITHER and got not in SILENT:
+            return f"your function gave {got!r}, which is neither NEITHER nor one of SILENT"
         return f"your function gave {got!r}, but {_NOT_THAT[bug]}"
 
     return judge
 
 
 def check_name_the_bug(name_the_bug: Callable[[dict], str], model: str) -> Result:
-    """Run the learner's ``name_the_bug(body)`` on hidden dumps, each with one of the four bugs
-    (other tickets, other ids, other tools, the bugs in other places and other words); it must
-    give that bug's name, one of ``BUGS``."""
+    """Run the learner's ``name_the_bug(body)`` on hidden dumps, each sound or with one of the
+    two bugs the provider accepts (other tickets, other ids, other tools, the bugs in other
+    places and other words); it must give that bug's name, one of ``SILENT``, or ``NEITHER``."""
     from helpers.examples import sundry
 
     body = _bodies(model)["missing description"]
@@ -222,8 +220,9 @@ def check_name_the_bug(name_the_bug: Callable[[dict], str], model: str) -> Resul
         [Case(name, (dump,), _diagnosis_judge(bug)) for name, dump, bug in _diagnosis_cases(model)],
         EX1,
         success=(
-            "Right: each bug named from the body alone, wherever it sits. The two the provider "
-            f"accepts are the dangerous ones: without its description, {lost} is a bare name to "
+            "Right: each silent bug named from the body alone, wherever it sits, and a sound "
+            "body left alone. These are the dangerous ones: without its description, "
+            f"{lost} is a bare name to "
             f'the model (the tool itself no longer says "{said}"), and the policy pasted into '
             "a user turn reads as the buyer's words, paid for twice"
         ),
@@ -292,6 +291,12 @@ def _repair_cases(model: str) -> list[tuple[str, dict, dict, dict]]:
     case("two bugs in another agent's ticket", ct_later, ct_first, two_bugs)
     sound = {**longer, "temperature": 0.2, "tool_choice": "auto"}
     cases.append(("a sound dump, with settings of its own", copy.deepcopy(sound), first, sound))
+    follow_up = copy.deepcopy(longer)  # the buyer writes again: a second user turn, a real one
+    follow_up["messages"] += [
+        {"role": "assistant", "content": "Done: $129.00 is on its way back to your card."},
+        {"role": "user", "content": "Thanks! Do I need to send the broken one back?"},
+    ]
+    case("the buyer's second message, then a reminder", follow_up, first, reminder(9))
     return cases
 
 
@@ -411,6 +416,23 @@ def _posting(provider: Any) -> Callable[[dict], str | None]:
     return post
 
 
+def _unchanged(
+    touched: list[bool], judge: Callable[[Any], str | None]
+) -> Callable[[Any], str | None]:
+    """``judge``, after refusing a function that changed the recorded body it was given."""
+
+    def judged(got: Any) -> str | None:
+        if touched and touched[-1]:
+            return (
+                "your function changed the recorded body it was given: a dump is the evidence "
+                "of what was sent, so the repair is a new body and the dump stays as it was "
+                "recorded"
+            )
+        return judge(got)
+
+    return judged
+
+
 def check_fix_order(fix_order: Callable[[dict], dict], model: str) -> Result:
     """Run the learner's ``fix_order(body)`` on hidden dumps whose bugs break the order of the
     list (a result before its call, a result whose call is gone, both, a sound dump); each
@@ -428,22 +450,10 @@ def check_fix_order(fix_order: Callable[[dict], dict], model: str) -> Result:
         touched.append(body != recorded)
         return got
 
-    def unchanged(judge: Callable[[Any], str | None]) -> Callable[[Any], str | None]:
-        def judged(got: Any) -> str | None:
-            if touched and touched[-1]:
-                return (
-                    "your function changed the recorded body it was given: a dump is the "
-                    "evidence of what was sent, so the repair is a new body and the dump stays "
-                    "as it was recorded"
-                )
-            return judge(got)
-
-        return judged
-
     with LocalProvider("echo") as provider:
         post = _posting(provider)
         cases = [
-            Case(name, (dump,), unchanged(_repair_judge(sound, post)))
+            Case(name, (dump,), _unchanged(touched, _repair_judge(sound, post)))
             for name, dump, sound in _order_cases(model)
         ]
         return check_cases(
@@ -452,7 +462,7 @@ def check_fix_order(fix_order: Callable[[dict], dict], model: str) -> Result:
             EX2,
             success="Right: every result sits right after its call again, a result without "
             "its call is gone, and the provider takes each body. These two are the bugs the "
-            "provider refuses; the other two of BUGS it takes without a word",
+            "provider refuses; the two of SILENT it takes without a word",
         )
 
 
@@ -460,16 +470,27 @@ def check_repair(repair: Callable[[dict, dict], dict], model: str) -> Result:
     """Run the learner's ``repair(body, first)`` on hidden dumps (other tickets, other ids, bugs
     in other places, two at once, a sound one); each repaired body must be the sound request,
     and a fresh local provider must answer it 200."""
+    import functools
+
     from standin import LocalProvider
+
+    touched: list[bool] = []  # per case: did the learner's function change the body it got
+
+    @functools.wraps(repair)
+    def watched(body: dict, first: dict) -> dict:
+        recorded = copy.deepcopy(body)
+        got = repair(body, first)
+        touched.append(body != recorded)
+        return got
 
     with LocalProvider("echo") as provider:
         post = _posting(provider)
         cases = [
-            Case(name, (dump, first), _repair_judge(sound, post))
+            Case(name, (dump, first), _unchanged(touched, _repair_judge(sound, post)))
             for name, dump, first, sound in _repair_cases(model)
         ]
         return check_cases(
-            repair,
+            watched if callable(repair) else repair,
             cases,
             EX3,
             success="Right: every dump comes back as the sound request of its ticket, and the "

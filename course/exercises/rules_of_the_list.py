@@ -22,8 +22,9 @@ from helpers.messages import Message, Request, ToolCall
 
 EX1 = Exercise(
     "10.1",
-    look="the first message you keep after the summary: what it answers, and whether that is "
-    "still in the list; then the messages before the cut that every request needs.",
+    look="what the check says about the case it names; then, in your list, the role of each "
+    "message you wrote yourself, and the first message you keep after the summary: what it "
+    "answers, and whether that is still in the list.",
     idea="a history can start again only where no call is waiting for its result (the safe "
     "cuts of 'Shortening without breaking'); when the number of messages to keep lands inside "
     "a turn, the cut moves to the nearest safe place, and nothing kept is rewritten.",
@@ -104,6 +105,11 @@ def _compact_judge(history: list[Message], keep_last: int, summary: str, model: 
     def judge(got: Any) -> str | None:
         if not isinstance(got, list) or not all(isinstance(m, Message) for m in got):
             return f"your function returned a {type(got).__name__}, not a list of messages"
+        if any(m.role == "system" and summary in m.text for m in got):
+            return (
+                "the summary went out as a system message: it is not a standing instruction "
+                "but what happened so far, and the exercise asks for it in a user message"
+            )
         if got[: len(head)] != head:
             return "the list does not start with the history's system prompt, unchanged"
         if any(m.role == "system" for m in got[len(head) :]):

@@ -4,6 +4,7 @@ Exercises of notebooks/09_the_system_prompt.ipynb."""
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from typing import Any
 
@@ -194,9 +195,12 @@ EX3 = Exercise(
     "and what is left in its list of messages.",
     idea="each wire format keeps the system prompt in one place of its own, outside the "
     "conversation in three of them; a prompt written anywhere else is one more message the "
-    "model reads as someone's words, and an old prompt left in its place is a second one.",
+    "model reads as someone's words, and an old prompt left in its place, under either of its "
+    "names, is a second one. The body you are given is the caller's: it stays as it was.",
     example="in Anthropic's format, a body whose first message is a user message holding the "
-    "policy has no system prompt at all: the policy reads as the user's words.",
+    "policy has no system prompt at all: the policy reads as the user's words; in Gemini's, a "
+    "body that already has system_instruction and gets systemInstruction too sets one field "
+    "twice.",
 )
 WIRE_FORMATS = ("openai-chat", "openai-responses", "anthropic", "gemini")
 
@@ -218,11 +222,15 @@ def _placement_cases() -> list[tuple[str, dict, str, str]]:
         cases.append((f"{wire}, replacing the prompt it has", body, wire, prompts[0]))
         body = render_for(without, wire).body
         cases.append((f"{wire}, with no system prompt yet", body, wire, prompts[1]))
+    snake = render_for(with_system, "gemini").body  # Gemini reads the field in either spelling
+    snake = {"system_instruction" if k == "systemInstruction" else k: v for k, v in snake.items()}
+    cases.append(("gemini, its prompt spelled system_instruction", snake, "gemini", prompts[0]))
     return cases
 
 
 def _placement_judge(body: dict, wire: str, prompt: str):
     from helpers.formats import FormatError, parse
+    from standin.rules.spellings import TEXT
 
     before = parse(body, wire)
     talk = [m for m in before.messages if m.role != "system"]
@@ -233,7 +241,9 @@ def _placement_judge(body: dict, wire: str, prompt: str):
         if wire == "gemini" and {"systemInstruction", "system_instruction"} <= set(got):
             return (
                 "the body sets both systemInstruction and system_instruction: one field under "
-                "two spellings, and Google refuses a body that sets it twice"
+                "two spellings, and Gemini refuses it (400: "
+                + TEXT.format(name="system_instruction")
+                + ")"
             )
         try:
             after = parse(got, wire)
@@ -266,13 +276,38 @@ def _placement_judge(body: dict, wire: str, prompt: str):
 
 def check_system_placement(set_system_prompt: Callable[[dict, str, str], dict]) -> Result:
     """Run the learner's ``set_system_prompt(body, wire_format, prompt)`` on a body of each
-    wire format, with a system prompt and without; each result is read back as that format."""
+    wire format, with a system prompt and without (and Gemini's snake_case spelling); each
+    result is read back as that format. A function that edits the body it is given is refused,
+    as exercise 08.2 refuses it: the caller's body stays as it was."""
+    import functools
+
+    touched: list[bool] = []  # per case: did the learner's function change the body it got
+
+    @functools.wraps(set_system_prompt)
+    def watched(body: dict, wire: str, prompt: str) -> dict:
+        given = copy.deepcopy(body)
+        got = set_system_prompt(body, wire, prompt)
+        touched.append(body != given)
+        return got
+
+    def unchanged(judge: Callable[[Any], str | None]) -> Callable[[Any], str | None]:
+        def judged(got: Any) -> str | None:
+            if touched and touched[-1]:
+                return (
+                    "your function changed the body it was given: the caller may still use it "
+                    "(to send it elsewhere, to log it), so return a new body and leave that one "
+                    "as it was"
+                )
+            return judge(got)
+
+        return judged
+
     cases = [
-        Case(name, (body, wire, prompt), _placement_judge(body, wire, prompt))
+        Case(name, (body, wire, prompt), unchanged(_placement_judge(body, wire, prompt)))
         for name, body, wire, prompt in _placement_cases()
     ]
     return check_cases(
-        set_system_prompt,
+        watched if callable(set_system_prompt) else set_system_prompt,
         cases,
         EX3,
         success="Right: one system prompt, in each format's own place, and the conversation "
