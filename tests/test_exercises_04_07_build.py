@@ -163,14 +163,26 @@ def _stamp_after(request, when):
     return replace(request, messages=[*request.messages, user(f"Current time: {when}")])
 
 
-def _stamp_as_a_late_system_line(request, when):
+def _stamp_as_a_late_user_block(request, when):
     fresh = Request(request.model, list(request.messages), request.tools, request.tool_choice)
     fresh.max_tokens = request.max_tokens
-    fresh.messages.append(Message("system", [Text("Current time: " + when)]))
+    fresh.messages.append(Message("user", [Text("Current time: " + when)]))
     return fresh
 
 
-@pytest.mark.parametrize("fn", [_stamp_after, _stamp_as_a_late_system_line])
+def _stamp_as_a_late_system_line(request, when):
+    return replace(request, messages=[*request.messages, system(f"Current time: {when}")])
+
+
+def test_06_2_a_late_system_message_is_refused_for_where_the_wire_puts_it(triage_requests):
+    """Walk 04-07c finding 2: a system message at the end draws a warning in every format and
+    is moved into Anthropic's system and Gemini's systemInstruction, above the messages."""
+    result = ex06.check_stamp(_stamp_as_a_late_system_line, triage_requests, MODEL)
+    assert not result and "case 1 of 3" in result.message
+    assert "anthropic and gemini move it" in result.message, result.message
+
+
+@pytest.mark.parametrize("fn", [_stamp_after, _stamp_as_a_late_user_block])
 def test_06_2_stamps_after_everything_written_two_ways_pass(fn, triage_requests):
     result = ex06.check_stamp(fn, triage_requests, MODEL)
     assert result, result.message
@@ -770,3 +782,16 @@ def test_05_1_a_return_tool_over_budget_or_unusable_is_refused_for_that(tool, wh
     requests = [sundry.opening(MODEL)] * 4
     result = ex05.check_added_tool(_added(tool, requests), tool, requests, MODEL, budget=50)
     assert not result and why in result.message, result.message
+
+
+def test_04_1_results_sorted_by_id_are_refused_where_the_ids_do_not_sort_in_call_order():
+    """Walk 04-07c finding 1: sorting the results by their ids is not the calls' order; case 5's
+    calls are toolu_03, toolu_01, toolu_02."""
+
+    def sorted_by_id(request, reply, results):
+        tail = [Message("tool", sorted(results, key=lambda r: r.call_id))] if results else []
+        return replace(request, messages=[*request.messages, reply.message, *tail])
+
+    result = ex04.check_next_request(sorted_by_id)
+    assert not result and "case 5 of 5" in result.message
+    assert "not in the order of the calls" in result.message

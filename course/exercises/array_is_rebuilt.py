@@ -27,11 +27,9 @@ EX1 = Exercise(
     "04.1",
     look="the cell under 'A ticket, turn by turn' that compares request n with request n − 1: "
     "which messages are new in the later one, where they sit, and what the earlier ones became.",
-    idea="your code owns the list: the next request is the one just sent, unchanged, followed by "
-    "what the turn produced, in the order it happened: the model's reply as it came back, then "
-    "one message answering its calls, if it made any, its results in the order of the calls "
-    "(not the order they finished in). Nothing earlier is rewritten, and the request's other "
-    "settings stay as they were.",
+    idea="your code owns the list, and the list is the record of the conversation so far: a "
+    "record only grows, in the order things happened, and what was already sent never changes. "
+    "The rest of the request is not part of the turn.",
     example="a request of 2 messages, a reply with one text block and one call, and its one "
     "result give a request of 4 messages: the same 2, the reply with both its blocks, then one "
     "tool message with the result. A reply that only answers gives 3 messages. Calls A then B "
@@ -112,11 +110,11 @@ def next_request_cases() -> list[Case]:
         _next_case(
             "three parallel calls whose results came back in another order than the calls",
             triage,
-            _reply(read_a, read_b, read_c),
+            _reply(read_c, read_a, read_b),  # ids that do not sort in the calls' order
             [
-                tool_result("toolu_03", "package api\n\nfunc (h *Handler) Quote() {"),
-                tool_result("toolu_01", "package orders\n\nfunc ShippingQuote(o *Order) {"),
                 tool_result("toolu_02", "open internal/orders/missing.go: no such file", True),
+                tool_result("toolu_01", "package orders\n\nfunc ShippingQuote(o *Order) {"),
+                tool_result("toolu_03", "package api\n\nfunc (h *Handler) Quote() {"),
             ],
         ),
     ]
