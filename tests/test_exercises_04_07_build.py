@@ -278,7 +278,7 @@ def _retry_right_other_way(status, headers, retries_done):
 def test_07_1_the_sdks_retry_decision_written_two_ways_passes(fn):
     result = ex07.check_retry(fn)
     assert result, result.message
-    assert "All 12 hidden cases passed" in result.message
+    assert "All 14 hidden cases passed" in result.message
 
 
 def _status_only(status, headers, retries_done):
@@ -309,11 +309,11 @@ def _no_backoff(status, headers, retries_done):
 @pytest.mark.parametrize(
     ("fn", "case", "why"),
     [
-        (_status_only, "case 2 of 12", "the SDK waits 0.25 s"),
-        (_milliseconds_read_as_seconds, "case 2 of 12", "the SDK tries again here"),
-        (_no_backoff, "case 3 of 12", "between 0.75 and 1 s"),
-        (_every_error_retried, "case 4 of 12", "the SDK gives up here"),
-        (_no_limit_on_retries, "case 10 of 12", "the SDK gives up here"),
+        (_status_only, "case 2 of 14", "the SDK waits 0.25 s"),
+        (_milliseconds_read_as_seconds, "case 2 of 14", "the SDK tries again here"),
+        (_no_backoff, "case 3 of 14", "between 0.75 and 1 s"),
+        (_every_error_retried, "case 4 of 14", "the SDK gives up here"),
+        (_no_limit_on_retries, "case 10 of 14", "the SDK gives up here"),
     ],
 )
 def test_07_1_wrong_retry_decisions_are_refused_on_the_case_that_shows_it(fn, case, why):
@@ -345,7 +345,7 @@ def test_07_1_a_blank_body_is_not_answered_but_a_function_that_gives_up_everywhe
 
     assert "not answered yet" in ex07.check_retry(blank).message
     told = ex07.check_retry(lambda status, headers, done: False)
-    assert not told and "case 1 of 12" in told.message and "tries again" in told.message
+    assert not told and "case 1 of 14" in told.message and "tries again" in told.message
 
 
 # ---- 05.2 pick_tools --------------------------------------------------------------------------
@@ -694,7 +694,7 @@ def test_07_1_the_older_sdks_60_second_limit_is_refused_on_a_90_second_hint():
         )
 
     told = ex07.check_retry(sixty)
-    assert not told and "case 12 of 12" in told.message
+    assert not told and "case 12 of 14" in told.message
     assert "waits the 90 s the server asked for" in told.message
 
 
@@ -795,3 +795,30 @@ def test_04_1_results_sorted_by_id_are_refused_where_the_ids_do_not_sort_in_call
     result = ex04.check_next_request(sorted_by_id)
     assert not result and "case 5 of 5" in result.message
     assert "not in the order of the calls" in result.message
+
+
+def _seconds_hint_first(status, headers, retries_done):
+    swapped = {k: v for k, v in headers.items() if k != "retry-after-ms"}
+    if "retry-after" not in headers:
+        swapped = headers
+    return _retry_right(status, swapped, retries_done)
+
+
+def _server_verdict_first(status, headers, retries_done):
+    if retries_done < 2 and headers.get("x-should-retry") == "true":
+        return _hint(headers) or 0.5 * 2**retries_done
+    return _retry_right(status, headers, retries_done)
+
+
+@pytest.mark.parametrize(
+    ("fn", "case", "why"),
+    [
+        (_seconds_hint_first, "case 13 of 14", "the SDK waits 0.25 s"),
+        (_server_verdict_first, "case 14 of 14", "the SDK gives up here"),
+    ],
+)
+def test_07_1_the_order_of_the_headers_is_judged_where_two_disagree(fn, case, why):
+    """Walk 04-07c finding 3: both hint headers with different values, and a server's "retry"
+    with a wait over the SDK's limit, judged against the installed SDK."""
+    result = ex07.check_retry(fn)
+    assert not result and case in result.message and why in result.message, result.message
