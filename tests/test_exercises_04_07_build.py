@@ -774,6 +774,13 @@ def test_05_1_usable_return_tools_within_the_budget_pass(tool):
             ),
             "does not require reason",
         ),
+        (  # walk 04-07c finding 7: three values, all the same
+            _return_tool(
+                "Start a return for a delivered order.",
+                {"order_id": {"type": "string"}, "reason": {"enum": ["damaged"] * 3}},
+            ),
+            "fewer than three different values",
+        ),
     ],
 )
 def test_05_1_a_return_tool_over_budget_or_unusable_is_refused_for_that(tool, why):
@@ -821,4 +828,27 @@ def test_07_1_the_order_of_the_headers_is_judged_where_two_disagree(fn, case, wh
     """Walk 04-07c finding 3: both hint headers with different values, and a server's "retry"
     with a wait over the SDK's limit, judged against the installed SDK."""
     result = ex07.check_retry(fn)
+    assert not result and case in result.message and why in result.message, result.message
+
+
+def _sorted_by_name(request, wanted):
+    return replace(request, tools=sorted(_pick_right(request, wanted).tools, key=lambda t: t.name))
+
+
+def _settings_dropped(request, wanted):
+    return Request(request.model, request.messages, _pick_right(request, wanted).tools)
+
+
+@pytest.mark.parametrize(
+    ("fn", "case", "why"),
+    [
+        (_sorted_by_name, "case 1 of 5", "the exercise asks for the request's order"),
+        (_in_the_wanted_order, "case 2 of 5", "they follow the order of wanted"),
+        (_settings_dropped, "case 1 of 5", "max_tokens differ"),
+    ],
+)
+def test_05_2_the_order_and_the_settings_are_refused_for_what_they_are(fn, case, why):
+    """Walk 04-07c findings 4 and 7: a pick sorted by name is told the exercise's rule (not that
+    it depends on wanted); a rebuilt request that loses its settings is refused."""
+    result = ex05.check_pick_tools(fn)
     assert not result and case in result.message and why in result.message, result.message
