@@ -852,3 +852,21 @@ def test_05_2_the_order_and_the_settings_are_refused_for_what_they_are(fn, case,
     it depends on wanted); a rebuilt request that loses its settings is refused."""
     result = ex05.check_pick_tools(fn)
     assert not result and case in result.message and why in result.message, result.message
+
+
+@pytest.mark.parametrize(
+    "progress",
+    [
+        "The fix is written in shipping.go and the issue is filed; only submit_diagnosis remains.",
+        "Already done: patched ShippingQuote.",
+        "An issue was opened for the storefront team.",
+    ],
+)
+def test_04_2_a_summary_claiming_actions_the_replaced_turns_never_took_is_refused(
+    triage_requests, progress
+):
+    """Walk 04-07c finding 6: made-up progress (a write, a filing) before any such call."""
+    result = ex04.check_compaction(
+        _summary_ticket(triage_requests, f"{TASK} {progress}"), triage_requests
+    )
+    assert not result and "the model reads progress that was never made" in result.message
