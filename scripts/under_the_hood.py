@@ -52,13 +52,31 @@ def _defined_in(module_name: str, name: str | None) -> Path:
     return Path(module.__file__)
 
 
+def _without_solutions(lines: list[str]) -> list[str]:
+    """The lines with each ``### BEGIN SOLUTION`` ... ``### END SOLUTION`` region replaced by
+    ``...`` at its indentation, as the learner copy has it: an import only the reference
+    solution makes is not a file the lesson's code came from."""
+    out: list[str] = []
+    inside = False
+    for line in lines:
+        stripped = line.lstrip()
+        if stripped.startswith("### BEGIN SOLUTION"):
+            inside = True
+            out.append(line[: len(line) - len(stripped)] + "...")
+        elif stripped.startswith("### END SOLUTION"):
+            inside = False
+        elif not inside:
+            out.append(line)
+    return out
+
+
 def used_files(notebook: dict) -> dict[Path, list[str]]:
     """Each file a lesson's code imports from -> the names it takes from it."""
     files: dict[Path, list[str]] = {}
     for cell in notebook["cells"]:
         if cell["cell_type"] != "code":
             continue
-        lines = "".join(cell["source"]).splitlines()
+        lines = _without_solutions("".join(cell["source"]).splitlines())
         code = "\n".join("" if ln.lstrip().startswith(("%", "!")) else ln for ln in lines)
         for node in ast.walk(ast.parse(code)):
             if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(PACKAGES):

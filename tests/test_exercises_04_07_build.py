@@ -163,14 +163,26 @@ def _stamp_after(request, when):
     return replace(request, messages=[*request.messages, user(f"Current time: {when}")])
 
 
-def _stamp_as_a_late_system_line(request, when):
+def _stamp_as_a_late_user_block(request, when):
     fresh = Request(request.model, list(request.messages), request.tools, request.tool_choice)
     fresh.max_tokens = request.max_tokens
-    fresh.messages.append(Message("system", [Text("Current time: " + when)]))
+    fresh.messages.append(Message("user", [Text("Current time: " + when)]))
     return fresh
 
 
-@pytest.mark.parametrize("fn", [_stamp_after, _stamp_as_a_late_system_line])
+def _stamp_as_a_late_system_line(request, when):
+    return replace(request, messages=[*request.messages, system(f"Current time: {when}")])
+
+
+def test_06_2_a_late_system_message_is_refused_for_where_the_wire_puts_it(triage_requests):
+    """Walk 04-07c finding 2: a system message at the end draws a warning in every format and
+    is moved into Anthropic's system and Gemini's systemInstruction, above the messages."""
+    result = ex06.check_stamp(_stamp_as_a_late_system_line, triage_requests, MODEL)
+    assert not result and "case 1 of 3" in result.message
+    assert "anthropic and gemini move it" in result.message, result.message
+
+
+@pytest.mark.parametrize("fn", [_stamp_after, _stamp_as_a_late_user_block])
 def test_06_2_stamps_after_everything_written_two_ways_pass(fn, triage_requests):
     result = ex06.check_stamp(fn, triage_requests, MODEL)
     assert result, result.message
@@ -266,7 +278,7 @@ def _retry_right_other_way(status, headers, retries_done):
 def test_07_1_the_sdks_retry_decision_written_two_ways_passes(fn):
     result = ex07.check_retry(fn)
     assert result, result.message
-    assert "All 12 hidden cases passed" in result.message
+    assert "All 14 hidden cases passed" in result.message
 
 
 def _status_only(status, headers, retries_done):
@@ -297,11 +309,11 @@ def _no_backoff(status, headers, retries_done):
 @pytest.mark.parametrize(
     ("fn", "case", "why"),
     [
-        (_status_only, "case 2 of 12", "the SDK waits 0.25 s"),
-        (_milliseconds_read_as_seconds, "case 2 of 12", "the SDK tries again here"),
-        (_no_backoff, "case 3 of 12", "between 0.75 and 1 s"),
-        (_every_error_retried, "case 4 of 12", "the SDK gives up here"),
-        (_no_limit_on_retries, "case 10 of 12", "the SDK gives up here"),
+        (_status_only, "case 2 of 14", "the SDK waits 0.25 s"),
+        (_milliseconds_read_as_seconds, "case 2 of 14", "the SDK tries again here"),
+        (_no_backoff, "case 3 of 14", "between 0.75 and 1 s"),
+        (_every_error_retried, "case 4 of 14", "the SDK gives up here"),
+        (_no_limit_on_retries, "case 10 of 14", "the SDK gives up here"),
     ],
 )
 def test_07_1_wrong_retry_decisions_are_refused_on_the_case_that_shows_it(fn, case, why):
@@ -333,7 +345,7 @@ def test_07_1_a_blank_body_is_not_answered_but_a_function_that_gives_up_everywhe
 
     assert "not answered yet" in ex07.check_retry(blank).message
     told = ex07.check_retry(lambda status, headers, done: False)
-    assert not told and "case 1 of 12" in told.message and "tries again" in told.message
+    assert not told and "case 1 of 14" in told.message and "tries again" in told.message
 
 
 # ---- 05.2 pick_tools --------------------------------------------------------------------------
@@ -682,7 +694,7 @@ def test_07_1_the_older_sdks_60_second_limit_is_refused_on_a_90_second_hint():
         )
 
     told = ex07.check_retry(sixty)
-    assert not told and "case 12 of 12" in told.message
+    assert not told and "case 12 of 14" in told.message
     assert "waits the 90 s the server asked for" in told.message
 
 
@@ -762,6 +774,13 @@ def test_05_1_usable_return_tools_within_the_budget_pass(tool):
             ),
             "does not require reason",
         ),
+        (  # walk 04-07c finding 7: three values, all the same
+            _return_tool(
+                "Start a return for a delivered order.",
+                {"order_id": {"type": "string"}, "reason": {"enum": ["damaged"] * 3}},
+            ),
+            "fewer than three different values",
+        ),
     ],
 )
 def test_05_1_a_return_tool_over_budget_or_unusable_is_refused_for_that(tool, why):
@@ -770,3 +789,84 @@ def test_05_1_a_return_tool_over_budget_or_unusable_is_refused_for_that(tool, wh
     requests = [sundry.opening(MODEL)] * 4
     result = ex05.check_added_tool(_added(tool, requests), tool, requests, MODEL, budget=50)
     assert not result and why in result.message, result.message
+
+
+def test_04_1_results_sorted_by_id_are_refused_where_the_ids_do_not_sort_in_call_order():
+    """Walk 04-07c finding 1: sorting the results by their ids is not the calls' order; case 5's
+    calls are toolu_03, toolu_01, toolu_02."""
+
+    def sorted_by_id(request, reply, results):
+        tail = [Message("tool", sorted(results, key=lambda r: r.call_id))] if results else []
+        return replace(request, messages=[*request.messages, reply.message, *tail])
+
+    result = ex04.check_next_request(sorted_by_id)
+    assert not result and "case 5 of 5" in result.message
+    assert "not in the order of the calls" in result.message
+
+
+def _seconds_hint_first(status, headers, retries_done):
+    swapped = {k: v for k, v in headers.items() if k != "retry-after-ms"}
+    if "retry-after" not in headers:
+        swapped = headers
+    return _retry_right(status, swapped, retries_done)
+
+
+def _server_verdict_first(status, headers, retries_done):
+    if retries_done < 2 and headers.get("x-should-retry") == "true":
+        return _hint(headers) or 0.5 * 2**retries_done
+    return _retry_right(status, headers, retries_done)
+
+
+@pytest.mark.parametrize(
+    ("fn", "case", "why"),
+    [
+        (_seconds_hint_first, "case 13 of 14", "the SDK waits 0.25 s"),
+        (_server_verdict_first, "case 14 of 14", "the SDK gives up here"),
+    ],
+)
+def test_07_1_the_order_of_the_headers_is_judged_where_two_disagree(fn, case, why):
+    """Walk 04-07c finding 3: both hint headers with different values, and a server's "retry"
+    with a wait over the SDK's limit, judged against the installed SDK."""
+    result = ex07.check_retry(fn)
+    assert not result and case in result.message and why in result.message, result.message
+
+
+def _sorted_by_name(request, wanted):
+    return replace(request, tools=sorted(_pick_right(request, wanted).tools, key=lambda t: t.name))
+
+
+def _settings_dropped(request, wanted):
+    return Request(request.model, request.messages, _pick_right(request, wanted).tools)
+
+
+@pytest.mark.parametrize(
+    ("fn", "case", "why"),
+    [
+        (_sorted_by_name, "case 1 of 5", "the exercise asks for the request's order"),
+        (_in_the_wanted_order, "case 2 of 5", "they follow the order of wanted"),
+        (_settings_dropped, "case 1 of 5", "max_tokens differ"),
+    ],
+)
+def test_05_2_the_order_and_the_settings_are_refused_for_what_they_are(fn, case, why):
+    """Walk 04-07c findings 4 and 7: a pick sorted by name is told the exercise's rule (not that
+    it depends on wanted); a rebuilt request that loses its settings is refused."""
+    result = ex05.check_pick_tools(fn)
+    assert not result and case in result.message and why in result.message, result.message
+
+
+@pytest.mark.parametrize(
+    "progress",
+    [
+        "The fix is written in shipping.go and the issue is filed; only submit_diagnosis remains.",
+        "Already done: patched ShippingQuote.",
+        "An issue was opened for the storefront team.",
+    ],
+)
+def test_04_2_a_summary_claiming_actions_the_replaced_turns_never_took_is_refused(
+    triage_requests, progress
+):
+    """Walk 04-07c finding 6: made-up progress (a write, a filing) before any such call."""
+    result = ex04.check_compaction(
+        _summary_ticket(triage_requests, f"{TASK} {progress}"), triage_requests
+    )
+    assert not result and "the model reads progress that was never made" in result.message

@@ -27,11 +27,9 @@ EX1 = Exercise(
     "04.1",
     look="the cell under 'A ticket, turn by turn' that compares request n with request n − 1: "
     "which messages are new in the later one, where they sit, and what the earlier ones became.",
-    idea="your code owns the list: the next request is the one just sent, unchanged, followed by "
-    "what the turn produced, in the order it happened: the model's reply as it came back, then "
-    "one message answering its calls, if it made any, its results in the order of the calls "
-    "(not the order they finished in). Nothing earlier is rewritten, and the request's other "
-    "settings stay as they were.",
+    idea="your code owns the list, and the list is the record of the conversation so far: a "
+    "record only grows, in the order things happened, and what was already sent never changes. "
+    "The rest of the request is not part of the turn.",
     example="a request of 2 messages, a reply with one text block and one call, and its one "
     "result give a request of 4 messages: the same 2, the reply with both its blocks, then one "
     "tool message with the result. A reply that only answers gives 3 messages. Calls A then B "
@@ -39,8 +37,8 @@ EX1 = Exercise(
 )
 EX2 = Exercise(
     "04.2",
-    look="the tokens per request, before and after your compaction (the check prints them once "
-    "every request keeps the rules): which requests shrank, which did not, and by how much. "
+    look="the tokens per request, before and after your compaction, printed above: which "
+    "requests shrank, which did not, and by how much. "
     "The `at` and `keep_last` of compact_ticket decide both; a request with no more than "
     "keep_last messages to replace does not shrink at all.",
     idea="compacting earlier shrinks every request after it, and keeping fewer messages shrinks "
@@ -112,11 +110,11 @@ def next_request_cases() -> list[Case]:
         _next_case(
             "three parallel calls whose results came back in another order than the calls",
             triage,
-            _reply(read_a, read_b, read_c),
+            _reply(read_c, read_a, read_b),  # ids that do not sort in the calls' order
             [
-                tool_result("toolu_03", "package api\n\nfunc (h *Handler) Quote() {"),
-                tool_result("toolu_01", "package orders\n\nfunc ShippingQuote(o *Order) {"),
                 tool_result("toolu_02", "open internal/orders/missing.go: no such file", True),
+                tool_result("toolu_01", "package orders\n\nfunc ShippingQuote(o *Order) {"),
+                tool_result("toolu_03", "package api\n\nfunc (h *Handler) Quote() {"),
             ],
         ),
     ]
@@ -290,6 +288,27 @@ _OUTCOME = re.compile(r"\b(pass(?:es|ed)?|fail(?:s|ed|ing|ure)?)\b", re.I)
 _NO_RESULT_YET = re.compile(r"\b(no|not|whether|yet|unknown)\b|n't\b", re.I)
 
 
+# a claim that an action was done, and the tool whose call would have shown it done
+_ACTIONS = {
+    "write_file": re.compile(r"\b(wrote|written|fixed|patched|edited)\b", re.I),
+    "file_issue": re.compile(r"\bfiled\b|\bissue (?:is|was|has been) (?:opened|created)\b", re.I),
+}
+
+
+def _claimed_action(summary: str, replaced: list) -> tuple[str, str] | None:
+    """The first action the summary says was done (a file written, an issue filed) whose tool
+    the replaced turns never called: (what it says, the tool); None if there is none."""
+    called = {call.name for m in replaced for call in m.tool_calls}
+    for sentence in re.split(r"(?<=[.!?;])\s+|\n", summary):
+        if _NO_RESULT_YET.search(sentence):
+            continue
+        for name, claim in _ACTIONS.items():
+            found = claim.search(sentence)
+            if found and name not in called:
+                return found.group(0), name
+    return None
+
+
 def _reported_outcome(summary: str) -> re.Match | None:
     """The first pass/fail word in a sentence that reports a result (not one that says none is
     known yet)."""
@@ -345,6 +364,14 @@ def _compaction_problem(
             f"your summary, from request {first + 1} (numbered from 1) on, names {ahead[0]!r}, "
             "which the run only showed in a later turn, not in the turns it replaces. "
             "Summarise only what the replaced turns showed"
+        )
+    claimed = _claimed_action(summary, replaced)
+    if claimed:
+        return (
+            f"your summary, from request {first + 1} (numbered from 1) on, says {claimed[0]!r}, "
+            f"but no {claimed[1]} call happened in the turns it replaces: the model reads "
+            "progress that was never made (the trace becomes fiction). Summarise only what the "
+            "replaced turns showed"
         )
     return ""
 

@@ -57,7 +57,7 @@ def stamp_tickets(requests: list[Request], model: str) -> list[tuple[str, list[R
 
 def _stamp_judge(requests: list[Request], model: str) -> Callable[[Any], str | None]:
     from helpers.cost import cache_break, project_ticket
-    from helpers.formats import FORMATS
+    from helpers.formats import FORMATS, render
     from helpers.models import model_info
     from helpers.rules import check
 
@@ -82,6 +82,20 @@ def _stamp_judge(requests: list[Request], model: str) -> Callable[[Any], str | N
                 if not broken.accepted:
                     first = next(v for v in broken if v.severity == "error")
                     return f"{profile} would refuse request {k}: {first.message}"
+            late = next((v for v in check(mine, "anthropic") if v.rule == "system-not-first"), None)
+            if late is not None:
+                hoisted = [
+                    name
+                    for name, field in (("anthropic", "system"), ("gemini", "systemInstruction"))
+                    if when in json.dumps(render(mine, name).body.get(field, ""))
+                ]
+                where = " and ".join(hoisted) or "no format"
+                return (
+                    f"request {k} has a system message after the conversation: every format warns "
+                    f"({late.message}); and on the wire {where} move it into the request's "
+                    "one system field, which comes before the messages: the time sits near the "
+                    "top of every request there, and the cache breaks at it"
+                )
         reads = [t.cached_tokens for t in project_ticket(stamped, model).turns]
         for k, (got, was) in enumerate(zip(reads, plain, strict=True), start=1):
             if got < was - step:

@@ -5,6 +5,7 @@ Exercises of notebooks/05_tools_are_context.ipynb."""
 from __future__ import annotations
 
 import functools
+import json
 import re
 from decimal import Decimal
 from typing import Any
@@ -38,10 +39,9 @@ EX2 = Exercise(
     "05.2",
     look="which tools each hidden request's history has already called (its assistant "
     "messages' calls), and the order of the tools in the request you were given.",
-    idea="a picked tool list is still a request: every tool the history has called stays "
-    "defined, the tools keep the order of the full list (so the same pick gives the same "
-    "bytes, for the cache of lesson 06), and a wanted name the agent does not have is left out. "
-    "Only the tools change, never the messages.",
+    idea="a picked tool list is still part of a conversation and of a cached prefix: the "
+    "model must find a definition for every call it reads, and the cache needs the same pick "
+    "to be the same bytes on every request.",
     example="with tools [a, b, c, d], a history that called c, and wanted [d, a], the picked "
     "list is [a, c, d].",
 )
@@ -104,6 +104,8 @@ def _return_tool_problem(tool: Tool) -> str:
     enum = props["reason"].get("enum") if isinstance(props["reason"], dict) else None
     if not isinstance(enum, list) or len(enum) < 3:
         return "my_tool's reason is not a fixed list of at least three values (an enum)"
+    if len({json.dumps(v, sort_keys=True) for v in enum}) < 3:
+        return f"my_tool's reason enum {enum} has fewer than three different values"
     return ""
 
 
@@ -204,7 +206,7 @@ def pick_cases() -> list[Case]:
     from helpers.messages import assistant, tool, tool_call, tool_result
     from helpers.models import default_model
 
-    first = sundry.opening(default_model("openai"))
+    first = replace(sundry.opening(default_model("openai")), max_tokens=1024)
     call = tool_call("call_1", "search_orders", {"query": "SO-48213"})
     refund = tool_call("call_2", "check_refund_eligibility", {"order_id": "SO-48213"})
     later = replace(
@@ -259,6 +261,14 @@ def _pick_judge(request: Request, wanted: list[str]) -> Any:
             return f"your function returned a {type(got).__name__}, not a Request"
         if got.messages != request.messages or got.model != request.model:
             return "the messages (or the model) changed: a tool picker changes only the tools"
+        settings = [
+            s for s in ("tool_choice", "max_tokens") if getattr(got, s) != getattr(request, s)
+        ]
+        if settings:
+            return (
+                f"the picked request's {', '.join(settings)} differ from the request given: a "
+                "tool picker changes only the tools"
+            )
         names = [t.name for t in got.tools]
         if len(set(names)) != len(names):
             return f"the picked list names a tool twice: {names}"
@@ -280,10 +290,15 @@ def _pick_judge(request: Request, wanted: list[str]) -> Any:
             return f"{extra} is neither wanted nor called: it costs tokens on every request"
         if got.tools != keep:
             order = [t.name for t in request.tools if t.name in names]
-            return (
-                f"the picked tools come as {names}, and the request lists them as {order}: "
-                "the same pick in another order is other bytes, and a cache miss"
+            follows = [n for n in wanted if n in names] == [n for n in names if n in wanted]
+            why = (
+                "they follow the order of wanted, so the same pick asked the other way round "
+                "would be other bytes, and a cache miss"
+                if follows
+                else "the exercise asks for the request's order, the one every request of the "
+                "agent already sends"
             )
+            return f"the picked tools come as {names}, and the request lists them as {order}: {why}"
         for profile in FORMATS:
             render(got, profile)  # every format can carry it
         before, after = count(request).part("tools"), count(got).part("tools")

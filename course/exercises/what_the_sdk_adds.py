@@ -76,6 +76,18 @@ RETRY_CASES: list[tuple[str, int, dict[str, str], int]] = [
     ("a 502 after two retries already", 502, {}, 2),
     ("a 404 (no such model)", 404, {}, 0),
     ("a 429 whose retry-after says 90 seconds", 429, {"retry-after": "90"}, 0),
+    (
+        "a 429 with both hints: retry-after-ms 250 and retry-after 3",
+        429,
+        {"retry-after-ms": "250", "retry-after": "3"},
+        0,
+    ),
+    (
+        "a 429 whose retry-after says 300 seconds, with x-should-retry: true",
+        429,
+        {"retry-after": "300", "x-should-retry": "true"},
+        0,
+    ),
 ]
 
 
