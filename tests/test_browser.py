@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import secrets
 import shutil
 import socket
@@ -331,10 +332,11 @@ def _exercises(path: Path) -> list[int]:
 
 
 def _verdicts(panel) -> tuple[list[str], list[str]]:
-    """The ✓ and ✗ anywhere in the notebook's outputs, as the learner sees them."""
+    """The checks' ✓ and ✗ (a mark and a space opening a line) in the notebook's outputs, as
+    the learner sees them (lesson 00's environment table marks its rows with a ✓ and a tab)."""
     texts = panel.locator(".jp-OutputArea-output").all_inner_texts()
-    ticks = [t for t in texts for _ in range(t.count("✓"))]
-    crosses = [t for t in texts for _ in range(t.count("✗"))]
+    ticks = [t for t in texts for _ in re.findall(r"(?m)^✓ ", t)]
+    crosses = [t for t in texts for _ in re.findall(r"(?m)^✗ ", t)]
     return ticks, crosses
 
 

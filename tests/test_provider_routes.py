@@ -95,7 +95,7 @@ def test_a_model_no_provider_names_so_is_a_404(p, provider):
     payload = body(provider)
     payload["model"] = "nonexistent-model"  # "gpt-..." or "gemini-..." would be counted (issue 34)
     url = p.endpoint(provider, "nonexistent-model")
-    headers = {"authorization": f"Bearer {KEY}"}
+    headers = {"authorization": f"Bearer {KEY}", "anthropic-version": "2023-06-01"}
     r = httpx.post(url, json=payload, headers=headers)
     assert r.status_code == 404
     assert "nonexistent" in r.text
