@@ -17,9 +17,12 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from course.exercises import Case, Exercise, Result, check_cases
+
+if TYPE_CHECKING:
+    from helpers.messages import Message
 
 BUGS = (
     "missing description",
@@ -73,11 +76,11 @@ EX3 = Exercise(
 )
 
 
-def _longer_ticket(model: str) -> dict[str, Any]:
-    """Three round trips of Sundry's ticket, the last with two calls at once (opaque ids)."""
+def three_round_trips() -> list[Message]:
+    """Sundry's ticket after three round trips, the last with two calls at once (opaque ids):
+    the longer history the hidden cases of lessons 08 and 10 start from."""
     from helpers.examples import sundry
-    from helpers.formats import render
-    from helpers.messages import Request, assistant, system, tool, tool_call, user
+    from helpers.messages import assistant, system, tool, tool_call, user
 
     order = {"order_id": "SO-48213"}
     look = tool_call("call_q7Wm2", "search_orders", {"query": "SO-48213"})
@@ -88,7 +91,7 @@ def _longer_ticket(model: str) -> dict[str, Any]:
     note = tool_call(
         "call_Hd5n1", "message_seller", {**order, "message": "Arrived damaged; refunded."}
     )
-    messages = [
+    return [
         system(sundry.SYSTEM_PROMPT),
         user(sundry.TICKET_TEXT),
         assistant("Let me look that order up.", look),
@@ -98,7 +101,15 @@ def _longer_ticket(model: str) -> dict[str, Any]:
         assistant("Refunding and telling the seller.", refund, note),
         tool(sundry.run_tool(refund), sundry.run_tool(note)),
     ]
-    return render(Request(model, messages, list(sundry.TOOLS)), "openai-chat").body
+
+
+def _longer_ticket(model: str) -> dict[str, Any]:
+    """``three_round_trips`` as an OpenAI Chat body."""
+    from helpers.examples import sundry
+    from helpers.formats import render
+    from helpers.messages import Request
+
+    return render(Request(model, three_round_trips(), list(sundry.TOOLS)), "openai-chat").body
 
 
 def _turn_two(model: str) -> dict[str, Any]:

@@ -37,27 +37,14 @@ FORMATS = ("openai-chat", "openai-responses", "anthropic", "gemini")
 
 def _histories(model: str) -> list[tuple[str, list[Message], int]]:
     """The hidden cases of exercise 10.1: (what the case is, a history, keep_last)."""
+    from course.exercises.reading_a_request import three_round_trips
     from helpers.examples import sundry
     from helpers.messages import assistant, system, tool, tool_call, user
 
     def call(id: str, name: str, **args: Any) -> ToolCall:
         return tool_call(id, name, args)
 
-    order = {"order_id": "SO-48213"}
-    look = call("call_q7Wm2", "search_orders", query="SO-48213")
-    check_ = call("call_Lr84k", "check_refund_eligibility", **order, reason="damaged")
-    refund = call("call_Zp27x", "issue_refund", **order, amount_usd=129.0, reason="damaged")
-    note = call("call_Hd5n1", "message_seller", **order, message="Arrived damaged; refunded.")
-    parallel = [
-        system(sundry.SYSTEM_PROMPT),
-        user(sundry.TICKET_TEXT),
-        assistant("Let me look that order up.", look),
-        tool(sundry.run_tool(look)),
-        assistant("Checking the refund.", check_),
-        tool(sundry.run_tool(check_)),
-        assistant("Refunding and telling the seller.", refund, note),
-        tool(sundry.run_tool(refund), sundry.run_tool(note)),
-    ]
+    parallel = three_round_trips()
     jon = {"order_id": "SO-51877"}
     big = call("toolu_01Bq", "issue_refund", **jon, amount_usd=289.0, reason="damaged")
     up = call("toolu_01Xe", "escalate_to_human", summary="Damaged espresso machine, $289.")
