@@ -16,3 +16,22 @@ def p():
     """
     with LocalProvider("sundry") as provider:
         yield provider
+
+
+@pytest.fixture(scope="session")
+def triage_trace():
+    """The crash-triage run of lessons 04 and 06 on the default OpenAI model, over OpenAI Chat
+    (one local run, ~2 s, shared by the test files that price or cut it; treat as read-only)."""
+    from helpers.examples import crash_triage
+    from helpers.loop import run
+    from helpers.models import default_model
+
+    with LocalProvider(scenario="crash-triage") as p:
+        workspace = crash_triage.Workspace()
+        return run(
+            crash_triage.opening(default_model("openai")),
+            lambda call: crash_triage.run_tool(call, workspace),
+            format="openai-chat",
+            base_url=p.url,
+            finish=crash_triage.FINISH,
+        )

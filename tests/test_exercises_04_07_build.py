@@ -134,24 +134,6 @@ def test_04_1_the_rules_of_the_list_judge_what_the_other_checks_let_through():
 
 
 @pytest.fixture(scope="module")
-def triage_trace():
-    """The crash-triage run of lessons 04 and 06 (one local run, ~2 s)."""
-    from helpers.examples import crash_triage
-    from helpers.loop import run
-    from standin import LocalProvider
-
-    with LocalProvider(scenario="crash-triage") as p:
-        workspace = crash_triage.Workspace()
-        return run(
-            crash_triage.opening(MODEL),
-            lambda call: crash_triage.run_tool(call, workspace),
-            format="openai-chat",
-            base_url=p.url,
-            finish=crash_triage.FINISH,
-        )
-
-
-@pytest.fixture(scope="module")
 def triage_requests(triage_trace):
     """The run's requests, as lesson 06 parses them."""
     from helpers.formats import parse

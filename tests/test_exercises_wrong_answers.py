@@ -40,16 +40,9 @@ def _fresh():
 
 
 @pytest.fixture(scope="module")
-def triage_run():
-    with LocalProvider(scenario="crash-triage") as p:
-        workspace = crash_triage.Workspace()
-        return run(
-            crash_triage.opening(MODEL),
-            lambda call: crash_triage.run_tool(call, workspace),
-            format="openai-chat",
-            base_url=p.url,
-            finish=crash_triage.FINISH,
-        )
+def triage_run(triage_trace):
+    """The crash-triage run of lessons 04 and 06 (``conftest.triage_trace``)."""
+    return triage_trace
 
 
 def _injected() -> Request:
