@@ -57,7 +57,7 @@ def _drop_orphans(body, first):
 
 
 def test_08_repair_must_be_general():
-    """08.2 (was 08.3, orphans only): dropping orphans alone, or nothing, is refused, with the
+    """08.2 (the whole repair): dropping orphans alone, or nothing, is refused, with the
     hidden case that shows it."""
     model = default_model("openai")
     only_orphans = ex08.check_repair(_drop_orphans, model)
