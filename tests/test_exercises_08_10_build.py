@@ -7,8 +7,9 @@ if any.
 08.2 (optional) ``repair(body, first)``: a recorded OpenAI Chat body with all four of the
 lesson's bugs (the two the provider refuses: results before their calls, results whose call is
 gone).
-09.1 ``guarded_run_tool(call)``: a refund limit enforced in code, before the refund runs.
-09.3 (optional) ``set_system_prompt(body, wire_format, prompt)``: one system prompt per format.
+09.1 ``guarded_run_tool(call, done)``: a refund limit per order across the ticket, enforced in
+code before the refund runs (a refund split in two is refused).
+09.2 (optional) ``set_system_prompt(body, wire_format, prompt)``: one system prompt per format.
 10.1 ``compact(history, keep_last, summary)``: a shortened history that keeps the rules.
 """
 
@@ -244,32 +245,107 @@ def test_08_2_a_repair_that_returns_no_body_is_told_so():
     assert not told and "not a request body (a dict)" in told.message
 
 
-# ---- 09.1: the refund guard ---------------------------------------------------------------
+# ---- 09.1: the refund guard, per order across the ticket ----------------------------------
 
 
-def _guard_with_a_limit(call):
-    limit = 100
-    if call.name == "issue_refund" and float(call.arguments["amount_usd"]) > limit:
-        return tool_result(call.id, f"refused: refunds over ${limit} need a human", is_error=True)
+def _guard_by_summing(call, done):
+    if call.name == "issue_refund":
+        order = call.arguments["order_id"]
+        refunded = sum(
+            float(c.arguments["amount_usd"])
+            for c, r in done
+            if c.name == "issue_refund" and c.arguments["order_id"] == order and not r.is_error
+        )
+        total = refunded + float(call.arguments["amount_usd"])
+        if total > 100:
+            return tool_result(call.id, f"refused: ${total} is over the $100 limit", is_error=True)
     return sundry.run_tool(call)
 
 
-def _guard_with_an_early_return(call):
-    amount = call.arguments.get("amount_usd", 0)
-    if call.name != "issue_refund" or amount <= 100:
+def _guard_by_ledger(call, done):
+    """Another right one: a ledger per order, built from the results, an early return."""
+    ledger: dict[str, float] = {}
+    for c, r in done:
+        if c.name == "issue_refund" and not r.is_error:
+            order = c.arguments["order_id"]
+            ledger[order] = ledger.get(order, 0) + c.arguments["amount_usd"]
+    if call.name != "issue_refund":
         return sundry.run_tool(call)
-    text = f"Refund of ${amount} refused: above the $100 limit; escalate to a human."
+    order, amount = call.arguments["order_id"], call.arguments["amount_usd"]
+    if ledger.get(order, 0) + amount <= 100:
+        return sundry.run_tool(call)
+    text = f"Refund of ${amount} refused: {order} would pass the $100 limit; escalate."
     return tool_result(call.id, text, is_error=True)
 
 
-def test_09_2_right_guards_written_differently_pass():
-    assert ex09.check_refund_guard(_guard_with_a_limit)
-    assert ex09.check_refund_guard(_guard_with_an_early_return)
+def _per_call(call, done):  # the guard before issue 33: one call at a time
+    if call.name == "issue_refund" and call.arguments["amount_usd"] > 100:
+        return tool_result(call.id, "refused: above $100", is_error=True)
+    return sundry.run_tool(call)
 
 
-def test_09_2_plausible_wrong_guards_are_refused_on_the_case_that_shows_it():
-    def whole_dollars(call):  # int() drops the cents: $100.50 goes through
-        if call.name == "issue_refund" and int(call.arguments["amount_usd"]) > 100:
+def test_09_1_right_guards_written_differently_pass():
+    assert ex09.check_refund_guard(_guard_by_summing)
+    assert ex09.check_refund_guard(_guard_by_ledger)
+
+
+def test_09_1_plausible_wrong_guards_are_refused_on_the_case_that_shows_it():
+    _refused(
+        ex09.check_refund_guard(_per_call),
+        "issue_refund(60.0) after a refund of 60.0 on the same order: a split refund",
+        "with the $60.00 this order already got back, this refund brings it to $120.00, above the "
+        "$100 limit",
+    )
+
+    def counts_refused_ones(call, done):  # a refused refund never reached the buyer
+        if call.name == "issue_refund":
+            order = call.arguments["order_id"]
+            before = sum(
+                c.arguments["amount_usd"]
+                for c, r in done
+                if c.name == "issue_refund" and c.arguments["order_id"] == order
+            )
+            if before + call.arguments["amount_usd"] > 100:
+                return tool_result(call.id, "refused: above $100", is_error=True)
+        return sundry.run_tool(call)
+
+    _refused(
+        ex09.check_refund_guard(counts_refused_ones),
+        "issue_refund(80.0) after a refund of 120.0 that was refused",
+        "an error result for a call the limit allows",
+    )
+
+    def every_order_together(call, done):  # one limit for the whole ticket, all orders
+        if call.name == "issue_refund":
+            before = sum(
+                c.arguments["amount_usd"]
+                for c, r in done
+                if c.name == "issue_refund" and not r.is_error
+            )
+            if before + call.arguments["amount_usd"] > 100:
+                return tool_result(call.id, "refused: above $100", is_error=True)
+        return sundry.run_tool(call)
+
+    _refused(
+        ex09.check_refund_guard(every_order_together),
+        "issue_refund(80.0) on SO-48213 after a refund of 80.0 on another order",
+        "an error result for a call the limit allows",
+    )
+
+    def at_the_limit_too(call, done):  # $100 in all is allowed, not above it
+        total = _ledger_total(call, done)
+        if call.name == "issue_refund" and total >= 100:
+            return tool_result(call.id, "refused: above $100", is_error=True)
+        return sundry.run_tool(call)
+
+    _refused(
+        ex09.check_refund_guard(at_the_limit_too),
+        "issue_refund(100.0), at the limit, not above it",
+        "an error result for a call the limit allows",
+    )
+
+    def whole_dollars(call, done):  # int() drops the cents: $100.50 goes through
+        if call.name == "issue_refund" and int(_ledger_total(call, done)) > 100:
             return tool_result(call.id, "refused: above $100", is_error=True)
         return sundry.run_tool(call)
 
@@ -279,55 +355,45 @@ def test_09_2_plausible_wrong_guards_are_refused_on_the_case_that_shows_it():
         "the refund ran, and came back as a normal result (is_error is False)",
     )
 
-    def every_refund(call):  # refuses every refund, however small
-        if call.name == "issue_refund":
-            return tool_result(call.id, "refused: refunds above $100 need a human", is_error=True)
-        return sundry.run_tool(call)
 
-    _refused(
-        ex09.check_refund_guard(every_refund),
-        "issue_refund(80.0), below it",
-        "an error result for a call the limit allows",
+def _ledger_total(call, done):
+    """What this refund would bring its order to (0 for another tool)."""
+    if call.name != "issue_refund":
+        return 0
+    order = call.arguments["order_id"]
+    before = sum(
+        c.arguments["amount_usd"]
+        for c, r in done
+        if c.name == "issue_refund" and c.arguments["order_id"] == order and not r.is_error
     )
-
-    def floats_only(call):  # a model may send 125, not 125.0
-        amount = call.arguments["amount_usd"]
-        if call.name == "issue_refund" and isinstance(amount, float) and amount > 100:
-            return tool_result(call.id, "refused: above $100", is_error=True)
-        return sundry.run_tool(call)
-
-    _refused(
-        ex09.check_refund_guard(floats_only),
-        "issue_refund(125), in whole dollars",
-        "is_error is False",
-    )
+    return before + call.arguments["amount_usd"]
 
 
-def _imported_by_name(call):
+def _imported_by_name(call, done):
     """Runs the refund first, through a name of its own (as `from ... import run_tool` gives)."""
     r = run_tool(call)
-    if call.name == "issue_refund" and call.arguments["amount_usd"] > 100:
+    if call.name == "issue_refund" and _ledger_total(call, done) > 100:
         return tool_result(call.id, "refused: above the $100 limit", is_error=True)
     return r
 
 
-def test_09_2_a_guard_that_runs_the_refund_and_only_then_refuses_it_is_refused():
+def test_09_1_a_guard_that_runs_the_refund_and_only_then_refuses_it_is_refused():
     """Walk 08-10, finding 1: the refund ran, so an error result after it comes too late."""
 
-    def refuses_afterwards(call):
+    def refuses_afterwards(call, done):
         r = sundry.run_tool(call)
-        if call.name == "issue_refund" and call.arguments.get("amount_usd", 0) > 100:
+        if call.name == "issue_refund" and _ledger_total(call, done) > 100:
             return tool_result(call.id, "refused: above the $100 limit", is_error=True)
         return r
 
     _refused(
         ex09.check_refund_guard(refuses_afterwards),
-        "issue_refund(120.0), above the limit",
+        "issue_refund(120.0), nothing refunded before",
         "the refund ran: your function handed this call to sundry.run_tool",
     )
     _refused(
         ex09.check_refund_guard(_imported_by_name),
-        "issue_refund(120.0), above the limit",
+        "issue_refund(120.0), nothing refunded before",
         "the refund ran",
     )
     assert sundry.run_tool is run_tool  # the check put the real one back
@@ -348,7 +414,7 @@ def _compact_backward(history, keep_last, summary):
     return head + [user(f"Summary so far: {summary}")] + rest[k:]
 
 
-# ---- 09.3 (optional): the system prompt's place on each wire -------------------------------
+# ---- 09.2 (optional): the system prompt's place on each wire -------------------------------
 
 
 def _place_by_format(body, wire_format, prompt):
@@ -384,12 +450,12 @@ def _place_as_developer_and_blocks(body, wire_format, prompt):
     return body
 
 
-def test_09_3_right_placements_written_differently_pass():
+def test_09_2_right_placements_written_differently_pass():
     assert ex09.check_system_placement(_place_by_format)
     assert ex09.check_system_placement(_place_as_developer_and_blocks)
 
 
-def test_09_3_gemini_in_either_spelling_and_a_body_edited_in_place_are_refused():
+def test_09_2_gemini_in_either_spelling_and_a_body_edited_in_place_are_refused():
     """Walk 08-10c, finding 2: the snake_case spelling is tested, and the caller's body stays
     as it was, as 08.2 demands of a recorded dump."""
 
@@ -417,7 +483,7 @@ def test_09_3_gemini_in_either_spelling_and_a_body_edited_in_place_are_refused()
     )
 
 
-def test_09_3_plausible_wrong_placements_are_refused_on_the_case_that_shows_it():
+def test_09_2_plausible_wrong_placements_are_refused_on_the_case_that_shows_it():
     def adds_one_more(body, wire_format, prompt):  # the old system message stays
         if wire_format == "openai-chat":
             return {**body, "messages": [{"role": "system", "content": prompt}, *body["messages"]]}
@@ -507,19 +573,6 @@ def test_10_1_plausible_wrong_cuts_are_refused_on_the_case_that_shows_it():
         "a cut that lands on an assistant message",
         "the rules did not need that many",
     )
-
-
-def test_09_2_a_blank_function_is_told_it_is_blank_and_a_written_one_that_returns_none_is_not():
-    def paragraph_share(prompt, start): ...
-
-    blank = ex09.check_paragraph_share(paragraph_share, MODEL)
-    assert "09.2 is not answered yet" in blank.message
-
-    def forgot_return(prompt, start):
-        prompt.index(start)
-
-    slip = ex09.check_paragraph_share(forgot_return, MODEL)
-    assert not slip and "not answered" not in slip.message and "returned None" in slip.message
 
 
 # ---- 08.1: name the silent bug of a recorded dump ---------------------------------------
