@@ -312,7 +312,8 @@ def test_09_1_plausible_wrong_guards_are_refused_on_the_case_that_shows_it():
     _refused(
         ex09.check_refund_guard(counts_refused_ones),
         "issue_refund(80.0) after a refund of 120.0 that was refused",
-        "an error result for a call the limit allows",
+        "an error result for a call the limit allows: the earlier refund of $120.00 ended in an "
+        "error result",
     )
 
     def every_order_together(call, done):  # one limit for the whole ticket, all orders
@@ -329,7 +330,8 @@ def test_09_1_plausible_wrong_guards_are_refused_on_the_case_that_shows_it():
     _refused(
         ex09.check_refund_guard(every_order_together),
         "issue_refund(80.0) on SO-48213 after a refund of 80.0 on another order",
-        "an error result for a call the limit allows",
+        "an error result for a call the limit allows: the earlier refund of $80.00 was on another "
+        "order",
     )
 
     def at_the_limit_too(call, done):  # $100 in all is allowed, not above it

@@ -102,6 +102,14 @@ def _refund_cases() -> list[tuple[str, Any, list, str | None]]:
     ]
 
 
+#: Why the limit allows a case's refund, said when a guard refuses it (the cases with a past).
+ALLOWED = {  # by the ids of _refund_cases
+    "call_Ad9k": ": with the $50.00 this order already got back, it comes to $100.00, not above",
+    "call_Af3r": ": the earlier refund of $120.00 ended in an error result: nothing was refunded",
+    "call_Ot6y": ": the earlier refund of $80.00 was on another order, SO-51877",
+}
+
+
 def check_refund_guard(guarded_run_tool: Callable[[ToolCall, list], ToolResult]) -> Result:
     """Run the learner's ``guarded_run_tool(call, done)`` on hidden calls, each with the
     ``(call, result)`` pairs of the ticket so far: refunds on both sides of the $100 limit
@@ -147,7 +155,7 @@ def check_refund_guard(guarded_run_tool: Callable[[ToolCall, list], ToolResult])
             if refused and str(LIMIT_USD) not in result.text:
                 return f"an error result that does not say why (name the ${LIMIT_USD} limit)"
             if not refused and result.is_error and result != real(call):
-                return "an error result for a call the limit allows"
+                return "an error result for a call the limit allows" + ALLOWED.get(call.id, "")
             if not refused and result != real(call):
                 return "a different result than sundry.run_tool gives: hand the call to it"
             return None
