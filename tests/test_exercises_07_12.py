@@ -57,7 +57,7 @@ def _drop_orphans(body, first):
 
 
 def test_08_repair_must_be_general():
-    """08.2 (was 08.3, orphans only): dropping orphans alone, or nothing, is refused, with the
+    """08.2 (the whole repair): dropping orphans alone, or nothing, is refused, with the
     hidden case that shows it."""
     model = default_model("openai")
     only_orphans = ex08.check_repair(_drop_orphans, model)
@@ -65,40 +65,27 @@ def test_08_repair_must_be_general():
     assert not ex08.check_repair(_keep_orphans, model)
 
 
-def test_09_percentages_unchanged_prompts_and_silent_refusals_are_explained():
-    model = default_model("openai")
-    from helpers.tokens import count_sections, count_text
-
-    def share(prompt, start):
-        part = next(s.tokens for s in count_sections(prompt, model) if s.text.startswith(start))
-        return part / count_text(prompt, model)
-
-    assert ex09.check_paragraph_share(share, model)
-    percent = ex09.check_paragraph_share(lambda prompt, start: 100 * share(prompt, start), model)
-    assert not percent and "percentage" in percent.message
-    steps_only = ex09.check_paragraph_share(lambda prompt, start: 0.35, model)  # read off lesson
-    assert not steps_only and "Sundry's prompt" in steps_only.message
-    assert "not answered yet" in ex09.check_paragraph_share(..., model).message
-
-    def no_return(prompt, start):
-        share(prompt, start)  # computed, but never returned
-
-    assert "returned None" in ex09.check_paragraph_share(no_return, model).message
-
-    def silent(call):
-        if call.name == "issue_refund" and call.arguments["amount_usd"] > 100:
-            return tool_result(call.id, "no", is_error=True)
+def test_09_silent_refusals_and_a_limit_at_100_are_explained():
+    def limited(call, done, *, at_100: bool = False, say: str = "refused: above $100"):
+        if call.name == "issue_refund":
+            order = call.arguments["order_id"]
+            total = call.arguments["amount_usd"] + sum(
+                c.arguments["amount_usd"]
+                for c, r in done
+                if c.name == "issue_refund" and c.arguments["order_id"] == order and not r.is_error
+            )
+            if total > 100 or (at_100 and total >= 100):
+                return tool_result(call.id, say, is_error=True)
         return sundry.run_tool(call)
 
-    def strict_at_100(call):
-        if call.name == "issue_refund" and call.arguments["amount_usd"] >= 100:
-            return tool_result(call.id, "refused: above $100", is_error=True)
-        return sundry.run_tool(call)
+    def silent(call, done):
+        return limited(call, done, say="no")
 
-    def right(call):
-        if call.name == "issue_refund" and call.arguments["amount_usd"] > 100:
-            return tool_result(call.id, "refused: refunds above $100 need a human", is_error=True)
-        return sundry.run_tool(call)
+    def strict_at_100(call, done):
+        return limited(call, done, at_100=True)
+
+    def right(call, done):
+        return limited(call, done, say="refused: refunds above $100 need a human")
 
     assert "does not say why" in ex09.check_refund_guard(silent).message
     assert not ex09.check_refund_guard(strict_at_100)

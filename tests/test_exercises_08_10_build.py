@@ -4,13 +4,13 @@ mistake, for the right reason, and right ones written in different ways are acce
 
 08.1 ``name_the_bug(body)``: which of the two bugs the provider accepts a recorded dump has,
 if any.
-08.2 (optional) ``fix_order(body)``: a recorded OpenAI Chat body with the two bugs the provider
-refuses.
-08.3 (optional) ``repair(body, first)``: the same, with all four of the lesson's bugs.
-09.1 ``guarded_run_tool(call)``: a refund limit enforced in code, before the refund runs.
-09.3 (optional) ``set_system_prompt(body, wire_format, prompt)``: one system prompt per format.
-10.1 ``compact(history, keep_last, summary)``: a shortened history that keeps the rules;
-10.2 (optional) the same for every history (no system prompt, keep_last=0, nothing to drop).
+08.2 (optional) ``repair(body, first)``: a recorded OpenAI Chat body with all four of the
+lesson's bugs (the two the provider refuses: results before their calls, results whose call is
+gone).
+09.1 ``guarded_run_tool(call, done)``: a refund limit per order across the ticket, enforced in
+code before the refund runs (a refund split in two is refused).
+09.2 (optional) ``set_system_prompt(body, wire_format, prompt)``: one system prompt per format.
+10.1 ``compact(history, keep_last, summary)``: a shortened history that keeps the rules.
 """
 
 from __future__ import annotations
@@ -44,7 +44,17 @@ def _refused(result, case: str, reason: str) -> None:
     assert reason in result.message, result.message
 
 
-# ---- 08.3 (optional): repair a recorded dump, all four bugs ------------------------------
+# ---- 08.2 (optional): repair a recorded dump, all four bugs ------------------------------
+
+
+def _fix_order_by_ids(body):
+    results = {m["tool_call_id"]: m for m in body["messages"] if m["role"] == "tool"}
+    fixed = []
+    for m in body["messages"]:
+        if m["role"] != "tool":
+            fixed.append(m)
+            fixed += [results[c["id"]] for c in m.get("tool_calls") or [] if c["id"] in results]
+    return {**body, "messages": fixed}
 
 
 def _repair_by_rebuilding(body, first):
@@ -80,12 +90,12 @@ def _repair_holding_back(body, first):
     return body
 
 
-def test_08_3_right_repairs_written_differently_pass():
+def test_08_2_right_repairs_written_differently_pass():
     assert ex08.check_repair(_repair_by_rebuilding, MODEL)
     assert ex08.check_repair(_repair_holding_back, MODEL)
 
 
-def test_08_3_a_repair_that_drops_the_buyers_later_turns_or_edits_the_dump_is_refused():
+def test_08_2_a_repair_that_drops_the_buyers_later_turns_or_edits_the_dump_is_refused():
     """Walk 08-10c, findings 1 and 2: a second user turn is real, and a dump is evidence."""
 
     def first_user_turn_only(body, first):  # the walker's repair: every later user turn goes
@@ -118,7 +128,7 @@ def test_08_3_a_repair_that_drops_the_buyers_later_turns_or_edits_the_dump_is_re
     )
 
 
-def test_08_3_plausible_wrong_repairs_are_refused_on_the_case_that_shows_it():
+def test_08_2_plausible_wrong_repairs_are_refused_on_the_case_that_shows_it():
     def history_only(body, first):  # fixes the messages, forgets the tools
         return {**_repair_by_rebuilding(body, first), "tools": body["tools"]}
 
@@ -174,37 +184,170 @@ def test_08_3_plausible_wrong_repairs_are_refused_on_the_case_that_shows_it():
     )
 
 
-def test_08_3_a_repair_that_returns_no_body_is_told_so():
+def test_08_2_order_only_halfway_or_a_rewritten_dump_is_refused_on_the_case_that_shows_it():
+    """The order bugs (an exercise of their own until issue 33) are now the repair's."""
+
+    def tidy(body, first):  # the silent bugs undone, the order left as recorded
+        policy = first["messages"][0]["content"]
+        kept = [m for m in body["messages"][1:] if policy not in str(m.get("content"))]
+        return {**body, "tools": first["tools"], "messages": [body["messages"][0], *kept]}
+
+    def drops_orphans_only(body, first):  # the trim's bug, not the retry's
+        out = tidy(body, first)
+        calls = {c["id"] for m in out["messages"] for c in m.get("tool_calls") or []}
+        kept = [m for m in out["messages"] if m["role"] != "tool" or m["tool_call_id"] in calls]
+        return {**out, "messages": kept}
+
+    _refused(
+        ex08.check_repair(drops_orphans_only, MODEL),
+        "results before their two parallel calls",
+        "the provider would refuse it: 400: Invalid parameter: 'tool_call_id' of 'call_Zp27x' "
+        "not found in 'tool_calls' of previous message",
+    )
+
+    def results_at_the_end(body, first):  # every result after the last message: wrong turn
+        out = tidy(body, first)
+        calls = {c["id"] for m in out["messages"] for c in m.get("tool_calls") or []}
+        talk = [m for m in out["messages"] if m["role"] != "tool"]
+        results = [m for m in out["messages"] if m.get("tool_call_id") in calls]
+        return {**out, "messages": talk + results}
+
+    _refused(
+        ex08.check_repair(results_at_the_end, MODEL),
+        "a policy reminder in the middle of a longer ticket",
+        "the provider would refuse it",
+    )
+
+    def rewrites_the_dump(body, first):  # right messages, but the recorded body is gone
+        body["messages"] = _repair_by_rebuilding(body, first)["messages"]
+        body["tools"] = first["tools"]
+        return body
+
+    _refused(
+        ex08.check_repair(rewrites_the_dump, MODEL),
+        "a lost description, on another tool",
+        "your function changed the recorded body it was given",
+    )
+
+    def keeps_three_fields(body, first):  # drops the settings a dump may carry
+        fixed = _repair_by_rebuilding(body, first)
+        return {key: fixed[key] for key in ("model", "messages", "tools")}
+
+    _refused(
+        ex08.check_repair(keeps_three_fields, MODEL),
+        "a sound dump, with settings of its own",
+        "the field 'temperature' changed (recorded: 0.2; yours: it is gone)",
+    )
+
+
+def test_08_2_a_repair_that_returns_no_body_is_told_so():
     told = ex08.check_repair(lambda body, first: body["messages"], MODEL)
     assert not told and "not a request body (a dict)" in told.message
 
 
-# ---- 09.1: the refund guard ---------------------------------------------------------------
+# ---- 09.1: the refund guard, per order across the ticket ----------------------------------
 
 
-def _guard_with_a_limit(call):
-    limit = 100
-    if call.name == "issue_refund" and float(call.arguments["amount_usd"]) > limit:
-        return tool_result(call.id, f"refused: refunds over ${limit} need a human", is_error=True)
+def _guard_by_summing(call, done):
+    if call.name == "issue_refund":
+        order = call.arguments["order_id"]
+        refunded = sum(
+            float(c.arguments["amount_usd"])
+            for c, r in done
+            if c.name == "issue_refund" and c.arguments["order_id"] == order and not r.is_error
+        )
+        total = refunded + float(call.arguments["amount_usd"])
+        if total > 100:
+            return tool_result(call.id, f"refused: ${total} is over the $100 limit", is_error=True)
     return sundry.run_tool(call)
 
 
-def _guard_with_an_early_return(call):
-    amount = call.arguments.get("amount_usd", 0)
-    if call.name != "issue_refund" or amount <= 100:
+def _guard_by_ledger(call, done):
+    """Another right one: a ledger per order, built from the results, an early return."""
+    ledger: dict[str, float] = {}
+    for c, r in done:
+        if c.name == "issue_refund" and not r.is_error:
+            order = c.arguments["order_id"]
+            ledger[order] = ledger.get(order, 0) + c.arguments["amount_usd"]
+    if call.name != "issue_refund":
         return sundry.run_tool(call)
-    text = f"Refund of ${amount} refused: above the $100 limit; escalate to a human."
+    order, amount = call.arguments["order_id"], call.arguments["amount_usd"]
+    if ledger.get(order, 0) + amount <= 100:
+        return sundry.run_tool(call)
+    text = f"Refund of ${amount} refused: {order} would pass the $100 limit; escalate."
     return tool_result(call.id, text, is_error=True)
 
 
-def test_09_2_right_guards_written_differently_pass():
-    assert ex09.check_refund_guard(_guard_with_a_limit)
-    assert ex09.check_refund_guard(_guard_with_an_early_return)
+def _per_call(call, done):  # the guard before issue 33: one call at a time
+    if call.name == "issue_refund" and call.arguments["amount_usd"] > 100:
+        return tool_result(call.id, "refused: above $100", is_error=True)
+    return sundry.run_tool(call)
 
 
-def test_09_2_plausible_wrong_guards_are_refused_on_the_case_that_shows_it():
-    def whole_dollars(call):  # int() drops the cents: $100.50 goes through
-        if call.name == "issue_refund" and int(call.arguments["amount_usd"]) > 100:
+def test_09_1_right_guards_written_differently_pass():
+    assert ex09.check_refund_guard(_guard_by_summing)
+    assert ex09.check_refund_guard(_guard_by_ledger)
+
+
+def test_09_1_plausible_wrong_guards_are_refused_on_the_case_that_shows_it():
+    _refused(
+        ex09.check_refund_guard(_per_call),
+        "issue_refund(60.0) after a refund of 60.0 on the same order: a split refund",
+        "with the $60.00 this order already got back, this refund brings it to $120.00, above the "
+        "$100 limit",
+    )
+
+    def counts_refused_ones(call, done):  # a refused refund never reached the buyer
+        if call.name == "issue_refund":
+            order = call.arguments["order_id"]
+            before = sum(
+                c.arguments["amount_usd"]
+                for c, r in done
+                if c.name == "issue_refund" and c.arguments["order_id"] == order
+            )
+            if before + call.arguments["amount_usd"] > 100:
+                return tool_result(call.id, "refused: above $100", is_error=True)
+        return sundry.run_tool(call)
+
+    _refused(
+        ex09.check_refund_guard(counts_refused_ones),
+        "issue_refund(80.0) after a refund of 120.0 that was refused",
+        "an error result for a call the limit allows: the earlier refund of $120.00 ended in an "
+        "error result",
+    )
+
+    def every_order_together(call, done):  # one limit for the whole ticket, all orders
+        if call.name == "issue_refund":
+            before = sum(
+                c.arguments["amount_usd"]
+                for c, r in done
+                if c.name == "issue_refund" and not r.is_error
+            )
+            if before + call.arguments["amount_usd"] > 100:
+                return tool_result(call.id, "refused: above $100", is_error=True)
+        return sundry.run_tool(call)
+
+    _refused(
+        ex09.check_refund_guard(every_order_together),
+        "issue_refund(80.0) on SO-48213 after a refund of 80.0 on another order",
+        "an error result for a call the limit allows: the earlier refund of $80.00 was on another "
+        "order",
+    )
+
+    def at_the_limit_too(call, done):  # $100 in all is allowed, not above it
+        total = _ledger_total(call, done)
+        if call.name == "issue_refund" and total >= 100:
+            return tool_result(call.id, "refused: above $100", is_error=True)
+        return sundry.run_tool(call)
+
+    _refused(
+        ex09.check_refund_guard(at_the_limit_too),
+        "issue_refund(100.0), at the limit, not above it",
+        "an error result for a call the limit allows",
+    )
+
+    def whole_dollars(call, done):  # int() drops the cents: $100.50 goes through
+        if call.name == "issue_refund" and int(_ledger_total(call, done)) > 100:
             return tool_result(call.id, "refused: above $100", is_error=True)
         return sundry.run_tool(call)
 
@@ -214,70 +357,51 @@ def test_09_2_plausible_wrong_guards_are_refused_on_the_case_that_shows_it():
         "the refund ran, and came back as a normal result (is_error is False)",
     )
 
-    def every_refund(call):  # refuses every refund, however small
-        if call.name == "issue_refund":
-            return tool_result(call.id, "refused: refunds above $100 need a human", is_error=True)
-        return sundry.run_tool(call)
 
-    _refused(
-        ex09.check_refund_guard(every_refund),
-        "issue_refund(80.0), below it",
-        "an error result for a call the limit allows",
+def _ledger_total(call, done):
+    """What this refund would bring its order to (0 for another tool)."""
+    if call.name != "issue_refund":
+        return 0
+    order = call.arguments["order_id"]
+    before = sum(
+        c.arguments["amount_usd"]
+        for c, r in done
+        if c.name == "issue_refund" and c.arguments["order_id"] == order and not r.is_error
     )
-
-    def floats_only(call):  # a model may send 125, not 125.0
-        amount = call.arguments["amount_usd"]
-        if call.name == "issue_refund" and isinstance(amount, float) and amount > 100:
-            return tool_result(call.id, "refused: above $100", is_error=True)
-        return sundry.run_tool(call)
-
-    _refused(
-        ex09.check_refund_guard(floats_only),
-        "issue_refund(125), in whole dollars",
-        "is_error is False",
-    )
+    return before + call.arguments["amount_usd"]
 
 
-def _imported_by_name(call):
+def _imported_by_name(call, done):
     """Runs the refund first, through a name of its own (as `from ... import run_tool` gives)."""
     r = run_tool(call)
-    if call.name == "issue_refund" and call.arguments["amount_usd"] > 100:
+    if call.name == "issue_refund" and _ledger_total(call, done) > 100:
         return tool_result(call.id, "refused: above the $100 limit", is_error=True)
     return r
 
 
-def test_09_2_a_guard_that_runs_the_refund_and_only_then_refuses_it_is_refused():
+def test_09_1_a_guard_that_runs_the_refund_and_only_then_refuses_it_is_refused():
     """Walk 08-10, finding 1: the refund ran, so an error result after it comes too late."""
 
-    def refuses_afterwards(call):
+    def refuses_afterwards(call, done):
         r = sundry.run_tool(call)
-        if call.name == "issue_refund" and call.arguments.get("amount_usd", 0) > 100:
+        if call.name == "issue_refund" and _ledger_total(call, done) > 100:
             return tool_result(call.id, "refused: above the $100 limit", is_error=True)
         return r
 
     _refused(
         ex09.check_refund_guard(refuses_afterwards),
-        "issue_refund(120.0), above the limit",
+        "issue_refund(120.0), nothing refunded before",
         "the refund ran: your function handed this call to sundry.run_tool",
     )
     _refused(
         ex09.check_refund_guard(_imported_by_name),
-        "issue_refund(120.0), above the limit",
+        "issue_refund(120.0), nothing refunded before",
         "the refund ran",
     )
     assert sundry.run_tool is run_tool  # the check put the real one back
 
 
-# ---- 10.2 (optional): compact every history (the full check) -----------------------------
-
-
-def _compact_forward(history, keep_last, summary):
-    head = [m for m in history if m.role == "system"]
-    if len(history) - len(head) <= keep_last:
-        return history
-    safe = [*turn_boundaries(history), len(history)]
-    start = min(k for k in safe if k >= len(history) - keep_last)
-    return [*head, user(summary), *history[start:]]
+# ---- 10.1: another right cut, written by hand --------------------------------------------
 
 
 def _compact_backward(history, keep_last, summary):
@@ -292,67 +416,7 @@ def _compact_backward(history, keep_last, summary):
     return head + [user(f"Summary so far: {summary}")] + rest[k:]
 
 
-def test_10_2_right_compactions_written_differently_pass():
-    assert ex10.check_compact(_compact_forward, MODEL)
-    assert ex10.check_compact(_compact_backward, MODEL)
-
-
-def test_10_2_plausible_wrong_compactions_are_refused_on_the_case_that_shows_it():
-    def last_n(history, keep_last, summary):  # cuts anywhere
-        head = [m for m in history if m.role == "system"]
-        if len(history) - len(head) <= keep_last:
-            return history
-        return [*head, user(summary), *history[-keep_last:]]
-
-    _refused(
-        ex10.check_compact(last_n, MODEL),
-        "two parallel calls, their results at the cut",
-        "[result-without-call]",
-    )
-
-    def zero_slice(history, keep_last, summary):  # history[-0:] is the whole history
-        head = [m for m in history if m.role == "system"]
-        if len(history) - len(head) <= keep_last:
-            return history
-        kept = history[-keep_last:]
-        while kept and kept[0].role == "tool":
-            kept = kept[1:]
-        return [*head, user(summary), *kept]
-
-    _refused(
-        ex10.check_compact(zero_slice, MODEL),
-        "keep_last=0",
-        "the system prompt appears again later in the list",
-    )
-
-    def always_summarises(history, keep_last, summary):  # even when nothing is dropped
-        head = [m for m in history if m.role == "system"]
-        if len(history) - len(head) <= keep_last:
-            return [*head, user(summary), *history[len(head) :]]
-        return _compact_forward(history, keep_last, summary)
-
-    _refused(
-        ex10.check_compact(always_summarises, MODEL),
-        "a history no longer than keep_last",
-        "there is nothing to drop",
-    )
-
-    def keeps_whole_turns_back(history, keep_last, summary):  # one turn more than needed
-        head = [m for m in history if m.role == "system"]
-        if len(history) - len(head) <= keep_last:
-            return history
-        safe = turn_boundaries(history)
-        start = max((k for k in safe if k < len(history) - keep_last), default=safe[0])
-        return [*head, user(summary), *history[start:]]
-
-    _refused(
-        ex10.check_compact(keeps_whole_turns_back, MODEL),
-        "a cut that lands on an assistant message",
-        "the rules did not need that many",
-    )
-
-
-# ---- 09.3 (optional): the system prompt's place on each wire -------------------------------
+# ---- 09.2 (optional): the system prompt's place on each wire -------------------------------
 
 
 def _place_by_format(body, wire_format, prompt):
@@ -388,12 +452,12 @@ def _place_as_developer_and_blocks(body, wire_format, prompt):
     return body
 
 
-def test_09_3_right_placements_written_differently_pass():
+def test_09_2_right_placements_written_differently_pass():
     assert ex09.check_system_placement(_place_by_format)
     assert ex09.check_system_placement(_place_as_developer_and_blocks)
 
 
-def test_09_3_gemini_in_either_spelling_and_a_body_edited_in_place_are_refused():
+def test_09_2_gemini_in_either_spelling_and_a_body_edited_in_place_are_refused():
     """Walk 08-10c, finding 2: the snake_case spelling is tested, and the caller's body stays
     as it was, as 08.2 demands of a recorded dump."""
 
@@ -421,7 +485,7 @@ def test_09_3_gemini_in_either_spelling_and_a_body_edited_in_place_are_refused()
     )
 
 
-def test_09_3_plausible_wrong_placements_are_refused_on_the_case_that_shows_it():
+def test_09_2_plausible_wrong_placements_are_refused_on_the_case_that_shows_it():
     def adds_one_more(body, wire_format, prompt):  # the old system message stays
         if wire_format == "openai-chat":
             return {**body, "messages": [{"role": "system", "content": prompt}, *body["messages"]]}
@@ -467,107 +531,7 @@ def test_09_3_plausible_wrong_placements_are_refused_on_the_case_that_shows_it()
     )
 
 
-# ---- 08.2: the two bugs the provider refuses, fixed in code --------------------------------
-
-
-def _fix_order_by_ids(body):
-    results = {m["tool_call_id"]: m for m in body["messages"] if m["role"] == "tool"}
-    fixed = []
-    for m in body["messages"]:
-        if m["role"] != "tool":
-            fixed.append(m)
-            fixed += [results[c["id"]] for c in m.get("tool_calls") or [] if c["id"] in results]
-    return {**body, "messages": fixed}
-
-
-def _fix_order_by_moving(body):
-    """Another right one: drops the orphans, then moves each result after its call, in a copy."""
-    body = copy.deepcopy(body)
-    messages = body["messages"]
-    owner = {c["id"]: m for m in messages for c in m.get("tool_calls") or []}
-    messages[:] = [m for m in messages if m["role"] != "tool" or m["tool_call_id"] in owner]
-    for result in [m for m in messages if m["role"] == "tool"]:
-        messages.remove(result)
-        call = owner[result["tool_call_id"]]
-        at = messages.index(call) + 1
-        while at < len(messages) and messages[at]["role"] == "tool":
-            at += 1
-        messages.insert(at, result)
-    return body
-
-
-def test_08_2_a_fix_that_rewrites_the_recorded_body_is_refused_and_one_that_drops_a_field_told():
-    def rewrites_the_dump(body):  # right messages, but the recorded body is gone
-        body["messages"] = _fix_order_by_ids(body)["messages"]
-        return body
-
-    _refused(
-        ex08.check_fix_order(rewrites_the_dump, MODEL),
-        "a retry that put a result before its call",
-        "your function changed the recorded body it was given",
-    )
-
-    def keeps_three_fields(body):  # drops the settings a dump may carry
-        fixed = _fix_order_by_ids(body)
-        return {key: fixed[key] for key in ("model", "messages", "tools")}
-
-    told = ex08.check_fix_order(keeps_three_fields, MODEL)
-    _refused(
-        told,
-        "a sound dump, with settings of its own",
-        "the field 'temperature' changed (recorded: 0.2; yours: it is gone)",
-    )
-
-
-def test_08_2_right_fixes_written_differently_pass():
-    assert ex08.check_fix_order(_fix_order_by_ids, MODEL)
-    assert ex08.check_fix_order(_fix_order_by_moving, MODEL)
-
-
-def test_08_2_plausible_wrong_fixes_are_refused_on_the_case_that_shows_it():
-    def swaps_one_pair(body):  # undoes a swap of two neighbours, as in the lesson's dump
-        body = copy.deepcopy(body)
-        m = body["messages"]
-        for i in range(len(m) - 1):
-            if m[i]["role"] == "tool" and m[i + 1].get("tool_calls"):
-                m[i], m[i + 1] = m[i + 1], m[i]
-                break
-        return body
-
-    _refused(
-        ex08.check_fix_order(swaps_one_pair, MODEL),
-        "results before their two parallel calls",
-        "the provider would refuse it",
-    )
-
-    def drops_orphans_only(body):  # the trim's bug, not the retry's
-        calls = {c["id"] for m in body["messages"] for c in m.get("tool_calls") or []}
-        kept = [m for m in body["messages"] if m["role"] != "tool" or m["tool_call_id"] in calls]
-        return {**body, "messages": kept}
-
-    _refused(
-        ex08.check_fix_order(drops_orphans_only, MODEL),
-        "a retry that put a result before its call",
-        "the provider would refuse it: 400: messages.[2].role: Invalid parameter: messages with "
-        "role 'tool' must be a response to a preceeding message with 'tool_calls'",
-    )
-
-    def results_at_the_end(body):  # every result after the last message: answers the wrong turn
-        calls = {c["id"] for m in body["messages"] for c in m.get("tool_calls") or []}
-        talk = [m for m in body["messages"] if m["role"] != "tool"]
-        results = [
-            m for m in body["messages"] if m["role"] == "tool" and m["tool_call_id"] in calls
-        ]
-        return {**body, "messages": talk + results}
-
-    _refused(
-        ex08.check_fix_order(results_at_the_end, MODEL),
-        "results before their two parallel calls",
-        "the provider would refuse it",
-    )
-
-
-# ---- 10.1: the cut of a compaction (the core), and 10.2: every history ---------------------
+# ---- 10.1: the cut of a compaction -----------------------------------------------------
 
 
 def _compact_with_a_system_prompt(history, keep_last, summary):
@@ -576,15 +540,9 @@ def _compact_with_a_system_prompt(history, keep_last, summary):
     return [history[0], user(summary), *history[start:]]
 
 
-def test_10_1_right_cuts_written_differently_pass_and_the_edge_cases_wait_for_10_2():
+def test_10_1_right_cuts_written_differently_pass():
     assert ex10.check_compact_cut(_compact_with_a_system_prompt, MODEL)
     assert ex10.check_compact_cut(_compact_backward, MODEL)
-    _refused(  # exercise 1's function, not yet made for every history
-        ex10.check_compact(_compact_with_a_system_prompt, MODEL),
-        "no system prompt",
-        "the list does not open with a user message holding the summary",
-    )
-    assert ex10.check_compact(_compact_forward, MODEL).exercise.id == "10.2"
 
 
 def test_10_1_plausible_wrong_cuts_are_refused_on_the_case_that_shows_it():
@@ -617,19 +575,6 @@ def test_10_1_plausible_wrong_cuts_are_refused_on_the_case_that_shows_it():
         "a cut that lands on an assistant message",
         "the rules did not need that many",
     )
-
-
-def test_09_2_a_blank_function_is_told_it_is_blank_and_a_written_one_that_returns_none_is_not():
-    def paragraph_share(prompt, start): ...
-
-    blank = ex09.check_paragraph_share(paragraph_share, MODEL)
-    assert "09.2 is not answered yet" in blank.message
-
-    def forgot_return(prompt, start):
-        prompt.index(start)
-
-    slip = ex09.check_paragraph_share(forgot_return, MODEL)
-    assert not slip and "not answered" not in slip.message and "returned None" in slip.message
 
 
 # ---- 08.1: name the silent bug of a recorded dump ---------------------------------------

@@ -26,7 +26,7 @@ from helpers.examples import crash_triage, sundry
 from helpers.loop import run
 from helpers.messages import Request, Tool, assistant, tool, tool_call, tool_result
 from helpers.models import default_model
-from helpers.tokens import count, count_sections, count_text
+from helpers.tokens import count
 from standin import LocalProvider
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -182,39 +182,31 @@ def test_08_2_returning_none_is_told_what_is_missing():
     assert "`return`" in no_return.message
 
 
-def test_09_2_a_share_of_words_is_not_a_share_of_tokens():
-    def words(prompt, start):
-        paragraph = next(p for p in prompt.split("\n\n") if p.startswith(start))
-        return len(paragraph.split()) / len(prompt.split())
-
-    def each_paragraph_alone(prompt, start):  # right, written another way
-        paragraph = next(p for p in prompt.split("\n\n") if p.startswith(start))
-        return count_text(paragraph, MODEL) / count_text(prompt, MODEL)
-
-    told = ex09.check_paragraph_share(words, MODEL)
-    assert not told and "'You triage'" in told.message
-    assert ex09.check_paragraph_share(each_paragraph_alone, MODEL)
-    sections = count_sections(crash_triage.SYSTEM_PROMPT, MODEL)
-    assert sum(s.tokens for s in sections) == count_text(crash_triage.SYSTEM_PROMPT, MODEL)
-
-
 def test_09_1_a_guard_that_fakes_success_or_changes_the_id_is_refused():
-    def fake(call):
-        if call.name == "issue_refund" and call.arguments["amount_usd"] > 100:
+    def over(call, done):  # what this refund brings its order to, above $100
+        order = call.arguments["order_id"]
+        total = call.arguments["amount_usd"] + sum(
+            c.arguments["amount_usd"]
+            for c, r in done
+            if c.name == "issue_refund" and c.arguments["order_id"] == order and not r.is_error
+        )
+        return total > 100
+
+    def fake(call, done):
+        if call.name == "issue_refund" and over(call, done):
             return tool_result(call.id, "refused: above $100", is_error=True)
         if call.name == "issue_refund":
             return tool_result(call.id, '{"refunded_usd": 1}')  # never runs the refund
         return sundry.run_tool(call)
 
-    def other_id(call):
-        if call.name == "issue_refund" and call.arguments["amount_usd"] > 100:
+    def other_id(call, done):
+        if call.name == "issue_refund" and over(call, done):
             return tool_result("x", "refused: above $100", is_error=True)
         return sundry.run_tool(call)
 
-    def right(call):
-        limit = 100
-        if call.name == "issue_refund" and float(call.arguments["amount_usd"]) > limit:
-            return tool_result(call.id, f"refunds over ${limit} need a human", is_error=True)
+    def right(call, done):
+        if call.name == "issue_refund" and over(call, done):
+            return tool_result(call.id, "refunds over $100 need a human", is_error=True)
         return sundry.run_tool(call)
 
     faked = ex09.check_refund_guard(fake)
@@ -223,7 +215,7 @@ def test_09_1_a_guard_that_fakes_success_or_changes_the_id_is_refused():
     assert not wrong_id and "call_id must be call.id" in wrong_id.message
     assert ex09.check_refund_guard(right)
 
-    def at_100(call):  # refuses $100 too: told which call, with no bare call id ("g4")
+    def at_100(call, done):  # refuses $100 too: told which call, with no bare call id ("g4")
         if call.name == "issue_refund" and call.arguments["amount_usd"] >= 100:
             return tool_result(call.id, "refused: above $100", is_error=True)
         return sundry.run_tool(call)

@@ -8,9 +8,10 @@ of the list (the provider answers 400); two are valid JSON the provider accepts 
 still wrong: only someone reading the request finds those. Exercise 1 runs the learner's
 ``name_the_bug`` on dumps they have not seen (other tickets, the bugs in other places and
 words, sound ones): it names the two bugs the provider accepts (``SILENT``), the two that
-``check`` cannot find. Exercise 2 (optional) runs their ``fix_order`` on dumps whose bugs
-break the order of the list; exercise 3 (optional) runs their ``repair`` on dumps with all
-four bugs in other places. Both send each result to a local provider.
+``check`` cannot find. Exercise 2 (optional) runs their ``repair`` on dumps with all four bugs
+in other places (results before their calls, results whose call is gone, both at once) and
+sends each result to a local provider. (An exercise that fixed the order alone scored 3 of 5
+in walks; it is part of the repair since issue 33.)
 """
 
 from __future__ import annotations
@@ -51,19 +52,6 @@ EX1 = Exercise(
 )
 EX2 = Exercise(
     "08.2",
-    look="the case the check names and what it says is wrong; for a message out of place, in "
-    "that dump, each `tool` message's `tool_call_id` beside the `id` of each entry in the "
-    "`tool_calls` of the assistant messages, and where each sits in `messages`.",
-    idea="a result belongs right after the assistant message that holds its call: the ids fix "
-    "the order, not the place where a retry left the results. A result whose id no message "
-    "calls has no place at all. Nothing else moves or changes, and the recorded body stays as "
-    "it was recorded: it is the evidence.",
-    example="[system, user, tool answering c1, assistant calling c1] is repaired to [system, "
-    "user, assistant calling c1, tool answering c1]; [system, tool answering c9], where no "
-    "message calls c9, to [system].",
-)
-EX3 = Exercise(
-    "08.3",
     look="the case the check names, and the first place where your repaired body differs from "
     "what a sound request of that ticket would hold; `first` is that ticket's first request.",
     idea="each of the lesson's five checks, turned around, is a repair: whatever breaks one is "
@@ -71,8 +59,9 @@ EX3 = Exercise(
     "Nothing else in the body may move or change.",
     example="a body whose tools lack one description that the first request's tools have gets "
     "the first request's tools back; a user message holding the system prompt's text goes, and "
-    "the messages around it stay where they were; a result left before its call, or with no "
-    "call at all, is handled as in exercise 2.",
+    "the messages around it stay where they were; [system, user, tool answering c1, assistant "
+    "calling c1] comes back as [system, user, assistant calling c1, tool answering c1], and a "
+    "tool message answering c9, which no message calls, has no place at all.",
 )
 
 
@@ -240,7 +229,7 @@ def check_name_the_bug(name_the_bug: Callable[[dict], str], model: str) -> Resul
     )
 
 
-# ---- exercise 2: repair a dump -------------------------------------------------------------
+# ---- exercise 2 (optional): repair a dump -----------------------------------------------------
 
 
 def _crash_triage_ticket(model: str) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -293,7 +282,11 @@ def _repair_cases(model: str) -> list[tuple[str, dict, dict, dict]]:
     case("results before their two parallel calls", longer, first, results_first)
     case("a retry that put a result before its call", _turn_two(model), first, results_first)
     cases.append(("history trimmed from the front", _trim(longer), first, sound_trimmed))
+    trimmed_retried = _trim(longer)
+    results_first(trimmed_retried)
+    cases.append(("a trimmed history, then a retry", trimmed_retried, first, sound_trimmed))
     ct_first, ct_later = _crash_triage_ticket(model)
+    case("a retry in another agent's ticket", ct_later, ct_first, results_first)
 
     def two_bugs(body: dict) -> None:
         no_description(0)(body)
@@ -371,35 +364,6 @@ def _repair_judge(sound: dict, post: Callable[[dict], str]) -> Callable[[Any], s
     return judge
 
 
-def _order_cases(model: str) -> list[tuple[str, dict, dict]]:
-    """The hidden dumps of exercise 2: (what the case is, the dump, the sound body)."""
-    longer = _longer_ticket(model)
-    sound_trimmed = copy.deepcopy(longer)
-    del sound_trimmed["messages"][1:6]
-    _, ct_later = _crash_triage_ticket(model)
-    settings = {**longer, "temperature": 0.2, "tool_choice": "auto"}
-
-    def results_first(body: dict) -> dict:  # every result of the last turn before its calls
-        body = copy.deepcopy(body)
-        calls = max(i for i, m in enumerate(body["messages"]) if m.get("tool_calls"))
-        tail = body["messages"][calls:]
-        body["messages"][calls:] = [*tail[1:], tail[0]]
-        return body
-
-    return [
-        (
-            "a retry that put a result before its call",
-            results_first(_turn_two(model)),
-            _turn_two(model),
-        ),
-        ("results before their two parallel calls", results_first(longer), longer),
-        ("history trimmed from the front", _trim(longer), sound_trimmed),
-        ("a trimmed history, then a retry", results_first(_trim(longer)), sound_trimmed),
-        ("a retry in another agent's ticket", results_first(ct_later), ct_later),
-        ("a sound dump, with settings of its own", copy.deepcopy(settings), settings),
-    ]
-
-
 def _posting(provider: Any) -> Callable[[dict], str | None]:
     """Send a body to ``provider``: None when it answers 200, else what it said."""
     import httpx
@@ -444,39 +408,6 @@ def _unchanged(
     return judged
 
 
-def check_fix_order(fix_order: Callable[[dict], dict], model: str) -> Result:
-    """Run the learner's ``fix_order(body)`` on hidden dumps whose bugs break the order of the
-    list (a result before its call, a result whose call is gone, both, a sound dump); each
-    repaired body must be the sound request, and a fresh local provider must answer it 200."""
-    import functools
-
-    from standin import LocalProvider
-
-    touched: list[bool] = []  # per case: did the learner's function change the body it got
-
-    @functools.wraps(fix_order)
-    def watched(body: dict) -> dict:
-        recorded = copy.deepcopy(body)
-        got = fix_order(body)
-        touched.append(body != recorded)
-        return got
-
-    with LocalProvider("echo") as provider:
-        post = _posting(provider)
-        cases = [
-            Case(name, (dump,), _unchanged(touched, _repair_judge(sound, post)))
-            for name, dump, sound in _order_cases(model)
-        ]
-        return check_cases(
-            watched if callable(fix_order) else fix_order,
-            cases,
-            EX2,
-            success="Right: every result sits right after its call again, a result without "
-            "its call is gone, and the provider takes each body. These two are the bugs the "
-            "provider refuses; the two of SILENT it takes without a word",
-        )
-
-
 def check_repair(repair: Callable[[dict, dict], dict], model: str) -> Result:
     """Run the learner's ``repair(body, first)`` on hidden dumps (other tickets, other ids, bugs
     in other places, two at once, a sound one); each repaired body must be the sound request,
@@ -503,7 +434,7 @@ def check_repair(repair: Callable[[dict, dict], dict], model: str) -> Result:
         return check_cases(
             watched if callable(repair) else repair,
             cases,
-            EX3,
+            EX2,
             success="Right: every dump comes back as the sound request of its ticket, and the "
             "provider takes each one. Run it on your own agent's dumps before you send them",
         )

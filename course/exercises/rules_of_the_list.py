@@ -2,9 +2,9 @@
 
 Exercises of notebooks/10_rules_of_the_list.ipynb: 10.1 runs the learner's ``compact`` on
 histories they have not seen and judges each result by the rules of the list in all four wire
-formats; the optional 10.2 runs ``compact`` on every kind of history (no system prompt,
-keep_last=0, nothing to drop). Where to cut, and each provider's error text, are
-predict-then-see cells of the lesson, not graded."""
+formats. Where to cut, and each provider's error text, are predict-then-see cells of the
+lesson, not graded. (An optional 10.2, the same function on every kind of history, scored 3
+of 5 in walks, edge cases of one function: it went, in issue 33.)"""
 
 from __future__ import annotations
 
@@ -58,15 +58,11 @@ def _histories(model: str) -> list[tuple[str, list[Message], int]]:
         assistant("Done: a specialist will reply within one business day."),
         user("Thanks. Can I also keep the case?"),
     ]
-    no_system = parallel[1:]
     return [
         ("two parallel calls, their results at the cut", parallel, 1),
         ("an error result at the cut", errors, 5),
         ("a cut that lands on an assistant message", parallel, 2),
         ("a cut that lands on the buyer's follow-up", errors, 1),
-        ("no system prompt", no_system, 3),
-        ("keep_last=0: nothing of the history is kept", parallel, 0),
-        ("a history no longer than keep_last", errors[:4], 3),
     ]
 
 
@@ -147,24 +143,18 @@ def _were(n: int) -> str:
     return "was" if n == 1 else "were"
 
 
-def _compact_cases(model: str, every_history: bool) -> list[Case]:
+def _compact_cases(model: str) -> list[Case]:
     from helpers.examples import sundry
 
     summary = "The buyer wants a refund for a damaged item; the order was found."
-    histories = _histories(model)
-    if not every_history:  # exercise 1: a system prompt, keep_last >= 1, something to drop
-        histories = histories[:_WITH_SYSTEM_AND_SOMETHING_TO_DROP]
     return [
         Case(
             name,
             (history, keep, summary),
             _compact_judge(history, keep, summary, model, sundry.TOOLS),
         )
-        for name, history, keep in histories
+        for name, history, keep in _histories(model)
     ]
-
-
-_WITH_SYSTEM_AND_SOMETHING_TO_DROP = 4  # the first cases of _histories
 
 
 def check_compact_cut(compact: Callable[..., list[Message]], model: str) -> Result:
@@ -173,34 +163,9 @@ def check_compact_cut(compact: Callable[..., list[Message]], model: str) -> Resu
     messages after it: the cut must land where the rules of the list allow."""
     return check_cases(
         compact,
-        _compact_cases(model, every_history=False),
+        _compact_cases(model),
         EX1,
         success="Right: every history keeps the system prompt, the summary and as much of its "
         "end as the rules allow, and every result is accepted in all four formats. Cut "
         "only where no call waits for its result",
     )
-
-
-def check_compact(compact: Callable[..., list[Message]], model: str) -> Result:
-    """Exercise 10.2 (optional): the same ``compact`` on every hidden history, also one with no
-    system prompt, ``keep_last=0`` and one with nothing to drop."""
-    return check_cases(
-        compact,
-        _compact_cases(model, every_history=True),
-        EX2,
-        success="Right: every history keeps its system prompt (if any), the summary and as much "
-        "of its end as the rules allow, and every result is accepted in all four formats. "
-        "keep_last=0 is the trap: a slice from the end by 0 takes everything",
-    )
-
-
-EX2 = Exercise(
-    "10.2",
-    look="the case the check names: does that history have a system prompt, how many messages "
-    "does it have after it, and what does your function keep of it?",
-    idea="the same cut as in exercise 1; what changes is what surrounds it: the summary opens "
-    "the list when there is no system prompt, keeping none of the history keeps none of it, and "
-    "a history with nothing to drop needs no summary.",
-    example="with keep_last=0, [system, user, assistant] becomes [system, summary]; and [user, "
-    "assistant] with keep_last=2 goes out as it is.",
-)

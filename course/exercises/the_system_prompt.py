@@ -1,6 +1,9 @@
 """Used in lessons: 09.
 
-Exercises of notebooks/09_the_system_prompt.ipynb."""
+Exercises of notebooks/09_the_system_prompt.ipynb: 09.1 runs the learner's refund guard on hidden
+calls, each with the ticket's calls so far (a limit per order, across the ticket: a refund split
+in two is refused); 09.2 (optional) runs ``set_system_prompt`` on bodies of all four formats.
+(Which paragraph costs most, an exercise until issue 33, is a predict-then-see cell now.)"""
 
 from __future__ import annotations
 
@@ -12,111 +15,122 @@ from course.exercises import (
     Case,
     Exercise,
     Result,
-    as_number,
     check_cases,
-    check_function,
-    is_stub,
-    not_yet,
 )
 from helpers.messages import ToolCall, ToolResult
 
 EX1 = Exercise(
     "09.1",
-    look="the call the check names: its tool, its arguments, and what your function gave back "
-    "for it.",
-    idea="a rule the code enforces holds whatever the prompt says: the call is refused before "
-    "it runs, with an error result the model can read (it says why), and every other call runs "
+    look="the call the check names, and what `done` held before it: which refunds, on which "
+    "orders, and how each of them ended; then what your function gave back.",
+    idea="the limit is on what one order gets back in the whole ticket, not on one call: "
+    "splitting a refund is the way around a per-call limit, and only what really reached the "
+    "buyer counts toward it. A refused call never runs; every call the limit allows runs "
     "exactly as before.",
-    example="a guard that allows at most 3 items answers an order of 5 with an error result "
-    "saying the limit, and passes an order of 3 through untouched.",
+    example="a guard that allows at most 3 items per order: after an order of 2 went through, "
+    "an order of 2 more is refused (4 in all), an order of 1 passes (3 in all), and after an "
+    "order of 5 that was itself refused, an order of 3 passes.",
 )
-EX2 = Exercise(
-    "09.2",
-    look="the cell under 'What it costs': what the paragraphs' tokens add up to.",
-    idea="a share is a part divided by the whole: the paragraph's tokens over the prompt's.",
-    example="a paragraph of 30 tokens in a prompt of 120 is a share of 0.25.",
-)
+LIMIT_USD = 100  # exercise 1's limit, stricter than sundry.run_tool's own $150 per call
 
 
-def check_paragraph_share(fn: Callable[[str, str], float], model: str) -> Result:
-    """``fn(prompt, start)``: the share of ``prompt``'s tokens in the paragraph that begins
-    with ``start``. Tried on the crash-triage prompt and on paragraphs of Sundry's prompt the
-    lesson never counted; compared to 2 decimals. The first paragraph of the crash-triage prompt
-    (paths and names: many tokens per word) tells a share of tokens from a share of words."""
-    from helpers.examples import crash_triage, sundry
-    from helpers.tokens import count_sections, count_text
-
-    def share(prompt: str, start: str) -> float:
-        part = next(s.tokens for s in count_sections(prompt, model) if s.text.startswith(start))
-        return part / count_text(prompt, model)
-
-    asked = [
-        (crash_triage.SYSTEM_PROMPT, "For each problem:"),
-        (sundry.SYSTEM_PROMPT, "Refund policy:"),
-        (sundry.SYSTEM_PROMPT, "Style:"),
-        (crash_triage.SYSTEM_PROMPT, "You triage"),
-    ]
-    cases = [(question, round(share(*question), 2)) for question in asked]
-
-    def describe(question: tuple[str, str]) -> str:
-        prompt, start = question
-        name = "crash-triage" if prompt == crash_triage.SYSTEM_PROMPT else "Sundry's"
-        return f"the paragraph of {name} prompt that starts {start!r}"
-
-    def rounded(prompt: str, start: str) -> object:
-        got = fn(prompt, start)
-        value = as_number(got)
-        return got if value is None else round(float(value), 2)
-
-    if callable(fn):
-        try:
-            first = as_number(fn(*asked[0]))
-        except Exception:  # check_function reports it, with the case it failed on
-            first = None
-        if first is not None and first > 1:
-            return not_yet(
-                EX2,
-                f"your function gave {first} for {describe(asked[0])}, which looks like a "
-                "percentage: return a fraction between 0 and 1 (0.5, not 50)",
-                expected=cases,
-                kind="function",
-            )
-    steps, refunds = share(*asked[0]), share(sundry.SYSTEM_PROMPT, "Refund policy:")
-    one_rule = share(crash_triage.SYSTEM_PROMPT, "One rule:")
-    return check_function(
-        rounded if callable(fn) and not is_stub(fn) else fn,  # a blank is told it is blank
-        cases,
-        EX2,
-        describe=describe,
-        success=f"Right: the steps are {steps:.0%} of the crash-triage prompt and Sundry's refund "
-        f"policy {refunds:.0%} of its own; the one rule is {one_rule:.0%}. Procedures and "
-        "policies take the tokens, and they are paid for on every request.",
-    )
-
-
-def check_refund_guard(guarded_run_tool: Callable[[ToolCall], ToolResult]) -> Result:
-    """Run the learner's guard on hidden calls: refunds above, at and just above $100, one in
-    whole dollars, and other tools. An error result must answer the call by its id and say why
-    (name the limit); every other result must be the one ``sundry.run_tool`` gives (a guard that
-    fakes a success is refused). While the check runs, ``sundry.run_tool`` is watched (the
-    module's name, and any name in the learner's globals bound to it): a refund above the limit
-    that reaches it has run, even if the guard then answers with an error."""
+def _refund_cases() -> list[tuple[str, Any, list, str | None]]:
+    """The hidden cases of exercise 1: (what the case is, the call, ``done`` before it, why it
+    must be refused or None when the limit allows it). Earlier refunds really ran (their
+    results are ``sundry.run_tool``'s), but for the one an earlier guard refused."""
     from helpers.examples import sundry
-    from helpers.messages import tool_call
+    from helpers.messages import tool_call, tool_result
+
+    def refund(id: str, amount: float, order: str = "SO-48213") -> ToolCall:
+        return tool_call(
+            id, "issue_refund", {"order_id": order, "amount_usd": amount, "reason": "damaged"}
+        )
+
+    def ran(call: ToolCall) -> tuple[ToolCall, ToolResult]:
+        return call, sundry.run_tool(call)
+
+    half = ran(refund("call_h4Ra", 60.0))
+    fifty = ran(refund("call_f5Qe", 50.0))
+    refused = refund("call_n0Tx", 120.0)
+    refused_pair = (refused, tool_result(refused.id, "refused: above $100", is_error=True))
+    elsewhere = ran(refund("call_e2Wq", 80.0, "SO-51877"))
+    looked = ran(tool_call("call_s7Lm", "search_orders", {"query": "SO-48213"}))
+    above = "this refund is above the $100 limit"
+    return [
+        ("issue_refund(120.0), nothing refunded before", refund("call_r8Kd", 120.0), [], above),
+        ("issue_refund(80.0), nothing refunded before", refund("call_Tq3e", 80.0), [], None),
+        ("issue_refund(100.0), at the limit, not above it", refund("call_Bn7w", 100.0), [], None),
+        ("issue_refund(100.5), just above it", refund("call_Pz1s", 100.5), [], above),
+        ("issue_refund(125), in whole dollars", refund("call_Wc5m", 125), [], above),
+        (
+            "issue_refund(60.0) after a refund of 60.0 on the same order: a split refund",
+            refund("call_Sp2d", 60.0),
+            [looked, half],
+            "with the $60.00 this order already got back, this refund brings it to $120.00, above "
+            "the $100 limit",
+        ),
+        (
+            "issue_refund(50.0) after a refund of 50.0 on the same order: $100 in all",
+            refund("call_Ad9k", 50.0),
+            [fifty],
+            None,
+        ),
+        (
+            "issue_refund(80.0) after a refund of 120.0 that was refused",
+            refund("call_Af3r", 80.0),
+            [refused_pair],
+            None,
+        ),
+        (
+            "issue_refund(80.0) on SO-48213 after a refund of 80.0 on another order",
+            refund("call_Ot6y", 80.0),
+            [elsewhere],
+            None,
+        ),
+        (
+            "search_orders('SO-48213'), another tool, after a refund",
+            tool_call("call_Yh2v", "search_orders", {"query": "SO-48213"}),
+            [half],
+            None,
+        ),
+        (
+            "get_order('SO-48213'), another tool on the same order, after two refunds",
+            tool_call("call_Ju9f", "get_order", {"order_id": "SO-48213"}),
+            [half, fifty],
+            None,
+        ),
+    ]
+
+
+#: Why the limit allows a case's refund, said when a guard refuses it (the cases with a past).
+ALLOWED = {  # by the ids of _refund_cases
+    "call_Ad9k": ": with the $50.00 this order already got back, it comes to $100.00, not above",
+    "call_Af3r": ": the earlier refund of $120.00 ended in an error result: nothing was refunded",
+    "call_Ot6y": ": the earlier refund of $80.00 was on another order, SO-51877",
+}
+
+
+def check_refund_guard(guarded_run_tool: Callable[[ToolCall, list], ToolResult]) -> Result:
+    """Run the learner's ``guarded_run_tool(call, done)`` on hidden calls, each with the
+    ``(call, result)`` pairs of the ticket so far: refunds on both sides of the $100 limit
+    (one in whole dollars), refunds split in two, after a refused refund, on another order, and
+    other tools. The limit is per order across the ticket (refused refunds never ran). An error
+    result must answer the call by its id and say why (name the limit); every other result must
+    be the one ``sundry.run_tool`` gives (a guard that fakes a success is refused). While the
+    check runs, ``sundry.run_tool`` is watched (the module's name, and any name in the learner's
+    globals bound to it): a refund the limit refuses that reaches it has run, even if the guard
+    then answers with an error."""
+    from helpers.examples import sundry
 
     real = sundry.run_tool
+    cases = _refund_cases()  # the earlier refunds run here, before the watch starts
     ran: list[str] = []  # the ids of the calls that reached sundry.run_tool
 
     def watched(call: ToolCall, *args: Any, **kwargs: Any) -> ToolResult:
         ran.append(getattr(call, "id", None))
         return real(call, *args, **kwargs)
 
-    order = {"order_id": "SO-48213", "reason": "damaged"}
-
-    def refund(id: str, amount: float) -> ToolCall:
-        return tool_call(id, "issue_refund", {**order, "amount_usd": amount})
-
-    def judge(call: ToolCall, refused: bool):
+    def judge(call: ToolCall, refused: str | None):
         def verdict(result: Any) -> str | None:
             if refused and call.id in ran and getattr(result, "is_error", False):
                 return (
@@ -127,7 +141,7 @@ def check_refund_guard(guarded_run_tool: Callable[[ToolCall], ToolResult]) -> Re
             if refused and call.id in ran:
                 return (
                     "the refund ran, and came back as a normal result (is_error is False): "
-                    "this refund is above the $100 limit"
+                    f"{refused}"
                 )
             if not isinstance(result, ToolResult):
                 return f"your function gave a {type(result).__name__}, not a tool result"
@@ -136,35 +150,18 @@ def check_refund_guard(guarded_run_tool: Callable[[ToolCall], ToolResult]) -> Re
             if refused and (not result.is_error or result == real(call)):
                 return (
                     "it came back as a normal result (is_error is False), as if the refund "
-                    "were allowed: this refund is above the $100 limit"
+                    f"were allowed: {refused}"
                 )
-            if refused and "100" not in result.text:
-                return "an error result that does not say why (name the $100 limit)"
+            if refused and str(LIMIT_USD) not in result.text:
+                return f"an error result that does not say why (name the ${LIMIT_USD} limit)"
             if not refused and result.is_error and result != real(call):
-                return "an error result for a call the limit allows"
+                return "an error result for a call the limit allows" + ALLOWED.get(call.id, "")
             if not refused and result != real(call):
                 return "a different result than sundry.run_tool gives: hand the call to it"
             return None
 
         return verdict
 
-    calls = [
-        ("issue_refund(120.0), above the limit", refund("call_r8Kd", 120.0), True),
-        ("issue_refund(80.0), below it", refund("call_Tq3e", 80.0), False),
-        ("issue_refund(100.0), at the limit, not above it", refund("call_Bn7w", 100.0), False),
-        ("issue_refund(100.5), just above it", refund("call_Pz1s", 100.5), True),
-        ("issue_refund(125), in whole dollars", refund("call_Wc5m", 125), True),
-        (
-            "search_orders('SO-48213'), another tool",
-            tool_call("call_Yh2v", "search_orders", {"query": "SO-48213"}),
-            False,
-        ),
-        (
-            "get_order('SO-48213'), another tool on the same order",
-            tool_call("call_Ju9f", "get_order", {"order_id": "SO-48213"}),
-            False,
-        ),
-    ]
     names = getattr(guarded_run_tool, "__globals__", {})
     bound = [name for name, value in names.items() if value is real]
     sundry.run_tool = watched
@@ -173,12 +170,13 @@ def check_refund_guard(guarded_run_tool: Callable[[ToolCall], ToolResult]) -> Re
     try:
         return check_cases(
             guarded_run_tool,
-            [Case(name, (call,), judge(call, refused)) for name, call, refused in calls],
+            [Case(name, (call, done), judge(call, refused)) for name, call, done, refused in cases],
             EX1,
             success=(
-                "Right: above $100 the call is refused before it runs, and the model reads why; "
-                "at the limit, below it, and for every other tool, nothing changes. No prompt "
-                "can promise that"
+                "Right: a refund that would take an order above $100, in one call or split "
+                "over several, is refused before it runs, and the model reads why; what an "
+                "earlier guard refused never counted, other orders and other tools run as "
+                "before. No prompt can promise that"
             ),
         )
     finally:
@@ -187,10 +185,10 @@ def check_refund_guard(guarded_run_tool: Callable[[ToolCall], ToolResult]) -> Re
             names[name] = real
 
 
-# ---- exercise 3 (optional): the system prompt's place on each wire ---------------------------
+# ---- exercise 2 (optional): the system prompt's place on each wire ---------------------------
 
-EX3 = Exercise(
-    "09.3",
+EX2 = Exercise(
+    "09.2",
     look="lesson 02's four bodies of the same request: where each one keeps the system prompt, "
     "and what is left in its list of messages.",
     idea="each wire format keeps the system prompt in one place of its own, outside the "
@@ -309,7 +307,7 @@ def check_system_placement(set_system_prompt: Callable[[dict, str, str], dict]) 
     return check_cases(
         watched if callable(set_system_prompt) else set_system_prompt,
         cases,
-        EX3,
+        EX2,
         success="Right: one system prompt, in each format's own place, and the conversation "
         "untouched. A helper that 'reminds' the model by pasting the prompt into a user message "
         "gets none of this",
