@@ -170,7 +170,7 @@ def test_show_solution_reads_the_reference_lesson():
     assert "tiktoken.get_encoding" in shown.code and "BEGIN SOLUTION" not in shown.code
     assert shown.code.startswith("def message_tokens(")  # a function's body comes with its def
     compile(shown.code, "<shown>", "exec")  # and runs when pasted
-    assert show_solution("02.1").code.startswith("pasted = ")  # a value: the code alone
+    assert show_solution("07.2").code.startswith("answer = ")  # a value: the code alone
     assert "```python" in shown._repr_markdown_()
     with pytest.raises(ValueError, match="exercises 1 to"):
         show_solution("00.9")

@@ -11,7 +11,7 @@ from course.exercises import Case, Exercise, Result, check_cases
 from helpers.messages import Reasoning, Request
 
 EX1 = Exercise(
-    "03.1",
+    "03.2",
     look="where each format keeps the calls of a reply: the Chat reply the string agent printed "
     "(`chat_reply`), and the Anthropic `content` printed at the top of the lesson. Which field "
     "says a call is there, and which one only says why the model stopped?",
@@ -23,7 +23,7 @@ EX1 = Exercise(
     "web_search_tool_result, text] waits for nothing.",
 )
 EX2 = Exercise(
-    "03.2",
+    "03.1",
     look="the dispatch cell under 'The fix: dispatch on the block type': what it does with each "
     "kind of block it meets, and with a kind it has no branch for. Your blocks are the raw JSON "
     "dicts, like `raw['content']`.",
@@ -136,7 +136,7 @@ def check_wants_tools(fn: Callable[[dict, str], bool]) -> Result:
     )
 
 
-# ---- 03.2: a reply handler ----------------------------------------------------------------------
+# ---- 03.1: a reply handler ----------------------------------------------------------------------
 
 _THINK = {
     "type": "thinking",
