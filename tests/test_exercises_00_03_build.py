@@ -43,24 +43,32 @@ def _tokens(text: str, name: str) -> list[int]:
     return tiktoken.get_encoding(name).encode(text)
 
 
-def _by_sum(messages, encoding_name):  # the reference's way: a sum over the messages with text
-    return sum(len(_tokens(m["content"], encoding_name)) for m in messages if m["content"])
+def _by_sum(messages, encoding_name):  # the reference's way: a sum over the messages' texts
+    def text_of(content):
+        if isinstance(content, list):
+            return "".join(p["text"] for p in content if p["type"] == "text")
+        return content or ""
+
+    return sum(len(_tokens(text_of(m["content"]), encoding_name)) for m in messages)
 
 
-def _by_loop(messages, encoding_name):  # another right way: a loop that skips what has no text
+def _by_loop(messages, encoding_name):  # another right way: a loop, each text part on its own
     total = 0
     for message in messages:
-        text = message.get("content")
-        if text is None:
+        content = message.get("content")
+        if content is None:
             continue
-        total += len(_tokens(text, encoding_name))
+        parts = content if isinstance(content, list) else [{"type": "text", "text": content}]
+        for part in parts:
+            if part.get("type") == "text":
+                total += len(_tokens(part["text"], encoding_name))
     return total
 
 
 def test_00_1_two_right_counters_pass():
     for right in (_by_sum, _by_loop):
         verdict = ex00.check_message_tokens(right)
-        assert verdict and "All 5 hidden cases passed" in verdict.message, verdict.message
+        assert verdict and "All 6 hidden cases passed" in verdict.message, verdict.message
 
 
 @pytest.mark.parametrize(
@@ -68,23 +76,39 @@ def test_00_1_two_right_counters_pass():
     [
         (  # all the texts joined, then counted once: the joins merge into other tokens
             lambda ms, n: len(_tokens("\n".join(m["content"] or "" for m in ms), n)),
-            "case 3 of 5 (a Go stack trace spread over three messages, in cl100k_base)",
+            "case 3 of 6 (a Go stack trace spread over three messages, in cl100k_base)",
             "joined into one",
         ),
         (  # the lesson's encoding whatever the argument says
             lambda ms, n: sum(len(_tokens(m["content"] or "", "o200k_base")) for m in ms),
-            "case 1 of 5 (a French conversation, in cl100k_base)",
+            "case 1 of 6 (a French conversation, in cl100k_base)",
             "the count in o200k_base",
         ),
         (  # a message with no text crashes it
             lambda ms, n: sum(len(_tokens(m["content"], n)) for m in ms),
-            "case 2 of 5 (order numbers and prices, and an assistant message that only calls",
+            "case 2 of 6 (order numbers and prices, and an assistant message that only calls",
             "raised TypeError",
         ),
         (  # words, not tokens
             lambda ms, n: sum(len((m["content"] or "").split()) for m in ms),
-            "case 1 of 5 (a French conversation",
+            "case 1 of 6 (a French conversation",
             "the number of words",
+        ),
+        (  # only string contents counted: the message in parts is skipped
+            lambda ms, n: sum(
+                len(_tokens(m["content"], n)) for m in ms if isinstance(m["content"], str)
+            ),
+            "case 5 of 6 (a photo sent with two text parts, in o200k_base)",
+            "it counts nothing for the message whose content is a list of parts",
+        ),
+        (  # the parts counted as JSON: the image's address and the keys are billed too
+            lambda ms, n: sum(
+                len(_tokens(c if isinstance(c, str) else json.dumps(c), n))
+                for c in (m["content"] for m in ms)
+                if c
+            ),
+            "case 5 of 6",
+            "a part that is not text",
         ),
     ],
 )
@@ -271,7 +295,7 @@ def _lower(a):
         (  # the plain diff: a moved key shows in the log
             _unredacted,
             "case 4 of 7 (the key moved from OpenAI's header to Anthropic's)",
-            "for 'authorization' your diff shows the key",
+            "for 'authorization' your diff shows the key (or part of it) of the first request",
         ),
         (  # every header whose name holds "key" hidden: the retry's id is lost too
             lambda a, b: {
@@ -290,7 +314,7 @@ def _lower(a):
                 for k, pair in _unredacted(a, b).items()
             },
             "case 4 of 7",
-            "or a value where a request has no such header",
+            "a value for the second request, which has no such header",
         ),
         (  # line by line: another order reports headers that did not change
             lambda a, b: {x[0].lower(): (x[1], y[1]) for x, y in zip(a, b, strict=False) if x != y},

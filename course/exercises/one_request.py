@@ -370,12 +370,17 @@ def _judge_changes(first: list, second: list) -> Callable[[Any], str | None]:
             if not isinstance(pair, (tuple, list)) or len(pair) != 2:
                 return f"for {name!r} it gives {str(pair)[:40]!r}, not a (before, after) pair"
             if name in CREDENTIALS:
-                if not (_hidden(pair[0], a) and _hidden(pair[1], b)):
-                    return (
-                        f"for {name!r} your diff shows the key (or part of it), or a value where "
-                        "a request has no such header: this header carries the key, and a log "
-                        "must not show it (None stays None)"
-                    )
+                for side, raw, value in (("first", a, pair[0]), ("second", b, pair[1])):
+                    if raw is None and value is not None:
+                        return (
+                            f"for {name!r} it gives a value for the {side} request, which has no "
+                            "such header: None stays None, so a reader sees the header come or go"
+                        )
+                    if not _hidden(value, raw):
+                        return (
+                            f"for {name!r} your diff shows the key (or part of it) of the {side} "
+                            "request: this header carries the key, and a log must not show it"
+                        )
             elif tuple(pair) != (a, b):
                 trap = (
                     ": its name holds 'key', but it is a retry's id, no secret, and a reader "
