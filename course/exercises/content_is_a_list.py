@@ -27,9 +27,9 @@ EX2 = Exercise(
     look="the dispatch cell under 'The fix: dispatch on the block type': what it does with each "
     "kind of block it meets, and with a kind it has no branch for. Your blocks are the raw JSON "
     "dicts, like `raw['content']`.",
-    idea="every block says what it is in its own 'type', and your code decides per type: text is "
-    "for the buyer, a tool_use is yours to run, reasoning stays in the history unseen, and a type "
-    "your code does not know is left alone (kept in the history, neither shown nor run).",
+    idea="every block says what it is in its own 'type', and each type has its own reader: the "
+    "buyer, your tools, or nobody (what the model keeps for itself, what the provider already "
+    "ran, and a type your code does not know).",
     example="a reply [thinking, tool_use] shows nothing and runs one call; [text, text] shows two "
     "texts, in order, and runs nothing.",
 )

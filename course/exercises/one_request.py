@@ -22,9 +22,9 @@ EX2 = Exercise(
     "01.1",
     look="the cell under 'The answer is one more message' that answered the first call: what it "
     "took from the reply, what it appended to the list, and in what shape.",
-    idea="the provider keeps nothing: the next request is the whole conversation so far, then the "
-    "reply as it came, then one answer per call, each tied to its call by the call's id. On the "
-    "wire the arguments are a JSON string; a tool needs them as data.",
+    idea="the provider keeps nothing: the next request must carry everything the model has to "
+    "see, in the order it happened, and every call the reply made needs its answer, tied to "
+    "it. A tool works on data, not on the text the wire carries.",
     example="a body of 2 messages and a reply with two calls give a body of 5 messages: the 2, "
     "the reply's message, then one tool message per call, each carrying its call's id (in any "
     "order); the 2-message body itself stays as it was.",
