@@ -65,7 +65,7 @@ def test_02_the_pasted_note_prediction_is_explained_from_both_renderings():
     injected = _injected()
     pasted = _pasted(injected)
     why = ex02.pasted_why(pasted, NOTE, injected)
-    assert "'developer' message" in why and "'tool' message" in why
+    assert "'developer' message" in why and "no longer a 'tool' one" in why
     assert f"after {len(pasted.messages[0].text) - len(NOTE)} characters of policy" in why
     assert injected.messages[-1].content[0].content[0].text == NOTE  # still a tool result there
     shown = exercises.reveal("tool", "system", why=why).message

@@ -56,11 +56,9 @@ def pasted_why(pasted: Request, note: str, injected: Request) -> str:
     was, _ = _role_of(render_harmony(injected), note[:40]) or ("?", 0)
     policy = len(pasted.messages[0].text) - len(note)
     return (
-        f"Pasted, the note is the end of your system message (after {policy} characters of "
-        f"policy); gpt-oss's rendering (this lesson's optional part) puts it in the '{now}' "
-        f"message, where it put it in a '{was}' message as a tool result. Same words, other "
-        "role: now an instruction, before material. Never paste what others wrote into the "
-        "system prompt."
+        f"The note now ends your system message (after {policy} characters of policy): gpt-oss's "
+        f"rendering puts it in the '{now}' message, no longer a '{was}' one. Same words, other "
+        "role: an instruction now, material before."
     )
 
 
