@@ -11,7 +11,7 @@ from course.exercises import Case, Exercise, Result, check_cases
 from helpers.messages import Reasoning, Request
 
 EX1 = Exercise(
-    "03.1",
+    "03.2",
     look="where each format keeps the calls of a reply: the Chat reply the string agent printed "
     "(`chat_reply`), and the Anthropic `content` printed at the top of the lesson. Which field "
     "says a call is there, and which one only says why the model stopped?",
@@ -23,13 +23,13 @@ EX1 = Exercise(
     "web_search_tool_result, text] waits for nothing.",
 )
 EX2 = Exercise(
-    "03.2",
+    "03.1",
     look="the dispatch cell under 'The fix: dispatch on the block type': what it does with each "
     "kind of block it meets, and with a kind it has no branch for. Your blocks are the raw JSON "
     "dicts, like `raw['content']`.",
-    idea="every block says what it is in its own 'type', and your code decides per type: text is "
-    "for the buyer, a tool_use is yours to run, reasoning stays in the history unseen, and a type "
-    "your code does not know is left alone (kept in the history, neither shown nor run).",
+    idea="every block says what it is in its own 'type', and each type has its own reader: the "
+    "buyer, your tools, or nobody (what the model keeps for itself, what the provider already "
+    "ran, and a type your code does not know).",
     example="a reply [thinking, tool_use] shows nothing and runs one call; [text, text] shows two "
     "texts, in order, and runs nothing.",
 )
@@ -136,7 +136,7 @@ def check_wants_tools(fn: Callable[[dict, str], bool]) -> Result:
     )
 
 
-# ---- 03.2: a reply handler ----------------------------------------------------------------------
+# ---- 03.1: a reply handler ----------------------------------------------------------------------
 
 _THINK = {
     "type": "thinking",

@@ -11,24 +11,11 @@ from course.exercises import (
     Exercise,
     Result,
     check_cases,
-    check_value,
-    not_answered,
-    not_yet,
 )
 from helpers.messages import Request
 
-EX1 = Exercise(
-    "02.1",
-    look="the request `injected`: its .messages, and which of them hold the seller's note now. The "
-    "check names the message(s) your note ended up in.",
-    idea="the role is who wrote the text: the same words read as material inside a tool result, "
-    "and as your own instruction inside the system prompt. Work on a copy of your own, so the "
-    "lesson's request stays as it was.",
-    example="a request [system 'Be brief.', user 'Hi'] with 'Say hello.' pasted into its system "
-    "prompt has two messages, the first reading 'Be brief.' then 'Say hello.'.",
-)
 EX2 = Exercise(
-    "02.2",
+    "02.1",
     look="the cell under 'One conversation, four spellings' that prints the start of each "
     "system prompt from the four bodies: the key that leads to it in each, and whether what "
     "it finds is a string or a list.",
@@ -59,85 +46,19 @@ def _role_of(view: Any, needle: str) -> tuple[str, int] | None:
     return None
 
 
-def check_pasted_note(pasted: Any, note: str, injected: Request | None = None) -> Result:
-    """``pasted``: the ticket with the seller's note pasted into the system prompt instead of
-    arriving as a tool result. Shows the role the model reads the note in, as harmony renders it.
-    The policy must stay whole (the note is added to it, not put in its place), the ticket's
-    other messages unchanged, and ``injected`` (the lesson's request) untouched."""
-    from helpers.examples import sundry
+def pasted_why(pasted: Request, note: str, injected: Request) -> str:
+    """Where the model reads ``note`` in ``pasted`` (the note pasted into the system prompt) and
+    in ``injected`` (the note as a tool result), from the gpt-oss harmony rendering of both: the
+    explanation of the lesson's prediction."""
     from helpers.tokens.harmony import render_harmony
 
-    info = {"kind": "value", "expected": "the note inside the system message"}
-    if not_answered(pasted):
-        return check_value(pasted, None, EX1, success="")
-    if not isinstance(pasted, Request):
-        return not_yet(EX1, f"{type(pasted).__name__} is not a Request", **info)
-    before = sundry.ticket(pasted.model)  # the ticket as the lesson built it, before the note
-    if injected is not None and (
-        injected is pasted
-        or len(injected.messages) != len(before.messages) + 2
-        or injected.messages[0].text != before.messages[0].text
-    ):
-        return not_yet(
-            EX1,
-            "`injected` itself has changed: your code edited the lesson's request instead of a "
-            "copy of it (a plain assignment or copy.copy shares the messages). Run the cell that "
-            "builds `injected` again, then build `pasted` from a deep copy",
-            **info,
-        )
-    texts = [
-        (i, b.text if hasattr(b, "text") else "")
-        for i, m in enumerate(pasted.messages)
-        for b in m.content
-    ]
-    where = [i for i, text in texts if note in text]
-    if where != [0] or pasted.messages[0].role != "system":
-        return not_yet(
-            EX1,
-            (f"the note is in message(s) {where}" if where else "the note is in no message")
-            + "; it should be in the system message only, with the tool call and result that "
-            "carried it gone",
-            **info,
-        )
-    policy = before.messages[0].text
-    if policy not in pasted.messages[0].text:
-        return not_yet(
-            EX1,
-            "the system message holds the note but no longer the whole policy: the exercise "
-            "adds the note to the end of the system prompt, it does not put the note in its place",
-            **info,
-        )
-    if not pasted.messages[0].text.startswith(policy.rstrip()):
-        return not_yet(
-            EX1,
-            "the system message holds the policy and the note, but the note comes first: the "
-            "exercise adds it to the end of the system prompt",
-            **info,
-        )
-    if pasted.tools != before.tools:
-        return not_yet(
-            EX1,
-            f"your request has {len(pasted.tools)} tool(s), the ticket {len(before.tools)}: "
-            "keep the tools as they were, only the system prompt and the last two messages change",
-            **info,
-        )
-    if pasted.messages[1:] != before.messages[1:]:
-        return not_yet(
-            EX1,
-            f"after the system message your request has {len(pasted.messages) - 1} message(s) "
-            f"that differ from the ticket's {len(before.messages) - 1}: keep the buyer's message "
-            "and the first round trip, drop only the last two messages",
-            **info,
-        )
-    role, tokens = _role_of(render_harmony(pasted), note[:40]) or ("?", 0)
-    return Result(
-        True,
-        f"Right: the model now reads the note inside your system prompt (gpt-oss's rendering, "
-        f"the lesson's optional part, puts it in the '{role}' message, {tokens} tokens), next to "
-        "your policy: an instruction. As a tool result it was material. Same words, other role: "
-        "never paste what others wrote into the system prompt.",
-        EX1,
-        **info,
+    now, _ = _role_of(render_harmony(pasted), note[:40]) or ("?", 0)
+    was, _ = _role_of(render_harmony(injected), note[:40]) or ("?", 0)
+    policy = len(pasted.messages[0].text) - len(note)
+    return (
+        f"The note now ends your system message (after {policy} characters of policy): gpt-oss's "
+        f"rendering puts it in the '{now}' message, no longer a '{was}' one. Same words, other "
+        "role: an instruction now, material before."
     )
 
 
@@ -242,10 +163,10 @@ def markers_why(request: Request) -> str:
     )
 
 
-# ---- 02.3 (optional): in which role does a text arrive? -----------------------------------------
+# ---- 02.2 (optional): in which role does a text arrive? -----------------------------------------
 
 EX3 = Exercise(
-    "02.3",
+    "02.2",
     look="the tool results printed under 'One conversation, four spellings' (difference 2): in "
     "which message or item each format puts one, and what that message's own role says; then "
     "where each keeps the system prompt (difference 1).",

@@ -1,7 +1,7 @@
 """Used in lessons: 01.
 
-Exercises of notebooks/01_one_request.ipynb: compare two requests' headers, build the next request,
-and make headers fit for a log."""
+Exercises of notebooks/01_one_request.ipynb: build the next request, and (optional) compare two
+requests' headers in a form fit for a log."""
 
 from __future__ import annotations
 
@@ -18,170 +18,33 @@ from course.exercises import (
     check_cases,
 )
 
-EX1 = Exercise(
-    "01.1",
-    look="the head of the request under 'What went over the wire': each header is a name and a "
-    "value, and `first_exchange.request_headers` holds them as a list of (name, value) pairs.",
-    idea="HTTP reads a header's name in any letter case and ignores the order of the headers, "
-    "so compare the two requests name by name, not line by line; a header only one of them "
-    "carries changed too.",
-    example="[('Accept', 'a'), ('X-Try', '0')] then [('x-try', '1'), ('accept', 'a')] differ in "
-    "one header: x-try, from '0' to '1'.",
-)
 EX2 = Exercise(
-    "01.2",
+    "01.1",
     look="the cell under 'The answer is one more message' that answered the first call: what it "
     "took from the reply, what it appended to the list, and in what shape.",
-    idea="the provider keeps nothing: the next request is the whole conversation so far, then the "
-    "reply as it came, then one answer per call, each tied to its call by the call's id. On the "
-    "wire the arguments are a JSON string; a tool needs them as data.",
+    idea="the provider keeps nothing: the next request must carry everything the model has to "
+    "see, in the order it happened, and every call the reply made needs its answer, tied to "
+    "it. A tool works on data, not on the text the wire carries.",
     example="a body of 2 messages and a reply with two calls give a body of 5 messages: the 2, "
     "the reply's message, then one tool message per call, each carrying its call's id (in any "
     "order); the 2-message body itself stays as it was.",
 )
-EX3 = Exercise(
-    "01.3",
-    look="the dump under 'What went over the wire': which line carries the key, and what the dump "
-    "shows there instead of it; then the exercise's own text, which names the header each "
-    "provider takes its key in.",
-    idea="a log is for reading the request later: it keeps every header, in its order, with its "
-    "value, except what would let a reader spend your money. The key's header is known by its "
-    "name, in any letter case, not by the word 'key' somewhere in the name.",
-    example="[('Accept', 'application/json'), ('X-API-KEY', 'sk-123')] logs as "
-    "[('Accept', 'application/json'), ('X-API-KEY', '<redacted>')]; [('Idempotency-Key', 'a1')] "
-    "logs as it is.",
+EX1 = Exercise(
+    "01.2",
+    look="the head of the request under 'What went over the wire': each header is a name and a "
+    "value (`first_exchange.request_headers` holds them as (name, value) pairs), and what the "
+    "dump shows on the line that carries the key.",
+    idea="HTTP reads a header's name in any letter case and ignores the headers' order, and a "
+    "header only one request carries changed too. A log is read later by others: it shows "
+    "every change, but never what would let a reader spend your money; the key's header is "
+    "known by its name, not by the word 'key'.",
+    example="[('Accept', 'a'), ('X-Try', '0')] then [('x-try', '1'), ('accept', 'a')] differ in "
+    "one header: x-try, '0' then '1'. [('X-API-Key', 'sk-1')] then [] differ in x-api-key: "
+    "'<redacted>' then None.",
 )
 
 
-# ---- 01.1: which headers changed, as a function -------------------------------------------------
-
-_SDK_HEADERS = [  # what openai-python 3.57.0 sent the stand-in (tests/fixtures/sdk), key redacted
-    ("Host", "127.0.0.1:8080"),
-    ("Accept-Encoding", "gzip, deflate"),
-    ("Connection", "keep-alive"),
-    ("authorization", "Bearer <redacted>"),
-    ("accept", "application/json"),
-    ("content-type", "application/json"),
-    ("user-agent", "OpenAI/Python 3.57.0"),
-    ("x-stainless-lang", "python"),
-    ("x-stainless-package-version", "3.57.0"),
-    ("x-stainless-retry-count", "0"),
-    ("x-stainless-read-timeout", "600"),
-    ("Content-Length", "5373"),
-]
-
-
-def _with(headers: list, changes: dict[str, str | None]) -> list[tuple[str, str]]:
-    """``headers`` with the values of ``changes`` (names in lower case; None drops the header);
-    a name ``headers`` lacks goes last."""
-    out = [(k, changes.get(k.lower(), v)) for k, v in headers]
-    have = {k.lower() for k, _ in headers}
-    new = [(k, v) for k, v in changes.items() if k not in have]
-    return [(k, v) for k, v in out + new if v is not None]
-
-
-def _header_changes(first: list, second: list) -> dict[str, tuple[str | None, str | None]]:
-    before = {k.lower(): v for k, v in first}
-    after = {k.lower(): v for k, v in second}
-    return {
-        k: (before.get(k), after.get(k))
-        for k in {**before, **after}
-        if before.get(k) != after.get(k)
-    }
-
-
-def _judge_changes(first: list, second: list) -> Callable[[Any], str | None]:
-    expected = _header_changes(first, second)
-    one_sided = {k for k, (a, b) in expected.items() if a is None or b is None}
-
-    def judge(got: Any) -> str | None:
-        if not isinstance(got, dict):
-            kind = type(got).__name__
-            return f"your function returned {kind}, not a dict of name -> (before, after)"
-        if got == expected:
-            return None
-        lower = {str(k).lower(): v for k, v in got.items()}
-        if lower == expected or len(lower) < len(got):
-            return "give each name in lower case, once: HTTP does not tell Host from host"
-        extra = sorted(set(lower) - set(expected))
-        if extra:
-            return (
-                f"it reports {extra[0]!r}, which both requests send with the same value (its "
-                "name may be spelled in another letter case, or stand elsewhere in the list)"
-            )
-        missing = sorted(set(expected) - set(lower))
-        if missing:
-            if missing[0] in one_sided:
-                return (
-                    f"it misses {missing[0]!r}, which only one of the two requests carries: a "
-                    "header that appears or disappears has changed too"
-                )
-            return f"it misses {missing[0]!r}, whose value is not the same in the two requests"
-        name = next(k for k in expected if lower[k] != expected[k])
-        return (
-            f"for {name!r} it gives {lower[name]!r}: give the value in the first request, then "
-            "in the second (None where that request has no such header)"
-        )
-
-    return judge
-
-
-def check_header_changes(fn: Any, first: Any = None, second: Any = None) -> Result:
-    """The learner's ``header_changes(first, second)`` (two lists of (name, value) pairs) on
-    hidden pairs of requests: an SDK's retry, a resend, another order and letter case, a header
-    dropped and one added; then on ``first`` and ``second``, the lesson's two recorded requests."""
-    sdk = _SDK_HEADERS
-    httpx_like = [
-        ("Host", "127.0.0.1:8080"),
-        ("Accept", "*/*"),
-        ("User-Agent", "python-httpx/0.28.1"),
-        ("authorization", "Bearer <redacted>"),
-        ("Content-Length", "913"),
-        ("Content-Type", "application/json"),
-    ]
-    shuffled = [(k.lower(), v) for k, v in reversed(_with(httpx_like, {"content-length": "1388"}))]
-    pairs = [
-        (
-            "the OpenAI SDK sending the same body again after a failure",
-            sdk,
-            _with(sdk, {"x-stainless-retry-count": "1"}),
-        ),
-        ("the same request sent twice", sdk, list(sdk)),
-        ("a longer body, the headers in another order and letter case", httpx_like, shuffled),
-        (
-            "the key moved from one header to another",
-            httpx_like,
-            _with(httpx_like, {"authorization": None, "x-api-key": "<redacted>"}),
-        ),
-    ]
-    lesson = None
-    if first is not None and second is not None:
-        lesson = (first.request_headers, second.request_headers)
-        pairs.append(("this lesson's two recorded requests", *lesson))
-    cases = [Case(name, (a, b), _judge_changes(a, b)) for name, a, b in pairs]
-    found = ""
-    if lesson is not None:
-        changed = _header_changes(*lesson)
-        found = (
-            " On this lesson's two requests: "
-            + ", ".join(f"{k} {a} -> {b}" for k, (a, b) in sorted(changed.items()))
-            + (
-                ", the one header computed from the body (its size in bytes): same path, same "
-                "client, same key, a longer body"
-                if set(changed) == {"content-length"}
-                else ""
-            )
-        )
-    return check_cases(
-        fn,
-        cases,
-        EX1,
-        success="Right: names compared in any letter case and any order, and a header that "
-        "appears or disappears counted as a change." + found,
-    )
-
-
-# ---- 01.2: the next request, as a function ------------------------------------------------------
+# ---- 01.1: the next request, as a function ------------------------------------------------------
 
 
 def _call(id: str, name: str, arguments: dict) -> dict:
@@ -385,136 +248,6 @@ def check_next_body(fn: Any, provider: Any) -> Result:
 
 CHAT_PATH = "/v1/chat/completions"
 
-# ---- 01.3 (optional): headers fit for a log ----------------------------------------------------
-
-#: the headers that carry a key: OpenAI's (and most compatible APIs'), Anthropic's, Gemini's
-CREDENTIALS = ("authorization", "x-api-key", "x-goog-api-key")
-# made-up keys: each check looks for them, and for any 8 characters of them, in what is logged
-_KEYS = {
-    "openai": "sk-proj-NOT-A-REAL-KEY-7f3a9c21e4",
-    "anthropic": "sk-ant-api03-NOT-A-REAL-KEY-b81d",
-    "gemini": "AIzaNOT-A-REAL-KEY-0c9e5f7a2d41",
-}
-
-
-def _hidden_header_lists() -> list[tuple[str, list[tuple[str, str]]]]:
-    """(what the case is, the headers): requests of three providers, and two edge cases."""
-    openai = _with(_SDK_HEADERS, {"authorization": f"Bearer {_KEYS['openai']}"})
-    return [
-        ("the OpenAI SDK's headers, the key in authorization", openai),
-        (
-            "Anthropic's headers as lesson 03 sends them, the name in capitals",
-            [
-                ("Host", "127.0.0.1:8080"),
-                ("X-API-Key", _KEYS["anthropic"]),
-                ("anthropic-version", "2023-06-01"),
-                ("Content-Type", "application/json"),
-            ],
-        ),
-        (
-            "Gemini's headers",
-            [
-                ("content-type", "application/json"),
-                ("x-goog-api-key", _KEYS["gemini"]),
-                ("user-agent", "google-genai-sdk/3.6.1 gl-python/3.11"),
-            ],
-        ),
-        (
-            "a retry that carries an Idempotency-Key (no secret: it ties the retry to the first "
-            "try) beside the key",
-            [
-                ("Authorization", f"Bearer {_KEYS['openai']}"),
-                ("Idempotency-Key", "stainless-python-retry-6f1c0d2e"),
-                ("x-stainless-retry-count", "1"),
-            ],
-        ),
-        ("a request with no key at all", [("Host", "127.0.0.1:8080"), ("Accept", "*/*")]),
-    ]
-
-
-def _shows_key(value: str, key: str) -> bool:
-    """Whether ``value`` shows ``key``, or any 8 characters of it in a row."""
-    return any(key[i : i + 8] in value for i in range(len(key) - 7))
-
-
-@dataclass
-class _Logged:
-    """What the learner's ``redact_headers`` did on one case: its result, and whether it changed
-    the list it was given (the request would then go out without its key)."""
-
-    headers: Any
-    changed_its_input: bool
-
-
-def _judge_redacted(headers: list[tuple[str, str]]) -> Callable[[Any], str | None]:
-    def judge(got: _Logged) -> str | None:
-        if got.changed_its_input:
-            return (
-                "your function changed the list it was given: the request that still has to go "
-                "out would lose its key. Return a new list"
-            )
-        logged = got.headers
-        if not isinstance(logged, (list, tuple)):
-            return f"your function returned {type(logged).__name__}, not a list of (name, value)"
-        pairs = []
-        for item in logged:
-            if not isinstance(item, (list, tuple)) or len(item) != 2:
-                return f"it returned {str(item)[:40]!r} among the headers, not a (name, value) pair"
-            pairs.append((item[0], item[1]))
-        if len(pairs) != len(headers):
-            return (
-                f"it returns {len(pairs)} header(s) where the request has {len(headers)}: a log "
-                "keeps every header, or it no longer shows what was sent"
-            )
-        for (name, value), (got_name, got_value) in zip(headers, pairs, strict=True):
-            if got_name != name:
-                return (
-                    f"it logs {str(got_name)[:40]!r} where the request has {name!r}: keep the "
-                    "names, spelled and ordered as they were sent"
-                )
-            secret = name.lower() in CREDENTIALS
-            if secret and (
-                not isinstance(got_value, str)
-                or any(_shows_key(got_value, k) for k in _KEYS.values())
-            ):
-                spelled = " (spelled here with capitals)" if name != name.lower() else ""
-                return f"the {name} header{spelled} still shows the key (or part of it) in the log"
-            if not secret and got_value != value:
-                why = (
-                    ": its name holds 'key', but it is a retry's id, which you need to tie the "
-                    "tries together"
-                    if "key" in name.lower()
-                    else ""
-                )
-                return f"it changed {name}, which is no secret{why}; a log needs it as it was"
-        return None
-
-    return judge
-
-
-def check_redacted_headers(fn: Any) -> Result:
-    """The learner's ``redact_headers(headers)`` on hidden header lists of three providers, a
-    retry with an ``Idempotency-Key``, and a request with no key: every header kept, in order,
-    the key's value hidden (no 8 characters of it left), the list it was given unchanged."""
-
-    def attempt(headers: list) -> _Logged | None:
-        before = copy.deepcopy(headers)
-        got = fn(headers)
-        return None if got is None or got is ... else _Logged(got, headers != before)
-
-    if callable(fn):
-        attempt.__wrapped__ = fn  # a blank `redact_headers` is seen as blank, not as a slip
-    cases = [Case(name, (h,), _judge_redacted(h)) for name, h in _hidden_header_lists()]
-    return check_cases(
-        attempt if callable(fn) else fn,
-        cases,
-        EX3,
-        success="Right: every header kept, in its order, and only the key's value hidden, "
-        "whichever header and letter case carries it. Put it in front of every log line that "
-        "prints a request, and a pasted log leaks nothing",
-    )
-
-
 # ---- the optional prediction: two faults, one answer ---------------------------------------------
 
 
@@ -542,4 +275,196 @@ def two_faults_why(answer: Any, provider: Any) -> str:
         f"body. With the key, the same body gets {keyed.status_code}: {said(keyed, 240)!r}. The "
         "stand-in checks the key before it reads the body, so one fault hid the other: fix "
         "them one by one, in the order the server reports them."
+    )
+
+
+# ---- 01.2 (optional): which headers changed, fit for a log -------------------------------------
+
+#: the headers that carry a key: OpenAI's (and most compatible APIs'), Anthropic's, Gemini's
+CREDENTIALS = ("authorization", "x-api-key", "x-goog-api-key")
+# made-up keys: each check looks for them, and for any 8 characters of them, in what is logged
+_KEYS = {
+    "openai": "sk-proj-NOT-A-REAL-KEY-7f3a9c21e4",
+    "anthropic": "sk-ant-api03-NOT-A-REAL-KEY-b81d",
+    "gemini": "AIzaNOT-A-REAL-KEY-0c9e5f7a2d41",
+}
+
+
+def _shows_key(value: str, key: str) -> bool:
+    """Whether ``value`` shows ``key``, or any 8 characters of it in a row."""
+    return any(key[i : i + 8] in value for i in range(len(key) - 7))
+
+
+_SDK_HEADERS = [  # what openai-python 3.57.0 sent the stand-in (tests/fixtures/sdk), a made-up key
+    ("Host", "127.0.0.1:8080"),
+    ("Accept-Encoding", "gzip, deflate"),
+    ("Connection", "keep-alive"),
+    ("authorization", f"Bearer {_KEYS['openai']}"),
+    ("accept", "application/json"),
+    ("content-type", "application/json"),
+    ("user-agent", "OpenAI/Python 3.57.0"),
+    ("x-stainless-lang", "python"),
+    ("x-stainless-package-version", "3.57.0"),
+    ("x-stainless-retry-count", "0"),
+    ("x-stainless-read-timeout", "600"),
+    ("Content-Length", "5373"),
+]
+
+
+def _with(headers: list, changes: dict[str, str | None]) -> list[tuple[str, str]]:
+    """``headers`` with the values of ``changes`` (names in lower case; None drops the header);
+    a name ``headers`` lacks goes last."""
+    out = [(k, changes.get(k.lower(), v)) for k, v in headers]
+    have = {k.lower() for k, _ in headers}
+    new = [(k, v) for k, v in changes.items() if k not in have]
+    return [(k, v) for k, v in out + new if v is not None]
+
+
+def _header_changes(first: list, second: list) -> dict[str, tuple[str | None, str | None]]:
+    before = {k.lower(): v for k, v in first}
+    after = {k.lower(): v for k, v in second}
+    return {
+        k: (before.get(k), after.get(k))
+        for k in {**before, **after}
+        if before.get(k) != after.get(k)
+    }
+
+
+def _hidden(value: Any, raw: str | None) -> bool:
+    """Whether ``value`` stands for the key-carrying ``raw`` in a log: None where the request has
+    no such header, else a string that shows no 8 characters of any made-up key."""
+    if raw is None:
+        return value is None
+    return isinstance(value, str) and not any(_shows_key(value, k) for k in _KEYS.values())
+
+
+def _judge_changes(first: list, second: list) -> Callable[[Any], str | None]:
+    expected = _header_changes(first, second)
+    one_sided = {k for k, (a, b) in expected.items() if a is None or b is None}
+
+    def judge(got: Any) -> str | None:
+        if not isinstance(got, dict):
+            kind = type(got).__name__
+            return f"your function returned {kind}, not a dict of name -> (before, after)"
+        lower = {str(k).lower(): v for k, v in got.items()}
+        if len(lower) < len(got) or (lower == expected and got != expected):
+            return "give each name in lower case, once: HTTP does not tell Host from host"
+        if any(str(k) != str(k).lower() for k in got):
+            return "give each name in lower case, once: HTTP does not tell Host from host"
+        extra = sorted(set(lower) - set(expected))
+        if extra:
+            return (
+                f"it reports {extra[0]!r}, which both requests send with the same value (its "
+                "name may be spelled in another letter case, or stand elsewhere in the list)"
+            )
+        missing = sorted(set(expected) - set(lower))
+        if missing:
+            if missing[0] in one_sided:
+                return (
+                    f"it misses {missing[0]!r}, which only one of the two requests carries: a "
+                    "header that appears or disappears has changed too"
+                )
+            return f"it misses {missing[0]!r}, whose value is not the same in the two requests"
+        for name, (a, b) in expected.items():
+            pair = lower[name]
+            if not isinstance(pair, (tuple, list)) or len(pair) != 2:
+                return f"for {name!r} it gives {str(pair)[:40]!r}, not a (before, after) pair"
+            if name in CREDENTIALS:
+                for side, raw, value in (("first", a, pair[0]), ("second", b, pair[1])):
+                    if raw is None and value is not None:
+                        return (
+                            f"for {name!r} it gives a value for the {side} request, which has no "
+                            "such header: None stays None, so a reader sees the header come or go"
+                        )
+                    if not _hidden(value, raw):
+                        return (
+                            f"for {name!r} your diff shows the key (or part of it) of the {side} "
+                            "request: this header carries the key, and a log must not show it"
+                        )
+            elif tuple(pair) != (a, b):
+                trap = (
+                    ": its name holds 'key', but it is a retry's id, no secret, and a reader "
+                    "needs it to tie the tries together"
+                    if "key" in name
+                    else ""
+                )
+                return (
+                    f"for {name!r} it gives {tuple(pair)!r}: give the value in the first request, "
+                    f"then in the second (None where that request has no such header){trap}"
+                )
+        return None
+
+    return judge
+
+
+def check_header_changes(fn: Any, first: Any = None, second: Any = None) -> Result:
+    """The learner's ``header_changes(first, second)`` (two lists of (name, value) pairs) on
+    hidden pairs of requests: an SDK's retry, a resend, another order and letter case, a key
+    moved and a key rotated (their values hidden), an ``Idempotency-Key`` (shown: no secret);
+    then on ``first`` and ``second``, the lesson's two recorded requests."""
+    sdk = _SDK_HEADERS
+    httpx_like = [
+        ("Host", "127.0.0.1:8080"),
+        ("Accept", "*/*"),
+        ("User-Agent", "python-httpx/0.28.1"),
+        ("authorization", f"Bearer {_KEYS['openai']}"),
+        ("Content-Length", "913"),
+        ("Content-Type", "application/json"),
+    ]
+    shuffled = [(k.lower(), v) for k, v in reversed(_with(httpx_like, {"content-length": "1388"}))]
+    gemini = [
+        ("content-type", "application/json"),
+        ("X-Goog-Api-Key", _KEYS["gemini"]),
+        ("user-agent", "google-genai-sdk/3.6.1 gl-python/3.11"),
+    ]
+    pairs = [
+        (
+            "the OpenAI SDK sending the same body again after a failure",
+            sdk,
+            _with(sdk, {"x-stainless-retry-count": "1"}),
+        ),
+        ("the same request sent twice", sdk, list(sdk)),
+        ("a longer body, the headers in another order and letter case", httpx_like, shuffled),
+        (
+            "the key moved from OpenAI's header to Anthropic's",
+            httpx_like,
+            _with(httpx_like, {"authorization": None, "x-api-key": _KEYS["anthropic"]}),
+        ),
+        (
+            "a retry with a rotated key (the old key, then a new one) and an Idempotency-Key",
+            [("Authorization", f"Bearer {_KEYS['openai']}"), ("x-stainless-retry-count", "0")],
+            [
+                ("Authorization", f"Bearer {_KEYS['anthropic']}"),
+                ("Idempotency-Key", "stainless-python-retry-6f1c0d2e"),
+                ("x-stainless-retry-count", "1"),
+            ],
+        ),
+        ("Gemini's headers, the key's name in capitals, then dropped", gemini, gemini[::2]),
+    ]
+    lesson = None
+    if first is not None and second is not None:
+        lesson = (first.request_headers, second.request_headers)
+        pairs.append(("this lesson's two recorded requests", *lesson))
+    cases = [Case(name, (a, b), _judge_changes(a, b)) for name, a, b in pairs]
+    found = ""
+    if lesson is not None:
+        changed = _header_changes(*lesson)
+        found = (
+            " On this lesson's two requests: "
+            + ", ".join(f"{k} {a} -> {b}" for k, (a, b) in sorted(changed.items()))
+            + (
+                ", the one header computed from the body (its size in bytes): same path, same "
+                "client, same key, a longer body"
+                if set(changed) == {"content-length"}
+                else ""
+            )
+        )
+    return check_cases(
+        fn,
+        cases,
+        EX1,
+        success="Right: names compared in any letter case and any order, a header that appears "
+        "or disappears counted as a change, and the key hidden wherever it travels, while an "
+        "Idempotency-Key stays readable. Put it in your agent's debug log: a pasted diff leaks "
+        "nothing." + found,
     )

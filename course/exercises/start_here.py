@@ -16,12 +16,15 @@ POLICY_FR = "Les remboursements de plus de 150 $ nécessitent un humain."
 EX1 = Exercise(
     "00.1",
     look="the cell under 'Your first look at the wire' (what it made from the encoding's name, "
-    "and what it got back for one text), and the shape of `messages` in the exercise text.",
+    "and what it got back for one text), and the shapes a message's `content` takes in the "
+    "exercise text.",
     idea="the model reads each message's text on its own, so a body's count is the counts of its "
-    "messages added up, each in the encoding the function is given; a message with no text "
-    "adds nothing.",
-    example="'Hi' (1 token in o200k_base), 'Where is my order?' (5) and a message that only "
-    "calls a tool (no text) cost 1 + 5 + 0 = 6 tokens.",
+    "messages added up, each in the encoding the function is given. Only text is text: a "
+    "message with none adds nothing, and a list of parts holds text parts beside parts that "
+    "are not text.",
+    example="'Hi' (1 token in o200k_base), a message that only calls a tool (no text), and "
+    "[{'type': 'text', 'text': 'Where is my order?'}, {'type': 'image_url', ...}] cost "
+    "1 + 0 + 5 = 6 tokens.",
 )
 
 
@@ -42,6 +45,16 @@ def french_why() -> str:
         f"{old} tokens in cl100k_base, {new} in o200k_base. The newer vocabulary holds "
         f"{newer.n_vocab:,} pieces against {older.n_vocab:,}: more French words are one piece."
     )
+
+
+_PHOTO = "https://example.com/tickets/SO-48213/photo-1.jpg"
+
+
+def _text(content: Any) -> str:
+    """A message's text: the string, or its text parts' texts joined; "" when it has none."""
+    if isinstance(content, list):
+        return "".join(p.get("text", "") for p in content if p.get("type") == "text")
+    return content or ""
 
 
 def _hidden_bodies() -> list[tuple[str, list[dict], str]]:
@@ -94,21 +107,46 @@ def _hidden_bodies() -> list[tuple[str, list[dict], str]]:
             ],
             "o200k_base",
         ),
+        (
+            "a photo sent with two text parts, in o200k_base",
+            [
+                {"role": "system", "content": POLICY},
+                {
+                    "role": "user",
+                    "content": [
+                        {"type": "text", "text": "My headphones arrived cracked."},
+                        {"type": "image_url", "image_url": {"url": _PHOTO}},
+                        {"type": "text", "text": " Order SO-48213, can I get a refund?"},
+                    ],
+                },
+            ],
+            "o200k_base",
+        ),
         ("no messages at all", [], "o200k_base"),
     ]
 
 
 def _judge_count(messages: list[dict], encoding: str) -> Callable[[Any], str | None]:
-    texts = [m.get("content") or "" for m in messages]
+    texts = [_text(m.get("content")) for m in messages]
     expected = sum(_count(t, encoding) for t in texts)
+    parts = [p for m in messages if isinstance(m.get("content"), list) for p in m["content"]]
+    in_parts = sum(_count(_text([p]), encoding) for p in parts)  # each text part on its own
+    by_part = expected - sum(_count(_text(p), encoding) for p in [parts] if p) + in_parts
     other = "cl100k_base" if encoding == "o200k_base" else "o200k_base"
     joined = {_count(sep.join(texts), encoding) for sep in ("", "\n", " ")} - {expected}
 
     def judge(got: Any) -> str | None:
         if isinstance(got, bool) or not isinstance(got, int):
             return f"your function returned {type(got).__name__}, not a number of tokens (an int)"
-        if got == expected:
+        if got in (expected, by_part):  # the text parts joined, or each counted on its own
             return None
+        if parts and got in (expected - _count(_text(parts), encoding), by_part - in_parts):
+            return "it counts nothing for the message whose content is a list of parts"
+        if parts and got > expected:
+            return (
+                "it counts more than the texts: a part that is not text (an image's address, "
+                "the parts' keys) is not the message's text"
+            )
         if got in joined:
             return (
                 "that is the count of all the texts joined into one: the model reads each "
@@ -128,7 +166,8 @@ def _judge_count(messages: list[dict], encoding: str) -> Callable[[Any], str | N
 
 def check_message_tokens(fn: Any) -> Result:
     """The learner's ``message_tokens(messages, encoding_name)`` on chat bodies it has not seen:
-    French, numbers, a stack trace, Japanese, a message with no text, no messages at all."""
+    French, numbers, a stack trace, Japanese, a message with no text, a content of text and image
+    parts, no messages at all."""
     cases = [
         Case(name, (messages, encoding), _judge_count(messages, encoding))
         for name, messages, encoding in _hidden_bodies()
