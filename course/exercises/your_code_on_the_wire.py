@@ -268,7 +268,7 @@ def _judge_logged(tool: Any, question: str, model_name: str) -> Callable[[Any], 
     def judge(got: Any) -> str | None:
         name = tool.__name__
         if not callable(got):
-            return f"logged returned {got!r}, not a function the framework can register"
+            return f"your function returned {got!r}, not a function the framework can register"
         want_defs, want_answers, _ = _bare_run(tool, question, model_name)
         try:
             defs, answers, printed = _tool_run(got, question, model_name)
@@ -319,7 +319,7 @@ def json_short(value: Any, limit: int = 160) -> str:
 
 
 def check_logged(logged: Any, model_name: str) -> Result:
-    """``logged(tool)``: the team's logger, returning what the framework registers instead of
+    """``log_calls(tool)``: the team's logger, returning what the framework registers instead of
     ``tool``. Judged on hidden tools (sync, documented with Args:, async, refusing with
     ModelRetry), each run alone on a pydantic-ai agent under its own capture and compared with
     the bare tool's run: the same definition on the wire, the same answer to the model, and a
