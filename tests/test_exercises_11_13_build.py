@@ -472,6 +472,7 @@ def test_13_2_wrong_loggers_are_refused_at_the_tool_that_shows_why():
     model = default_model("openai")
     for wrong, case, why in (
         (the_teams, "(get_order, a documented tool)", "went on the wire as 'wrapper'"),
+        (lambda tool: tool, "(get_order, a documented tool)", "nothing printed names it"),
         (sync_only, "(get_tracking, an async tool)", "does not show what the call returned"),
         (swallows_errors, "(issue_refund, a tool that refuses", "where issue_refund itself"),
     ):

@@ -238,8 +238,10 @@ def _tool_run(tool: Any, question: str, model_name: str) -> tuple[list, list, st
     printed = io.StringIO()
     with capture() as seen, contextlib.redirect_stdout(printed):
         build_and_run(lambda model: Agent(model, tools=[tool]), model_name, question=question)
-    definitions = seen[0].body.get("tools", []) if len(seen) else []
-    answers = [m.get("content") for m in seen[-1].body["messages"] if m["role"] == "tool"]
+    if not len(seen):
+        return [], [], printed.getvalue()
+    definitions = seen[0].body.get("tools", [])
+    answers = [m.get("content") for m in seen[-1].body.get("messages", []) if m["role"] == "tool"]
     return definitions, answers, printed.getvalue()
 
 
