@@ -6,8 +6,6 @@ pin the behaviour the probe cannot see: what a plausible wrong answer is told.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
 from course import exercises
@@ -17,9 +15,9 @@ from course.exercises import the_system_prompt as ex09
 from course.exercises import token_arithmetic_lab as ex12
 from course.exercises import what_the_sdk_adds as ex07
 from course.lab import LabScenario
-from helpers.examples import crash_triage, sundry
+from helpers.examples import sundry
 from helpers.loop import run
-from helpers.messages import system, tool_call, tool_result, user
+from helpers.messages import tool_result
 from helpers.models import default_model
 from standin import LocalProvider
 
@@ -102,75 +100,6 @@ def test_11_capped_wants_jons_ticket_ending_on_a_waiting_call():
     other = ex11.check_capped(maya)
     assert not other and "not Jon's ticket" in other.message
     assert "not a trace" in ex11.check_capped("a trace").message
-
-
-def test_11_diagnose_must_stop_on_the_finishing_call_and_read_it():
-    model = default_model("openai")
-    with LocalProvider(scenario="crash-triage") as p:
-
-        def traced(report, finish):
-            workspace = crash_triage.Workspace()
-            return run(
-                crash_triage.opening(model, report),
-                lambda call: crash_triage.run_tool(call, workspace),
-                format="openai-chat",
-                base_url=p.url,
-                finish=finish,
-            )
-
-        def from_prose(report):
-            trace = traced(report, None)
-            return ["fixed" if "fixed" in trace.final_text else "needs_human"]
-
-        def structured(report):
-            trace = traced(report, crash_triage.FINISH)
-            return [g["status"] for g in trace.finish.arguments["groups"]]
-
-        def guessed_after_finish(report):
-            traced(report, crash_triage.FINISH)
-            return ["needs_human"]
-
-        prose = ex11.check_structured_finish(from_prose, p)
-        assert not prose and "went on after the agent had submitted" in prose.message
-        assert ex11.check_structured_finish(structured, p)
-        wrong = ex11.check_structured_finish(guessed_after_finish, p)
-        assert not wrong and "diagnose returned ['needs_human']" in wrong.message
-        blank = ex11.check_structured_finish(lambda report: None, p)
-        assert "not answered yet" in blank.message
-
-        def workspace_per_call(report):  # review finding: every submit_diagnosis is refused
-            trace = run(
-                crash_triage.opening(model, report),
-                lambda call: crash_triage.run_tool(call, crash_triage.Workspace()),
-                format="openai-chat",
-                base_url=p.url,
-                finish=crash_triage.FINISH,
-            )
-            return [] if trace.finish is None else ["?"]
-
-        refused = ex11.check_structured_finish(workspace_per_call, p)
-        assert not refused and "refused the agent's submit_diagnosis" in refused.message
-
-
-def test_12_a_timestamp_at_the_top_breaks_the_cache_and_at_the_end_keeps_it(baseline):
-    def at_the_top(request, now):
-        first = request.messages[0]
-        stamped = system(f"Current time: {now}\n\n{first.text}")
-        return replace(request, messages=[stamped, *request.messages[1:]])
-
-    def at_the_end(request, now):
-        return replace(request, messages=[*request.messages, user(f"(Current time: {now})")])
-
-    def forgets_the_time(request, now):
-        return request
-
-    top = ex12.check_time_in_request(at_the_top, baseline)
-    assert not top and "cache now serves 0 input tokens" in top.message
-    assert ex12.check_time_in_request(at_the_end, baseline)
-    missing = ex12.check_time_in_request(forgets_the_time, baseline)
-    assert not missing and "does not carry the time" in missing.message
-    calls = ex12.check_time_in_request(lambda r, now: tool_call("c", "x", {}), baseline)
-    assert not calls and "not a Request" in calls.message
 
 
 def test_12_a_percentage_is_told_to_be_a_fraction(baseline):

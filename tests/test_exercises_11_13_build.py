@@ -1,10 +1,10 @@
 """The build exercises of lessons 11-13 (issue 33): each check refuses plausible wrong
 implementations, naming the hidden case and why, and accepts right ones written differently.
 
-11.1 ``answer_calls`` (the dispatch step), 11.3 ``how_it_ended`` (answered, finished or out of
-budget, on traces of real runs), 12.1 ``fit_budget`` (a design within a budget, a ValueError when
-none fits), 13.1 ``audit`` (copies of the system prompt, tools without a description), 13.2's
-logging (every tool call still logged). No network: the runs go to the local provider on
+11.1 ``answer_calls`` (the dispatch step), 12.1 ``fit_budget`` (a design within a budget, a
+ValueError when none fits), 13.1 ``audit`` (copies of the system prompt, tools without a
+description), 13.2 ``logged`` (the team's logger, fixed for every tool it wraps: sync, async,
+refusing). No network: the runs go to the local provider on
 loopback, 12.1 prices with the series' cost model.
 """
 
@@ -310,55 +310,7 @@ def test_13_1_right_audits_written_differently_pass_and_report_the_broken_set_up
         assert told and "the prompt sent 2 times, and no tool without" in told.message
 
 
-def test_13_2_a_reworded_prompt_is_told_as_reworded_not_missing():
-    prompt = ex13.AUDIT_PROMPT
-    reworded = Request("m", [system("You are Sundry's agent. Check orders first."), user("Hi")])
-    told = ex13.system_problem(reworded, prompt)
-    assert "not in it, word for word" in told and "not sent at all" not in told
-    assert ex13.system_problem(Request("m", [user("Hi")]), prompt) == (
-        "the system prompt is not sent at all"
-    )
-
-
 # ---- fix round (walk of lessons 11-13) ---------------------------------------------------------
-
-
-def ended_reference(trace):
-    if not trace.steps[-1].tool_calls:
-        return "answered"
-    return "finished" if trace.finish is not None else "out of budget"
-
-
-def ended_by_stop_reason(trace):
-    """Right, written otherwise: the last reply's stop reason and the finishing call."""
-    if trace.finish:
-        return "finished"
-    return "out of budget" if trace.steps[-1].reply.stop_reason == "tool_calls" else "answered"
-
-
-def test_11_3_wrong_endings_are_refused_at_the_trace_that_shows_why():
-    def calls_mean_budget(trace):  # forgets the finishing tool
-        return "out of budget" if trace.steps[-1].tool_names else "answered"
-
-    def finish_or_answered(trace):  # forgets the budget
-        return "finished" if trace.finish else "answered"
-
-    def counts_requests(trace):  # "a budget is used up when the run is short"
-        return "answered" if len(trace.steps) >= 4 else "out of budget"
-
-    cases = [
-        (calls_mean_budget, "(a crash report that ends on its finishing tool)", "'out of budget'"),
-        (finish_or_answered, "(Jon's ticket with a budget of 2 requests)", "'answered'"),
-        (counts_requests, "(a crash report that ends on its finishing tool)", "gave"),
-    ]
-    for wrong, case, why in cases:
-        exercises.reset()
-        _refused(ex11.check_how_it_ended(wrong), case, why)
-
-
-def test_11_3_right_endings_written_differently_pass():
-    assert ex11.check_how_it_ended(ended_reference)
-    assert ex11.check_how_it_ended(ended_by_stop_reason)
 
 
 def test_12_1_at_most_includes_the_budget_and_no_fit_raises(baseline):
@@ -420,88 +372,121 @@ def test_12_1_at_most_includes_the_budget_and_no_fit_raises(baseline):
     )
 
 
-# ---- 13.2: the fixed set-up keeps its logging -------------------------------------------------
+# ---- 13.2: the team's logger, fixed for every tool it wraps ---------------------------------
 
 
-def _agents():
-    """Lesson 13's set-up pieces: the tools and the team's logger (prints each call)."""
+def _logged_reference(tool):
     import functools
-    import json
+    import inspect
 
-    pytest.importorskip("pydantic_ai")
-    from pydantic_ai import Agent
+    def line(args, kwargs, outcome):
+        print("tool call:", tool.__name__, args, kwargs, outcome)
 
-    orders = {"SO-48213": {"status": "delivered", "item": "Ceramic mug", "seller": "Kiln & Co"}}
+    if inspect.iscoroutinefunction(tool):
 
-    def search_orders(query: str) -> str:
-        """Find a buyer's orders by order number or e-mail address."""
-        return json.dumps(orders.get(query, {"error": "no order"}))
+        @functools.wraps(tool)
+        async def awaited(*args, **kwargs):
+            try:
+                result = await tool(*args, **kwargs)
+            except Exception as error:
+                line(args, kwargs, f"raised {error}")
+                raise
+            line(args, kwargs, f"-> {result}")
+            return result
 
-    def get_order(order_id: str) -> str:
-        """Look up one order by its number: status, item and seller."""
-        return json.dumps(orders.get(order_id, {"error": "no such order"}))
+        return awaited
 
-    def logged(tool):  # the team's utility, as the lesson has it
+    @functools.wraps(tool)
+    def wrapper(*args, **kwargs):
+        try:
+            result = tool(*args, **kwargs)
+        except Exception as error:
+            line(args, kwargs, f"raised {error}")
+            raise
+        line(args, kwargs, f"-> {result}")
+        return result
+
+    return wrapper
+
+
+def _logged_otherwise(tool):
+    """Right, written otherwise: keyword arguments only, update_wrapper, one print per path."""
+    import functools
+    import inspect
+
+    async def async_wrapper(**arguments):
+        try:
+            answer = await tool(**arguments)
+        except Exception as error:
+            print(f"[{tool.__name__}] {arguments} failed: {error}")
+            raise
+        print(f"[{tool.__name__}] {arguments} returned {answer}")
+        return answer
+
+    def sync_wrapper(**arguments):
+        try:
+            answer = tool(**arguments)
+        except Exception as error:
+            print(f"[{tool.__name__}] {arguments} failed: {error}")
+            raise
+        print(f"[{tool.__name__}] {arguments} returned {answer}")
+        return answer
+
+    chosen = async_wrapper if inspect.iscoroutinefunction(tool) else sync_wrapper
+    return functools.update_wrapper(chosen, tool)
+
+
+def test_13_2_wrong_loggers_are_refused_at_the_tool_that_shows_why():
+    import functools
+
+    def the_teams(tool):  # the lesson's own: a bare wrapper
         def wrapper(*args, **kwargs):
             print("tool call:", tool.__name__, args, kwargs)
             return tool(*args, **kwargs)
 
         return wrapper
 
-    def logged_well(tool):
+    def sync_only(tool):  # name and docstring kept; an async tool's result is never awaited
         @functools.wraps(tool)
         def wrapper(*args, **kwargs):
-            print("tool call:", tool.__name__, args, kwargs)
-            return tool(*args, **kwargs)
+            result = tool(*args, **kwargs)
+            print("tool call:", tool.__name__, kwargs, "->", result)
+            return result
 
         return wrapper
 
-    return Agent, search_orders, get_order, logged, logged_well
+    def swallows_errors(tool):  # async handled, but an error becomes a returned text
+        if tool.__name__ != "issue_refund":
+            return _logged_reference(tool)
 
+        @functools.wraps(tool)
+        def wrapper(*args, **kwargs):
+            try:
+                return tool(*args, **kwargs)
+            except Exception as error:
+                print("tool call:", tool.__name__, "failed:", error)
+                return f"error: {error}"
 
-def test_13_2_a_logger_that_never_runs_is_refused_when_logging_is_asked_for():
-    Agent, search_orders, get_order, logged, logged_well = _agents()
-    system_text = ex13.AUDIT_PROMPT
+        return wrapper
 
-    class Broken:  # what check_fixed_agent reads of the broken capture: model and request
-        model = default_model("openai")
-        request = Request("m", [system(system_text)], [])
-
-    broken = [Broken()]
-
-    def logged_above(model):  # the decorator wraps what tool_plain returned: never called
-        agent = Agent(model, instructions=system_text, tools=[search_orders])
-        agent.tool_plain(get_order)
-        logged_well(get_order)
-        return agent
-
-    def no_logger(model):
-        return Agent(model, instructions=system_text, tools=[search_orders, get_order])
-
-    for wrong in (logged_above, no_logger):
+    model = default_model("openai")
+    for wrong, case, why in (
+        (the_teams, "(get_order, a documented tool)", "went on the wire as 'wrapper'"),
+        (lambda tool: tool, "(get_order, a documented tool)", "nothing printed names it"),
+        (sync_only, "(get_tracking, an async tool)", "does not show what the call returned"),
+        (swallows_errors, "(issue_refund, a tool that refuses", "where issue_refund itself"),
+    ):
         exercises.reset()
-        told = ex13.check_fixed_agent(wrong, system_text, broken, logged_tool="get_order")
-        assert not told and "nothing was printed" in told.message, told.message
-    assert ex13.check_fixed_agent(no_logger, system_text, broken)  # not asked: fine
+        _refused(ex13.check_logged(wrong, model), case, why)
 
-    def wrapped(model):
-        return Agent(model, instructions=system_text, tools=[search_orders, logged_well(get_order)])
 
-    def logs_inside(model):
-        agent = Agent(model, system_prompt=system_text, tools=[search_orders])
-
-        @agent.tool_plain
-        def get_order(order_id: str) -> str:
-            """Look up one order by its number: status, item and seller."""
-            print(f"[log] get_order({order_id!r})")
-            return "{}"
-
-        return agent
-
-    for right in (wrapped, logs_inside):
+def test_13_2_right_loggers_written_differently_pass_and_print_nothing(capsys):
+    model = default_model("openai")
+    for right in (_logged_reference, _logged_otherwise):
         exercises.reset()
-        told = ex13.check_fixed_agent(right, system_text, broken, logged_tool="get_order")
-        assert told and "get_order's calls still logged" in told.message, told.message
+        told = ex13.check_logged(right, model)
+        assert told and "All 4 hidden cases passed" in told.message, told.message
+    assert capsys.readouterr().out == ""  # the loggers' lines are the check's to read
 
 
 # ---- the second walk (issue 33): mistakes a learner made that the checks now name ------------
@@ -524,37 +509,6 @@ def test_12_1_a_ticket_given_more_tools_is_told_it_keeps_its_own(baseline):
         "(a long ticket with five tools",
         "fewer than nine, and keeps its own 5",
     )
-
-
-def test_11_3_an_answer_without_text_is_still_an_answer():
-    def by_the_last_words(trace):  # the meter's view: no text, so the budget ran out
-        if trace.finish:
-            return "finished"
-        return "answered" if trace.final_text else "out of budget"
-
-    _refused(
-        ex11.check_how_it_ended(by_the_last_words),
-        "(Maya's ticket, its last reply an empty end of turn",
-        "gave 'out of budget'",
-    )
-
-
-def test_13_2_a_wrapper_named_and_described_by_hand_still_sends_its_own_parameters():
-    Agent, search_orders, get_order, logged, logged_well = _agents()
-    system_text = ex13.AUDIT_PROMPT
-
-    class Broken:
-        model = default_model("openai")
-        request = Request("m", [system(system_text)], [])
-
-    def named_by_hand(model):  # name and description given, the signature still the wrapper's
-        agent = Agent(model, instructions=system_text, tools=[search_orders])
-        description = "Look up one order by its number: status, item and seller."
-        agent.tool_plain(name="get_order", description=description)(logged(get_order))
-        return agent
-
-    told = ex13.check_fixed_agent(named_by_hand, system_text, [Broken()], logged_tool="get_order")
-    assert not told and "takes a wrapper's parameters (args)" in told.message, told.message
 
 
 # ---- the third walk (issue 33): the same mistakes told the same way, whatever the code's shape --
@@ -595,44 +549,3 @@ def test_11_1_the_third_hint_is_an_example_of_the_failing_case():
     for _ in range(3):
         result = ex11.check_dispatch(errors_as_plain_text)  # a raising tool: the exercise's own
     assert "if lookup('B') raises" in result.message, result.message
-
-
-def test_11_2_returning_the_groups_themselves_is_told_a_list_of_statuses_is_expected():
-    from helpers.examples import crash_triage
-    from helpers.loop import run
-    from standin import LocalProvider
-
-    model = default_model("openai")
-    with LocalProvider(scenario="crash-triage") as provider:
-
-        def diagnose(report):
-            workspace = crash_triage.Workspace()
-            trace = run(
-                crash_triage.opening(model, report),
-                lambda call: crash_triage.run_tool(call, workspace),
-                format="openai-chat",
-                base_url=provider.url,
-                finish=crash_triage.FINISH,
-            )
-            return trace.finish.arguments["groups"]
-
-        told = ex11.check_structured_finish(diagnose, provider)
-    _refused(told, "diagnose returned [{", "a list of strings is expected")
-
-
-def test_13_2_every_logger_line_is_captured_by_the_check(capsys):
-    Agent, search_orders, get_order, logged, logged_well = _agents()
-    system_text = ex13.AUDIT_PROMPT
-
-    class Broken:
-        model = default_model("openai")
-        request = Request("m", [system(system_text)], [])
-
-    def both_logged(model):  # the first run calls search_orders: its line is the check's too
-        tools = [logged_well(search_orders), logged_well(get_order)]
-        return Agent(model, instructions=system_text, tools=tools)
-
-    capsys.readouterr()
-    told = ex13.check_fixed_agent(both_logged, system_text, [Broken()], logged_tool="get_order")
-    assert told, told.message
-    assert "tool call:" not in capsys.readouterr().out

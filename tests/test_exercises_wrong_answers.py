@@ -207,49 +207,6 @@ def test_09_1_a_guard_that_fakes_success_or_changes_the_id_is_refused():
     assert not told and "issue_refund(100.0)" in told.message and "g4" not in told.message
 
 
-def test_11_2_one_workspace_shared_by_both_reports_is_refused():
-    model = default_model("anthropic")
-    with LocalProvider(scenario="crash-triage") as p:
-        shared = crash_triage.Workspace()
-
-        def diagnose(report):
-            trace = run(
-                crash_triage.opening(model, report),
-                lambda call: crash_triage.run_tool(call, shared),
-                format="anthropic",
-                base_url=p.url,
-                finish=crash_triage.FINISH,
-            )
-            return [g["status"] for g in trace.finish.arguments["groups"]]
-
-        told = ex11.check_structured_finish(diagnose, p)
-    assert not told and "a workspace of its own" in told.message
-    # the shared files are what is wrong (a shared tracker is allowed): the message names them
-    assert "files an earlier run had changed (internal/orders/" in told.message, told.message
-    assert "ST-50" not in told.message, told.message
-
-
-def test_11_2_a_workspace_per_report_sharing_one_tracker_is_right_and_a_tuple_too():
-    """As the batch cell does: one Workspace per report, one issue tracker for the batch."""
-    model = default_model("anthropic")
-    with LocalProvider(scenario="crash-triage") as p:
-        tracker = {}
-
-        def diagnose(report):
-            workspace = crash_triage.Workspace(issues=tracker)
-            trace = run(
-                crash_triage.opening(model, report),
-                lambda call: crash_triage.run_tool(call, workspace),
-                format="anthropic",
-                base_url=p.url,
-                finish=crash_triage.FINISH,
-            )
-            return tuple(g["status"] for g in trace.finish.arguments["groups"])
-
-        told = ex11.check_structured_finish(diagnose, p)
-    assert told, told.message
-
-
 def test_05_1_a_tool_a_provider_refuses_is_refused_with_its_reason():
     requests = [sundry.ticket(MODEL)]
     schema = {"type": "object", "properties": {"order_id": {"type": "string"}}}
@@ -398,51 +355,6 @@ def lab_baseline():
     from course.lab import LabScenario
 
     return LabScenario(model=MODEL, requests=6, tools=9, result_tokens=150)
-
-
-def test_12_3_the_time_in_the_system_prompt_a_late_system_or_in_place_is_refused(lab_baseline):
-    from dataclasses import replace
-
-    from course.exercises import token_arithmetic_lab as ex12
-    from helpers.messages import Text, system, user
-
-    def end_of_system(request, now):
-        first = request.messages[0]
-        stamped = system(f"{first.text}\n\nCurrent time: {now}")
-        return replace(request, messages=[stamped, *request.messages[1:]])
-
-    def second_message(request, now):
-        first, *rest = request.messages
-        return replace(request, messages=[first, system(f"Current time: {now}"), *rest])
-
-    def in_place(request, now):
-        request.messages.append(user(f"Current time: {now}"))
-        return request
-
-    def trailing_system(request, now):
-        return replace(request, messages=[*request.messages, system(f"It is now {now}.")])
-
-    def appended_copy(request, now):
-        messages = list(request.messages)
-        messages.append(user(f"It is now {now}."))
-        return replace(request, messages=messages)
-
-    for wrong in (end_of_system, second_message):
-        told = ex12.check_time_in_request(wrong, lab_baseline)
-        assert not told and "the cache now serves" in told.message, wrong.__name__
-    told = ex12.check_time_in_request(in_place, lab_baseline)
-    assert not told and "changed request 1, the one it was given" in told.message
-
-    def into_last_message(request, now):
-        *rest, last = request.messages
-        stamp = Text(f"Current time: {now}")
-        return replace(request, messages=[*rest, replace(last, content=[*last.content, stamp])])
-
-    broken = ex12.check_time_in_request(into_last_message, lab_baseline)
-    assert not broken and "cannot be sent" in broken.message  # a hint, not a traceback
-    late = ex12.check_time_in_request(trailing_system, lab_baseline)  # lesson 10's rule 3
-    assert not late and "keeps the system prompt first (lesson 10, rule 3)" in late.message
-    assert ex12.check_time_in_request(appended_copy, lab_baseline)
 
 
 def test_12_1_half_or_a_percentage_is_refused_two_decimals_in_any_spelling_right(lab_baseline):

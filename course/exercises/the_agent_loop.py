@@ -1,20 +1,20 @@
 """Used in lessons: 11.
 
 Exercises of notebooks/11_the_agent_loop.ipynb: the dispatch step the learner writes (11.1, run on
-hidden replies), a run that ends on its finishing tool (11.2, optional), how a run ended, told
-from its trace (11.3, optional, run on hidden traces). ``check_capped`` (a trace run with a
-budget, the old 11.3) is kept with its tests."""
+hidden replies). ``check_capped`` (a trace run with a budget, an old 11.3) is kept with its
+tests. The optional 11.2 (a run ending on its finishing tool) and 11.3 (how a run ended, told
+from its trace) went in issue 33's raise round: one helper call and a lookup, each scored 3 by
+the walkers; the lesson now shows both as worked code."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache
 from typing import Any
 
 from course.exercises import Exercise, Result, check_value, not_answered, not_yet
 from helpers.loop import Trace
 
-EX1 = Exercise(  # not in the lesson since the fix round of issue 33 (11.3 is how_it_ended)
+EX1 = Exercise(  # not in the lesson since the fix round of issue 33
     "11.9",
     look="how the trace you passed ends: how many requests it holds, and whether the calls of "
     "its last reply ever got their results back to the model.",
@@ -24,19 +24,6 @@ EX1 = Exercise(  # not in the lesson since the fix round of issue 33 (11.3 is ho
     example="a ticket that needs 4 requests, given a budget of 3, stops right after its third "
     "reply: that reply's calls are run, and their results never reach the model.",
 )
-EX2 = Exercise(
-    "11.2",
-    look="the report the check names: how many requests your run sent for it, where your "
-    "statuses came from (the model's last words, or the arguments of a call), and where the "
-    "workspace your run used was made.",
-    idea="a run can stop on the finishing tool's call; the program then reads the outcome from "
-    "that call's arguments, checked against the tool's schema, and parses no prose. Each "
-    "report starts from a workspace of its own, so one run's files and issues never leak "
-    "into the next.",
-    example="a run told to finish on a tool called submit_answer stops right after the model "
-    "calls it, and {'answer': 42} is read from that call, not from the text around it.",
-)
-
 JON_ORDER = "SO-51877"  # the order in Jon's ticket (lesson 11, 'A batch of tickets')
 
 
@@ -66,174 +53,6 @@ def check_capped(answer: Any) -> Result:
         "answered the buyer. A budget needs an exit: tell the user, or hand over to a human.",
         EX1,
         expected="Jon's trace of 2 requests that ends waiting for tools",
-    )
-
-
-def _filed(exchanges: list) -> list[str]:
-    """The issue ids the tracker gave the agent ("filed ST-501"), as its last request shows."""
-    import json
-    import re
-
-    if not exchanges:
-        return []
-    return re.findall(r"filed (ST-\d+)", json.dumps(exchanges[-1].request_json))
-
-
-@cache
-def _reference() -> dict[str, tuple[list[str], int, list[str]]]:
-    """Each crash report's statuses, request count and filed issues, run to its structured
-    finish with a workspace of its own."""
-    from helpers.examples import crash_triage
-    from helpers.loop import run
-    from helpers.models import default_model
-    from standin import LocalProvider
-
-    found = {}
-    with LocalProvider(scenario="crash-triage") as provider:
-        for name, report in crash_triage.CRASH_REPORTS.items():
-            workspace = crash_triage.Workspace()
-            trace = run(
-                crash_triage.opening(default_model("openai"), report),
-                lambda call, ws=workspace: crash_triage.run_tool(call, ws),
-                format="openai-chat",
-                base_url=provider.url,
-                finish=crash_triage.FINISH,
-            )
-            found[name] = (
-                [g["status"] for g in trace.finish.arguments["groups"]],
-                len(trace.steps),
-                _filed(provider.recorder.exchanges),
-            )
-    return found
-
-
-def _finish_refused(provider: Any) -> bool:
-    """Did the last request carry the tool's refusal of a ``submit_diagnosis`` call?"""
-    import json
-
-    from helpers.examples.crash_triage import NEVER_FILED
-
-    exchanges = provider.recorder.exchanges
-    return bool(exchanges) and NEVER_FILED in json.dumps(exchanges[-1].request_json)
-
-
-def _workspace_from_outside(fn: Any) -> tuple[str, Any]:
-    """The name of a crash-triage Workspace that ``fn`` reads from outside its body (a global,
-    a closure variable or a default argument) and that Workspace, ('', None) if none: one
-    Workspace for every report."""
-    import types
-
-    from helpers.examples.crash_triage import Workspace
-
-    def names(code: types.CodeType) -> set[str]:
-        inner = (c for c in code.co_consts if isinstance(c, types.CodeType))
-        return set(code.co_names).union(*(names(c) for c in inner))
-
-    code = getattr(fn, "__code__", None)
-    if code is None:
-        return "", None
-    for name in sorted(names(code)):
-        held = getattr(fn, "__globals__", {}).get(name)
-        if isinstance(held, Workspace):
-            return f"the global {name!r}", held
-    cells = getattr(fn, "__closure__", None) or ()
-    for name, cell in zip(code.co_freevars, cells, strict=False):
-        try:
-            held = cell.cell_contents
-        except ValueError:  # a variable not assigned yet
-            continue
-        if isinstance(held, Workspace):
-            return f"{name!r} (from the code around it)", held
-    for held in getattr(fn, "__defaults__", None) or ():
-        if isinstance(held, Workspace):
-            return "a default argument", held
-    return "", None
-
-
-def _changed_files(workspace: Any) -> list[str]:
-    """The paths whose text in ``workspace`` differs from a fresh checkout's."""
-    from helpers.examples.crash_triage import Workspace
-
-    fresh = Workspace().files
-    return sorted(
-        p for p in set(fresh) | set(workspace.files) if fresh.get(p) != workspace.files.get(p)
-    )
-
-
-def check_structured_finish(diagnose: Any, provider: Any) -> Result:
-    """``diagnose(report)``: runs one crash report against ``provider`` and returns the status
-    of each group (a list of str), read from the finishing call, not from the prose."""
-    from helpers.examples import crash_triage
-
-    expected = _reference()
-    info = {"expected": [(r, expected[n][0]) for n, r in crash_triage.CRASH_REPORTS.items()]}
-    info["kind"] = "function"
-    if not_answered(diagnose):
-        return check_value(diagnose, None, EX2, success="")
-    if not callable(diagnose):
-        return not_yet(EX2, f"{type(diagnose).__name__} is not a function", **info)
-    outside, shared = _workspace_from_outside(diagnose)
-    for name, report in crash_triage.CRASH_REPORTS.items():
-        want, requests, filed = expected[name]
-        before = len(provider.recorder)
-        changed = _changed_files(shared) if shared is not None else []  # by an earlier run
-        try:
-            got = diagnose(report)
-        except Exception as err:  # the learner's code: report it, don't crash the notebook
-            return not_yet(EX2, f"diagnose raised {type(err).__name__}: {err} on {name!r}", **info)
-        sent = len(provider.recorder) - before
-        if not_answered(got):
-            return check_value(got, None, EX2, success="")
-        if sent > requests and _finish_refused(provider):
-            return not_yet(
-                EX2,
-                f"on {name!r} the tool refused the agent's submit_diagnosis (an issue 'was never "
-                "filed'): the finishing call did not see the issues filed earlier in that run",
-                **info,
-            )
-        if sent > requests:
-            return not_yet(
-                EX2,
-                f"on {name!r} the loop sent {sent} requests: it went on after the agent had "
-                "submitted its diagnosis",
-                **info,
-            )
-        if sent < requests:
-            return not_yet(EX2, f"on {name!r} the run stopped early ({sent} requests)", **info)
-        issues = _filed(provider.recorder.exchanges)
-        if issues != filed and outside:
-            return not_yet(
-                EX2,
-                f"diagnose uses {outside}, one Workspace made outside it for every report, so "
-                f"on {name!r} the run started from "
-                + (
-                    f"files an earlier run had changed ({', '.join(changed)}), not the checkout"
-                    if changed
-                    else "what an earlier run left in that Workspace, not a fresh checkout"
-                )
-                + ". Each report needs a workspace of its own, made inside diagnose (sharing "
-                "only its issue tracker is fine, as the batch cell does)",
-                **info,
-            )
-        if isinstance(got, tuple):  # "each group's status": a tuple of them is as good
-            got = list(got)
-        if got != want:
-            shown = repr(got) if len(repr(got)) <= 60 else repr(got)[:57] + "..."
-            if not isinstance(got, list) or not all(isinstance(g, str) for g in got):
-                return not_yet(
-                    EX2,
-                    f"for {name!r} diagnose returned {shown}: a list of strings is expected, "
-                    "each group's status and nothing else",
-                    **info,
-                )
-            return not_yet(EX2, f"for {name!r} diagnose returned {shown}", **info)
-    return Result(
-        True,
-        "Right: each run ends on the agent's submit_diagnosis call, and the statuses come from "
-        "its arguments, checked by the tool against its schema. No prose was searched; the "
-        "program can branch on them (merge the fix, page a human).",
-        EX2,
-        **info,
     )
 
 
@@ -485,106 +304,3 @@ _DISPATCH_EXAMPLES = [
         "same tool need two.",
     ),
 ]
-
-
-# ---- 11.3: how a run ended, told from its trace ----------------------------------------------
-
-EX_ENDED = Exercise(
-    "11.3",
-    look="the trace the check names: its last step, what that reply held (text, calls, or "
-    "both), and whether the run ended through its finishing tool.",
-    idea="a loop stops for one of three reasons: a reply with no calls (the model answered), "
-    "the finishing tool's call answered (the program has its result), or the budget of "
-    "requests used up, with the last reply's calls run and their results never sent. The "
-    "meter's last line cannot tell the last two apart: the trace's own fields can.",
-    example="a run whose last reply calls search_orders and that holds no finishing call ended "
-    "on its budget; a run whose last reply calls submit_answer, the tool it was told to "
-    "finish on, ended on purpose.",
-)
-
-ANSWERED, FINISHED, OUT_OF_BUDGET = "answered", "finished", "out of budget"
-
-
-@cache
-def ended_traces() -> tuple[tuple[str, Trace, str], ...]:
-    """The hidden traces of 11.3, run now on the local provider: (what the run is, its trace,
-    how it ended). Runs are cached: every check reads the same traces."""
-    import copy
-
-    from helpers.examples import crash_triage, sundry
-    from helpers.loop import run
-    from helpers.models import default_model
-    from standin import LocalProvider
-
-    model = default_model("anthropic")
-    jon = (
-        "Hello, my espresso machine (order SO-51877) arrived with a smashed water tank. "
-        "I'd like my money back.\n\nJon"
-    )
-    found = []
-    with LocalProvider(scenario="sundry") as local:
-
-        def ticket(text: str | None = None, **budget: int) -> Trace:
-            opening = sundry.opening(model, text) if text else sundry.opening(model)
-            return run(opening, sundry.run_tool, format="anthropic", base_url=local.url, **budget)
-
-        maya = ticket()
-        found.append(("Maya's ticket, run to its end", maya, ANSWERED))
-        found.append(
-            ("Jon's ticket with a budget of 2 requests", ticket(jon, max_turns=2), OUT_OF_BUDGET)
-        )
-        silent = copy.deepcopy(maya)  # a model may end its turn with no text at all
-        silent.steps[-1].reply.message.content = []
-        silent.messages[-1].content = []
-        found.append(
-            (
-                "Maya's ticket, its last reply an empty end of turn (no text, no call)",
-                silent,
-                ANSWERED,
-            )
-        )
-        exact = ticket(max_turns=len(maya.steps))
-        found.append(
-            ("Maya's ticket with a budget of exactly the requests it needs", exact, ANSWERED)
-        )
-        found.append(("a budget of one request", ticket(jon, max_turns=1), OUT_OF_BUDGET))
-    with LocalProvider(scenario="crash-triage") as triage:
-        report = crash_triage.CRASH_REPORTS["index out of range in Refunder.Split"]
-
-        def crash(**budget: int) -> Trace:
-            workspace = crash_triage.Workspace()
-            return run(
-                crash_triage.opening(default_model("openai"), report),
-                lambda call: crash_triage.run_tool(call, workspace),
-                format="openai-chat",
-                base_url=triage.url,
-                finish=crash_triage.FINISH,
-                **budget,
-            )
-
-        done = crash()
-        found.append(("a crash report that ends on its finishing tool", done, FINISHED))
-        short = crash(max_turns=len(done.steps) - 1)
-        found.append(
-            ("a crash report stopped one request before its diagnosis", short, OUT_OF_BUDGET)
-        )
-    return tuple(found)
-
-
-def check_how_it_ended(how_it_ended: Any) -> Result:
-    """``how_it_ended(trace)``: "answered", "finished" or "out of budget", judged on traces of
-    real runs on the local provider (tickets and crash reports, with and without budgets)."""
-    from course.exercises import Case, check_cases, equals
-
-    cases = [
-        Case(name, (trace,), equals(ended, "read the trace's last step, not the meter's line"))
-        for name, trace, ended in ended_traces()
-    ]
-    return check_cases(
-        how_it_ended,
-        cases,
-        EX_ENDED,
-        success="Right: your function tells an answer, a finish and a budget used up apart, which "
-        "the meter cannot. An agent that runs out of budget still owes the user a word: tell "
-        "them, or hand the ticket to a human",
-    )

@@ -1,20 +1,19 @@
 """Used in lessons: 12.
 
 Exercises of notebooks/12_token_arithmetic_lab.ipynb: a design fitted to a budget, written by
-the learner and run on hidden tickets (12.1), the time in a request without breaking the cache
-(12.2). The break-even count of requests (``check_break_even_requests``) is a prediction in the
-lesson since the fix round of issue 33, kept here with its tests."""
+the learner and run on hidden tickets (12.1). The optional 12.2 (the time in a request without
+breaking the cache, lesson 06's 06.2 again) went in issue 33's raise round. The break-even
+count of requests (``check_break_even_requests``) is a prediction in the lesson since the fix
+round of issue 33, kept here with its tests."""
 
 from __future__ import annotations
 
-import copy
-import json
 from dataclasses import replace
 from decimal import Decimal
 from typing import Any
 
-from course.exercises import Exercise, Result, as_number, check_number, not_answered, not_yet
-from course.lab import LabScenario, build_requests, cost_scenario, final_reply
+from course.exercises import Exercise, Result, as_number, check_number, not_yet
+from course.lab import LabScenario, build_requests, cost_scenario
 
 EX_SHARE = Exercise(  # not in the lesson since issue 33 (a prediction there); kept with its tests
     "12.0",
@@ -31,109 +30,6 @@ EX_BREAK_EVEN = Exercise(  # not in the lesson since the fix round of issue 33 (
     example="if tickets of 5, 6 and 7 requests cost $0.0040, $0.0049 and $0.0058, the first to "
     "cost more than $0.005 is the one of 7 requests.",
 )
-EX_TIME = Exercise(
-    "12.2",
-    look="where in each request your time lands, and how many input tokens the check says the "
-    "cache now serves, against how many it served before.",
-    idea="a prompt cache serves only the longest start that two requests share; whatever "
-    "changes on every request ends the shared start right there, so it belongs after "
-    "everything that stays the same.",
-    example="requests [A, B, C, t1] and [A, B, C, D, t2] share the start A, B, C; requests "
-    "[t1, A, B, C] and [t2, A, B, C, D] share nothing.",
-)
-
-TIMES = [f"2026-11-30 09:{minute:02d} UTC" for minute in range(60)]  # one request a minute
-
-
-def _price(requests: list, s: LabScenario):
-    from helpers.cost import project_ticket
-
-    return project_ticket(requests, s.model, final_reply=final_reply(s), caching=s.caching)
-
-
-def check_time_in_request(with_time: Any, baseline: LabScenario) -> Result:
-    """``with_time(request, now)``: the request, telling the model the time ``now``."""
-    from helpers.formats import render
-    from helpers.messages import Request, system
-
-    info: dict[str, Any] = {"expected": "a function", "kind": "function"}
-    if not_answered(with_time):
-        return _blank_result(info)
-    if not callable(with_time):
-        return not_yet(EX_TIME, f"{type(with_time).__name__} is not a function", **info)
-    requests = build_requests(baseline)
-    stamped = []
-    for k, (request, now) in enumerate(zip(requests, TIMES, strict=False), start=1):
-        given = copy.deepcopy(request)
-        try:
-            new = with_time(given, now)
-        except Exception as err:  # the learner's code: report it, don't crash the notebook
-            return not_yet(EX_TIME, f"with_time raised {type(err).__name__}: {err}", **info)
-        if given != request:  # a loop that keeps its history would pile the times up
-            return not_yet(
-                EX_TIME,
-                f"with_time changed request {k}, the one it was given: return a changed copy "
-                "(dataclasses.replace) and leave the original as it was",
-                **info,
-            )
-        if not_answered(new):
-            return _blank_result(info)
-        if not isinstance(new, Request):
-            return not_yet(
-                EX_TIME, f"with_time returned a {type(new).__name__}, not a Request", **info
-            )
-        try:
-            body = render(new, "openai-chat").body
-        except Exception as err:  # the learner's request: report it, don't crash the notebook
-            what = f"request {k} cannot be sent: {err}"
-            return not_yet(EX_TIME, what + " (a tool message holds tool results only)", **info)
-        if now not in json.dumps(body):
-            return not_yet(EX_TIME, f"request {k} does not carry the time {now!r}", **info)
-        if len(new.messages) < len(request.messages) or new.tools != request.tools:
-            return not_yet(EX_TIME, f"request {k} lost messages or tools on the way", **info)
-        roles = [m.role for m in new.messages]
-        late = [i for i, role in enumerate(roles) if role == "system" and "user" in roles[:i]]
-        if late:
-            return not_yet(
-                EX_TIME,
-                f"request {k} has a system message at messages[{late[0]}], after the conversation "
-                "began: the series keeps the system prompt first (lesson 10, rule 3), and "
-                "Anthropic's renderer moves such a message to the top, where the time breaks the "
-                "cache",
-                **info,
-            )
-        stamped.append(new)
-    before, after = _price(requests, baseline), _price(stamped, baseline)
-    if after.cached_tokens < Decimal("0.9") * before.cached_tokens:
-        return not_yet(
-            EX_TIME,
-            f"every request carries its time, but the cache now serves {after.cached_tokens:,} "
-            f"input tokens of the ticket instead of {before.cached_tokens:,}, and the ticket "
-            f"costs ${after.total_usd:.6f} instead of ${before.total_usd:.6f}",
-            **info,
-        )
-    first = requests[0].messages[0]
-    in_system = [
-        replace(r, messages=[system(f"Current time: {now}\n\n{first.text}"), *r.messages[1:]])
-        for r, now in zip(requests, TIMES, strict=False)
-    ]
-    worst = _price(in_system, baseline)
-    return Result(
-        True,
-        f"Right: every request knows its time and the cache still serves {after.cached_tokens:,}"
-        f" input tokens (without the time: {before.cached_tokens:,}); ${after.total_usd:.6f} a "
-        f"ticket. The same time at the top of the system prompt leaves {worst.cached_tokens:,} "
-        f"cached and costs ${worst.total_usd:.6f}: what changes on every request goes last.",
-        EX_TIME,
-        **info,
-    )
-
-
-def _blank_result(info: dict) -> Result:
-    """Not answered yet (a function that returns nothing counts as blank)."""
-    from course.exercises import check_value
-
-    return check_value(None, None, EX_TIME, success="")
 
 
 def check_tools_share(answer: float, baseline: LabScenario) -> Result:

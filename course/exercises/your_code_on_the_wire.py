@@ -1,10 +1,11 @@
 """Used in lessons: 13.
 
 Exercises of notebooks/13_your_code_on_the_wire.ipynb: an audit of the wire the learner writes,
-run on hidden requests in all four formats (13.1), the fix of a framework (pydantic-ai) set-up,
-judged on what it sends and on whether its logger still sees every tool call (13.2, optional),
-and what the tool definitions cost over a run (``check_tool_tokens``, a prediction in the lesson
-since the fix round of issue 33, kept with its tests). The expected values are read from the
+run on hidden requests in all four formats (13.1), the team's logger fixed for every tool it
+wraps (13.2, optional: hidden tools, sync, async and refusing, each run on a pydantic-ai agent
+and compared on the wire with the bare tool), and what the tool definitions cost over a run
+(``check_tool_tokens``, a prediction in the lesson since the fix round of issue 33, kept with
+its tests). The expected values are read from the
 requests the learner (or the check itself) captured (``standin.capturing``), never typed in;
 13.1's hidden requests are built here, each with the answer its construction makes true."""
 
@@ -18,7 +19,6 @@ from typing import Any
 from course.exercises import (
     Exercise,
     Result,
-    _blank,
     as_number,
     check_number,
     check_text,
@@ -46,18 +46,6 @@ EX1 = Exercise(  # not in the lesson since issue 33 (13.1 is the audit); kept wi
     "sent.",
     look="the tools of one of broken's requests as the wire has them: each one's name and "
     "description.",
-)
-EX2 = Exercise(
-    "13.2",
-    look="the check's report of the wire: each problem it names, and the requests it is in.",
-    idea="the framework sends and runs what it is given, not what the code seems to say: a "
-    "prompt given through two doors goes out twice; a tool is described by whatever function "
-    "object reaches the framework (its name, docstring and signature), and only that object "
-    "runs when the model calls the tool. Decorators apply from the bottom up.",
-    example="a wrapper with no docstring of its own turns a documented function f(x) into a "
-    "tool named 'wrapper' with no description and the wrapper's own parameters (args), not x; "
-    "a decorator applied above the one that registers f "
-    "wraps a function the framework never calls again.",
 )
 EX_AUDIT = Exercise(
     "13.1",
@@ -129,112 +117,6 @@ def check_lost_description(answer: Any, broken: Any) -> Result:
     )
 
 
-def system_texts(request: Any) -> list[tuple[int, str]]:
-    """(message index, text) of each text block of the system messages of a request read in any
-    format (a system field is read as a system message)."""
-    return [
-        (i, block.text)
-        for i, message in enumerate(request.messages)
-        if message.role == "system"
-        for block in message.content
-        if getattr(block, "type", None) == "text"
-    ]
-
-
-def system_problem(request: Any, system_text: str) -> str | None:
-    """What is wrong with the system prompt of one request, if anything: it must be sent exactly
-    once, unchanged, and alone. Copies are counted as occurrences of the text, so two copies
-    joined inside one message count twice."""
-    texts = system_texts(request)
-    copies = {i: 0 for i, _ in texts}
-    for i, text in texts:
-        copies[i] += text.count(system_text)
-    total = sum(copies.values())
-    if total == 0 and texts:
-        sent = " + ".join(repr(text) for _, text in texts)
-        return f"the system text sent is {sent}: the prompt is not in it, word for word"
-    if total == 0:
-        return "the system prompt is not sent at all"
-    if total > 1:
-        where = ", ".join(
-            f"messages[{i}]" + (f" ({n} copies)" if n > 1 else "") for i, n in copies.items() if n
-        )
-        return f"the system prompt is sent {total} times, in {where}, not once"
-    if [text.strip() for _, text in texts] != [system_text.strip()]:
-        sent = " + ".join(repr(text) for _, text in texts)
-        return f"the system text sent is {sent}: not the prompt alone, unchanged"
-    return None
-
-
-MIN_DESCRIPTION_WORDS = 3  # fewer words tell the model nothing about when to choose the tool
-
-
-def description_problems(request: Any) -> list[str]:
-    """A tool with no description, or with one too short to say what the tool does."""
-    problems = [f"tool {name!r} has no description" for name in tools_without_description(request)]
-    for tool in request.tools:
-        words = (tool.description or "").split()
-        if 0 < len(words) < MIN_DESCRIPTION_WORDS:
-            problems.append(
-                f"tool {tool.name!r} is described as {tool.description!r}: too few words to "
-                "tell the model what the tool does"
-            )
-    return problems
-
-
-def wrapper_parameters(request: Any) -> list[str]:
-    """Each tool declared with the parameters of a ``*args, **kwargs`` wrapper (an ``args`` array,
-    a ``kwargs`` object) instead of its function's: the model cannot tell what to pass. Does not
-    compare a schema with the function's signature (the check does not have the function)."""
-    problems = []
-    for t in request.tools:
-        names = set((t.parameters or {}).get("properties") or {})
-        if names and names <= {"args", "kwargs"}:
-            problems.append(
-                f"tool {t.name} takes a wrapper's parameters ({', '.join(sorted(names))}), not "
-                "its function's: the model cannot tell what to pass"
-            )
-    return problems
-
-
-def wire_problems(seen: Any, system_text: str, before: Any) -> list[str]:
-    """What is wrong on the wire, each with the requests it is in: a system prompt sent twice,
-    changed or never, a tool missing or without a real description, a request the provider
-    would refuse or warn about, no tool round trip. ``before`` is the broken set-up's request:
-    every tool it described must still be there by name, and as many tools in all."""
-    described = {t.name for t in before.tools if (t.description or "").strip()}
-    found: dict[str, list[int]] = {}
-    for s in seen:
-        problems = []
-        if s.request is None:
-            problems.append(f"not read ({s.problem})")
-        else:
-            wrong_prompt = system_problem(s.request, system_text)
-            problems += [wrong_prompt] if wrong_prompt else []
-            problems += description_problems(s.request)
-            problems += wrapper_parameters(s.request)
-            missing = described - {t.name for t in s.request.tools}
-            if missing:
-                problems.append(f"tool {', '.join(sorted(missing))} is not declared")
-            if len(s.request.tools) < len(before.tools):
-                problems.append(
-                    f"{len(s.request.tools)} tool(s) declared, where the set-up had "
-                    f"{len(before.tools)}: keep every tool"
-                )
-            if s.accepted is False or s.status >= 400:
-                problems.append(s.verdict_text())
-            problems += [f"warned: {w.message}" for w in s.verdict.violations.warnings]
-        for problem in problems:
-            found.setdefault(problem, []).append(s.number)
-    listed = [
-        f"{problem} (request{'s' * (len(numbers) > 1)} {', '.join(map(str, numbers))})"
-        for problem, numbers in found.items()
-    ]
-    if len(seen) < 2:
-        listed.append(f"{len(seen)} request(s): the run never made a tool round trip")
-    return listed
-
-
 def build_and_run(
     fixed_agent: Callable[[Any], Any],
     model_name: str,
@@ -264,84 +146,200 @@ def build_and_run(
         return pool.submit(asyncio.run, build_run_close()).result(timeout=timeout)
 
 
-def _unlogged(fixed_agent: Callable[[Any], Any], model_name: str, tool: str) -> str | None:
-    """Run the learner's agent on a question the model answers by calling ``tool``; why the
-    team's logger did not see that call, or None when it printed a line naming the tool."""
+# ---- 13.2: the team's logger, fixed for every tool it wraps ----------------------------------
+
+EX2 = Exercise(
+    "13.2",
+    look="the tool the check names and the difference it reports: its definition on the wire "
+    "(name, description, parameters), what the model got back from the call, or the line "
+    "your logger printed.",
+    idea="a framework reads a tool from the function object it is handed: its name, its "
+    "docstring, its signature, and whether calling it gives a result or something to await. "
+    "A wrapper is a new function object, so it must carry all of that over from the tool, and "
+    "let the tool's outcome through untouched, a result or an error, to the log line and to "
+    "the model alike.",
+    example="wrapping def double(x): 'Double x.' in a bare def wrapper(*args, **kwargs) declares "
+    "a tool named 'wrapper', with no description and parameters args and kwargs; a plain "
+    "wrapper around async def fetch() holds a coroutine object, not fetch's result, when it "
+    "prints; and a wrapper that catches an error and returns its text tells the model what the "
+    "tool never said.",
+)
+
+_LOG_ORDERS = {"SO-48213": {"status": "delivered", "item": "Ceramic mug", "seller": "Kiln & Co"}}
+
+
+def get_order(order_id: str) -> str:
+    """Look up one order by its number: status, item and seller."""
+    import json
+
+    return json.dumps(_LOG_ORDERS.get(order_id, {"error": "no such order"}))
+
+
+def search_orders(query: str, limit: int = 5) -> str:
+    """Find a buyer's orders by order number or e-mail address.
+
+    Args:
+        query: an order number like SO-48213, or the buyer's e-mail address.
+        limit: at most this many orders, newest first.
+    """
+    import json
+
+    return json.dumps([_LOG_ORDERS.get(query, {"error": "no match"})][:limit])
+
+
+async def get_tracking(order_id: str) -> str:
+    """Track one parcel by its order number: carrier and last scan."""
+    import json
+
+    await asyncio.sleep(0)  # a real one would await its carrier's API here
+    return json.dumps({"order": order_id, "carrier": "Parcelway", "last_scan": "Leeds depot"})
+
+
+def issue_refund(order_id: str, amount_usd: float) -> str:
+    """Refund an order, up to $150; a larger refund goes to a human."""
+    from pydantic_ai import ModelRetry
+
+    if amount_usd > 150:
+        raise ModelRetry(f"refunds over $150 need a human: {order_id} asked ${amount_usd:.2f}")
+    return f"refunded ${amount_usd:.2f} on {order_id}"
+
+
+#: (case name, tool, a question the stand-in's model answers by calling that tool)
+LOGGED_TOOLS = (
+    ("get_order, a documented tool", get_order, ORDER_QUESTION),
+    (
+        "search_orders, with an Args: section and a parameter with a default",
+        search_orders,
+        "Find my orders: SO-48213",
+    ),
+    (
+        "get_tracking, an async tool",
+        get_tracking,
+        "Where is the parcel of order SO-48213? Track it please.",
+    ),
+    (
+        "issue_refund, a tool that refuses with ModelRetry",
+        issue_refund,
+        "Please refund $289 on order SO-51877.",
+    ),
+)
+
+
+def _tool_run(tool: Any, question: str, model_name: str) -> tuple[list, list, str]:
+    """Register ``tool`` alone on a pydantic-ai agent, run ``question`` under a fresh capture:
+    (tool definitions of the first request, tool messages of the last, what was printed)."""
     import contextlib
     import io
-    import json
+
+    from pydantic_ai import Agent
 
     from standin.capturing import capture
 
     printed = io.StringIO()
-    with capture() as again, contextlib.redirect_stdout(printed):
-        build_and_run(fixed_agent, model_name, question=ORDER_QUESTION)
-    bodies = json.dumps([s.body for s in again])
-    if f'"name": "{tool}"' not in bodies or len(again) < 2:
-        return f"asked {ORDER_QUESTION!r}, the model never got to call {tool}"
-    if "no such order" in bodies:
-        return (
-            f"asked {ORDER_QUESTION!r}, the model called {tool}, and the tool answered 'no such "
-            "order': what the model sent did not reach the function as its parameters"
-        )
-    if tool not in printed.getvalue():
-        return (
-            f"asked {ORDER_QUESTION!r}, the model called {tool}, and nothing was printed: the "
-            "logger never saw that call (every tool call is to stay logged)"
-        )
-    return None
-
-
-def check_fixed_agent(
-    fixed_agent: Callable[[Any], Any],
-    system_text: str,
-    broken: Any,
-    *,
-    logged_tool: str | None = None,
-) -> Result:
-    """Build the learner's agent under a fresh capture, run it, and read what it sent. With
-    ``logged_tool``, run it again on a question that calls that tool and require the team's
-    logger to print a line naming it (the lesson asks for every call still logged). What the
-    agent prints is captured, not shown."""
-    import contextlib
-    import io
-
-    from standin.capturing import capture
-
-    info = {"kind": "function", "expected": "no problems on the wire"}
-    if not_answered(fixed_agent):
-        return _blank(EX2, **info)
-    if not callable(fixed_agent):
-        return not_yet(EX2, f"{fixed_agent!r} is not a function", **info)
-    printed = io.StringIO()  # a logger's lines are the check's to read, not the cell's output
     with capture() as seen, contextlib.redirect_stdout(printed):
+        build_and_run(lambda model: Agent(model, tools=[tool]), model_name, question=question)
+    if not len(seen):
+        return [], [], printed.getvalue()
+    definitions = seen[0].body.get("tools", [])
+    answers = [m.get("content") for m in seen[-1].body.get("messages", []) if m["role"] == "tool"]
+    return definitions, answers, printed.getvalue()
+
+
+_BARE: dict[str, tuple[list, list, str]] = {}
+
+
+def _bare_run(tool: Any, question: str, model_name: str) -> tuple[list, list, str]:
+    key = f"{tool.__name__} {question} {model_name}"
+    if key not in _BARE:
+        _BARE[key] = _tool_run(tool, question, model_name)
+    return _BARE[key]
+
+
+def _outcome(tool: Any, question: str, model_name: str) -> tuple[str, str]:
+    """("returned" or "raised", the text the log line must show), from the bare tool's run."""
+    _, answers, _ = _bare_run(tool, question, model_name)
+    text = answers[0] if answers else ""
+    if text.startswith('{"error":'):  # pydantic-ai's retry prompt: the ModelRetry's message
+        import json
+
+        return "raised", json.loads(text)["error"]
+    return "returned", text
+
+
+def _judge_logged(tool: Any, question: str, model_name: str) -> Callable[[Any], str | None]:
+    def judge(got: Any) -> str | None:
+        name = tool.__name__
+        if not callable(got):
+            return f"your function returned {got!r}, not a function the framework can register"
+        want_defs, want_answers, _ = _bare_run(tool, question, model_name)
         try:
-            agent = build_and_run(fixed_agent, broken[0].model)
-        except Exception as err:  # the learner's code: report it, never crash the notebook
-            return not_yet(EX2, f"your agent raised {type(err).__name__}: {err}", **info)
-        if agent is None:  # the body is still `...`, or it ends without `return`
-            return _blank(EX2, **info)
-        if not hasattr(agent, "run_sync"):
-            return not_yet(EX2, f"your function returned {agent!r}, not an Agent", **info)
-        problems = wire_problems(seen, system_text, broken[0].request)
-    if problems:
-        return not_yet(EX2, "on the wire: " + "; ".join(problems), **info)
-    if logged_tool:
-        try:
-            silent = _unlogged(fixed_agent, broken[0].model, logged_tool)
-        except Exception as err:  # the learner's code: report it, never crash the notebook
-            return not_yet(EX2, f"your agent raised {type(err).__name__}: {err}", **info)
-        if silent:
-            return not_yet(EX2, silent, **info)
-    logs = f", and {logged_tool}'s calls still logged" if logged_tool else ""
-    return Result(
-        True,
-        f"Right: {len(seen)} requests, each with the system prompt once and every tool "
-        f"described, all accepted without a warning{logs} (pydantic-ai's docs recommend "
-        "instructions= for most uses: a system_prompt part stays in the message history). Read "
-        "the wire after every change to a set-up: the code looked right before too.",
+            defs, answers, printed = _tool_run(got, question, model_name)
+        except Exception as err:  # the learner's wrapper: report it, never crash the notebook
+            return f"the agent with your wrapped {name} raised {type(err).__name__}: {err}"
+        if defs != want_defs:
+            sent = [d.get("function", d) for d in defs]
+            want = want_defs[0]["function"]
+            if not sent:
+                return f"no tool was declared where {name} should be"
+            got_def = sent[0]
+            if got_def.get("name") != want["name"]:
+                return f"the tool went on the wire as {got_def.get('name')!r}, not {name!r}"
+            if got_def.get("description") != want.get("description"):
+                return (
+                    f"{name} went on the wire described as {got_def.get('description')!r}, "
+                    f"where the tool itself is described as {want.get('description')!r}"
+                )
+            return (
+                f"{name}'s parameters on the wire are {json_short(got_def.get('parameters'))}, "
+                f"where the tool itself declares {json_short(want.get('parameters'))}"
+            )
+        if answers != want_answers:
+            return (
+                f"after the call the model got back {answers!r}, where {name} itself answers "
+                f"{want_answers!r}"
+            )
+        kind, shows = _outcome(tool, question, model_name)
+        lines = [line for line in printed.splitlines() if name in line]
+        if not lines:
+            return f"the model called {name} and nothing printed names it: the call was not logged"
+        if shows not in printed:
+            return (
+                f"your log line for {name} reads {lines[0][:120]!r}: it does not show what the "
+                f"call {kind} ({shows[:60]!r})"
+            )
+        return None
+
+    return judge
+
+
+def json_short(value: Any, limit: int = 160) -> str:
+    """``value`` as compact JSON, cut at ``limit`` characters."""
+    import json
+
+    text = json.dumps(value, separators=(",", ":"))
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def check_logged(logged: Any, model_name: str) -> Result:
+    """``log_calls(tool)``: the team's logger, returning what the framework registers instead of
+    ``tool``. Judged on hidden tools (sync, documented with Args:, async, refusing with
+    ModelRetry), each run alone on a pydantic-ai agent under its own capture and compared with
+    the bare tool's run: the same definition on the wire, the same answer to the model, and a
+    printed line naming the tool and showing what it returned or raised. Does not judge the
+    line's wording."""
+    from course.exercises import Case, check_cases
+
+    cases = [
+        Case(name, (tool,), _judge_logged(tool, question, model_name))
+        for name, tool, question in LOGGED_TOOLS
+    ]
+    return check_cases(
+        logged,
+        cases,
         EX2,
-        **info,
+        success="Right: every tool you wrap reaches the wire as itself, answers the model as "
+        "itself, errors included, and leaves a line with its outcome. A wrapper is invisible "
+        "in the code and plain on the wire: read the wire after adding one",
     )
 
 
