@@ -443,45 +443,6 @@ def test_04_1_results_in_another_order_are_told_why_and_a_refusal_gives_no_metho
     assert not dropped and "paired by position" not in dropped.message
 
 
-def _summary_ticket(triage_requests, summary, at=2, keep_last=2):
-    from helpers.cost import compact_ticket
-
-    return lambda requests: compact_ticket(requests, at=at, summary=summary, keep_last=keep_last)
-
-
-TASK = (
-    "Task: triage the nil pointer dereference panic in ShippingQuote (shipping.go:57) and "
-    "finish with submit_diagnosis."
-)
-
-
-@pytest.mark.parametrize(
-    ("later", "named"),
-    [
-        ("Already done: wrote TestShippingQuotePickupHasNoAddress.", "TestShippingQuote"),
-        ("Already done: filed issue ST-501.", "ST-501"),
-    ],
-)
-def test_04_2_a_summary_naming_what_only_later_turns_showed_is_refused(
-    triage_requests, later, named
-):
-    """The walk's summary (finding 2): ids and names the replaced turns never showed."""
-    result = ex04.check_compaction(
-        _summary_ticket(triage_requests, f"{TASK} {later}"), triage_requests
-    )
-    assert not result and "only showed in a later turn" in result.message, result.message
-    assert named in result.message
-
-
-def test_04_2_honest_summaries_pass_and_a_missed_goal_shows_both_lists(triage_requests):
-    honest = f"{TASK} So far: line 57 reads o.Address.Country; Address is nil for pickups."
-    assert ex04.check_compaction(_summary_ticket(triage_requests, honest), triage_requests)
-    plain = "Task: nil pointer panic in ShippingQuote, line 57. Nothing run yet."
-    assert ex04.check_compaction(_summary_ticket(triage_requests, plain, 2, 3), triage_requests)
-    late = ex04.check_compaction(_summary_ticket(triage_requests, honest, 6, 2), triage_requests)
-    assert not late and "the run sent [" in late.message and "the goal is less" in late.message
-
-
 def test_05_1_a_json_count_or_one_request_is_told_what_it_counted():
     """Walk finding 7: a recognised mistake gets its own sentence before the hint ladder."""
     import json
@@ -523,37 +484,15 @@ WIRE_BODY = {
 }
 
 
-@pytest.mark.parametrize(
-    "answer",
-    [
-        {"body": WIRE_BODY, "headers": {"x-stainless-read-timeout": "30"}},
-        '{"headers": {"X-Stainless-Read-Timeout": 30}, "body": '
-        + __import__("json").dumps(WIRE_BODY)
-        + "}",
-    ],
-)
-def test_07_2_body_and_announced_timeout_written_two_ways_pass(answer):
-    result = ex07.check_wire_body(answer)
-    assert result, result.message
-    assert "never leaves" not in result.message and "x-stainless-read-timeout" in result.message
+def test_07_the_timeout_prediction_reveals_what_the_wire_shows():
+    """07's prediction (once exercise 07.2): timeout=30 stays out of the body, and the SDK
+    announces it in exactly one x-stainless-* header."""
+    body, changed = ex07.wire_effect()
+    assert body == WIRE_BODY and "timeout" not in body
+    assert changed == {"x-stainless-read-timeout": "30"}
 
 
-@pytest.mark.parametrize(
-    ("answer", "why"),
-    [
-        (WIRE_BODY, "two keys"),  # the old question's answer
-        ({"body": {**WIRE_BODY, "timeout": 30}, "headers": {}}, "carries timeout"),
-        ({"body": WIRE_BODY, "headers": {}}, "no x-stainless-* value changes"),
-        ({"body": WIRE_BODY, "headers": {"x-stainless-timeout": "30"}}, "miss 1"),
-    ],
-)
-def test_07_2_wrong_wire_answers_are_told_what_is_wrong(answer, why):
-    result = ex07.check_wire_body(answer)
-    assert not result and why in result.message, result.message
-    assert "stay on your machine" not in result.message
-
-
-# ---- 07.3 send_once ---------------------------------------------------------------------------
+# ---- 07.2 send_once ---------------------------------------------------------------------------
 
 
 def _send_right(client, body):
@@ -582,7 +521,7 @@ def _send_right_other_way(client, body):
 
 
 @pytest.mark.parametrize("fn", [_send_right, _send_right_other_way])
-def test_07_3_one_call_with_the_429_answered_written_two_ways_passes(fn):
+def test_07_2_one_call_with_the_429_answered_written_two_ways_passes(fn):
     result = ex07.check_send_once(fn)
     assert result, result.message
     assert "All 5 hidden cases passed" in result.message
@@ -620,7 +559,7 @@ def _send_reading_seconds_only(client, body):
         (_send_catching_every_error, "case 4 of 5", "the caller should get the SDK's own"),
     ],
 )
-def test_07_3_wrong_senders_are_refused_on_the_case_that_shows_it(fn, case, why):
+def test_07_2_wrong_senders_are_refused_on_the_case_that_shows_it(fn, case, why):
     result = ex07.check_send_once(fn)
     assert not result and case in result.message and why in result.message, result.message
     assert "with_options" not in result.message and "max_retries" not in result.message
@@ -640,30 +579,6 @@ def test_04_1_results_handed_out_of_call_order_must_be_put_in_the_calls_order():
     result = ex04.check_next_request(as_handed)
     assert not result and "case 5 of 5" in result.message
     assert "not in the order of the calls" in result.message
-
-
-def test_04_2_the_lessons_summary_fits_no_cut_under_the_goal(triage_requests):
-    """Walk 04-07b finding 1: reusing the lesson's summary and trying values of `at` is not
-    enough: at each cut it either reports what the replaced turns had not shown (a test run
-    in a kept turn) or misses the goal."""
-    from helpers.cost import compact_ticket
-
-    lesson = (
-        "Task: triage last night's production panic, a nil pointer dereference in "
-        "ShippingQuote (internal/orders/shipping.go:57), and finish with submit_diagnosis. So "
-        "far: line 57 reads o.Address.Country and Address is nil for pickups and digital "
-        "orders; no test covered that; existing tests pass."
-    )
-    for at in range(1, len(triage_requests)):
-        result = ex04.check_compaction(
-            lambda rs, at=at: compact_ticket(rs, at, lesson, keep_last=2), triage_requests
-        )
-        assert not result, at
-    kept = ex04.check_compaction(
-        lambda rs: compact_ticket(rs, 2, lesson, keep_last=2), triage_requests
-    )
-    assert "no test had run in the turns it replaces" in kept.message
-    assert "(numbered from 1)" in kept.message
 
 
 def test_07_1_the_older_sdks_60_second_limit_is_refused_on_a_90_second_hint():
@@ -834,21 +749,3 @@ def test_05_2_the_order_and_the_settings_are_refused_for_what_they_are(fn, case,
     it depends on wanted); a rebuilt request that loses its settings is refused."""
     result = ex05.check_pick_tools(fn)
     assert not result and case in result.message and why in result.message, result.message
-
-
-@pytest.mark.parametrize(
-    "progress",
-    [
-        "The fix is written in shipping.go and the issue is filed; only submit_diagnosis remains.",
-        "Already done: patched ShippingQuote.",
-        "An issue was opened for the storefront team.",
-    ],
-)
-def test_04_2_a_summary_claiming_actions_the_replaced_turns_never_took_is_refused(
-    triage_requests, progress
-):
-    """Walk 04-07c finding 6: made-up progress (a write, a filing) before any such call."""
-    result = ex04.check_compaction(
-        _summary_ticket(triage_requests, f"{TASK} {progress}"), triage_requests
-    )
-    assert not result and "the model reads progress that was never made" in result.message
