@@ -330,7 +330,7 @@ def test_07_1_a_blank_body_is_not_answered_but_a_function_that_gives_up_everywhe
     assert not told and "case 1 of 14" in told.message and "tries again" in told.message
 
 
-# ---- 05.2 pick_tools --------------------------------------------------------------------------
+# ---- 05.1 pick_tools --------------------------------------------------------------------------
 
 
 def _pick_right(request, wanted):
@@ -349,7 +349,7 @@ def _pick_right_other_way(request, wanted):
 
 
 @pytest.mark.parametrize("fn", [_pick_right, _pick_right_other_way])
-def test_05_2_a_picker_written_two_ways_passes(fn):
+def test_05_1_a_picker_written_two_ways_passes(fn):
     result = ex05.check_pick_tools(fn)
     assert result, result.message
     assert "All 5 hidden cases passed" in result.message
@@ -385,7 +385,7 @@ def _cut_in_place(request, wanted):
         (_wanted_looked_up_blindly, "case 4 of 5", "raised KeyError"),
     ],
 )
-def test_05_2_wrong_pickers_are_refused_on_the_case_that_shows_it(fn, case, why):
+def test_05_1_wrong_pickers_are_refused_on_the_case_that_shows_it(fn, case, why):
     result = ex05.check_pick_tools(fn)
     assert not result and case in result.message and why in result.message, result.message
 
@@ -441,32 +441,6 @@ def test_04_1_results_in_another_order_are_told_why_and_a_refusal_gives_no_metho
     assert not told and "new list" not in told.message and "as it went in" in told.message
     dropped = ex04.check_next_request(_drops_failed_results)
     assert not dropped and "paired by position" not in dropped.message
-
-
-def test_05_1_a_json_count_or_one_request_is_told_what_it_counted():
-    """Walk finding 7: a recognised mistake gets its own sentence before the hint ladder."""
-    import json
-
-    from helpers.cost import with_tools
-    from helpers.examples import sundry
-    from helpers.messages import Tool
-    from helpers.tokens import count, count_text
-
-    requests = [sundry.opening(MODEL)] * 3
-    mine = Tool(
-        "start_return",
-        "Start a return for a delivered order.",
-        {"type": "object", "properties": {"order_id": {"type": "string"}}},
-    )
-    more = sum(count(r).total for r in with_tools(requests, [*sundry.TOOLS, mine]))
-    right = more - sum(count(r).total for r in requests)
-    assert ex05.check_added_tool(right, mine, requests, MODEL)
-    json_count = count_text(json.dumps(mine.to_json()), MODEL) * len(requests)
-    assert json_count != right
-    told = ex05.check_added_tool(json_count, mine, requests, MODEL)
-    assert not told and "JSON of my_tool" in told.message, told.message
-    told = ex05.check_added_tool(right // len(requests), mine, requests, MODEL)
-    assert not told and "one request" in told.message, told.message
 
 
 def test_06_2_a_refusal_numbers_the_request_within_its_ticket(triage_requests):
@@ -595,99 +569,6 @@ def test_07_1_the_older_sdks_60_second_limit_is_refused_on_a_90_second_hint():
     assert "waits the 90 s the server asked for" in told.message
 
 
-# ---- 05.1 a start_return within a budget (walk 04-07b: more than a copied sum) ---------------
-
-
-def _added(tool, requests):
-    from helpers.cost import with_tools
-    from helpers.examples import sundry
-    from helpers.tokens import count
-
-    more = sum(count(r).total for r in with_tools(requests, [*sundry.TOOLS, tool]))
-    return more - sum(count(r).total for r in requests)
-
-
-def _return_tool(description, properties, required=("order_id", "reason")):
-    from helpers.messages import Tool
-
-    schema = {"type": "object", "properties": properties, "required": list(required)}
-    return Tool("start_return", description, schema)
-
-
-REASONS = {"type": "string", "enum": ["damaged", "wrong_item", "changed_mind"]}
-
-
-@pytest.mark.parametrize(
-    "tool",
-    [
-        _return_tool(
-            "Start a return for a delivered order; the buyer gets a prepaid label by email.",
-            {"order_id": {"type": "string"}, "reason": REASONS},
-        ),
-        _return_tool(
-            "Open a return for an order the buyer already received.",
-            {"reason": {"enum": ["broken", "wrong", "unwanted", "late"]}, "order_id": {}},
-            required=("reason", "order_id"),
-        ),
-    ],
-)
-def test_05_1_usable_return_tools_within_the_budget_pass(tool):
-    from helpers.examples import sundry
-
-    requests = [sundry.opening(MODEL)] * 4
-    result = ex05.check_added_tool(_added(tool, requests), tool, requests, MODEL, budget=50)
-    assert result, result.message
-
-
-@pytest.mark.parametrize(
-    ("tool", "why"),
-    [
-        (  # the lesson's first reference: every property described, 60 tokens a request
-            _return_tool(
-                "Start a return for a delivered order; the buyer gets a prepaid label by email.",
-                {
-                    "order_id": {"type": "string", "description": "Sundry order id, like SO-1"},
-                    "reason": {**REASONS, "description": "Why the buyer sends it back"},
-                },
-            ),
-            "over the budget of 50; its parts: description",
-        ),
-        (  # cheap by dropping what the model needs: a free-text reason
-            _return_tool(
-                "Start a return for a delivered order.",
-                {"order_id": {"type": "string"}, "reason": {"type": "string"}},
-            ),
-            "not a fixed list of at least three values",
-        ),
-        (  # cheap by an empty description
-            _return_tool("Returns.", {"order_id": {"type": "string"}, "reason": REASONS}),
-            "description has 1 word(s)",
-        ),
-        (  # the reason left optional
-            _return_tool(
-                "Start a return for a delivered order.",
-                {"order_id": {"type": "string"}, "reason": REASONS},
-                required=("order_id",),
-            ),
-            "does not require reason",
-        ),
-        (  # walk 04-07c finding 7: three values, all the same
-            _return_tool(
-                "Start a return for a delivered order.",
-                {"order_id": {"type": "string"}, "reason": {"enum": ["damaged"] * 3}},
-            ),
-            "fewer than three different values",
-        ),
-    ],
-)
-def test_05_1_a_return_tool_over_budget_or_unusable_is_refused_for_that(tool, why):
-    from helpers.examples import sundry
-
-    requests = [sundry.opening(MODEL)] * 4
-    result = ex05.check_added_tool(_added(tool, requests), tool, requests, MODEL, budget=50)
-    assert not result and why in result.message, result.message
-
-
 def test_04_1_results_sorted_by_id_are_refused_where_the_ids_do_not_sort_in_call_order():
     """Walk 04-07c finding 1: sorting the results by their ids is not the calls' order; case 5's
     calls are toolu_03, toolu_01, toolu_02."""
@@ -744,7 +625,7 @@ def _settings_dropped(request, wanted):
         (_settings_dropped, "case 1 of 5", "max_tokens differ"),
     ],
 )
-def test_05_2_the_order_and_the_settings_are_refused_for_what_they_are(fn, case, why):
+def test_05_1_the_order_and_the_settings_are_refused_for_what_they_are(fn, case, why):
     """Walk 04-07c findings 4 and 7: a pick sorted by name is told the exercise's rule (not that
     it depends on wanted); a rebuilt request that loses its settings is refused."""
     result = ex05.check_pick_tools(fn)

@@ -19,10 +19,9 @@ from course.exercises import four_roles as ex02
 from course.exercises import reading_a_request as ex08
 from course.exercises import the_agent_loop as ex11
 from course.exercises import the_system_prompt as ex09
-from course.exercises import tools_are_context as ex05
 from helpers.examples import crash_triage, sundry
 from helpers.loop import run
-from helpers.messages import Request, Tool, assistant, tool, tool_call, tool_result
+from helpers.messages import Request, assistant, tool, tool_call, tool_result
 from helpers.models import default_model
 from helpers.tokens import count, count_sections, count_text
 from standin import LocalProvider
@@ -136,7 +135,6 @@ def _requests(trace):
 
 
 def count_total(request):
-    from helpers.tokens import count
 
     return count(request).total
 
@@ -241,27 +239,6 @@ def test_11_2_a_workspace_per_report_sharing_one_tracker_is_right_and_a_tuple_to
 
         told = ex11.check_structured_finish(diagnose, p)
     assert told, told.message
-
-
-def test_05_1_a_tool_a_provider_refuses_is_refused_with_its_reason():
-    requests = [sundry.ticket(MODEL)]
-    schema = {"type": "object", "properties": {"order_id": {"type": "string"}}}
-
-    def answer(my_tool):
-        with_it = Request(MODEL, requests[0].messages, [*sundry.TOOLS, my_tool])
-        return count(with_it).total - count(requests[0]).total
-
-    spaced = Tool(name="start a return!", description="Start a return.", parameters=schema)
-    told = ex05.check_added_tool(answer(spaced), spaced, requests, MODEL)
-    assert not told and "does not match pattern" in told.message
-    twice = Tool(name="issue_refund", description="Refund again.", parameters=schema)
-    told = ex05.check_added_tool(answer(twice), twice, requests, MODEL)
-    assert not told and "Tool names must be unique" in told.message
-    empty = Tool(name="start_return", description="Start a return.", parameters={})
-    told = ex05.check_added_tool(answer(empty), empty, requests, MODEL)
-    assert not told and "input_schema.type: Field required" in told.message
-    right = Tool(name="start_return", description="Start a return.", parameters=schema)
-    assert ex05.check_added_tool(answer(right), right, requests, MODEL)
 
 
 def _system_text(gemini_parts: str):
@@ -451,7 +428,6 @@ def test_12_2_off_by_one_or_with_the_cache_on_is_refused(lab_baseline):
 def test_12_1_the_share_over_the_whole_ticket_is_not_the_first_requests(lab_baseline):
     from course.exercises import token_arithmetic_lab as ex12
     from course.lab import build_requests
-    from helpers.tokens import count
 
     counts = [count(r) for r in build_requests(lab_baseline)]
     whole = sum(c.part("tools") for c in counts) / sum(c.total for c in counts)
