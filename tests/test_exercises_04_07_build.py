@@ -130,7 +130,7 @@ def test_04_1_the_rules_of_the_list_judge_what_the_other_checks_let_through():
     assert "the tool message does not hold" in result.message or "would refuse" in result.message
 
 
-# ---- 06.2 stamp -------------------------------------------------------------------------------
+# ---- 06.1 prepare: tools in one order, the time after everything ----------------------
 
 
 @pytest.fixture(scope="module")
@@ -141,52 +141,75 @@ def triage_requests(triage_trace):
     return [parse(step.request_body, "openai-chat") for step in triage_trace.steps]
 
 
+def _by_name(request):
+    return sorted(request.tools, key=lambda t: t.name)
+
+
+def _settled(fn):
+    """A wrong stamp with the tools put in one order first: refused for the stamp alone."""
+
+    def prepare(request, when):
+        return fn(replace(request, tools=_by_name(request)), when)
+
+    return prepare
+
+
 def _stamp_after(request, when):
-    return replace(request, messages=[*request.messages, user(f"Current time: {when}")])
+    return replace(
+        request,
+        tools=_by_name(request),
+        messages=[*request.messages, user(f"Current time: {when}")],
+    )
 
 
 def _stamp_as_a_late_user_block(request, when):
-    fresh = Request(request.model, list(request.messages), request.tools, request.tool_choice)
+    tools = sorted(request.tools, key=lambda t: t.description)  # any order of its own
+    fresh = Request(request.model, list(request.messages), tools, request.tool_choice)
     fresh.max_tokens = request.max_tokens
     fresh.messages.append(Message("user", [Text("Current time: " + when)]))
     return fresh
 
 
+@_settled
 def _stamp_as_a_late_system_line(request, when):
     return replace(request, messages=[*request.messages, system(f"Current time: {when}")])
 
 
-def test_06_2_a_late_system_message_is_refused_for_where_the_wire_puts_it(triage_requests):
+def test_06_1_a_late_system_message_is_refused_for_where_the_wire_puts_it(triage_requests):
     """Walk 04-07c finding 2: a system message at the end draws a warning in every format and
     is moved into Anthropic's system and Gemini's systemInstruction, above the messages."""
-    result = ex06.check_stamp(_stamp_as_a_late_system_line, triage_requests, MODEL)
+    result = ex06.check_prepare(_stamp_as_a_late_system_line, triage_requests, MODEL)
     assert not result and "case 1 of 3" in result.message
     assert "anthropic and gemini move it" in result.message, result.message
 
 
 @pytest.mark.parametrize("fn", [_stamp_after, _stamp_as_a_late_user_block])
-def test_06_2_stamps_after_everything_written_two_ways_pass(fn, triage_requests):
-    result = ex06.check_stamp(fn, triage_requests, MODEL)
+def test_06_1_stamps_after_everything_written_two_ways_pass(fn, triage_requests):
+    result = ex06.check_prepare(fn, triage_requests, MODEL)
     assert result, result.message
     assert "All 3 hidden cases passed" in result.message
 
 
+@_settled
 def _time_on_top(request, when):
     policy = system(f"Current time: {when}\n{request.messages[0].text}")
     return replace(request, messages=[policy, *request.messages[1:]])
 
 
+@_settled
 def _time_at_the_end_of_the_system_prompt(request, when):
     policy = system(f"{request.messages[0].text}\nCurrent time: {when}")
     return replace(request, messages=[policy, *request.messages[1:]])
 
 
+@_settled
 def _time_in_the_last_message(request, when):
     last = request.messages[-1]
     stamped = Message(last.role, [*last.content, Text(f"Current time: {when}")])
     return replace(request, messages=[*request.messages[:-1], stamped])
 
 
+@_settled
 def _time_forgotten(request, when):
     return replace(request, messages=[*request.messages, user("Current time: now")])
 
@@ -200,21 +223,22 @@ def _time_forgotten(request, when):
         (_time_forgotten, "does not carry its time"),
     ],
 )
-def test_06_2_wrong_stamps_are_refused_with_where_the_cache_broke(fn, why, triage_requests):
-    result = ex06.check_stamp(fn, triage_requests, MODEL)
+def test_06_1_wrong_stamps_are_refused_with_where_the_cache_broke(fn, why, triage_requests):
+    result = ex06.check_prepare(fn, triage_requests, MODEL)
     assert not result and "case 1 of 3" in result.message
     assert why in result.message, result.message
 
 
-def test_06_2_a_stamp_in_the_users_first_message_breaks_the_conversation_case(triage_requests):
+def test_06_1_a_stamp_in_the_users_first_message_breaks_the_conversation_case(triage_requests):
     """The task message comes right after tools and system prompt: stamping it leaves too
     short a prefix for OpenAI's minimum on every ticket."""
 
+    @_settled
     def in_the_task(request, when):
         task = user(f"Current time: {when}\n{request.messages[1].text}")
         return replace(request, messages=[request.messages[0], task, *request.messages[2:]])
 
-    result = ex06.check_stamp(in_the_task, triage_requests, MODEL)
+    result = ex06.check_prepare(in_the_task, triage_requests, MODEL)
     assert not result and "breaks in messages[1]" in result.message
 
 
@@ -443,9 +467,37 @@ def test_04_1_results_in_another_order_are_told_why_and_a_refusal_gives_no_metho
     assert not dropped and "paired by position" not in dropped.message
 
 
-def test_06_2_a_refusal_numbers_the_request_within_its_ticket(triage_requests):
+def _stamp_only(request, when):
+    return replace(request, messages=[*request.messages, user(f"Current time: {when}")])
+
+
+def _sorted_in_place(request, when):
+    request.tools.sort(key=lambda t: t.name)
+    return _stamp_after(request, when)
+
+
+def _fewer_tools(request, when):
+    return replace(_stamp_after(request, when), tools=_by_name(request)[:3])
+
+
+@pytest.mark.parametrize(
+    ("fn", "why"),
+    [
+        (_stamp_only, "breaks in tools[0]"),  # the walked answer: the tools' order not settled
+        (_sorted_in_place, "changed the request it was given"),
+        (_fewer_tools, "offers 3 tool(s), not the 6"),
+    ],
+)
+def test_06_1_tools_in_the_order_they_came_or_settled_wrongly_are_refused(fn, why, triage_requests):
+    result = ex06.check_prepare(fn, triage_requests, MODEL)
+    assert not result and "case 1 of 3" in result.message
+    assert why in result.message, result.message
+    assert "sort" not in result.message  # the method is the learner's to find
+
+
+def test_06_1_a_refusal_numbers_the_request_within_its_ticket(triage_requests):
     """Walk finding 5: one numbering in the message."""
-    result = ex06.check_stamp(_time_on_top, triage_requests, MODEL)
+    result = ex06.check_prepare(_time_on_top, triage_requests, MODEL)
     assert not result and "request 2 of that ticket (numbered from 1)" in result.message
     assert "this run's 3rd and 4th" in result.message
 

@@ -299,7 +299,7 @@ def test_03_the_responses_prediction_says_why_the_claude_reasoning_block_is_left
     assert "You were high" in shown and why in shown
 
 
-def test_06_2_a_stamp_that_changes_its_argument_is_refused(triage_run):
+def test_06_1_a_stamp_that_changes_its_argument_is_refused(triage_run):
     from dataclasses import replace
 
     from helpers.messages import user
@@ -311,11 +311,12 @@ def test_06_2_a_stamp_that_changes_its_argument_is_refused(triage_run):
         return request
 
     def as_copy(request, when):
-        return replace(request, messages=[*request.messages, user(f"Current time: {when}")])
+        tools = sorted(request.tools, key=lambda t: t.name)
+        return replace(request, tools=tools, messages=[*request.messages, user(f"Time: {when}")])
 
-    told = ex06.check_stamp(in_place, requests, MODEL)
+    told = ex06.check_prepare(in_place, requests, MODEL)
     assert not told and "changed the request it was given" in told.message
-    assert ex06.check_stamp(as_copy, requests, MODEL)
+    assert ex06.check_prepare(as_copy, requests, MODEL)
 
 
 def test_11_1_a_cap_of_one_is_told_in_the_singular():
