@@ -21,10 +21,10 @@ EX1 = Exercise(
     look="the two paragraphs under 'A 429, and the retry': what the SDK retries, what the "
     "server's headers can overrule and in which order, how many retries it makes, and how long "
     "it waits before each.",
-    idea="the SDK's decision has an order: the server's headers first (a wait too long to honour, "
-    "then an explicit yes or no), then the kind of status (is the request itself wrong, or "
-    "might a later try succeed?), then the retries left. The wait is the server's hint when it "
-    "gives one, else a backoff that grows with each retry.",
+    idea="the server knows more than the status code: when it says something about this answer, "
+    "the SDK believes it over its own defaults, but never so far as to sit through a wait it "
+    "thinks too long. Left to itself, the SDK asks whether a later try could go differently, "
+    "and backs off more each time.",
     example="a 502 with no headers on the first failure: wait about half a second (the SDK takes "
     "up to a quarter off at random). The same 502 after one retry: about a second. A 401: "
     "never. A 401 with x-should-retry: true: like the 502.",
@@ -34,9 +34,9 @@ EX2 = Exercise(
     look="the cells under 'A 429, and the retry': what the provider received when the SDK "
     "retried, what a call raises once the SDK stops, and which of the SDK's client options "
     "sets how often it retries.",
-    idea="with the SDK's own retries off, the first 429 reaches your code as an exception, and "
-    "the server's answer travels with it, headers included: the wait it asks for is yours to "
-    "read. Any other error is not this function's to handle: it goes up to the caller.",
+    idea="a retry you want to decide yourself must first stop being the SDK's: once it gives "
+    "up at once, the server's whole answer reaches your code with the error it raises. Handle "
+    "only what this function promised to; anything else is the caller's.",
     example="a 429 whose retry-after-ms says 500 gives back 0.5, after exactly one request; a "
     "200 gives the completion; a 503 reaches the caller as the SDK's own error, after one "
     "request.",
