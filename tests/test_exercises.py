@@ -183,37 +183,6 @@ def test_show_solution_reads_the_reference_lesson():
         show_solution("first")
 
 
-def test_05_added_tool_refuses_a_schema_no_provider_accepts():
-    """Review finding: a tool whose parameters say ``"type": "strin"`` was priced as if sent."""
-    from course.exercises.tools_are_context import check_added_tool
-    from helpers.examples import sundry
-    from helpers.messages import Tool
-    from helpers.tokens import count
-
-    requests = [sundry.opening("gpt-4o-mini"), sundry.ticket("gpt-4o-mini")]
-    broken = Tool(
-        "track_parcel",
-        "Where a parcel is.",
-        {"type": "object", "properties": {"id": {"type": "strin"}}},
-    )
-    result = check_added_tool(10, broken, requests, "gpt-4o-mini")
-    assert (
-        not result and "not a valid JSON Schema" in result.message and "'strin'" in result.message
-    )
-    sound = Tool(
-        "track_parcel",
-        "Where a parcel is.",
-        {"type": "object", "properties": {"id": {"type": "string"}}},
-    )
-    tools = [*sundry.TOOLS, sound]
-    from helpers.cost import with_tools
-
-    added = sum(count(r).total for r in with_tools(requests, tools)) - sum(
-        count(r).total for r in requests
-    )
-    assert check_added_tool(added, sound, requests, "gpt-4o-mini")
-
-
 def test_check_cases_names_the_failing_case_and_never_the_expected_code():
     from course.exercises import Case, check_cases, equals
 

@@ -130,7 +130,7 @@ def test_04_1_the_rules_of_the_list_judge_what_the_other_checks_let_through():
     assert "the tool message does not hold" in result.message or "would refuse" in result.message
 
 
-# ---- 06.2 stamp -------------------------------------------------------------------------------
+# ---- 06.1 prepare: tools in one order, the time after everything ----------------------
 
 
 @pytest.fixture(scope="module")
@@ -141,52 +141,75 @@ def triage_requests(triage_trace):
     return [parse(step.request_body, "openai-chat") for step in triage_trace.steps]
 
 
+def _by_name(request):
+    return sorted(request.tools, key=lambda t: t.name)
+
+
+def _settled(fn):
+    """A wrong stamp with the tools put in one order first: refused for the stamp alone."""
+
+    def prepare(request, when):
+        return fn(replace(request, tools=_by_name(request)), when)
+
+    return prepare
+
+
 def _stamp_after(request, when):
-    return replace(request, messages=[*request.messages, user(f"Current time: {when}")])
+    return replace(
+        request,
+        tools=_by_name(request),
+        messages=[*request.messages, user(f"Current time: {when}")],
+    )
 
 
 def _stamp_as_a_late_user_block(request, when):
-    fresh = Request(request.model, list(request.messages), request.tools, request.tool_choice)
+    tools = sorted(request.tools, key=lambda t: t.description)  # any order of its own
+    fresh = Request(request.model, list(request.messages), tools, request.tool_choice)
     fresh.max_tokens = request.max_tokens
     fresh.messages.append(Message("user", [Text("Current time: " + when)]))
     return fresh
 
 
+@_settled
 def _stamp_as_a_late_system_line(request, when):
     return replace(request, messages=[*request.messages, system(f"Current time: {when}")])
 
 
-def test_06_2_a_late_system_message_is_refused_for_where_the_wire_puts_it(triage_requests):
+def test_06_1_a_late_system_message_is_refused_for_where_the_wire_puts_it(triage_requests):
     """Walk 04-07c finding 2: a system message at the end draws a warning in every format and
     is moved into Anthropic's system and Gemini's systemInstruction, above the messages."""
-    result = ex06.check_stamp(_stamp_as_a_late_system_line, triage_requests, MODEL)
+    result = ex06.check_prepare(_stamp_as_a_late_system_line, triage_requests, MODEL)
     assert not result and "case 1 of 3" in result.message
     assert "anthropic and gemini move it" in result.message, result.message
 
 
 @pytest.mark.parametrize("fn", [_stamp_after, _stamp_as_a_late_user_block])
-def test_06_2_stamps_after_everything_written_two_ways_pass(fn, triage_requests):
-    result = ex06.check_stamp(fn, triage_requests, MODEL)
+def test_06_1_stamps_after_everything_written_two_ways_pass(fn, triage_requests):
+    result = ex06.check_prepare(fn, triage_requests, MODEL)
     assert result, result.message
     assert "All 3 hidden cases passed" in result.message
 
 
+@_settled
 def _time_on_top(request, when):
     policy = system(f"Current time: {when}\n{request.messages[0].text}")
     return replace(request, messages=[policy, *request.messages[1:]])
 
 
+@_settled
 def _time_at_the_end_of_the_system_prompt(request, when):
     policy = system(f"{request.messages[0].text}\nCurrent time: {when}")
     return replace(request, messages=[policy, *request.messages[1:]])
 
 
+@_settled
 def _time_in_the_last_message(request, when):
     last = request.messages[-1]
     stamped = Message(last.role, [*last.content, Text(f"Current time: {when}")])
     return replace(request, messages=[*request.messages[:-1], stamped])
 
 
+@_settled
 def _time_forgotten(request, when):
     return replace(request, messages=[*request.messages, user("Current time: now")])
 
@@ -200,21 +223,22 @@ def _time_forgotten(request, when):
         (_time_forgotten, "does not carry its time"),
     ],
 )
-def test_06_2_wrong_stamps_are_refused_with_where_the_cache_broke(fn, why, triage_requests):
-    result = ex06.check_stamp(fn, triage_requests, MODEL)
+def test_06_1_wrong_stamps_are_refused_with_where_the_cache_broke(fn, why, triage_requests):
+    result = ex06.check_prepare(fn, triage_requests, MODEL)
     assert not result and "case 1 of 3" in result.message
     assert why in result.message, result.message
 
 
-def test_06_2_a_stamp_in_the_users_first_message_breaks_the_conversation_case(triage_requests):
+def test_06_1_a_stamp_in_the_users_first_message_breaks_the_conversation_case(triage_requests):
     """The task message comes right after tools and system prompt: stamping it leaves too
     short a prefix for OpenAI's minimum on every ticket."""
 
+    @_settled
     def in_the_task(request, when):
         task = user(f"Current time: {when}\n{request.messages[1].text}")
         return replace(request, messages=[request.messages[0], task, *request.messages[2:]])
 
-    result = ex06.check_stamp(in_the_task, triage_requests, MODEL)
+    result = ex06.check_prepare(in_the_task, triage_requests, MODEL)
     assert not result and "breaks in messages[1]" in result.message
 
 
@@ -330,7 +354,7 @@ def test_07_1_a_blank_body_is_not_answered_but_a_function_that_gives_up_everywhe
     assert not told and "case 1 of 14" in told.message and "tries again" in told.message
 
 
-# ---- 05.2 pick_tools --------------------------------------------------------------------------
+# ---- 05.1 pick_tools --------------------------------------------------------------------------
 
 
 def _pick_right(request, wanted):
@@ -349,7 +373,7 @@ def _pick_right_other_way(request, wanted):
 
 
 @pytest.mark.parametrize("fn", [_pick_right, _pick_right_other_way])
-def test_05_2_a_picker_written_two_ways_passes(fn):
+def test_05_1_a_picker_written_two_ways_passes(fn):
     result = ex05.check_pick_tools(fn)
     assert result, result.message
     assert "All 5 hidden cases passed" in result.message
@@ -385,7 +409,7 @@ def _cut_in_place(request, wanted):
         (_wanted_looked_up_blindly, "case 4 of 5", "raised KeyError"),
     ],
 )
-def test_05_2_wrong_pickers_are_refused_on_the_case_that_shows_it(fn, case, why):
+def test_05_1_wrong_pickers_are_refused_on_the_case_that_shows_it(fn, case, why):
     result = ex05.check_pick_tools(fn)
     assert not result and case in result.message and why in result.message, result.message
 
@@ -443,74 +467,37 @@ def test_04_1_results_in_another_order_are_told_why_and_a_refusal_gives_no_metho
     assert not dropped and "paired by position" not in dropped.message
 
 
-def _summary_ticket(triage_requests, summary, at=2, keep_last=2):
-    from helpers.cost import compact_ticket
-
-    return lambda requests: compact_ticket(requests, at=at, summary=summary, keep_last=keep_last)
+def _stamp_only(request, when):
+    return replace(request, messages=[*request.messages, user(f"Current time: {when}")])
 
 
-TASK = (
-    "Task: triage the nil pointer dereference panic in ShippingQuote (shipping.go:57) and "
-    "finish with submit_diagnosis."
-)
+def _sorted_in_place(request, when):
+    request.tools.sort(key=lambda t: t.name)
+    return _stamp_after(request, when)
+
+
+def _fewer_tools(request, when):
+    return replace(_stamp_after(request, when), tools=_by_name(request)[:3])
 
 
 @pytest.mark.parametrize(
-    ("later", "named"),
+    ("fn", "why"),
     [
-        ("Already done: wrote TestShippingQuotePickupHasNoAddress.", "TestShippingQuote"),
-        ("Already done: filed issue ST-501.", "ST-501"),
+        (_stamp_only, "breaks in tools[0]"),  # the walked answer: the tools' order not settled
+        (_sorted_in_place, "changed the request it was given"),
+        (_fewer_tools, "offers 3 tool(s), not the 6"),
     ],
 )
-def test_04_2_a_summary_naming_what_only_later_turns_showed_is_refused(
-    triage_requests, later, named
-):
-    """The walk's summary (finding 2): ids and names the replaced turns never showed."""
-    result = ex04.check_compaction(
-        _summary_ticket(triage_requests, f"{TASK} {later}"), triage_requests
-    )
-    assert not result and "only showed in a later turn" in result.message, result.message
-    assert named in result.message
+def test_06_1_tools_in_the_order_they_came_or_settled_wrongly_are_refused(fn, why, triage_requests):
+    result = ex06.check_prepare(fn, triage_requests, MODEL)
+    assert not result and "case 1 of 3" in result.message
+    assert why in result.message, result.message
+    assert "sort" not in result.message  # the method is the learner's to find
 
 
-def test_04_2_honest_summaries_pass_and_a_missed_goal_shows_both_lists(triage_requests):
-    honest = f"{TASK} So far: line 57 reads o.Address.Country; Address is nil for pickups."
-    assert ex04.check_compaction(_summary_ticket(triage_requests, honest), triage_requests)
-    plain = "Task: nil pointer panic in ShippingQuote, line 57. Nothing run yet."
-    assert ex04.check_compaction(_summary_ticket(triage_requests, plain, 2, 3), triage_requests)
-    late = ex04.check_compaction(_summary_ticket(triage_requests, honest, 6, 2), triage_requests)
-    assert not late and "the run sent [" in late.message and "the goal is less" in late.message
-
-
-def test_05_1_a_json_count_or_one_request_is_told_what_it_counted():
-    """Walk finding 7: a recognised mistake gets its own sentence before the hint ladder."""
-    import json
-
-    from helpers.cost import with_tools
-    from helpers.examples import sundry
-    from helpers.messages import Tool
-    from helpers.tokens import count, count_text
-
-    requests = [sundry.opening(MODEL)] * 3
-    mine = Tool(
-        "start_return",
-        "Start a return for a delivered order.",
-        {"type": "object", "properties": {"order_id": {"type": "string"}}},
-    )
-    more = sum(count(r).total for r in with_tools(requests, [*sundry.TOOLS, mine]))
-    right = more - sum(count(r).total for r in requests)
-    assert ex05.check_added_tool(right, mine, requests, MODEL)
-    json_count = count_text(json.dumps(mine.to_json()), MODEL) * len(requests)
-    assert json_count != right
-    told = ex05.check_added_tool(json_count, mine, requests, MODEL)
-    assert not told and "JSON of my_tool" in told.message, told.message
-    told = ex05.check_added_tool(right // len(requests), mine, requests, MODEL)
-    assert not told and "one request" in told.message, told.message
-
-
-def test_06_2_a_refusal_numbers_the_request_within_its_ticket(triage_requests):
+def test_06_1_a_refusal_numbers_the_request_within_its_ticket(triage_requests):
     """Walk finding 5: one numbering in the message."""
-    result = ex06.check_stamp(_time_on_top, triage_requests, MODEL)
+    result = ex06.check_prepare(_time_on_top, triage_requests, MODEL)
     assert not result and "request 2 of that ticket (numbered from 1)" in result.message
     assert "this run's 3rd and 4th" in result.message
 
@@ -523,37 +510,15 @@ WIRE_BODY = {
 }
 
 
-@pytest.mark.parametrize(
-    "answer",
-    [
-        {"body": WIRE_BODY, "headers": {"x-stainless-read-timeout": "30"}},
-        '{"headers": {"X-Stainless-Read-Timeout": 30}, "body": '
-        + __import__("json").dumps(WIRE_BODY)
-        + "}",
-    ],
-)
-def test_07_2_body_and_announced_timeout_written_two_ways_pass(answer):
-    result = ex07.check_wire_body(answer)
-    assert result, result.message
-    assert "never leaves" not in result.message and "x-stainless-read-timeout" in result.message
+def test_07_the_timeout_prediction_reveals_what_the_wire_shows():
+    """07's prediction (once exercise 07.2): timeout=30 stays out of the body, and the SDK
+    announces it in exactly one x-stainless-* header."""
+    body, changed = ex07.wire_effect()
+    assert body == WIRE_BODY and "timeout" not in body
+    assert changed == {"x-stainless-read-timeout": "30"}
 
 
-@pytest.mark.parametrize(
-    ("answer", "why"),
-    [
-        (WIRE_BODY, "two keys"),  # the old question's answer
-        ({"body": {**WIRE_BODY, "timeout": 30}, "headers": {}}, "carries timeout"),
-        ({"body": WIRE_BODY, "headers": {}}, "no x-stainless-* value changes"),
-        ({"body": WIRE_BODY, "headers": {"x-stainless-timeout": "30"}}, "miss 1"),
-    ],
-)
-def test_07_2_wrong_wire_answers_are_told_what_is_wrong(answer, why):
-    result = ex07.check_wire_body(answer)
-    assert not result and why in result.message, result.message
-    assert "stay on your machine" not in result.message
-
-
-# ---- 07.3 send_once ---------------------------------------------------------------------------
+# ---- 07.2 send_once ---------------------------------------------------------------------------
 
 
 def _send_right(client, body):
@@ -582,7 +547,7 @@ def _send_right_other_way(client, body):
 
 
 @pytest.mark.parametrize("fn", [_send_right, _send_right_other_way])
-def test_07_3_one_call_with_the_429_answered_written_two_ways_passes(fn):
+def test_07_2_one_call_with_the_429_answered_written_two_ways_passes(fn):
     result = ex07.check_send_once(fn)
     assert result, result.message
     assert "All 5 hidden cases passed" in result.message
@@ -620,7 +585,7 @@ def _send_reading_seconds_only(client, body):
         (_send_catching_every_error, "case 4 of 5", "the caller should get the SDK's own"),
     ],
 )
-def test_07_3_wrong_senders_are_refused_on_the_case_that_shows_it(fn, case, why):
+def test_07_2_wrong_senders_are_refused_on_the_case_that_shows_it(fn, case, why):
     result = ex07.check_send_once(fn)
     assert not result and case in result.message and why in result.message, result.message
     assert "with_options" not in result.message and "max_retries" not in result.message
@@ -642,30 +607,6 @@ def test_04_1_results_handed_out_of_call_order_must_be_put_in_the_calls_order():
     assert "not in the order of the calls" in result.message
 
 
-def test_04_2_the_lessons_summary_fits_no_cut_under_the_goal(triage_requests):
-    """Walk 04-07b finding 1: reusing the lesson's summary and trying values of `at` is not
-    enough: at each cut it either reports what the replaced turns had not shown (a test run
-    in a kept turn) or misses the goal."""
-    from helpers.cost import compact_ticket
-
-    lesson = (
-        "Task: triage last night's production panic, a nil pointer dereference in "
-        "ShippingQuote (internal/orders/shipping.go:57), and finish with submit_diagnosis. So "
-        "far: line 57 reads o.Address.Country and Address is nil for pickups and digital "
-        "orders; no test covered that; existing tests pass."
-    )
-    for at in range(1, len(triage_requests)):
-        result = ex04.check_compaction(
-            lambda rs, at=at: compact_ticket(rs, at, lesson, keep_last=2), triage_requests
-        )
-        assert not result, at
-    kept = ex04.check_compaction(
-        lambda rs: compact_ticket(rs, 2, lesson, keep_last=2), triage_requests
-    )
-    assert "no test had run in the turns it replaces" in kept.message
-    assert "(numbered from 1)" in kept.message
-
-
 def test_07_1_the_older_sdks_60_second_limit_is_refused_on_a_90_second_hint():
     """Walk 04-07b finding 3: giving up on any hint over 60 s (older SDKs) is told apart."""
 
@@ -678,99 +619,6 @@ def test_07_1_the_older_sdks_60_second_limit_is_refused_on_a_90_second_hint():
     told = ex07.check_retry(sixty)
     assert not told and "case 12 of 14" in told.message
     assert "waits the 90 s the server asked for" in told.message
-
-
-# ---- 05.1 a start_return within a budget (walk 04-07b: more than a copied sum) ---------------
-
-
-def _added(tool, requests):
-    from helpers.cost import with_tools
-    from helpers.examples import sundry
-    from helpers.tokens import count
-
-    more = sum(count(r).total for r in with_tools(requests, [*sundry.TOOLS, tool]))
-    return more - sum(count(r).total for r in requests)
-
-
-def _return_tool(description, properties, required=("order_id", "reason")):
-    from helpers.messages import Tool
-
-    schema = {"type": "object", "properties": properties, "required": list(required)}
-    return Tool("start_return", description, schema)
-
-
-REASONS = {"type": "string", "enum": ["damaged", "wrong_item", "changed_mind"]}
-
-
-@pytest.mark.parametrize(
-    "tool",
-    [
-        _return_tool(
-            "Start a return for a delivered order; the buyer gets a prepaid label by email.",
-            {"order_id": {"type": "string"}, "reason": REASONS},
-        ),
-        _return_tool(
-            "Open a return for an order the buyer already received.",
-            {"reason": {"enum": ["broken", "wrong", "unwanted", "late"]}, "order_id": {}},
-            required=("reason", "order_id"),
-        ),
-    ],
-)
-def test_05_1_usable_return_tools_within_the_budget_pass(tool):
-    from helpers.examples import sundry
-
-    requests = [sundry.opening(MODEL)] * 4
-    result = ex05.check_added_tool(_added(tool, requests), tool, requests, MODEL, budget=50)
-    assert result, result.message
-
-
-@pytest.mark.parametrize(
-    ("tool", "why"),
-    [
-        (  # the lesson's first reference: every property described, 60 tokens a request
-            _return_tool(
-                "Start a return for a delivered order; the buyer gets a prepaid label by email.",
-                {
-                    "order_id": {"type": "string", "description": "Sundry order id, like SO-1"},
-                    "reason": {**REASONS, "description": "Why the buyer sends it back"},
-                },
-            ),
-            "over the budget of 50; its parts: description",
-        ),
-        (  # cheap by dropping what the model needs: a free-text reason
-            _return_tool(
-                "Start a return for a delivered order.",
-                {"order_id": {"type": "string"}, "reason": {"type": "string"}},
-            ),
-            "not a fixed list of at least three values",
-        ),
-        (  # cheap by an empty description
-            _return_tool("Returns.", {"order_id": {"type": "string"}, "reason": REASONS}),
-            "description has 1 word(s)",
-        ),
-        (  # the reason left optional
-            _return_tool(
-                "Start a return for a delivered order.",
-                {"order_id": {"type": "string"}, "reason": REASONS},
-                required=("order_id",),
-            ),
-            "does not require reason",
-        ),
-        (  # walk 04-07c finding 7: three values, all the same
-            _return_tool(
-                "Start a return for a delivered order.",
-                {"order_id": {"type": "string"}, "reason": {"enum": ["damaged"] * 3}},
-            ),
-            "fewer than three different values",
-        ),
-    ],
-)
-def test_05_1_a_return_tool_over_budget_or_unusable_is_refused_for_that(tool, why):
-    from helpers.examples import sundry
-
-    requests = [sundry.opening(MODEL)] * 4
-    result = ex05.check_added_tool(_added(tool, requests), tool, requests, MODEL, budget=50)
-    assert not result and why in result.message, result.message
 
 
 def test_04_1_results_sorted_by_id_are_refused_where_the_ids_do_not_sort_in_call_order():
@@ -829,26 +677,8 @@ def _settings_dropped(request, wanted):
         (_settings_dropped, "case 1 of 5", "max_tokens differ"),
     ],
 )
-def test_05_2_the_order_and_the_settings_are_refused_for_what_they_are(fn, case, why):
+def test_05_1_the_order_and_the_settings_are_refused_for_what_they_are(fn, case, why):
     """Walk 04-07c findings 4 and 7: a pick sorted by name is told the exercise's rule (not that
     it depends on wanted); a rebuilt request that loses its settings is refused."""
     result = ex05.check_pick_tools(fn)
     assert not result and case in result.message and why in result.message, result.message
-
-
-@pytest.mark.parametrize(
-    "progress",
-    [
-        "The fix is written in shipping.go and the issue is filed; only submit_diagnosis remains.",
-        "Already done: patched ShippingQuote.",
-        "An issue was opened for the storefront team.",
-    ],
-)
-def test_04_2_a_summary_claiming_actions_the_replaced_turns_never_took_is_refused(
-    triage_requests, progress
-):
-    """Walk 04-07c finding 6: made-up progress (a write, a filing) before any such call."""
-    result = ex04.check_compaction(
-        _summary_ticket(triage_requests, f"{TASK} {progress}"), triage_requests
-    )
-    assert not result and "the model reads progress that was never made" in result.message

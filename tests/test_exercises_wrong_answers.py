@@ -13,18 +13,15 @@ from pathlib import Path
 import pytest
 
 from course import exercises
-from course.exercises import array_is_rebuilt as ex04
 from course.exercises import caching_the_prefix as ex06
 from course.exercises import content_is_a_list as ex03
 from course.exercises import four_roles as ex02
 from course.exercises import reading_a_request as ex08
 from course.exercises import the_agent_loop as ex11
 from course.exercises import the_system_prompt as ex09
-from course.exercises import tools_are_context as ex05
-from helpers.cost import compact_ticket
 from helpers.examples import crash_triage, sundry
 from helpers.loop import run
-from helpers.messages import Request, Tool, assistant, tool, tool_call, tool_result
+from helpers.messages import Request, assistant, tool, tool_call, tool_result
 from helpers.models import default_model
 from helpers.tokens import count
 from standin import LocalProvider
@@ -120,38 +117,7 @@ def _requests(trace):
     return [Request(MODEL, trace.request_messages(k), crash_triage.TOOLS) for k in range(8)]
 
 
-SUMMARY = (
-    "Task: triage a nil pointer dereference in ShippingQuote (internal/orders/shipping.go:57) "
-    "and finish with submit_diagnosis. So far: Address is nil for pickups."
-)  # no test result: at request 3 the replaced turns had run none (walk 04-07b finding 1)
-
-
-def test_04_2_a_summary_must_restate_the_task(triage_run):
-    requests = _requests(triage_run)
-    good = ex04.check_compaction(lambda r: compact_ticket(r, 2, SUMMARY, 2), requests)
-    assert good, good.message
-    one_word = ex04.check_compaction(lambda r: compact_ticket(r, 2, "Summary", 2), requests)
-    assert not one_word and "does not restate it" in one_word.message
-    vague = "We looked at some Go code and ran tests."
-    assert not ex04.check_compaction(lambda r: compact_ticket(r, 1, vague, 1), requests)
-
-
-def test_04_2_the_hint_does_not_send_keep_last_4_to_smaller_at(triage_run):
-    requests = _requests(triage_run)
-    totals = {}
-    for at in range(1, 8):
-        tried = compact_ticket(requests, at, SUMMARY, 4)
-        totals[at] = sum(count_total(r) for r in tried)
-        assert not ex04.check_compaction(
-            lambda r, at=at: compact_ticket(r, at, SUMMARY, 4), requests
-        )
-    assert totals[2] > totals[3]  # with 4 kept, compacting earlier can bill more
-    assert "try smaller values of at" not in ex04.EX2.look
-    assert "keep_last" in ex04.EX2.look
-
-
 def count_total(request):
-    from helpers.tokens import count
 
     return count(request).total
 
@@ -207,27 +173,6 @@ def test_09_1_a_guard_that_fakes_success_or_changes_the_id_is_refused():
     assert not told and "issue_refund(100.0)" in told.message and "g4" not in told.message
 
 
-def test_05_1_a_tool_a_provider_refuses_is_refused_with_its_reason():
-    requests = [sundry.ticket(MODEL)]
-    schema = {"type": "object", "properties": {"order_id": {"type": "string"}}}
-
-    def answer(my_tool):
-        with_it = Request(MODEL, requests[0].messages, [*sundry.TOOLS, my_tool])
-        return count(with_it).total - count(requests[0]).total
-
-    spaced = Tool(name="start a return!", description="Start a return.", parameters=schema)
-    told = ex05.check_added_tool(answer(spaced), spaced, requests, MODEL)
-    assert not told and "does not match pattern" in told.message
-    twice = Tool(name="issue_refund", description="Refund again.", parameters=schema)
-    told = ex05.check_added_tool(answer(twice), twice, requests, MODEL)
-    assert not told and "Tool names must be unique" in told.message
-    empty = Tool(name="start_return", description="Start a return.", parameters={})
-    told = ex05.check_added_tool(answer(empty), empty, requests, MODEL)
-    assert not told and "input_schema.type: Field required" in told.message
-    right = Tool(name="start_return", description="Start a return.", parameters=schema)
-    assert ex05.check_added_tool(answer(right), right, requests, MODEL)
-
-
 def _system_text(gemini_parts: str):
     def joined(value, sep=""):
         return value if isinstance(value, str) else sep.join(part["text"] for part in value)
@@ -280,49 +225,7 @@ def test_03_the_responses_prediction_says_why_the_claude_reasoning_block_is_left
     assert "You were high" in shown and why in shown
 
 
-LESSON_SUMMARY = (  # the lesson's: it reports what turn 2's search and tests found
-    "Task: triage last night's production panic, a nil pointer dereference in ShippingQuote "
-    "(internal/orders/shipping.go:57), and finish with submit_diagnosis. So far: line 57 reads "
-    "o.Address.Country and Address is nil for pickups and digital orders; no test covered "
-    "that; existing tests pass."
-)
-
-
-def test_04_2_compacting_every_request_on_its_own_is_refused(triage_run):
-    from helpers.cost import compact
-
-    requests = _requests(triage_run)
-    right = ex04.check_compaction(lambda rs: compact_ticket(rs, 2, SUMMARY, 2), requests)
-    assert right, right.message
-    # walk 04-07b finding 1: the lesson's summary reports turn 2's tests, kept, not replaced
-    kept = ex04.check_compaction(lambda rs: compact_ticket(rs, 2, LESSON_SUMMARY, 2), requests)
-    assert not kept and "no test had run in the turns it replaces" in kept.message
-    every = ex04.check_compaction(  # review C's answer: request 1 grows by the summary
-        lambda rs: [compact(r, keep_last=2, summary=LESSON_SUMMARY) for r in rs], requests
-    )
-    # compact() leaves a request with nothing to replace as it was, so request 1 does not grow:
-    # the same answer is refused as a compaction redone at every request
-    assert not every and "happens once" in every.message
-    rolling = ex04.check_compaction(
-        lambda rs: [r if k < 2 else compact(r, 2, LESSON_SUMMARY) for k, r in enumerate(rs)],
-        requests,
-    )
-    assert not rolling and "a compaction happens once" in rolling.message
-
-
-def test_04_2_a_summary_that_reports_tests_before_any_ran_is_fiction(triage_run):
-    requests = _requests(triage_run)
-    early = ex04.check_compaction(lambda rs: compact_ticket(rs, 1, LESSON_SUMMARY, 2), requests)
-    assert not early and "no test had run in the turns it replaces" in early.message
-    plain = LESSON_SUMMARY.split(" So far")[0] + " So far: line 57 reads o.Address.Country."
-    told = ex04.check_compaction(lambda rs: compact_ticket(rs, 1, plain, 2), requests)
-    assert "no test had run" not in told.message
-    honest = plain + " No test has run yet, so we don't know whether the suite passes."
-    told = ex04.check_compaction(lambda rs: compact_ticket(rs, 1, honest, 2), requests)
-    assert "no test had run" not in told.message  # saying none ran is not a result
-
-
-def test_06_2_a_stamp_that_changes_its_argument_is_refused(triage_run):
+def test_06_1_a_stamp_that_changes_its_argument_is_refused(triage_run):
     from dataclasses import replace
 
     from helpers.messages import user
@@ -334,11 +237,12 @@ def test_06_2_a_stamp_that_changes_its_argument_is_refused(triage_run):
         return request
 
     def as_copy(request, when):
-        return replace(request, messages=[*request.messages, user(f"Current time: {when}")])
+        tools = sorted(request.tools, key=lambda t: t.name)
+        return replace(request, tools=tools, messages=[*request.messages, user(f"Time: {when}")])
 
-    told = ex06.check_stamp(in_place, requests, MODEL)
+    told = ex06.check_prepare(in_place, requests, MODEL)
     assert not told and "changed the request it was given" in told.message
-    assert ex06.check_stamp(as_copy, requests, MODEL)
+    assert ex06.check_prepare(as_copy, requests, MODEL)
 
 
 def test_11_1_a_cap_of_one_is_told_in_the_singular():
@@ -406,7 +310,6 @@ def test_12_2_off_by_one_or_with_the_cache_on_is_refused(lab_baseline):
 def test_12_1_the_share_over_the_whole_ticket_is_not_the_first_requests(lab_baseline):
     from course.exercises import token_arithmetic_lab as ex12
     from course.lab import build_requests
-    from helpers.tokens import count
 
     counts = [count(r) for r in build_requests(lab_baseline)]
     whole = sum(c.part("tools") for c in counts) / sum(c.total for c in counts)

@@ -4,9 +4,7 @@ Exercises of notebooks/04_the_array_is_rebuilt.ipynb."""
 
 from __future__ import annotations
 
-import copy
 import functools
-import re
 from collections.abc import Callable
 from typing import Any
 
@@ -15,13 +13,8 @@ from course.exercises import (
     Exercise,
     Result,
     check_cases,
-    check_function,
-    not_answered,
-    not_yet,
 )
 from helpers.messages import Reply, Request, ToolCall
-
-GOAL_TOKENS = 15_000  # exercise 2: the whole crash-triage ticket, compacted, bills less than this
 
 EX1 = Exercise(
     "04.1",
@@ -34,20 +27,6 @@ EX1 = Exercise(
     "result give a request of 4 messages: the same 2, the reply with both its blocks, then one "
     "tool message with the result. A reply that only answers gives 3 messages. Calls A then B "
     "whose results came back B first are answered A, B.",
-)
-EX2 = Exercise(
-    "04.2",
-    look="the tokens per request, before and after your compaction, printed above: which "
-    "requests shrank, which did not, and by how much. "
-    "The `at` and `keep_last` of compact_ticket decide both; a request with no more than "
-    "keep_last messages to replace does not shrink at all.",
-    idea="compacting earlier shrinks every request after it, and keeping fewer messages shrinks "
-    "each of them more; a request the compaction does not reach is sent as it was. The summary "
-    "replaces the user's message, so it must restate the task, and say only what the turns it "
-    "replaces had shown.",
-    example="a ticket of requests of 1,000, 2,000, 3,000 and 4,000 tokens bills 10,000. "
-    "Compacted before the third request down to 1,500 (each later one still growing by 1,000), "
-    "it bills 1,000 + 2,000 + 1,500 + 2,500 = 7,000; compacted only before the last, 7,500.",
 )
 
 
@@ -235,198 +214,3 @@ def check_next_request(fn: Callable[[Request, Reply, list], Request]) -> Result:
             "accepts each one"
         ),
     )
-
-
-def check_compaction(
-    fn: Callable[[list[Request]], list[Request]], requests: list[Request]
-) -> Result:
-    """Run the learner's compaction on the crash-triage ticket and price every request."""
-    from helpers.rules import check
-    from helpers.tokens import count
-
-    if not_answered(fn) or not callable(fn):
-        return check_function(fn, [], EX2, success="")  # "not answered" / "not a function"
-    try:
-        out = fn(copy.deepcopy(requests))
-    except Exception as err:  # the learner's code: report it, do not crash the notebook
-        return not_yet(EX2, f"your function raised {type(err).__name__}: {err}", kind="function")
-    if not_answered(out):
-        return check_function(out, [], EX2, success="")
-    problem = _ticket_problem(out, requests)
-    if problem:
-        return not_yet(EX2, problem, kind="function")
-    for k, request in enumerate(out):
-        broken = check(request, "openai-chat")
-        if len(broken):
-            what = f"request {k + 1} breaks the rules of the list ({len(broken)} violation(s))"
-            return not_yet(EX2, what, kind="function")
-    before = [count(r).total for r in requests]
-    after = [count(r).total for r in out]
-    problem = _compaction_problem(out, requests, before, after)
-    if problem:
-        return not_yet(EX2, problem, kind="function")
-    if sum(after) >= GOAL_TOKENS:
-        return not_yet(
-            EX2,
-            f"per request {after} (the run sent {before}): {sum(after):,} input tokens in all, "
-            f"and the goal is less than {GOAL_TOKENS:,}",
-            kind="function",
-        )
-    return Result(
-        True,
-        f"Right: per request {after} instead of {before}: {sum(after):,} input tokens instead "
-        f"of {sum(before):,} ({1 - sum(after) / sum(before):.0%} less). Every request after the "
-        "compaction is smaller, and the list still keeps its rules.",
-        EX2,
-        kind="function",
-    )
-
-
-# words that report what a tool run found: a summary may only report what had happened
-_OUTCOME = re.compile(r"\b(pass(?:es|ed)?|fail(?:s|ed|ing|ure)?)\b", re.I)
-# ... unless the sentence says no result is known yet ("no test has run", "whether it passes")
-_NO_RESULT_YET = re.compile(r"\b(no|not|whether|yet|unknown)\b|n't\b", re.I)
-
-
-# a claim that an action was done, and the tool whose call would have shown it done
-_ACTIONS = {
-    "write_file": re.compile(r"\b(wrote|written|fixed|patched|edited)\b", re.I),
-    "file_issue": re.compile(r"\bfiled\b|\bissue (?:is|was|has been) (?:opened|created)\b", re.I),
-}
-
-
-def _claimed_action(summary: str, replaced: list) -> tuple[str, str] | None:
-    """The first action the summary says was done (a file written, an issue filed) whose tool
-    the replaced turns never called: (what it says, the tool); None if there is none."""
-    called = {call.name for m in replaced for call in m.tool_calls}
-    for sentence in re.split(r"(?<=[.!?;])\s+|\n", summary):
-        if _NO_RESULT_YET.search(sentence):
-            continue
-        for name, claim in _ACTIONS.items():
-            found = claim.search(sentence)
-            if found and name not in called:
-                return found.group(0), name
-    return None
-
-
-def _reported_outcome(summary: str) -> re.Match | None:
-    """The first pass/fail word in a sentence that reports a result (not one that says none is
-    known yet)."""
-    for sentence in re.split(r"(?<=[.!?;])\s+|\n", summary):
-        found = _OUTCOME.search(sentence)
-        if found and not _NO_RESULT_YET.search(sentence):
-            return found
-    return None
-
-
-def _compaction_problem(
-    out: list[Request], requests: list[Request], before: list[int], after: list[int]
-) -> str:
-    """What makes ``out`` not one compaction of the run ('' when it is one): a request that got
-    bigger, a compaction redone on every request, or a summary that reports a test result
-    before any test had run."""
-    for k, (was, now) in enumerate(zip(before, after, strict=True), start=1):
-        if now > was:
-            return (
-                f"request {k} grew from {was:,} to {now:,} tokens: where there is nothing to "
-                "replace, a compaction only adds the summary. Compact where it shrinks the "
-                "request, and leave the requests before that point as the run sent them"
-            )
-    changed = [k for k, (mine, sent) in enumerate(zip(out, requests, strict=True)) if mine != sent]
-    if not changed:
-        return ""
-    first = changed[0]
-    for k in range(first + 1, len(out)):
-        if out[k].messages[: len(out[k - 1].messages)] != out[k - 1].messages:
-            return (
-                f"request {k + 1} does not start with request {k}'s messages: a compaction "
-                "happens once, at one point, and after it each request is the one before plus "
-                "what its turn added (as compact_ticket builds it). Compacting each request on "
-                "its own drops, turn after turn, messages your summary never covered"
-            )
-    kept = out[first].messages
-    replaced = [m for m in requests[first].messages[1:] if m not in kept]
-    sent = requests[first].messages
-    summary = "\n".join(m.text for m in kept if m.role == "user" and m not in sent)
-    tested = any(call.name == "run_tests" for m in replaced for call in m.tool_calls)
-    outcome = _reported_outcome(summary)
-    if outcome and not tested:
-        return (
-            f"your summary, from request {first + 1} (numbered from 1) on, reports a test "
-            f"result ({outcome.group(0)!r}), but no test had run in the turns it replaces: "
-            "where a test ran in a turn you keep, the model reads its output there; where none "
-            "had run yet, the model reads what it was never shown (the trace becomes fiction, "
-            "see 'The history is yours to edit'). Summarise only what the replaced turns showed"
-        )
-    ahead = _names_from_later(summary, [requests[first].messages[0], *replaced], requests[-1])
-    if ahead:
-        return (
-            f"your summary, from request {first + 1} (numbered from 1) on, names {ahead[0]!r}, "
-            "which the run only showed in a later turn, not in the turns it replaces. "
-            "Summarise only what the replaced turns showed"
-        )
-    claimed = _claimed_action(summary, replaced)
-    if claimed:
-        return (
-            f"your summary, from request {first + 1} (numbered from 1) on, says {claimed[0]!r}, "
-            f"but no {claimed[1]} call happened in the turns it replaces: the model reads "
-            "progress that was never made (the trace becomes fiction). Summarise only what the "
-            "replaced turns showed"
-        )
-    return ""
-
-
-# a name a summary could only have copied from a turn: an id, a file, a CamelCase test name...
-_NAME_LIKE = re.compile(r"[A-Za-z][\w./:-]*\w")
-
-
-def _names_from_later(summary: str, replaced: list, last: Request) -> list[str]:
-    """Names in ``summary`` that the replaced messages (with the system prompt) and the tools
-    never showed, and that the run's last request holds (a later turn showed them)."""
-    import json
-
-    shown = [m.to_json() for m in replaced] + [t.to_json() for t in last.tools]
-    seen = json.dumps(shown, ensure_ascii=False)
-    later = json.dumps(last.to_json(), ensure_ascii=False)
-    names = [
-        w for w in _NAME_LIKE.findall(summary) if re.search(r"\d|_|\.\w|[a-z][A-Z]", w) or "-" in w
-    ]
-    return [w for w in names if w not in seen and w in later]
-
-
-def _task_words(task: str) -> list[str]:
-    """What a summary must name to restate the crash-triage task: the function that panicked
-    in our module, and the kind of panic."""
-    function = re.search(r"storefront/internal/\w+\.\(\*\w+\)\.(\w+)\(", task)
-    return [function.group(1) if function else "", "nil"]
-
-
-def _ticket_problem(out: Any, requests: list[Request]) -> str:
-    """What makes ``out`` not a compaction of ``requests`` ('' when it is one)."""
-    if not isinstance(out, list) or not all(isinstance(r, Request) for r in out):
-        return "your function should return a list of Request objects, one per request"
-    if len(out) != len(requests):
-        return f"your function returned {len(out)} requests; the ticket has {len(requests)}"
-    task = requests[0].messages[1].text
-    for k, (mine, sent) in enumerate(zip(out, requests, strict=True), start=1):
-        if [t.name for t in mine.tools] != [t.name for t in sent.tools]:
-            return f"request {k} does not carry the run's tools, in the run's order"
-        if not mine.messages or mine.messages[0] != sent.messages[0]:
-            return f"request {k} does not start with the run's system prompt"
-        if mine.messages[-1] != sent.messages[-1]:
-            return f"request {k} lost its newest message (what that turn added)"
-        users = [m.text for m in mine.messages if m.role == "user"]
-        if task in users:
-            continue
-        if not users:
-            return f"request {k} has neither the user's task nor a summary that restates it"
-        summary = "\n".join(users).lower()
-        missing = [w for w in _task_words(task) if w.lower() not in summary]
-        if missing:
-            words = len(summary.removeprefix("summary of the conversation so far:").split())
-            return (
-                f"request {k} replaces the user's task with a summary of {words} word(s) that "
-                "does not restate it: the model would no longer know which crash it is triaging "
-                "(the panic, and the function it hit)"
-            )
-    return ""

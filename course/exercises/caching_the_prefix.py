@@ -19,21 +19,22 @@ from helpers.messages import Request
 
 EX1 = Exercise(
     "06.1",
-    look="'What breaks a cache': where the time went in the first mistake, and where the cache "
-    "broke. The check names the request whose read fell short, and where its prefix broke.",
-    idea="a cache serves the longest prefix two requests share; something that changes every "
-    "request must come after everything that does not, and the request must still keep the "
-    "rules of the list.",
-    example="two requests [A, B, C] and [A, B, C, D, E] share A, B and C. Put a changing line "
-    "T inside A and they share nothing; put it after C in the first and after E in the second "
-    "and they still share A, B and C.",
+    look="'What breaks a cache': the three mistakes, and where each one broke the shared "
+    "prefix. The check names the request whose read fell short, and where its prefix broke.",
+    idea="a cache serves the longest prefix two requests share, byte for byte: what is the same "
+    "in every request must also be sent the same way every time, and what changes must come "
+    "after all of it. The request must still keep the rules of the list.",
+    example="two requests [A, B, C] and [A, B, C, D, E] share A, B and C. Send the second as "
+    "[B, A, C, D, E] and they share nothing, though nothing was added or removed; put a "
+    "changing line T inside A and they share nothing either.",
 )
 TIMES = [f"2026-11-28T03:{12 + k // 3:02}:{(20 * k) % 60:02}Z" for k in range(8)]
 
 
 def stamp_tickets(requests: list[Request], model: str) -> list[tuple[str, list[Request]]]:
     """The hidden tickets of exercise 1: consecutive requests of the run, the whole run, and a
-    conversation that goes on after an answer (its last message is the user's)."""
+    conversation that goes on after an answer (its last message is the user's); in each, every
+    request lists its tools in another order."""
     from dataclasses import replace
 
     from helpers.examples import crash_triage
@@ -45,7 +46,7 @@ def stamp_tickets(requests: list[Request], model: str) -> list[tuple[str, list[R
         assistant("A nil Address in ShippingQuote, line 57: pickups have no address."),
         user("Which other functions read o.Address without a check?"),
     ]
-    return [
+    tickets = [
         ("a ticket of two requests, this run's 3rd and 4th", requests[2:4]),
         (f"the whole run, {len(requests)} requests", requests),
         (
@@ -53,16 +54,36 @@ def stamp_tickets(requests: list[Request], model: str) -> list[tuple[str, list[R
             [opening, replace(opening, messages=answered)],
         ),
     ]
+    return [(name, _shuffled(ticket, name)) for name, ticket in tickets]
+
+
+def _shuffled(ticket: list[Request], seed: str) -> list[Request]:
+    """The ticket as an agent that loads its tools from plugins sends it: the same tools, in
+    another order in each request (never the order of the request before)."""
+    import random
+    from dataclasses import replace
+
+    rng, out, last = random.Random(seed), [], None
+    for request in ticket:
+        tools = list(request.tools)
+        while len(tools) > 1 and [t.name for t in tools] in ([t.name for t in request.tools], last):
+            rng.shuffle(tools)
+        last = [t.name for t in tools]
+        out.append(replace(request, tools=tools))
+    return out
 
 
 def _stamp_judge(requests: list[Request], model: str) -> Callable[[Any], str | None]:
+    from dataclasses import replace
+
     from helpers.cost import cache_break, project_ticket
     from helpers.formats import FORMATS, render
     from helpers.models import model_info
     from helpers.rules import check
 
     step = model_info(model).cache["step_tokens"]
-    plain = [t.cached_tokens for t in project_ticket(requests, model).turns]
+    settled = [replace(r, tools=sorted(r.tools, key=lambda t: t.name)) for r in requests]
+    plain = [t.cached_tokens for t in project_ticket(settled, model).turns]
 
     def judge(out: Any) -> str | None:
         stamped, given = out
@@ -75,6 +96,12 @@ def _stamp_judge(requests: list[Request], model: str) -> Callable[[Any], str | N
         for k, (mine, when) in enumerate(zip(stamped, TIMES, strict=False), start=1):
             if not isinstance(mine, Request):
                 return f"for request {k} your function returned a {type(mine).__name__}"
+            given = sorted(json.dumps(t.to_json()) for t in requests[k - 1].tools)
+            if sorted(json.dumps(t.to_json()) for t in mine.tools) != given:
+                return (
+                    f"request {k} offers {len(mine.tools)} tool(s), not the {len(given)} it was "
+                    "given, or changed one: a prepared request still offers every tool as it is"
+                )
             if when not in json.dumps(mine.to_json()):
                 return f"request {k} does not carry its time, {when}: the model would not know it"
             for profile in FORMATS:
@@ -102,7 +129,7 @@ def _stamp_judge(requests: list[Request], model: str) -> Callable[[Any], str | N
                 where = cache_break(stamped[k - 2], stamped[k - 1])
                 return (
                     f"request {k} of that ticket (numbered from 1) reads {got:,} tokens from "
-                    f"the cache, and {was:,} without a stamp: {where}"
+                    f"the cache, and {was:,} with its tools in one order and no stamp: {where}"
                 )
         return None
 
@@ -123,24 +150,27 @@ def _stamp_each(fn: Callable[[Request, str], Request]) -> Callable[[list[Request
     return run
 
 
-def check_stamp(
-    stamp: Callable[[Request, str], Request], requests: list[Request], model: str
+def check_prepare(
+    prepare: Callable[[Request, str], Request], requests: list[Request], model: str
 ) -> Result:
-    """Stamp each request of three hidden tickets with the learner's ``stamp`` and compare what
-    the cache reads (the rule of ``model`` in ``helpers.cost.caching``) with what it reads
-    without a stamp; every stamped request must also keep the rules of the list."""
-    if not callable(stamp):
-        return check_cases(stamp, [], EX1, success="")  # "not answered" / "not a function"
+    """Prepare each request of three hidden tickets (their tools in another order in every
+    request) with the learner's ``prepare`` and compare what the cache reads (the rule of
+    ``model`` in ``helpers.cost.caching``) with what it reads for the same ticket with its
+    tools in one order and no stamp; every prepared request must keep the rules of the list
+    and every tool it was given."""
+    if not callable(prepare):
+        return check_cases(prepare, [], EX1, success="")  # "not answered" / "not a function"
     cases = [
         Case(name, (ticket,), _stamp_judge(ticket, model))
         for name, ticket in stamp_tickets(requests, model)
     ]
     return check_cases(
-        _stamp_each(stamp),
+        _stamp_each(prepare),
         cases,
         EX1,
         success=(
             "Right: every request knows its time, every format accepts it, and the cache reads "
-            "as much as it does without a stamp. Stable first, changing last"
+            "as much as it does with the tools in one order and no stamp. The same bytes first, "
+            "what changes last: a step worth keeping just before your agent sends"
         ),
     )

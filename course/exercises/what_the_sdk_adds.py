@@ -4,10 +4,8 @@ Exercises of notebooks/07_what_the_sdk_adds.ipynb."""
 
 from __future__ import annotations
 
-import contextlib
 import copy
 import functools
-import json
 from collections.abc import Callable
 from typing import Any
 
@@ -16,9 +14,6 @@ from course.exercises import (
     Exercise,
     Result,
     check_cases,
-    check_value,
-    not_answered,
-    not_yet,
 )
 
 EX1 = Exercise(
@@ -26,34 +21,22 @@ EX1 = Exercise(
     look="the two paragraphs under 'A 429, and the retry': what the SDK retries, what the "
     "server's headers can overrule and in which order, how many retries it makes, and how long "
     "it waits before each.",
-    idea="the SDK's decision has an order: the server's headers first (a wait too long to honour, "
-    "then an explicit yes or no), then the kind of status (is the request itself wrong, or "
-    "might a later try succeed?), then the retries left. The wait is the server's hint when it "
-    "gives one, else a backoff that grows with each retry.",
+    idea="the server knows more than the status code: when it says something about this answer, "
+    "the SDK believes it over its own defaults, but never so far as to sit through a wait it "
+    "thinks too long. Left to itself, the SDK asks whether a later try could go differently, "
+    "and backs off more each time.",
     example="a 502 with no headers on the first failure: wait about half a second (the SDK takes "
     "up to a quarter off at random). The same 502 after one retry: about a second. A 401: "
     "never. A 401 with x-should-retry: true: like the 502.",
 )
 EX2 = Exercise(
     "07.2",
-    look="the head of the first call in 'What the OpenAI SDK sends': what its body holds (the "
-    "body is chat_body as JSON), and which of the x-stainless-* headers carry a setting of the "
-    "client rather than a fact about your machine.",
-    idea="the body holds only the arguments that describe the request to the model; an "
-    "argument that configures the client (how long it waits) is not in the body, yet the SDK "
-    "may still announce it to the server in one of its own headers.",
-    example="create(model=m, messages=msgs, max_completion_tokens=50) puts all three keys in "
-    "the body, and no x-stainless-* header changes: only the body differs from a call "
-    "without max_completion_tokens.",
-)
-EX3 = Exercise(
-    "07.3",
     look="the cells under 'A 429, and the retry': what the provider received when the SDK "
     "retried, what a call raises once the SDK stops, and which of the SDK's client options "
     "sets how often it retries.",
-    idea="with the SDK's own retries off, the first 429 reaches your code as an exception, and "
-    "the server's answer travels with it, headers included: the wait it asks for is yours to "
-    "read. Any other error is not this function's to handle: it goes up to the caller.",
+    idea="a retry you want to decide yourself must first stop being the SDK's: once it gives "
+    "up at once, the server's whole answer reaches your code with the error it raises. Handle "
+    "only what this function promised to; anything else is the caller's.",
     example="a 429 whose retry-after-ms says 500 gives back 0.5, after exactly one request; a "
     "200 gives the completion; a 503 reaches the caller as the SDK's own error, after one "
     "request.",
@@ -265,7 +248,7 @@ def check_send_once(fn: Callable[[Any, dict], Any]) -> Result:
 
     cases = [Case(name, (fault,), _send_judge(want)) for name, fault, want in SEND_CASES]
     if not callable(fn):
-        return check_cases(fn, [], EX3, success="")  # "not answered" / "not a function"
+        return check_cases(fn, [], EX2, success="")  # "not answered" / "not a function"
     body = render(sundry.opening(default_model("openai")), "openai-chat").body
     with LocalProvider("sundry") as p:
         client = openai.OpenAI(base_url=p.base_url("openai"), api_key=LOCAL_KEY)
@@ -286,7 +269,7 @@ def check_send_once(fn: Callable[[Any, dict], Any]) -> Result:
         return check_cases(
             run,
             cases,
-            EX3,
+            EX2,
             success=(
                 "Right: one request each time; a 429 becomes a wait your own code can decide "
                 "about (queue the ticket, tell the user), and every other error reaches the "
@@ -295,7 +278,7 @@ def check_send_once(fn: Callable[[Any, dict], Any]) -> Result:
         )
 
 
-WIRE_CALL = {  # exercise 2's call, as written in the lesson
+WIRE_CALL = {  # the call of the lesson's prediction on timeout=30
     "messages": [{"role": "user", "content": "Where is my order SO-50102?"}],
     "max_completion_tokens": 200,
     "temperature": 0,
@@ -303,8 +286,9 @@ WIRE_CALL = {  # exercise 2's call, as written in the lesson
 
 
 def wire_effect() -> tuple[dict[str, Any], dict[str, str]]:
-    """Exercise 2's call, made twice on a fresh local provider, with timeout=30 and without:
-    (the body it sent, the x-stainless-* headers whose values differ between the two)."""
+    """The prediction's call (lesson 07), made twice on a fresh local provider, with
+    timeout=30 and without: (the body it sent, the x-stainless-* headers whose values differ
+    between the two)."""
     import openai
 
     from helpers.models import default_model
@@ -323,82 +307,3 @@ def wire_effect() -> tuple[dict[str, Any], dict[str, str]]:
         if name.lower().startswith("x-stainless-") and plain.get(name) != value
     }
     return sent.request_json, differ
-
-
-def _normal_wire(answer: Any) -> Any:
-    """The learner's answer with header names in lower case and values as text (a JSON
-    string of the whole answer passes too); anything else as given."""
-    if isinstance(answer, str):
-        with contextlib.suppress(ValueError):
-            answer = json.loads(answer)
-    if not isinstance(answer, dict) or set(answer) != {"body", "headers"}:
-        return answer
-    body, headers = answer["body"], answer["headers"]
-    if isinstance(body, str):
-        with contextlib.suppress(ValueError):  # a JSON string of the body passes too
-            body = json.loads(body)
-    if isinstance(headers, dict):
-        headers = {str(k).strip().lower(): str(v).strip() for k, v in headers.items()}
-    return {"body": body, "headers": headers}
-
-
-def _wire_mistake(answer: Any, body: dict[str, Any], headers: dict[str, str]) -> str:
-    """What is wrong with a (normalised) answer, in one sentence ('' when nothing is)."""
-    if not isinstance(answer, dict) or set(answer) != {"body", "headers"}:
-        return (
-            "give a dict with two keys: 'body' (the JSON body, as a dict) and 'headers' (the "
-            "x-stainless-* headers whose values differ from the same call without timeout)"
-        )
-    mine, theirs = answer["body"], answer["headers"]
-    if not isinstance(mine, dict):
-        return f"the 'body' you gave is a {type(mine).__name__}, not a dict of the JSON body"
-    if "timeout" in mine:
-        return (
-            "your body carries timeout: is how long your client waits part of what the model "
-            "is asked?"
-        )
-    missing, extra = len(set(body) - set(mine)), len(set(mine) - set(body))
-    if missing or extra:
-        return f"your body has {missing} key(s) missing and {extra} key(s) the SDK does not send"
-    if mine != body:
-        return "your body has the right keys; compare each value with what was passed to create()"
-    if not isinstance(theirs, dict):
-        return f"the 'headers' you gave are a {type(theirs).__name__}, not a dict"
-    if not theirs:
-        return (
-            "your body is right, and your headers say no x-stainless-* value changes: does the "
-            "SDK tell the server anything about how long it will wait?"
-        )
-    extra, missed = set(theirs) - set(headers), set(headers) - set(theirs)
-    if extra or missed:
-        return (
-            f"your body is right; your headers name {len(extra)} that timeout=30 does not "
-            f"change, and miss {len(missed)} that it does"
-        )
-    return (
-        "your body is right and so are the header names; compare their values with what this "
-        "call passes to create()"
-    )
-
-
-def check_wire_body(answer: dict[str, Any] | str) -> Result:
-    """Make the exercise's call on a fresh local provider, with and without ``timeout=30``,
-    and compare the learner's body (key order aside) and changed headers with what was sent."""
-    body, headers = wire_effect()
-    expected = {"body": body, "headers": headers}
-    if not_answered(answer):
-        return check_value(answer, expected, EX2, success="")  # says "not answered yet"
-    answer = _normal_wire(answer)
-    if answer != expected:
-        return not_yet(EX2, _wire_mistake(answer, body, headers), expected=expected)
-    named = ", ".join(f"{k}: {v}" for k, v in headers.items())
-    return check_value(
-        answer,
-        expected,
-        EX2,
-        success=(
-            "Right: the body is exactly the arguments you passed, as JSON, and timeout is not "
-            "one of them: it tells your client how long to wait. The SDK only announces it in "
-            f"a header ({named}), which the server may read or ignore."
-        ),
-    )
