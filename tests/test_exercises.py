@@ -175,12 +175,25 @@ def test_show_solution_reads_the_reference_lesson():
     assert "tiktoken.get_encoding" in shown.code and "BEGIN SOLUTION" not in shown.code
     assert shown.code.startswith("def message_tokens(")  # a function's body comes with its def
     compile(shown.code, "<shown>", "exec")  # and runs when pasted
-    assert show_solution("07.2").code.startswith("answer = ")  # a value: the code alone
     assert "```python" in shown._repr_markdown_()
     with pytest.raises(ValueError, match="exercises 1 to"):
         show_solution("00.9")
     with pytest.raises(ValueError, match="look like"):
         show_solution("first")
+
+
+def test_show_solution_gives_a_value_exercise_its_code_alone(tmp_path):
+    """No lesson has a value exercise today (they became predictions); the reader still
+    shows one's code alone, without a def around it."""
+    import nbformat
+
+    from course.exercises.solutions import show_solution as show
+
+    cell = nbformat.v4.new_code_cell(
+        "answer = ...\n### BEGIN SOLUTION\nanswer = 2 + 3\n### END SOLUTION\ncheck(answer)"
+    )
+    nbformat.write(nbformat.v4.new_notebook(cells=[cell]), tmp_path / "98_values.ipynb")
+    assert show("98.1", folder=tmp_path).code.startswith("answer = 2 + 3")
 
 
 def test_check_cases_names_the_failing_case_and_never_the_expected_code():
