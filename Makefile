@@ -102,9 +102,10 @@ outputs: setup
 
 # The learner copies in student/ (solutions removed, exercises blank; not tracked by git: made
 # here on the first `make lab`, refreshed by `make update`). A copy a learner changed is kept
-# and named, with exit 0, unless FORCE=1 (then a backup is kept first).
+# and named, with exit 0, unless FORCE=1 (then a backup is kept first). RESET=NN gives a fresh
+# copy of lesson NN only, after saving the learner's in student/backup/ (it says where).
 student: setup
-	$(BIN)/python scripts/make_student.py $(if $(FORCE),--force)
+	@$(BIN)/python scripts/make_student.py $(if $(FORCE),--force) $(if $(RESET),--reset "$(RESET)")
 
 student-copies: setup
 	@$(BIN)/python scripts/make_student.py --quiet

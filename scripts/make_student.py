@@ -1,6 +1,6 @@
 """Write the learner copies of the lessons into student/: exercises blank, solutions removed.
 
-Usage: python scripts/make_student.py [--check] [--force] [--quiet]
+Usage: python scripts/make_student.py [--check] [--force] [--quiet] [--reset NN]
 
 Solution code sits between ``### BEGIN SOLUTION`` and ``### END SOLUTION`` lines (the nbgrader
 convention). In the learner copy each such region becomes one line asking for the learner's
@@ -28,6 +28,11 @@ this script wrote. A copy that no longer matches it (a learner answered, ran or 
 left alone and named in a message (exit status 0: keeping it is what should happen) unless
 ``--force`` is given; then it is first saved as ``student/backup/NAME-YYYYmmdd-HHMMSS.ipynb``.
 Files this script did not write (your notes, a ``-Copy1`` notebook) are never touched.
+
+``--reset NN`` (``make student RESET=NN``) gives one learner a fresh copy of lesson NN only:
+their copy is first saved as ``student/backup/NN_name-YYYYmmdd-HHMMSS.ipynb`` (also when it is
+unchanged: nothing is ever deleted), and the command prints where. A lesson that does not exist
+(``99``, ``abc``) is refused with the lessons there are, and nothing is touched.
 
 ``--check`` fails if a learner copy or the record differs from what this script would write.
 ``--quiet`` prints only what changed (``make lab`` runs it so before every start).
@@ -242,7 +247,61 @@ def write(
     return kept
 
 
+def _shown_path(path: Path) -> str:
+    """A path as the learner finds it: from the repository folder when it is inside it."""
+    try:
+        return path.relative_to(ROOT).as_posix()
+    except ValueError:
+        return str(path)
+
+
+class ResetError(Exception):
+    """``--reset`` was given something that is not a lesson; the message says what there is."""
+
+
+def reset(
+    lesson: str, student: Path = STUDENT, lessons: Path = LESSONS
+) -> tuple[Path, Path | None]:
+    """A fresh learner copy of one lesson (``"05"``), the learner's own saved first.
+
+    Returns (the fresh copy, the saved copy or None if there was none). Touches no other file
+    (the record is updated for this copy only); never deletes anything.
+    """
+    copies = expected_copies(lessons)
+    numbers = sorted({name[:2] for name in copies})
+    if not re.fullmatch(r"\d\d?", lesson.strip()) or f"{int(lesson):02d}" not in numbers:
+        raise ResetError(
+            f"RESET={lesson!r} is not a lesson; give its two-digit number, one of "
+            f"{', '.join(numbers)} (for example: make student RESET=05)"
+        )
+    number = f"{int(lesson):02d}"
+    name = next(n for n in copies if n.startswith(number + "_"))
+    student.mkdir(exist_ok=True)
+    path = student / name
+    saved = _backup(path, student) if path.exists() else None
+    path.write_text(copies[name], encoding="utf-8")
+    record = read_record(student)
+    record[name] = checksum(copies[name])
+    (student / RECORD).write_text(record_text(record), encoding="utf-8")
+    return path, saved
+
+
 def main(args: list[str]) -> int:
+    if "--reset" in args:
+        at = args.index("--reset")
+        lesson = args[at + 1] if at + 1 < len(args) else ""
+        try:
+            path, saved = reset(lesson, STUDENT, LESSONS)
+        except ResetError as err:
+            print(f"make student: {err}", file=sys.stderr)
+            return 2
+        if saved is not None:
+            print(f"saved your copy of lesson {path.name[:2]} as {_shown_path(saved)}")
+        print(
+            f"{_shown_path(path)} is a fresh copy (exercises blank). If it is open in "
+            "JupyterLab: File > Reload Notebook from Disk (saving the old tab would overwrite it)"
+        )
+        return 0
     if "--check" in args:
         problems = check(STUDENT, LESSONS)
         if problems:
