@@ -13,7 +13,7 @@ BIN    := $(VENV)/bin
 ROOT_FLAG := $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
 
 .PHONY: lab lab-reference update test test-pythons setup setup-test browser hub-setup outputs \
-  student student-copies site bench bench-hub evidence paths lock clean
+  student student-copies site answer-key slides cheat-sheet room bench bench-hub evidence paths lock clean
 
 # The server is rooted at the repository (helpers/, data/, docs/ are in its file browser) and
 # its default URL is the lesson, so the URL it prints (/lab/tree/...?token=...) opens lesson 00
@@ -113,6 +113,12 @@ student-copies: setup
 # Anyone: a static website of the whole series (outputs, figures, navigation) in site/.
 site: setup
 	$(BIN)/python scripts/build_site.py site
+
+# Instructors: which exercises each learner's checks passed (scripts/room.py), read from the
+# learners' folders under ROOM (a hub's /home, or collected copies); LESSON=NN narrows it.
+ROOM ?= /home
+room:
+	@$(PYTHON) scripts/room.py "$(ROOM)" $(if $(LESSON),--lesson "$(LESSON)")
 
 # Authors: speed and memory benchmarks, printed as a table.
 bench: setup
