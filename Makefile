@@ -114,6 +114,11 @@ student-copies: setup
 site: setup
 	$(BIN)/python scripts/build_site.py site
 
+# Instructors: the one-page cheat sheet, build/cheat-sheet/cheat_sheet.html and a printable
+# PDF (Chromium's print-to-PDF through Playwright; scripts/cheat_sheet.py computes every number).
+cheat-sheet: setup-test browser
+	$(BIN)/python scripts/cheat_sheet.py build/cheat-sheet
+
 # Instructors: which exercises each learner's checks passed (scripts/room.py), read from the
 # learners' folders under ROOM (a hub's /home, or collected copies); LESSON=NN narrows it.
 ROOM ?= /home
