@@ -27,6 +27,7 @@ a non-empty folder without one is refused). Not for: the answer key (``make site
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 from pathlib import Path
@@ -47,6 +48,7 @@ TEMPLATE = ROOT / "scripts" / "slides_template"
 PREFIX = "reveal.js"  # the folder beside the decks that holds reveal.js
 #: what of reveal.js a deck loads: the script, its styles and themes (with their fonts), notes
 REVEAL_PARTS = ("dist", "plugin/notes")
+LESSON_LINK = re.compile(r'href="(\d\d_[\w]+)\.ipynb(#[^"]*)?"')
 LONGEST = 18  # lines of one output shown on a slide; the lesson has the rest
 
 
@@ -137,10 +139,14 @@ def build(out: Path, lessons: list[Path] = LESSONS) -> list[Path]:
         reveal_transition="none",
     )
     rendered = {}
+    up = Path(os.path.relpath(ROOT, out.resolve())).as_posix()  # the checkout, from the decks
     for path in lessons:  # render everything before touching the folder
         deck = slide_notebook(json.loads(path.read_text(encoding="utf-8")))
         node = nbformat.reads(json.dumps(deck), as_version=4)
         body, _ = exporter.from_notebook_node(node, resources={"metadata": {"name": title(path)}})
+        # links to another lesson open its deck; links into the checkout still reach it
+        body = LESSON_LINK.sub(lambda m: f'href="{m.group(1)}.slides.html{m.group(2) or ""}"', body)
+        body = body.replace('href="../', f'href="{up}/')
         rendered[f"{path.stem}.slides.html"] = body
     items = "".join(f'<li><a href="{p.stem}.slides.html">{title(p)}</a></li>' for p in lessons)
     index = (
