@@ -201,7 +201,8 @@ def answer_key(lessons: list[Path]) -> dict:
                 number += 1
                 cells.append(markdown(f"### Exercise {path.name[:2]}.{number}"))
                 if asked is not None:
-                    cells.append(markdown(cell_source(asked).replace("\n#", "\n####")))
+                    text = re.sub(r"^#{1,4} ", "#### ", cell_source(asked), flags=re.M)
+                    cells.append(markdown(text))  # its headings under the exercise's
                     asked = None
                 cells.append(dict(cell, metadata={}))
         if number == 0:
