@@ -52,6 +52,7 @@ def learner_folders(top: Path) -> dict[str, Path]:
     (a hub user's home, a collected copy's folder), or ``top``'s own name if it is one."""
     if not top.is_dir():
         raise RoomError(f"{top} is not a folder (give a hub's /home, or collected copies)")
+    top = top.resolve()
     if (top / MARKER).is_file():
         return {top.parent.name if top.name == "student" else top.name: top}
     found: dict[str, Path] = {}

@@ -61,6 +61,13 @@ def test_checks_record_outcomes_beside_the_learner_copy_and_room_shows_them(tmp_
     assert rows["ana"][0] == "✓" and rows["bob"][0] == "✗" and rows["cy"][0] == "·"
     assert rows["ana"][-1] == f"1/{len(ids)}" and rows["cy"][-1] == f"0/{len(ids)}"
     assert "3 learner(s)" in done.stdout and "1/3" in rows["passed"]
+    alone = subprocess.run(  # one learner folder, named relatively: named by its parent
+        [sys.executable, str(ROOT / "scripts" / "room.py"), "student"],
+        cwd=ana.parent,
+        capture_output=True,
+        text=True,
+    )
+    assert "\non-the-wire " in alone.stdout and "1 learner(s)" in alone.stdout
 
 
 def test_no_record_outside_a_learner_folder(tmp_path, monkeypatch):
