@@ -13,7 +13,7 @@ BIN    := $(VENV)/bin
 ROOT_FLAG := $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
 
 .PHONY: lab lab-reference update test test-pythons setup setup-test browser hub-setup outputs \
-  student student-copies site bench bench-hub evidence paths lock clean
+  student student-copies site slides slides-setup cheat-sheet room bench bench-hub evidence paths lock clean
 
 # The server is rooted at the repository (helpers/, data/, docs/ are in its file browser) and
 # its default URL is the lesson, so the URL it prints (/lab/tree/...?token=...) opens lesson 00
@@ -36,7 +36,7 @@ lab-reference: setup
 update: setup
 	$(BIN)/python scripts/update.py
 
-test: setup-test browser hub-setup
+test: setup-test browser hub-setup slides-setup
 	$(BIN)/python -m pytest
 
 # The suite on every other Python 3.11+ found on this machine (python3.12, python3.13 on PATH,
@@ -102,9 +102,10 @@ outputs: setup
 
 # The learner copies in student/ (solutions removed, exercises blank; not tracked by git: made
 # here on the first `make lab`, refreshed by `make update`). A copy a learner changed is kept
-# and named, with exit 0, unless FORCE=1 (then a backup is kept first).
+# and named, with exit 0, unless FORCE=1 (then a backup is kept first). RESET=NN gives a fresh
+# copy of lesson NN only, after saving the learner's in student/backup/ (it says where).
 student: setup
-	$(BIN)/python scripts/make_student.py $(if $(FORCE),--force)
+	@$(BIN)/python scripts/make_student.py $(if $(FORCE),--force) $(if $(RESET),--reset "$(RESET)")
 
 student-copies: setup
 	@$(BIN)/python scripts/make_student.py --quiet
@@ -112,6 +113,30 @@ student-copies: setup
 # Anyone: a static website of the whole series (outputs, figures, navigation) in site/.
 site: setup
 	$(BIN)/python scripts/build_site.py site
+
+# Instructors: the one-page cheat sheet, build/cheat-sheet/cheat_sheet.html and a printable
+# PDF (Chromium's print-to-PDF through Playwright; scripts/cheat_sheet.py computes every number).
+cheat-sheet: setup-test browser
+	$(BIN)/python scripts/cheat_sheet.py build/cheat-sheet
+
+# Instructors: which exercises each learner's checks passed (scripts/room.py), read from the
+# learners' folders under ROOM (a hub's /home, or collected copies); LESSON=NN narrows it.
+ROOM ?= /home
+room:
+	@$(PYTHON) scripts/room.py "$(ROOM)" $(if $(LESSON),--lesson "$(LESSON)")
+
+# Instructors: one reveal.js deck per lesson in build/slides/ (prose and key outputs, no
+# solutions; scripts/build_slides.py), opening offline: reveal.js comes from npm, pinned by
+# slides/package-lock.json, installed into slides/node_modules (nothing global). LESSON=NN: one.
+slides: setup slides-setup
+	$(BIN)/python scripts/build_slides.py build/slides $(if $(LESSON),--lesson "$(LESSON)")
+
+slides-setup: slides/node_modules/.installed
+
+slides/node_modules/.installed: slides/package.json slides/package-lock.json
+	@if command -v npm >/dev/null; then \
+	  cd slides && npm ci --no-audit --no-fund --loglevel=error && touch node_modules/.installed; \
+	else echo "npm not found: make slides needs Node.js 18+ and npm (the slide test is skipped)"; fi
 
 # Authors: speed and memory benchmarks, printed as a table.
 bench: setup
@@ -147,4 +172,4 @@ lock:
 	rm -rf .lock-venv
 
 clean:
-	rm -rf $(VENV) test-artifacts hub/node_modules
+	rm -rf $(VENV) test-artifacts hub/node_modules slides/node_modules

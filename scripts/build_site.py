@@ -14,6 +14,11 @@ with it in the notebook (matched by the image itself, so order does not matter);
 without one stops the build with the lesson and cell named, so nbconvert's placeholder ("No
 description has been provided for this image") never reaches a page.
 
+``answers.html`` is the answer key an instructor projects or prints: for every lesson, each
+exercise's cell from the reference notebook, its reference solution between the ``### BEGIN
+SOLUTION`` / ``### END SOLUTION`` lines and the check's stored output, under the text that asks
+for it, with a link to the lesson's page. It is made from the same notebooks in the same build.
+
 It never deletes what it did not write: the output folder gets a manifest of the files the
 build wrote (with their sha256). A rebuild replaces exactly those files, leaves any other file
 alone, and refuses (exit 2) to use a non-empty folder without a manifest, or to overwrite a
@@ -163,6 +168,55 @@ def nav(i: int) -> str:
     return f'<nav class="otw-nav">{"".join(parts)}</nav>'
 
 
+ANSWERS = "answers.html"
+
+
+def answer_key(lessons: list[Path]) -> dict:
+    """One notebook of every exercise, lesson by lesson: the text asking for it (the markdown
+    cell above), then the exercise cell with its solution and stored output. Reads only."""
+    import sys
+
+    sys.path.insert(0, str(ROOT))
+    from course.exercises.solutions import SOLUTION, cell_source
+
+    def markdown(text: str) -> dict:
+        return {"cell_type": "markdown", "metadata": {}, "source": text}
+
+    cells = [
+        markdown(
+            "# On the Wire: answer key\n\nEvery exercise with its reference solution (between "
+            "the `### BEGIN SOLUTION` and `### END SOLUTION` lines) and what its check printed "
+            "in the reference run. Other answers can be just as right: the check decides. "
+            'A learner sees one with `show_solution("05.2")`.'
+        )
+    ]
+    for path in lessons:
+        nb = json.loads(path.read_text(encoding="utf-8"))
+        cells.append(markdown(f"## [{title(path)}]({path.stem}.html)"))
+        asked, number = None, 0
+        for cell in nb["cells"]:
+            if cell["cell_type"] == "markdown":
+                asked = cell
+            elif cell["cell_type"] == "code" and SOLUTION.search(cell_source(cell)):
+                number += 1
+                cells.append(markdown(f"### Exercise {path.name[:2]}.{number}"))
+                if asked is not None:
+                    text = re.sub(r"^#{1,4} ", "#### ", cell_source(asked), flags=re.M)
+                    cells.append(markdown(text))  # its headings under the exercise's
+                    asked = None
+                cells.append(dict(cell, metadata={}))
+        if number == 0:
+            cells.append(markdown("No exercises in this lesson."))
+    for number, cell in enumerate(cells):
+        cell["id"] = f"answer-key-{number}"
+    return {
+        "cells": cells,
+        "metadata": json.loads(lessons[0].read_text(encoding="utf-8"))["metadata"],
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+
+
 def build(out: Path) -> list[Path]:
     from nbconvert import HTMLExporter
     from nbconvert.preprocessors import TagRemovePreprocessor
@@ -185,6 +239,18 @@ def build(out: Path) -> list[Path]:
         body = re.sub(r"(<body[^>]*>)", r"\1" + nav(i), body, count=1)
         body = body.replace("</body>", nav(i) + "</body>", 1)
         rendered[f"{path.stem}.html"] = body
+    import nbformat
+
+    key = nbformat.reads(json.dumps(answer_key(LESSONS)), as_version=4)
+    body, _ = exporter.from_notebook_node(key, resources={"metadata": {"name": "Answer key"}})
+    alts = {}
+    for path in LESSONS:
+        alts.update(figure_alts(path))
+    body = with_alt_text(body, alts, ANSWERS)
+    body = body.replace("<body", STYLE + "<body", 1)
+    top = '<nav class="otw-nav"><a href="index.html">On the Wire: all lessons</a></nav>'
+    body = re.sub(r"(<body[^>]*>)", r"\1" + top, body, count=1)
+    rendered[ANSWERS] = body
     items = "".join(
         f'<li><a href="{p.stem}.html">{html.escape(title(p))}</a></li>' for p in LESSONS
     )
@@ -194,6 +260,8 @@ def build(out: Path) -> list[Path]:
         "margin:2em auto'><h1>On the Wire</h1><p>How an LLM agent talks to a model, byte by "
         "byte. These pages show each lesson with the outputs of a clean run; to run and change "
         f"them, clone the repository and use <code>make lab</code>.</p><ol start='0'>{items}</ol>"
+        f"<p>For instructors: <a href='{ANSWERS}'>the answer key</a> (every exercise with its "
+        "reference solution, to project or print).</p>"
         "</body></html>"
     )
     folder.clear_previous()

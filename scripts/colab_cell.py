@@ -10,8 +10,15 @@ path, and changes to its ``notebooks/`` folder, so
 ``import helpers`` and the lessons' ``../data/...`` paths work as in a checkout. Anywhere else
 it does nothing and prints nothing, so stored outputs and nbval are unaffected.
 
+A learner reads one line of it: its first line is a Colab form title (``# @title ...
+{ display-mode: "form" }``), and the cell is stored as a form (``cellView: form``), so Colab
+shows that title and hides the code; JupyterLab and Notebook hide its code too
+(``jupyter.source_hidden``), showing a collapsed input a click opens. The code stays in the
+cell, whole, for whoever wants to read what it runs (nothing is fetched and executed blind).
+
 This script writes the cell (tagged ``colab-setup``) as the first code cell of each lesson, or
-refreshes it; ``--check`` only reports lessons whose cell is missing or differs (exit 1).
+refreshes it (its source and those display settings); ``--check`` only reports lessons whose
+cell is missing or differs (exit 1).
 Forks: change ``REPOSITORY`` and run it (the README badges name the repository too).
 """
 
@@ -25,8 +32,13 @@ ROOT = Path(__file__).resolve().parents[1]
 REPOSITORY = "https://github.com/on-the-wire/on-the-wire"
 TAG = "colab-setup"
 
+TITLE = "# @title Colab only: set up the series (does nothing elsewhere)"
+#: How the cell is shown: a form in Colab (the title, code hidden), input collapsed in Jupyter.
+METADATA = {"cellView": "form", "jupyter": {"source_hidden": True}, "tags": [TAG]}
+
 SOURCE = f'''\
-# On Colab only: fetch the series, install it, and work in its notebooks/ folder.
+{TITLE} {{ display-mode: "form" }}
+# On Colab: clone the series, install it, and work in its notebooks/ folder.
 import sys
 
 if "google.colab" in sys.modules:
@@ -49,7 +61,7 @@ def cell() -> dict:
         "cell_type": "code",
         "execution_count": None,
         "id": TAG,
-        "metadata": {"tags": [TAG]},
+        "metadata": json.loads(json.dumps(METADATA)),
         "outputs": [],
         "source": SOURCE.splitlines(keepends=True),
     }
@@ -66,9 +78,19 @@ def first_code_cell(nb: dict) -> tuple[int, dict | None]:
     return len(nb["cells"]), None
 
 
+def _shown_as_form(c: dict) -> bool:
+    metadata = c.get("metadata", {})
+    return all(metadata.get(key) == value for key, value in METADATA.items() if key != "tags")
+
+
 def is_current(nb: dict) -> bool:
     _, c = first_code_cell(nb)
-    return c is not None and TAG in c.get("metadata", {}).get("tags", []) and _source(c) == SOURCE
+    return (
+        c is not None
+        and TAG in c.get("metadata", {}).get("tags", [])
+        and _source(c) == SOURCE
+        and _shown_as_form(c)
+    )
 
 
 def add(nb: dict) -> dict:
@@ -76,6 +98,7 @@ def add(nb: dict) -> dict:
     index, c = first_code_cell(nb)
     if c is not None and TAG in c.get("metadata", {}).get("tags", []):
         c["source"] = SOURCE.splitlines(keepends=True)
+        c["metadata"].update({k: v for k, v in METADATA.items() if k != "tags"})
     else:
         nb["cells"].insert(index, cell())
     return nb

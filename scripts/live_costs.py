@@ -26,6 +26,30 @@ README = ROOT / "README.md"
 START, END = "<!-- live-costs:start -->\n", "\n<!-- live-costs:end -->"
 FORMATS = ["anthropic", "openai-chat", "openai-responses", "gemini"]  # lesson 11's default first
 
+#: Dated facts about a default model that change what a run costs or whether it runs, each with
+#: its public source and the date it was read. Printed under the table for the models in it.
+MODEL_NOTES = {
+    "gpt-4o-mini": (
+        "`gpt-4o-mini` (its snapshot `gpt-4o-mini-2024-07-18`) **shuts down on 2027-01-14**; "
+        "OpenAI names `gpt-6-luna` as its replacement. Source: OpenAI's deprecations page "
+        "(https://developers.openai.com/api/docs/deprecations; the shutdown was announced "
+        '2026-10-14), as quoted on 2026-10-15 (dev.to/importstatic, "Every OpenAI model '
+        'shutdown date until January 2027") and checked against the `shutdown_date` that '
+        '`GET /v1/models` returned on 2026-10-27 (dev.to/max_bob, "OpenAI API deprecations '
+        '2026-2027"). After that date the `openai-chat` and `openai-responses` rows fail '
+        "live until `default_model` names another model."
+    ),
+    "gemini-3.8-flash": (
+        "`gemini-3.8-flash`'s price here is **introductory, until 2026-12-31**: \"$0.75 "
+        "through December 31, 2026\" per million input tokens on Google's pricing page "
+        "(https://ai.google.dev/gemini-api/docs/pricing, as transcribed on 2026-10-07 in "
+        "api-evangelist/deepmind `plans/deepmind-plans-pricing.yml`); from 2027-01-01 it is "
+        "$1.50 input and $7.50 output per million (BerriAI/litellm discussion #39357, "
+        '"Gemini 3.8 Flash is now live on LiteLLM", read 2026-12-07), twice these '
+        "rates, so the `gemini` run costs about twice as much."
+    ),
+}
+
 
 def rows() -> list[dict]:
     """One row per wire format: key, model, requests, tokens and the price of one run."""
@@ -67,7 +91,8 @@ def table() -> str:
         "| output tokens | one run |",
         "|---|---|---|---:|---:|---:|---:|",
     ]
-    for r in rows():
+    rows_ = rows()
+    for r in rows_:
         inp, out = ("≈ " if r[f"{part} estimate"] else "" for part in ("input", "output"))
         lines.append(
             f"| `{r['format']}` | `{r['key']}` | `{r['model']}` | {r['requests']} "
@@ -81,7 +106,12 @@ def table() -> str:
         "verified: `python -m helpers count` says by how much). A real model may take more or "
         "fewer turns. Computed by `python scripts/live_costs.py`, checked by the tests."
     )
-    return "\n".join(lines + textwrap.wrap(caption, width=96, break_on_hyphens=False))
+    notes = [MODEL_NOTES[m] for m in dict.fromkeys(r["model"] for r in rows_) if m in MODEL_NOTES]
+    dated = []
+    for note in notes:
+        wrapped = textwrap.wrap(note, width=94, break_on_hyphens=False, break_long_words=False)
+        dated += ["", "- " + wrapped[0], *("  " + line for line in wrapped[1:])]
+    return "\n".join(lines + textwrap.wrap(caption, width=96, break_on_hyphens=False) + dated)
 
 
 def write(text: str) -> bool:

@@ -22,10 +22,9 @@ BADGE = "https://colab.research.google.com/assets/colab-badge.svg"
 
 
 def colab_url(lesson: Path) -> str:
+    """Where a badge opens a lesson: its learner copy (exercises blank), tracked in learner/."""
     repository = colab_cell.REPOSITORY.removeprefix("https://github.com/")
-    return (
-        f"https://colab.research.google.com/github/{repository}/blob/main/notebooks/{lesson.name}"
-    )
+    return f"https://colab.research.google.com/github/{repository}/blob/main/learner/{lesson.name}"
 
 
 def test_every_lesson_and_student_copy_starts_with_the_current_set_up_cell():
@@ -75,3 +74,38 @@ def test_the_repository_is_named_the_same_everywhere():
     assert project["urls"]["Source"] == colab_cell.REPOSITORY
     hosting = (ROOT / "docs" / "hosting.md").read_text(encoding="utf-8")
     assert f"git clone {colab_cell.REPOSITORY} " in hosting
+
+
+def test_the_set_up_cell_reads_as_one_line_in_colab_and_jupyter():
+    first, *rest = colab_cell.SOURCE.splitlines()
+    assert first.startswith("# @title ") and first.endswith('{ display-mode: "form" }')
+    assert len(first) <= 100 and rest  # one line shown; the code is there, hidden
+    assert colab_cell.METADATA["cellView"] == "form"  # Colab: the title, code hidden
+    assert colab_cell.METADATA["jupyter"] == {"source_hidden": True}  # JupyterLab: collapsed
+    nb = {"cells": [colab_cell.cell()]}
+    assert colab_cell.is_current(nb)
+    nb["cells"][0]["metadata"].pop("cellView")  # an old cell, shown whole: refreshed
+    assert not colab_cell.is_current(nb) and colab_cell.is_current(colab_cell.add(nb))
+
+
+def test_the_tracked_learner_copies_are_the_lessons_with_exercises_blank():
+    """learner/ is what the Colab badges and the Binder link open: in sync with notebooks/."""
+    stale = make_student.learner_stale()
+    assert stale == [], f"run: {make_student.LEARNER_COMMAND}"
+    for lesson in LESSONS:
+        copy = json.loads((make_student.LEARNER / lesson.name).read_text(encoding="utf-8"))
+        code = "".join("".join(c["source"]) for c in copy["cells"] if c["cell_type"] == "code")
+        assert "BEGIN SOLUTION" not in code, lesson.name
+
+
+def test_the_binder_link_opens_the_learner_copies_and_the_readme_says_which_route_shows_solutions():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    repository = colab_cell.REPOSITORY.removeprefix("https://github.com/")
+    binder = (
+        f"https://mybinder.org/v2/gh/{repository}/main?urlpath=lab/tree/learner/00_start_here.ipynb"
+    )
+    assert binder in readme
+    assert binder in (ROOT / "docs" / "hosting.md").read_text(encoding="utf-8")
+    section = readme.split("## Which copy each route opens", 1)[1].split("\n## ", 1)[0]
+    for route in ("make lab", "Colab", "Binder", "JupyterHub", "make lab-reference", "make site"):
+        assert route in section, route

@@ -237,3 +237,20 @@ def test_the_readme_live_costs_are_the_computed_ones():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     stored = readme.split(live_costs.START)[1].split(live_costs.END)[0]
     assert stored == live_costs.table(), "run: python scripts/live_costs.py --write"
+
+
+def test_the_live_costs_say_when_a_default_model_shuts_down_or_its_price_changes():
+    """Issue 36, item 9: a dated note, with its source, under the table for such a model."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import live_costs
+
+    from helpers.models import default_model
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    stored = readme.split(live_costs.START)[1].split(live_costs.END)[0]
+    dated = {"gpt-4o-mini": "shuts down on 2027-01-14", "gemini-3.8-flash": "until 2026-12-31"}
+    for provider in ("openai", "gemini"):
+        model = default_model(provider)
+        if model in dated:
+            assert dated[model] in " ".join(stored.split()), model
+            assert "https://" in live_costs.MODEL_NOTES[model]  # a public source, dated

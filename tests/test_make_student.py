@@ -160,3 +160,43 @@ def test_quiet_prints_nothing_when_nothing_changed(folders, monkeypatch, capsys)
     assert make_student.main(["--quiet"]) == 0
     assert "2 learner notebook(s) written" in capsys.readouterr().out  # the first run says so
     assert make_student.main(["--quiet"]) == 0 and capsys.readouterr().out == ""
+
+
+def test_reset_gives_one_fresh_copy_after_saving_the_learners_and_says_where(
+    folders, monkeypatch, capsys
+):
+    lessons, student = folders
+    _write(folders)
+    mine = (student / "00_a.ipynb").read_text().replace("answer = ...", "answer = 41")
+    (student / "00_a.ipynb").write_text(mine)
+    other = (student / "01_b.ipynb").read_text().replace("answer = ...", "answer = 7")
+    (student / "01_b.ipynb").write_text(other)
+    monkeypatch.setattr(make_student, "STUDENT", student)
+    monkeypatch.setattr(make_student, "LESSONS", lessons)
+    assert make_student.main(["--reset", "0"]) == 0  # "0", "00": the same lesson
+    out = capsys.readouterr().out
+    saved = list((student / "backup").glob("00_a-*.ipynb"))
+    assert len(saved) == 1 and saved[0].read_text() == mine  # the learner's work, byte for byte
+    assert f"backup/{saved[0].name}" in out  # and the command says where it is
+    assert (student / "00_a.ipynb").read_text() == make_student.expected_copies(lessons)[
+        "00_a.ipynb"
+    ]
+    assert (student / "01_b.ipynb").read_text() == other  # no other lesson touched
+    assert make_student.main(["--reset", "00"]) == 0  # again: a second backup, none lost
+    assert len(list((student / "backup").glob("00_a-*.ipynb"))) == 2
+    assert make_student.main([]) == 0  # afterwards the fresh copy counts as ours, 01 as theirs
+    assert "01_b.ipynb has changes" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("bad", ["99", "abc", "", "5.2", "-1"])
+def test_reset_of_no_lesson_is_a_clear_error_and_touches_nothing(bad, folders, monkeypatch, capsys):
+    lessons, student = folders
+    _write(folders)
+    before = {p.name: p.read_bytes() for p in student.iterdir()}
+    monkeypatch.setattr(make_student, "STUDENT", student)
+    monkeypatch.setattr(make_student, "LESSONS", lessons)
+    assert make_student.main(["--reset", bad]) == 2
+    err = capsys.readouterr().err
+    assert f"RESET={bad!r} is not a lesson" in err and "00, 01" in err
+    assert "Traceback" not in err
+    assert {p.name: p.read_bytes() for p in student.iterdir()} == before

@@ -117,3 +117,30 @@ def test_an_edited_page_is_not_overwritten(tmp_path, one_lesson):
     with pytest.raises(build_site.SiteError, match="index.html changed since the last build"):
         build_site.build(site)
     assert (site / "index.html").read_text() == "my annotated index"
+
+
+def test_the_answer_key_page_has_every_exercise_with_its_solution_and_check(built):
+    from course.exercises.solutions import exercise_cells
+
+    folder, pages = built
+    assert folder / build_site.ANSWERS in pages
+    key = (folder / build_site.ANSWERS).read_text(encoding="utf-8")
+    text = html.unescape(re.sub(r"<[^>]+>", "", key))  # highlighted code, as a reader sees it
+    total = 0
+    for lesson in build_site.LESSONS:
+        cells = exercise_cells(json.loads(lesson.read_text(encoding="utf-8")))
+        assert f'href="{lesson.stem}.html"' in key, lesson.name
+        for number, cell in enumerate(cells, 1):
+            assert f"Exercise {lesson.name[:2]}.{number}" in text
+            code = build_site_solution_lines(cell)
+            assert all(line in text for line in code), (lesson.name, number)
+            total += 1
+    assert total > 20 and text.count("BEGIN SOLUTION") >= total
+    assert text.count("✓") >= total  # every check's stored confirmation is on the page
+    assert f"href='{build_site.ANSWERS}'" in (folder / "index.html").read_text(encoding="utf-8")
+
+
+def build_site_solution_lines(cell: dict) -> list[str]:
+    from course.exercises.solutions import solution_code
+
+    return [line.strip() for line in solution_code(cell).splitlines() if line.strip()]

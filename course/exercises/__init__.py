@@ -20,6 +20,12 @@ any correct spelling passes: ``4.8``, ``Decimal("4.80")`` or ``"$4.80"`` for dol
 spelling of a field a provider accepts, any of several answers when there is a tie.
 
 The expected values are computed from the lesson's data when the check runs, never typed in.
+
+In a learner folder (one ``scripts/make_student.py`` wrote: it holds ``.make_student.json``),
+each check also records its outcome beside the learner's copy, in ``.checks/NN.json`` (lesson
+NN): per exercise, the last outcome (pass, fail, blank), how many checks ran and when. Never the
+answer; never anywhere else (not in ``notebooks/``). ``scripts/room.py`` reads these files to
+show an instructor the room.
 """
 
 from __future__ import annotations
@@ -86,6 +92,8 @@ class Result:
     def __post_init__(self) -> None:
         if self.ok and self.exercise is not None:  # solved: a later experiment starts fresh
             _WRONG_TRIES.pop(self.exercise.id, None)
+        if self.exercise is not None:
+            _record(self)
 
     def __bool__(self) -> bool:
         return self.ok
@@ -99,6 +107,39 @@ class Result:
             f'<div style="border-left:4px solid {colour};padding:4px 8px">'
             f"{icon} {escape(self.message)}</div>"
         )
+
+
+RECORDS = ".checks"  # the folder of outcome records, beside the learner's copies
+
+
+def _record(result: Result) -> None:
+    """Note a check's outcome in ``.checks/NN.json`` of a learner folder (see the module's
+    docstring); does nothing elsewhere, and never lets a failed write disturb the check."""
+    import json
+    import os
+    import time
+    from pathlib import Path
+
+    here = Path.cwd()
+    if not (here / ".make_student.json").is_file():
+        return
+    lesson = result.exercise.id.split(".")[0]
+    path = here / RECORDS / f"{lesson}.json"
+    state = "pass" if result.ok else "blank" if "is not answered yet" in result.message else "fail"
+    try:
+        records = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+        entry = records.setdefault(result.exercise.id, {"checks": 0})
+        entry.update(
+            last=state,
+            checks=entry.get("checks", 0) + 1,
+            at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        )
+        path.parent.mkdir(exist_ok=True)
+        temporary = path.with_suffix(f".{os.getpid()}.tmp")
+        temporary.write_text(json.dumps(records, indent=1, sort_keys=True), encoding="utf-8")
+        os.replace(temporary, path)  # a reader never sees half a file
+    except (OSError, ValueError, AttributeError):
+        pass  # a record is a convenience for the instructor; the check itself must not fail
 
 
 def not_answered(answer: Any) -> bool:
