@@ -38,7 +38,7 @@ METADATA = {"cellView": "form", "jupyter": {"source_hidden": True}, "tags": [TAG
 
 SOURCE = f'''\
 {TITLE} {{ display-mode: "form" }}
-# On Colab: clone the series, install it, and work in its notebooks/ folder.
+# On Colab: clone the series, install it, and work in learner/ (the blank copies).
 import sys
 
 if "google.colab" in sys.modules:
@@ -53,7 +53,7 @@ if "google.colab" in sys.modules:
         # the package and the SDKs, pinned, leaving Colab's own pinned packages where they are
         subprocess.run([sys.executable, "scripts/colab_install.py"], cwd=HOME, check=True)
     sys.path.insert(0, HOME)
-    os.chdir(os.path.join(HOME, "notebooks"))'''
+    os.chdir(os.path.join(HOME, "learner"))'''
 
 
 def cell() -> dict:

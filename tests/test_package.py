@@ -371,7 +371,7 @@ def test_the_colab_cell_sets_up_the_series_in_a_simulated_colab(installed, tmp_p
     done = _run([str(python), "-c", script], cwd=content, env={**env, "PIP_CACHE_DIR": cache})
     result = json.loads(done.stdout.splitlines()[-1])
     assert done.stdout.startswith("Setting up On the Wire")
-    assert result["cwd"] == str(home / "notebooks")
+    assert result["cwd"] == str(home / "learner")  # the blank copies the badges open
     assert result["helpers"] == str(home / "helpers" / "__init__.py")
     assert result["data"] == str(home / "data")
     assert result["tools"] == [9, 9] and result["tokens"] == [24912, 2375]
