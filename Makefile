@@ -99,6 +99,7 @@ outputs: setup
 	$(BIN)/python scripts/run_notebooks.py
 	$(BIN)/python scripts/lesson_times.py --write
 	$(BIN)/python scripts/live_costs.py --write
+	$(BIN)/python scripts/make_student.py --learner
 
 # The learner copies in student/ (solutions removed, exercises blank; not tracked by git: made
 # here on the first `make lab`, refreshed by `make update`). A copy a learner changed is kept
