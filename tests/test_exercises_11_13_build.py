@@ -549,3 +549,64 @@ def test_11_1_the_third_hint_is_an_example_of_the_failing_case():
     for _ in range(3):
         result = ex11.check_dispatch(errors_as_plain_text)  # a raising tool: the exercise's own
     assert "if lookup('B') raises" in result.message, result.message
+
+
+# ---- the fourth walk (issue 33): the latest compaction, losses in the learner's order ----------
+
+
+def test_12_1_a_search_that_never_tries_the_latest_compaction_is_refused(baseline):
+    def fit_budget(scenario, budget):  # the walk's code, as reported
+        cached = replace(scenario, caching=True)
+        trimmed = replace(cached, tools=min(cached.tools, 9))
+        designs = [scenario, cached, trimmed] + [
+            replace(trimmed, compact_at=k, keep_last=4) for k in range(scenario.requests - 2, 0, -1)
+        ]
+        for d in designs:
+            if cost_scenario(d).per_ticket <= budget:
+                return d
+        raise ValueError("nothing fits")
+
+    _refused(
+        ex12.check_fit_budget(fit_budget, baseline),
+        "(a long ticket whose latest compaction fits)",
+        "compacts at requests[12], and a later compaction fits too",
+    )
+
+
+def test_12_1_compacting_before_the_extras_go_is_refused_and_equal_losses_pass(baseline):
+    def compacts_every_tool(scenario, budget):  # compaction tried with the extras still sent
+        cached = replace(scenario, caching=True)
+        designs = [scenario, cached, replace(cached, tools=min(scenario.tools, 9))]
+        for tools in (scenario.tools, min(scenario.tools, 9)):
+            designs += [
+                replace(cached, tools=tools, compact_at=k, keep_last=4)
+                for k in range(scenario.requests - 1, 0, -1)
+            ]
+        found = next((d for d in designs if cost_scenario(d).per_ticket <= budget), None)
+        if found is None:
+            raise ValueError("nothing fits")
+        return found
+
+    _refused(
+        ex12.check_fit_budget(compacts_every_tool, baseline),
+        "(a long ticket whose latest compaction fits)",
+        "still sends 14 tools: the catalogue's extras go before any of the history",
+    )
+
+    def trims_before_caching(scenario, budget):
+        """Right, in another order of equal losses: the extras dropped with the cache as the
+        ticket has it, then with the cache on (the cache loses nothing either way)."""
+        nine = min(scenario.tools, 9)
+        cached = replace(scenario, caching=True)
+        designs = [scenario, cached, replace(scenario, tools=nine), replace(cached, tools=nine)]
+        designs += [
+            replace(cached, tools=nine, compact_at=k, keep_last=4)
+            for k in reversed(range(1, scenario.requests))
+        ]
+        for design in designs:
+            if cost_scenario(design).per_ticket <= budget:
+                return design
+        raise ValueError(f"no design within ${budget}")
+
+    exercises.reset()
+    assert ex12.check_fit_budget(trims_before_caching, baseline)
