@@ -610,3 +610,53 @@ def test_12_1_compacting_before_the_extras_go_is_refused_and_equal_losses_pass(b
 
     exercises.reset()
     assert ex12.check_fit_budget(trims_before_caching, baseline)
+
+
+def test_11_1_a_generic_text_for_a_missing_tool_is_refused_for_the_rule_the_task_states():
+    def unknown_tool(reply, tools):  # the walk's right-looking answer: flagged, names nothing
+        out = []
+        for call in reply.tool_calls:
+            if call.name not in tools:
+                out.append(tool_result(call.id, "unknown tool", is_error=True))
+                continue
+            try:
+                out.append(tool_result(call.id, tools[call.name](**call.arguments)))
+            except Exception as exc:  # noqa: BLE001
+                out.append(tool_result(call.id, f"{type(exc).__name__}: {exc}", is_error=True))
+        return out
+
+    _refused(
+        ex11.check_dispatch(unknown_tool),
+        "(a call to a tool the request declares and your table has no function for)",
+        "does not name the tool the program could not run",
+    )
+    task = _lesson_cell("11_the_agent_loop", "4f15dbab")  # the task states that rule
+    assert "the name of a tool\nthe program has no function for" in task, task
+
+
+def test_11_1_arguments_passed_positionally_are_told_what_the_result_said():
+    def positional(reply, tools):
+        out = []
+        for call in reply.tool_calls:
+            try:
+                out.append(tool_result(call.id, tools[call.name](call.arguments)))
+            except Exception as exc:  # noqa: BLE001
+                out.append(tool_result(call.id, f"{type(exc).__name__}: {exc}", is_error=True))
+        return out
+
+    _refused(
+        ex11.check_dispatch(positional),
+        "(one text block and one call)",
+        "flagged as an error, and the tool works when given the call's arguments as keyword "
+        "arguments: your result says",
+    )
+    assert "TypeError" in ex11.check_dispatch(positional).message
+
+
+def _lesson_cell(lesson: str, cell_id: str) -> str:
+    import json
+    from pathlib import Path
+
+    notebook = Path(__file__).parent.parent / "notebooks" / f"{lesson}.ipynb"
+    cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+    return next("".join(c["source"]) for c in cells if c.get("id") == cell_id)
