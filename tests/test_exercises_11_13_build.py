@@ -671,6 +671,24 @@ def test_12_1_compacting_before_the_extras_go_is_refused_and_equal_losses_pass(b
     exercises.reset()
     assert ex12.check_fit_budget(trims_before_caching, baseline)
 
+    def extras_first_at_each_compaction(scenario, budget):  # the self-walk's second try
+        cached = replace(scenario, caching=True)
+        designs = [scenario, cached, replace(cached, tools=min(scenario.tools, 9))]
+        for k in range(scenario.requests - 1, 0, -1):
+            designs.append(replace(cached, compact_at=k, keep_last=4))
+            designs.append(replace(cached, tools=min(scenario.tools, 9), compact_at=k, keep_last=4))
+        for design in designs:
+            if cost_scenario(design).per_ticket <= budget:
+                return design
+        raise ValueError("nothing fits")
+
+    exercises.reset()
+    _refused(
+        ex12.check_fit_budget(extras_first_at_each_compaction, baseline),
+        "(a ticket of eight requests with every tool and very big results)",
+        "still sends 14 tools: the catalogue's extras go before any of the history",
+    )
+
 
 def test_11_1_a_generic_text_for_a_missing_tool_is_refused_for_the_rule_the_task_states():
     def unknown_tool(reply, tools):  # the walk's right-looking answer: flagged, names nothing
