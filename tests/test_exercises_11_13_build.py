@@ -2,7 +2,7 @@
 implementations, naming the hidden case and why, and accepts right ones written differently.
 
 11.1 ``answer_calls`` (the dispatch step), 12.1 ``fit_budget`` (a design within a budget, a
-ValueError when none fits), 13.1 ``audit`` (copies of the system prompt, tools without a
+ValueError when none fits), 13.1 ``audit`` (system paragraphs sent twice, tools without a
 description), 13.2 ``logged`` (the team's logger, fixed for every tool it wraps: sync, async,
 refusing). No network: the runs go to the local provider on
 loopback, 12.1 prices with the series' cost model.
@@ -332,6 +332,10 @@ def test_13_1_wrong_audits_are_refused_at_the_case_that_shows_why():
             out += [p] * (paragraphs.count(p) - 1)
         return out, audit_reference(request)[1]
 
+    def by_lines(request):  # lines, not paragraphs
+        lines = [line.strip() for t in _system_texts(request) for line in t.splitlines()]
+        return _repeats(line for line in lines if line), audit_reference(request)[1]
+
     def empty_only(request):
         return audit_reference(request)[0], [t.name for t in request.tools if t.description == ""]
 
@@ -347,6 +351,7 @@ def test_13_1_wrong_audits_are_refused_at_the_case_that_shows_why():
         (in_the_order_repeated, "(two paragraphs each sent twice", "reports ['Be brief.'"),
         (not_stripped, "(the same paragraph, once with a line break after it", "reports []"),
         (every_extra_copy, "(one paragraph sent three times, reported once", "sends 1 paragraph"),
+        (by_lines, "(a paragraph of two lines, sent twice", "sends 1 paragraph"),
         (empty_only, "(a blank description", "lists []"),
         (sorted_names, "(two undescribed tools, in the order declared", "in that order"),
     ]

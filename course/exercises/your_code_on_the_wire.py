@@ -423,6 +423,13 @@ def audit_cases() -> list:
             ([p], []),
         ),
         (
+            "a paragraph of two lines, sent twice",
+            "openai-responses",
+            [system(f"{p}\n{q}"), system(f"{p}\n{q}"), ask],
+            [order],
+            ([f"{p}\n{q}"], []),
+        ),
+        (
             "the same paragraph, once with a line break after it",
             "openai-chat",
             [system(f"{p}\n"), system(p), ask],
