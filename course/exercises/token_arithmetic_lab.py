@@ -107,10 +107,9 @@ EX_BUDGET = Exercise(
     "12.1",
     look="the ticket the check names, and your design for it: what it costs a ticket, which "
     "knobs it changed, and whether a design that changes less would also have fitted.",
-    idea="the design to ship is the one that loses least among those that fit, so the losses "
-    "decide the order in which designs are priced, not their prices: a design that loses "
-    "nothing the agent needs is tried before one that drops tools, and any compaction comes "
-    "after both. Two compactions lose different amounts of the history.",
+    idea="the design to ship is the one that loses least among those that fit: rank the "
+    "designs by what the brief says each loses, not by what each costs, and the first of that "
+    "ranking that fits is the answer. Two compactions lose different amounts of the history.",
     example="a ticket of 4 requests that its nine tools with the cache on cannot fit: "
     "compacted at requests[1] it keeps 1 turn before the summary, at requests[3] it keeps 3, "
     "and if both fit its budget the second is the one to ship. A ticket of 5 tools has no "
