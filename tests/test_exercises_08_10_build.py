@@ -9,7 +9,6 @@ lesson's bugs (the two the provider refuses: results before their calls, results
 gone).
 09.1 ``guarded_run_tool(call, done)``: a refund limit per order across the ticket, enforced in
 code before the refund runs (a refund split in two is refused).
-09.2 (optional) ``set_system_prompt(body, wire_format, prompt)``: one system prompt per format.
 10.1 ``compact(history, keep_last, summary)``: a shortened history that keeps the rules.
 """
 
@@ -414,121 +413,6 @@ def _compact_backward(history, keep_last, summary):
     while k < len(rest) and rest[k].role == "tool":
         k -= 1
     return head + [user(f"Summary so far: {summary}")] + rest[k:]
-
-
-# ---- 09.2 (optional): the system prompt's place on each wire -------------------------------
-
-
-def _place_by_format(body, wire_format, prompt):
-    body = copy.deepcopy(body)
-    if wire_format == "openai-chat":
-        talk = [m for m in body["messages"] if m["role"] not in ("system", "developer")]
-        body["messages"] = [{"role": "system", "content": prompt}, *talk]
-    elif wire_format == "openai-responses":
-        body["instructions"] = prompt
-    elif wire_format == "anthropic":
-        body["system"] = prompt
-    else:
-        body.pop("system_instruction", None)
-        body["systemInstruction"] = {"parts": [{"text": prompt}]}
-    return body
-
-
-def _place_as_developer_and_blocks(body, wire_format, prompt):
-    """Another right one: the developer role for OpenAI, text blocks for Anthropic, Gemini's
-    snake_case spelling."""
-    body = {k: v for k, v in body.items() if k not in ("systemInstruction", "system_instruction")}
-    if wire_format == "openai-chat":
-        talk = [m for m in body["messages"] if m["role"] != "system"]
-        body["messages"] = [{"role": "developer", "content": prompt}, *talk]
-    elif wire_format == "openai-responses":
-        body.pop("instructions", None)
-        talk = [i for i in body["input"] if i.get("role") not in ("system", "developer")]
-        body["input"] = [{"role": "developer", "content": prompt}, *talk]
-    elif wire_format == "anthropic":
-        body["system"] = [{"type": "text", "text": prompt}]
-    else:
-        body["system_instruction"] = {"role": "system", "parts": [{"text": prompt}]}
-    return body
-
-
-def test_09_2_right_placements_written_differently_pass():
-    assert ex09.check_system_placement(_place_by_format)
-    assert ex09.check_system_placement(_place_as_developer_and_blocks)
-
-
-def test_09_2_gemini_in_either_spelling_and_a_body_edited_in_place_are_refused():
-    """Walk 08-10c, finding 2: the snake_case spelling is tested, and the caller's body stays
-    as it was, as 08.2 demands of a recorded dump."""
-
-    def camel_case_only(body, wire_format, prompt):  # right, but blind to system_instruction
-        if wire_format == "gemini":
-            return {**body, "systemInstruction": {"parts": [{"text": prompt}]}}
-        return _place_by_format(body, wire_format, prompt)
-
-    _refused(
-        ex09.check_system_placement(camel_case_only),
-        "gemini, its prompt spelled system_instruction",
-        "oneof field '_system_instruction' is already set",
-    )
-
-    def in_place(body, wire_format, prompt):  # right, but the caller's body is rewritten
-        placed = _place_by_format(body, wire_format, prompt)
-        body.clear()
-        body.update(placed)
-        return body
-
-    _refused(
-        ex09.check_system_placement(in_place),
-        "openai-chat, replacing the prompt it has",
-        "your function changed the body it was given",
-    )
-
-
-def test_09_2_plausible_wrong_placements_are_refused_on_the_case_that_shows_it():
-    def adds_one_more(body, wire_format, prompt):  # the old system message stays
-        if wire_format == "openai-chat":
-            return {**body, "messages": [{"role": "system", "content": prompt}, *body["messages"]]}
-        return _place_by_format(body, wire_format, prompt)
-
-    _refused(
-        ex09.check_system_placement(adds_one_more),
-        "openai-chat, replacing the prompt it has",
-        "the body holds 2 system prompts",
-    )
-
-    def chat_everywhere(body, wire_format, prompt):  # a system message in every list
-        if wire_format == "anthropic":
-            return {**body, "messages": [{"role": "user", "content": prompt}, *body["messages"]]}
-        return _place_by_format(body, wire_format, prompt)
-
-    _refused(
-        ex09.check_system_placement(chat_everywhere),
-        "anthropic, replacing the prompt it has",
-        "the prompt sits in a user message, not where anthropic keeps it",
-    )
-
-    def gemini_as_text(body, wire_format, prompt):  # systemInstruction as a bare string
-        if wire_format == "gemini":
-            return {**body, "systemInstruction": prompt}
-        return _place_by_format(body, wire_format, prompt)
-
-    _refused(
-        ex09.check_system_placement(gemini_as_text),
-        "gemini, replacing the prompt it has",
-        "it is no longer a gemini body",
-    )
-
-    def gemini_snake_case(body, wire_format, prompt):  # the new prompt beside the old one
-        if wire_format == "gemini":
-            return {**body, "system_instruction": {"parts": [{"text": prompt}]}}
-        return _place_by_format(body, wire_format, prompt)
-
-    _refused(
-        ex09.check_system_placement(gemini_snake_case),
-        "gemini, replacing the prompt it has",
-        "both systemInstruction and system_instruction",
-    )
 
 
 # ---- 10.1: the cut of a compaction -----------------------------------------------------

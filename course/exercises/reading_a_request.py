@@ -59,11 +59,10 @@ EX2 = Exercise(
     idea="each of the lesson's five checks, turned around, is a repair: whatever breaks one is "
     "what to undo, and what never changes during a ticket can be read from its first request. "
     "Nothing else in the body may move or change.",
-    example="a body whose tools lack one description that the first request's tools have gets "
-    "the first request's tools back; a user message holding the system prompt's text goes, and "
-    "the messages around it stay where they were; [system, user, tool answering c1, assistant "
-    "calling c1] comes back as [system, user, assistant calling c1, tool answering c1], and a "
-    "tool message answering c9, which no message calls, has no place at all.",
+    example="two of the four, smaller: with a first request whose tools are [a, b], a body "
+    "whose b has lost its description gets back the first request's b, and [a, b] stay in "
+    "their order; [system, user, tool answering c1, assistant calling c1] comes back as "
+    "[system, user, assistant calling c1, tool answering c1].",
 )
 
 
