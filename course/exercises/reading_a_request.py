@@ -36,7 +36,6 @@ BUGS = (
 _LETTERS = {"A": BUGS[2], "B": BUGS[0], "C": BUGS[3], "D": BUGS[1]}  # a fixed shuffle
 
 SILENT = BUGS[:2]  # the two bugs the provider accepts: exercise 1 names them
-NEITHER = "neither"  # exercise 1's answer for a body with neither
 
 EX1 = Exercise(
     "08.1",
