@@ -568,6 +568,19 @@ def test_08_1_plausible_wrong_diagnoses_are_refused_on_the_case_that_shows_it():
         "this dump has 3 silent bug(s), and your function missed one",
     )
 
+    def the_last_user_turn_only(body):  # where the lesson's reminder sat: at the end
+        found = [b for b in _find_by_checks(body) if b[0] == ex08.SILENT[0]]
+        last = max(i for i, m in enumerate(body["messages"]) if m["role"] == "user")
+        if last > 1 and body["messages"][0]["content"] in body["messages"][last]["content"]:
+            found.append((ex08.SILENT[1], f"messages[{last}]"))
+        return found
+
+    _refused(
+        ex08.check_silent_bugs(the_last_user_turn_only, MODEL),
+        "a reminder mid-ticket, then the buyer's own second message",
+        "your function missed one: a 'policy pasted into a user turn'",
+    )
+
     def off_by_one(body):  # the place counted from 1
         return [(bug, where.replace("[", "[1+")) for bug, where in _find_by_checks(body)]
 

@@ -197,6 +197,11 @@ def _diagnosis_cases(model: str) -> list[tuple[str, dict, list[tuple[str, str]]]
         ),
         ("another agent's ticket, sound", copy.deepcopy(ct_later), []),
         (
+            "a reminder mid-ticket, then the buyer's own second message",
+            broken(follow_up, pasted(4, "Reminder:\n{}")),
+            [(twice, "messages[4]")],
+        ),
+        (
             "the buyer's second message, then two tools bare and a reminder",
             broken(follow_up, no_description(2), no_description(7), pasted(11, "Reminder:\n{}")),
             [(lost, "tools[2]"), (lost, "tools[7]"), (twice, "messages[11]")],
