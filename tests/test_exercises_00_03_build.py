@@ -410,11 +410,15 @@ def _items(body):
     return body.get("messages") or body.get("input") or body.get("contents") or []
 
 
-def _role_by_dump(body, format, text):  # the reference's way: the text searched at any depth
+def _role_by_dump(body, format, text):  # the reference's way: the text in any decoded string
     def holds(value):
-        return text in json.dumps(value, ensure_ascii=False)
+        if isinstance(value, dict):
+            value = list(value.values())
+        if isinstance(value, list):
+            return any(holds(v) for v in value)
+        return isinstance(value, str) and text in value
 
-    if format in _SYSTEM_FIELD and holds(body.get(_SYSTEM_FIELD[format], "")):
+    if format in _SYSTEM_FIELD and holds(body.get(_SYSTEM_FIELD[format])):
         return "system"
     for item in _items(body):
         if not holds(item):
@@ -424,6 +428,8 @@ def _role_by_dump(body, format, text):  # the reference's way: the text searched
             holds(p) and (p.get("type") == "tool_result" or "functionResponse" in p) for p in parts
         ):
             return "tool"
+        if item.get("type") == "function_call":
+            return "assistant"
         return {"developer": "system", "model": "assistant"}.get(item["role"], item["role"])
     return None
 
@@ -448,6 +454,8 @@ def _role_by_walk(body, format, text):  # another right way: a walk over the str
     for item in _items(body):
         if item.get("type") == "function_call_output" and holds(item):
             return "tool"
+        if item.get("type") == "function_call" and holds(item):  # the model's own call
+            return "assistant"
         parts = item.get("parts") if format == "gemini" else item.get("content")
         for part in parts if isinstance(parts, list) else [parts]:
             if holds(part):
@@ -463,7 +471,56 @@ def _role_by_walk(body, format, text):  # another right way: a walk over the str
 def test_02_2_two_right_ways_pass():
     for right in (_role_by_dump, _role_by_walk):
         verdict = ex02.check_role_of(right)
-        assert verdict and "All 9 hidden cases passed" in verdict.message, verdict.message
+        assert verdict and "All 12 hidden cases passed" in verdict.message, verdict.message
+
+
+def _role_by_json(body, format, text):  # walk a4's answer: the text looked for in JSON dumps
+    s = lambda x: json.dumps(x, ensure_ascii=False)  # noqa: E731 (as the walker wrote it)
+    if format == "openai-responses":
+        if text in s(body.get("instructions", "")):
+            return "system"
+        for i in body.get("input", []):
+            if text in s(i):
+                return (
+                    {"developer": "system"}.get(i.get("role"), i.get("role"))
+                    if "role" in i
+                    else "tool"
+                )
+        return None
+    if format in _SYSTEM_FIELD and text in s(body.get(_SYSTEM_FIELD[format], "")):
+        return "system"
+    for item in _items(body):
+        if text in s(item):
+            parts = item.get("content") or item.get("parts") or []
+            if isinstance(parts, list) and any(
+                text in s(p) and (p.get("type") == "tool_result" or "functionResponse" in p)
+                for p in parts
+            ):
+                return "tool"
+            return {"developer": "system", "model": "assistant"}.get(item["role"], item["role"])
+    return None
+
+
+def test_02_2_the_text_searched_in_json_is_refused_on_a_note_with_a_quote():
+    told = ex02.check_role_of(_role_by_json)  # walk a4's exact way, once accepted
+    assert not told and "case 10 of 12 (an openai-chat body, a note with a quote" in told.message
+    assert "gave None" in told.message and "not in their JSON" in told.message, told.message
+
+
+def test_02_2_a_call_without_a_role_is_the_models_not_a_tools():
+    def decoded_but_roleless_is_tool(body, format, text):
+        if format == "openai-responses":
+            for item in body.get("input", []):
+                if text in json.dumps(item) and "role" not in item:
+                    return "tool"  # walk a4's rule: every item without a role is a tool's
+        return _role_by_dump(body, format, text)
+
+    told = ex02.check_role_of(decoded_but_roleless_is_tool)
+    assert (
+        not told
+        and "case 11 of 12 (an openai-responses body, the note inside the arguments" in told.message
+    )
+    assert "arguments of a call the model made" in told.message, told.message
 
 
 @pytest.mark.parametrize(
@@ -478,14 +535,14 @@ def test_02_2_two_right_ways_pass():
                 ),
                 "system" if text in json.dumps(body.get(_SYSTEM_FIELD.get(format, "-"))) else None,
             ),
-            "case 2 of 9 (an anthropic body, the note in a tool's result)",
+            "case 2 of 12 (an anthropic body, the note in a tool's result)",
             "inside a tool's result",
         ),
         (  # Gemini's own role name given back
             lambda body, format, text: {"assistant": "model"}.get(
                 _role_by_dump(body, format, text), _role_by_dump(body, format, text)
             ),
-            "case 8 of 9 (a gemini body, the model repeating the note)",
+            "case 8 of 12 (a gemini body, the model repeating the note)",
             "Gemini's spelling",
         ),
     ],
@@ -505,7 +562,7 @@ def test_02_2_a_text_deep_in_a_part_is_looked_for():
         return _role_by_dump(body, format, text)
 
     told = ex02.check_role_of(top_level_only)
-    assert not told and "case 3 of 9 (a gemini body, the note in a tool's result)" in told.message
+    assert not told and "case 3 of 12 (a gemini body, the note in a tool's result)" in told.message
     assert "look inside every part, at any depth" in told.message
 
 
