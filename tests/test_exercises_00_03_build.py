@@ -365,22 +365,48 @@ def _system_text(join):
         def text(value):
             return value if isinstance(value, str) else join(value)
 
+        first = (body.get("messages") or body.get("input"))[0] if "contents" not in body else {}
+        told = first.get("role") in ("system", "developer")  # else the body has no prompt
         if format == "openai-chat":
-            return text(body["messages"][0]["content"])
+            return text(first["content"]) if told else ""
         if format == "openai-responses":
-            return body.get("instructions") or text(body["input"][0]["content"])
+            return body.get("instructions") or (text(first["content"]) if told else None)  # None ok
         if format == "anthropic":
-            return text(body["system"])
-        return text(body["systemInstruction"]["parts"])
+            return text(body.get("system", ""))
+        return text(body.get("systemInstruction", {}).get("parts", []))
 
     return system_text
+
+
+def _system_text_recursive(body, format):  # walk a4's right answer, by position: now refused
+    def text(v):
+        if isinstance(v, str):
+            return v
+        if isinstance(v, list):
+            return "".join(text(x) for x in v)
+        return text(v.get("text") or v.get("parts") or "") if isinstance(v, dict) else ""
+
+    if format == "openai-chat":
+        return text(body["messages"][0]["content"])
+    if format == "openai-responses":
+        return body.get("instructions") or text(body["input"][0]["content"])
+    if format == "anthropic":
+        return text(body.get("system", ""))
+    return text(body.get("systemInstruction", {}))
+
+
+def test_02_1_the_first_message_is_the_prompt_only_when_its_role_says_so():
+    told = ex02.check_system_text(_system_text_recursive)
+    case = "case 9 of 12 (an openai-chat body of another conversation (no system prompt: the user's"
+    assert not told and case in told.message, told.message
+    assert "this body has no system prompt" in told.message, told.message
 
 
 def test_02_1_two_right_joins_pass_a_list_of_parts_is_refused():
     assert ex02.check_system_text(_system_text(lambda v: "".join(p["text"] for p in v)))
     assert ex02.check_system_text(_system_text(lambda v: " ".join(p["text"] for p in v)))
     told = ex02.check_system_text(_system_text(lambda v: v))  # Gemini's parts are a list already
-    assert not told and "case 4 of 8 (a gemini body of another conversation" in told.message
+    assert not told and "case 4 of 12 (a gemini body of another conversation" in told.message
     assert "the shape that holds the prompt, not the prompt's text" in told.message
 
 
@@ -391,7 +417,7 @@ def test_02_1_a_responses_body_without_instructions_is_a_hidden_case():
         return _system_text(lambda v: "".join(p["text"] for p in v))(body, format)
 
     told = ex02.check_system_text(instructions_only)
-    assert not told and "case 6 of 8 (an openai-responses body" in told.message
+    assert not told and "case 6 of 12 (an openai-responses body" in told.message
     assert "a developer message in input" in told.message and "KeyError" in told.message
     first = ex02.check_system_text(instructions_only)  # the second hint: no longer 'only Chat'
     assert "only OpenAI Chat" not in first.message and "Gemini" not in ex02.EX2.look
@@ -762,9 +788,15 @@ def _first_part_of(formats: tuple[str, ...]):
 @pytest.mark.parametrize(
     ("formats", "case"),
     [
-        (("anthropic",), "case 7 of 8 (an anthropic body of another conversation (a system given "),
-        (("openai-responses",), "case 6 of 8 (an openai-responses body of another conversation"),
-        (("openai-chat",), "case 5 of 8 (an openai-chat body of another conversation (a developer"),
+        (
+            ("anthropic",),
+            "case 7 of 12 (an anthropic body of another conversation (a system given ",
+        ),
+        (("openai-responses",), "case 6 of 12 (an openai-responses body of another conversation"),
+        (
+            ("openai-chat",),
+            "case 5 of 12 (an openai-chat body of another conversation (a developer",
+        ),
     ],
 )
 def test_02_1_reading_the_first_part_of_a_list_is_refused_in_every_format(formats, case):

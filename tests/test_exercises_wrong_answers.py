@@ -178,13 +178,15 @@ def _system_text(gemini_parts: str):
         return value if isinstance(value, str) else sep.join(part["text"] for part in value)
 
     def system_text(body, format):
+        first = (body.get("messages") or body.get("input") or [{}])[0]
+        told = first.get("role") in ("system", "developer")  # else the body has no prompt
         if format == "openai-chat":
-            return joined(body["messages"][0]["content"])
+            return joined(first["content"]) if told else ""
         if format == "openai-responses":
-            return body.get("instructions") or joined(body["input"][0]["content"])
+            return body.get("instructions") or (joined(first["content"]) if told else "")
         if format == "anthropic":
-            return joined(body["system"])
-        parts = body["systemInstruction"]["parts"]
+            return joined(body.get("system", ""))
+        parts = body.get("systemInstruction", {}).get("parts", [{"text": ""}])
         return parts[0]["text"] if gemini_parts == "first" else joined(parts, gemini_parts)
 
     return system_text

@@ -23,10 +23,12 @@ EX2 = Exercise(
     "its list or a top-level field; Responses accepts either its field or a message, Chat a "
     "system or a developer message (see the three differences above). A text can come whole, "
     "or as a list of "
-    "parts or blocks whose texts together are the prompt.",
+    "parts or blocks whose texts together are the prompt. A body need not have one: what a "
+    "message is, its role says, not its place in the list.",
     example="a Gemini systemInstruction with parts [{'text': 'Be '}, {'text': 'brief.'}] holds the "
     "prompt 'Be brief.'; a Responses body with no instructions whose input starts with a "
-    "developer message 'Be brief.' holds the same prompt.",
+    "developer message 'Be brief.' holds the same prompt; one whose input starts with a user "
+    "message holds none ('').",
 )
 
 
@@ -69,7 +71,9 @@ def check_system_text(fn: Any) -> Result:
     ``instructions`` but a ``developer`` message first in ``input``, an Anthropic ``system``
     given as a list of text blocks (as lesson 06 sends it, with ``cache_control``), and a Gemini
     ``systemInstruction``: each list holds two parts, so reading only the first is
-    refused. Whitespace between joined parts does not matter."""
+    refused. Whitespace between joined parts does not matter. Four more bodies have no system
+    prompt at all (the answer is ""): the first message of a Chat or Responses body is then the
+    user's, and the other two formats leave their field out."""
     import copy
 
     from helpers.examples import crash_triage
@@ -103,14 +107,30 @@ def check_system_text(fn: Any) -> Result:
     )
     parts = copy.deepcopy(bodies["gemini"])
     parts["systemInstruction"]["parts"] = [{"text": head}, {"text": tail}]
+    bare = copy.deepcopy(bodies)  # the same conversation sent with no system prompt
+    bare["openai-chat"]["messages"].pop(0)
+    for format, field in (
+        ("openai-responses", "instructions"),
+        ("anthropic", "system"),
+        ("gemini", "systemInstruction"),
+    ):
+        del bare[format][field]
 
     def spaced(text: Any) -> Any:  # "".join and "\n".join are both right
         return " ".join(text.split()) if isinstance(text, str) else text
 
-    def judge(first_part: str | None = None):
+    def judge(first_part: str | None = None, expected: str = expected):
         def why(got: Any) -> str | None:
             if spaced(got) == spaced(expected):
                 return None
+            if expected and got == "":
+                return "your function gave no text (None or ''), but this body holds a prompt"
+            if not expected and isinstance(got, str):
+                return (
+                    f"your function gave {got[:60]!r}, but this body has no system prompt: the "
+                    "text you found is not in a system place (a message is what its role says, "
+                    "not where it sits)"
+                )
             if isinstance(got, (list, dict)):
                 return (
                     f"your function gave a {type(got).__name__}, the shape that holds the "
@@ -122,26 +142,49 @@ def check_system_text(fn: Any) -> Result:
 
         return why
 
-    def case(format: str, body: dict, shape: str, first: str | None = None) -> Case:
+    def case(format: str, body: dict, shape: str, first: str | None = None, want=expected) -> Case:
         article = "an" if format[0] in "aeiou" else "a"
         name = f"{article} {format} body of another conversation ({shape})"
-        return Case(name, (body, format), judge(first))
+        return Case(name, (body, format), judge(first, want))
 
-    cases = [case(f, bodies[f], "the usual shape") for f in formats] + [
-        case("openai-chat", developer, "a developer message of two text parts", head),
-        case("openai-responses", in_input, "no instructions, a developer message in input", head),
-        case("anthropic", blocks, "a system given as two text blocks", head),
-        case("gemini", parts, "a systemInstruction of two text parts", head),
-    ]
+    none = {
+        "openai-chat": "no system prompt: the user's message first",
+        "openai-responses": "no system prompt: no instructions, the user's message first in input",
+        "anthropic": "no system prompt: no system field",
+        "gemini": "no system prompt: no systemInstruction",
+    }
+
+    cases = (
+        [case(f, bodies[f], "the usual shape") for f in formats]
+        + [
+            case("openai-chat", developer, "a developer message of two text parts", head),
+            case(
+                "openai-responses", in_input, "no instructions, a developer message in input", head
+            ),
+            case("anthropic", blocks, "a system given as two text blocks", head),
+            case("gemini", parts, "a systemInstruction of two text parts", head),
+        ]
+        + [case(f, bare[f], none[f], want="") for f in formats]
+    )
+    from course.exercises import is_stub
+
+    def attempt(body: dict, format: str) -> Any:  # None is right where there is no prompt
+        got = fn(body, format)
+        return "" if got is None and not is_stub(fn) else got
+
+    if callable(fn):
+        attempt.__wrapped__ = fn  # a blank `system_text` is seen as blank
     return check_cases(
-        fn,
+        attempt if callable(fn) else fn,
         cases,
         EX2,
         success=(
             "Right: one system prompt, four places, and more than one spelling: messages[0] "
             "(system or developer, a string or text parts) in Chat, instructions or the first "
             "input message in Responses, system (a string or text blocks) in Anthropic, "
-            "systemInstruction's parts (all of them) in Gemini"
+            "systemInstruction's parts (all of them) in Gemini; and a first message is the "
+            "system prompt only when its role says so. Run it over your agent's logged requests: "
+            "a '' shows the turns that went out without your policy"
         ),
     )
 
