@@ -34,13 +34,18 @@ def fresh_hints():
     exercises.reset()
 
 
-# ---- 00.1: message_tokens(messages, encoding_name) ----------------------------------------------
+# ---- 00.1: message_tokens(messages, model) -------------------------------------------------------
 
 
-def _tokens(text: str, name: str) -> list[int]:
+def _tokens(text: str, name: str) -> list[int]:  # name: an encoding's, or a model's
     import tiktoken
 
-    return tiktoken.get_encoding(name).encode(text)
+    if name in tiktoken.list_encoding_names():
+        return tiktoken.get_encoding(name).encode(text)
+    try:
+        return tiktoken.encoding_for_model(name).encode(text)
+    except KeyError:  # no public tokenizer: the series' estimate
+        return tiktoken.get_encoding("o200k_base").encode(text)
 
 
 def _by_sum(messages, encoding_name):  # the reference's way: a sum over the messages' texts
@@ -76,12 +81,13 @@ def test_00_1_two_right_counters_pass():
     [
         (  # all the texts joined, then counted once: the joins merge into other tokens
             lambda ms, n: len(_tokens("\n".join(m["content"] or "" for m in ms), n)),
-            "case 3 of 6 (a Go stack trace spread over three messages, in cl100k_base)",
+            "case 3 of 6 (a Go stack trace spread over three messages, for gpt-4.1-mini)",
             "joined into one",
         ),
         (  # the lesson's encoding whatever the argument says
             lambda ms, n: sum(len(_tokens(m["content"] or "", "o200k_base")) for m in ms),
-            "case 1 of 6 (a French conversation, in cl100k_base)",
+            "case 2 of 6 (order numbers and prices, and an assistant message that only calls a "
+            "tool, for gpt-4)",
             "the count in o200k_base",
         ),
         (  # a message with no text crashes it
@@ -98,7 +104,7 @@ def test_00_1_two_right_counters_pass():
             lambda ms, n: sum(
                 len(_tokens(m["content"], n)) for m in ms if isinstance(m["content"], str)
             ),
-            "case 5 of 6 (a photo sent with two text parts, in o200k_base)",
+            "case 5 of 6 (a photo sent with two text parts, for gpt-5.6)",
             "it counts nothing for the message whose content is a list of parts",
         ),
         (  # the parts counted as JSON: the image's address and the keys are billed too
@@ -115,6 +121,83 @@ def test_00_1_two_right_counters_pass():
 def test_00_1_plausible_wrong_counters_are_refused_naming_the_case(wrong, case, why):
     told = ex00.check_message_tokens(wrong)
     assert not told and case in told.message and why in told.message, told.message
+
+
+def _by_parts(messages, encoding):  # walk a4's right answer, each text part on its own
+    return sum(
+        len(_tokens(part["text"], encoding))
+        for m in messages
+        for part in (
+            m["content"] if isinstance(m["content"], list) else [{"text": m["content"] or ""}]
+        )
+        if "text" in part
+    )
+
+
+def _by_table(messages, model):  # a hand-written table: gpt-4o starts like gpt-4
+    import tiktoken
+
+    name = "cl100k_base" if model.startswith(("gpt-4", "gpt-3.5")) else "o200k_base"
+    return _by_parts(messages, tiktoken.get_encoding(name).name)
+
+
+def _by_tiktoken_alone(messages, model):  # tiktoken's table, no answer for a model it lacks
+    import tiktoken
+
+    return _by_parts(messages, tiktoken.encoding_for_model(model).name)
+
+
+def _estimated_in_cl100k(messages, model):  # the wrong estimate for gpt-6-luna
+    import tiktoken
+
+    try:
+        name = tiktoken.encoding_for_model(model).name
+    except KeyError:
+        name = "cl100k_base"
+    return _by_parts(messages, name)
+
+
+@pytest.mark.parametrize(
+    ("wrong", "case", "why"),
+    [
+        (  # walk a4's right answer of the old task: the second argument read as an encoding
+            lambda ms, model: _by_parts(ms, __import__("tiktoken").get_encoding(model).name),
+            "case 1 of 6 (a French conversation, for gpt-4o)",
+            "raised ValueError",
+        ),
+        (
+            _by_table,
+            "case 1 of 6 (a French conversation, for gpt-4o)",
+            "the count in cl100k_base, not in the encoding gpt-4o reads",
+        ),
+        (
+            _by_tiktoken_alone,
+            "case 4 of 6 (Japanese, and an empty message, for gpt-6-luna (its tokenizer is not",
+            "raised KeyError",
+        ),
+        (
+            _estimated_in_cl100k,
+            "case 4 of 6 (Japanese, and an empty message, for gpt-6-luna",
+            "gpt-6-luna's tokenizer is not public, and the lesson says which encoding",
+        ),
+    ],
+)
+def test_00_1_the_model_decides_the_encoding(wrong, case, why):
+    told = ex00.check_message_tokens(wrong)
+    assert not told and case in told.message and why in told.message, told.message
+    assert ex00.check_message_tokens(lambda ms, model: _by_parts(ms, model))  # by the model: right
+
+
+def test_00_1_the_french_sentence_is_shown_before_the_guess():
+    cells = json.loads((ROOT / "notebooks" / "00_start_here.ipynb").read_text())["cells"]
+    guess = next(
+        i for i, c in enumerate(cells) if "more tokens in cl100k_base" in "".join(c["source"])
+    )
+    assert any(
+        ex00.POLICY_FR in "".join(c["source"])
+        for c in cells[:guess]
+        if c["cell_type"] == "markdown"
+    )
 
 
 # ---- 01.1: next_body(body, reply, run) -------------------------------------------------------
