@@ -6,7 +6,7 @@ stand-in on loopback (the provider refuses what OpenAI refuses); 01.2 (optional)
 ``header_changes`` on hidden header lists, its key hidden, and on two requests that stand-in
 recorded (the two-faults prediction's explanation read from two real responses); 02.1
 ``system_text``, 02.2 (optional) ``role_of``, 03.1 ``handle_reply`` and 03.2 (optional)
-``wants_tools`` on hidden bodies and replies. The predictions'
+``calls_to_run`` on hidden bodies and replies. The predictions'
 explanations are computed from the data, never typed in."""
 
 from __future__ import annotations
@@ -786,25 +786,40 @@ def test_the_predictions_explanations_are_computed_from_the_data():
 # ---- second walk (fix-00-03b): the cases the walk found missing --------------------------------
 
 
-def _wants_by_calls(body, format):  # the reference's way
-    if format == "openai-chat":
-        return bool(body["choices"][0]["message"].get("tool_calls"))
-    return any(block["type"] == "tool_use" for block in body["content"])
-
-
-def _wants_by_loop(body, format):  # another right way: count the calls, then compare
+def _calls_by_comprehension(body, format):  # the reference's way
     if format == "openai-chat":
         calls = body["choices"][0]["message"].get("tool_calls") or []
+        return [(c["function"]["name"], json.loads(c["function"]["arguments"])) for c in calls]
+    return [(b["name"], b["input"]) for b in body["content"] if b["type"] == "tool_use"]
+
+
+def _calls_by_loop(body, format):  # another right way: a loop, lists for pairs
+    found = []
+    if format == "openai-chat":
+        for call in body["choices"][0]["message"].get("tool_calls") or []:
+            function = call["function"]
+            found.append([function["name"], json.loads(function["arguments"] or "{}")])
     else:
-        calls = [block for block in body["content"] if block.get("type") == "tool_use"]
-    return len(calls) > 0
+        for block in body["content"]:
+            if block.get("type") == "tool_use":
+                found.append([block["name"], dict(block["input"])])
+    return found
 
 
 def test_03_2_two_right_ways_pass_on_all_the_replies():
-    for right in (_wants_by_calls, _wants_by_loop):
-        verdict = ex03.check_wants_tools(right)
-        assert verdict and "All 11 hidden cases passed" in verdict.message, verdict.message
+    for right in (_calls_by_comprehension, _calls_by_loop):
+        verdict = ex03.check_calls_to_run(right)
+        assert verdict and "All 15 hidden cases passed" in verdict.message, verdict.message
         assert "Anthropic-compatible gateways" in verdict.message
+
+
+def test_03_2_each_reply_waits_exactly_when_it_holds_a_call():
+    for (body, format), waits in ex03._STOPS:
+        assert bool(_calls_by_comprehension(body, format)) is waits, (body, format)
+
+
+def _chat_message(body):
+    return body["choices"][0]["message"]
 
 
 @pytest.mark.parametrize(
@@ -812,38 +827,76 @@ def test_03_2_two_right_ways_pass_on_all_the_replies():
     [
         (  # the walk's heuristic: a Chat call has no text; Anthropic's blocks read right
             lambda body, format: (
-                body["choices"][0]["message"]["content"] is None
+                (
+                    _calls_by_comprehension(body, format)
+                    if _chat_message(body)["content"] is None
+                    else []
+                )
                 if format == "openai-chat"
-                else any(b.get("type") == "tool_use" for b in body["content"])
+                else _calls_by_comprehension(body, format)
             ),
-            "case 3 of 11 (an openai-chat reply with finish_reason 'tool_calls', text and 1",
+            "case 3 of 15 (an openai-chat reply with finish_reason 'tool_calls', text and 1",
             "this reply holds a call",
         ),
         (  # Chat read right, Anthropic by its stop reason alone
             lambda body, format: (
-                _wants_by_calls(body, format)
-                if format == "openai-chat"
-                else body["stop_reason"] == "tool_use"
+                _calls_by_comprehension(body, format)
+                if format == "openai-chat" or body["stop_reason"] == "tool_use"
+                else []
             ),
-            "case 11 of 11 (an anthropic reply with stop_reason 'end_turn' and blocks text, "
+            "case 11 of 15 (an anthropic reply with stop_reason 'end_turn' and blocks text, "
             "tool_use (from an Anthropic-compatible gateway))",
             "this reply holds a call",
         ),
-        (  # Chat: "no text, or calls": a refusal has no text either
+        (  # Chat's arguments handed on as the wire's string
             lambda body, format: (
-                not body["choices"][0]["message"]["content"]
-                or bool(body["choices"][0]["message"]["tool_calls"])
+                [
+                    (c["function"]["name"], c["function"]["arguments"])
+                    for c in _chat_message(body)["tool_calls"] or []
+                ]
                 if format == "openai-chat"
-                else _wants_by_calls(body, format)
+                else _calls_by_comprehension(body, format)
             ),
-            "case 6 of 11 (an openai-chat reply with finish_reason 'stop', a refusal and 0",
-            "the model refused, and waits for nothing",
+            "case 1 of 15 (an openai-chat reply with finish_reason 'tool_calls', no text and 1",
+            "the wire's JSON string",
+        ),
+        (  # parallel calls sorted by name, not kept in the reply's order
+            lambda body, format: sorted(_calls_by_comprehension(body, format), key=lambda c: c[0])[
+                ::-1
+            ],
+            "case 14 of 15 (an openai-chat reply with finish_reason 'tool_calls', text and 2",
+            "another order",
+        ),
+        (  # the stop reason trusted to mean the calls are there (walk a4's finding 5)
+            lambda body, format: (
+                [
+                    (c["function"]["name"], json.loads(c["function"]["arguments"]))
+                    for c in _chat_message(body)["tool_calls"]
+                ]
+                if format == "openai-chat" and body["choices"][0]["finish_reason"] == "tool_calls"
+                else _calls_by_comprehension(body, format)
+            ),
+            "case 12 of 15 (an openai-chat reply with finish_reason 'tool_calls', text and 0",
+            "raised TypeError",
         ),
     ],
 )
-def test_03_2_plausible_wrong_tests_are_refused_naming_the_case(wrong, case, why):
-    told = ex03.check_wants_tools(wrong)
+def test_03_2_plausible_wrong_readers_are_refused_naming_the_case(wrong, case, why):
+    told = ex03.check_calls_to_run(wrong)
     assert not told and case in told.message and why in told.message, told.message
+
+
+def test_03_2_a_stop_reason_naming_tools_over_no_call_waits_for_nothing():
+    def by_stop_reason(body, format):  # walk a4's "calls, or a tool stop reason", as a list
+        if format == "openai-chat":
+            waits = body["choices"][0]["finish_reason"] == "tool_calls"
+        else:
+            waits = body["stop_reason"] == "tool_use"
+        return _calls_by_comprehension(body, format) or ([("?", {})] if waits else [])
+
+    told = ex03.check_calls_to_run(by_stop_reason)
+    assert not told and "case 12 of 15" in told.message, told.message
+    assert "whatever its stop reason says: the calls decide" in told.message, told.message
 
 
 def _first_part_of(formats: tuple[str, ...]):
