@@ -59,7 +59,8 @@ def pasted_why(pasted: Request, note: str, injected: Request) -> str:
     policy = len(pasted.messages[0].text) - len(note)
     return (
         f"The note now ends your system message (after {policy} characters of policy): gpt-oss's "
-        f"rendering puts it in the '{now}' message, no longer a '{was}' one. Same words, other "
+        f"rendering (the optional part below shows it) puts it in the '{now}' message, no longer "
+        f"a '{was}' one. Same words, other "
         "role: an instruction now, material before."
     )
 
