@@ -110,6 +110,10 @@ def imports() -> None:
         code = f"from helpers.models import encoding; encoding('{name}')"
         load = _fresh(code, runs=5) - _fresh("import helpers.models", runs=5)
         _row(f"tokenizer load: {name}", f"{1000 * load:.0f} ms", "once per process, lazily")
+    load = _fresh("from helpers.gemma import tokenizer; tokenizer()", runs=5) - _fresh(
+        "import helpers.gemma", runs=5
+    )
+    _row("tokenizer load: gemma3 (Gemini 2.x)", f"{1000 * load:.0f} ms", "target < 1,000 ms")
 
 
 def _everyday_requests() -> list:
@@ -251,7 +255,7 @@ def hostile() -> None:
 
 def estimates() -> None:
     """Claude/Gemini estimates against recorded bills (needs ON_THE_WIRE_CORPUS, else skipped)."""
-    from benchmarks.estimate_spread import VARIABLE, corpus, measure, spread
+    from benchmarks.estimate_spread import VARIABLE, by_project, corpus, measure, spread
 
     root = corpus()
     if root is None:
@@ -261,9 +265,16 @@ def estimates() -> None:
     exact = [r for r in rows if r["exact"]]
     equal = sum(r["counted"] == r["billed"] for r in exact)
     _row("counts labelled exact that equal the bill", f"{equal} of {len(exact)}", "target: all")
+    text = [r for r in rows if r["rule"] == "gemini-gemma3" and r["text_only"]]
+    same = sum(r["counted"] == r["billed"] for r in text)
+    _row("Gemini text on Gemma 3 = the bill", f"{same} of {len(text)}", "target: 95 %")
     for rule, s in spread(rows).items():
-        note = f"{s['requests']} requests, median {s['median']:.2f}"
-        _row(f"{rule}: bill / count", f"{s['low']:.2f}-{s['high']:.2f}", note)
+        whole = f"{s['low']:.2f}-{s['high']:.2f}"
+        note = f"{s['requests']} requests, median {s['median']:.2f}, all ({whole})"
+        _row(f"{rule}: bill / count p10-p90", f"{s['p10']:.2f}-{s['p90']:.2f}", note)
+        for source, p in by_project(rows).get(rule, {}).items():
+            note = f"{p['requests']} requests, median {p['median']:.2f}, {source}"
+            _row(f"{rule}: bill / count p10-p90", f"{p['p10']:.2f}-{p['p90']:.2f}", note)
 
 
 def main() -> int:

@@ -73,8 +73,11 @@ class LabScenario:
 
 def _text_of(tokens: int, model: str) -> str:
     """A realistic tool result (order records) cut to exactly ``tokens`` tokens."""
+    from helpers import gemma
     from helpers.models import encoding, model_info
 
+    if model_info(model).encoding == "gemma3":
+        return gemma.decode(list(gemma.encode(_FILLER * (tokens // 40 + 2))[:tokens]))
     enc = encoding(model_info(model).encoding or "o200k_base")
     ids = enc.encode_ordinary(_FILLER * (tokens // 40 + 2))
     return enc.decode(ids[:tokens])

@@ -5,7 +5,7 @@ The model table: which tokenizer, counting rule, prices and cache rules each mod
 Everything comes from one dated file, ``data/models.json``: lessons never hard-code a model id
 and nothing per-model is typed into code. Prices are looked up in genai-prices at one fixed date
 (``price_timestamp``), so results are reproducible. The tokenizers are tiktoken's, with the chat
-framing tokens added, loaded when first used; Claude and Gemini are counted with the ``PROXY``.
+framing tokens added, and Gemma's (``helpers.gemma``); Claude and other Gemini use the ``PROXY``.
 
 An id the table lacks (noted, named by ``matched_by_prefix``) is a known id's dated snapshot,
 else genai-prices' model or alias, else a name of its provider's, counted with its provider's
@@ -22,6 +22,7 @@ from decimal import Decimal
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
+from helpers import gemma
 from helpers.examples import DATA
 
 if TYPE_CHECKING:
@@ -155,14 +156,15 @@ def model_info(model_id: str) -> ModelInfo:
     rows = _table()["models"]
     model_id = model_id.split("models/")[-1].split(":")[0] if "models/" in model_id else model_id
     if model_id in rows:
-        return _row(model_id, rows[model_id])
+        return gemma.mapped(_row(model_id, rows[model_id]), model_id, _table()["gemma3_models"])
     prefixes = [known for known in rows if model_id.replace("@", "-").startswith(known + "-")]
     if prefixes:
         known = max(prefixes, key=len)
         info = _row(known, rows[known])
         note = f"{model_id!r} is not in the table; using {known!r} (matched by prefix)"
         note = f"{note}. {info.note}".strip().rstrip(".")
-        return replace(info, note=note, matched_by_prefix=model_id)
+        info = replace(info, note=note, matched_by_prefix=model_id)
+        return gemma.mapped(info, model_id, _table()["gemma3_models"])
     found = unlisted(model_id)
     if found is None:
         known_ids = ", ".join(sorted(rows))
@@ -170,7 +172,7 @@ def model_info(model_id: str) -> ModelInfo:
             f"unknown model {model_id!r}: no provider uses this name; data/models.json (as of "
             f"{as_of()}) knows: {known_ids}, and genai-prices its providers' models"
         )
-    return found
+    return gemma.mapped(found, model_id, _table()["gemma3_models"])
 
 
 #: The price data's providers whose models the series counts, and whose rule counts them.
@@ -265,6 +267,8 @@ def special_id(name: str, token: str) -> int:
 @lru_cache(maxsize=1 << 16)
 def encode(name: str, text: str) -> tuple[int, ...]:
     """Token ids of ``text`` (no special tokens recognised), memoised by content."""
+    if name == "gemma3":
+        return gemma.encode(text)
     return tuple(encoding(name).encode_ordinary(text))
 
 
@@ -290,4 +294,6 @@ def split_at(name: str, text: str, cuts: list[int]) -> list[tuple[int, ...]]:
 
 @lru_cache(maxsize=1 << 16)
 def _token_size(name: str, token: int) -> int:
+    if name == "gemma3":
+        return gemma.piece_bytes(token)
     return len(encoding(name).decode_single_token_bytes(token))

@@ -2,7 +2,7 @@
 
 Live mode: ask the provider's own count-tokens endpoint (a real key and an explicit opt-in).
 
-Offline, Claude and Gemini counts are labelled estimates. ``count_live(request)`` asks the
+Offline, Claude and most Gemini counts are labelled estimates. ``count_live(request)`` asks the
 provider instead (it needs the provider's key in the environment); ``helpers.tokens.count``
 never touches the network, so the local provider's usage and every lesson stay offline:
 

@@ -57,10 +57,13 @@ def with_unmodelled(counted: Count, body: dict, format: str) -> Count:
     what the neutral request drops (``unmodelled``). Only for a model of the body's own
     provider: counted for another provider's model, the body would be sent in that format."""
     from helpers.models import model_info
+    from helpers.tokens.gemini import framing as gemini_framing
 
     if format.split("-")[0] != model_info(counted.model).provider:
         return counted
     dropped = unmodelled(body, format)
+    if counted.info and counted.info.counting == "gemini-gemma3" and gemini_framing(counted.info):
+        dropped = {p: v for p, v in dropped.items() if not v[1].startswith(GEMMA3_AS_COUNTED)}
     merged = dict(counted.uncertain)
     for part, (bound, why) in dropped.items():  # a part estimated twice: both bounds, both whys
         if part in merged:
@@ -111,6 +114,10 @@ UNMODELLED_FIELDS = {
         "here",
     },
 }
+#: What the ``gemini-gemma3`` rule counts as billed: on Gemini 2.5 and 3, recorded bills equal
+#: the count without it (a response schema adds nothing; a thought part's text is counted).
+GEMMA3_AS_COUNTED = ("responseSchema", "responseJsonSchema", "response_schema", "thought part")
+GEMMA3_AS_COUNTED += ("response_json_schema",)
 #: Anthropic blocks inside a ``tool_result`` that the count does not see (recorded bills 2-5.6x).
 UNMODELLED_IN_RESULTS = {"document", "search_result", "container_upload"}
 #: Gemini inline media the count takes for an image (258 tokens): audio and video are billed by

@@ -6,7 +6,7 @@ stand-in on loopback (the provider refuses what OpenAI refuses); 01.2 (optional)
 ``header_changes`` on hidden header lists, its key hidden, and on two requests that stand-in
 recorded (the two-faults prediction's explanation read from two real responses); 02.1
 ``system_text``, 02.2 (optional) ``role_of``, 03.1 ``handle_reply`` and 03.2 (optional)
-``wants_tools`` on hidden bodies and replies. The predictions'
+``calls_to_run`` on hidden bodies and replies. The predictions'
 explanations are computed from the data, never typed in."""
 
 from __future__ import annotations
@@ -34,13 +34,18 @@ def fresh_hints():
     exercises.reset()
 
 
-# ---- 00.1: message_tokens(messages, encoding_name) ----------------------------------------------
+# ---- 00.1: message_tokens(messages, model) -------------------------------------------------------
 
 
-def _tokens(text: str, name: str) -> list[int]:
+def _tokens(text: str, name: str) -> list[int]:  # name: an encoding's, or a model's
     import tiktoken
 
-    return tiktoken.get_encoding(name).encode(text)
+    if name in tiktoken.list_encoding_names():
+        return tiktoken.get_encoding(name).encode(text)
+    try:
+        return tiktoken.encoding_for_model(name).encode(text)
+    except KeyError:  # no public tokenizer: the series' estimate
+        return tiktoken.get_encoding("o200k_base").encode(text)
 
 
 def _by_sum(messages, encoding_name):  # the reference's way: a sum over the messages' texts
@@ -76,12 +81,13 @@ def test_00_1_two_right_counters_pass():
     [
         (  # all the texts joined, then counted once: the joins merge into other tokens
             lambda ms, n: len(_tokens("\n".join(m["content"] or "" for m in ms), n)),
-            "case 3 of 6 (a Go stack trace spread over three messages, in cl100k_base)",
+            "case 3 of 6 (a Go stack trace spread over three messages, for gpt-4.1-mini)",
             "joined into one",
         ),
         (  # the lesson's encoding whatever the argument says
             lambda ms, n: sum(len(_tokens(m["content"] or "", "o200k_base")) for m in ms),
-            "case 1 of 6 (a French conversation, in cl100k_base)",
+            "case 2 of 6 (order numbers and prices, and an assistant message that only calls a "
+            "tool, for gpt-4)",
             "the count in o200k_base",
         ),
         (  # a message with no text crashes it
@@ -98,7 +104,7 @@ def test_00_1_two_right_counters_pass():
             lambda ms, n: sum(
                 len(_tokens(m["content"], n)) for m in ms if isinstance(m["content"], str)
             ),
-            "case 5 of 6 (a photo sent with two text parts, in o200k_base)",
+            "case 5 of 6 (a photo sent with two text parts, for gpt-5.6)",
             "it counts nothing for the message whose content is a list of parts",
         ),
         (  # the parts counted as JSON: the image's address and the keys are billed too
@@ -115,6 +121,83 @@ def test_00_1_two_right_counters_pass():
 def test_00_1_plausible_wrong_counters_are_refused_naming_the_case(wrong, case, why):
     told = ex00.check_message_tokens(wrong)
     assert not told and case in told.message and why in told.message, told.message
+
+
+def _by_parts(messages, encoding):  # walk a4's right answer, each text part on its own
+    return sum(
+        len(_tokens(part["text"], encoding))
+        for m in messages
+        for part in (
+            m["content"] if isinstance(m["content"], list) else [{"text": m["content"] or ""}]
+        )
+        if "text" in part
+    )
+
+
+def _by_table(messages, model):  # a hand-written table: gpt-4o starts like gpt-4
+    import tiktoken
+
+    name = "cl100k_base" if model.startswith(("gpt-4", "gpt-3.5")) else "o200k_base"
+    return _by_parts(messages, tiktoken.get_encoding(name).name)
+
+
+def _by_tiktoken_alone(messages, model):  # tiktoken's table, no answer for a model it lacks
+    import tiktoken
+
+    return _by_parts(messages, tiktoken.encoding_for_model(model).name)
+
+
+def _estimated_in_cl100k(messages, model):  # the wrong estimate for gpt-6-luna
+    import tiktoken
+
+    try:
+        name = tiktoken.encoding_for_model(model).name
+    except KeyError:
+        name = "cl100k_base"
+    return _by_parts(messages, name)
+
+
+@pytest.mark.parametrize(
+    ("wrong", "case", "why"),
+    [
+        (  # walk a4's right answer of the old task: the second argument read as an encoding
+            lambda ms, model: _by_parts(ms, __import__("tiktoken").get_encoding(model).name),
+            "case 1 of 6 (a French conversation, for gpt-4o)",
+            "raised ValueError",
+        ),
+        (
+            _by_table,
+            "case 1 of 6 (a French conversation, for gpt-4o)",
+            "the count in cl100k_base, not in the encoding gpt-4o reads",
+        ),
+        (
+            _by_tiktoken_alone,
+            "case 4 of 6 (Japanese, and an empty message, for gpt-6-luna (its tokenizer is not",
+            "raised KeyError",
+        ),
+        (
+            _estimated_in_cl100k,
+            "case 4 of 6 (Japanese, and an empty message, for gpt-6-luna",
+            "gpt-6-luna's tokenizer is not public, and the lesson says which encoding",
+        ),
+    ],
+)
+def test_00_1_the_model_decides_the_encoding(wrong, case, why):
+    told = ex00.check_message_tokens(wrong)
+    assert not told and case in told.message and why in told.message, told.message
+    assert ex00.check_message_tokens(lambda ms, model: _by_parts(ms, model))  # by the model: right
+
+
+def test_00_1_the_french_sentence_is_shown_before_the_guess():
+    cells = json.loads((ROOT / "notebooks" / "00_start_here.ipynb").read_text())["cells"]
+    guess = next(
+        i for i, c in enumerate(cells) if "more tokens in cl100k_base" in "".join(c["source"])
+    )
+    assert any(
+        ex00.POLICY_FR in "".join(c["source"])
+        for c in cells[:guess]
+        if c["cell_type"] == "markdown"
+    )
 
 
 # ---- 01.1: next_body(body, reply, run) -------------------------------------------------------
@@ -365,22 +448,48 @@ def _system_text(join):
         def text(value):
             return value if isinstance(value, str) else join(value)
 
+        first = (body.get("messages") or body.get("input"))[0] if "contents" not in body else {}
+        told = first.get("role") in ("system", "developer")  # else the body has no prompt
         if format == "openai-chat":
-            return text(body["messages"][0]["content"])
+            return text(first["content"]) if told else ""
         if format == "openai-responses":
-            return body.get("instructions") or text(body["input"][0]["content"])
+            return body.get("instructions") or (text(first["content"]) if told else None)  # None ok
         if format == "anthropic":
-            return text(body["system"])
-        return text(body["systemInstruction"]["parts"])
+            return text(body.get("system", ""))
+        return text(body.get("systemInstruction", {}).get("parts", []))
 
     return system_text
+
+
+def _system_text_recursive(body, format):  # walk a4's right answer, by position: now refused
+    def text(v):
+        if isinstance(v, str):
+            return v
+        if isinstance(v, list):
+            return "".join(text(x) for x in v)
+        return text(v.get("text") or v.get("parts") or "") if isinstance(v, dict) else ""
+
+    if format == "openai-chat":
+        return text(body["messages"][0]["content"])
+    if format == "openai-responses":
+        return body.get("instructions") or text(body["input"][0]["content"])
+    if format == "anthropic":
+        return text(body.get("system", ""))
+    return text(body.get("systemInstruction", {}))
+
+
+def test_02_1_the_first_message_is_the_prompt_only_when_its_role_says_so():
+    told = ex02.check_system_text(_system_text_recursive)
+    case = "case 9 of 12 (an openai-chat body of another conversation (no system prompt: the user's"
+    assert not told and case in told.message, told.message
+    assert "this body has no system prompt" in told.message, told.message
 
 
 def test_02_1_two_right_joins_pass_a_list_of_parts_is_refused():
     assert ex02.check_system_text(_system_text(lambda v: "".join(p["text"] for p in v)))
     assert ex02.check_system_text(_system_text(lambda v: " ".join(p["text"] for p in v)))
     told = ex02.check_system_text(_system_text(lambda v: v))  # Gemini's parts are a list already
-    assert not told and "case 4 of 8 (a gemini body of another conversation" in told.message
+    assert not told and "case 4 of 12 (a gemini body of another conversation" in told.message
     assert "the shape that holds the prompt, not the prompt's text" in told.message
 
 
@@ -391,7 +500,7 @@ def test_02_1_a_responses_body_without_instructions_is_a_hidden_case():
         return _system_text(lambda v: "".join(p["text"] for p in v))(body, format)
 
     told = ex02.check_system_text(instructions_only)
-    assert not told and "case 6 of 8 (an openai-responses body" in told.message
+    assert not told and "case 6 of 12 (an openai-responses body" in told.message
     assert "a developer message in input" in told.message and "KeyError" in told.message
     first = ex02.check_system_text(instructions_only)  # the second hint: no longer 'only Chat'
     assert "only OpenAI Chat" not in first.message and "Gemini" not in ex02.EX2.look
@@ -410,11 +519,15 @@ def _items(body):
     return body.get("messages") or body.get("input") or body.get("contents") or []
 
 
-def _role_by_dump(body, format, text):  # the reference's way: the text searched at any depth
+def _role_by_dump(body, format, text):  # the reference's way: the text in any decoded string
     def holds(value):
-        return text in json.dumps(value, ensure_ascii=False)
+        if isinstance(value, dict):
+            value = list(value.values())
+        if isinstance(value, list):
+            return any(holds(v) for v in value)
+        return isinstance(value, str) and text in value
 
-    if format in _SYSTEM_FIELD and holds(body.get(_SYSTEM_FIELD[format], "")):
+    if format in _SYSTEM_FIELD and holds(body.get(_SYSTEM_FIELD[format])):
         return "system"
     for item in _items(body):
         if not holds(item):
@@ -424,6 +537,8 @@ def _role_by_dump(body, format, text):  # the reference's way: the text searched
             holds(p) and (p.get("type") == "tool_result" or "functionResponse" in p) for p in parts
         ):
             return "tool"
+        if item.get("type") == "function_call":
+            return "assistant"
         return {"developer": "system", "model": "assistant"}.get(item["role"], item["role"])
     return None
 
@@ -448,6 +563,8 @@ def _role_by_walk(body, format, text):  # another right way: a walk over the str
     for item in _items(body):
         if item.get("type") == "function_call_output" and holds(item):
             return "tool"
+        if item.get("type") == "function_call" and holds(item):  # the model's own call
+            return "assistant"
         parts = item.get("parts") if format == "gemini" else item.get("content")
         for part in parts if isinstance(parts, list) else [parts]:
             if holds(part):
@@ -463,7 +580,56 @@ def _role_by_walk(body, format, text):  # another right way: a walk over the str
 def test_02_2_two_right_ways_pass():
     for right in (_role_by_dump, _role_by_walk):
         verdict = ex02.check_role_of(right)
-        assert verdict and "All 9 hidden cases passed" in verdict.message, verdict.message
+        assert verdict and "All 12 hidden cases passed" in verdict.message, verdict.message
+
+
+def _role_by_json(body, format, text):  # walk a4's answer: the text looked for in JSON dumps
+    s = lambda x: json.dumps(x, ensure_ascii=False)  # noqa: E731 (as the walker wrote it)
+    if format == "openai-responses":
+        if text in s(body.get("instructions", "")):
+            return "system"
+        for i in body.get("input", []):
+            if text in s(i):
+                return (
+                    {"developer": "system"}.get(i.get("role"), i.get("role"))
+                    if "role" in i
+                    else "tool"
+                )
+        return None
+    if format in _SYSTEM_FIELD and text in s(body.get(_SYSTEM_FIELD[format], "")):
+        return "system"
+    for item in _items(body):
+        if text in s(item):
+            parts = item.get("content") or item.get("parts") or []
+            if isinstance(parts, list) and any(
+                text in s(p) and (p.get("type") == "tool_result" or "functionResponse" in p)
+                for p in parts
+            ):
+                return "tool"
+            return {"developer": "system", "model": "assistant"}.get(item["role"], item["role"])
+    return None
+
+
+def test_02_2_the_text_searched_in_json_is_refused_on_a_note_with_a_quote():
+    told = ex02.check_role_of(_role_by_json)  # walk a4's exact way, once accepted
+    assert not told and "case 10 of 12 (an openai-chat body, a note with a quote" in told.message
+    assert "gave None" in told.message and "not in their JSON" in told.message, told.message
+
+
+def test_02_2_a_call_without_a_role_is_the_models_not_a_tools():
+    def decoded_but_roleless_is_tool(body, format, text):
+        if format == "openai-responses":
+            for item in body.get("input", []):
+                if text in json.dumps(item) and "role" not in item:
+                    return "tool"  # walk a4's rule: every item without a role is a tool's
+        return _role_by_dump(body, format, text)
+
+    told = ex02.check_role_of(decoded_but_roleless_is_tool)
+    assert (
+        not told
+        and "case 11 of 12 (an openai-responses body, the note inside the arguments" in told.message
+    )
+    assert "arguments of a call the model made" in told.message, told.message
 
 
 @pytest.mark.parametrize(
@@ -478,14 +644,14 @@ def test_02_2_two_right_ways_pass():
                 ),
                 "system" if text in json.dumps(body.get(_SYSTEM_FIELD.get(format, "-"))) else None,
             ),
-            "case 2 of 9 (an anthropic body, the note in a tool's result)",
+            "case 2 of 12 (an anthropic body, the note in a tool's result)",
             "inside a tool's result",
         ),
         (  # Gemini's own role name given back
             lambda body, format, text: {"assistant": "model"}.get(
                 _role_by_dump(body, format, text), _role_by_dump(body, format, text)
             ),
-            "case 8 of 9 (a gemini body, the model repeating the note)",
+            "case 8 of 12 (a gemini body, the model repeating the note)",
             "Gemini's spelling",
         ),
     ],
@@ -505,7 +671,7 @@ def test_02_2_a_text_deep_in_a_part_is_looked_for():
         return _role_by_dump(body, format, text)
 
     told = ex02.check_role_of(top_level_only)
-    assert not told and "case 3 of 9 (a gemini body, the note in a tool's result)" in told.message
+    assert not told and "case 3 of 12 (a gemini body, the note in a tool's result)" in told.message
     assert "look inside every part, at any depth" in told.message
 
 
@@ -620,25 +786,40 @@ def test_the_predictions_explanations_are_computed_from_the_data():
 # ---- second walk (fix-00-03b): the cases the walk found missing --------------------------------
 
 
-def _wants_by_calls(body, format):  # the reference's way
-    if format == "openai-chat":
-        return bool(body["choices"][0]["message"].get("tool_calls"))
-    return any(block["type"] == "tool_use" for block in body["content"])
-
-
-def _wants_by_loop(body, format):  # another right way: count the calls, then compare
+def _calls_by_comprehension(body, format):  # the reference's way
     if format == "openai-chat":
         calls = body["choices"][0]["message"].get("tool_calls") or []
+        return [(c["function"]["name"], json.loads(c["function"]["arguments"])) for c in calls]
+    return [(b["name"], b["input"]) for b in body["content"] if b["type"] == "tool_use"]
+
+
+def _calls_by_loop(body, format):  # another right way: a loop, lists for pairs
+    found = []
+    if format == "openai-chat":
+        for call in body["choices"][0]["message"].get("tool_calls") or []:
+            function = call["function"]
+            found.append([function["name"], json.loads(function["arguments"] or "{}")])
     else:
-        calls = [block for block in body["content"] if block.get("type") == "tool_use"]
-    return len(calls) > 0
+        for block in body["content"]:
+            if block.get("type") == "tool_use":
+                found.append([block["name"], dict(block["input"])])
+    return found
 
 
 def test_03_2_two_right_ways_pass_on_all_the_replies():
-    for right in (_wants_by_calls, _wants_by_loop):
-        verdict = ex03.check_wants_tools(right)
-        assert verdict and "All 11 hidden cases passed" in verdict.message, verdict.message
+    for right in (_calls_by_comprehension, _calls_by_loop):
+        verdict = ex03.check_calls_to_run(right)
+        assert verdict and "All 15 hidden cases passed" in verdict.message, verdict.message
         assert "Anthropic-compatible gateways" in verdict.message
+
+
+def test_03_2_each_reply_waits_exactly_when_it_holds_a_call():
+    for (body, format), waits in ex03._STOPS:
+        assert bool(_calls_by_comprehension(body, format)) is waits, (body, format)
+
+
+def _chat_message(body):
+    return body["choices"][0]["message"]
 
 
 @pytest.mark.parametrize(
@@ -646,38 +827,76 @@ def test_03_2_two_right_ways_pass_on_all_the_replies():
     [
         (  # the walk's heuristic: a Chat call has no text; Anthropic's blocks read right
             lambda body, format: (
-                body["choices"][0]["message"]["content"] is None
+                (
+                    _calls_by_comprehension(body, format)
+                    if _chat_message(body)["content"] is None
+                    else []
+                )
                 if format == "openai-chat"
-                else any(b.get("type") == "tool_use" for b in body["content"])
+                else _calls_by_comprehension(body, format)
             ),
-            "case 3 of 11 (an openai-chat reply with finish_reason 'tool_calls', text and 1",
+            "case 3 of 15 (an openai-chat reply with finish_reason 'tool_calls', text and 1",
             "this reply holds a call",
         ),
         (  # Chat read right, Anthropic by its stop reason alone
             lambda body, format: (
-                _wants_by_calls(body, format)
-                if format == "openai-chat"
-                else body["stop_reason"] == "tool_use"
+                _calls_by_comprehension(body, format)
+                if format == "openai-chat" or body["stop_reason"] == "tool_use"
+                else []
             ),
-            "case 11 of 11 (an anthropic reply with stop_reason 'end_turn' and blocks text, "
+            "case 11 of 15 (an anthropic reply with stop_reason 'end_turn' and blocks text, "
             "tool_use (from an Anthropic-compatible gateway))",
             "this reply holds a call",
         ),
-        (  # Chat: "no text, or calls": a refusal has no text either
+        (  # Chat's arguments handed on as the wire's string
             lambda body, format: (
-                not body["choices"][0]["message"]["content"]
-                or bool(body["choices"][0]["message"]["tool_calls"])
+                [
+                    (c["function"]["name"], c["function"]["arguments"])
+                    for c in _chat_message(body)["tool_calls"] or []
+                ]
                 if format == "openai-chat"
-                else _wants_by_calls(body, format)
+                else _calls_by_comprehension(body, format)
             ),
-            "case 6 of 11 (an openai-chat reply with finish_reason 'stop', a refusal and 0",
-            "the model refused, and waits for nothing",
+            "case 1 of 15 (an openai-chat reply with finish_reason 'tool_calls', no text and 1",
+            "the wire's JSON string",
+        ),
+        (  # parallel calls sorted by name, not kept in the reply's order
+            lambda body, format: sorted(_calls_by_comprehension(body, format), key=lambda c: c[0])[
+                ::-1
+            ],
+            "case 14 of 15 (an openai-chat reply with finish_reason 'tool_calls', text and 2",
+            "another order",
+        ),
+        (  # the stop reason trusted to mean the calls are there (walk a4's finding 5)
+            lambda body, format: (
+                [
+                    (c["function"]["name"], json.loads(c["function"]["arguments"]))
+                    for c in _chat_message(body)["tool_calls"]
+                ]
+                if format == "openai-chat" and body["choices"][0]["finish_reason"] == "tool_calls"
+                else _calls_by_comprehension(body, format)
+            ),
+            "case 12 of 15 (an openai-chat reply with finish_reason 'tool_calls', text and 0",
+            "raised TypeError",
         ),
     ],
 )
-def test_03_2_plausible_wrong_tests_are_refused_naming_the_case(wrong, case, why):
-    told = ex03.check_wants_tools(wrong)
+def test_03_2_plausible_wrong_readers_are_refused_naming_the_case(wrong, case, why):
+    told = ex03.check_calls_to_run(wrong)
     assert not told and case in told.message and why in told.message, told.message
+
+
+def test_03_2_a_stop_reason_naming_tools_over_no_call_waits_for_nothing():
+    def by_stop_reason(body, format):  # walk a4's "calls, or a tool stop reason", as a list
+        if format == "openai-chat":
+            waits = body["choices"][0]["finish_reason"] == "tool_calls"
+        else:
+            waits = body["stop_reason"] == "tool_use"
+        return _calls_by_comprehension(body, format) or ([("?", {})] if waits else [])
+
+    told = ex03.check_calls_to_run(by_stop_reason)
+    assert not told and "case 12 of 15" in told.message, told.message
+    assert "whatever its stop reason says: the calls decide" in told.message, told.message
 
 
 def _first_part_of(formats: tuple[str, ...]):
@@ -705,9 +924,15 @@ def _first_part_of(formats: tuple[str, ...]):
 @pytest.mark.parametrize(
     ("formats", "case"),
     [
-        (("anthropic",), "case 7 of 8 (an anthropic body of another conversation (a system given "),
-        (("openai-responses",), "case 6 of 8 (an openai-responses body of another conversation"),
-        (("openai-chat",), "case 5 of 8 (an openai-chat body of another conversation (a developer"),
+        (
+            ("anthropic",),
+            "case 7 of 12 (an anthropic body of another conversation (a system given ",
+        ),
+        (("openai-responses",), "case 6 of 12 (an openai-responses body of another conversation"),
+        (
+            ("openai-chat",),
+            "case 5 of 12 (an openai-chat body of another conversation (a developer",
+        ),
     ],
 )
 def test_02_1_reading_the_first_part_of_a_list_is_refused_in_every_format(formats, case):

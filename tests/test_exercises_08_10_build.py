@@ -2,14 +2,13 @@
 hidden cases. For each, plausible wrong implementations are refused on the case that shows the
 mistake, for the right reason, and right ones written in different ways are accepted.
 
-08.1 ``name_the_bug(body)``: which of the two bugs the provider accepts a recorded dump has,
-if any.
+08.1 ``find_silent_bugs(body)``: each of the two bugs the provider accepts in a recorded dump,
+with where it is.
 08.2 (optional) ``repair(body, first)``: a recorded OpenAI Chat body with all four of the
 lesson's bugs (the two the provider refuses: results before their calls, results whose call is
 gone).
 09.1 ``guarded_run_tool(call, done)``: a refund limit per order across the ticket, enforced in
 code before the refund runs (a refund split in two is refused).
-09.2 (optional) ``set_system_prompt(body, wire_format, prompt)``: one system prompt per format.
 10.1 ``compact(history, keep_last, summary)``: a shortened history that keeps the rules.
 """
 
@@ -416,121 +415,6 @@ def _compact_backward(history, keep_last, summary):
     return head + [user(f"Summary so far: {summary}")] + rest[k:]
 
 
-# ---- 09.2 (optional): the system prompt's place on each wire -------------------------------
-
-
-def _place_by_format(body, wire_format, prompt):
-    body = copy.deepcopy(body)
-    if wire_format == "openai-chat":
-        talk = [m for m in body["messages"] if m["role"] not in ("system", "developer")]
-        body["messages"] = [{"role": "system", "content": prompt}, *talk]
-    elif wire_format == "openai-responses":
-        body["instructions"] = prompt
-    elif wire_format == "anthropic":
-        body["system"] = prompt
-    else:
-        body.pop("system_instruction", None)
-        body["systemInstruction"] = {"parts": [{"text": prompt}]}
-    return body
-
-
-def _place_as_developer_and_blocks(body, wire_format, prompt):
-    """Another right one: the developer role for OpenAI, text blocks for Anthropic, Gemini's
-    snake_case spelling."""
-    body = {k: v for k, v in body.items() if k not in ("systemInstruction", "system_instruction")}
-    if wire_format == "openai-chat":
-        talk = [m for m in body["messages"] if m["role"] != "system"]
-        body["messages"] = [{"role": "developer", "content": prompt}, *talk]
-    elif wire_format == "openai-responses":
-        body.pop("instructions", None)
-        talk = [i for i in body["input"] if i.get("role") not in ("system", "developer")]
-        body["input"] = [{"role": "developer", "content": prompt}, *talk]
-    elif wire_format == "anthropic":
-        body["system"] = [{"type": "text", "text": prompt}]
-    else:
-        body["system_instruction"] = {"role": "system", "parts": [{"text": prompt}]}
-    return body
-
-
-def test_09_2_right_placements_written_differently_pass():
-    assert ex09.check_system_placement(_place_by_format)
-    assert ex09.check_system_placement(_place_as_developer_and_blocks)
-
-
-def test_09_2_gemini_in_either_spelling_and_a_body_edited_in_place_are_refused():
-    """Walk 08-10c, finding 2: the snake_case spelling is tested, and the caller's body stays
-    as it was, as 08.2 demands of a recorded dump."""
-
-    def camel_case_only(body, wire_format, prompt):  # right, but blind to system_instruction
-        if wire_format == "gemini":
-            return {**body, "systemInstruction": {"parts": [{"text": prompt}]}}
-        return _place_by_format(body, wire_format, prompt)
-
-    _refused(
-        ex09.check_system_placement(camel_case_only),
-        "gemini, its prompt spelled system_instruction",
-        "oneof field '_system_instruction' is already set",
-    )
-
-    def in_place(body, wire_format, prompt):  # right, but the caller's body is rewritten
-        placed = _place_by_format(body, wire_format, prompt)
-        body.clear()
-        body.update(placed)
-        return body
-
-    _refused(
-        ex09.check_system_placement(in_place),
-        "openai-chat, replacing the prompt it has",
-        "your function changed the body it was given",
-    )
-
-
-def test_09_2_plausible_wrong_placements_are_refused_on_the_case_that_shows_it():
-    def adds_one_more(body, wire_format, prompt):  # the old system message stays
-        if wire_format == "openai-chat":
-            return {**body, "messages": [{"role": "system", "content": prompt}, *body["messages"]]}
-        return _place_by_format(body, wire_format, prompt)
-
-    _refused(
-        ex09.check_system_placement(adds_one_more),
-        "openai-chat, replacing the prompt it has",
-        "the body holds 2 system prompts",
-    )
-
-    def chat_everywhere(body, wire_format, prompt):  # a system message in every list
-        if wire_format == "anthropic":
-            return {**body, "messages": [{"role": "user", "content": prompt}, *body["messages"]]}
-        return _place_by_format(body, wire_format, prompt)
-
-    _refused(
-        ex09.check_system_placement(chat_everywhere),
-        "anthropic, replacing the prompt it has",
-        "the prompt sits in a user message, not where anthropic keeps it",
-    )
-
-    def gemini_as_text(body, wire_format, prompt):  # systemInstruction as a bare string
-        if wire_format == "gemini":
-            return {**body, "systemInstruction": prompt}
-        return _place_by_format(body, wire_format, prompt)
-
-    _refused(
-        ex09.check_system_placement(gemini_as_text),
-        "gemini, replacing the prompt it has",
-        "it is no longer a gemini body",
-    )
-
-    def gemini_snake_case(body, wire_format, prompt):  # the new prompt beside the old one
-        if wire_format == "gemini":
-            return {**body, "system_instruction": {"parts": [{"text": prompt}]}}
-        return _place_by_format(body, wire_format, prompt)
-
-    _refused(
-        ex09.check_system_placement(gemini_snake_case),
-        "gemini, replacing the prompt it has",
-        "both systemInstruction and system_instruction",
-    )
-
-
 # ---- 10.1: the cut of a compaction -----------------------------------------------------
 
 
@@ -577,73 +461,148 @@ def test_10_1_plausible_wrong_cuts_are_refused_on_the_case_that_shows_it():
     )
 
 
-# ---- 08.1: name the silent bug of a recorded dump ---------------------------------------
+# ---- 08.1: find the silent bugs of a recorded dump, and where they are ----------------------
 
 
-def _name_by_checks(body):
+def _find_by_checks(body):
     messages = body["messages"]
-    if any("description" not in t["function"] for t in body["tools"]):
-        return "missing description"
-    if any(messages[0]["content"] in str(m.get("content")) for m in messages[1:]):
-        return "policy pasted into a user turn"
-    return "neither"
+    found = [
+        ("missing description", f"tools[{i}]")
+        for i, t in enumerate(body["tools"])
+        if "description" not in t["function"]
+    ]
+    for i, m in enumerate(messages[1:], start=1):
+        if messages[0]["content"] in str(m.get("content")):
+            found.append(("policy pasted into a user turn", f"messages[{i}]"))
+    return found
 
 
-def _name_by_comparing(body):
-    """Another right one: the user turns against the policy first, then the tools."""
+def _find_by_comparing(body):
+    """Another right one: the user turns against the policy first, then the tools, as a set of
+    lists, with a space in the path."""
     policy = next(m["content"] for m in body["messages"] if m["role"] == "system")
-    if any(m["role"] == "user" and policy in m["content"] for m in body["messages"]):
-        return ex08.SILENT[1]
-    if not all(t["function"].get("description") for t in body["tools"]):
-        return ex08.SILENT[0]
-    return ex08.NEITHER
+    found = {
+        (ex08.SILENT[1], f"messages[ {i}]")
+        for i, m in enumerate(body["messages"])
+        if m["role"] == "user" and policy in m["content"]
+    }
+    for i, t in enumerate(body["tools"]):
+        if not t["function"].get("description"):
+            found.add((ex08.SILENT[0], f"tools[{i}]"))
+    return [list(pair) for pair in found]
 
 
 def test_08_1_right_diagnoses_written_differently_pass():
-    assert ex08.check_name_the_bug(_name_by_checks, MODEL)
-    assert ex08.check_name_the_bug(_name_by_comparing, MODEL)
+    assert ex08.check_silent_bugs(_find_by_checks, MODEL)
+    assert ex08.check_silent_bugs(_find_by_comparing, MODEL)
     dumps = ex08.unlabelled_dumps(MODEL)  # and the lesson's two silent dumps are told apart
-    named = sorted(_name_by_comparing(d) for d in dumps.values())
-    assert named == sorted([*ex08.SILENT, ex08.NEITHER, ex08.NEITHER])
+    named = sorted(bug for d in dumps.values() for bug, _ in _find_by_checks(d))
+    assert named == sorted(ex08.SILENT)
+
+
+def test_08_1_the_walkers_count_of_user_turns_is_refused_on_a_buyers_second_message():
+    """Walk b4, finding 2: this code, the exact wrong answer of the walk, passed all six cases
+    of the old task (one name per dump). It counts user turns, so a buyer who writes again is
+    taken for a pasted policy. Its old form is refused because the task now asks for a list of
+    findings; its logic, in the new form, on the case with the buyer's own second message."""
+    SILENT, NEITHER = ex08.SILENT, "neither"
+
+    def name_the_bug(body):
+        if any("description" not in t["function"] for t in body.get("tools", [])):
+            return SILENT[0]
+        if sum(m["role"] == "user" for m in body["messages"]) > 1:
+            return SILENT[1]
+        return NEITHER
+
+    assert "not a list of (bug, where) pairs" in ex08.check_silent_bugs(name_the_bug, MODEL).message
+
+    def counts_user_turns(body):
+        found = [b for b in _find_by_checks(body) if b[0] == SILENT[0]]
+        users = [i for i, m in enumerate(body["messages"]) if m["role"] == "user"]
+        return found + [(SILENT[1], f"messages[{i}]") for i in users[1:]]
+
+    _refused(
+        ex08.check_silent_bugs(counts_user_turns, MODEL),
+        "the buyer writes again: a second user turn of their own, sound",
+        "this dump is sound: that user turn's words are its writer's own",
+    )
 
 
 def test_08_1_plausible_wrong_diagnoses_are_refused_on_the_case_that_shows_it():
     def by_position(body):  # fitted to the lesson's four dumps
+        found = []
         if "description" not in body["tools"][4]["function"]:
-            return "missing description"
-        if body["messages"][-1]["role"] == "user":
-            return "policy pasted into a user turn"
-        return "neither"
+            found.append(("missing description", "tools[4]"))
+        if body["messages"][-1]["role"] == "user" and len(body["messages"]) > 2:
+            found.append(
+                ("policy pasted into a user turn", f"messages[{len(body['messages']) - 1}]")
+            )
+        return found
 
     _refused(
-        ex08.check_name_the_bug(by_position, MODEL),
+        ex08.check_silent_bugs(by_position, MODEL),
         "a lost description, on another tool",
-        "one thing that should be in this dump is not there",
+        "your function missed one: a 'missing description'",
     )
 
     def by_the_word_reminder(body):  # the lesson's dump says "Reminder:"; another agent may not
-        if any("Reminder" in str(m.get("content")) for m in body["messages"]):
-            return "policy pasted into a user turn"
-        named = _name_by_checks(body)
-        return "neither" if named == ex08.SILENT[1] else named
+        found = [b for b in _find_by_checks(body) if b[0] == ex08.SILENT[0]]
+        return found + [
+            (ex08.SILENT[1], f"messages[{i}]")
+            for i, m in enumerate(body["messages"])
+            if "Reminder" in str(m.get("content"))
+        ]
 
     _refused(
-        ex08.check_name_the_bug(by_the_word_reminder, MODEL),
+        ex08.check_silent_bugs(by_the_word_reminder, MODEL),
         "another agent's ticket, the policy in other words around it",
-        "one text in this dump is there twice",
+        "your function missed one: a 'policy pasted into a user turn'",
     )
 
-    def always_a_bug(body):  # names a bug on every body: a sound one too
-        named = _name_by_checks(body)
-        return "policy pasted into a user turn" if named == "neither" else named
+    def first_finding_only(body):  # one name per dump, as the old task asked
+        return _find_by_checks(body)[:1]
 
     _refused(
-        ex08.check_name_the_bug(always_a_bug, MODEL),
-        "a sound ticket, three round trips and two parallel calls",
-        "this dump is sound",
+        ex08.check_silent_bugs(first_finding_only, MODEL),
+        "the buyer's second message, then two tools bare and a reminder",
+        "this dump has 3 silent bug(s), and your function missed one",
     )
-    odd = ex08.check_name_the_bug(lambda body: "broken", MODEL)
-    assert not odd and "neither NEITHER nor one of SILENT" in odd.message
+
+    def the_last_user_turn_only(body):  # where the lesson's reminder sat: at the end
+        found = [b for b in _find_by_checks(body) if b[0] == ex08.SILENT[0]]
+        last = max(i for i, m in enumerate(body["messages"]) if m["role"] == "user")
+        if last > 1 and body["messages"][0]["content"] in body["messages"][last]["content"]:
+            found.append((ex08.SILENT[1], f"messages[{last}]"))
+        return found
+
+    _refused(
+        ex08.check_silent_bugs(the_last_user_turn_only, MODEL),
+        "a reminder mid-ticket, then the buyer's own second message",
+        "your function missed one: a 'policy pasted into a user turn'",
+    )
+
+    def off_by_one(body):  # the place counted from 1
+        return [(bug, where.replace("[", "[1+")) for bug, where in _find_by_checks(body)]
+
+    _refused(
+        ex08.check_silent_bugs(off_by_one, MODEL),
+        "a lost description, on another tool",
+        "is no place in this dump",
+    )
+
+    def the_next_place(body):  # a place, but the wrong one
+        return [
+            (bug, where.split("[")[0] + f"[{int(where.split('[')[1][:-1]) + 1}]")
+            for bug, where in _find_by_checks(body)
+        ]
+
+    _refused(
+        ex08.check_silent_bugs(the_next_place, MODEL),
+        "a lost description, on another tool",
+        "but this dump's 'missing description' is elsewhere: get_tracking has its description",
+    )
+    odd = ex08.check_silent_bugs(lambda body: [("broken", "messages[1]")], MODEL)
+    assert not odd and "which is not one of SILENT" in odd.message
 
 
 def test_10_1_a_summary_sent_as_a_system_message_is_told_so():

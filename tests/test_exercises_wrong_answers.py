@@ -8,6 +8,7 @@ its other spellings and a near miss; these tests pin what a plausible wrong answ
 from __future__ import annotations
 
 import copy
+import json
 from pathlib import Path
 
 import pytest
@@ -70,25 +71,29 @@ def test_02_the_pasted_note_prediction_is_explained_from_both_renderings():
 
 
 def test_03_2_a_server_tool_is_not_a_call_to_answer():
+    def chat_calls(body):
+        calls = body["choices"][0]["message"].get("tool_calls") or []
+        return [(c["function"]["name"], json.loads(c["function"]["arguments"])) for c in calls]
+
     def by_suffix(body, format):
         if format == "openai-chat":
-            return bool(body["choices"][0]["message"].get("tool_calls"))
-        return any(b["type"].endswith("tool_use") for b in body["content"])
+            return chat_calls(body)
+        return [(b["name"], b["input"]) for b in body["content"] if b["type"].endswith("tool_use")]
 
     def by_block(body, format):
         if format == "openai-chat":
-            return bool(body["choices"][0]["message"].get("tool_calls"))
-        return any(b["type"] == "tool_use" for b in body["content"])
+            return chat_calls(body)
+        return [(b["name"], b["input"]) for b in body["content"] if b["type"] == "tool_use"]
 
     def by_stop_reason(body, format):
         if format == "openai-chat":
-            return body["choices"][0]["finish_reason"] == "tool_calls"
-        return body["stop_reason"] == "tool_use"
+            return chat_calls(body) if body["choices"][0]["finish_reason"] == "tool_calls" else []
+        return by_block(body, format) if body["stop_reason"] == "tool_use" else []
 
-    suffix = ex03.check_wants_tools(by_suffix)
+    suffix = ex03.check_calls_to_run(by_suffix)
     assert not suffix and "server_tool_use" in suffix.message
-    assert ex03.check_wants_tools(by_block)
-    stop = ex03.check_wants_tools(by_stop_reason)
+    assert ex03.check_calls_to_run(by_block)
+    stop = ex03.check_calls_to_run(by_stop_reason)
     assert not stop and "finish_reason 'stop'" in stop.message
 
 
@@ -178,13 +183,15 @@ def _system_text(gemini_parts: str):
         return value if isinstance(value, str) else sep.join(part["text"] for part in value)
 
     def system_text(body, format):
+        first = (body.get("messages") or body.get("input") or [{}])[0]
+        told = first.get("role") in ("system", "developer")  # else the body has no prompt
         if format == "openai-chat":
-            return joined(body["messages"][0]["content"])
+            return joined(first["content"]) if told else ""
         if format == "openai-responses":
-            return body.get("instructions") or joined(body["input"][0]["content"])
+            return body.get("instructions") or (joined(first["content"]) if told else "")
         if format == "anthropic":
-            return joined(body["system"])
-        parts = body["systemInstruction"]["parts"]
+            return joined(body.get("system", ""))
+        parts = body.get("systemInstruction", {}).get("parts", [{"text": ""}])
         return parts[0]["text"] if gemini_parts == "first" else joined(parts, gemini_parts)
 
     return system_text

@@ -185,6 +185,11 @@ def test_the_command_line_counts_a_request_outside_a_checkout(installed):
     shutil.copy2(ROOT / "data" / "sundry" / "request.json", request)
     done = _run([str(python), "-m", "helpers", "count", str(request), "--total"], cwd=work, env=env)
     assert int(done.stdout.strip()) > 100
+    gemini = work / "gemini.json"  # Gemma's tokenizer, from the wheel's data: Google's example
+    gemini.write_text('{"contents": [{"role": "user", "parts": [{"text": "What is your name?"}]}]}')
+    model = ["--model", "gemini-2.5-flash", "--total"]
+    done = _run([str(python), "-m", "helpers", "count", str(gemini), *model], cwd=work, env=env)
+    assert done.stdout.strip() == "6"  # 5 tokens of text + 1 for the content
 
 
 @pytest.mark.parametrize("missing", ["platformdirs"])

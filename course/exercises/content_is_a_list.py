@@ -4,6 +4,7 @@ Exercises of notebooks/03_content_is_a_list.ipynb."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -14,13 +15,16 @@ EX1 = Exercise(
     "03.2",
     look="where each format keeps the calls of a reply: the Chat reply the string agent printed "
     "(`chat_reply`), and the Anthropic `content` printed at the top of the lesson. Which field "
-    "says a call is there, and which one only says why the model stopped?",
-    idea="the model waits for you when its reply holds a call to one of your tools. The stop "
-    "reason is a summary that can disagree with the calls, text can stand beside a call (or be "
-    "missing with no call at all), and a tool the provider ran itself is not one of yours.",
+    "holds a call, which one only says why the model stopped, and in which form does each "
+    "format send a call's arguments (lesson 02, difference 3)?",
+    idea="the model waits for you when its reply holds calls to your tools, and only the calls "
+    "say so: the stop reason is a summary that can disagree with them, text can stand beside a "
+    "call (or be missing with no call at all), and a tool the provider ran itself is not one of "
+    "yours. Your code runs a tool with a dict, whatever form the wire gave the arguments in.",
     example="a Chat message with some text and one entry among its calls, under finish_reason "
     "'stop', still waits for a result; an Anthropic content of [server_tool_use, "
-    "web_search_tool_result, text] waits for nothing.",
+    "web_search_tool_result, text] waits for nothing, and neither does a reply whose stop "
+    "reason names tools but which holds no call.",
 )
 EX2 = Exercise(
     "03.1",
@@ -37,12 +41,24 @@ EX2 = Exercise(
 _CALL = {"id": "call_1", "type": "function", "function": {"name": "get_order", "arguments": "{}"}}
 _USE = {"type": "tool_use", "id": "toolu_1", "name": "get_order", "input": {}}
 _SAY = {"type": "text", "text": "Done."}
+_ARGS = [("get_order", {"order_id": "SO-48213"}), ("search_orders", {"buyer": "Maya", "limit": 3})]
+# two parallel calls with arguments: as Chat sends them (a JSON string) and as Anthropic does
+_TWO_CALLS = [
+    {"id": f"call_{i}", "type": "function", "function": {"name": n, "arguments": json.dumps(a)}}
+    for i, (n, a) in enumerate(_ARGS, 2)
+]
+_TWO_USES = [
+    {"type": "tool_use", "id": f"toolu_{i}", "name": n, "input": a}
+    for i, (n, a) in enumerate(_ARGS, 2)
+]
 # a server tool: Anthropic runs it and puts its result in the same reply; nothing to answer
 _SERVER = {"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search", "input": {}}
 _SEARCHED = {"type": "web_search_tool_result", "tool_use_id": "srvtoolu_1", "content": []}
 
 
-def _chat(finish: str, calls: list, content: str | None = "", refusal: str | None = None) -> dict:
+def _chat(
+    finish: str, calls: list | None, content: str | None = "", refusal: str | None = None
+) -> dict:
     """A Chat reply; ``content`` "" means the usual: None beside calls, a text without them."""
     text = (None if calls else "Done.") if content == "" else content
     message = {"role": "assistant", "content": text, "refusal": refusal, "tool_calls": calls}
@@ -70,7 +86,21 @@ _STOPS = [
     (({"stop_reason": "max_tokens", "content": [_SAY]}, "anthropic"), False),
     (({"stop_reason": "end_turn", "content": [_SERVER, _SEARCHED, _SAY]}, "anthropic"), False),
     (({"stop_reason": "end_turn", "content": [_SAY, _USE]}, "anthropic"), True),
+    # a stop reason that names tools over a reply with no call (tool_calls null): nothing to run
+    ((_chat("tool_calls", None), "openai-chat"), False),
+    (({"stop_reason": "tool_use", "content": [_SAY]}, "anthropic"), False),
+    # two calls with arguments, in the reply's order
+    ((_chat("tool_calls", _TWO_CALLS, "Let me check both."), "openai-chat"), True),
+    (({"stop_reason": "tool_use", "content": [_SAY, *_TWO_USES]}, "anthropic"), True),
 ]
+
+
+def _calls_in(body: dict) -> list[tuple[str, dict]]:
+    """The (name, arguments) of the calls a reply asks your code to run, in its order."""
+    if "choices" in body:
+        calls = body["choices"][0]["message"].get("tool_calls") or []
+        return [(c["function"]["name"], json.loads(c["function"]["arguments"])) for c in calls]
+    return [(b["name"], b["input"]) for b in body["content"] if b["type"] == "tool_use"]
 
 
 def _describe(body: dict, format: str) -> str:
@@ -82,7 +112,7 @@ def _describe(body: dict, format: str) -> str:
         )
         return (
             f"an {format} reply with finish_reason {choice['finish_reason']!r}, {text} and "
-            f"{len(message['tool_calls'])} tool call(s)"
+            f"{len(message['tool_calls'] or [])} tool call(s)"
         )
     kinds = ", ".join(b["type"] for b in body["content"])
     gateway = (
@@ -93,46 +123,69 @@ def _describe(body: dict, format: str) -> str:
     return f"an {format} reply with stop_reason {body['stop_reason']!r} and blocks {kinds}{gateway}"
 
 
-def _judge_wants(body: dict, expected: bool) -> Callable[[Any], str | None]:
-    """Why ``wants_tools``'s answer for ``body`` is wrong, or None when it is right."""
+def _judge_calls(body: dict) -> Callable[[Any], str | None]:
+    """Why ``calls_to_run``'s answer for ``body`` is wrong, or None when it is right."""
+    expected = _calls_in(body)
 
     def judge(got: Any) -> str | None:
-        if got is expected:
+        pairs = isinstance(got, (list, tuple)) and all(
+            isinstance(c, (list, tuple)) and len(c) == 2 for c in got
+        )
+        if not pairs:
+            return (
+                f"your function gave {str(got)[:60]!r}: the answer is a list of (name, "
+                "arguments) pairs, [] when nothing waits"
+            )
+        got = [tuple(c) for c in got]
+        if got == expected:
             return None
-        if not isinstance(got, bool):
-            return f"your function gave {str(got)[:60]!r}: the answer is True or False"
-        if expected:
-            return "your function gave False, but this reply holds a call: the model waits for it"
-        if "choices" in body and body["choices"][0]["message"].get("refusal"):
+        if expected and not got:
+            return "your function gave no call, but this reply holds a call: the model waits for it"
+        if not expected:
+            if "choices" in body and body["choices"][0]["message"].get("refusal"):
+                return (
+                    "your function gave a call to run for a reply with no text and no call: the "
+                    "model refused, and waits for nothing"
+                )
+            if any(b.get("type") == "server_tool_use" for b in body.get("content", [])):
+                return (
+                    "your function gave a call to run, but its only tool block is a "
+                    "server_tool_use, a call Anthropic already ran: nothing waits for your code"
+                )
             return (
-                "your function gave True for a reply with no text and no call: the model "
-                "refused, and waits for nothing"
+                "your function gave a call to run for a reply that holds no call (whatever its "
+                "stop reason says: the calls decide)"
             )
-        server = any(b.get("type") == "server_tool_use" for b in body.get("content", []))
-        if server:
+        if any(isinstance(args, str) for _, args in got):
             return (
-                "your function gave True, but its only tool block is a server_tool_use, a call "
-                "Anthropic already ran: nothing waits for your code"
+                "your function gave the arguments as the wire's JSON string: your tool is run "
+                "with a dict, so read the string into one"
             )
-        return "your function gave True for a reply that holds no call"
+        if sorted(map(repr, got)) == sorted(map(repr, expected)):
+            return "your function gave the right calls in another order: keep the reply's order"
+        return (
+            f"your function gave {len(got)} call(s), {str(got)[:60]!r}, not the {len(expected)} "
+            "this reply holds, each as (name, arguments)"
+        )
 
     return judge
 
 
-def check_wants_tools(fn: Callable[[dict, str], bool]) -> Result:
-    """The learner's ``wants_tools(body, format)`` on Chat and Anthropic replies of each kind."""
-    cases = [
-        Case(_describe(*args), args, _judge_wants(args[0], expected)) for args, expected in _STOPS
-    ]
+def check_calls_to_run(fn: Callable[[dict, str], list]) -> Result:
+    """The learner's ``calls_to_run(body, format)`` on Chat and Anthropic replies of each kind:
+    calls under every stop reason, stop reasons that name tools over no call, a refusal, a
+    server tool, and parallel calls whose Chat arguments come as a JSON string."""
+    cases = [Case(_describe(*args), args, _judge_calls(args[0])) for args, _ in _STOPS]
     return check_cases(
         fn,
         cases,
         EX1,
         success="Right: the calls decide, not the text beside them nor the stop reason: Chat's "
-        "tool_calls, Anthropic's tool_use blocks (a server_tool_use block is a call Anthropic "
-        "already ran). The stop reason usually agrees ('tool_calls', 'tool_use'), but replies "
-        "holding a call under 'stop' have been reported from OpenAI's API, and under 'end_turn' "
-        "from Anthropic-compatible gateways (see the lesson's Sources)",
+        "tool_calls (arguments read from their JSON string), Anthropic's tool_use blocks (a "
+        "server_tool_use block is a call Anthropic already ran). Your agent's loop can run what "
+        "this returns for either provider. The stop reason usually agrees ('tool_calls', "
+        "'tool_use'), but replies holding a call under 'stop' have been reported from OpenAI's "
+        "API, and under 'end_turn' from Anthropic-compatible gateways (see the lesson's Sources)",
     )
 
 

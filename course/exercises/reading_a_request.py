@@ -6,12 +6,14 @@ Exercises of notebooks/08_reading_a_real_request.ipynb: four unlabelled dumps, f
 named only "A" to "D". Each has one bug a real codebase produced. Two of them break the rules
 of the list (the provider answers 400); two are valid JSON the provider accepts and that are
 still wrong: only someone reading the request finds those. Exercise 1 runs the learner's
-``name_the_bug`` on dumps they have not seen (other tickets, the bugs in other places and
-words, sound ones): it names the two bugs the provider accepts (``SILENT``), the two that
-``check`` cannot find. Exercise 2 (optional) runs their ``repair`` on dumps with all four bugs
-in other places (results before their calls, results whose call is gone, both at once) and
-sends each result to a local provider. (An exercise that fixed the order alone scored 3 of 5
-in walks; it is part of the repair since issue 33.)
+``find_silent_bugs`` on dumps they have not seen (other tickets, the bugs in other places and
+words, several in one dump, a buyer's own second message, sound ones): it lists every silent
+bug (``SILENT``, the two that ``check`` cannot find) with where it is. (Naming one bug per
+dump scored 3 of 5 in walk b4, and counting user turns passed it; since then a finding is a
+place, and a dump may hold several.) Exercise 2 (optional) runs their ``repair`` on dumps with
+all four bugs in other places (results before their calls, results whose call is gone, both at
+once) and sends each result to a local provider. (An exercise that fixed the order alone scored 3
+of 5 in walks; it is part of the repair since issue 33.)
 """
 
 from __future__ import annotations
@@ -34,21 +36,20 @@ BUGS = (
 _LETTERS = {"A": BUGS[2], "B": BUGS[0], "C": BUGS[3], "D": BUGS[1]}  # a fixed shuffle
 
 SILENT = BUGS[:2]  # the two bugs the provider accepts: exercise 1 names them
-NEITHER = "neither"  # exercise 1's answer for a body with neither
 
 EX1 = Exercise(
     "08.1",
-    look="the case the check names and what it says about that dump; then what your function "
-    "reads to decide: would it still see that bug on another tool, at another place in the "
-    "list, in another ticket's words, and stay silent on a sound body?",
+    look="the case the check names and what your function gave for it; then, in that dump, "
+    "the place your function named or missed: what is there, and what a sound request of that "
+    "ticket holds there.",
     idea="neither bug breaks a rule of the list, so the provider takes both: one is something "
-    "that should be there and is not, the other is text that is there twice. Each must be "
-    "found from the body itself, wherever it sits and whatever its words; a body with neither "
-    "has nothing to name.",
-    example="a tool list where one definition has a name and parameters and nothing else, "
-    "beside others that say what they do; [system 'Be brief.', user 'Hi', user 'Note: Be "
-    "brief.'], where the system's words come back in a user turn; [system 'Be brief.', user "
-    "'Hi'], which has neither.",
+    "that should be there and is not, the other is a text that is there twice. A user turn is "
+    "not a bug by itself (buyers write again), and a dump may hold either bug more than once, "
+    "or both: each finding is one place, found from the body itself, whatever its words.",
+    example="[system 'Be brief.', user 'Hi', user 'Note: Be brief.'] has one finding, at "
+    "messages[2]; [system 'Be brief.', user 'Hi', assistant 'Hello', user 'Briefly, why?'] has "
+    "none; three tools, the second with a name and parameters and nothing else, have one, at "
+    "tools[1].",
 )
 EX2 = Exercise(
     "08.2",
@@ -57,11 +58,10 @@ EX2 = Exercise(
     idea="each of the lesson's five checks, turned around, is a repair: whatever breaks one is "
     "what to undo, and what never changes during a ticket can be read from its first request. "
     "Nothing else in the body may move or change.",
-    example="a body whose tools lack one description that the first request's tools have gets "
-    "the first request's tools back; a user message holding the system prompt's text goes, and "
-    "the messages around it stay where they were; [system, user, tool answering c1, assistant "
-    "calling c1] comes back as [system, user, assistant calling c1, tool answering c1], and a "
-    "tool message answering c9, which no message calls, has no place at all.",
+    example="two of the four, smaller: with a first request whose tools are [a, b], a body "
+    "whose b has lost its description gets back the first request's b, and [a, b] stay in "
+    "their order; [system, user, tool answering c1, assistant calling c1] comes back as "
+    "[system, user, assistant calling c1, tool answering c1].",
 )
 
 
@@ -143,14 +143,16 @@ def unlabelled_dumps(model: str) -> dict[str, dict[str, Any]]:
     return {letter: bodies[bug] for letter, bug in sorted(_LETTERS.items())}
 
 
-def _diagnosis_cases(model: str) -> list[tuple[str, dict, str]]:
-    """The hidden dumps of exercise 1: (what the case is, the dump, its silent bug or NEITHER)."""
+def _diagnosis_cases(model: str) -> list[tuple[str, dict, list[tuple[str, str]]]]:
+    """The hidden dumps of exercise 1: (what the case is, the dump, its findings: each silent
+    bug with where it is, as ``(bug, "tools[i]" or "messages[i]")``; none for a sound dump)."""
     longer = _longer_ticket(model)
     _, ct_later = _crash_triage_ticket(model)
 
-    def broken(body: dict, change: Callable[[dict], None]) -> dict:
+    def broken(body: dict, *changes: Callable[[dict], None]) -> dict:
         body = copy.deepcopy(body)
-        change(body)
+        for change in changes:
+            change(body)
         return body
 
     def no_description(index: int) -> Callable[[dict], None]:
@@ -163,68 +165,137 @@ def _diagnosis_cases(model: str) -> list[tuple[str, dict, str]]:
 
         return paste
 
+    follow_up = copy.deepcopy(longer)  # the buyer writes again: a second user turn, a real one
+    follow_up["messages"] += [
+        {"role": "assistant", "content": "Done: $129.00 is on its way back to your card."},
+        {"role": "user", "content": "Also, can I keep the case? The refund policy said $150."},
+    ]
+    ct_end = len(ct_later["messages"])
     lost, twice = SILENT
     return [
-        ("a lost description, on another tool", broken(longer, no_description(1)), lost),
+        (
+            "a lost description, on another tool",
+            broken(longer, no_description(1)),
+            [(lost, "tools[1]")],
+        ),
         (
             "the policy in the middle of a longer ticket",
             broken(longer, pasted(4, "Reminder:\n{}")),
-            twice,
+            [(twice, "messages[4]")],
         ),
-        ("a sound ticket, three round trips and two parallel calls", longer, NEITHER),
+        ("a sound ticket, three round trips and two parallel calls", longer, []),
+        ("the buyer writes again: a second user turn of their own, sound", follow_up, []),
         (
             "another agent's ticket, its first tool bare",
             broken(ct_later, no_description(0)),
-            lost,
+            [(lost, "tools[0]")],
         ),
         (
             "another agent's ticket, the policy in other words around it",
-            broken(
-                ct_later, pasted(len(ct_later["messages"]), "Remember your instructions:\n\n{}")
-            ),
-            twice,
+            broken(ct_later, pasted(ct_end, "Remember your instructions:\n\n{}")),
+            [(twice, f"messages[{ct_end}]")],
         ),
-        ("another agent's ticket, sound", copy.deepcopy(ct_later), NEITHER),
+        ("another agent's ticket, sound", copy.deepcopy(ct_later), []),
+        (
+            "a reminder mid-ticket, then the buyer's own second message",
+            broken(follow_up, pasted(4, "Reminder:\n{}")),
+            [(twice, "messages[4]")],
+        ),
+        (
+            "the buyer's second message, then two tools bare and a reminder",
+            broken(follow_up, no_description(2), no_description(7), pasted(11, "Reminder:\n{}")),
+            [(lost, "tools[2]"), (lost, "tools[7]"), (twice, "messages[11]")],
+        ),
     ]
 
 
-_NOT_THAT = {  # why a wrong answer is wrong, for each dump (never how to find it)
-    BUGS[0]: "one thing that should be in this dump is not there",
-    BUGS[1]: "one text in this dump is there twice",
-    NEITHER: "this dump is sound: nothing is missing from it and nothing is there twice",
-}
+def _findings(got: Any) -> list[tuple[Any, Any]] | str:
+    """The learner's findings as a sorted list of pairs, or why they cannot be read."""
+    if isinstance(got, str) or not isinstance(got, list | tuple | set):
+        return f"your function gave {got!r}, not a list of (bug, where) pairs"
+    pairs = []
+    for item in got:
+        if not isinstance(item, list | tuple) or len(item) != 2:
+            return f"your function gave {item!r} in its list, not a (bug, where) pair"
+        bug, where = item
+        if bug not in SILENT:
+            return f"your function named {bug!r}, which is not one of SILENT"
+        if not isinstance(where, str):
+            return f"your function gave {where!r} as where, not a path like 'messages[3]'"
+        pairs.append((bug, where.replace(" ", "")))
+    return sorted(pairs)
 
 
-def _diagnosis_judge(bug: str) -> Callable[[Any], str | None]:
+def _diagnosis_judge(dump: dict, want: list[tuple[str, str]]) -> Callable[[Any], str | None]:
     def judge(got: Any) -> str | None:
-        if got == bug:
-            return None
-        if got != NEITHER and got not in SILENT:
-            return f"your function gave {got!r}, which is neither NEITHER nor one of SILENT"
-        return f"your function gave {got!r}, but {_NOT_THAT[bug]}"
+        found = _findings(got)
+        if isinstance(found, str):
+            return found
+        if len(set(found)) != len(found):
+            return "your function names one finding twice: each place once"
+        for bug, where in found:
+            if (bug, where) in want:
+                continue
+            there = [w for b, w in want if b == bug]
+            if not there:
+                sound = "this dump is sound" if not want else f"this dump has no {bug!r}"
+                why = f"{sound}: {_said_of(dump, where)}"
+            else:
+                why = f"this dump's {bug!r} is elsewhere: {_said_of(dump, where)}"
+            return f"your function found {bug!r} at {where}, but {why}"
+        missed = [(bug, where) for bug, where in want if (bug, where) not in found]
+        if missed:
+            return (
+                f"this dump has {len(want)} silent bug(s), and your function missed one: a "
+                f"{missed[0][0]!r} ({len(found)} finding(s) from yours)"
+            )
+        return None
 
     return judge
 
 
-def check_name_the_bug(name_the_bug: Callable[[dict], str], model: str) -> Result:
-    """Run the learner's ``name_the_bug(body)`` on hidden dumps, each sound or with one of the
-    two bugs the provider accepts (other tickets, other ids, other tools, the bugs in other
-    places and other words); it must give that bug's name, one of ``SILENT``, or ``NEITHER``."""
+def _said_of(dump: dict, where: str) -> str:
+    """What is at ``where`` in ``dump``, in a few words (why naming it there is wrong)."""
+    import re
+
+    match = re.fullmatch(r"(tools|messages)\[(\d+)\]", where)
+    items = dump.get(match.group(1), []) if match else []
+    if not match or int(match.group(2)) >= len(items):
+        return (
+            f"{where} is no place in this dump (where is written like 'messages[3]' or 'tools[4]')"
+        )
+    item = items[int(match.group(2))]
+    if match.group(1) == "tools":
+        return f"{item['function']['name']} has its description"
+    if item["role"] == "user":
+        return "that user turn's words are its writer's own, not a text the body already holds"
+    return f"that {item['role']} message holds no text the body already holds"
+
+
+def check_silent_bugs(find_silent_bugs: Callable[[dict], list], model: str) -> Result:
+    """Run the learner's ``find_silent_bugs(body)`` on hidden dumps (other tickets, other ids,
+    other tools, the bugs in other places and words, several in one dump, a buyer who writes
+    twice, sound ones); it must give every silent bug with where it is, as ``(bug, where)``
+    pairs (``bug`` one of ``SILENT``, ``where`` like ``"tools[4]"`` or ``"messages[5]"``), in
+    any order, and nothing for a sound dump."""
     from helpers.examples import sundry
 
     body = _bodies(model)["missing description"]
     lost = next(t["function"]["name"] for t in body["tools"] if "description" not in t["function"])
     said = next(t.description for t in sundry.TOOLS if t.name == lost)
     return check_cases(
-        name_the_bug,
-        [Case(name, (dump,), _diagnosis_judge(bug)) for name, dump, bug in _diagnosis_cases(model)],
+        find_silent_bugs,
+        [
+            Case(name, (dump,), _diagnosis_judge(dump, want))
+            for name, dump, want in _diagnosis_cases(model)
+        ],
         EX1,
         success=(
-            "Right: each silent bug named from the body alone, wherever it sits, and a sound "
-            "body left alone. These are the dangerous ones: without its description, "
-            f"{lost} is a bare name to "
-            f'the model (the tool itself no longer says "{said}"), and the policy pasted into '
-            "a user turn reads as the buyer's words, paid for twice"
+            "Right: every silent bug found from the body alone and placed, wherever it sits, "
+            "and a buyer's own second message left alone. Run it on your agent's dumps: without "
+            f"its description, {lost} is a bare name to the model (the tool itself no longer "
+            f'says "{said}"), and the policy pasted into a user turn reads as the buyer\'s '
+            "words, paid for twice"
         ),
     )
 

@@ -15,17 +15,29 @@ POLICY_FR = "Les remboursements de plus de 150 $ nécessitent un humain."
 
 EX1 = Exercise(
     "00.1",
-    look="the cell under 'Your first look at the wire' (what it made from the encoding's name, "
-    "and what it got back for one text), and the shapes a message's `content` takes in the "
-    "exercise text.",
-    idea="the model reads each message's text on its own, so a body's count is the counts of its "
-    "messages added up, each in the encoding the function is given. Only text is text: a "
-    "message with none adds nothing, and a list of parts holds text parts beside parts that "
-    "are not text.",
-    example="'Hi' (1 token in o200k_base), a message that only calls a tool (no text), and "
-    "[{'type': 'text', 'text': 'Where is my order?'}, {'type': 'image_url', ...}] cost "
-    "1 + 0 + 5 = 6 tokens.",
+    look="the note under the environment check (which encoding each model family reads, and what "
+    "the series does for a model whose tokenizer is not public), the cell under 'Your first "
+    "look at the wire', and the shapes a message's `content` takes in the exercise text.",
+    idea="a count is only right in the model's own encoding: the model's name decides it, and a "
+    "name can look like another family's. A model with no public tokenizer is estimated, the "
+    "way the lesson says. The model reads each message's text on its own; a message with no "
+    "text adds nothing, and a list of parts holds text parts beside parts that are not text.",
+    example="for gpt-4o, 'Hi' (1 token in o200k_base), a message that only calls a tool (no "
+    "text), and [{'type': 'text', 'text': 'Where is my order?'}, {'type': 'image_url', ...}] "
+    "cost 1 + 0 + 5 = 6 tokens; for gpt-4, the same texts are counted in another vocabulary.",
 )
+
+_ESTIMATE = "o200k_base"  # what the series counts a model with no public tokenizer in (lesson 12)
+
+
+def _encoding_of(model: str) -> str:
+    """The tiktoken encoding ``model`` reads: tiktoken's own table, else the series' estimate."""
+    import tiktoken
+
+    try:
+        return tiktoken.encoding_for_model(model).name
+    except KeyError:
+        return _ESTIMATE
 
 
 def _count(text: str, encoding: str) -> int:
@@ -58,14 +70,15 @@ def _text(content: Any) -> str:
 
 
 def _hidden_bodies() -> list[tuple[str, list[dict], str]]:
-    """(what the case is, the messages, the encoding): texts the lesson never counted."""
+    """(what the case is, the messages, the model): texts the lesson never counted, for models
+    of both encodings and one whose tokenizer is not public."""
     from helpers.examples import crash_triage
 
     trace = crash_triage.CRASH_REPORT.splitlines()
     call = {"id": "call_1", "type": "function", "function": {"name": "lookup", "arguments": "{}"}}
     return [
         (
-            "a French conversation, in cl100k_base",
+            "a French conversation, for gpt-4o",
             [
                 {"role": "system", "content": POLICY_FR},
                 {
@@ -77,38 +90,38 @@ def _hidden_bodies() -> list[tuple[str, list[dict], str]]:
                     "content": "Désolé : je vérifie votre commande tout de suite.",
                 },
             ],
-            "cl100k_base",
+            "gpt-4o",
         ),
         (
-            "order numbers and prices, and an assistant message that only calls a tool",
+            "order numbers and prices, and an assistant message that only calls a tool, for gpt-4",
             [
                 {"role": "user", "content": "Order SO-48213: $129.00, delivered 2026-11-27."},
                 {"role": "assistant", "content": None, "tool_calls": [call]},
                 {"role": "tool", "tool_call_id": "call_1", "content": '{"total_usd": 129.0}'},
                 {"role": "assistant", "content": "Refund 3 of 4 items: $96.75?"},
             ],
-            "o200k_base",
+            "gpt-4",
         ),
         (
-            "a Go stack trace spread over three messages, in cl100k_base",
+            "a Go stack trace spread over three messages, for gpt-4.1-mini",
             [
                 {"role": "user", "content": "\n".join(trace[:4])},
                 {"role": "tool", "tool_call_id": "call_1", "content": trace[4]},
                 {"role": "tool", "tool_call_id": "call_2", "content": "\n".join(trace[5:7])},
             ],
-            "cl100k_base",
+            "gpt-4.1-mini",
         ),
         (
-            "Japanese, and an empty message",
+            "Japanese, and an empty message, for gpt-6-luna (its tokenizer is not public)",
             [
                 {"role": "user", "content": "返金は150ドルを超えると人間の確認が必要です。"},
                 {"role": "user", "content": ""},
                 {"role": "assistant", "content": "注文番号はSO-48213です。"},
             ],
-            "o200k_base",
+            "gpt-6-luna",
         ),
         (
-            "a photo sent with two text parts, in o200k_base",
+            "a photo sent with two text parts, for gpt-5.6",
             [
                 {"role": "system", "content": POLICY},
                 {
@@ -120,13 +133,20 @@ def _hidden_bodies() -> list[tuple[str, list[dict], str]]:
                     ],
                 },
             ],
-            "o200k_base",
+            "gpt-5.6",
         ),
-        ("no messages at all", [], "o200k_base"),
+        ("no messages at all, for gpt-4.1", [], "gpt-4.1"),
     ]
 
 
-def _judge_count(messages: list[dict], encoding: str) -> Callable[[Any], str | None]:
+def _judge_count(messages: list[dict], model: str) -> Callable[[Any], str | None]:
+    import tiktoken
+
+    encoding = _encoding_of(model)
+    try:
+        public = bool(tiktoken.encoding_for_model(model))
+    except KeyError:  # gpt-6-luna: its count is the series' estimate
+        public = False
     texts = [_text(m.get("content")) for m in messages]
     expected = sum(_count(t, encoding) for t in texts)
     parts = [p for m in messages if isinstance(m.get("content"), list) for p in m["content"]]
@@ -147,13 +167,18 @@ def _judge_count(messages: list[dict], encoding: str) -> Callable[[Any], str | N
                 "it counts more than the texts: a part that is not text (an image's address, "
                 "the parts' keys) is not the message's text"
             )
+        if got == sum(_count(t, other) for t in texts) and not public:
+            return (
+                f"that is the count in {other}: {model}'s tokenizer is not public, and the "
+                "lesson says which encoding the series estimates it with"
+            )
+        if got == sum(_count(t, other) for t in texts):
+            return f"that is the count in {other}, not in the encoding {model} reads"
         if got in joined:
             return (
                 "that is the count of all the texts joined into one: the model reads each "
                 "message on its own, and where two texts meet they can merge into other tokens"
             )
-        if got == sum(_count(t, other) for t in texts):
-            return f"that is the count in {other}: use the encoding your function is given"
         if got == sum(len(t.split()) for t in texts):
             return "that is the number of words: a token is often less than a word"
         if got == sum(len(t) for t in texts):
@@ -165,19 +190,21 @@ def _judge_count(messages: list[dict], encoding: str) -> Callable[[Any], str | N
 
 
 def check_message_tokens(fn: Any) -> Result:
-    """The learner's ``message_tokens(messages, encoding_name)`` on chat bodies it has not seen:
-    French, numbers, a stack trace, Japanese, a message with no text, a content of text and image
-    parts, no messages at all."""
+    """The learner's ``message_tokens(messages, model)`` on chat bodies it has not seen, each for
+    a model: French, numbers, a stack trace, Japanese, a message with no text, a content of text
+    and image parts, no messages at all; models of both encodings, one whose name starts like
+    another family's (gpt-4o), and one with no public tokenizer (gpt-6-luna)."""
     cases = [
-        Case(name, (messages, encoding), _judge_count(messages, encoding))
-        for name, messages, encoding in _hidden_bodies()
+        Case(name, (messages, model), _judge_count(messages, model))
+        for name, messages, model in _hidden_bodies()
     ]
     return check_cases(
         fn,
         cases,
         EX1,
         success=(
-            "Right: every message's text, counted on its own, in the encoding asked for. That is "
+            "Right: every message's text, counted on its own, in the model's encoding (estimated "
+            "where the tokenizer is not public). Give it your agent's model and history: that is "
             "most of a request's bill; lesson 05 adds what the texts leave out (each message's "
             "framing, and the tools)"
         ),

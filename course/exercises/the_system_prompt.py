@@ -2,12 +2,12 @@
 
 Exercises of notebooks/09_the_system_prompt.ipynb: 09.1 runs the learner's refund guard on hidden
 calls, each with the ticket's calls so far (a limit per order, across the ticket: a refund split
-in two is refused); 09.2 (optional) runs ``set_system_prompt`` on bodies of all four formats.
-(Which paragraph costs most, an exercise until issue 33, is a predict-then-see cell now.)"""
+in two is refused). (Which paragraph costs most, an exercise until issue 33, is a
+predict-then-see cell now; 09.2, ``set_system_prompt`` on bodies of all four formats, a lookup
+of each format's field that scored 3 of 5 in walk b4, went in issue 33's fourth round.)"""
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from typing import Any
 
@@ -183,132 +183,3 @@ def check_refund_guard(guarded_run_tool: Callable[[ToolCall, list], ToolResult])
         sundry.run_tool = real
         for name in bound:
             names[name] = real
-
-
-# ---- exercise 2 (optional): the system prompt's place on each wire ---------------------------
-
-EX2 = Exercise(
-    "09.2",
-    look="lesson 02's four bodies of the same request: where each one keeps the system prompt, "
-    "and what is left in its list of messages.",
-    idea="each wire format keeps the system prompt in one place of its own, outside the "
-    "conversation in three of them; a prompt written anywhere else is one more message the "
-    "model reads as someone's words, and an old prompt left in its place, under either of its "
-    "names, is a second one. The body you are given is the caller's: it stays as it was.",
-    example="in Anthropic's format, a body whose first message is a user message holding the "
-    "policy has no system prompt at all: the policy reads as the user's words; in Gemini's, a "
-    "body that already has system_instruction and gets systemInstruction too sets one field "
-    "twice.",
-)
-WIRE_FORMATS = ("openai-chat", "openai-responses", "anthropic", "gemini")
-
-
-def _placement_cases() -> list[tuple[str, dict, str, str]]:
-    """(what the case is, a body, its wire format, the prompt to set): each format, with a
-    system prompt already in its place and without one."""
-    from helpers.examples import crash_triage, sundry
-    from helpers.formats import render_for
-    from helpers.messages import Request, user
-
-    task = "Find why ./internal/orders panics on pickup orders, and fix it."
-    with_system = sundry.ticket()
-    without = Request("", [user(task)], list(crash_triage.TOOLS))
-    prompts = (crash_triage.SYSTEM_PROMPT, sundry.SYSTEM_PROMPT)
-    cases = []
-    for wire in WIRE_FORMATS:
-        body = render_for(with_system, wire).body
-        cases.append((f"{wire}, replacing the prompt it has", body, wire, prompts[0]))
-        body = render_for(without, wire).body
-        cases.append((f"{wire}, with no system prompt yet", body, wire, prompts[1]))
-    snake = render_for(with_system, "gemini").body  # Gemini reads the field in either spelling
-    snake = {"system_instruction" if k == "systemInstruction" else k: v for k, v in snake.items()}
-    cases.append(("gemini, its prompt spelled system_instruction", snake, "gemini", prompts[0]))
-    return cases
-
-
-def _placement_judge(body: dict, wire: str, prompt: str):
-    from helpers.formats import FormatError, parse
-    from standin.rules.spellings import TEXT
-
-    before = parse(body, wire)
-    talk = [m for m in before.messages if m.role != "system"]
-
-    def judge(got: Any) -> str | None:
-        if not isinstance(got, dict):
-            return f"your function returned a {type(got).__name__}, not a request body (a dict)"
-        if wire == "gemini" and {"systemInstruction", "system_instruction"} <= set(got):
-            return (
-                "the body sets both systemInstruction and system_instruction: one field under "
-                "two spellings, and Gemini refuses it (400: "
-                + TEXT.format(name="system_instruction")
-                + ")"
-            )
-        try:
-            after = parse(got, wire)
-        except (FormatError, KeyError, TypeError, ValueError) as problem:
-            return f"it is no longer a {wire} body: {problem}"
-        systems = [m for m in after.messages if m.role == "system"]
-        pasted = [m for m in after.messages if m.role != "system" and prompt in m.text]
-        if pasted:
-            return f"the prompt sits in a {pasted[0].role} message, not where {wire} keeps it"
-        if not systems:
-            return f"the body has no system prompt where {wire} keeps one"
-        if len(systems) > 1:
-            return f"the body holds {len(systems)} system prompts: the old one is still there"
-        if systems[0].text in [m.text for m in before.messages if m.role == "system"]:
-            return "the body still holds the system prompt it had, not the one given"
-        if systems[0].text != prompt or after.messages[0] is not systems[0]:
-            return "its system prompt is not the one given"
-        if [m for m in after.messages if m.role != "system"] != talk:
-            return "the conversation's messages changed: only the system prompt should"
-        if (after.model, after.tools, after.tool_choice) != (
-            before.model,
-            before.tools,
-            before.tool_choice,
-        ):
-            return "the model, the tools or the tool choice changed: only the system prompt should"
-        return None
-
-    return judge
-
-
-def check_system_placement(set_system_prompt: Callable[[dict, str, str], dict]) -> Result:
-    """Run the learner's ``set_system_prompt(body, wire_format, prompt)`` on a body of each
-    wire format, with a system prompt and without (and Gemini's snake_case spelling); each
-    result is read back as that format. A function that edits the body it is given is refused,
-    as exercise 08.2 refuses it: the caller's body stays as it was."""
-    import functools
-
-    touched: list[bool] = []  # per case: did the learner's function change the body it got
-
-    @functools.wraps(set_system_prompt)
-    def watched(body: dict, wire: str, prompt: str) -> dict:
-        given = copy.deepcopy(body)
-        got = set_system_prompt(body, wire, prompt)
-        touched.append(body != given)
-        return got
-
-    def unchanged(judge: Callable[[Any], str | None]) -> Callable[[Any], str | None]:
-        def judged(got: Any) -> str | None:
-            if touched and touched[-1]:
-                return (
-                    "your function changed the body it was given: the caller may still use it "
-                    "(to send it elsewhere, to log it), so return a new body and leave that one "
-                    "as it was"
-                )
-            return judge(got)
-
-        return judged
-
-    cases = [
-        Case(name, (body, wire, prompt), unchanged(_placement_judge(body, wire, prompt)))
-        for name, body, wire, prompt in _placement_cases()
-    ]
-    return check_cases(
-        watched if callable(set_system_prompt) else set_system_prompt,
-        cases,
-        EX2,
-        success="Right: one system prompt, in each format's own place, and the conversation "
-        "untouched. A helper that 'reminds' the model by pasting the prompt into a user message "
-        "gets none of this",
-    )

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
+from helpers import gemma
 from helpers.messages import Request
 from helpers.models import ModelInfo, encoding, encoding_name, info_for, rates
 from helpers.tokens import Count, count, token_keys
@@ -66,7 +67,8 @@ def _decode(counted: Count, keys: list[object], i: int) -> str | None:
     key = keys[i]
     if not isinstance(key, int):
         return f"<{key[0][0]}>" if isinstance(key, tuple) and isinstance(key[0], tuple) else "<?>"
-    return encoding(encoding_name(counted.info)).decode([key])
+    name = encoding_name(counted.info)
+    return gemma.decode([key]) if name == "gemma3" else encoding(name).decode([key])
 
 
 def cache_break(

@@ -22,7 +22,7 @@ from typing import NamedTuple
 
 from helpers.messages import Message, Reasoning, Request, Text, ToolCall
 from helpers.models import ModelInfo, encode, encoding_name, info_for, special_id, split_at
-from helpers.tokens import estimate, exactness, harmony, openai_chat
+from helpers.tokens import estimate, exactness, gemini, harmony, openai_chat
 from helpers.tokens.harmony import render_harmony
 from helpers.tokens.openai_chat import render_namespace
 from helpers.tokens.parts import ToolParts, count_sections, tool_parts
@@ -81,8 +81,10 @@ class Count:
     @cached_property
     def uncertain(self) -> dict[str, tuple[int | None, str]]:
         """Part -> (tokens it can be off, None if unknown; why): what makes this an estimate."""
-        found = self.request is not None and self.info is not None
-        return exactness.uncertain(self.request, self.info) if found else {}
+        if self.request is None or self.info is None:
+            return {}
+        rule = RULES[self.info.counting]  # a rule with its own ``uncertain`` (gemini) says it
+        return getattr(rule, "uncertain", exactness.uncertain)(self.request, self.info)
 
     @cached_property
     def estimate(self) -> bool:
@@ -112,7 +114,10 @@ class Count:
         0.69-1.50x this count (median 1.15)`` (``estimate.sentence``)."""
         if not self.estimate:
             return "exact"
-        if self.spread and not self.uncertain:
+        own = getattr(RULES[self.info.counting], "uncertain", None) if self.info else None
+        measured = own is not None and self.uncertain == own(self.request, self.info)  # Gemini's
+        calls = all(why.startswith(("function", "thought")) for _, why in self.uncertain.values())
+        if self.spread and (not self.uncertain or measured and calls):
             return f"estimate; {self.spread}"
         error = self.error
         return "estimate" + (f" ±{error}" if error else ", error unknown" if error is None else "")
@@ -158,6 +163,7 @@ RULES = {
     "openai-chat-2024": openai_chat,
     "anthropic-estimate": estimate,
     "gemini-estimate": estimate,
+    "gemini-gemma3": gemini,
     "harmony": harmony,
 }
 

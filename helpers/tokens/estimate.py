@@ -1,4 +1,4 @@
-"""Used in lessons: none directly (imported by tokens, tokens.harmony).
+"""Used in lessons: none directly (imported by tokens, tokens.gemini, tokens.harmony).
 
 Counting rules ``anthropic-estimate`` and ``gemini-estimate``: labelled estimates.
 

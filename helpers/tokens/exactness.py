@@ -142,6 +142,12 @@ def method(info: ModelInfo) -> str:
             "rendering (tools as JSON Schema, system, messages, 3 tokens framing per message) + "
             "the documented tool-use system prompt from data/models.json"
         )
+    if info.counting == "gemini-gemma3":
+        return (
+            "Gemini's tokenizer, Gemma 3's (as google-genai's LocalTokenizer; the shipped file is "
+            "Gemma 4's, which splits text the same), over each text part, + 1 token per content "
+            "and systemInstruction as bills show (exact for text)"
+        )
     if info.counting == "gemini-estimate":
         return (
             f"estimate: {PROXY} as a proxy for Gemini's tokenizer (not public offline) over the "

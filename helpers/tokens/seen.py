@@ -1,4 +1,4 @@
-"""Used in lessons: none directly (imported by tokens, tokens.estimate, tokens.harmony, ...).
+"""Used in lessons: none directly (imported by tokens, tokens.estimate, tokens.gemini, ...).
 
 What a counting rule says the model is shown, before it becomes tokens: a list of
 ``(part, content)`` pairs, ``Seen``, where the content is text, a framing token (``Special``,

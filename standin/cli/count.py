@@ -7,7 +7,8 @@ unless ``--format`` names it. A body is counted the way its own provider counts 
 else that provider's default model (``data/models.json``; the OpenAI one for a neutral request).
 A model of another provider than the body's is refused. Prints the breakdown table (``--total``:
 only the number). The count is ``standin.wire_count.count_body``'s: a label says whether it is exact
-or an estimate and which parts of the body make it one (Claude and Gemini counts always are). It
+or an estimate and which parts of the body make it one (Claude counts always are, and Gemini
+counts but text on the models Google's SDK counts with Gemma 3's tokenizer). It
 never goes online; in Python, ``standin.count_live.count_live(request)`` asks the provider's own
 count-tokens endpoint (it needs the key).
 

@@ -337,10 +337,32 @@ def answer(route: Route, headers: dict[str, str], raw: bytes, scenario: Scenario
     return _generate(route, request, model, sent, body, raw, scenario, secrets_of(headers.items()))
 
 
+def _gemma_pieces(text: str) -> list[str]:
+    """One piece of text per Gemma token, joining back to ``text``: a character spelled in
+    byte tokens is given by its last one, the ones before it give ``""``."""
+    from helpers.gemma import encode, tokenizer
+
+    out, pending = [], b""
+    for token in encode(text):
+        piece = tokenizer().id_to_piece(token)
+        if not tokenizer().is_byte(token):
+            out.append(piece.replace("\u2581", " "))
+            continue
+        pending += bytes([int(piece[3:5], 16)])
+        try:
+            out.append(pending.decode("utf-8"))
+            pending = b""
+        except UnicodeDecodeError:
+            out.append("")
+    return out
+
+
 def _tokenizer(model: str):
     """``tokenize(text) -> pieces``: the usage counter's own tokens, as text."""
     from helpers.models import PROXY, encoding, info_for
 
+    if info_for(model).encoding == "gemma3":  # Gemini on Gemma 3's tokenizer: its own pieces
+        return _gemma_pieces
     codec = encoding(info_for(model).encoding or PROXY)
 
     def tokenize(text: str) -> list[str]:
