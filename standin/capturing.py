@@ -60,7 +60,7 @@ class Seen:
         path, _, query = exchange.path.partition("?")
         #: the URL the client meant: a provider's, when routed to the stand-in, else the path
         self.url: str = exchange.header(ROUTED_FROM) or exchange.path
-        route = find_route(path, query)
+        route = self.route = find_route(path, query)
         self.format: str | None = route.provider if route else None
         self.model: str | None = route.model if route else None
         self.body: dict | None = None  # as sent
@@ -104,7 +104,13 @@ class Seen:
         named = body.get("model")
         self.model = self.model or (named if isinstance(named, str) else None)
         try:
-            self.verdict = verdict(self.read, self.format, format=self.format)
+            # as the server decides: with the request's betas and the Gemini path's version
+            beta = self.exchange.header("anthropic-beta") or ""
+            betas = tuple(b.strip() for b in beta.split(",") if b.strip())
+            version = self.route.version if self.route is not None else "v1beta"
+            self.verdict = verdict(
+                self.read, self.format, format=self.format, betas=betas, version=version
+            )
             self.request = self.verdict.request
             self.count = count_body(self.read, self.format, self.model)
         except UnknownModelError as err:
