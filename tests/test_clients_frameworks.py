@@ -231,13 +231,16 @@ INSTRUCTOR_SKIP = (
 
 
 @pytest.mark.parametrize("stream", [False, True], ids=["whole", "streamed"])
-def test_instructor_anthropic_tools_mode(stream):
+@pytest.mark.parametrize("mode", ["TOOLS", "JSON"])
+def test_instructor_anthropic_modes(mode, stream):
+    """from_anthropic with its tools mode and its JSON mode (instructor 1.17's names: the
+    provider comes from the client)."""
     import anthropic
     import instructor
 
-    client = instructor.from_anthropic(anthropic.Anthropic(), mode=instructor.Mode.ANTHROPIC_TOOLS)
+    client = instructor.from_anthropic(anthropic.Anthropic(), mode=getattr(instructor.Mode, mode))
     ask = {
-        "model": "claude-sonnet-4-5",
+        "model": "claude-sonnet-4-6",
         "max_tokens": 512,
         "messages": [{"role": "user", "content": "The weather in Paris."}],
         "response_model": Weather,
@@ -263,7 +266,7 @@ def test_instructor_json_modes(mode):
     Weather.model_validate(weather.model_dump())
 
 
-test_instructor_anthropic_tools_mode.missing = test_instructor_json_modes.missing = _no_instructor
+test_instructor_anthropic_modes.missing = test_instructor_json_modes.missing = _no_instructor
 
 
 # --- the openai node SDK (tests/js_clients) ------------------------------------------------------
