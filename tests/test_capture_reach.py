@@ -173,6 +173,36 @@ def test_nested_captures_stack_and_the_outer_one_gets_its_requests_back():
     assert routing.target() is None
 
 
+def test_two_captures_in_two_threads_may_end_in_any_order():
+    """Routing is per process: the newer capture gets the requests while it is open; ending
+    out of order leaves the other one working, and the last one out restores everything."""
+    import threading
+
+    saved = os.environ.get("OPENAI_BASE_URL")
+    first_open, second_open, first_done = threading.Event(), threading.Event(), threading.Event()
+    found: dict[str, object] = {}
+
+    def first() -> None:
+        with capture() as seen:
+            found["first"] = seen
+            first_open.set()
+            second_open.wait(10)
+        first_done.set()  # ends while the second one is still open
+
+    thread = threading.Thread(target=first)
+    thread.start()
+    first_open.wait(10)
+    with capture() as second:
+        second_open.set()
+        first_done.wait(10)
+        assert os.environ["OPENAI_BASE_URL"] == second.provider.url + "/v1"
+        MODULE_CLIENT.chat.completions.create(model="gpt-4o-mini", messages=HELLO)
+    thread.join(10)
+    assert len(second) == 1 and len(found["first"]) == 0
+    assert os.environ.get("OPENAI_BASE_URL") == saved
+    assert routing.target() is None
+
+
 def test_an_empty_capture_fails_its_assertion_saying_why():
     with capture() as seen:
         pass
