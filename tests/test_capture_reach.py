@@ -122,6 +122,37 @@ def test_requests_aiohttp_and_vertex_hosts_are_routed_too():
     seen.assert_all_accepted()
 
 
+@pytest.mark.parametrize(
+    ("path", "version"),
+    [
+        ("/v1beta/models/m:generateContent", "v1beta"),
+        ("/v1/projects/p/locations/l/publishers/google/models/m:generateContent", "v1"),
+        ("/v1beta1/projects/p/locations/l/publishers/google/models/m:countTokens", "v1beta1"),
+        ("/v1beta1/publishers/google/models/m:streamGenerateContent", "v1beta1"),  # express
+        ("/v1beta1/models/m:generateContent", None),  # v1beta1 is Vertex AI's only
+        ("/v1beta/publishers/google/models/m:generateContent", None),  # v1beta the API's only
+    ],
+)
+def test_vertex_ai_paths_are_served_and_others_are_not(path, version):
+    from standin.provider.routes import find_route
+
+    route = find_route(path)
+    assert (route and route.version) == version
+    assert route is None or (route.provider, route.model) == ("gemini", "m")
+
+
+def test_google_genai_s_vertex_client_is_routed_and_answered():
+    from google import genai
+
+    with capture() as seen:
+        client = genai.Client(vertexai=True, api_key="AQ.placeholder")  # express mode
+        reply = client.models.generate_content(model="gemini-2.5-flash", contents="Hi")
+        assert reply.text
+    (only,) = seen
+    assert only.url.startswith("https://aiplatform.googleapis.com/v1beta1/publishers/google/")
+    seen.assert_all_accepted()
+
+
 def test_the_fence_names_the_host_and_everything_is_restored_after():
     os.environ["HTTPS_PROXY"] = "http://127.0.0.1:3128"
     try:
