@@ -171,6 +171,41 @@ def test_litellm_structured_output_is_valid_for_the_schema(vendor, stream):
     Weather.model_validate_json(reply.choices[0].message.content)
 
 
+@pytest.mark.filterwarnings("ignore:Accessing the 'model_:DeprecationWarning")  # LiteLLM's own
+def test_litellm_async_with_the_real_base_urls_is_routed_to_the_stand_in(seen):
+    """``acompletion`` (LiteLLM's aiohttp transport under httpx), streamed and not, with each
+    provider's real base URL given explicitly: captured, each exchange keeping that URL."""
+    import asyncio
+
+    import litellm
+
+    real = {
+        "openai": "https://api.openai.com/v1",
+        "anthropic": "https://api.anthropic.com",
+        "gemini": None,  # LiteLLM's own default: generativelanguage.googleapis.com
+    }
+
+    async def run() -> list[str]:
+        said = []
+        for vendor, base in real.items():
+            ask = {"model": VENDORS[vendor], "messages": [{"role": "user", "content": QUESTION}]}
+            ask.update({"api_base": base} if base else {})
+            reply = await litellm.acompletion(num_retries=0, **ask)
+            said.append(reply.choices[0].message.content)
+            async for _ in await litellm.acompletion(num_retries=0, stream=True, **ask):
+                pass
+        return said
+
+    start = len(seen)
+    assert all(asyncio.run(run()))
+    hosts = [s.url.split("/")[2] for s in seen.requests[start:]]
+    assert hosts == [
+        *["api.openai.com"] * 2,
+        *["api.anthropic.com"] * 2,
+        *["generativelanguage.googleapis.com"] * 2,
+    ]
+
+
 @pytest.mark.xfail(
     strict=True,
     reason="LiteLLM 1.82.6 sends its Message object's provider_specific_fields back inside "
@@ -306,6 +341,7 @@ for _test in (
     test_litellm_tool_round_trip_and_forced_choice,
     test_litellm_structured_output_is_valid_for_the_schema,
     test_litellm_round_trip_appending_its_message_object,
+    test_litellm_async_with_the_real_base_urls_is_routed_to_the_stand_in,
 ):
     _test.missing = lambda: _no("litellm")
 test_dspy_react_with_a_tool_runs_to_the_end.missing = lambda: _no("dspy")
