@@ -94,15 +94,15 @@ hub/node_modules/.installed: hub/package.json hub/package-lock.json
 	  cd hub && npm ci --no-audit --no-fund --loglevel=error && touch node_modules/.installed; \
 	else echo "npm not found: the JupyterHub class test will be skipped (install Node.js 20+)"; fi
 
-# The openai node SDK that tests/test_clients_frameworks.py runs against the stand-in, pinned by
-# tests/js_clients/package-lock.json, installed into tests/js_clients/node_modules (nothing
-# global). Without npm that test is skipped (it says so).
+# The openai node SDK and the Vercel AI SDK that tests/test_clients_frameworks.py runs against
+# the stand-in, pinned by tests/js_clients/package-lock.json, installed into
+# tests/js_clients/node_modules (nothing global). Without npm those tests are skipped (they say so).
 js-clients: tests/js_clients/node_modules/.installed
 
 tests/js_clients/node_modules/.installed: tests/js_clients/package.json tests/js_clients/package-lock.json
 	@if command -v npm >/dev/null; then \
 	  cd tests/js_clients && npm ci --no-audit --no-fund --loglevel=error && touch node_modules/.installed; \
-	else echo "npm not found: the openai node SDK test will be skipped (install Node.js 20+)"; fi
+	else echo "npm not found: the JavaScript client tests will be skipped (install Node.js 20+)"; fi
 
 # Authors: re-run every notebook top to bottom and store its outputs (do this after any edit).
 outputs: setup

@@ -2,9 +2,10 @@
 
 LiteLLM (OpenAI, Anthropic, Gemini: a tool round trip, a forced tool choice, structured output,
 streamed and not), DSPy (ReAct with a tool, on the three vendors), instructor (its Anthropic
-tools mode and a JSON mode) and the openai node SDK (tests/js_clients/). They share one
-``capture()`` for the module: one stand-in, the providers' hosts routed to it (LiteLLM's Gemini
-calls go to ``generativelanguage.googleapis.com`` and arrive there), the SDK variables set.
+tools mode and a JSON mode), the openai node SDK and the Vercel AI SDK (tests/js_clients/).
+They share one ``capture()`` for the module: one stand-in, the providers' hosts routed to it
+(LiteLLM's Gemini calls go to ``generativelanguage.googleapis.com`` and arrive there), the SDK
+variables set.
 
 After each test, every body the test's clients sent goes through the agreement of
 ``tests/test_clients_fidelity.send``: the stand-in answered 200 exactly when ``check`` (the
@@ -310,35 +311,55 @@ test_instructor_anthropic_modes.missing = test_instructor_json_modes.missing = _
 # --- the openai node SDK (tests/js_clients) ------------------------------------------------------
 
 
-def _no_node_sdk() -> str | None:
-    if shutil.which("node") is None:
-        return "Node.js not found: install Node.js 20+ (then `make test` installs the SDK)"
-    if not (JS_CLIENTS / "node_modules" / "openai").is_dir():
-        return "the openai node SDK is not installed: run `make js-clients` (npm ci)"
-    return None
+def _no_node(package: str):
+    """Why a test of ``package`` (in tests/js_clients) cannot run, or None."""
+
+    def missing() -> str | None:
+        if shutil.which("node") is None:
+            return "Node.js not found: install Node.js 20+ (then `make test` installs the SDKs)"
+        if not (JS_CLIENTS / "node_modules" / package / "package.json").is_file():
+            return f"{package} (npm) is not installed: run `make js-clients` (npm ci)"
+        return None
+
+    return missing
+
+
+def _node(script: str, env: dict[str, str]) -> dict:
+    """Run ``script`` of tests/js_clients with node; what it printed, as JSON."""
+    run = subprocess.run(
+        [shutil.which("node"), script], cwd=JS_CLIENTS, env={**os.environ, **env},
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr[-2000:]
+    return json.loads(run.stdout)
 
 
 def test_the_openai_node_sdk_runs_to_the_end(seen):
-    node = shutil.which("node")
     # another process: it reaches the stand-in through the base URL, as serve's users do
-    env = {**os.environ, "OPENAI_BASE_URL": seen.provider.base_url("openai")}
-    run = subprocess.run(
-        [node, "openai_sdk.mjs"], cwd=JS_CLIENTS, env=env, capture_output=True, text=True,
-        timeout=60,
-    )  # fmt: skip
-    assert run.returncode == 0, run.stderr[-2000:]
-    result = json.loads(run.stdout)
+    result = _node("openai_sdk.mjs", {"OPENAI_BASE_URL": seen.provider.base_url("openai")})
+    called = {"name": "get_weather", "arguments": {"city": "Paris"}}
     for stream in ("whole", "streamed"):
-        assert result[stream]["first_call"] == {
-            "name": "get_weather",
-            "arguments": {"city": "Paris"},
-        }
+        assert result[stream]["first_call"] == called
         assert "Sunny, 21 C in Paris" in result[stream]["final"]
         assert result[stream]["forced"] == ["lookup_order"]
         jsonschema.validate(result[stream]["structured"], Weather.model_json_schema())
 
 
-test_the_openai_node_sdk_runs_to_the_end.missing = _no_node_sdk
+def test_the_vercel_ai_sdk_runs_to_the_end_on_anthropic_and_gemini(seen):
+    """The AI SDK's tool loop (it runs the tool), a forced tool and structured output, on its
+    Anthropic and Google providers, generated and streamed."""
+    result = _node("ai_sdk.mjs", {"STAND_IN_URL": seen.provider.url})
+    for provider in ("anthropic", "google"):
+        for stream in ("whole", "streamed"):
+            got = result[provider][stream]
+            assert got["calls"] == [["get_weather", {"city": "Paris"}]], (provider, stream)
+            assert "Sunny, 21 C in Paris" in got["final"]
+            assert got["forced"] == ["lookup_order"]
+            jsonschema.validate(got["structured"], Weather.model_json_schema())
+
+
+test_the_openai_node_sdk_runs_to_the_end.missing = _no_node("openai")
+test_the_vercel_ai_sdk_runs_to_the_end_on_anthropic_and_gemini.missing = _no_node("ai")
 
 for _test in (
     test_litellm_tool_round_trip_and_forced_choice,
