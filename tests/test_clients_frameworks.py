@@ -1,11 +1,11 @@
 """Issue 35, item 6: real frameworks run to the end against the stand-in, every body checked.
 
-LiteLLM (OpenAI, Anthropic, Gemini: a tool round trip, a forced tool choice, structured output,
-streamed and not), DSPy (ReAct with a tool, on the three vendors), instructor (its Anthropic
-tools mode and a JSON mode), the openai node SDK and the Vercel AI SDK (tests/js_clients/).
-They share one ``capture()`` for the module: one stand-in, the providers' hosts routed to it
-(LiteLLM's Gemini calls go to ``generativelanguage.googleapis.com`` and arrive there), the SDK
-variables set.
+LiteLLM (OpenAI Chat and Responses, Anthropic, Gemini: a tool round trip, a forced tool choice,
+structured output, streamed and not), DSPy (ReAct with a tool, on the three vendors),
+instructor (its Anthropic tools mode and a JSON mode), the openai node SDK and the Vercel AI SDK
+(tests/js_clients/). They share one ``capture()`` for the module: one stand-in, the providers'
+hosts routed to it (LiteLLM's Gemini calls go to ``generativelanguage.googleapis.com`` and
+arrive there), the SDK variables set.
 
 After each test, every body the test's clients sent goes through the agreement of
 ``tests/test_clients_fidelity.send``: the stand-in answered 200 exactly when ``check`` (the
@@ -39,6 +39,10 @@ VENDORS = {  # LiteLLM's (and DSPy's) model names, one per provider
     "anthropic": "anthropic/claude-sonnet-4-5",
     "gemini": "gemini/gemini-2.5-flash",
 }
+#: LiteLLM's route to OpenAI's Responses API, under its Chat-shaped ``completion``
+LITELLM = {**VENDORS, "openai-responses": "openai/responses/gpt-4o-mini"}
+#: LiteLLM's own models warn when it serializes a Responses stream (pydantic 2.14)
+SERIALIZER = "ignore:Pydantic serializer warnings:UserWarning"
 JS_CLIENTS = Path(__file__).resolve().parent / "js_clients"
 
 
@@ -90,7 +94,8 @@ def seen():
 @pytest.fixture(autouse=True)
 def stand_in_and_check_agree(seen, request):
     """After the test: it sent something, and each body got a 200 exactly when ``check``
-    accepts it (``refused_on_purpose`` on the test function: how many 400s it expects). A test
+    accepts it (``refused_on_purpose`` on the test function: how many 400s it expects, or a
+    function of the test's node that says). A test
     whose ``missing`` names a reason (a framework or Node.js not installed) is skipped first."""
     reason = getattr(request.function, "missing", lambda: None)()
     if reason:
@@ -107,9 +112,9 @@ def stand_in_and_check_agree(seen, request):
         assert result.accepted == (s.status == 200), (s.line(), s.exchange.response_bytes[:300])
         assert s.accepted == result.accepted, s.line()
     refused = [s for s in sent if s.status != 200]
-    assert len(refused) == getattr(request.function, "refused_on_purpose", 0), [
-        s.line() for s in refused
-    ]
+    expected = getattr(request.function, "refused_on_purpose", 0)
+    expected = expected(request.node) if callable(expected) else expected
+    assert len(refused) == expected, [s.line() for s in refused]
 
 
 # --- LiteLLM 1.82.6 ------------------------------------------------------------------------------
@@ -142,10 +147,11 @@ def _assistant(message) -> dict:
     return {"role": "assistant", "content": message.content, "tool_calls": calls}
 
 
+@pytest.mark.filterwarnings(SERIALIZER)
 @pytest.mark.parametrize("stream", [False, True], ids=["whole", "streamed"])
-@pytest.mark.parametrize("vendor", list(VENDORS))
-def test_litellm_tool_round_trip_and_forced_choice(vendor, stream):
-    model = VENDORS[vendor]
+@pytest.mark.parametrize("vendor", list(LITELLM))
+def test_litellm_tool_round_trip(vendor, stream):
+    model = LITELLM[vendor]
     messages = [{"role": "user", "content": QUESTION}]
     first = _complete(model, stream, messages=messages, tools=TOOLS)
     (call,) = first.choices[0].message.tool_calls
@@ -157,18 +163,46 @@ def test_litellm_tool_round_trip_and_forced_choice(vendor, stream):
     ]
     final = _complete(model, stream, messages=messages, tools=TOOLS)
     assert "Sunny, 21 C in Paris" in final.choices[0].message.content
-    # forced: the weather question, but the choice names lookup_order
+
+
+#: LiteLLM 1.82.6 passes a forced tool choice to the Responses API in Chat's shape
+CHAT_SHAPED_CHOICE = pytest.mark.xfail(
+    strict=True,
+    reason="LiteLLM 1.82.6 sends the Chat-shaped tool_choice {'type': 'function', 'function': "
+    '{...}} to /v1/responses unchanged; OpenAI answers 400 "Unknown parameter: '
+    "'tool_choice.function'.\" (BerriAI/litellm#27611, 2026-05-10), and so do the stand-in and "
+    "check",
+)
+
+
+@pytest.mark.filterwarnings(SERIALIZER)
+@pytest.mark.parametrize("stream", [False, True], ids=["whole", "streamed"])
+@pytest.mark.parametrize(
+    "vendor",
+    [
+        *(v for v in LITELLM if v != "openai-responses"),
+        pytest.param("openai-responses", marks=CHAT_SHAPED_CHOICE),
+    ],
+)
+def test_litellm_forced_tool_choice(vendor, stream):
+    """The weather question, but the choice names lookup_order: that one is called."""
     forced = {"type": "function", "function": {"name": "lookup_order"}}
     question = [{"role": "user", "content": QUESTION}]
-    chosen = _complete(model, stream, messages=question, tools=TOOLS, tool_choice=forced)
+    chosen = _complete(LITELLM[vendor], stream, messages=question, tools=TOOLS, tool_choice=forced)
     assert [c.function.name for c in chosen.choices[0].message.tool_calls] == ["lookup_order"]
 
 
+test_litellm_forced_tool_choice.refused_on_purpose = lambda node: int(
+    node.callspec.params["vendor"] == "openai-responses"
+)
+
+
+@pytest.mark.filterwarnings(SERIALIZER)
 @pytest.mark.parametrize("stream", [False, True], ids=["whole", "streamed"])
-@pytest.mark.parametrize("vendor", list(VENDORS))
+@pytest.mark.parametrize("vendor", list(LITELLM))
 def test_litellm_structured_output_is_valid_for_the_schema(vendor, stream):
     messages = [{"role": "user", "content": "The weather in Paris, as JSON."}]
-    reply = _complete(VENDORS[vendor], stream, messages=messages, response_format=Weather)
+    reply = _complete(LITELLM[vendor], stream, messages=messages, response_format=Weather)
     Weather.model_validate_json(reply.choices[0].message.content)
 
 
@@ -362,7 +396,8 @@ test_the_openai_node_sdk_runs_to_the_end.missing = _no_node("openai")
 test_the_vercel_ai_sdk_runs_to_the_end_on_anthropic_and_gemini.missing = _no_node("ai")
 
 for _test in (
-    test_litellm_tool_round_trip_and_forced_choice,
+    test_litellm_tool_round_trip,
+    test_litellm_forced_tool_choice,
     test_litellm_structured_output_is_valid_for_the_schema,
     test_litellm_round_trip_appending_its_message_object,
     test_litellm_async_with_the_real_base_urls_is_routed_to_the_stand_in,
