@@ -1,11 +1,11 @@
 """Issue 35, item 6: real frameworks run to the end against the stand-in, every body checked.
 
 LiteLLM (OpenAI Chat and Responses, Anthropic, Gemini: a tool round trip, a forced tool choice,
-structured output, streamed and not), DSPy (ReAct with a tool, on the three vendors),
-instructor (its Anthropic tools mode and a JSON mode), the openai node SDK and the Vercel AI SDK
-(tests/js_clients/). They share one ``capture()`` for the module: one stand-in, the providers'
-hosts routed to it (LiteLLM's Gemini calls go to ``generativelanguage.googleapis.com`` and
-arrive there), the SDK variables set.
+structured output, streamed and not), DSPy (ReAct with a tool, typed outputs through its JSON
+and Chat adapters, on the three vendors), instructor (its Anthropic tools mode and a JSON mode),
+the openai node SDK and the Vercel AI SDK (tests/js_clients/). They share one ``capture()`` for
+the module: one stand-in, the providers' hosts routed to it (LiteLLM's Gemini calls go to
+``generativelanguage.googleapis.com`` and arrive there), the SDK variables set.
 
 After each test, every body the test's clients sent goes through the agreement of
 ``tests/test_clients_fidelity.send``: the stand-in answered 200 exactly when ``check`` (the
@@ -206,6 +206,7 @@ def test_litellm_structured_output_is_valid_for_the_schema(vendor, stream):
     Weather.model_validate_json(reply.choices[0].message.content)
 
 
+@pytest.mark.filterwarnings(SERIALIZER)  # LiteLLM's logging of the Responses calls above
 @pytest.mark.filterwarnings("ignore:Accessing the 'model_:DeprecationWarning")  # LiteLLM's own
 def test_litellm_async_with_the_real_base_urls_is_routed_to_the_stand_in(seen):
     """``acompletion`` (LiteLLM's aiohttp transport under httpx), streamed and not, with each
@@ -283,6 +284,27 @@ def test_dspy_react_with_a_tool_runs_to_the_end(vendor):
     assert "Sunny, 21 C in Paris" in trajectory["thought_1"]
     assert trajectory["tool_name_1"] == "finish"
     assert result.answer.strip()
+
+
+@pytest.mark.parametrize("adapter", ["JSONAdapter", "ChatAdapter"])
+@pytest.mark.parametrize("vendor", list(VENDORS))
+def test_dspy_typed_outputs_through_both_adapters(vendor, adapter):
+    """A typed signature: JSONAdapter asks for structured output, ChatAdapter for field markers;
+    either way the int field parses and the text field is there."""
+    import dspy
+
+    class Report(dspy.Signature):
+        """Report the weather for a city."""
+
+        city: str = dspy.InputField()
+        temperature_c: int = dspy.OutputField()
+        summary: str = dspy.OutputField()
+
+    lm = dspy.LM(VENDORS[vendor], cache=False, num_retries=0)
+    with dspy.context(lm=lm, adapter=getattr(dspy, adapter)()):
+        result = dspy.Predict(Report)(city="Paris")
+    assert isinstance(result.temperature_c, int)
+    assert result.summary.strip()
 
 
 # --- instructor ----------------------------------------------------------------------------------
@@ -404,3 +426,4 @@ for _test in (
 ):
     _test.missing = lambda: _no("litellm")
 test_dspy_react_with_a_tool_runs_to_the_end.missing = lambda: _no("dspy")
+test_dspy_typed_outputs_through_both_adapters.missing = lambda: _no("dspy")
