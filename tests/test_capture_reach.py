@@ -141,6 +141,31 @@ def test_vertex_ai_paths_are_served_and_others_are_not(path, version):
     assert route is None or (route.provider, route.model) == ("gemini", "m")
 
 
+@pytest.mark.filterwarnings("ignore:Inheritance class AiohttpClientSession:DeprecationWarning")
+def test_a_google_genai_client_built_before_the_block_is_captured_sync_and_async():
+    from google import genai
+
+    client = genai.Client(api_key="AIza" + "Q" * 35)  # the real Gemini API's URL
+    with capture() as seen:
+        assert client.models.generate_content(model="gemini-2.5-flash", contents="Hi").text
+
+        async def asynchronous() -> None:  # google-genai's aio client (aiohttp when installed)
+            await client.aio.models.generate_content(model="gemini-2.5-flash", contents="Hi")
+            stream = client.aio.models.generate_content_stream
+            async for _ in await stream(model="gemini-2.5-flash", contents="Hi"):
+                pass
+
+        asyncio.run(asynchronous())
+    urls = [s.url for s in seen]
+    gemini = "https://generativelanguage.googleapis.com/v1/models/gemini-2.5-flash"
+    assert urls == [
+        gemini + ":generateContent",
+        gemini + ":generateContent",
+        gemini + ":streamGenerateContent?alt=sse",
+    ]
+    seen.assert_all_accepted()
+
+
 def test_google_genai_s_vertex_client_is_routed_and_answered():
     from google import genai
 
