@@ -5,9 +5,9 @@ the hidden case it fails and why, and accepts right code written in more than on
 stand-in on loopback (the provider refuses what OpenAI refuses); 01.2 (optional)
 ``header_changes`` on hidden header lists, its key hidden, and on two requests that stand-in
 recorded (the two-faults prediction's explanation read from two real responses); 02.1
-``system_text``, 02.2 (optional) ``role_of``, 03.1 ``handle_reply`` and 03.2 (optional)
-``calls_to_run`` on hidden bodies and replies. The predictions'
-explanations are computed from the data, never typed in."""
+``system_text`` and 02.2 (optional) ``role_of`` on hidden bodies, 03.1 ``handle_reply`` on
+hidden Chat and Anthropic replies. The predictions' explanations are computed from the data,
+never typed in."""
 
 from __future__ import annotations
 
@@ -675,86 +675,246 @@ def test_02_2_a_text_deep_in_a_part_is_looked_for():
     assert "look inside every part, at any depth" in told.message
 
 
-# ---- 03.1: handle_reply(content) ---------------------------------------------------------------
+# ---- 03.1: handle_reply(body, format) ------------------------------------------------------------
+# walk a5: the old 03.1 (Anthropic content only) copied the dispatch cell and 03.2 (calls_to_run)
+# overlapped it; both are now one build over the raw bodies of two formats.
 
 
-def _texts(content):
-    return [b["text"] for b in content if b["type"] == "text"]
-
-
-def _by_match(content):
+def _handle_by_match(body, format):  # the reference's way
     to_show, to_run = [], []
-    for block in content:
+    if format == "openai-chat":
+        message = body["choices"][0]["message"]
+        if message["content"]:
+            to_show.append(message["content"])
+        for call in message.get("tool_calls") or []:
+            function = call["function"]
+            to_run.append((function["name"], json.loads(function["arguments"]), call["id"]))
+        return to_show, to_run
+    for block in body["content"]:
         match block:
             case {"type": "text", "text": text}:
                 to_show.append(text)
-            case {"type": "tool_use"}:
-                to_run.append(block)
+            case {"type": "tool_use", "name": name, "input": args, "id": id}:
+                to_run.append((name, args, id))
     return to_show, to_run
 
 
-def _by_table(content):  # another right way: a table of handlers, unknown types skipped
+def _handle_by_table(body, format):  # another right way: lists, a table, unknown types skipped
     shown, run = [], []
-    handlers = {"text": lambda b: shown.append(b["text"]), "tool_use": run.append}
-    for block in content:
+    if "choices" in body:
+        message = body["choices"][0]["message"]
+        shown += [message["content"]] * bool(message.get("content"))
+        for call in message.get("tool_calls") or ():
+            f = call["function"]
+            run.append([f["name"], json.loads(f["arguments"] or "{}"), call["id"]])
+        return tuple(shown), tuple(run)
+    handlers = {
+        "text": lambda b: shown.append(b["text"]),
+        "tool_use": lambda b: run.append([b["name"], dict(b["input"]), b["id"]]),
+    }
+    for block in body["content"]:
         handlers.get(block["type"], lambda b: None)(block)
     return tuple(shown), tuple(run)
 
 
-def test_03_1_a_rebuilt_call_is_told_which_key_it_lost():
-    told = ex03.check_reply_handler(
-        lambda c: (
-            _texts(c),
-            [
-                {"id": b["id"], "name": b["name"], "input": b["input"]}
-                for b in c
-                if b["type"] == "tool_use"
-            ],
-        )
-    )
-    assert not told and "its 'type' key is gone" in told.message, told.message
-
-
 def test_03_1_two_right_handlers_pass():
-    for right in (_by_match, _by_table):
+    for right in (_handle_by_match, _handle_by_table):
         verdict = ex03.check_reply_handler(right)
-        assert verdict and "All 6 hidden cases passed" in verdict.message
+        assert verdict and "All 10 hidden cases passed" in verdict.message, verdict.message
+        assert "whichever of the two providers answered" in verdict.message
+
+
+def test_03_1_each_case_runs_exactly_the_calls_the_reply_holds():
+    for name, body, format, show, run in ex03._HANDLED:
+        assert _handle_by_match(body, format) == (show, run), name
+    stops = {ex03._stop_of(body) for _, body, *_ in ex03._HANDLED}  # every stop reason, both ways
+    assert {"finish_reason 'stop'", "stop_reason 'end_turn'"} <= stops
+
+
+def _chat_handled(body, format, *, show=None, call=None, calls=None):
+    """The reference with one part swapped: ``show(message)``, ``call(c)`` or ``calls(body)``."""
+    if format != "openai-chat":
+        return _handle_by_match(body, format)
+    message = body["choices"][0]["message"]
+    to_show = show(message) if show else _handle_by_match(body, format)[0]
+    if calls:
+        return to_show, calls(body)
+    if call:
+        return to_show, [call(c) for c in message.get("tool_calls") or []]
+    return to_show, _handle_by_match(body, format)[1]
+
+
+def _anthropic_handled(body, format, *, show=None, run=None):
+    if format != "anthropic":
+        return _handle_by_match(body, format)
+    blocks = body["content"]
+    to_show, to_run = _handle_by_match(body, format)
+    return (show(blocks) if show else to_show), (run(body) if run else to_run)
+
+
+def _args(c):
+    return json.loads(c["function"]["arguments"])
 
 
 @pytest.mark.parametrize(
     ("wrong", "case", "why"),
     [
         (  # a type that merely ends in tool_use: the server tool would run again
-            lambda c: (_texts(c), [b for b in c if b["type"].endswith("tool_use")]),
-            "case 5 of 6 (a server tool Anthropic already ran, then a call of yours)",
+            lambda b, f: _anthropic_handled(
+                b,
+                f,
+                run=lambda body: [
+                    (x["name"], x["input"], x["id"])
+                    for x in body["content"]
+                    if x["type"].endswith("tool_use")
+                ],
+            ),
+            "case 5 of 10 (an anthropic reply: a server tool Anthropic already ran",
             "Anthropic already ran that one",
         ),
         (  # the first call only, as a loop that stops at the first tool_use
-            lambda c: (_texts(c), [b for b in c if b["type"] == "tool_use"][:1]),
-            "case 1 of 6 (reasoning, narration and two parallel calls)",
+            lambda b, f: _anthropic_handled(
+                b, f, run=lambda body: _handle_by_match(body, "anthropic")[1][:1]
+            ),
+            "case 1 of 10 (an anthropic reply: reasoning, narration and two parallel calls)",
             "it runs 1 of the reply's 2 call(s)",
         ),
         (  # everything that is not a call is shown: the reasoning, and the unknown block
-            lambda c: (
-                [b.get("text", b.get("thinking")) for b in c if b["type"] != "tool_use"],
-                [b for b in c if b["type"] == "tool_use"],
+            lambda b, f: _anthropic_handled(
+                b,
+                f,
+                show=lambda c: [x.get("text", x.get("thinking")) for x in c if "id" not in x],
             ),
-            "case 1 of 6 (reasoning, narration and two parallel calls)",
+            "case 1 of 10",
             "the buyer would read the model's reasoning",
         ),
-        (  # every other block read as text: a block of a new type breaks it
-            lambda c: (
-                [b["text"] for b in c if b["type"] not in ("tool_use", "thinking")],
-                [b for b in c if b["type"] == "tool_use"],
+        (  # every other block read as text: the server tool's blocks (no "text") break it
+            lambda b, f: _anthropic_handled(
+                b,
+                f,
+                show=lambda c: [x["text"] for x in c if x["type"] not in ("tool_use", "thinking")],
             ),
-            "case 4 of 6 (a block of a type your code has never seen)",
+            "case 5 of 10 (an anthropic reply: a server tool Anthropic already ran",
             "raised KeyError",
+        ),
+        (  # Chat's content shown as it comes: None beside a call
+            lambda b, f: _chat_handled(b, f, show=lambda m: [m["content"]]),
+            "case 3 of 10 (an openai-chat reply: one call and content null",
+            "to_show holds None",
+        ),
+        (  # walk a5's finding 4: the texts joined into one string, '' when there is none
+            lambda b, f: _chat_handled(b, f, show=lambda m: [m["content"] or ""]),
+            "case 3 of 10",
+            "to_show holds an empty string: a reply with no text shows nothing ([])",
+        ),
+        (  # the arguments handed on as the wire's string
+            lambda b, f: _chat_handled(
+                b, f, call=lambda c: (c["function"]["name"], c["function"]["arguments"], c["id"])
+            ),
+            "case 2 of 10 (an openai-chat reply: narration and two parallel calls",
+            "the wire's JSON string",
+        ),
+        (  # the id left out: the result could not go back under it
+            lambda b, f: _chat_handled(b, f, call=lambda c: (c["function"]["name"], _args(c))),
+            "case 2 of 10",
+            "each call should be (name, arguments, id)",
+        ),
+        (  # the triple in another order
+            lambda b, f: _chat_handled(
+                b, f, call=lambda c: (c["id"], c["function"]["name"], _args(c))
+            ),
+            "case 2 of 10",
+            "the right name, arguments and id in another order",
+        ),
+        (  # Chat's calls trusted only under finish_reason 'tool_calls'
+            lambda b, f: _chat_handled(
+                b,
+                f,
+                calls=lambda body: (
+                    _handle_by_match(body, "openai-chat")[1]
+                    if body["choices"][0]["finish_reason"] == "tool_calls"
+                    else []
+                ),
+            ),
+            "case 6 of 10 (an openai-chat reply: a call under finish_reason 'stop'",
+            "it runs nothing, but this reply holds 1 call(s) under finish_reason 'stop': the "
+            "calls decide",
+        ),
+        (  # Anthropic's calls trusted only under stop_reason 'tool_use'
+            lambda b, f: _anthropic_handled(
+                b,
+                f,
+                run=lambda body: (
+                    _handle_by_match(body, "anthropic")[1]
+                    if body["stop_reason"] == "tool_use"
+                    else []
+                ),
+            ),
+            "case 8 of 10 (an anthropic reply: stop_reason 'end_turn' beside a call",
+            "under stop_reason 'end_turn'",
+        ),
+        (  # the stop reason trusted to mean the calls are there
+            lambda b, f: _chat_handled(
+                b,
+                f,
+                calls=lambda body: (
+                    [
+                        (c["function"]["name"], _args(c), c["id"])
+                        for c in body["choices"][0]["message"]["tool_calls"]
+                    ]
+                    if body["choices"][0]["finish_reason"] == "tool_calls"
+                    else _handle_by_match(body, "openai-chat")[1]
+                ),
+            ),
+            "case 9 of 10 (an openai-chat reply: finish_reason 'tool_calls' but tool_calls null)",
+            "raised TypeError",
+        ),
+        (  # parallel calls sorted by name, not kept in the reply's order
+            lambda b, f: (
+                _handle_by_match(b, f)[0],
+                sorted(_handle_by_match(b, f)[1], key=lambda c: c[0]),
+            ),
+            "case 1 of 10",
+            "the right calls, in another order than the reply's",
         ),
     ],
 )
 def test_03_1_plausible_wrong_handlers_are_refused_naming_the_case(wrong, case, why):
     told = ex03.check_reply_handler(wrong)
     assert not told and case in told.message and why in told.message, told.message
+
+
+@pytest.mark.parametrize(
+    "shape",
+    [
+        lambda b: b["input"],  # walk a5's finding 3: the inputs alone
+        lambda b: {"name": b["name"], "input": b["input"]},  # a dict without the id
+        lambda b: b,  # the raw block, the old exercise's answer
+    ],
+)
+def test_03_1_calls_in_another_shape_are_told_the_shape_not_a_count(shape):
+    told = ex03.check_reply_handler(
+        lambda b, f: _anthropic_handled(
+            b, f, run=lambda body: [shape(x) for x in body["content"] if x["type"] == "tool_use"]
+        )
+    )
+    assert not told and "case 1 of 10" in told.message, told.message
+    assert "each call should be (name, arguments, id)" in told.message, told.message
+    assert "call(s) where the reply holds" not in told.message
+
+
+def test_03_1_a_tool_stop_reason_over_no_call_runs_nothing():
+    def by_stop_reason(body, format):  # walk a4's "calls, or a tool stop reason"
+        to_show, to_run = _handle_by_match(body, format)
+        stop = (
+            body["choices"][0]["finish_reason"] if format == "openai-chat" else body["stop_reason"]
+        )
+        waits = stop in ("tool_calls", "tool_use")
+        return to_show, to_run or ([("?", {}, "?")] if waits else [])
+
+    told = ex03.check_reply_handler(by_stop_reason)
+    assert not told and "case 9 of 10" in told.message, told.message
+    assert "this reply holds none (whatever its finish_reason says" in told.message
 
 
 # ---- predictions: explained from the data ------------------------------------------------------
@@ -784,119 +944,6 @@ def test_the_predictions_explanations_are_computed_from_the_data():
 
 
 # ---- second walk (fix-00-03b): the cases the walk found missing --------------------------------
-
-
-def _calls_by_comprehension(body, format):  # the reference's way
-    if format == "openai-chat":
-        calls = body["choices"][0]["message"].get("tool_calls") or []
-        return [(c["function"]["name"], json.loads(c["function"]["arguments"])) for c in calls]
-    return [(b["name"], b["input"]) for b in body["content"] if b["type"] == "tool_use"]
-
-
-def _calls_by_loop(body, format):  # another right way: a loop, lists for pairs
-    found = []
-    if format == "openai-chat":
-        for call in body["choices"][0]["message"].get("tool_calls") or []:
-            function = call["function"]
-            found.append([function["name"], json.loads(function["arguments"] or "{}")])
-    else:
-        for block in body["content"]:
-            if block.get("type") == "tool_use":
-                found.append([block["name"], dict(block["input"])])
-    return found
-
-
-def test_03_2_two_right_ways_pass_on_all_the_replies():
-    for right in (_calls_by_comprehension, _calls_by_loop):
-        verdict = ex03.check_calls_to_run(right)
-        assert verdict and "All 15 hidden cases passed" in verdict.message, verdict.message
-        assert "Anthropic-compatible gateways" in verdict.message
-
-
-def test_03_2_each_reply_waits_exactly_when_it_holds_a_call():
-    for (body, format), waits in ex03._STOPS:
-        assert bool(_calls_by_comprehension(body, format)) is waits, (body, format)
-
-
-def _chat_message(body):
-    return body["choices"][0]["message"]
-
-
-@pytest.mark.parametrize(
-    ("wrong", "case", "why"),
-    [
-        (  # the walk's heuristic: a Chat call has no text; Anthropic's blocks read right
-            lambda body, format: (
-                (
-                    _calls_by_comprehension(body, format)
-                    if _chat_message(body)["content"] is None
-                    else []
-                )
-                if format == "openai-chat"
-                else _calls_by_comprehension(body, format)
-            ),
-            "case 3 of 15 (an openai-chat reply with finish_reason 'tool_calls', text and 1",
-            "this reply holds a call",
-        ),
-        (  # Chat read right, Anthropic by its stop reason alone
-            lambda body, format: (
-                _calls_by_comprehension(body, format)
-                if format == "openai-chat" or body["stop_reason"] == "tool_use"
-                else []
-            ),
-            "case 11 of 15 (an anthropic reply with stop_reason 'end_turn' and blocks text, "
-            "tool_use (from an Anthropic-compatible gateway))",
-            "this reply holds a call",
-        ),
-        (  # Chat's arguments handed on as the wire's string
-            lambda body, format: (
-                [
-                    (c["function"]["name"], c["function"]["arguments"])
-                    for c in _chat_message(body)["tool_calls"] or []
-                ]
-                if format == "openai-chat"
-                else _calls_by_comprehension(body, format)
-            ),
-            "case 1 of 15 (an openai-chat reply with finish_reason 'tool_calls', no text and 1",
-            "the wire's JSON string",
-        ),
-        (  # parallel calls sorted by name, not kept in the reply's order
-            lambda body, format: sorted(_calls_by_comprehension(body, format), key=lambda c: c[0])[
-                ::-1
-            ],
-            "case 14 of 15 (an openai-chat reply with finish_reason 'tool_calls', text and 2",
-            "another order",
-        ),
-        (  # the stop reason trusted to mean the calls are there (walk a4's finding 5)
-            lambda body, format: (
-                [
-                    (c["function"]["name"], json.loads(c["function"]["arguments"]))
-                    for c in _chat_message(body)["tool_calls"]
-                ]
-                if format == "openai-chat" and body["choices"][0]["finish_reason"] == "tool_calls"
-                else _calls_by_comprehension(body, format)
-            ),
-            "case 12 of 15 (an openai-chat reply with finish_reason 'tool_calls', text and 0",
-            "raised TypeError",
-        ),
-    ],
-)
-def test_03_2_plausible_wrong_readers_are_refused_naming_the_case(wrong, case, why):
-    told = ex03.check_calls_to_run(wrong)
-    assert not told and case in told.message and why in told.message, told.message
-
-
-def test_03_2_a_stop_reason_naming_tools_over_no_call_waits_for_nothing():
-    def by_stop_reason(body, format):  # walk a4's "calls, or a tool stop reason", as a list
-        if format == "openai-chat":
-            waits = body["choices"][0]["finish_reason"] == "tool_calls"
-        else:
-            waits = body["stop_reason"] == "tool_use"
-        return _calls_by_comprehension(body, format) or ([("?", {})] if waits else [])
-
-    told = ex03.check_calls_to_run(by_stop_reason)
-    assert not told and "case 12 of 15" in told.message, told.message
-    assert "whatever its stop reason says: the calls decide" in told.message, told.message
 
 
 def _first_part_of(formats: tuple[str, ...]):
