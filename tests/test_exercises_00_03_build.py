@@ -5,7 +5,7 @@ the hidden case it fails and why, and accepts right code written in more than on
 stand-in on loopback (the provider refuses what OpenAI refuses); 01.2 (optional)
 ``header_changes`` on hidden header lists, its key hidden, and on two requests that stand-in
 recorded (the two-faults prediction's explanation read from two real responses); 02.1
-``system_text`` and 02.2 (optional) ``role_of`` on hidden bodies, 03.1 ``handle_reply`` on
+``role_of`` on hidden Chat and Anthropic bodies, 03.1 ``handle_reply`` on
 hidden Chat and Anthropic replies. The predictions' explanations are computed from the data,
 never typed in."""
 
@@ -440,83 +440,9 @@ def test_01_opt_the_two_faults_explanation_is_read_from_both_responses(provider)
     assert LOCAL_KEY not in why
 
 
-# ---- 02.1: system_text(body, format) ---------------------------------------------------------
-
-
-def _system_text(join):
-    def system_text(body, format):
-        def text(value):
-            return value if isinstance(value, str) else join(value)
-
-        first = (body.get("messages") or body.get("input"))[0] if "contents" not in body else {}
-        told = first.get("role") in ("system", "developer")  # else the body has no prompt
-        if format == "openai-chat":
-            return text(first["content"]) if told else ""
-        if format == "openai-responses":
-            return body.get("instructions") or (text(first["content"]) if told else None)  # None ok
-        if format == "anthropic":
-            return text(body.get("system", ""))
-        return text(body.get("systemInstruction", {}).get("parts", []))
-
-    return system_text
-
-
-def _system_text_recursive(body, format):  # walk a4's right answer, by position: now refused
-    def text(v):
-        if isinstance(v, str):
-            return v
-        if isinstance(v, list):
-            return "".join(text(x) for x in v)
-        return text(v.get("text") or v.get("parts") or "") if isinstance(v, dict) else ""
-
-    if format == "openai-chat":
-        return text(body["messages"][0]["content"])
-    if format == "openai-responses":
-        return body.get("instructions") or text(body["input"][0]["content"])
-    if format == "anthropic":
-        return text(body.get("system", ""))
-    return text(body.get("systemInstruction", {}))
-
-
-def test_02_1_the_first_message_is_the_prompt_only_when_its_role_says_so():
-    told = ex02.check_system_text(_system_text_recursive)
-    case = "case 9 of 12 (an openai-chat body of another conversation (no system prompt: the user's"
-    assert not told and case in told.message, told.message
-    assert "this body has no system prompt" in told.message, told.message
-
-
-def test_02_1_two_right_joins_pass_a_list_of_parts_is_refused():
-    assert ex02.check_system_text(_system_text(lambda v: "".join(p["text"] for p in v)))
-    assert ex02.check_system_text(_system_text(lambda v: " ".join(p["text"] for p in v)))
-    told = ex02.check_system_text(_system_text(lambda v: v))  # Gemini's parts are a list already
-    assert not told and "case 4 of 12 (a gemini body of another conversation" in told.message
-    assert "the shape that holds the prompt, not the prompt's text" in told.message
-
-
-def test_02_1_a_responses_body_without_instructions_is_a_hidden_case():
-    def instructions_only(body, format):
-        if format == "openai-responses":
-            return body["instructions"]
-        return _system_text(lambda v: "".join(p["text"] for p in v))(body, format)
-
-    told = ex02.check_system_text(instructions_only)
-    assert not told and "case 6 of 12 (an openai-responses body" in told.message
-    assert "a developer message in input" in told.message and "KeyError" in told.message
-    first = ex02.check_system_text(instructions_only)  # the second hint: no longer 'only Chat'
-    assert "only OpenAI Chat" not in first.message and "Gemini" not in ex02.EX2.look
-
-
-# ---- 02.2 (optional): role_of(body, format, text) ------------------------------------------------
-
-_SYSTEM_FIELD = {
-    "openai-responses": "instructions",
-    "anthropic": "system",
-    "gemini": "systemInstruction",
-}
-
-
-def _items(body):
-    return body.get("messages") or body.get("input") or body.get("contents") or []
+# ---- 02.1: role_of(body, format, text) over openai-chat and anthropic ---------------------------
+# walk a5: system_text (the old 02.1) was a lookup of four places and scored 3; role_of (the old
+# optional 02.2, scored 4) is now the core build, over the two formats whose tool results differ.
 
 
 def _role_by_dump(body, format, text):  # the reference's way: the text in any decoded string
@@ -527,19 +453,15 @@ def _role_by_dump(body, format, text):  # the reference's way: the text in any d
             return any(holds(v) for v in value)
         return isinstance(value, str) and text in value
 
-    if format in _SYSTEM_FIELD and holds(body.get(_SYSTEM_FIELD[format])):
+    if format == "anthropic" and holds(body.get("system")):
         return "system"
-    for item in _items(body):
-        if not holds(item):
+    for message in body["messages"]:
+        if not holds(message):
             continue
-        parts = [p for p in item.get("content") or item.get("parts") or [] if isinstance(p, dict)]
-        if item.get("type") == "function_call_output" or any(
-            holds(p) and (p.get("type") == "tool_result" or "functionResponse" in p) for p in parts
-        ):
+        blocks = message["content"] if isinstance(message["content"], list) else []
+        if any(b.get("type") == "tool_result" and holds(b) for b in blocks):
             return "tool"
-        if item.get("type") == "function_call":
-            return "assistant"
-        return {"developer": "system", "model": "assistant"}.get(item["role"], item["role"])
+        return {"developer": "system"}.get(message["role"], message["role"])
     return None
 
 
@@ -554,124 +476,138 @@ def _strings(value):  # every string inside a value, at any depth
             yield from _strings(v)
 
 
-def _role_by_walk(body, format, text):  # another right way: a walk over the strings, per part
+def _role_by_walk(body, format, text):  # another right way: a walk over the strings, per block
     def holds(value):
         return any(text in s for s in _strings(value))
 
-    if holds(body.get(_SYSTEM_FIELD.get(format, "-"))):
+    if holds(body.get("system")):
         return "system"
-    for item in _items(body):
-        if item.get("type") == "function_call_output" and holds(item):
-            return "tool"
-        if item.get("type") == "function_call" and holds(item):  # the model's own call
-            return "assistant"
-        parts = item.get("parts") if format == "gemini" else item.get("content")
-        for part in parts if isinstance(parts, list) else [parts]:
-            if holds(part):
-                if isinstance(part, dict) and (
-                    part.get("type") == "tool_result" or "functionResponse" in part
-                ):
-                    return "tool"
-                role = item.get("role")
-                return {"model": "assistant", "developer": "system"}.get(role, role)
+    for message in body["messages"]:
+        role = {"developer": "system"}.get(message["role"], message["role"])
+        if holds(message.get("tool_calls")):  # Chat: the arguments the model wrote
+            return role
+        content = message.get("content")
+        for block in content if isinstance(content, list) else [content]:
+            if holds(block):
+                return "tool" if isinstance(block, dict) and "tool_use_id" in block else role
     return None
 
 
-def test_02_2_two_right_ways_pass():
+def test_02_1_two_right_ways_pass():
     for right in (_role_by_dump, _role_by_walk):
         verdict = ex02.check_role_of(right)
-        assert verdict and "All 12 hidden cases passed" in verdict.message, verdict.message
+        assert verdict and "All 11 hidden cases passed" in verdict.message, verdict.message
+
+
+def test_02_1_each_case_holds_its_note_where_it_says():
+    for name, body, format, note, role in ex02._role_cases():
+        assert _role_by_dump(body, format, note) == role, name
+        assert format in ("openai-chat", "anthropic")
 
 
 def _role_by_json(body, format, text):  # walk a4's answer: the text looked for in JSON dumps
     s = lambda x: json.dumps(x, ensure_ascii=False)  # noqa: E731 (as the walker wrote it)
-    if format == "openai-responses":
-        if text in s(body.get("instructions", "")):
-            return "system"
-        for i in body.get("input", []):
-            if text in s(i):
-                return (
-                    {"developer": "system"}.get(i.get("role"), i.get("role"))
-                    if "role" in i
-                    else "tool"
-                )
-        return None
-    if format in _SYSTEM_FIELD and text in s(body.get(_SYSTEM_FIELD[format], "")):
+    if format == "anthropic" and text in s(body.get("system", "")):
         return "system"
-    for item in _items(body):
+    for item in body["messages"]:
         if text in s(item):
-            parts = item.get("content") or item.get("parts") or []
+            parts = item.get("content")
             if isinstance(parts, list) and any(
-                text in s(p) and (p.get("type") == "tool_result" or "functionResponse" in p)
-                for p in parts
+                text in s(p) and p.get("type") == "tool_result" for p in parts
             ):
                 return "tool"
-            return {"developer": "system", "model": "assistant"}.get(item["role"], item["role"])
+            return {"developer": "system"}.get(item["role"], item["role"])
     return None
 
 
-def test_02_2_the_text_searched_in_json_is_refused_on_a_note_with_a_quote():
+def test_02_1_the_text_searched_in_json_is_refused_on_a_note_with_a_quote():
     told = ex02.check_role_of(_role_by_json)  # walk a4's exact way, once accepted
-    assert not told and "case 10 of 12 (an openai-chat body, a note with a quote" in told.message
+    assert not told and "case 9 of 11 (an openai-chat body, a note with a quote" in told.message
     assert "gave None" in told.message and "not in their JSON" in told.message, told.message
 
 
-def test_02_2_a_call_without_a_role_is_the_models_not_a_tools():
-    def decoded_but_roleless_is_tool(body, format, text):
-        if format == "openai-responses":
-            for item in body.get("input", []):
-                if text in json.dumps(item) and "role" not in item:
-                    return "tool"  # walk a4's rule: every item without a role is a tool's
+def test_02_1_a_developer_message_is_read_as_system():  # walk a5's finding 1
+    def cut_map(body, format, text):  # the reference's shape, the map cut to {"model": ...}
+        role = _role_by_dump(body, format, text)
+        for message in body["messages"] if role == "system" and format == "openai-chat" else []:
+            if text in str(message["content"]):
+                return {"model": "assistant"}.get(message["role"], message["role"])
+        return role
+
+    told = ex02.check_role_of(cut_map)
+    assert not told and "case 4 of 11 (an openai-chat body, the note in a developer" in told.message
+    assert "gave 'developer', Chat's newer name for the system role" in told.message
+
+
+def test_02_1_a_text_beside_a_tool_result_is_the_users():  # walk a5's finding 2
+    def any_result_makes_the_turn_a_tool(body, format, text):  # the walker's exact test, per turn
+        for message in body["messages"] if format == "anthropic" else []:
+            parts = message["content"] if isinstance(message["content"], list) else []
+            if text in json.dumps(message) and any(
+                p.get("type") == "tool_result" or "functionResponse" in p for p in parts
+            ):
+                return "tool"
         return _role_by_dump(body, format, text)
 
-    told = ex02.check_role_of(decoded_but_roleless_is_tool)
+    told = ex02.check_role_of(any_result_makes_the_turn_a_tool)
     assert (
         not told
-        and "case 11 of 12 (an openai-responses body, the note inside the arguments" in told.message
+        and "case 5 of 11 (an anthropic body, the buyer quoting the note in the user turn"
+        in told.message
+    )
+    assert "sits in a block beside it" in told.message, told.message
+
+
+def test_02_1_a_call_of_the_model_is_the_assistants_not_a_tools():
+    def calls_are_tools(body, format, text):
+        for message in body["messages"]:
+            if any(text in c["function"]["arguments"] for c in message.get("tool_calls") or []):
+                return "tool"
+        return _role_by_dump(body, format, text)
+
+    told = ex02.check_role_of(calls_are_tools)
+    assert (
+        not told and "case 10 of 11 (an openai-chat body, the note inside the arg" in told.message
     )
     assert "arguments of a call the model made" in told.message, told.message
 
 
-@pytest.mark.parametrize(
-    ("wrong", "case", "why"),
-    [
-        (  # the role of the message that holds it: a tool result in a user turn reads 'user'
-            lambda body, format, text: next(
-                (
-                    {"model": "assistant"}.get(i.get("role"), i.get("role", "tool"))
-                    for i in _items(body)
-                    if text in json.dumps(i)
-                ),
-                "system" if text in json.dumps(body.get(_SYSTEM_FIELD.get(format, "-"))) else None,
+def test_02_1_the_role_of_the_turn_is_refused_for_a_tool_result_in_a_user_turn():
+    def turn_role(body, format, text):  # the role of the message that holds it
+        if format == "anthropic" and text in json.dumps(body.get("system")):
+            return "system"
+        return next(
+            (
+                {"developer": "system"}.get(m["role"], m["role"])
+                for m in body["messages"]
+                if text in json.dumps(m)
             ),
-            "case 2 of 12 (an anthropic body, the note in a tool's result)",
-            "inside a tool's result",
-        ),
-        (  # Gemini's own role name given back
-            lambda body, format, text: {"assistant": "model"}.get(
-                _role_by_dump(body, format, text), _role_by_dump(body, format, text)
-            ),
-            "case 8 of 12 (a gemini body, the model repeating the note)",
-            "Gemini's spelling",
-        ),
-    ],
-)
-def test_02_2_plausible_wrong_ways_are_refused_naming_the_case(wrong, case, why):
-    told = ex02.check_role_of(wrong)
-    assert not told and case in told.message and why in told.message, told.message
+            None,
+        )
+
+    told = ex02.check_role_of(turn_role)
+    assert (
+        not told and "case 2 of 11 (an anthropic body, the note in a tool's result)" in told.message
+    )
+    assert "inside a tool's result" in told.message
 
 
-def test_02_2_a_text_deep_in_a_part_is_looked_for():
-    def top_level_only(body, format, text):  # the text looked for in strings, one level down
-        if format == "gemini":
-            for item in _items(body):
-                if any(text in str(p.get("text", "")) for p in item["parts"]):
-                    return {"model": "assistant"}.get(item["role"], item["role"])
+def test_02_1_a_text_deep_in_a_block_is_looked_for():
+    def one_level(body, format, text):  # the text looked for in strings, one level down
+        if format == "anthropic" and text not in body.get("system", ""):
+            for message in body["messages"]:
+                for block in message["content"] if isinstance(message["content"], list) else []:
+                    if text in str(block.get("text", "")) or text in str(
+                        block.get("content") if isinstance(block.get("content"), str) else ""
+                    ):
+                        return "tool" if block["type"] == "tool_result" else message["role"]
             return None
         return _role_by_dump(body, format, text)
 
-    told = ex02.check_role_of(top_level_only)
-    assert not told and "case 3 of 12 (a gemini body, the note in a tool's result)" in told.message
+    told = ex02.check_role_of(one_level)
+    assert not told and "case 11 of 11 (an anthropic body, the note in a tool's result given" in (
+        told.message
+    )
     assert "look inside every part, at any depth" in told.message
 
 
@@ -944,48 +880,6 @@ def test_the_predictions_explanations_are_computed_from_the_data():
 
 
 # ---- second walk (fix-00-03b): the cases the walk found missing --------------------------------
-
-
-def _first_part_of(formats: tuple[str, ...]):
-    """A system_text that reads only the first part of a list in ``formats``."""
-
-    def system_text(body, format):
-        def text(value):
-            if isinstance(value, str):
-                return value
-            if format in formats:
-                return value[0]["text"]
-            return "".join(part["text"] for part in value)
-
-        if format == "openai-chat":
-            return text(body["messages"][0]["content"])
-        if format == "openai-responses":
-            return body.get("instructions") or text(body["input"][0]["content"])
-        if format == "anthropic":
-            return text(body["system"])
-        return text(body["systemInstruction"]["parts"])
-
-    return system_text
-
-
-@pytest.mark.parametrize(
-    ("formats", "case"),
-    [
-        (
-            ("anthropic",),
-            "case 7 of 12 (an anthropic body of another conversation (a system given ",
-        ),
-        (("openai-responses",), "case 6 of 12 (an openai-responses body of another conversation"),
-        (
-            ("openai-chat",),
-            "case 5 of 12 (an openai-chat body of another conversation (a developer",
-        ),
-    ],
-)
-def test_02_1_reading_the_first_part_of_a_list_is_refused_in_every_format(formats, case):
-    told = ex02.check_system_text(_first_part_of(formats))
-    assert not told and case in told.message, told.message
-    assert "the first part only: the prompt is all the parts, joined" in told.message
 
 
 def test_01_1_tool_messages_in_any_order_pass_but_each_must_carry_its_calls_output(provider):

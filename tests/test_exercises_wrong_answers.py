@@ -63,7 +63,8 @@ def test_02_the_pasted_note_prediction_is_explained_from_both_renderings():
     injected = _injected()
     pasted = _pasted(injected)
     why = ex02.pasted_why(pasted, NOTE, injected)
-    assert "'developer' message" in why and "no longer a 'tool' one" in why
+    assert "in the 'system' role" in why and "no longer as a 'tool' result" in why
+    assert "gpt-oss" not in why  # walk a5's finding 5: the core explanation needs no rendering
     assert f"after {len(pasted.messages[0].text) - len(NOTE)} characters of policy" in why
     assert injected.messages[-1].content[0].content[0].text == NOTE  # still a tool result there
     shown = exercises.reveal("tool", "system", why=why).message
@@ -172,40 +173,6 @@ def test_09_1_a_guard_that_fakes_success_or_changes_the_id_is_refused():
 
     told = ex09.check_refund_guard(at_100)
     assert not told and "issue_refund(100.0)" in told.message and "g4" not in told.message
-
-
-def _system_text(gemini_parts: str):
-    def joined(value, sep=""):
-        return value if isinstance(value, str) else sep.join(part["text"] for part in value)
-
-    def system_text(body, format):
-        first = (body.get("messages") or body.get("input") or [{}])[0]
-        told = first.get("role") in ("system", "developer")  # else the body has no prompt
-        if format == "openai-chat":
-            return joined(first["content"]) if told else ""
-        if format == "openai-responses":
-            return body.get("instructions") or (joined(first["content"]) if told else "")
-        if format == "anthropic":
-            return joined(body.get("system", ""))
-        parts = body.get("systemInstruction", {}).get("parts", [{"text": ""}])
-        return parts[0]["text"] if gemini_parts == "first" else joined(parts, gemini_parts)
-
-    return system_text
-
-
-def test_02_2_gemini_parts_are_joined_not_only_the_first_read():
-    first = ex02.check_system_text(_system_text("first"))
-    assert not first and "the first part only" in first.message
-    assert ex02.check_system_text(_system_text(""))
-    assert ex02.check_system_text(_system_text("\n"))  # joined with a newline: right too
-
-
-def test_02_wording_an_openai_body():
-    def blank(body, format):
-        return "?"
-
-    told = ex02.check_system_text(blank)
-    assert not told and "an openai-chat body" in told.message
 
 
 def test_03_the_responses_prediction_says_why_the_claude_reasoning_block_is_left_out():
