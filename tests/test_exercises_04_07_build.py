@@ -357,18 +357,16 @@ def test_07_1_a_blank_body_is_not_answered_but_a_function_that_gives_up_everywhe
 # ---- 05.1 pick_tools --------------------------------------------------------------------------
 
 
-def _pick_right(request, wanted):
+def _pick_right(request, wanted, catalogue):
     called = {call.name for message in request.messages for call in message.tool_calls}
-    return replace(
-        request, tools=[t for t in request.tools if t.name in wanted or t.name in called]
-    )
+    return replace(request, tools=[t for t in catalogue if t.name in wanted or t.name in called])
 
 
-def _pick_right_other_way(request, wanted):
+def _pick_right_other_way(request, wanted, catalogue):
     keep = set(wanted)
     for message in request.messages:
         keep |= {block.name for block in message.content if block.type == "tool_call"}
-    tools = [t for t in request.tools if t.name in keep]
+    tools = [t for t in catalogue if t.name in keep]
     return Request(request.model, request.messages, tools, request.tool_choice, request.max_tokens)
 
 
@@ -376,26 +374,26 @@ def _pick_right_other_way(request, wanted):
 def test_05_1_a_picker_written_two_ways_passes(fn):
     result = ex05.check_pick_tools(fn)
     assert result, result.message
-    assert "All 5 hidden cases passed" in result.message
+    assert "All 6 hidden cases passed" in result.message
 
 
-def _in_the_wanted_order(request, wanted):
-    by_name = {t.name: t for t in request.tools}
+def _in_the_wanted_order(request, wanted, catalogue):
+    by_name = {t.name: t for t in catalogue}
     return replace(request, tools=[by_name[n] for n in wanted if n in by_name])
 
 
-def _only_the_wanted(request, wanted):
-    return replace(request, tools=[t for t in request.tools if t.name in wanted])
+def _only_the_wanted(request, wanted, catalogue):
+    return replace(request, tools=[t for t in catalogue if t.name in wanted])
 
 
-def _wanted_looked_up_blindly(request, wanted):
-    by_name = {t.name: t for t in request.tools}
+def _wanted_looked_up_blindly(request, wanted, catalogue):
+    by_name = {t.name: t for t in catalogue}
     called = [c.name for m in request.messages for c in m.tool_calls]
     picked = (by_name[n] for n in {*wanted, *called})
-    return replace(request, tools=sorted(picked, key=request.tools.index))
+    return replace(request, tools=sorted(picked, key=catalogue.index))
 
 
-def _cut_in_place(request, wanted):
+def _cut_in_place(request, wanted, catalogue):
     request.tools = [t for t in request.tools if t.name in wanted]
     return request
 
@@ -403,10 +401,10 @@ def _cut_in_place(request, wanted):
 @pytest.mark.parametrize(
     ("fn", "case", "why"),
     [
-        (_cut_in_place, "case 1 of 5", "changed the request it was given"),
-        (_in_the_wanted_order, "case 2 of 5", "a cache miss"),
-        (_only_the_wanted, "case 3 of 5", "the history already called them"),
-        (_wanted_looked_up_blindly, "case 4 of 5", "raised KeyError"),
+        (_cut_in_place, "case 1 of 6", "changed the request it was given"),
+        (_in_the_wanted_order, "case 2 of 6", "a cache miss"),
+        (_only_the_wanted, "case 3 of 6", "the history already called them"),
+        (_wanted_looked_up_blindly, "case 4 of 6", "raised KeyError"),
     ],
 )
 def test_05_1_wrong_pickers_are_refused_on_the_case_that_shows_it(fn, case, why):
@@ -661,20 +659,21 @@ def test_07_1_the_order_of_the_headers_is_judged_where_two_disagree(fn, case, wh
     assert not result and case in result.message and why in result.message, result.message
 
 
-def _sorted_by_name(request, wanted):
-    return replace(request, tools=sorted(_pick_right(request, wanted).tools, key=lambda t: t.name))
+def _sorted_by_name(request, wanted, catalogue):
+    picked = _pick_right(request, wanted, catalogue).tools
+    return replace(request, tools=sorted(picked, key=lambda t: t.name))
 
 
-def _settings_dropped(request, wanted):
-    return Request(request.model, request.messages, _pick_right(request, wanted).tools)
+def _settings_dropped(request, wanted, catalogue):
+    return Request(request.model, request.messages, _pick_right(request, wanted, catalogue).tools)
 
 
 @pytest.mark.parametrize(
     ("fn", "case", "why"),
     [
-        (_sorted_by_name, "case 1 of 5", "the exercise asks for the request's order"),
-        (_in_the_wanted_order, "case 2 of 5", "they follow the order of wanted"),
-        (_settings_dropped, "case 1 of 5", "max_tokens differ"),
+        (_sorted_by_name, "case 1 of 6", "only the catalogue's order is the same"),
+        (_in_the_wanted_order, "case 2 of 6", "they follow the order of wanted"),
+        (_settings_dropped, "case 1 of 6", "max_tokens differ"),
     ],
 )
 def test_05_1_the_order_and_the_settings_are_refused_for_what_they_are(fn, case, why):
@@ -752,3 +751,48 @@ def test_07_sdk_source_prints_the_sdks_three_methods_without_its_logging():
     for name in ("_should_retry", "_parse_retry_after_header", "_calculate_retry_timeout"):
         assert f"def {name}(" in code
     assert "log.debug" not in code and "MAX_RETRY_DELAY = 8.0" in code
+
+
+def _from_the_request_only(request, wanted, catalogue):
+    """Walk c4 (05.1): the walker's right answer before the catalogue: a filter of the tools the
+    request holds."""
+    called = {c.name for m in request.messages for c in m.tool_calls}
+    return replace(request, tools=[t for t in request.tools if t.name in set(wanted) | called])
+
+
+def _the_requests_order_then_the_new_ones(request, wanted, catalogue):
+    called = {c.name for m in request.messages for c in m.tool_calls}
+    keep = set(wanted) | called
+    held = [t for t in request.tools if t.name in keep]
+    return replace(request, tools=held + [t for t in catalogue if t.name in keep and t not in held])
+
+
+@pytest.mark.parametrize(
+    ("fn", "case", "why"),
+    [
+        (_from_the_request_only, "case 3 of 6", "the request given did not hold it"),
+        (_the_requests_order_then_the_new_ones, "case 6 of 6", "only the catalogue's order"),
+    ],
+)
+def test_05_1_a_pick_from_the_request_alone_or_in_its_order_is_refused(fn, case, why):
+    """The lifted 05.1: the request holds an earlier step's pick, so the definitions and their
+    order come from the agent's catalogue."""
+    result = ex05.check_pick_tools(fn)
+    assert not result and case in result.message and why in result.message, result.message
+
+
+def test_04_1_one_tool_message_per_result_is_refused_with_geminis_own_words():
+    """Walk c4 finding 2: the refusal quotes Gemini's response-count rule, as the order one
+    names its reason; the order message says the pairing by position is an inference."""
+    from helpers.rules.gemini import COUNT
+
+    result = ex04.check_next_request(_one_message_per_result)
+    assert not result and "case 3 of 5" in result.message
+    assert COUNT.rstrip(".") in result.message
+
+    def reversed_results(request, reply, results):
+        tail = [tool(*reversed(results))] if results else []
+        return replace(request, messages=[*request.messages, reply.message, *tail])
+
+    told = ex04.check_next_request(reversed_results)
+    assert not told and "paired by position (the series' inference" in told.message
