@@ -161,7 +161,7 @@ def _retry_judge(
         low, high = expected
         if low - 1e-9 <= got <= high + 1e-9:
             return None
-        hint = _sdk_client()._parse_retry_after_header(httpx_headers(headers))
+        hint = _sdk_client()._parse_retry_after_header(_httpx_headers(headers))
         if hint is not None and hint <= 0 and abs(got - hint) < 1e-9:
             return (
                 f"your function waits {got!r} s, the server's own hint, and the SDK waits "
@@ -173,7 +173,8 @@ def _retry_judge(
     return judge
 
 
-def httpx_headers(headers: dict[str, str]) -> Any:
+def _httpx_headers(headers: dict[str, str]) -> Any:
+    """The case's headers as the SDK reads them (an ``httpx.Headers``)."""
     import httpx
 
     return httpx.Headers(headers)
