@@ -2,7 +2,8 @@
 
 Usage: python scripts/lesson_times.py            (prints a Markdown table and the calibration)
        python scripts/lesson_times.py --write    (puts the table into the instructor guide and
-                                                  the times into notebooks/README.md)
+                                                  the times into notebooks/README.md, and
+                                                  rebuilds the guide's agendas: agendas.py)
 
 The estimate is arithmetic on the stored notebook, so it is reproducible and stays true as
 lessons change. A learner
@@ -380,6 +381,9 @@ if __name__ == "__main__":
     if "--write" in sys.argv[1:]:
         write_guide(rows)
         write_readme(rows)
+        import agendas  # the guide's agendas are built from these times: refresh them too
+
+        agendas.write_guide(rows)
     else:
         print(table(rows))
     sys.exit(0)
