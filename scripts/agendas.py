@@ -245,8 +245,9 @@ START, END = "<!-- agendas:start -->\n", "\n<!-- agendas:end -->"
 def _split(text: str) -> tuple[str, str, str]:
     """(before, between, after) the guide's agenda markers; an error names what is missing."""
     if text.count(START) != 1 or text.count(END) != 1 or text.index(START) > text.index(END):
+        where = GUIDE.relative_to(ROOT) if GUIDE.is_relative_to(ROOT) else GUIDE
         raise AgendaError(
-            f"{GUIDE.relative_to(ROOT)} needs one {START.strip()!r} line, then one "
+            f"{where} needs one {START.strip()!r} line, then one "
             f"{END.strip()!r} line, where the agendas go"
         )
     head, rest = text.split(START, 1)

@@ -92,3 +92,28 @@ def test_the_late_room_cuts_free_what_they_say(rows):
         if plan.drop:  # dropping the lesson frees its slot, exercise included
             assert sum(m for _, m in steps) == slots[-1].minutes + cut.minutes
         assert f"frees {steps[-1][1]} min" in agendas.render(plan, rows)
+
+
+def test_writing_the_times_rebuilds_the_agendas_too(rows, tmp_path, monkeypatch):
+    """`lesson_times.py --write` (which `make outputs` runs) leaves no agenda stale."""
+    guide, readme = tmp_path / "guide.md", tmp_path / "README.md"
+    stale = agendas.START + "an agenda written by hand" + agendas.END
+    guide.write_text(
+        lesson_times.START + "old table" + lesson_times.END + "\n\n" + stale + "\n",
+        encoding="utf-8",
+    )
+    readme.write_text("", encoding="utf-8")
+    monkeypatch.setattr(lesson_times, "GUIDE", guide)
+    monkeypatch.setattr(lesson_times, "LESSONS_README", readme)
+    monkeypatch.setattr(agendas, "GUIDE", guide)
+    lesson_times.write_all(rows)
+    assert agendas.stored() == agendas.agendas(rows)
+    assert "old table" not in guide.read_text(encoding="utf-8")
+
+
+def test_a_guide_without_the_markers_gets_a_clear_error(tmp_path, monkeypatch):
+    guide = tmp_path / "guide.md"
+    guide.write_text("# Instructor guide\n", encoding="utf-8")
+    monkeypatch.setattr(agendas, "GUIDE", guide)
+    with pytest.raises(agendas.AgendaError, match="agendas:start"):
+        agendas.write_guide([])
