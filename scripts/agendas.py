@@ -179,7 +179,8 @@ def cut_steps(plan: Plan, slots: list[Slot]) -> list[tuple[str, int]]:
     row, steps = found[0].lesson, []
     if slots[-1].minutes:
         steps.append(("the wrap-up", slots[-1].minutes))
-    steps.append((f"{row['title']}: its exercise, done at home", exercise_minutes(row)))
+    if exercise_minutes(row):  # a short exercise frees nothing worth a cut
+        steps.append((f"{row['title']}: its exercise, done at home", exercise_minutes(row)))
     if plan.drop:
         rest = found[0].minutes - exercise_minutes(row)
         steps.append((f"the rest of {row['title']}, to self-study", rest))
