@@ -233,7 +233,10 @@ def agendas(rows: list[dict] | None = None) -> str:
         f"Built by `python scripts/agendas.py --write` from the table above: each lesson slot "
         f"is the lesson's stated core time × {ROOM_FACTOR.numerator}/{ROOM_FACTOR.denominator} "
         f"(the room factor), rounded up to {SLOT} minutes; the first slot adds "
-        f"{SETUP_MINUTES} minutes of set-up to lesson 00; the wrap-up takes what is left. "
+        f"{SETUP_MINUTES} minutes of set-up to lesson 00 (logging in to the hub, or opening "
+        f"`make lab` on laptops installed beforehand from the README: a room that installs from "
+        f"scratch needs longer, so send the set-up instructions ahead); the wrap-up takes what "
+        f"is left. "
         f"Optional parts are never scheduled."
     )
     return "\n\n".join([head, *(render(p, rows) for p in PLANS)])
