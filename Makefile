@@ -12,7 +12,7 @@ BIN    := $(VENV)/bin
 # JupyterLab refuses to run as root (containers, CI) unless told it is on purpose.
 ROOT_FLAG := $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
 
-.PHONY: lab lab-reference update test test-pythons setup setup-test browser hub-setup outputs \
+.PHONY: lab lab-reference update test test-pythons setup setup-test browser hub-setup js-clients outputs \
   student student-copies site slides slides-setup cheat-sheet room bench bench-hub evidence paths lock clean
 
 # The server is rooted at the repository (helpers/, data/, docs/ are in its file browser) and
@@ -36,7 +36,7 @@ lab-reference: setup
 update: setup
 	$(BIN)/python scripts/update.py
 
-test: setup-test browser hub-setup slides-setup
+test: setup-test browser hub-setup slides-setup js-clients
 	$(BIN)/python -m pytest
 
 # The suite on every other Python 3.11+ found on this machine (python3.12, python3.13 on PATH,
@@ -93,6 +93,16 @@ hub/node_modules/.installed: hub/package.json hub/package-lock.json
 	@if command -v npm >/dev/null; then \
 	  cd hub && npm ci --no-audit --no-fund --loglevel=error && touch node_modules/.installed; \
 	else echo "npm not found: the JupyterHub class test will be skipped (install Node.js 20+)"; fi
+
+# The openai node SDK and the Vercel AI SDK that tests/test_clients_frameworks.py runs against
+# the stand-in, pinned by tests/js_clients/package-lock.json, installed into
+# tests/js_clients/node_modules (nothing global). Without npm those tests are skipped (they say so).
+js-clients: tests/js_clients/node_modules/.installed
+
+tests/js_clients/node_modules/.installed: tests/js_clients/package.json tests/js_clients/package-lock.json
+	@if command -v npm >/dev/null; then \
+	  cd tests/js_clients && npm ci --no-audit --no-fund --loglevel=error && touch node_modules/.installed; \
+	else echo "npm not found: the JavaScript client tests will be skipped (install Node.js 20+)"; fi
 
 # Authors: re-run every notebook top to bottom and store its outputs (do this after any edit).
 outputs: setup
@@ -173,4 +183,4 @@ lock:
 	rm -rf .lock-venv
 
 clean:
-	rm -rf $(VENV) test-artifacts hub/node_modules slides/node_modules
+	rm -rf $(VENV) test-artifacts hub/node_modules slides/node_modules tests/js_clients/node_modules

@@ -1,17 +1,28 @@
 """See what your own code sends: every request, read back as the series reads its own.
 
 >>> with capture() as seen:                        # doctest: +SKIP
-...     OpenAI().chat.completions.create(...)      # any client, built inside the block
+...     OpenAI().chat.completions.create(...)      # any client in this process
 >>> seen                                           # cards, count and verdict per request
 
-:func:`capture` starts a stand-in on 127.0.0.1 and points the SDKs' own base-URL variables at it
-(``OPENAI_BASE_URL``, ``ANTHROPIC_BASE_URL``, ``GOOGLE_GEMINI_BASE_URL``, and this project's
-``GEMINI_BASE_URL``), with placeholder keys, live mode off and openai-agents' trace export off;
-everything is restored on exit. Each exchange becomes a :class:`Seen`: the body read in its
-format (with the stored history a thread or ``previous_response_id`` names in front), counted
+:func:`capture` starts a stand-in on 127.0.0.1 and, until the block ends, sends it every
+request this process makes to a provider's host (``standin.routing``: at httpx's, requests'
+and aiohttp's send, so a client built before the block or given an explicit
+``https://api.openai.com/v1`` is captured too; the exchange keeps the URL it meant). It also
+points the SDKs' own base-URL variables at it (``OPENAI_BASE_URL``, ``ANTHROPIC_BASE_URL``,
+``GOOGLE_GEMINI_BASE_URL``, and this project's ``GEMINI_BASE_URL``), with placeholder keys,
+live mode off and openai-agents' trace export off, and fences the network: any other connection
+off this machine fails, naming the host (``standin.netguard``). Everything is restored on exit,
+also on an exception. Each exchange becomes a :class:`Seen`: the body read in its format (with
+the stored history a thread or ``previous_response_id`` names in front), counted
 (``standin.wire_count.count_body``, with its label) and checked as the provider would
 (``standin.verdict``). :class:`RecordDir` writes the same to files (``serve --record``).
-What it does not do: reach a client built before the block (it read its base URL then).
+
+What it does not reach: another process (a subprocess, a server, a notebook kernel other than
+this one) or a client in another language: run ``python -m standin serve`` and give that
+client the base URL it prints. Nor a host that is not a provider's (a gateway, another
+provider): off this machine it is fenced off, on loopback it is let through, uncaptured.
+Nested captures stack (the inner one sees the requests until it ends); two open at once in
+different threads share one routing for the process: the newest gets every request.
 """
 
 from __future__ import annotations
@@ -43,10 +54,13 @@ class Seen:
 
     def __init__(self, exchange: Exchange, number: int = 1) -> None:
         from standin.provider.routes import find_route
+        from standin.routing import ROUTED_FROM
 
         self.exchange, self.number = exchange, number
         path, _, query = exchange.path.partition("?")
-        route = find_route(path, query)
+        #: the URL the client meant: a provider's, when routed to the stand-in, else the path
+        self.url: str = exchange.header(ROUTED_FROM) or exchange.path
+        route = self.route = find_route(path, query)
         self.format: str | None = route.provider if route else None
         self.model: str | None = route.model if route else None
         self.body: dict | None = None  # as sent
@@ -90,7 +104,13 @@ class Seen:
         named = body.get("model")
         self.model = self.model or (named if isinstance(named, str) else None)
         try:
-            self.verdict = verdict(self.read, self.format, format=self.format)
+            # as the server decides: with the request's betas and the Gemini path's version
+            beta = self.exchange.header("anthropic-beta") or ""
+            betas = tuple(b.strip() for b in beta.split(",") if b.strip())
+            version = self.route.version if self.route is not None else "v1beta"
+            self.verdict = verdict(
+                self.read, self.format, format=self.format, betas=betas, version=version
+            )
             self.request = self.verdict.request
             self.count = count_body(self.read, self.format, self.model)
         except UnknownModelError as err:
@@ -153,7 +173,7 @@ class Seen:
 
     def _line(self) -> str:
         e = self.exchange
-        head = f"#{self.number} {e.method} {e.path} -> {e.status}"
+        head = f"#{self.number} {e.method} {self.url} -> {e.status}"
         if self.format is None:
             return f"{head}  ({self.problem})"
         what = f"{self.format} {self.model or '(no model)'}: {self.count_text()}"
@@ -196,7 +216,10 @@ class Captured:
         return [s for s in self.requests if s.accepted is False or s.status >= 400]
 
     def assert_all_accepted(self) -> None:
-        """Fail (an ``AssertionError`` naming each one) if any request would be refused."""
+        """Fail (an ``AssertionError`` naming each one) if any request would be refused, or if
+        there was no request at all (saying where the requests may have gone)."""
+        if not len(self):
+            raise AssertionError(NOTHING_CAPTURED)
         bad = self.refused
         if bad:
             lines = "\n".join(s.line() for s in bad)
@@ -222,6 +245,19 @@ class Captured:
         return no_math(head + "".join(s._repr_html_() for s in seen))
 
 
+#: Why a capture may be empty (what :meth:`Captured.assert_all_accepted` says).
+NOTHING_CAPTURED = (
+    "no request was captured: nothing reached the stand-in inside the block. A capture sees "
+    "the requests this process sends while the block runs, through httpx, requests or aiohttp, "
+    "to a provider's host (api.openai.com, api.anthropic.com, "
+    "generativelanguage.googleapis.com, Vertex AI's) or to the base URL the SDK variables name. "
+    "Not seen: a client that talks to another host (a gateway, a proxy on this machine), one in "
+    "another process or language (run `python -m standin serve` and give it the base URL it "
+    "prints), or code that ran before the block (or a call whose error was caught: a fenced "
+    "host fails with a NetworkBlockedError naming it)."
+)
+
+
 def client_environment(url: str) -> dict[str, str | None]:
     """The variables :func:`capture` sets (None: removed): every SDK's base URL is the stand-in."""
     from standin.server import LOCAL_KEY
@@ -244,15 +280,21 @@ def client_environment(url: str) -> dict[str, str | None]:
 def capture(
     scenario: str | Callable[..., Any] = "general", record: str | Path | None = None
 ) -> Iterator[Captured]:
-    """Start a stand-in, point every SDK at it, yield what it sees; restore everything after.
+    """Start a stand-in, send it every SDK's requests, yield what it sees; restore everything.
 
-    ``scenario`` is the scripted model: by default ``"general"``, which calls your code's own
-    tools by their names and answers from their results (``standin.provider.general``); a
-    story's name (``"sundry"``, see ``standin.provider.scenarios``) or any scenario function
-    replaces it. ``record`` is a folder that also gets every exchange as files (:class:`RecordDir`);
-    an exchange that cannot be written (a full disk, a read-only folder) is answered all the same,
-    and one line on stderr says so (``RecordDir.failed`` keeps it).
+    While the block runs: requests to the providers' hosts go to the stand-in (any client in
+    this process: ``standin.routing``), the SDKs' base-URL variables name it, and any other
+    connection off this machine fails naming its host. ``scenario`` is the scripted model: by
+    default ``"general"``, which calls your code's own tools by their names and answers from
+    their results (``standin.provider.general``); a story's name (``"sundry"``, see
+    ``standin.provider.scenarios``) or any scenario function replaces it. ``record`` is a
+    folder that also gets every exchange as files (:class:`RecordDir`); an exchange that cannot
+    be written (a full disk, a read-only folder) is answered all the same, and one line on
+    stderr says so (``RecordDir.failed`` keeps it). Nested, the inner capture gets the requests
+    until it ends; the environment, the routing and the fence are put back as they were when the
+    last one ends, also on an exception.
     """
+    from standin.routing import routed
     from standin.server import LocalProvider
 
     writer = RecordDir(record) if record is not None else None
@@ -262,15 +304,62 @@ def capture(
             writer.try_write(exchange, say=_say)
 
     provider = LocalProvider(scenario, on_exchange=keep if writer else None).start()
-    saved = {name: os.environ.get(name) for name in client_environment(provider.url)}
-    # the user's own keys, hidden while the block runs, stay secrets: redacted by value
-    add_secret(*(value for name, value in saved.items() if value and name.endswith("_API_KEY")))
     try:
-        _set(client_environment(provider.url))
-        yield Captured(provider)
+        with _active(provider.url), routed(provider.url):
+            yield Captured(provider)
     finally:
-        _set(saved)
         provider.stop()
+
+
+#: The fence's message while a capture is active.
+_FENCED = (
+    "While capture() is active, only this machine is reachable; requests to the providers' "
+    "hosts (api.openai.com, api.anthropic.com, generativelanguage.googleapis.com, Vertex AI's) "
+    "go to the stand-in. Point this client at the stand-in (its base URL: seen.provider.url) "
+    "or make the call outside the block."
+)
+_state_lock = threading.RLock()
+_open: list[str] = []  # the stand-ins' URLs of the captures open now, newest last
+_restore: dict[str, str | None] = {}  # the variables as they were before the first one
+_fenced_here = False  # whether the first capture turned the fence on (then the last turns it off)
+
+
+@contextlib.contextmanager
+def _active(url: str) -> Iterator[None]:
+    """Set the environment (and the fence) for a capture at ``url``; put them back after."""
+    from standin.netguard import PROXY_VARIABLES, block_network, is_blocking, unblock_network
+
+    global _fenced_here
+    with _state_lock:
+        if not _open:
+            names = [*client_environment(url), "NO_PROXY", "no_proxy"]
+            names += [n for n in os.environ if n.lower() in PROXY_VARIABLES]
+            _restore.clear()
+            _restore.update({name: os.environ.get(name) for name in names})
+            # the user's own keys, hidden while the block runs, stay secrets: redacted by value
+            keys = (v for n, v in _restore.items() if v and n.endswith("_API_KEY"))
+            add_secret(*keys)
+            _fenced_here = not is_blocking()
+            if _fenced_here:
+                block_network(why=_FENCED)  # also clears the proxy variables (restored after)
+        _open.append(url)
+        _set(client_environment(url))
+    try:
+        yield
+    finally:
+        with _state_lock:
+            for i in range(len(_open) - 1, -1, -1):
+                if _open[i] == url:
+                    del _open[i]
+                    break
+            if _open:
+                _set(client_environment(_open[-1]))
+            else:
+                if _fenced_here:
+                    unblock_network()
+                    _fenced_here = False
+                _set(_restore)
+                _restore.clear()
 
 
 def _say(line: str) -> None:

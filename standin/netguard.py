@@ -84,12 +84,14 @@ def _is_local_host(host: object) -> bool:
         return False  # a name other than localhost would need DNS: not local
 
 
+#: What a refusal says after naming the host (``block_network(why=...)`` sets it).
+_OFFLINE = "Lessons and tests run offline; only 127.0.0.1 (the local provider) is reachable."
+_why = _OFFLINE
+
+
 def _refuse(what: str, host: object, port: object = None) -> NetworkBlockedError:
     where = f"{host}:{port}" if port is not None else f"{host}"
-    return NetworkBlockedError(
-        f"network blocked: {what} {where} is not on this machine. Lessons and tests run "
-        "offline; only 127.0.0.1 (the local provider) is reachable."
-    )
+    return NetworkBlockedError(f"network blocked: {what} {where} is not on this machine. {_why}")
 
 
 def _check_address(what: str, address: object) -> None:
@@ -98,10 +100,15 @@ def _check_address(what: str, address: object) -> None:
         raise _refuse(what, address[0], address[1] if len(address) > 1 else None)
 
 
-def block_network() -> None:
-    """Allow only loopback connections in this process, until ``unblock_network()``."""
+def block_network(why: str | None = None) -> None:
+    """Allow only loopback connections in this process, until ``unblock_network()``.
+
+    ``why`` is what each refusal says after naming the host (by default: lessons and tests run
+    offline). Already blocking, it changes nothing (not even the message)."""
+    global _why
     if _originals:
         return
+    _why = why or _OFFLINE
     clear_proxies()
     _originals.update(
         connect=socket.socket.connect,

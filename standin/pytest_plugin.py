@@ -1,8 +1,10 @@
 """The pytest plugin (entry point ``on_the_wire``): your own agent's tests, offline, checked.
 
 A test that takes the ``on_the_wire`` fixture runs inside :func:`standin.capturing.capture`: a
-stand-in on 127.0.0.1 that speaks the four wire formats, and every SDK's base-URL variable
-pointed at it (clients must be built inside the test). The fixture is the
+stand-in on 127.0.0.1 that speaks the four wire formats, every request this process sends to a
+provider's host routed to it (a client built at import time, or with the provider's real base
+URL, included), every SDK's base-URL variable pointed at it, and any other connection off this
+machine refused, naming the host. The fixture is the
 :class:`~standin.capturing.Captured` list: each request your code sent, counted and checked as
 the provider would check it::
 
@@ -11,7 +13,8 @@ the provider would check it::
         on_the_wire.assert_all_accepted()
         assert on_the_wire[0].body["tools"][0]["function"]["name"] == "get_weather"
 
-It adds nothing else to a pytest run and imports nothing heavy until a test asks for it.
+A test that sends nothing fails at ``assert_all_accepted()``. It adds nothing else to a pytest
+run and imports nothing heavy until a test asks for it.
 """
 
 from __future__ import annotations

@@ -214,7 +214,8 @@ def _verdict(body: dict, profile: str, fmt: str, place, stored: str | None, sent
         request = parse(body, fmt, notes=notes)
     except (FormatError, KeyError, TypeError, ValueError) as err:
         notes = wire_notes(body, fmt, named_unknown(notes, fmt), str(err).partition(": ")[0])
-        return Verdict(profile, fmt, Violations([_malformed(str(err), profile)]), notes)
+        unknown = _unknown_first(body, fmt, profile, sent) if own else []
+        return Verdict(profile, fmt, Violations(unknown or [_malformed(str(err), profile)]), notes)
     except RecursionError:  # JSON inside a string (a call's arguments) nested past Python's stack
         text = "a JSON string in the body (a tool call's arguments?) is nested too deep to read"
         return Verdict(profile, fmt, Violations([_malformed(text, profile)]), notes)
@@ -397,6 +398,19 @@ def _has_content(body: dict, path: str | None) -> bool:
 def _missing(text: str, profile: str) -> Violation:
     found = Finding("missing-field", f"a required field is missing ({text})")
     return judged(found, profile, Answer(text))
+
+
+def _unknown_first(body: dict, fmt: str, profile: str, sent) -> list[Violation]:
+    """Responses: the unknown fields of a body that does not parse, which the API names before
+    the value it cannot read (a Chat-shaped ``tool_choice`` gets "Unknown parameter:
+    'tool_choice.function'.", BerriAI/litellm#27611). Other formats: none (no report says)."""
+    if fmt != "openai-responses":
+        return []
+    try:
+        found = check_fields(body, fmt, profile, *sent)
+    except (KeyError, TypeError, ValueError, AttributeError):  # a shape the field walk cannot read
+        return []
+    return [v for v in found if v.severity == "error"]
 
 
 def _malformed(error: str, profile: str) -> Violation:

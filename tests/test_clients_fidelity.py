@@ -499,3 +499,23 @@ def test_every_curl_example_serve_prints_is_answered(p):
         data = words[words.index("-d") + 1]
         r = httpx.post(target, content=data, headers=headers, timeout=10)
         assert r.status_code == 200, (command, r.text[:200])
+
+
+def test_a_chat_shaped_tool_choice_on_responses_is_an_unknown_parameter(p):
+    """LiteLLM 1.82.6 sends Chat's tool_choice shape to /v1/responses; OpenAI names the unknown
+    field before the missing name (BerriAI/litellm#27611), and so does the stand-in."""
+    tool = {"type": "function", "name": "lookup_order", "parameters": ORDER["parameters"]}
+    body = {
+        "model": MODELS["openai-responses"],
+        "input": USER,
+        "tools": [tool],
+        "tool_choice": {"type": "function", "function": {"name": "lookup_order"}},
+    }
+    status, reply = send(p, "openai-responses", body)
+    assert status == 400
+    assert reply["error"]["message"] == "Unknown parameter: 'tool_choice.function'."
+    assert reply["error"]["param"] == "tool_choice.function"
+    flat = {**body, "tool_choice": {"type": "function", "name": "lookup_order"}}
+    status, reply = send(p, "openai-responses", flat)  # the Responses shape is answered
+    assert status == 200, reply
+    assert reply["output"][-1]["name"] == "lookup_order"

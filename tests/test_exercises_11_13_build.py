@@ -2,7 +2,7 @@
 implementations, naming the hidden case and why, and accepts right ones written differently.
 
 11.1 ``answer_calls`` (the dispatch step), 12.1 ``fit_budget`` (a design within a budget, a
-ValueError when none fits), 13.1 ``audit`` (copies of the system prompt, tools without a
+ValueError when none fits), 13.1 ``audit`` (system paragraphs sent twice, tools without a
 description), 13.2 ``logged`` (the team's logger, fixed for every tool it wraps: sync, async,
 refusing). No network: the runs go to the local provider on
 loopback, 12.1 prices with the series' cost model.
@@ -248,53 +248,116 @@ def test_12_1_right_designs_written_differently_pass(baseline):
 # ---- 13.1: an audit of the wire -----------------------------------------------------------------
 
 
-def audit_reference(request, system_text):
-    copies = sum(
-        block.text.count(system_text)
+def audit_reference(request):
+    paragraphs = [
+        paragraph.strip()
         for message in request.messages
         if message.role == "system"
         for block in message.content
         if block.type == "text"
-    )
-    return copies, [t.name for t in request.tools if not (t.description or "").strip()]
+        for paragraph in block.text.split("\n\n")
+        if paragraph.strip()
+    ]
+    repeated = [p for p in dict.fromkeys(paragraphs) if paragraphs.count(p) > 1]
+    return repeated, [t.name for t in request.tools if not (t.description or "").strip()]
 
 
-def audit_joined(request, system_text):
-    """Right, written otherwise: system texts joined by a separator no prompt holds, a tuple."""
-    texts = [b.text for m in request.messages if m.role == "system" for b in m.content]
+def audit_joined(request):
+    """Right, written otherwise: every system text joined, split on blank lines, a Counter."""
+    import re
+    from collections import Counter
+
+    texts = "\n\n".join(b.text for m in request.messages if m.role == "system" for b in m.content)
+    paragraphs = [p.strip() for p in re.split(r"\n\s*\n", texts) if p.strip()]
+    counts = Counter(paragraphs)
+    repeated = list(dict.fromkeys(p for p in paragraphs if counts[p] > 1))
     names = tuple(
         t.name for t in request.tools if (t.description or "").isspace() or not t.description
     )
-    return "\x00".join(texts).count(system_text), names
+    return repeated, names
+
+
+def _system_texts(request, *, every_role=False):
+    return [
+        b.text
+        for m in request.messages
+        if every_role or m.role == "system"
+        for b in m.content
+        if getattr(b, "text", None) is not None
+    ]
+
+
+def _repeats(paragraphs):
+    paragraphs = list(paragraphs)
+    return [p for p in dict.fromkeys(paragraphs) if paragraphs.count(p) > 1]
 
 
 def test_13_1_wrong_audits_are_refused_at_the_case_that_shows_why():
-    def whole_messages(request, system_text):
-        copies = sum(system_text in m.text for m in request.messages if m.role == "system")
-        return copies, audit_reference(request, system_text)[1]
+    def whole_messages(request):  # a message's whole text, not its paragraphs
+        texts = [m.text for m in request.messages if m.role == "system"]
+        return _repeats(texts), audit_reference(request)[1]
 
-    def every_message(request, system_text):
-        texts = [b.text for m in request.messages for b in m.content if hasattr(b, "text")]
-        return sum(t.count(system_text) for t in texts), audit_reference(request, system_text)[1]
+    def every_message(request):  # the buyer's text read as the prompt too
+        texts = _system_texts(request, every_role=True)
+        return _repeats(p.strip() for t in texts for p in t.split("\n\n")), audit_reference(
+            request
+        )[1]
 
-    def empty_only(request, system_text):
-        return audit_reference(request, system_text)[0], [
-            t.name for t in request.tools if t.description == ""
-        ]
+    def first_block_only(request):  # the fourth walk: content[0] of each system message
+        texts = [m.content[0].text for m in request.messages if m.role == "system" and m.content]
+        return _repeats(p.strip() for t in texts for p in t.split("\n\n")), audit_reference(
+            request
+        )[1]
 
-    def sorted_names(request, system_text):
-        copies, names = audit_reference(request, system_text)
-        return copies, sorted(names)
+    def as_a_set(request):  # the order first sent, lost
+        return sorted(set(audit_reference(request)[0])), audit_reference(request)[1]
+
+    def in_the_order_repeated(request):  # named when seen again, not when first sent
+        seen, out = set(), []
+        for t in _system_texts(request):
+            for p in (p.strip() for p in t.split("\n\n")):
+                if p in seen and p not in out:
+                    out.append(p)
+                seen.add(p)
+        return out, audit_reference(request)[1]
+
+    def not_stripped(request):
+        texts = _system_texts(request)
+        return _repeats(p for t in texts for p in t.split("\n\n")), audit_reference(request)[1]
+
+    def every_extra_copy(request):  # a paragraph named once per extra copy
+        paragraphs = [p.strip() for t in _system_texts(request) for p in t.split("\n\n")]
+        out = []
+        for p in dict.fromkeys(paragraphs):
+            out += [p] * (paragraphs.count(p) - 1)
+        return out, audit_reference(request)[1]
+
+    def by_lines(request):  # lines, not paragraphs
+        lines = [line.strip() for t in _system_texts(request) for line in t.splitlines()]
+        return _repeats(line for line in lines if line), audit_reference(request)[1]
+
+    def empty_only(request):
+        return audit_reference(request)[0], [t.name for t in request.tools if t.description == ""]
+
+    def sorted_names(request):
+        repeated, names = audit_reference(request)
+        return repeated, sorted(names)
 
     cases = [
-        (whole_messages, "(two copies joined in one system text (anthropic))", "counts 1 copies"),
-        (every_message, "a buyer who quotes the prompt", "counts 2 copies"),
+        (whole_messages, "(two copies joined in one system text (anthropic))", "reports []"),
+        (every_message, "a buyer who quotes the prompt", "sends no paragraph of system text"),
+        (first_block_only, "(the prompt in two blocks of one system field (anthropic))", "[]"),
+        (as_a_set, "(two paragraphs each sent twice, in the order first sent", "'Be brief.'"),
+        (in_the_order_repeated, "(two paragraphs each sent twice", "reports ['Be brief.'"),
+        (not_stripped, "(the same paragraph, once with a line break after it", "reports []"),
+        (every_extra_copy, "(one paragraph sent three times, reported once", "sends 1 paragraph"),
+        (by_lines, "(a paragraph of two lines, sent twice", "sends 1 paragraph"),
         (empty_only, "(a blank description", "lists []"),
         (sorted_names, "(two undescribed tools, in the order declared", "in that order"),
     ]
     for wrong, case, why in cases:
         exercises.reset()
-        _refused(ex13.check_audit(wrong, ex13.AUDIT_PROMPT, None), case, why)
+        _refused(ex13.check_audit(wrong, None), case, why)
 
 
 def test_13_1_right_audits_written_differently_pass_and_report_the_broken_set_up():
@@ -306,8 +369,10 @@ def test_13_1_right_audits_written_differently_pass_and_report_the_broken_set_up
         )
 
     for right in (audit_reference, audit_joined):
-        told = ex13.check_audit(right, ex13.AUDIT_PROMPT, [Seen()])
-        assert told and "the prompt sent 2 times, and no tool without" in told.message
+        exercises.reset()
+        told = ex13.check_audit(right, [Seen()])
+        assert told and "sent more than once, \"You are Sundry's" in told.message, told.message
+        assert "no tool without a description" in told.message, told.message
 
 
 # ---- fix round (walk of lessons 11-13) ---------------------------------------------------------
@@ -549,3 +614,153 @@ def test_11_1_the_third_hint_is_an_example_of_the_failing_case():
     for _ in range(3):
         result = ex11.check_dispatch(errors_as_plain_text)  # a raising tool: the exercise's own
     assert "if lookup('B') raises" in result.message, result.message
+
+
+# ---- the fourth walk (issue 33): the latest compaction, losses in the learner's order ----------
+
+
+def test_12_1_a_search_that_never_tries_the_latest_compaction_is_refused(baseline):
+    def fit_budget(scenario, budget):  # the walk's code, as reported
+        cached = replace(scenario, caching=True)
+        trimmed = replace(cached, tools=min(cached.tools, 9))
+        designs = [scenario, cached, trimmed] + [
+            replace(trimmed, compact_at=k, keep_last=4) for k in range(scenario.requests - 2, 0, -1)
+        ]
+        for d in designs:
+            if cost_scenario(d).per_ticket <= budget:
+                return d
+        raise ValueError("nothing fits")
+
+    _refused(
+        ex12.check_fit_budget(fit_budget, baseline),
+        "(a long ticket whose latest compaction fits)",
+        "compacts at requests[12], and a later compaction fits too",
+    )
+
+
+def test_12_1_compacting_before_the_extras_go_is_refused_and_equal_losses_pass(baseline):
+    def compacts_every_tool(scenario, budget):  # compaction tried with the extras still sent
+        cached = replace(scenario, caching=True)
+        designs = [scenario, cached, replace(cached, tools=min(scenario.tools, 9))]
+        for tools in (scenario.tools, min(scenario.tools, 9)):
+            designs += [
+                replace(cached, tools=tools, compact_at=k, keep_last=4)
+                for k in range(scenario.requests - 1, 0, -1)
+            ]
+        found = next((d for d in designs if cost_scenario(d).per_ticket <= budget), None)
+        if found is None:
+            raise ValueError("nothing fits")
+        return found
+
+    _refused(
+        ex12.check_fit_budget(compacts_every_tool, baseline),
+        "(a long ticket whose latest compaction fits)",
+        "still sends 14 tools: the catalogue's extras go before any of the history",
+    )
+
+    def trims_before_caching(scenario, budget):
+        """Right, in another order of equal losses: the extras dropped with the cache as the
+        ticket has it, then with the cache on (the cache loses nothing either way)."""
+        nine = min(scenario.tools, 9)
+        cached = replace(scenario, caching=True)
+        designs = [scenario, cached, replace(scenario, tools=nine), replace(cached, tools=nine)]
+        designs += [
+            replace(cached, tools=nine, compact_at=k, keep_last=4)
+            for k in reversed(range(1, scenario.requests))
+        ]
+        for design in designs:
+            if cost_scenario(design).per_ticket <= budget:
+                return design
+        raise ValueError(f"no design within ${budget}")
+
+    exercises.reset()
+    assert ex12.check_fit_budget(trims_before_caching, baseline)
+
+    def extras_first_at_each_compaction(scenario, budget):  # the self-walk's second try
+        cached = replace(scenario, caching=True)
+        designs = [scenario, cached, replace(cached, tools=min(scenario.tools, 9))]
+        for k in range(scenario.requests - 1, 0, -1):
+            designs.append(replace(cached, compact_at=k, keep_last=4))
+            designs.append(replace(cached, tools=min(scenario.tools, 9), compact_at=k, keep_last=4))
+        for design in designs:
+            if cost_scenario(design).per_ticket <= budget:
+                return design
+        raise ValueError("nothing fits")
+
+    exercises.reset()
+    _refused(
+        ex12.check_fit_budget(extras_first_at_each_compaction, baseline),
+        "(a ticket of eight requests with every tool and very big results)",
+        "still sends 14 tools: the catalogue's extras go before any of the history",
+    )
+
+
+def test_11_1_a_generic_text_for_a_missing_tool_is_refused_for_the_rule_the_task_states():
+    def unknown_tool(reply, tools):  # the walk's right-looking answer: flagged, names nothing
+        out = []
+        for call in reply.tool_calls:
+            if call.name not in tools:
+                out.append(tool_result(call.id, "unknown tool", is_error=True))
+                continue
+            try:
+                out.append(tool_result(call.id, tools[call.name](**call.arguments)))
+            except Exception as exc:  # noqa: BLE001
+                out.append(tool_result(call.id, f"{type(exc).__name__}: {exc}", is_error=True))
+        return out
+
+    _refused(
+        ex11.check_dispatch(unknown_tool),
+        "(a call to a tool the request declares and your table has no function for)",
+        "does not name the tool the program could not run",
+    )
+    task = _lesson_cell("11_the_agent_loop", "4f15dbab")  # the task states that rule
+    assert "the name of a tool\nthe program has no function for" in task, task
+
+
+def test_11_1_arguments_passed_positionally_are_told_what_the_result_said():
+    def positional(reply, tools):
+        out = []
+        for call in reply.tool_calls:
+            try:
+                out.append(tool_result(call.id, tools[call.name](call.arguments)))
+            except Exception as exc:  # noqa: BLE001
+                out.append(tool_result(call.id, f"{type(exc).__name__}: {exc}", is_error=True))
+        return out
+
+    _refused(
+        ex11.check_dispatch(positional),
+        "(one text block and one call)",
+        "flagged as an error, and the tool works when given the call's arguments as keyword "
+        "arguments: your result says",
+    )
+    assert "TypeError" in ex11.check_dispatch(positional).message
+
+
+def _lesson_cell(lesson: str, cell_id: str) -> str:
+    import json
+    from pathlib import Path
+
+    notebook = Path(__file__).parent.parent / "notebooks" / f"{lesson}.ipynb"
+    cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+    return next("".join(c["source"]) for c in cells if c.get("id") == cell_id)
+
+
+def test_13_2_a_logger_that_prints_two_lines_per_call_is_refused():
+    import functools
+
+    def two_lines(tool):  # the fourth walk: a "calling ..." line, then an outcome line
+        @functools.wraps(tool)
+        def wrapper(*args, **kwargs):
+            print("calling", tool.__name__, kwargs)
+            result = tool(*args, **kwargs)
+            print(tool.__name__, "->", result)
+            return result
+
+        return wrapper
+
+    _refused(
+        ex13.check_logged(two_lines, default_model("openai")),
+        "(get_order, a documented tool)",
+        "printed 2 lines naming get_order for 1 call: each call prints one line",
+    )
+    assert "an array args and additionalProperties: true" in ex13.EX2.example

@@ -162,7 +162,11 @@ def _judge_dispatch(reply: Any, table: dict, outcomes: list[tuple[str, str]]) ->
         for call, result, (kind, text) in zip(calls, results, outcomes, strict=True):
             where = f"the result for {call.id} ({call.name})"
             if kind == "ok" and result.is_error:
-                return f"{where} is flagged as an error, and the tool worked"
+                said = result.text if len(result.text) <= 80 else result.text[:77] + "..."
+                return (
+                    f"{where} is flagged as an error, and the tool works when given the call's "
+                    f"arguments as keyword arguments: your result says {said!r}"
+                )
             if kind == "ok" and text not in result.text:
                 return f"{where} does not carry what the tool returned"
             if kind != "ok" and not result.is_error:

@@ -107,13 +107,13 @@ EX_BUDGET = Exercise(
     "12.1",
     look="the ticket the check names, and your design for it: what it costs a ticket, which "
     "knobs it changed, and whether a design that changes less would also have fitted.",
-    idea="the preferences are an order of losses: try the designs that lose least first, and "
-    "price each before you move on. Compaction loses the most, and a later compaction loses "
-    "less than an earlier one, so its place is searched from the end of the ticket.",
-    example="a ticket of 4 requests whose budget the cache alone cannot meet: price it "
-    "compacted at requests[3], then at requests[2], then at requests[1], and keep the first "
-    "that fits; if none of them fits, there is no design to ship, and the caller must hear so. "
-    "A ticket of 5 tools trimmed to at most 9 still sends 5.",
+    idea="the design to ship is the one that loses least among those that fit: rank the "
+    "designs by what the brief says each loses, not by what each costs, and the first of that "
+    "ranking that fits is the answer. Two compactions lose different amounts of the history.",
+    example="a ticket of 4 requests that its nine tools with the cache on cannot fit: "
+    "compacted at requests[1] it keeps 1 turn before the summary, at requests[3] it keeps 3, "
+    "and if both fit its budget the second is the one to ship. A ticket of 5 tools has no "
+    "extras to drop.",
 )
 
 
@@ -230,6 +230,37 @@ def budget_tickets(baseline: LabScenario) -> list[tuple[str, LabScenario, Decima
         tickets.append(
             (name, s, _budget_between(fits[middle], costs[costs.index(fits[middle]) + 1]))
         )
+    latest = replace(long_ticket, caching=True, tools=NINE, compact_at=long_ticket.requests - 1)
+    tickets.append(  # the fourth walk: a search that starts at requests - 2 never tries this one
+        (
+            "a long ticket whose latest compaction fits",
+            long_ticket,
+            _budget_between(
+                _cost(replace(latest, keep_last=KEPT_LAST)),
+                _cost(replace(latest, compact_at=None)),
+            ),
+        )
+    )
+    every_tool_big = replace(big_results, tools=14)
+    on = replace(every_tool_big, caching=True)
+    for at in range(every_tool_big.requests - 1, 0, -1):  # the fourth walk's self-walk: the
+        # extras kept while compacting, where the same compaction without them fits and no
+        # later one does
+        kept = _cost(replace(on, compact_at=at, keep_last=KEPT_LAST))
+        later = [
+            _cost(replace(on, tools=NINE, compact_at=j, keep_last=KEPT_LAST))
+            for j in range(at + 1, every_tool_big.requests)
+        ]
+        ceiling = min([*later, _cost(replace(on, tools=NINE))])
+        if kept < ceiling:
+            tickets.append(
+                (
+                    "a ticket of eight requests with every tool and very big results",
+                    every_tool_big,
+                    _budget_between(kept, ceiling),
+                )
+            )
+            break
     cheapest = min(
         _cost(replace(long_ticket, caching=True, tools=NINE, compact_at=at, keep_last=KEPT_LAST))
         for at in range(1, long_ticket.requests)
@@ -243,6 +274,14 @@ def _same(a: LabScenario, b: LabScenario) -> bool:
     if a.compact_at is None and b.compact_at is None:
         return replace(a, keep_last=b.keep_last) == b
     return a == b
+
+
+def _loss(design: LabScenario, ticket: LabScenario) -> tuple[int, int, bool]:
+    """What ``design`` loses of ``ticket``, worst first: turns of history compacted away (an
+    earlier compaction loses more), tools dropped, and whether it changes the ticket at all (the
+    cache loses nothing the agent needs, but a ticket that fits ships as it is)."""
+    compacted = 0 if design.compact_at is None else ticket.requests - design.compact_at
+    return compacted, ticket.tools - design.tools, not _same(design, ticket)
 
 
 def _judge_design(ticket: LabScenario, budget: Decimal) -> Any:
@@ -303,6 +342,9 @@ def _judge_design(ticket: LabScenario, budget: Decimal) -> Any:
             return f"your design costs ${cost:.6f} a ticket, over the budget of ${budget:.6f}"
         if _same(got, want):
             return None
+        kept = got.compact_at is None or got.keep_last == KEPT_LAST
+        if kept and _loss(got, ticket) == _loss(want, ticket):
+            return None  # as little lost another way: the cache off where it would lose nothing
         if _cost(want) == budget:
             return (
                 f"a design that loses less costs exactly the budget, ${budget:.6f}, and the "
@@ -315,6 +357,11 @@ def _judge_design(ticket: LabScenario, budget: Decimal) -> Any:
         if got.tools < ticket.tools and want.tools == ticket.tools:
             return (
                 f"your design drops tools, and with the cache on alone it fits (${_cost(want):.6f})"
+            )
+        if got.compact_at is not None and got.tools > min(ticket.tools, NINE):
+            return (
+                f"your design compacts the history and still sends {got.tools} tools: the "
+                "catalogue's extras go before any of the history does"
             )
         if got.compact_at is not None and got.keep_last != KEPT_LAST:
             kept = got.keep_last

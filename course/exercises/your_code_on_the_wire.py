@@ -50,14 +50,14 @@ EX1 = Exercise(  # not in the lesson since issue 33 (13.1 is the audit); kept wi
 EX_AUDIT = Exercise(
     "13.1",
     look="the request the check names, and each of the two things your function returned for "
-    "it: the copies it counted and the names it listed.",
+    "it: the paragraphs it reported and the names it listed.",
     idea="a request read from the wire is neutral whatever its format: a system field becomes "
-    "a system message, and one message can hold several text blocks, each possibly holding the "
-    "prompt more than once. Only system text counts as the system prompt, and a description "
-    "made of spaces says nothing.",
-    example="system blocks 'P' and 'P\\n\\nP' send the prompt P three times; a user message that "
-    "quotes P sends it zero times; tools ('a', '') and ('b', '   ') are both undescribed, in "
-    "that order.",
+    "a system message, one message can hold several text blocks, and one block can hold the "
+    "same paragraph twice. Only system text is the system prompt, and a description made of "
+    "spaces says nothing.",
+    example="system blocks 'A' and 'B\\n\\nA' send A twice, so the audit reports ['A']; a user "
+    "message whose paragraph is A adds nothing; tools ('a', '') and ('b', '   ') are both "
+    "undescribed, in that order.",
 )
 
 
@@ -159,10 +159,10 @@ EX2 = Exercise(
     "let the tool's outcome through untouched, a result or an error, to the log line and to "
     "the model alike.",
     example="wrapping def double(x): 'Double x.' in a bare def wrapper(*args, **kwargs) declares "
-    "a tool named 'wrapper', with no description and parameters args and kwargs; a plain "
-    "wrapper around async def fetch() holds a coroutine object, not fetch's result, when it "
-    "prints; and a wrapper that catches an error and returns its text tells the model what the "
-    "tool never said.",
+    "a tool named 'wrapper', with no description, whose parameters are an array args and "
+    "additionalProperties: true (any keyword at all), where double declared one number x; and "
+    "a plain wrapper around async def fetch() holds a coroutine object, not fetch's result, "
+    "when it prints.",
 )
 
 _LOG_ORDERS = {"SO-48213": {"status": "delivered", "item": "Ceramic mug", "seller": "Kiln & Co"}}
@@ -302,7 +302,13 @@ def _judge_logged(tool: Any, question: str, model_name: str) -> Callable[[Any], 
         lines = [line for line in printed.splitlines() if name in line]
         if not lines:
             return f"the model called {name} and nothing printed names it: the call was not logged"
-        if shows not in printed:
+        calls = max(1, len(want_answers))
+        if len(lines) > calls:
+            return (
+                f"your logger printed {len(lines)} lines naming {name} for {calls} "
+                f"call{'s' * (calls != 1)}: each call prints one line, with its outcome on it"
+            )
+        if not any(shows in line for line in lines):
             return (
                 f"your log line for {name} reads {lines[0][:120]!r}: it does not show what the "
                 f"call {kind} ({shows[:60]!r})"
@@ -358,80 +364,118 @@ def _read_back(request: Any, format: str) -> Any:
 def audit_cases() -> list:
     """The hidden requests of 13.1, each read back from a body in one of the four formats."""
     from course.exercises import Case
-    from helpers.messages import Request, Tool, system, user
+    from helpers.messages import Request, Text, Tool, system, user
 
-    p = AUDIT_PROMPT
+    p, q = AUDIT_PROMPT, "Be brief."
     ask = user("Hi, my order SO-48213 arrived cracked.")
     search = Tool("search_orders", "Find a buyer's orders by order number or e-mail address.")
     order = Tool("get_order", "Look up one order by its number: status, item and seller.")
     cases = [
-        ("a clean request", "openai-chat", [system(p), ask], [search, order], (1, [])),
+        ("a clean request", "openai-chat", [system(p), ask], [search, order], ([], [])),
         (
             "the prompt in two system messages",
             "openai-chat",
             [system(p), system(p), ask],
             [search],
-            (2, []),
+            ([p], []),
         ),
         (
             "two copies joined in one system text",
             "anthropic",
             [system(f"{p}\n\n{p}"), ask],
             [search, order],
-            (2, []),
+            ([p], []),
+        ),
+        (  # the fourth walk: an audit that read only each system message's first block
+            "the prompt in two blocks of one system field",
+            "anthropic",
+            [system(Text(p), Text(p)), ask],
+            [search],
+            ([p], []),
         ),
         (
             "a tool with no description",
             "gemini",
             [system(p), ask],
             [search, Tool("wrapper", "")],
-            (1, ["wrapper"]),
+            ([], ["wrapper"]),
         ),
         (
             "a blank description, and a buyer who quotes the prompt",
             "openai-responses",
-            [system(p), user(f"My last agent said: {p}")],
+            [system(p), user(f"My last agent said:\n\n{p}")],
             [Tool("get_order", "   "), search],
-            (1, ["get_order"]),
+            ([], ["get_order"]),
         ),
-        ("no system prompt at all", "anthropic", [ask], [search], (0, [])),
+        ("no system prompt at all", "anthropic", [ask], [search], ([], [])),
         (
-            "the prompt with a line added after it",
+            "two paragraphs each sent twice, in the order first sent",
             "gemini",
-            [system(f"{p}\nBe brief."), ask],
+            [system(f"{p}\n\n{q}"), system(f"{q}\n\n{p}"), ask],
             [order],
-            (1, []),
+            ([p, q], []),
+        ),
+        (
+            "one paragraph sent three times, reported once",
+            "openai-responses",
+            [system(f"{p}\n\n{p}"), system(p), ask],
+            [order],
+            ([p], []),
+        ),
+        (
+            "a paragraph of two lines, sent twice",
+            "openai-responses",
+            [system(f"{p}\n{q}"), system(f"{p}\n{q}"), ask],
+            [order],
+            ([f"{p}\n{q}"], []),
+        ),
+        (
+            "the same paragraph, once with a line break after it",
+            "openai-chat",
+            [system(f"{p}\n"), system(p), ask],
+            [order],
+            ([p], []),
         ),
         (
             "two undescribed tools, in the order declared",
             "openai-chat",
             [system(p), ask],
             [Tool("track_parcel", ""), search, Tool("cancel_order", "")],
-            (1, ["track_parcel", "cancel_order"]),
+            ([], ["track_parcel", "cancel_order"]),
         ),
     ]
     return [
         Case(
             f"{name} ({fmt})",
-            (_read_back(Request("", messages, tools), fmt), p),
+            (_read_back(Request("", messages, tools), fmt),),
             _judge_audit(want),
         )
         for name, fmt, messages, tools, want in cases
     ]
 
 
-def _judge_audit(want: tuple[int, list[str]]) -> Callable[[Any], str | None]:
-    copies, names = want
+def _short(value: Any, limit: int = 60) -> str:
+    shown = repr(value)
+    return shown if len(shown) <= limit else shown[: limit - 3] + "..."
+
+
+def _judge_audit(want: tuple[list[str], list[str]]) -> Callable[[Any], str | None]:
+    repeated, names = want
 
     def judge(got: Any) -> str | None:
         if not (isinstance(got, (tuple, list)) and len(got) == 2):
-            shown = repr(got) if len(repr(got)) <= 60 else repr(got)[:57] + "..."
-            return f"your function gave {shown}: a pair (copies, names) is expected"
-        got_copies, got_names = got
-        if got_copies != copies:
+            return f"your function gave {_short(got)}: a pair (paragraphs, names) is expected"
+        got_repeated, got_names = got
+        if not isinstance(got_repeated, (list, tuple)) or list(got_repeated) != repeated:
+            sent = (
+                f"sends {len(repeated)} paragraph{'s' * (len(repeated) != 1)} of system text "
+                f"more than once: {_short(repeated, 90)}"
+                if repeated
+                else "sends no paragraph of system text more than once"
+            )
             return (
-                f"your function counts {got_copies!r} copies of the system prompt, and this "
-                f"request sends it {copies} time{'s' * (copies != 1)} as system text"
+                f"your function reports {_short(got_repeated, 90)} as system text sent more than "
+                f"once, and this request {sent}"
             )
         if not isinstance(got_names, (list, tuple)) or list(got_names) != names:
             return (
@@ -443,10 +487,10 @@ def _judge_audit(want: tuple[int, list[str]]) -> Callable[[Any], str | None]:
     return judge
 
 
-def check_audit(audit: Any, system_text: str, broken: Any) -> Result:
-    """``audit(request, system_text)``: (how many times ``system_text`` is sent as system text,
-    the names of the tools declared without a description), judged on hidden requests; then
-    applied to the broken set-up's first request."""
+def check_audit(audit: Any, broken: Any) -> Result:
+    """``audit(request)``: (the paragraphs of system text sent more than once, the names of the
+    tools declared without a description), judged on hidden requests; then applied to the broken
+    set-up's first request. Is not told the prompt."""
     from course.exercises import check_cases
 
     cases = audit_cases()
@@ -455,13 +499,15 @@ def check_audit(audit: Any, system_text: str, broken: Any) -> Result:
     )
     if not result:
         return result
-    copies, names = audit(broken[0].request, system_text)
+    repeated, names = audit(broken[0].request)
+    twice = "; ".join(_short(text, 50) for text in repeated) or "nothing"
     return Result(
         True,
-        "Right: your audit reads any format as the wire sent it. On the colleague's set-up it "
-        f"says: the prompt sent {copies} times, and {', '.join(map(repr, names)) or 'no tool'} "
-        "without a description. Keep it: one assert on it in a test (the on_the_wire fixture) "
-        f"catches both mistakes before a model sees them. All {len(cases)} hidden cases passed.",
+        "Right: your audit reads any format as the wire sent it, and needs no prompt to be told. "
+        f"On the colleague's set-up it says: sent more than once, {twice}; and "
+        f"{', '.join(map(repr, names)) or 'no tool'} without a description. Keep it: one assert "
+        "on it in a test (the on_the_wire fixture) catches both mistakes on any agent before a "
+        f"model sees them. All {len(cases)} hidden cases passed.",
         EX_AUDIT,
         expected=result.expected,
         kind="function",

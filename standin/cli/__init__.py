@@ -175,9 +175,11 @@ def read_request(path: str, source: str | None, notes: list) -> tuple[dict, str,
     return body, format, request
 
 
-#: A Gemini API or Vertex AI URL (``.../v1/projects/P/locations/L/publishers/google/models/M``)
+#: A Gemini API or Vertex AI URL (``.../v1/projects/P/locations/L/publishers/google/models/M``,
+#: or Vertex AI's express mode, ``.../v1beta1/publishers/google/models/M``)
 _GEMINI_URL = re.compile(
-    r"/(v1|v1beta\w*)/(?:projects/[^/]+/locations/[^/]+/publishers/google/)?models/([^/:?]+)"
+    r"/(v1|v1beta\w*)/(?:(?:projects/[^/]+/locations/[^/]+/)?publishers/google/)?"
+    r"models/([^/:?]+)"
 )
 
 

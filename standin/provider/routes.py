@@ -48,10 +48,17 @@ from standin.provider.scenarios import Scenario, Turn
 
 __all__ = ["Response", "Route", "answer", "error", "find_route"]
 
-#: The Gemini API's model path, or Vertex AI's (``/v1/projects/P/locations/L/publishers/google``
-#: before ``/models/M``): the same body and answer.
-_VERTEX = r"(?:/projects/[^/]+/locations/[^/]+/publishers/google)?"
-_GEMINI = r"/(?P<version>v1|v1beta)" + _VERTEX + r"/models/(?P<model>[^/:]+)"
+#: The Gemini API's model path (``/v1`` or ``/v1beta``, then ``/models/M``), or Vertex AI's
+#: (``/v1`` or ``/v1beta1``, then ``/projects/P/locations/L/publishers/google`` or, in its
+#: express mode with an API key, ``/publishers/google``, then ``/models/M``; google-genai's
+#: Vertex client calls ``/v1beta1``): the same body and answer. ``/v1beta`` is the Gemini API's
+#: only, ``/v1beta1`` Vertex AI's only.
+_VERTEX = r"(?:(?:/projects/[^/]+/locations/[^/]+)?/publishers/google)?"
+_VERSION = (
+    r"(?P<version>v1|v1beta(?=/models/)"
+    r"|v1beta1(?=(?:/projects/[^/]+/locations/[^/]+)?/publishers/google/))"
+)
+_GEMINI = "/" + _VERSION + _VERTEX + r"/models/(?P<model>[^/:]+)"
 #: (path, provider, kind, streamed, HTTP method), tried in order
 _ROUTES: list[tuple[re.Pattern[str], str, str, bool, str]] = [
     (re.compile(r"/v1/chat/completions"), "openai-chat", "generate", False, "POST"),

@@ -41,7 +41,9 @@ SOURCES = {
         "pydantic/pydantic-ai#3653 ('input[4].action.query', param the path, code "
         "unknown_parameter), openai/codex#10834 (2026-02-06, 'input[52].phase', full body), "
         "bestruirui/octopus#31 (2025-12-23, 'reasoning.max_tokens'); top level by the same "
-        "pattern (no report quotes a top-level one on /v1/responses)"
+        "pattern (no report quotes a top-level one on /v1/responses); an unknown field is "
+        "answered before a value that does not parse: BerriAI/litellm#27611 (2026-05-10, a "
+        "Chat-shaped tool_choice: 'tool_choice.function', not the missing name)"
     ),
     ANTHROPIC: (
         "microsoft/autogen#3034 (2024-06-28, messages.0.name), amrit110/oli#7 (2025-03-17, "
