@@ -319,9 +319,9 @@ def _no_instructor() -> str | None:
 
 
 INSTRUCTOR_SKIP = (
-    "instructor is not installed: every release up to 1.17.0 requires jiter<0.15 and rich<15, "
-    "and constraints.txt pins jiter 0.19.0 (openai, anthropic) and rich 15.0.0, so it is not in "
-    "requirements-test.txt"
+    "instructor is not installed: make setup-test installs it with --no-deps "
+    "(requirements-test-nodeps.txt; every release up to 1.17.0 requires jiter<0.15 and rich<15, "
+    "and constraints.txt pins jiter 0.19.0 for openai and anthropic, and rich 15.0.0)"
 )
 
 
