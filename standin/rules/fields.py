@@ -6,8 +6,8 @@ On OpenAI Chat, a field on a message itself that no message type has
 (``messages[1].provider_specific_fields``) is accepted and ignored: a warning
 (``extra-message-field``), never a 400; inside a message's content parts or tool calls, and a
 field another role has, it is refused like any other. ``betas`` is the ``anthropic-beta``
-header's list: a beta the pinned SDK lists makes the beta
-types the reference; one it does not list is refused (``beta-not-modelled``; that text is ours:
+header's list: a beta the pinned SDK lists makes the beta types the reference; one it does not
+list is refused (``beta-not-modelled``; that text is ours:
 it is the stand-in's limit, not the API's). ``betas=None`` means the header is not known (a body
 read from a file): a field the beta types know is then a warning that says which header it needs.
 """
