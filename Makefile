@@ -72,12 +72,16 @@ $(VENV)/.installed: requirements.txt constraints.txt pyproject.toml
 	@touch $@
 
 # The test tooling on top of the lessons' set (pytest, nbval, hypothesis, ruff, Playwright,
-# JupyterHub, build).
+# JupyterHub, build, the frameworks the client tests run), then instructor with --no-deps in a
+# step of its own: its releases cap jiter and rich below the pinned versions, so pip would refuse
+# it (requirements-test-nodeps.txt says why; its other requirements are in requirements-test.txt).
 setup-test: $(VENV)/.installed-test
 
-$(VENV)/.installed-test: $(VENV)/.installed requirements-test.txt
+$(VENV)/.installed-test: $(VENV)/.installed requirements-test.txt requirements-test-nodeps.txt
 	@echo "installing the test tools (requirements-test.txt)"
 	$(PIP_INSTALL) -r requirements-test.txt
+	@echo "installing instructor without its capped requirements (requirements-test-nodeps.txt)"
+	$(PIP_INSTALL) --no-deps -c constraints.txt -r requirements-test-nodeps.txt
 	@touch $@
 
 # Debian's Chromium for the real-browser tests (Playwright drives it; nothing is downloaded).

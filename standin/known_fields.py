@@ -5,7 +5,10 @@ written by ``scripts/known_fields.py`` at the pinned SDK versions: never typed b
 provider refuses an unknown field in its own words, naming the place in its own spelling:
 
 - OpenAI Chat Completions: ``Unrecognized request argument supplied: <name>`` at the top level,
-  ``Unknown parameter: '<path>'.`` below it (``messages[1].tool_calls[0].index``);
+  ``Unknown parameter: '<path>'.`` below it (``messages[1].tool_calls[0].index``,
+  ``messages[0].content[0].cache_control``), except on a message itself: a name no message type
+  has (``messages[1].provider_specific_fields``) is accepted and ignored
+  (``ignored_on_a_chat_message``);
 - OpenAI Responses: ``Unknown parameter: '<path>'.`` at every level (code ``unknown_parameter``);
 - Anthropic: ``<path>: Extra inputs are not permitted``, the path dotted and naming the union
   member (``messages.65.content.1.tool_use.text``, ``tools.0.custom.defer_loading``);
@@ -127,6 +130,33 @@ def unknown_fields(body: dict, endpoint: str, version: str = "v1beta") -> list[U
         else:
             _walk(value, root["fields"][name], (("key", key),), section["nodes"], gemini, found)
     return [u for u in found if (endpoint, _pattern(u.path())) not in ACCEPTED_BEYOND_THE_SDK]
+
+
+def chat_message_fields() -> frozenset[str]:
+    """Every field some OpenAI Chat message type knows (the union of the role members' fields:
+    ``content``, ``name``, ``tool_calls``, ``tool_call_id``, ``refusal``, ``audio`` ...)."""
+    section = _data()["endpoints"]["openai-chat"]
+    nodes = section["nodes"]
+    messages = nodes[nodes[section["root"]]["fields"]["messages"]]
+    union = nodes[messages["array"]]
+    return frozenset(
+        name for member in union["members"].values() for name in nodes[member]["fields"]
+    )
+
+
+def ignored_on_a_chat_message(unknown: Unknown) -> bool:
+    """``unknown`` (found on ``openai-chat``) sits on a message itself (``messages[1].x``, not in
+    its content parts or tool calls) and no message type has a field of that name: OpenAI Chat
+    accepts it and reads nothing from it (``docs/rules.md``, ``extra-message-field``). A field
+    another role has (``tool_calls`` on a system message) is still refused."""
+    steps = unknown.steps
+    return (
+        len(steps) == 3
+        and steps[0] == ("key", "messages")
+        and steps[1][0] == "index"
+        and steps[2][0] == "tag"
+        and unknown.name not in chat_message_fields()
+    )
 
 
 def _pattern(path: str) -> str:

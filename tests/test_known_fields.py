@@ -1,5 +1,6 @@
 """Unknown fields: refused at every level, in each provider's words, by ``check`` and the local
-provider alike; the lists of known fields are the SDKs' own (regenerated and compared here).
+provider alike (one exception: OpenAI Chat accepts and ignores a name no message type has on a
+message itself); the lists of known fields are the SDKs' own (regenerated and compared here).
 """
 
 from __future__ import annotations
@@ -104,6 +105,46 @@ def test_openai_chat_top_level_and_nested(p, tmp_path, capsys):
         "param": where,
         "code": "unknown_parameter",
     }
+
+
+def _refused_with(p, tmp_path, capsys, payload, where):
+    """``check`` and the local provider both refuse ``payload`` naming ``where``."""
+    code, out = _check(tmp_path, capsys, payload, "openai-chat")
+    assert code == 1 and f"answers: Unknown parameter: '{where}'." in out
+    r = post(p, "openai-chat", payload)
+    assert r.status_code == 400
+    assert (r.json()["error"]["param"], r.json()["error"]["code"]) == (where, "unknown_parameter")
+
+
+def test_openai_chat_takes_and_ignores_an_unknown_field_on_a_message(p, tmp_path, capsys):
+    """On a message itself, a name no message type has is accepted (docs/rules.md,
+    extra-message-field): check exits 0 with a warning, the local provider answers 200."""
+    payload = body("openai-chat")
+    payload["messages"][-1]["provider_specific_fields"] = {"refusal": None}
+    payload["messages"][0]["metadata"] = {"client": "ChatClient"}
+    code, out = _check(tmp_path, capsys, payload, "openai-chat")
+    assert code == 0, out
+    for where in ("messages[0].metadata", "messages[1].provider_specific_fields"):
+        assert f"warning: {where}: " in out and "[extra-message-field]" in out
+    assert "Unknown parameter" not in out
+    assert post(p, "openai-chat", payload).status_code == 200
+
+
+def test_openai_chat_refuses_unknown_fields_below_a_message(p, tmp_path, capsys):
+    """In a content part, in a tool call, and a field of another role on a message: refused."""
+    part = body("openai-chat")
+    part["messages"][-1]["content"] = [
+        {"type": "text", "text": "hi", "cache_control": {"type": "ephemeral"}}
+    ]
+    k = len(part["messages"]) - 1
+    _refused_with(p, tmp_path, capsys, part, f"messages[{k}].content[0].cache_control")
+    call, k = _chat_with_index()
+    call["messages"][k]["provider_specific_fields"] = {"refusal": None}  # accepted: not named
+    _refused_with(p, tmp_path, capsys, call, f"messages[{k}].tool_calls[0].index")
+    other_role = body("openai-chat")
+    other_role["messages"][0]["tool_calls"] = []
+    assert other_role["messages"][0]["role"] != "assistant"
+    _refused_with(p, tmp_path, capsys, other_role, "messages[0].tool_calls")
 
 
 def test_openai_responses_unknown_parameter(p, tmp_path, capsys):

@@ -2,8 +2,12 @@
 
 ``check_fields(body, fmt, profile, betas, version)`` returns one violation per unknown field
 (Gemini: one for all, since it answers them in one message, a line each), located in the body.
-``betas`` is the ``anthropic-beta`` header's list: a beta the pinned SDK lists makes the beta
-types the reference; one it does not list is refused (``beta-not-modelled``; that text is ours:
+On OpenAI Chat, a field on a message itself that no message type has
+(``messages[1].provider_specific_fields``) is accepted and ignored: a warning
+(``extra-message-field``), never a 400; inside a message's content parts or tool calls, and a
+field another role has, it is refused like any other. ``betas`` is the ``anthropic-beta``
+header's list: a beta the pinned SDK lists makes the beta types the reference; one it does not
+list is refused (``beta-not-modelled``; that text is ours:
 it is the stand-in's limit, not the API's). ``betas=None`` means the header is not known (a body
 read from a file): a field the beta types know is then a warning that says which header it needs.
 """
@@ -22,6 +26,29 @@ GEMINI_TOP = 'Invalid JSON payload received. Unknown name "{name}": Cannot find 
 GEMINI_NESTED = (
     "Invalid JSON payload received. Unknown name \"{name}\" at '{path}': Cannot find field."
 )
+EXTRA_MESSAGE_FIELD = "extra-message-field"
+#: When the Chat message-level evidence below was last searched for
+MESSAGE_LEVEL_CHECKED = "2026-12-07"
+#: Why OpenAI Chat takes an unknown field on a message itself (and where it does not)
+MESSAGE_LEVEL_SOURCE = (
+    "accepted and ignored on a message itself, by the newest evidence: microsoft/agent-framework"
+    "#2203 (2025-11-13: extra keys 'client' and 'nested' on a user message, accepted by Azure "
+    "OpenAI Chat, refused by Responses as \"Unknown parameter: 'input[1].metadata'.\") and #2344 "
+    "(2025-11-20: 'the Chat Completion API did not complain while Responses did'); a replayed "
+    "assistant message with 'annotations' answered 200 by gpt-4o (recorded: Mirascope/mirascope "
+    "python/tests/e2e/output/cassettes/test_call_with_tools/openai_gpt_4o/sync.yaml @ 974841d4); "
+    "LiteLLM sends its Message object back to OpenAI with 'provider_specific_fields' unchanged "
+    "and strips it for servers that refuse it (Fireworks: BerriAI/litellm#20334, 2026-02-03; "
+    "Databricks, Moonshot), while users ask the same for Groq (#25595, 2026-04-12) and Mistral "
+    "(#30912, 2026-06-21); no report of OpenAI refusing a field on a message since "
+    "\"Additional properties are not allowed ('id' was unexpected) - 'messages.0'\" "
+    "(adamrushy/OpenAISwift#99, 2023-07-14) was found (searched 2026-12-07). Not accepted: "
+    'a field another role has (tool_calls on a system message: "Unknown parameter: '
+    "'messages[0].tool_calls'.\", the body the ANL Argo gateway returned on 2026-08-05, "
+    "quoted in a public test), and any unknown field inside a content part or a tool call "
+    "(rule unknown-field); stricter OpenAI-compatible servers (Groq, Mistral, Fireworks) "
+    "refuse it, so check warns"
+)
 BETA = (
     "anthropic-beta: the local provider does not model the beta '{name}' (the anthropic SDK it "
     "follows, {sdk}, does not list it); remove it from the header to check this request here"
@@ -34,8 +61,15 @@ SOURCES = {
         "(teabranch/open-responses-server#41, 2025-06-29): which wording when is not published"
     ),
     OPENAI_NESTED: (
-        "songquanpeng/one-api#1319 (2024-04-15: 'messages[1].tool_calls[0].index', code "
-        "unknown_parameter); param is the path, as in Responses"
+        "inside a tool call: songquanpeng/one-api#1319 (2024-04-15: "
+        "'messages[1].tool_calls[0].index', code unknown_parameter), labring/FastGPT#1253 "
+        "('messages[2].tool_calls[0].index'); inside a content part: pydantic/pydantic-ai "
+        "(models/openai.py, a comment quoting gpt-4o's body for 'messages[1].content[1].file.data',"
+        " param the path, code unknown_parameter), a live gpt-5.5 run on 2026-09-01 quoted in a "
+        "public LangGraph project's plan ('messages[0].content[0].cache_control' in a developer "
+        "message; the same notes say a system message's block passed on gpt-4o, role and model "
+        "not told apart, so not modelled); on a message itself only a field another role has "
+        "(see extra-message-field); param is the path, as in Responses"
     ),
     "responses": (
         "pydantic/pydantic-ai#3653 ('input[4].action.query', param the path, code "
@@ -79,7 +113,22 @@ def check_fields(
         unknown = [u for u in unknown if not _in_an_image_part(body, u)]
     if fmt == "gemini":
         return [_gemini(unknown, profile, version)] if unknown else []
-    return [_openai(u, fmt, profile) for u in unknown]
+    return [
+        _ignored(u, profile)
+        if fmt == "openai-chat" and known_fields.ignored_on_a_chat_message(u)
+        else _openai(u, fmt, profile)
+        for u in unknown
+    ]
+
+
+def _ignored(u: Unknown, profile: str) -> Violation:
+    """A field on a Chat message that no message type has: accepted, never read (a warning)."""
+    found = Finding(
+        EXTRA_MESSAGE_FIELD,
+        f"OpenAI Chat accepts and ignores the field {u.name!r} on a message (no message type "
+        "has it); stricter OpenAI-compatible servers refuse it",
+    )
+    return judged(found, profile, None, u.path())
 
 
 def _in_an_image_part(body: dict, u: Unknown) -> bool:

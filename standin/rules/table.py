@@ -239,7 +239,18 @@ def _fields_rows() -> list[RuleRow]:
         RuleRow("gemini", "unknown-field", "refused", f.GEMINI_TOP, f.SOURCES[f.GEMINI_TOP]),
         RuleRow("gemini", "unknown-field", "refused", f.GEMINI_NESTED, f.SOURCES[f.GEMINI_NESTED]),
     ]
-    return [replace(r, checked=f.CHECKED, source=r.source + _beyond(r.profile)) for r in rows]
+    rows = [replace(r, checked=f.CHECKED, source=r.source + _beyond(r.profile)) for r in rows]
+    # OpenAI Chat below the top level: refused, except a name no message type has on a message
+    nested = replace(rows[1], checked=f.MESSAGE_LEVEL_CHECKED)
+    on_a_message = RuleRow(
+        "openai-chat",
+        f.EXTRA_MESSAGE_FIELD,
+        "accepted",
+        "",
+        f.MESSAGE_LEVEL_SOURCE,
+        f.MESSAGE_LEVEL_CHECKED,
+    )
+    return [rows[0], nested, on_a_message, *rows[2:]]
 
 
 def _beyond(profile: str) -> str:
