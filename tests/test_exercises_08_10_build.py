@@ -747,3 +747,18 @@ def test_08_2_a_repair_that_rebuilds_messages_from_three_fields_is_refused():
         "a retry, the buyer's message with a field of its own ('name')",
         "messages[1] (user) is not what the sound request holds there",
     )
+
+
+def test_09_1_a_refusal_with_the_wrong_call_id_is_told_about_the_id():
+    """Walk b5, finding 8: the failing case's own words are about the id, not the limit."""
+
+    def refusal_without_the_id(call, done):
+        if call.name == "issue_refund" and call.arguments["amount_usd"] > 100:
+            return tool_result("refusal", "refused: above the $100 limit", is_error=True)
+        return run_tool(call)
+
+    _refused(
+        ex09.check_refund_guard(refusal_without_the_id),
+        "issue_refund(120.0), nothing refunded before",
+        "a result for 'refusal', but this call's id is 'call_r8Kd'",
+    )
