@@ -13,7 +13,8 @@ dump scored 3 of 5 in walk b4, and counting user turns passed it; since then a f
 place, and a dump may hold several.) Exercise 2 (optional) runs their ``repair`` on dumps with
 all four bugs in other places (results before their calls, results whose call is gone, both at
 once) and sends each result to a local provider. (An exercise that fixed the order alone scored 3
-of 5 in walks; it is part of the repair since issue 33.)
+of 5 in walks; it is part of the repair since issue 33. A discussion question on the swapped
+dump, graded as an optional 08.3, scored 3 in walk b5: it is the lesson's prose after 08.2.)
 """
 
 from __future__ import annotations

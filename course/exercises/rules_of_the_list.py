@@ -1,10 +1,14 @@
 """Used in lessons: 10.
 
 Exercises of notebooks/10_rules_of_the_list.ipynb: 10.1 runs the learner's ``compact`` on
-histories they have not seen and judges each result by the rules of the list in all four wire
-formats. Where to cut, and each provider's error text, are predict-then-see cells of the
-lesson, not graded. (An optional 10.2, the same function on every kind of history, scored 3
-of 5 in walks, edge cases of one function: it went, in issue 33.)"""
+histories they have not seen (calls made two at once, failed tools, histories ending on a
+result) and judges each result by the rules of the list in all four wire formats. It keeps at
+least ``keep_last`` messages, or the fewest more the rules need; the safe-cut test is the
+learner's own (a function calling ``turn_boundaries`` is told so: with it, walk b5 found the
+exercise three lines long), and the history given stays as it was. Each provider's error text
+is a predict-then-see cell of the lesson, not graded. (An optional 10.2, the same function on
+every kind of history, scored 3 of 5 in walks, edge cases of one function: it went, in issue
+33.)"""
 
 from __future__ import annotations
 
