@@ -676,6 +676,21 @@ def test_10_1_the_ready_made_boundaries_are_refused_the_safe_cut_is_the_exercise
     refused = ex10.check_compact_cut(nearest_boundary, MODEL)
     assert not refused and "calls turn_boundaries" in refused.message, refused.message
 
+    def through_a_function_of_ones_own(history, keep_last, summary):  # the helper one step away
+        return _cut_by_the_helper(history, keep_last, summary)
+
+    refused = ex10.check_compact_cut(through_a_function_of_ones_own, MODEL)
+    assert not refused and "calls turn_boundaries" in refused.message, refused.message
+    assert ex10.check_compact_cut(_compact_with_a_system_prompt, MODEL)  # a rule of one's own
+
+
+boundaries = turn_boundaries  # the helper under another name
+
+
+def _cut_by_the_helper(history, keep_last, summary):
+    start = max(k for k in boundaries(history) if k <= len(history) - keep_last)
+    return [history[0], user(summary), *history[start:]]
+
 
 def test_10_1_a_compact_that_changes_the_callers_history_is_refused():
     """Walk b5, finding 5: as 08.2 refuses a repair that edits the dump."""

@@ -82,7 +82,7 @@ def _histories(model: str) -> list[tuple[str, list[Message], int]]:
         ("a cut that lands on the buyer's follow-up", errors, 1),
         ("keep_last=1, the history ending on a failed tool's result", errors[:4], 1),
         ("two calls at once, one failed, their results at the cut", both[:4], 1),
-        ("a cut on the buyer's message after two calls at once, one failed", both, 2),
+        ("a cut on the reply after two calls at once, one failed", both, 2),
     ]
 
 
@@ -186,6 +186,31 @@ def _names(code: Any) -> set[str]:
     return names
 
 
+def _uses_the_helper(fn: Any, seen: set[int] | None = None) -> bool:
+    """Whether ``fn``, or a function of the learner's it calls by a global name, uses the
+    lesson's ``turn_boundaries`` (by that name, or by another bound to it)."""
+    from helpers.rules import turn_boundaries
+
+    seen = set() if seen is None else seen
+    code = getattr(fn, "__code__", None)
+    if code is None or id(code) in seen:
+        return False
+    seen.add(id(code))
+    names = _names(code)
+    if "turn_boundaries" in names:
+        return True
+    found = getattr(fn, "__globals__", {})
+    for name in names:
+        value = found.get(name)
+        if value is turn_boundaries:
+            return True
+        module = getattr(value, "__module__", "") or ""
+        ours = module.startswith(("helpers", "course", "standin"))  # the series' own code
+        if callable(value) and not ours and _uses_the_helper(value, seen):
+            return True
+    return False
+
+
 def check_compact_cut(compact: Callable[..., list[Message]], model: str) -> Result:
     """Exercise 10.1: run the learner's ``compact(history, keep_last, summary)`` on hidden
     histories that start with a system prompt and have more than ``keep_last`` (at least 1)
@@ -194,8 +219,7 @@ def check_compact_cut(compact: Callable[..., list[Message]], model: str) -> Resu
     exercise: a function that calls the lesson's ``turn_boundaries`` is told so."""
     import functools
 
-    code = getattr(compact, "__code__", None)
-    if code is not None and "turn_boundaries" in _names(code):
+    if _uses_the_helper(compact):
         return not_yet(
             EX1,
             "your function calls turn_boundaries: this exercise is that test itself, so write "
