@@ -2,7 +2,8 @@
 
 Usage: python scripts/lesson_times.py            (prints a Markdown table and the calibration)
        python scripts/lesson_times.py --write    (puts the table into the instructor guide and
-                                                  the times into notebooks/README.md)
+                                                  the times into notebooks/README.md, and
+                                                  rebuilds the guide's agendas: agendas.py)
 
 The estimate is arithmetic on the stored notebook, so it is reproducible and stays true as
 lessons change. A learner
@@ -329,6 +330,16 @@ def write_readme(rows: list[dict]) -> None:
     LESSONS_README.write_text("".join(lines), encoding="utf-8")
 
 
+def write_all(rows: list[dict]) -> None:
+    """Everything built from the times: the guide's table, the index's column and the guide's
+    agendas (scripts/agendas.py), so a re-measured lesson can never leave an agenda stale."""
+    import agendas  # imports this module: imported here, not at the top
+
+    write_guide(rows)
+    write_readme(rows)
+    agendas.write_guide(rows)
+
+
 #: The timed walks behind the calibration: (lesson, commit it was taken at, minutes, who), and
 #: for a walk of the core alone (a lesson with an optional part), "core" last.
 WALKS = [
@@ -378,8 +389,7 @@ if __name__ == "__main__":
         write_calibration()
     rows = all_stats()
     if "--write" in sys.argv[1:]:
-        write_guide(rows)
-        write_readme(rows)
+        write_all(rows)
     else:
         print(table(rows))
     sys.exit(0)

@@ -226,6 +226,23 @@ def test_check_cases_names_the_failing_case_and_never_the_expected_code():
     assert "case 2 of 2" in check_cases(mutates, cases, EX, success="ok").message
 
 
+def test_a_new_failing_case_starts_the_hints_again_the_same_one_climbs_them():
+    """Three steps per mistake: failing another hidden case than the last try is a new
+    mistake, told "look at" first; failing the same case again climbs to the idea, the example."""
+    from course.exercises import Case, check_cases, equals, reset
+
+    cases = [Case("one", (1,), equals(1)), Case("two", (2,), equals(2))]
+    reset(EX.id)
+    first = check_cases(lambda n: 0, cases, EX, success="ok")  # fails case 1
+    assert "case 1 of 2" in first.message and "Look at:" in first.message
+    again = check_cases(lambda n: 0, cases, EX, success="ok")  # case 1 again: the idea
+    assert "Still not it" in again.message and "The idea:" in again.message
+    other = check_cases(lambda n: 1, cases, EX, success="ok")  # now case 2: a new mistake
+    assert "case 2 of 2" in other.message and "Look at:" in other.message, other.message
+    assert "The idea:" in check_cases(lambda n: 1, cases, EX, success="ok").message
+    reset(EX.id)
+
+
 def test_reveal_puts_the_guess_beside_the_value_ungraded():
     from course.exercises import reveal
 

@@ -253,73 +253,73 @@ def _hint(headers):
     return None
 
 
-def _retry_right(status, headers, retries_done):
+def _retry_right(status, headers, retries_done, max_retries=2):
     hint = _hint(headers)
-    if retries_done >= 2 or (hint is not None and hint > 120):
+    if retries_done >= max_retries or (hint is not None and hint > 120):
         return None
     verdict = headers.get("x-should-retry")
     if verdict == "false" or (verdict != "true" and status not in (408, 409, 429) and status < 500):
         return None
-    return hint if hint else 0.5 * 2**retries_done
+    return hint if hint is not None and hint > 0 else min(0.5 * 2**retries_done, 8)
 
 
 RETRIED = {408, 409, 429} | set(range(500, 600))
 
 
-def _retry_right_other_way(status, headers, retries_done):
+def _retry_right_other_way(status, headers, retries_done, max_retries):
     """Same decision, written as a table of overrides, giving the jittered low end."""
     wait = _hint(headers)
     overrules = {"true": True, "false": False}.get(headers.get("x-should-retry", ""))
     retry = (
-        retries_done < 2
+        retries_done < max_retries
         and not (wait is not None and wait > 120)
         and (overrules if overrules is not None else status in RETRIED)
     )
     if not retry:
         return False
-    return wait if wait and wait > 0 else 0.75 * 0.5 * 2**retries_done
+    return wait if wait and wait > 0 else 0.75 * min(0.5 * 2**retries_done, 8)
 
 
 @pytest.mark.parametrize("fn", [_retry_right, _retry_right_other_way])
 def test_07_1_the_sdks_retry_decision_written_two_ways_passes(fn):
     result = ex07.check_retry(fn)
     assert result, result.message
-    assert "All 14 hidden cases passed" in result.message
+    assert "All 19 hidden cases passed" in result.message
 
 
-def _status_only(status, headers, retries_done):
+def _status_only(status, headers, retries_done, max_retries):
     if retries_done < 2 and (status in RETRIED):
         return 0.5 * 2**retries_done
     return None
 
 
-def _milliseconds_read_as_seconds(status, headers, retries_done):
+def _milliseconds_read_as_seconds(status, headers, retries_done, max_retries):
     seconds = {**headers}
     if "retry-after-ms" in seconds:
         seconds["retry-after"] = seconds.pop("retry-after-ms")
     return _retry_right(status, seconds, retries_done)
 
 
-def _no_limit_on_retries(status, headers, retries_done):
+def _no_limit_on_retries(status, headers, retries_done, max_retries):
     return _retry_right(status, headers, 0 if retries_done >= 2 else retries_done)
 
 
-def _every_error_retried(status, headers, retries_done):
+def _every_error_retried(status, headers, retries_done, max_retries):
     return _retry_right(500 if status < 500 else status, headers, retries_done)
 
 
-def _no_backoff(status, headers, retries_done):
+def _no_backoff(status, headers, retries_done, max_retries):
     return _retry_right(status, headers, retries_done) and (_hint(headers) or 0.5)
 
 
 @pytest.mark.parametrize(
     ("fn", "case", "why"),
     [
-        (_status_only, "case 2 of 14", "the SDK waits 0.25 s"),
-        (_milliseconds_read_as_seconds, "case 2 of 14", "the SDK tries again here"),
-        (_no_backoff, "case 3 of 14", "between 0.75 and 1 s"),
-        (_every_error_retried, "case 4 of 14", "the SDK gives up here"),
-        (_no_limit_on_retries, "case 10 of 14", "the SDK gives up here"),
+        (_status_only, "case 2 of 19", "the SDK waits 0.25 s"),
+        (_milliseconds_read_as_seconds, "case 2 of 19", "the SDK tries again here"),
+        (_no_backoff, "case 3 of 19", "between 0.75 and 1 s"),
+        (_every_error_retried, "case 4 of 19", "the SDK gives up here"),
+        (_no_limit_on_retries, "case 10 of 19", "the SDK gives up here"),
     ],
 )
 def test_07_1_wrong_retry_decisions_are_refused_on_the_case_that_shows_it(fn, case, why):
@@ -347,28 +347,26 @@ def test_07_1_the_judge_reads_the_sdks_own_backoff():
 
 
 def test_07_1_a_blank_body_is_not_answered_but_a_function_that_gives_up_everywhere_is_wrong():
-    def blank(status, headers, retries_done): ...
+    def blank(status, headers, retries_done, max_retries): ...
 
     assert "not answered yet" in ex07.check_retry(blank).message
-    told = ex07.check_retry(lambda status, headers, done: False)
-    assert not told and "case 1 of 14" in told.message and "tries again" in told.message
+    told = ex07.check_retry(lambda status, headers, done, most: False)
+    assert not told and "case 1 of 19" in told.message and "tries again" in told.message
 
 
 # ---- 05.1 pick_tools --------------------------------------------------------------------------
 
 
-def _pick_right(request, wanted):
+def _pick_right(request, wanted, catalogue):
     called = {call.name for message in request.messages for call in message.tool_calls}
-    return replace(
-        request, tools=[t for t in request.tools if t.name in wanted or t.name in called]
-    )
+    return replace(request, tools=[t for t in catalogue if t.name in wanted or t.name in called])
 
 
-def _pick_right_other_way(request, wanted):
+def _pick_right_other_way(request, wanted, catalogue):
     keep = set(wanted)
     for message in request.messages:
         keep |= {block.name for block in message.content if block.type == "tool_call"}
-    tools = [t for t in request.tools if t.name in keep]
+    tools = [t for t in catalogue if t.name in keep]
     return Request(request.model, request.messages, tools, request.tool_choice, request.max_tokens)
 
 
@@ -376,26 +374,26 @@ def _pick_right_other_way(request, wanted):
 def test_05_1_a_picker_written_two_ways_passes(fn):
     result = ex05.check_pick_tools(fn)
     assert result, result.message
-    assert "All 5 hidden cases passed" in result.message
+    assert "All 6 hidden cases passed" in result.message
 
 
-def _in_the_wanted_order(request, wanted):
-    by_name = {t.name: t for t in request.tools}
+def _in_the_wanted_order(request, wanted, catalogue):
+    by_name = {t.name: t for t in catalogue}
     return replace(request, tools=[by_name[n] for n in wanted if n in by_name])
 
 
-def _only_the_wanted(request, wanted):
-    return replace(request, tools=[t for t in request.tools if t.name in wanted])
+def _only_the_wanted(request, wanted, catalogue):
+    return replace(request, tools=[t for t in catalogue if t.name in wanted])
 
 
-def _wanted_looked_up_blindly(request, wanted):
-    by_name = {t.name: t for t in request.tools}
+def _wanted_looked_up_blindly(request, wanted, catalogue):
+    by_name = {t.name: t for t in catalogue}
     called = [c.name for m in request.messages for c in m.tool_calls]
     picked = (by_name[n] for n in {*wanted, *called})
-    return replace(request, tools=sorted(picked, key=request.tools.index))
+    return replace(request, tools=sorted(picked, key=catalogue.index))
 
 
-def _cut_in_place(request, wanted):
+def _cut_in_place(request, wanted, catalogue):
     request.tools = [t for t in request.tools if t.name in wanted]
     return request
 
@@ -403,10 +401,10 @@ def _cut_in_place(request, wanted):
 @pytest.mark.parametrize(
     ("fn", "case", "why"),
     [
-        (_cut_in_place, "case 1 of 5", "changed the request it was given"),
-        (_in_the_wanted_order, "case 2 of 5", "a cache miss"),
-        (_only_the_wanted, "case 3 of 5", "the history already called them"),
-        (_wanted_looked_up_blindly, "case 4 of 5", "raised KeyError"),
+        (_cut_in_place, "case 1 of 6", "changed the request it was given"),
+        (_in_the_wanted_order, "case 2 of 6", "a cache miss"),
+        (_only_the_wanted, "case 3 of 6", "the history already called them"),
+        (_wanted_looked_up_blindly, "case 4 of 6", "raised KeyError"),
     ],
 )
 def test_05_1_wrong_pickers_are_refused_on_the_case_that_shows_it(fn, case, why):
@@ -610,14 +608,14 @@ def test_04_1_results_handed_out_of_call_order_must_be_put_in_the_calls_order():
 def test_07_1_the_older_sdks_60_second_limit_is_refused_on_a_90_second_hint():
     """Walk 04-07b finding 3: giving up on any hint over 60 s (older SDKs) is told apart."""
 
-    def sixty(status, headers, retries_done):
+    def sixty(status, headers, retries_done, max_retries):
         hint = _hint(headers)
         return (
             None if hint is not None and hint > 60 else _retry_right(status, headers, retries_done)
         )
 
     told = ex07.check_retry(sixty)
-    assert not told and "case 12 of 14" in told.message
+    assert not told and "case 12 of 19" in told.message
     assert "waits the 90 s the server asked for" in told.message
 
 
@@ -634,14 +632,14 @@ def test_04_1_results_sorted_by_id_are_refused_where_the_ids_do_not_sort_in_call
     assert "not in the order of the calls" in result.message
 
 
-def _seconds_hint_first(status, headers, retries_done):
+def _seconds_hint_first(status, headers, retries_done, max_retries):
     swapped = {k: v for k, v in headers.items() if k != "retry-after-ms"}
     if "retry-after" not in headers:
         swapped = headers
     return _retry_right(status, swapped, retries_done)
 
 
-def _server_verdict_first(status, headers, retries_done):
+def _server_verdict_first(status, headers, retries_done, max_retries):
     if retries_done < 2 and headers.get("x-should-retry") == "true":
         return _hint(headers) or 0.5 * 2**retries_done
     return _retry_right(status, headers, retries_done)
@@ -650,8 +648,8 @@ def _server_verdict_first(status, headers, retries_done):
 @pytest.mark.parametrize(
     ("fn", "case", "why"),
     [
-        (_seconds_hint_first, "case 13 of 14", "the SDK waits 0.25 s"),
-        (_server_verdict_first, "case 14 of 14", "the SDK gives up here"),
+        (_seconds_hint_first, "case 13 of 19", "the SDK waits 0.25 s"),
+        (_server_verdict_first, "case 14 of 19", "the SDK gives up here"),
     ],
 )
 def test_07_1_the_order_of_the_headers_is_judged_where_two_disagree(fn, case, why):
@@ -661,20 +659,21 @@ def test_07_1_the_order_of_the_headers_is_judged_where_two_disagree(fn, case, wh
     assert not result and case in result.message and why in result.message, result.message
 
 
-def _sorted_by_name(request, wanted):
-    return replace(request, tools=sorted(_pick_right(request, wanted).tools, key=lambda t: t.name))
+def _sorted_by_name(request, wanted, catalogue):
+    picked = _pick_right(request, wanted, catalogue).tools
+    return replace(request, tools=sorted(picked, key=lambda t: t.name))
 
 
-def _settings_dropped(request, wanted):
-    return Request(request.model, request.messages, _pick_right(request, wanted).tools)
+def _settings_dropped(request, wanted, catalogue):
+    return Request(request.model, request.messages, _pick_right(request, wanted, catalogue).tools)
 
 
 @pytest.mark.parametrize(
     ("fn", "case", "why"),
     [
-        (_sorted_by_name, "case 1 of 5", "the exercise asks for the request's order"),
-        (_in_the_wanted_order, "case 2 of 5", "they follow the order of wanted"),
-        (_settings_dropped, "case 1 of 5", "max_tokens differ"),
+        (_sorted_by_name, "case 1 of 6", "only the catalogue's order is the same"),
+        (_in_the_wanted_order, "case 2 of 6", "they follow the order of wanted"),
+        (_settings_dropped, "case 1 of 6", "max_tokens differ"),
     ],
 )
 def test_05_1_the_order_and_the_settings_are_refused_for_what_they_are(fn, case, why):
@@ -682,3 +681,118 @@ def test_05_1_the_order_and_the_settings_are_refused_for_what_they_are(fn, case,
     it depends on wanted); a rebuilt request that loses its settings is refused."""
     result = ex05.check_pick_tools(fn)
     assert not result and case in result.message and why in result.message, result.message
+
+
+# ---- walk 04-07 c4 fixes ----------------------------------------------------------------------
+
+
+def _report_c4_retry(status, headers, retries_done, max_retries):
+    """Walk c4 finding 1, the walker's code with the client's max_retries for its 2."""
+    if retries_done >= max_retries:
+        return None
+    h = (
+        float(headers["retry-after-ms"]) / 1000
+        if "retry-after-ms" in headers
+        else (float(headers["retry-after"]) if "retry-after" in headers else None)
+    )
+    if h is not None and h > 120:
+        return None
+    v = headers.get("x-should-retry")
+    if v == "false":
+        return None
+    if v != "true" and not (status in (408, 409, 429) or status >= 500):
+        return None
+    return h if h is not None else 0.5 * 2**retries_done  # honours a 0 (or negative) hint
+
+
+def _uncapped_backoff(status, headers, retries_done, max_retries):
+    got = _retry_right(status, headers, retries_done, max_retries)
+    return 0.5 * 2**retries_done if got == 8 else got
+
+
+def _two_retries_always(status, headers, retries_done, max_retries):
+    return _retry_right(status, headers, retries_done)
+
+
+@pytest.mark.parametrize(
+    ("fn", "case", "why"),
+    [
+        (_report_c4_retry, "case 15 of 19", "the server's own hint"),
+        (_uncapped_backoff, "case 18 of 19", "your function waits 16.0 s"),
+        (_two_retries_always, "case 17 of 19", "your function gave None"),
+    ],
+)
+def test_07_1_a_hint_of_zero_the_backoffs_cap_and_the_clients_max_retries_are_judged(fn, case, why):
+    """Walk c4 finding 1: a 0 (or negative) hint is not honoured by the SDK; the lifted task
+    adds the client's max_retries, and with it the backoff's 8 s cap."""
+    result = ex07.check_retry(fn)
+    assert not result and case in result.message and why in result.message, result.message
+    assert "def " not in result.message and "min(" not in result.message
+
+
+def test_07_1_the_judge_agrees_with_the_sdk_on_a_zero_hint_and_the_cap():
+    import httpx
+    import openai
+    from openai._models import FinalRequestOptions
+
+    options = FinalRequestOptions.construct(method="post", url="/chat/completions")
+    client = openai.OpenAI(base_url="http://127.0.0.1:9/v1", api_key="unused", max_retries=6)
+    zero = httpx.Headers({"retry-after-ms": "0"})
+    capped = [client._calculate_retry_timeout(1, options, httpx.Headers()) for _ in range(30)]
+    assert all(6 <= w <= 8 for w in capped) and ex07.sdk_retry(500, {}, 5, 6) == (6.0, 8.0)
+    zeros = [client._calculate_retry_timeout(6, options, zero) for _ in range(30)]
+    assert all(0.375 <= w <= 0.5 for w in zeros)
+    assert ex07.sdk_retry(429, {"retry-after-ms": "0"}, 0) == (0.375, 0.5)
+    assert ex07.sdk_retry(500, {}, 5, 5) is None
+
+
+def test_07_sdk_source_prints_the_sdks_three_methods_without_its_logging():
+    code = ex07.sdk_source()
+    for name in ("_should_retry", "_parse_retry_after_header", "_calculate_retry_timeout"):
+        assert f"def {name}(" in code
+    assert "log.debug" not in code and "MAX_RETRY_DELAY = 8.0" in code
+
+
+def _from_the_request_only(request, wanted, catalogue):
+    """Walk c4 (05.1): the walker's right answer before the catalogue: a filter of the tools the
+    request holds."""
+    called = {c.name for m in request.messages for c in m.tool_calls}
+    return replace(request, tools=[t for t in request.tools if t.name in set(wanted) | called])
+
+
+def _the_requests_order_then_the_new_ones(request, wanted, catalogue):
+    called = {c.name for m in request.messages for c in m.tool_calls}
+    keep = set(wanted) | called
+    held = [t for t in request.tools if t.name in keep]
+    return replace(request, tools=held + [t for t in catalogue if t.name in keep and t not in held])
+
+
+@pytest.mark.parametrize(
+    ("fn", "case", "why"),
+    [
+        (_from_the_request_only, "case 3 of 6", "the request given did not hold it"),
+        (_the_requests_order_then_the_new_ones, "case 6 of 6", "only the catalogue's order"),
+    ],
+)
+def test_05_1_a_pick_from_the_request_alone_or_in_its_order_is_refused(fn, case, why):
+    """The lifted 05.1: the request holds an earlier step's pick, so the definitions and their
+    order come from the agent's catalogue."""
+    result = ex05.check_pick_tools(fn)
+    assert not result and case in result.message and why in result.message, result.message
+
+
+def test_04_1_one_tool_message_per_result_is_refused_with_geminis_own_words():
+    """Walk c4 finding 2: the refusal quotes Gemini's response-count rule, as the order one
+    names its reason; the order message says the pairing by position is an inference."""
+    from helpers.rules.gemini import COUNT
+
+    result = ex04.check_next_request(_one_message_per_result)
+    assert not result and "case 3 of 5" in result.message
+    assert COUNT.rstrip(".") in result.message
+
+    def reversed_results(request, reply, results):
+        tail = [tool(*reversed(results))] if results else []
+        return replace(request, messages=[*request.messages, reply.message, *tail])
+
+    told = ex04.check_next_request(reversed_results)
+    assert not told and "paired by position (the series' inference" in told.message

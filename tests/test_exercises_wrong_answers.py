@@ -63,59 +63,56 @@ def test_02_the_pasted_note_prediction_is_explained_from_both_renderings():
     injected = _injected()
     pasted = _pasted(injected)
     why = ex02.pasted_why(pasted, NOTE, injected)
-    assert "'developer' message" in why and "no longer a 'tool' one" in why
+    assert "in the 'system' role" in why and "no longer as a 'tool' result" in why
+    assert "gpt-oss" not in why  # walk a5's finding 5: the core explanation needs no rendering
     assert f"after {len(pasted.messages[0].text) - len(NOTE)} characters of policy" in why
     assert injected.messages[-1].content[0].content[0].text == NOTE  # still a tool result there
     shown = exercises.reveal("tool", "system", why=why).message
     assert why in shown
 
 
-def test_03_2_a_server_tool_is_not_a_call_to_answer():
-    def chat_calls(body):
+def _calls(body, format):
+    if format == "openai-chat":
         calls = body["choices"][0]["message"].get("tool_calls") or []
-        return [(c["function"]["name"], json.loads(c["function"]["arguments"])) for c in calls]
+        return [
+            (c["function"]["name"], json.loads(c["function"]["arguments"]), c["id"]) for c in calls
+        ]
+    return [(b["name"], b["input"], b["id"]) for b in body["content"] if b["type"] == "tool_use"]
 
+
+def _shown(body, format):
+    if format == "openai-chat":
+        content = body["choices"][0]["message"]["content"]
+        return [content] if content else []
+    return [b["text"] for b in body["content"] if b["type"] == "text"]
+
+
+def test_03_1_a_server_tool_is_not_a_call_to_answer():  # was 03.2 (calls_to_run), now 03.1
     def by_suffix(body, format):
         if format == "openai-chat":
-            return chat_calls(body)
-        return [(b["name"], b["input"]) for b in body["content"] if b["type"].endswith("tool_use")]
-
-    def by_block(body, format):
-        if format == "openai-chat":
-            return chat_calls(body)
-        return [(b["name"], b["input"]) for b in body["content"] if b["type"] == "tool_use"]
+            return _shown(body, format), _calls(body, format)
+        blocks = [b for b in body["content"] if b["type"].endswith("tool_use")]
+        return _shown(body, format), [(b["name"], b["input"], b["id"]) for b in blocks]
 
     def by_stop_reason(body, format):
         if format == "openai-chat":
-            return chat_calls(body) if body["choices"][0]["finish_reason"] == "tool_calls" else []
-        return by_block(body, format) if body["stop_reason"] == "tool_use" else []
+            waits = body["choices"][0]["finish_reason"] == "tool_calls"
+        else:
+            waits = body["stop_reason"] == "tool_use"
+        return _shown(body, format), _calls(body, format) if waits else []
 
-    suffix = ex03.check_calls_to_run(by_suffix)
+    suffix = ex03.check_reply_handler(by_suffix)
     assert not suffix and "server_tool_use" in suffix.message
-    assert ex03.check_calls_to_run(by_block)
-    stop = ex03.check_calls_to_run(by_stop_reason)
+    assert ex03.check_reply_handler(lambda b, f: (_shown(b, f), _calls(b, f)))
+    stop = ex03.check_reply_handler(by_stop_reason)
     assert not stop and "finish_reason 'stop'" in stop.message
 
 
-def _texts(content):
-    return [b["text"] for b in content if b["type"] == "text"]
-
-
-def test_03_1_calls_come_in_the_replys_order_not_sorted():  # was 03.2 (tool_ids), now 03.1
-    in_order = ex03.check_reply_handler(
-        lambda c: (_texts(c), [b for b in c if b["type"] == "tool_use"])
-    )
-    assert in_order
-    as_tuple = ex03.check_reply_handler(
-        lambda c: (tuple(_texts(c)), tuple(b for b in c if b["type"] == "tool_use"))
-    )
+def test_03_1_calls_come_in_the_replys_order_not_sorted():
+    as_tuple = ex03.check_reply_handler(lambda b, f: (tuple(_shown(b, f)), tuple(_calls(b, f))))
     assert as_tuple
-    by_sort = ex03.check_reply_handler(
-        lambda c: (_texts(c), sorted((b for b in c if b["type"] == "tool_use"), key=str))
-    )
+    by_sort = ex03.check_reply_handler(lambda b, f: (_shown(b, f), sorted(_calls(b, f), key=str)))
     assert not by_sort and "in another order" in by_sort.message
-    every_id = ex03.check_reply_handler(lambda c: (_texts(c), [b for b in c if "id" in b]))
-    assert not every_id and "server_tool_use" in every_id.message
 
 
 def _requests(trace):
@@ -176,47 +173,6 @@ def test_09_1_a_guard_that_fakes_success_or_changes_the_id_is_refused():
 
     told = ex09.check_refund_guard(at_100)
     assert not told and "issue_refund(100.0)" in told.message and "g4" not in told.message
-
-
-def _system_text(gemini_parts: str):
-    def joined(value, sep=""):
-        return value if isinstance(value, str) else sep.join(part["text"] for part in value)
-
-    def system_text(body, format):
-        first = (body.get("messages") or body.get("input") or [{}])[0]
-        told = first.get("role") in ("system", "developer")  # else the body has no prompt
-        if format == "openai-chat":
-            return joined(first["content"]) if told else ""
-        if format == "openai-responses":
-            return body.get("instructions") or (joined(first["content"]) if told else "")
-        if format == "anthropic":
-            return joined(body.get("system", ""))
-        parts = body.get("systemInstruction", {}).get("parts", [{"text": ""}])
-        return parts[0]["text"] if gemini_parts == "first" else joined(parts, gemini_parts)
-
-    return system_text
-
-
-def test_02_2_gemini_parts_are_joined_not_only_the_first_read():
-    first = ex02.check_system_text(_system_text("first"))
-    assert not first and "the first part only" in first.message
-    assert ex02.check_system_text(_system_text(""))
-    assert ex02.check_system_text(_system_text("\n"))  # joined with a newline: right too
-
-
-def test_02_wording_an_openai_body():
-    def blank(body, format):
-        return "?"
-
-    told = ex02.check_system_text(blank)
-    assert not told and "an openai-chat body" in told.message
-
-
-def test_03_1_right_calls_in_the_wrong_order_are_told_so():
-    told = ex03.check_reply_handler(
-        lambda c: (_texts(c), sorted((b for b in c if b["type"] == "tool_use"), key=str))
-    )
-    assert not told and "the right calls, in another order" in told.message
 
 
 def test_03_the_responses_prediction_says_why_the_claude_reasoning_block_is_left_out():

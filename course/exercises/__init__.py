@@ -60,6 +60,7 @@ __all__ = [
 RIGHT, WRONG = "✓", "✗"
 EXERCISES: dict[str, Exercise] = {}  # every exercise by id, "05.2" = lesson 05, exercise 2
 _WRONG_TRIES: dict[str, int] = {}  # wrong answers so far in this kernel, per exercise
+_LAST_CASE: dict[str, int] = {}  # the hidden case the last wrong answer failed, per exercise
 
 
 @dataclass(frozen=True)
@@ -92,6 +93,7 @@ class Result:
     def __post_init__(self) -> None:
         if self.ok and self.exercise is not None:  # solved: a later experiment starts fresh
             _WRONG_TRIES.pop(self.exercise.id, None)
+            _LAST_CASE.pop(self.exercise.id, None)
         if self.exercise is not None:
             _record(self)
 
@@ -150,8 +152,10 @@ def reset(exercise_id: str | None = None) -> None:
     """Forget the wrong tries (of one exercise, or all): hints start again from the first."""
     if exercise_id is None:
         _WRONG_TRIES.clear()
+        _LAST_CASE.clear()
     else:
         _WRONG_TRIES.pop(exercise_id, None)
+        _LAST_CASE.pop(exercise_id, None)
 
 
 BLANK = "is not answered yet: replace the `...` with your answer and run the cell again."
@@ -175,8 +179,13 @@ def hint(ex: Exercise, tries: int) -> str:
     return text
 
 
-def _wrong(ex: Exercise, what: str, **info: Any) -> Result:
-    """A wrong answer: what was wrong, and the next hint of three (see ``hint``)."""
+def _wrong(ex: Exercise, what: str, *, case: int | None = None, **info: Any) -> Result:
+    """A wrong answer: what was wrong, and the next hint of three (see ``hint``). A wrong answer
+    that fails another hidden ``case`` than the last one is a new mistake: its hints start again
+    from "look at", so each mistake gets all three steps."""
+    if case is not None and _LAST_CASE.setdefault(ex.id, case) != case:
+        _WRONG_TRIES.pop(ex.id, None)
+        _LAST_CASE[ex.id] = case
     tries = _WRONG_TRIES[ex.id] = _WRONG_TRIES.get(ex.id, 0) + 1
     opening = "Not yet" if tries == 1 else "Still not it"
     return Result(False, f"{opening}: {_sentence(what)} {hint(ex, tries)}", ex, **info)
@@ -325,7 +334,9 @@ def is_stub(fn: Callable) -> bool:
     return {i.opname for i in dis.get_instructions(fn)} <= _STUB_OPS
 
 
-def _returned_none(fn: Callable, ex: Exercise, where: str, got: Any = None, **info: Any) -> Result:
+def _returned_none(
+    fn: Callable, ex: Exercise, where: str, got: Any = None, *, case: int | None = None, **info: Any
+) -> Result:
     """A function that gave nothing: a blank still to fill in, or a real slip (a missing
     ``return`` on some path), told apart so a written function is never called blank."""
     if is_stub(fn):
@@ -341,6 +352,7 @@ def _returned_none(fn: Callable, ex: Exercise, where: str, got: Any = None, **in
         ex,
         f"{where} your function returned {got!r}: every path should end in a "
         "`return` with the result",
+        case=case,
         **info,
     )
 
@@ -421,13 +433,16 @@ def check_cases(fn: Any, cases: Iterable[Case], ex: Exercise, *, success: str) -
             got = fn(*copy.deepcopy(case.args))
         except Exception as err:  # the learner's code: report it, don't crash the notebook
             return _wrong(
-                ex, f"on {where} your function raised {type(err).__name__}: {err}", **info
+                ex,
+                f"on {where} your function raised {type(err).__name__}: {err}",
+                case=number,
+                **info,
             )
         if got is None or got is ...:
-            return _returned_none(fn, ex, f"on {where}", got, **info)
+            return _returned_none(fn, ex, f"on {where}", got, case=number, **info)
         why = case.judge(got)
         if why:
-            return _wrong(ex, f"on {where}: {why}", **info)
+            return _wrong(ex, f"on {where}: {why}", case=number, **info)
     return Result(True, f"{_sentence(success)} All {len(cases)} hidden cases passed.", ex, **info)
 
 

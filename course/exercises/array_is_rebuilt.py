@@ -15,6 +15,7 @@ from course.exercises import (
     check_cases,
 )
 from helpers.messages import Reply, Request, ToolCall
+from helpers.rules.gemini import COUNT
 
 EX1 = Exercise(
     "04.1",
@@ -147,7 +148,8 @@ def _next_judge(request: Request, reply: Reply, results: list) -> Callable[[Any]
             return (
                 f"the reply's {len(results)} call(s) should be answered by one tool message right "
                 f"after it; your function added {len(rest)} message(s) after the reply "
-                f"({', '.join(m.role for m in rest) or 'none'})"
+                f"({', '.join(m.role for m in rest) or 'none'}). Gemini reads a tool message as "
+                f'one turn of responses and refuses any other count: "{COUNT.rstrip(".")}"'
             )
         order = [call.id for call in reply.message.tool_calls]
         wanted = sorted(results, key=lambda r: order.index(r.call_id))
@@ -158,8 +160,9 @@ def _next_judge(request: Request, reply: Reply, results: list) -> Callable[[Any]
                     f"the tool message holds {every} results, but not in the order "
                     "of the calls in the reply (they may come back in any order): OpenAI and "
                     "Anthropic pair a result with its call by id, but a Gemini call without an "
-                    "id is paired by position, so the calls' order is the one every format "
-                    "reads right"
+                    "id is paired by position (the series' inference from two indirect "
+                    "sources: see the lesson's Sources), so the calls' order is the one every "
+                    "format reads right"
                 )
             return (
                 f"the tool message does not hold the {len(results)} result(s) as the caller gave "

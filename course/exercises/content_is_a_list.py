@@ -12,184 +12,22 @@ from course.exercises import Case, Exercise, Result, check_cases
 from helpers.messages import Reasoning, Request
 
 EX1 = Exercise(
-    "03.2",
-    look="where each format keeps the calls of a reply: the Chat reply the string agent printed "
-    "(`chat_reply`), and the Anthropic `content` printed at the top of the lesson. Which field "
-    "holds a call, which one only says why the model stopped, and in which form does each "
-    "format send a call's arguments (lesson 02, difference 3)?",
-    idea="the model waits for you when its reply holds calls to your tools, and only the calls "
-    "say so: the stop reason is a summary that can disagree with them, text can stand beside a "
-    "call (or be missing with no call at all), and a tool the provider ran itself is not one of "
-    "yours. Your code runs a tool with a dict, whatever form the wire gave the arguments in.",
-    example="a Chat message with some text and one entry among its calls, under finish_reason "
-    "'stop', still waits for a result; an Anthropic content of [server_tool_use, "
-    "web_search_tool_result, text] waits for nothing, and neither does a reply whose stop "
-    "reason names tools but which holds no call.",
-)
-EX2 = Exercise(
     "03.1",
-    look="the dispatch cell under 'The fix: dispatch on the block type': what it does with each "
-    "kind of block it meets, and with a kind it has no branch for. Your blocks are the raw JSON "
-    "dicts, like `raw['content']`.",
-    idea="every block says what it is in its own 'type', and each type has its own reader: the "
-    "buyer, your tools, or nobody (what the model keeps for itself, what the provider already "
-    "ran, and a type your code does not know).",
-    example="a reply [thinking, tool_use] shows nothing and runs one call; [text, text] shows two "
-    "texts, in order, and runs nothing.",
+    look="the Chat reply the string agent printed (`chat_reply`: its `content`, its `tool_calls`, "
+    "its `finish_reason`) beside the Anthropic `content` printed at the top of the lesson: where "
+    "each format keeps the text, where it keeps a call, and in which form each sends a call's "
+    "arguments (lesson 02, difference 3). Then the dispatch cell: what it does with a kind of "
+    "block it has no branch for.",
+    idea="only the calls say the model waits for you: the stop reason is a summary that can "
+    "disagree with them, a call can come with text or with none (Chat's content is then null), "
+    "reasoning stays unseen, a tool the provider ran itself is not yours, and a block type you "
+    "do not know is left alone. Your tool runs with a dict, and its result goes back under the "
+    "call's id, whatever form the wire gave them in.",
+    example="an Anthropic content [thinking, tool_use] under stop_reason 'end_turn' shows nothing "
+    "and runs one call; a Chat message with content null and one call whose arguments are "
+    "'{\"a\": 1}' shows nothing and runs ('f', {'a': 1}, 'call_1'); [server_tool_use, "
+    "web_search_tool_result, text] shows the text and runs nothing.",
 )
-
-_CALL = {"id": "call_1", "type": "function", "function": {"name": "get_order", "arguments": "{}"}}
-_USE = {"type": "tool_use", "id": "toolu_1", "name": "get_order", "input": {}}
-_SAY = {"type": "text", "text": "Done."}
-_ARGS = [("get_order", {"order_id": "SO-48213"}), ("search_orders", {"buyer": "Maya", "limit": 3})]
-# two parallel calls with arguments: as Chat sends them (a JSON string) and as Anthropic does
-_TWO_CALLS = [
-    {"id": f"call_{i}", "type": "function", "function": {"name": n, "arguments": json.dumps(a)}}
-    for i, (n, a) in enumerate(_ARGS, 2)
-]
-_TWO_USES = [
-    {"type": "tool_use", "id": f"toolu_{i}", "name": n, "input": a}
-    for i, (n, a) in enumerate(_ARGS, 2)
-]
-# a server tool: Anthropic runs it and puts its result in the same reply; nothing to answer
-_SERVER = {"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search", "input": {}}
-_SEARCHED = {"type": "web_search_tool_result", "tool_use_id": "srvtoolu_1", "content": []}
-
-
-def _chat(
-    finish: str, calls: list | None, content: str | None = "", refusal: str | None = None
-) -> dict:
-    """A Chat reply; ``content`` "" means the usual: None beside calls, a text without them."""
-    text = (None if calls else "Done.") if content == "" else content
-    message = {"role": "assistant", "content": text, "refusal": refusal, "tool_calls": calls}
-    return {"choices": [{"index": 0, "finish_reason": finish, "message": message}]}
-
-
-# Replies as the providers send them. The fourth is a Chat reply that holds a tool call under
-# finish_reason "stop": reported from OpenAI's API with a named tool_choice (vllm#25054, 2025) and
-# for gpt-4o-mini (GoModel#124, 2026), while OpenAI's reference says "tool_calls" (see the
-# lesson's Sources): only the calls tell the truth. A call can come with narration (as the
-# lesson's stand-in sends it), and a reply can have no text and no call (a refusal: content null,
-# the reason in ``refusal``). An Anthropic-compatible gateway has answered end_turn beside a
-# tool_use block (bifrost#4900, oh-my-pi#12224, 2026). The server tool's reply holds a call
-# Anthropic already ran: a type that merely ends in "tool_use" is not a call.
-_REFUSAL = "I'm sorry, I can't help with that."
-_STOPS = [
-    ((_chat("tool_calls", [_CALL]), "openai-chat"), True),
-    ((_chat("stop", []), "openai-chat"), False),
-    ((_chat("tool_calls", [_CALL], "Let me look that order up."), "openai-chat"), True),
-    ((_chat("length", []), "openai-chat"), False),
-    ((_chat("stop", [_CALL]), "openai-chat"), True),
-    ((_chat("stop", [], None, _REFUSAL), "openai-chat"), False),
-    (({"stop_reason": "tool_use", "content": [_SAY, _USE]}, "anthropic"), True),
-    (({"stop_reason": "end_turn", "content": [_SAY]}, "anthropic"), False),
-    (({"stop_reason": "max_tokens", "content": [_SAY]}, "anthropic"), False),
-    (({"stop_reason": "end_turn", "content": [_SERVER, _SEARCHED, _SAY]}, "anthropic"), False),
-    (({"stop_reason": "end_turn", "content": [_SAY, _USE]}, "anthropic"), True),
-    # a stop reason that names tools over a reply with no call (tool_calls null): nothing to run
-    ((_chat("tool_calls", None), "openai-chat"), False),
-    (({"stop_reason": "tool_use", "content": [_SAY]}, "anthropic"), False),
-    # two calls with arguments, in the reply's order
-    ((_chat("tool_calls", _TWO_CALLS, "Let me check both."), "openai-chat"), True),
-    (({"stop_reason": "tool_use", "content": [_SAY, *_TWO_USES]}, "anthropic"), True),
-]
-
-
-def _calls_in(body: dict) -> list[tuple[str, dict]]:
-    """The (name, arguments) of the calls a reply asks your code to run, in its order."""
-    if "choices" in body:
-        calls = body["choices"][0]["message"].get("tool_calls") or []
-        return [(c["function"]["name"], json.loads(c["function"]["arguments"])) for c in calls]
-    return [(b["name"], b["input"]) for b in body["content"] if b["type"] == "tool_use"]
-
-
-def _describe(body: dict, format: str) -> str:
-    if "choices" in body:
-        choice = body["choices"][0]
-        message = choice["message"]
-        text = (
-            "a refusal" if message.get("refusal") else "text" if message["content"] else "no text"
-        )
-        return (
-            f"an {format} reply with finish_reason {choice['finish_reason']!r}, {text} and "
-            f"{len(message['tool_calls'] or [])} tool call(s)"
-        )
-    kinds = ", ".join(b["type"] for b in body["content"])
-    gateway = (
-        " (from an Anthropic-compatible gateway)"
-        if _USE in body["content"] and (body["stop_reason"] != "tool_use")
-        else ""
-    )
-    return f"an {format} reply with stop_reason {body['stop_reason']!r} and blocks {kinds}{gateway}"
-
-
-def _judge_calls(body: dict) -> Callable[[Any], str | None]:
-    """Why ``calls_to_run``'s answer for ``body`` is wrong, or None when it is right."""
-    expected = _calls_in(body)
-
-    def judge(got: Any) -> str | None:
-        pairs = isinstance(got, (list, tuple)) and all(
-            isinstance(c, (list, tuple)) and len(c) == 2 for c in got
-        )
-        if not pairs:
-            return (
-                f"your function gave {str(got)[:60]!r}: the answer is a list of (name, "
-                "arguments) pairs, [] when nothing waits"
-            )
-        got = [tuple(c) for c in got]
-        if got == expected:
-            return None
-        if expected and not got:
-            return "your function gave no call, but this reply holds a call: the model waits for it"
-        if not expected:
-            if "choices" in body and body["choices"][0]["message"].get("refusal"):
-                return (
-                    "your function gave a call to run for a reply with no text and no call: the "
-                    "model refused, and waits for nothing"
-                )
-            if any(b.get("type") == "server_tool_use" for b in body.get("content", [])):
-                return (
-                    "your function gave a call to run, but its only tool block is a "
-                    "server_tool_use, a call Anthropic already ran: nothing waits for your code"
-                )
-            return (
-                "your function gave a call to run for a reply that holds no call (whatever its "
-                "stop reason says: the calls decide)"
-            )
-        if any(isinstance(args, str) for _, args in got):
-            return (
-                "your function gave the arguments as the wire's JSON string: your tool is run "
-                "with a dict, so read the string into one"
-            )
-        if sorted(map(repr, got)) == sorted(map(repr, expected)):
-            return "your function gave the right calls in another order: keep the reply's order"
-        return (
-            f"your function gave {len(got)} call(s), {str(got)[:60]!r}, not the {len(expected)} "
-            "this reply holds, each as (name, arguments)"
-        )
-
-    return judge
-
-
-def check_calls_to_run(fn: Callable[[dict, str], list]) -> Result:
-    """The learner's ``calls_to_run(body, format)`` on Chat and Anthropic replies of each kind:
-    calls under every stop reason, stop reasons that name tools over no call, a refusal, a
-    server tool, and parallel calls whose Chat arguments come as a JSON string."""
-    cases = [Case(_describe(*args), args, _judge_calls(args[0])) for args, _ in _STOPS]
-    return check_cases(
-        fn,
-        cases,
-        EX1,
-        success="Right: the calls decide, not the text beside them nor the stop reason: Chat's "
-        "tool_calls (arguments read from their JSON string), Anthropic's tool_use blocks (a "
-        "server_tool_use block is a call Anthropic already ran). Your agent's loop can run what "
-        "this returns for either provider. The stop reason usually agrees ('tool_calls', "
-        "'tool_use'), but replies holding a call under 'stop' have been reported from OpenAI's "
-        "API, and under 'end_turn' from Anthropic-compatible gateways (see the lesson's Sources)",
-    )
-
-
-# ---- 03.1: a reply handler ----------------------------------------------------------------------
 
 _THINK = {
     "type": "thinking",
@@ -206,6 +44,24 @@ def _text(text: str) -> dict:
     return {"type": "text", "text": text}
 
 
+def _call(id: str, name: str, **arguments: Any) -> dict:
+    """A Chat tool call: its arguments come as a JSON string."""
+    return {
+        "id": id,
+        "type": "function",
+        "function": {"name": name, "arguments": json.dumps(arguments)},
+    }
+
+
+def _chat(finish: str, content: str | None, calls: list | None) -> dict:
+    message = {"role": "assistant", "content": content, "refusal": None, "tool_calls": calls}
+    return {"choices": [{"index": 0, "finish_reason": finish, "message": message}]}
+
+
+def _anthropic(stop: str, *blocks: dict) -> dict:
+    return {"type": "message", "role": "assistant", "stop_reason": stop, "content": list(blocks)}
+
+
 _SEARCH = _use("toolu_01Xq7", "search_code", query="Address.Country")
 _TESTS = _use("toolu_01Bd2", "run_tests", packages="./internal/orders/...")
 _ORDER = _use("toolu_01E", "get_order", order_id="SO-51877")
@@ -218,44 +74,114 @@ _WEB = {
 _WEB_RESULT = {"type": "web_search_tool_result", "tool_use_id": "srvtoolu_01D", "content": []}
 # a block of a type newer than the learner's code (and this lesson): it has no "text", no "id"
 _NEWER = {"type": "container_upload", "file_id": "file_011CNha8"}
+_LOOKUP = _call("call_Vq2", "get_order", order_id="SO-48213")
+_ELIGIBLE = _call("call_Hk7", "check_refund_eligibility", order_id="SO-48213", amount=129)
 
-#: (what the case is, the content, the texts to show, the ids of the calls to run)
-_HANDLED = [
+# Replies as the providers send them. A Chat reply can hold a call under finish_reason "stop"
+# (reported from OpenAI's API with a named tool_choice, vllm#25054, 2025, and for gpt-4o-mini,
+# GoModel#124, 2026), an Anthropic-compatible gateway has answered end_turn beside a tool_use block
+# (bifrost#4900, oh-my-pi#12224, 2026): only the calls tell the truth (see the lesson's Sources).
+# A server tool's block holds a call Anthropic already ran: a type that merely ends in "tool_use"
+# is not a call.
+#: (what the case is, the body, its format, the texts to show, the calls to run)
+_HANDLED: list[tuple[str, dict, str, list[str], list[tuple[str, dict, str]]]] = [
     (
         "reasoning, narration and two parallel calls",
-        [_THINK, _text("Checking both."), _SEARCH, _TESTS],
+        _anthropic("tool_use", _THINK, _text("Checking both."), _SEARCH, _TESTS),
+        "anthropic",
         ["Checking both."],
-        ["toolu_01Xq7", "toolu_01Bd2"],
+        [
+            ("search_code", {"query": "Address.Country"}, "toolu_01Xq7"),
+            ("run_tests", {"packages": "./internal/orders/..."}, "toolu_01Bd2"),
+        ],
     ),
-    ("two calls and no narration", [_TESTS, _SEARCH], [], ["toolu_01Bd2", "toolu_01Xq7"]),
-    ("a final answer", [_text("Your refund is on its way.")], ["Your refund is on its way."], []),
     (
-        "a block of a type your code has never seen",
-        [_text("Reading the file you sent."), _NEWER, _ORDER],
-        ["Reading the file you sent."],
-        ["toolu_01E"],
+        "narration and two parallel calls, finish_reason 'tool_calls'",
+        _chat("tool_calls", "Let me check both.", [_LOOKUP, _ELIGIBLE]),
+        "openai-chat",
+        ["Let me check both."],
+        [
+            ("get_order", {"order_id": "SO-48213"}, "call_Vq2"),
+            ("check_refund_eligibility", {"order_id": "SO-48213", "amount": 129}, "call_Hk7"),
+        ],
+    ),
+    (
+        "one call and content null, finish_reason 'tool_calls'",
+        _chat("tool_calls", None, [_LOOKUP]),
+        "openai-chat",
+        [],
+        [("get_order", {"order_id": "SO-48213"}, "call_Vq2")],
+    ),
+    (
+        "a final answer, finish_reason 'stop'",
+        _chat("stop", "Your refund of $129 is on its way.", None),
+        "openai-chat",
+        ["Your refund of $129 is on its way."],
+        [],
     ),
     (
         "a server tool Anthropic already ran, then a call of yours",
-        [_WEB, _WEB_RESULT, _text("There is a carrier strike; now the order."), _ORDER],
+        _anthropic(
+            "tool_use",
+            _WEB,
+            _WEB_RESULT,
+            _text("There is a carrier strike; now the order."),
+            _ORDER,
+        ),
+        "anthropic",
         ["There is a carrier strike; now the order."],
-        ["toolu_01E"],
+        [("get_order", {"order_id": "SO-51877"}, "toolu_01E")],
     ),
     (
-        "narration on both sides of a call",
-        [_text("Let me look."), _ORDER, _text("One moment.")],
+        "a call under finish_reason 'stop' (as OpenAI has sent with a named tool_choice)",
+        _chat("stop", None, [_ELIGIBLE]),
+        "openai-chat",
+        [],
+        [("check_refund_eligibility", {"order_id": "SO-48213", "amount": 129}, "call_Hk7")],
+    ),
+    (
+        "a block of a type your code has never seen",
+        _anthropic("tool_use", _text("Reading the file you sent."), _NEWER, _ORDER),
+        "anthropic",
+        ["Reading the file you sent."],
+        [("get_order", {"order_id": "SO-51877"}, "toolu_01E")],
+    ),
+    (
+        "stop_reason 'end_turn' beside a call (from an Anthropic-compatible gateway)",
+        _anthropic("end_turn", _THINK, _ORDER),
+        "anthropic",
+        [],
+        [("get_order", {"order_id": "SO-51877"}, "toolu_01E")],
+    ),
+    (
+        "finish_reason 'tool_calls' but tool_calls null",
+        _chat("tool_calls", "I have what I need.", None),
+        "openai-chat",
+        ["I have what I need."],
+        [],
+    ),
+    (
+        "stop_reason 'tool_use' but no tool_use block",
+        _anthropic("tool_use", _text("Let me look."), _text("One moment.")),
+        "anthropic",
         ["Let me look.", "One moment."],
-        ["toolu_01E"],
+        [],
     ),
 ]
 
 
+def _stop_of(body: dict) -> str:
+    if "choices" in body:
+        return f"finish_reason {body['choices'][0]['finish_reason']!r}"
+    return f"stop_reason {body['stop_reason']!r}"
+
+
 def _judge_reply(
-    content: list[dict], show: list[str], run: list[str]
+    body: dict, show: list[str], run: list[tuple[str, dict, str]]
 ) -> Callable[[Any], str | None]:
-    """Why a handler's ``(to_show, to_run)`` for ``content`` is wrong, or None when it is right."""
-    blocks = {b.get("id"): b for b in content if b.get("id")}
-    thoughts = [b["thinking"] for b in content if b["type"] == "thinking"]
+    """Why a handler's ``(to_show, to_run)`` for ``body`` is wrong, or None when it is right."""
+    blocks = {b.get("id"): b for b in body.get("content", []) if b.get("id")}
+    thoughts = [b["thinking"] for b in body.get("content", []) if b["type"] == "thinking"]
 
     def judge(got: Any) -> str | None:
         if not isinstance(got, (tuple, list)) or len(got) != 2:
@@ -272,6 +198,13 @@ def _judge_reply(
                 "the buyer would read the model's reasoning: a thinking block stays in the "
                 "history, unseen"
             )
+        if None in to_show:
+            return (
+                "to_show holds None: a Chat reply with content null has no text, and shows "
+                "nothing ([])"
+            )
+        if "" in to_show and "" not in show:
+            return "to_show holds an empty string: a reply with no text shows nothing ([])"
         odd = [t for t in to_show if not isinstance(t, str)]
         if odd:
             return f"to_show holds {str(odd[0])[:60]!r}, which is not a text for the buyer to read"
@@ -284,65 +217,97 @@ def _judge_reply(
                     f"the buyer never reads {missed[0]!r}: {len(missed)} of the reply's "
                     f"{len(show)} text(s) left out"
                 )
-            return f"to_show holds {str(to_show)[:80]!r}, more than the reply's text blocks"
-        ids = []
+            return f"to_show holds {str(to_show)[:80]!r}, more than the reply's texts"
+        calls = []
         for item in to_run:
-            if not isinstance(item, dict):
+            if not isinstance(item, (tuple, list)) or len(item) != 3:
                 return (
-                    f"to_run holds {str(item)[:40]!r}; to run a call your code needs its name and "
-                    "input as well as its id: keep the whole block"
+                    f"to_run holds {str(item)[:50]!r}; each call should be (name, arguments, "
+                    "id), one shape whichever format answered: the name and arguments to run it, "
+                    "the id its result goes back under"
                 )
-            ids.append(item.get("id"))
-        server = [i for i in ids if i in blocks and blocks[i]["type"] != "tool_use"]
+            calls.append(tuple(item))
+        server = [  # a call carrying a server tool's id, wherever in the tuple
+            blocks[x]
+            for call in calls
+            for x in call
+            if isinstance(x, str) and x in blocks and blocks[x]["type"] != "tool_use"
+        ]
         if server:
-            block = blocks[server[0]]
+            block = server[0]
             return (
                 f"it would run {block['name']} ({block['type']}): Anthropic already ran that "
                 "one, and its result is in the same reply"
             )
-        if ids != run:
-            if sorted(map(str, ids)) == sorted(run):
-                return "the right calls, in another order than the reply's"
-            if len(ids) < len(run):
+        if calls == run:
+            return None
+        if run and not calls:
+            return (
+                f"it runs nothing, but this reply holds {len(run)} call(s) under "
+                f"{_stop_of(body)}: the calls decide, not the stop reason"
+            )
+        if not run:
+            return (
+                f"it runs {len(calls)} call(s), but this reply holds none (whatever its "
+                f"{_stop_of(body).split()[0]} says: the calls decide)"
+            )
+        if len(calls) < len(run):
+            return (
+                f"it runs {len(calls)} of the reply's {len(run)} call(s): every call needs its "
+                "result before the model can go on"
+            )
+        if len(calls) > len(run):
+            return f"it runs {len(calls)} calls; this reply holds {len(run)}"
+        if sorted(map(repr, calls)) == sorted(map(repr, run)):
+            return "the right calls, in another order than the reply's"
+        for call, want in zip(calls, run, strict=True):
+            if call != want and sorted(map(repr, call)) == sorted(map(repr, want)):
                 return (
-                    f"it runs {len(ids)} of the reply's {len(run)} call(s): every tool_use block "
-                    "needs its result before the model can go on"
+                    f"the call {want[2]} holds the right name, arguments and id in another "
+                    "order: each call is (name, arguments, id)"
                 )
-            return f"it runs {len(ids)} call(s) where the reply holds {len(run)}"
-        for i, item in zip(ids, to_run, strict=True):
-            block = blocks[i]
-            if item == block:
-                continue
-            missing = [k for k in block if k not in item]
-            if missing:
+        for (name, args, id), (want_name, want_args, want_id) in zip(calls, run, strict=True):
+            if isinstance(args, str):
                 return (
-                    f"the call {i} is not the block as the reply sent it: its {missing[0]!r} "
-                    "key is gone (keep the whole block, as it came)"
+                    f"the call {want_id} carries its arguments as the wire's JSON string "
+                    f"{args[:40]!r}: your tool runs with a dict, so read the string into one"
                 )
-            added = [k for k in item if k not in block]
-            if added:
-                return f"the call {i} carries a {added[0]!r} key the reply's block does not have"
-            key = next(k for k in block if item[k] != block[k])
-            return f"the call {i} is not the block as the reply sent it: its {key!r} differs"
-        return None
+            if id != want_id:
+                return (
+                    f"the call {want_name} carries the id {str(id)[:30]!r}, not the reply's "
+                    f"{want_id!r}: its result must go back under the id the model gave it"
+                )
+            if name != want_name:
+                return f"the call {want_id} carries the name {str(name)[:30]!r}, not {want_name!r}"
+            if args != want_args:
+                return (
+                    f"the call {want_id} carries the arguments {str(args)[:50]!r}, not the "
+                    f"reply's {want_args!r}"
+                )
+        return "to_run is not the reply's calls"
 
     return judge
 
 
-def check_reply_handler(fn: Callable[[list[dict]], tuple[list[str], list[dict]]]) -> Result:
-    """The learner's ``handle_reply(content)`` on six Anthropic replies it has not seen: the
-    texts to show, and the tool_use blocks to run, each in the reply's order."""
+def check_reply_handler(fn: Callable[[dict, str], tuple[list[str], list[tuple]]]) -> Result:
+    """The learner's ``handle_reply(body, format)`` on ten Chat and Anthropic replies it has not
+    seen: narration with parallel calls, calls with content null, a final answer, a server tool,
+    calls under a stop reason that does not name tools, a stop reason that names tools over no
+    call, reasoning, and a block type the lesson never showed. The texts to show, and each call
+    to run as (name, arguments as a dict, id), each in the reply's order."""
     cases = [
-        Case(name, (content,), _judge_reply(content, show, run))
-        for name, content, show, run in _HANDLED
+        Case(f"an {format} reply: {name}", (body, format), _judge_reply(body, show, run))
+        for name, body, format, show, run in _HANDLED
     ]
     return check_cases(
         fn,
         cases,
-        EX2,
-        success="Right: one pass over the blocks, a decision per type: the texts to the buyer, "
-        "every tool_use to run, in order, reasoning kept unseen, and a server tool or a type you "
-        "do not know left alone. That is the heart of every agent loop",
+        EX1,
+        success="Right: one reader for two formats: the texts to the buyer, every call to run as "
+        "(name, arguments, id) in the reply's order, Chat's arguments read from their JSON "
+        "string, reasoning unseen, a server tool or a type you do not know left alone, and the "
+        "calls, not the stop reason, deciding. Your agent's loop can run what this returns "
+        "whichever of the two providers answered, and send each result back under its id",
     )
 
 

@@ -18,13 +18,13 @@ from course.exercises import (
 
 EX1 = Exercise(
     "07.1",
-    look="the two paragraphs under 'A 429, and the retry': what the SDK retries, what the "
-    "server's headers can overrule and in which order, how many retries it makes, and how long "
-    "it waits before each.",
+    look="the SDK's own code the lesson printed: which method decides whether to retry at all, "
+    "which reads the server's hint (which header first, in which unit), which turns the hint or "
+    "the retries made into a wait, and which constants bound them.",
     idea="the server knows more than the status code: when it says something about this answer, "
-    "the SDK believes it over its own defaults, but never so far as to sit through a wait it "
+    "the SDK believes it over its own defaults, but not every hint it is given, nor a wait it "
     "thinks too long. Left to itself, the SDK asks whether a later try could go differently, "
-    "and backs off more each time.",
+    "and backs off more each time, up to a point.",
     example="a 502 with no headers on the first failure: wait about half a second (the SDK takes "
     "up to a quarter off at random). The same 502 after one retry: about a second. A 401: "
     "never. A 401 with x-should-retry: true: like the 502.",
@@ -45,32 +45,40 @@ EX2 = Exercise(
 
 # ---- exercise 1: the retry decision, judged by the installed SDK's own code --------------------
 
-#: (what the case is, status, response headers in lower case, retries already made)
-RETRY_CASES: list[tuple[str, int, dict[str, str], int]] = [
-    ("a 503 with no headers, first failure", 503, {}, 0),
-    ("a 429 whose retry-after-ms says 250, first failure", 429, {"retry-after-ms": "250"}, 0),
-    ("a 500 after one retry already", 500, {}, 1),
-    ("a 400 (a mistake in the request)", 400, {}, 0),
-    ("a 409 (a lock conflict), first failure", 409, {}, 0),
-    ("a 429 whose retry-after says 30 seconds", 429, {"retry-after": "30"}, 0),
-    ("a 429 whose retry-after says 300 seconds", 429, {"retry-after": "300"}, 0),
-    ("a 400 with x-should-retry: true", 400, {"x-should-retry": "true"}, 0),
-    ("a 503 with x-should-retry: false", 503, {"x-should-retry": "false"}, 0),
-    ("a 502 after two retries already", 502, {}, 2),
-    ("a 404 (no such model)", 404, {}, 0),
-    ("a 429 whose retry-after says 90 seconds", 429, {"retry-after": "90"}, 0),
+#: (what the case is, status, response headers in lower case, retries already made, the
+#: client's max_retries)
+RETRY_CASES: list[tuple[str, int, dict[str, str], int, int]] = [
+    ("a 503 with no headers, first failure", 503, {}, 0, 2),
+    ("a 429 whose retry-after-ms says 250, first failure", 429, {"retry-after-ms": "250"}, 0, 2),
+    ("a 500 after one retry already", 500, {}, 1, 2),
+    ("a 400 (a mistake in the request)", 400, {}, 0, 2),
+    ("a 409 (a lock conflict), first failure", 409, {}, 0, 2),
+    ("a 429 whose retry-after says 30 seconds", 429, {"retry-after": "30"}, 0, 2),
+    ("a 429 whose retry-after says 300 seconds", 429, {"retry-after": "300"}, 0, 2),
+    ("a 400 with x-should-retry: true", 400, {"x-should-retry": "true"}, 0, 2),
+    ("a 503 with x-should-retry: false", 503, {"x-should-retry": "false"}, 0, 2),
+    ("a 502 after two retries already", 502, {}, 2, 2),
+    ("a 404 (no such model)", 404, {}, 0, 2),
+    ("a 429 whose retry-after says 90 seconds", 429, {"retry-after": "90"}, 0, 2),
     (
         "a 429 with both hints: retry-after-ms 250 and retry-after 3",
         429,
         {"retry-after-ms": "250", "retry-after": "3"},
         0,
+        2,
     ),
     (
         "a 429 whose retry-after says 300 seconds, with x-should-retry: true",
         429,
         {"retry-after": "300", "x-should-retry": "true"},
         0,
+        2,
     ),
+    ("a 429 whose retry-after-ms says 0, first failure", 429, {"retry-after-ms": "0"}, 0, 2),
+    ("a 503 whose retry-after says -3 (a clock skew)", 503, {"retry-after": "-3"}, 1, 2),
+    ("a 503 after two retries, on a client made with max_retries=5", 503, {}, 2, 5),
+    ("a 500 after five retries, on a client made with max_retries=6", 500, {}, 5, 6),
+    ("a 500 after five retries, on a client made with max_retries=5", 500, {}, 5, 5),
 ]
 
 
@@ -86,7 +94,7 @@ def _sdk_client() -> Any:
 
 
 def sdk_retry(
-    status: int, headers: dict[str, str], retries_done: int
+    status: int, headers: dict[str, str], retries_done: int, max_retries: int = 2
 ) -> tuple[float, float] | None:
     """What the installed OpenAI SDK does with this answer: None (give up), else the range of
     seconds it waits (its backoff takes up to a quarter off at random). Read from the SDK's own
@@ -96,7 +104,7 @@ def sdk_retry(
 
     client = _sdk_client()
     response = httpx.Response(status, headers=headers)
-    if retries_done >= client.max_retries or not client._should_retry(response):
+    if retries_done >= max_retries or not client._should_retry(response):
         return None
     hint = client._parse_retry_after_header(response.headers)
     if hint is not None and 0 < hint <= sdk.MAX_RETRY_AFTER_DELAY:
@@ -105,8 +113,33 @@ def sdk_retry(
     return 0.75 * backoff, backoff
 
 
-def _retry_judge(status: int, headers: dict[str, str], done: int) -> Callable[[Any], str | None]:
-    expected = sdk_retry(status, headers, done)
+def sdk_source() -> str:
+    """The installed OpenAI SDK's own retry decision, as it reads: the three methods of its
+    ``_base_client.py`` that decide, and the constants they use (its debug logging left out).
+    Printed by lesson 07 for exercise 1; not a restatement of the rules."""
+    import inspect
+    import re
+
+    from openai import _base_client, _constants
+
+    parts = [
+        inspect.getsource(getattr(_base_client.SyncAPIClient, name))
+        for name in ("_should_retry", "_parse_retry_after_header", "_calculate_retry_timeout")
+    ]
+    code = "\n".join(parts)
+    code = re.sub(r"\n\s*log\.debug\((?:[^()]|\([^()]*\))*\)", "", code)  # the logging
+    constants = [
+        f"{name} = {getattr(_constants, name)!r}"
+        for name in ("INITIAL_RETRY_DELAY", "MAX_RETRY_DELAY", "MAX_RETRY_AFTER_DELAY")
+    ]
+    head = "# openai/_constants.py\n" + "\n".join(constants)
+    return f"{head}\n\n# openai/_base_client.py\n{code}"
+
+
+def _retry_judge(
+    status: int, headers: dict[str, str], done: int, max_retries: int
+) -> Callable[[Any], str | None]:
+    expected = sdk_retry(status, headers, done, max_retries)
 
     def judge(got: Any) -> str | None:
         if got is GIVE_UP or got is False:
@@ -128,9 +161,23 @@ def _retry_judge(status: int, headers: dict[str, str], done: int) -> Callable[[A
         low, high = expected
         if low - 1e-9 <= got <= high + 1e-9:
             return None
+        hint = _sdk_client()._parse_retry_after_header(_httpx_headers(headers))
+        if hint is not None and hint <= 0 and abs(got - hint) < 1e-9:
+            return (
+                f"your function waits {got!r} s, the server's own hint, and the SDK waits "
+                f"{_wait(low, high)} here: it does not take every hint a server sends (read when "
+                "`_calculate_retry_timeout` honours one)"
+            )
         return f"your function waits {got!r} s, and the SDK waits {_wait(low, high)}"
 
     return judge
+
+
+def _httpx_headers(headers: dict[str, str]) -> Any:
+    """The case's headers as the SDK reads them (an ``httpx.Headers``)."""
+    import httpx
+
+    return httpx.Headers(headers)
 
 
 def _sdk_version() -> str:
@@ -163,12 +210,13 @@ def _none_is_give_up(fn: Callable) -> Callable:
     return run
 
 
-def check_retry(fn: Callable[[int, dict, int], float | None]) -> Result:
-    """Run the learner's ``retry_delay(status, headers, retries_done)`` on hidden answers and
-    compare with what the installed OpenAI SDK does with each."""
+def check_retry(fn: Callable[[int, dict, int, int], float | None]) -> Result:
+    """Run the learner's ``retry_delay(status, headers, retries_done, max_retries)`` on hidden
+    answers and compare with what the installed OpenAI SDK, made with that ``max_retries``, does
+    with each."""
     cases = [
-        Case(name, (status, headers, done), _retry_judge(status, headers, done))
-        for name, status, headers, done in RETRY_CASES
+        Case(name, (status, headers, done, most), _retry_judge(status, headers, done, most))
+        for name, status, headers, done, most in RETRY_CASES
     ]
     if callable(fn) and not _never_answers(fn, cases):
         fn = _none_is_give_up(fn)  # None means "give up" once the function answers at all
