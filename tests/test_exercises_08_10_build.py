@@ -418,10 +418,25 @@ def _compact_backward(history, keep_last, summary):
 # ---- 10.1: the cut of a compaction -----------------------------------------------------
 
 
+def _waiting(history, k):
+    """The ids of the calls before ``k`` still waiting for their result at ``k``."""
+    ids = set()
+    for m in history[:k]:
+        ids |= {c.id for c in m.tool_calls}
+        ids -= {r.call_id for r in m.tool_results}
+    return ids
+
+
+def _start(history, keep_last):
+    """The latest safe start that keeps at least ``keep_last`` messages (a rule by ids)."""
+    start = len(history) - keep_last
+    while history[start].role == "tool" or _waiting(history, start):
+        start -= 1
+    return start
+
+
 def _compact_with_a_system_prompt(history, keep_last, summary):
-    safe = [*turn_boundaries(history), len(history)]
-    start = min(k for k in safe if k >= len(history) - keep_last)
-    return [history[0], user(summary), *history[start:]]
+    return [history[0], user(summary), *history[_start(history, keep_last) :]]
 
 
 def test_10_1_right_cuts_written_differently_pass():
@@ -449,9 +464,8 @@ def test_10_1_plausible_wrong_cuts_are_refused_on_the_case_that_shows_it():
         "no user message holding the summary",
     )
 
-    def one_turn_too_many(history, keep_last, summary):
-        safe = turn_boundaries(history)
-        start = max((k for k in safe if k < len(history) - keep_last), default=safe[0])
+    def one_turn_too_many(history, keep_last, summary):  # back to the turn before, always
+        start = _start(history, keep_last + 1)
         return [history[0], user(summary), *history[start:]]
 
     _refused(
@@ -469,7 +483,7 @@ def _find_by_checks(body):
     found = [
         ("missing description", f"tools[{i}]")
         for i, t in enumerate(body["tools"])
-        if "description" not in t["function"]
+        if not t["function"].get("description")
     ]
     for i, m in enumerate(messages[1:], start=1):
         if messages[0]["content"] in str(m.get("content")):
@@ -611,9 +625,7 @@ def test_10_1_a_summary_sent_as_a_system_message_is_told_so():
     def summary_as_system(history, keep_last, summary):  # right cut, wrong role
         from helpers.messages import system
 
-        safe = [*turn_boundaries(history), len(history)]
-        start = min(k for k in safe if k >= len(history) - keep_last)
-        return [history[0], system(summary), *history[start:]]
+        return [history[0], system(summary), *history[_start(history, keep_last) :]]
 
     _refused(
         ex10.check_compact_cut(summary_as_system, MODEL),
@@ -625,12 +637,143 @@ def test_10_1_a_summary_sent_as_a_system_message_is_told_so():
 def test_10_1_one_message_asked_for_is_said_in_the_singular():
     def one_more_when_one(history, keep_last, summary):  # right, but keeps 2 when 1 is asked
         keep = 2 if keep_last == 1 else keep_last
-        safe = [*turn_boundaries(history), len(history)]
-        start = min(k for k in safe if k >= len(history) - keep)
-        return [history[0], user(summary), *history[start:]]
+        return [history[0], user(summary), *history[_start(history, keep) :]]
 
     _refused(
         ex10.check_compact_cut(one_more_when_one, MODEL),
         "a cut that lands on the buyer's follow-up",
         "you kept 2 messages of the history when 1 message was asked for",
+    )
+
+
+def test_10_1_the_walkers_forward_cut_is_refused_for_keeping_fewer_than_asked():
+    """Walk b5, finding 3: this code, the walk's own, moved the cut forward (keeping less) and
+    passed all four cases; with keep_last=1 it kept no message at all."""
+
+    def forward(history, keep_last, summary):
+        k = max(1, len(history) - keep_last)
+        while k < len(history) and history[k].role == "tool":
+            k += 1
+        return [history[0], user(summary), *history[k:]]
+
+    _refused(
+        ex10.check_compact_cut(forward, MODEL),
+        "two parallel calls, their results at the cut",
+        "you kept 0 messages of the history when at least 1 message was asked for",
+    )
+    history = ex10._histories(MODEL)[4][1]  # keep_last=1, ending on a failed tool's result
+    assert history[-1].role == "tool" and forward(history, 1, "s")[2:] == []
+
+
+def test_10_1_the_ready_made_boundaries_are_refused_the_safe_cut_is_the_exercise():
+    """Walk b5, finding 4: with turn_boundaries the exercise was three lines."""
+
+    def nearest_boundary(history, keep_last, summary):  # the walk's own line
+        want = len(history) - keep_last
+        k = min(turn_boundaries(history), key=lambda c: (abs(c - want), c))
+        return [history[0], user(summary), *history[k:]]
+
+    refused = ex10.check_compact_cut(nearest_boundary, MODEL)
+    assert not refused and "calls turn_boundaries" in refused.message, refused.message
+
+    def through_a_function_of_ones_own(history, keep_last, summary):  # the helper one step away
+        return _cut_by_the_helper(history, keep_last, summary)
+
+    refused = ex10.check_compact_cut(through_a_function_of_ones_own, MODEL)
+    assert not refused and "calls turn_boundaries" in refused.message, refused.message
+    assert ex10.check_compact_cut(_compact_with_a_system_prompt, MODEL)  # a rule of one's own
+
+
+boundaries = turn_boundaries  # the helper under another name
+
+
+def _cut_by_the_helper(history, keep_last, summary):
+    start = max(k for k in boundaries(history) if k <= len(history) - keep_last)
+    return [history[0], user(summary), *history[start:]]
+
+
+def test_10_1_a_compact_that_changes_the_callers_history_is_refused():
+    """Walk b5, finding 5: as 08.2 refuses a repair that edits the dump."""
+
+    def in_place(history, keep_last, summary):
+        k = _start(history, keep_last)
+        del history[1:k]
+        history.insert(1, user(summary))
+        return history
+
+    _refused(
+        ex10.check_compact_cut(in_place, MODEL),
+        "two parallel calls, their results at the cut",
+        "your function changed the history it was given",
+    )
+
+
+def test_08_1_the_walkers_length_rule_is_refused_on_a_buyers_long_second_message():
+    """Walk b5, finding 1: this code, the walk's own, took any long later user turn for the
+    pasted policy and passed all nine cases."""
+
+    def f2(body):
+        bugs = [
+            ("missing description", f"tools[{n}]")
+            for n, t in enumerate(body.get("tools") or [])
+            if not t["function"].get("description")
+        ]
+        for n, m in enumerate(body["messages"]):
+            if m["role"] == "user" and n > 1 and len(m["content"]) > 600:
+                bugs.append(("policy pasted into a user turn", f"messages[{n}]"))
+        return bugs
+
+    _refused(
+        ex08.check_silent_bugs(f2, MODEL),
+        "the buyer's long second message (over 1,500 characters), their own words, sound",
+        "this dump is sound: that user turn's words are its writer's own",
+    )
+
+
+def test_08_1_an_empty_description_is_a_missing_one():
+    """Walk b5, finding 6: a description emptied to "" is as bare as one removed."""
+
+    def by_the_key(body):  # the key looked for, not its text
+        found = [b for b in _find_by_checks(body) if b[0] == ex08.SILENT[1]]
+        return found + [
+            (ex08.SILENT[0], f"tools[{i}]")
+            for i, t in enumerate(body["tools"])
+            if "description" not in t["function"]
+        ]
+
+    _refused(
+        ex08.check_silent_bugs(by_the_key, MODEL),
+        "a description emptied to ''",
+        "your function missed one: a 'missing description'",
+    )
+
+
+def test_08_2_a_repair_that_rebuilds_messages_from_three_fields_is_refused():
+    """Walk b5, finding 7: a message's other recorded fields (here a user's ``name``) stay."""
+
+    def three_fields(body, first):
+        repaired = _repair_by_rebuilding(body, first)
+        keep = ("role", "content", "tool_calls", "tool_call_id")
+        messages = [{k: m[k] for k in keep if k in m} for m in repaired["messages"]]
+        return {**repaired, "messages": messages}
+
+    _refused(
+        ex08.check_repair(three_fields, MODEL),
+        "a retry, the buyer's message with a field of its own ('name')",
+        "messages[1] (user) is not what the sound request holds there",
+    )
+
+
+def test_09_1_a_refusal_with_the_wrong_call_id_is_told_about_the_id():
+    """Walk b5, finding 8: the failing case's own words are about the id, not the limit."""
+
+    def refusal_without_the_id(call, done):
+        if call.name == "issue_refund" and call.arguments["amount_usd"] > 100:
+            return tool_result("refusal", "refused: above the $100 limit", is_error=True)
+        return run_tool(call)
+
+    _refused(
+        ex09.check_refund_guard(refusal_without_the_id),
+        "issue_refund(120.0), nothing refunded before",
+        "a result for 'refusal', but this call's id is 'call_r8Kd'",
     )

@@ -13,7 +13,8 @@ dump scored 3 of 5 in walk b4, and counting user turns passed it; since then a f
 place, and a dump may hold several.) Exercise 2 (optional) runs their ``repair`` on dumps with
 all four bugs in other places (results before their calls, results whose call is gone, both at
 once) and sends each result to a local provider. (An exercise that fixed the order alone scored 3
-of 5 in walks; it is part of the repair since issue 33.)
+of 5 in walks; it is part of the repair since issue 33. A discussion question on the swapped
+dump, graded as an optional 08.3, scored 3 in walk b5: it is the lesson's prose after 08.2.)
 """
 
 from __future__ import annotations
@@ -170,6 +171,15 @@ def _diagnosis_cases(model: str) -> list[tuple[str, dict, list[tuple[str, str]]]
         {"role": "assistant", "content": "Done: $129.00 is on its way back to your card."},
         {"role": "user", "content": "Also, can I keep the case? The refund policy said $150."},
     ]
+    long_follow_up = copy.deepcopy(longer)  # a buyer who writes at length: long, not pasted
+    long_follow_up["messages"] += [
+        {"role": "assistant", "content": "Done: $129.00 is on its way back to your card."},
+        {"role": "user", "content": _LONG_FOLLOW_UP},
+    ]
+
+    def emptied(index: int) -> Callable[[dict], None]:  # the key there, its text empty
+        return lambda body: body["tools"][index]["function"].update(description="")
+
     ct_end = len(ct_later["messages"])
     lost, twice = SILENT
     return [
@@ -197,6 +207,16 @@ def _diagnosis_cases(model: str) -> list[tuple[str, dict, list[tuple[str, str]]]
         ),
         ("another agent's ticket, sound", copy.deepcopy(ct_later), []),
         (
+            "the buyer's long second message (over 1,500 characters), their own words, sound",
+            long_follow_up,
+            [],
+        ),
+        (
+            "a description emptied to '' (the key is there, the text is not)",
+            broken(longer, emptied(3)),
+            [(lost, "tools[3]")],
+        ),
+        (
             "a reminder mid-ticket, then the buyer's own second message",
             broken(follow_up, pasted(4, "Reminder:\n{}")),
             [(twice, "messages[4]")],
@@ -207,6 +227,27 @@ def _diagnosis_cases(model: str) -> list[tuple[str, dict, list[tuple[str, str]]]
             [(lost, "tools[2]"), (lost, "tools[7]"), (twice, "messages[11]")],
         ),
     ]
+
+
+_LONG_FOLLOW_UP = (
+    "Thanks for the refund. Since you asked what happened, here is the whole story, because I "
+    "want the seller to know. The box came on Tuesday and the courier left it in the rain by the "
+    "gate, although I had asked for it to go to the neighbour at number 12. The cardboard was "
+    "soft and one corner was crushed flat. Inside, the espresso cup set was in pieces: two of the "
+    "four saucers cracked right across and one cup handle had snapped off clean. There was no "
+    "bubble wrap at all, just a single sheet of brown paper folded around everything, so the "
+    "cups knocked against each other the whole way. I took photos of the box, the paper and each "
+    "broken piece before I touched anything, and I can send them if the seller wants them. I have "
+    "bought from this shop three times before and it was always packed well, so I think someone "
+    "new is packing the orders, or the courier changed. My sister ordered the same set last month "
+    "and hers arrived fine, in a double box with foam corners. I am not angry, only disappointed, "
+    "because it was a birthday present for my mother and her birthday is on Saturday. If the "
+    "seller restocks the set before then I would happily buy it again, but only with proper "
+    "packing. Also, can I keep the case? It is fine, and I would rather not post it back: the "
+    "post office is a bus ride away and the case is worth less than the fare. And one more thing: "
+    "the tracking page still says the parcel is out for delivery, so someone may want to fix "
+    "that too. Thank you again for sorting this out so quickly, it is much appreciated."
+)  # a real buyer's message, long and nothing pasted: over 1,500 characters
 
 
 def _findings(got: Any) -> list[tuple[Any, Any]] | str:
@@ -372,6 +413,11 @@ def _repair_cases(model: str) -> list[tuple[str, dict, dict, dict]]:
         {"role": "user", "content": "Thanks! Do I need to send the broken one back?"},
     ]
     case("the buyer's second message, then a reminder", follow_up, first, reminder(9))
+    named = _turn_two(model)  # OpenAI Chat lets a message carry the writer's name
+    named["messages"][1]["name"] = "maya"
+    case(
+        "a retry, the buyer's message with a field of its own ('name')", named, first, results_first
+    )
     return cases
 
 

@@ -1,13 +1,18 @@
 """Used in lessons: 10.
 
 Exercises of notebooks/10_rules_of_the_list.ipynb: 10.1 runs the learner's ``compact`` on
-histories they have not seen and judges each result by the rules of the list in all four wire
-formats. Where to cut, and each provider's error text, are predict-then-see cells of the
-lesson, not graded. (An optional 10.2, the same function on every kind of history, scored 3
-of 5 in walks, edge cases of one function: it went, in issue 33.)"""
+histories they have not seen (calls made two at once, failed tools, histories ending on a
+result) and judges each result by the rules of the list in all four wire formats. It keeps at
+least ``keep_last`` messages, or the fewest more the rules need; the safe-cut test is the
+learner's own (a function calling ``turn_boundaries`` is told so: with it, walk b5 found the
+exercise three lines long), and the history given stays as it was. Each provider's error text
+is a predict-then-see cell of the lesson, not graded. (An optional 10.2, the same function on
+every kind of history, scored 3 of 5 in walks, edge cases of one function: it went, in issue
+33.)"""
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from typing import Any
 
@@ -17,20 +22,23 @@ from course.exercises import (
     Result,
     check_cases,
     equals,
+    not_yet,
 )
 from helpers.messages import Message, Request, ToolCall
 
 EX1 = Exercise(
     "10.1",
-    look="what the check says about the case it names; then, in your list, the role of each "
-    "message you wrote yourself, and the first message you keep after the summary: what it "
-    "answers, and whether that is still in the list.",
-    idea="a history can start again only where no call is waiting for its result (the safe "
-    "cuts of 'Shortening without breaking'); when the number of messages to keep lands inside "
-    "a turn, the cut moves to the nearest safe place, and nothing kept is rewritten.",
-    example="in [system, user, assistant calling c1, tool answering c1] with keep_last=1, the "
-    "last message alone is a result whose call is gone; [system, summary] and [system, "
-    "summary, assistant calling c1, tool answering c1] both keep the rules.",
+    look="what the check says about the case it names; then, in that history, the message your "
+    "list keeps first after the summary: its role, and whether every call before it has its "
+    "result before it.",
+    idea="a history can start again only where no call is left waiting for its result, and a "
+    "result never opens it (its call would be gone): one assistant message may hold several "
+    "calls, answered by several results, and a failed tool's result is a result too. When the "
+    "number to keep lands inside a turn, the cut moves so that you keep more, never fewer, and "
+    "nothing kept is rewritten.",
+    example="in [system, user, assistant calling c1 and c2, tool answering c1, tool answering "
+    "c2] with keep_last=1, the last message alone is a result whose call is gone, and so is the "
+    "last two; keeping the last three keeps the rules.",
 )
 FORMATS = ("openai-chat", "openai-responses", "anthropic", "gemini")
 
@@ -58,11 +66,23 @@ def _histories(model: str) -> list[tuple[str, list[Message], int]]:
         assistant("Done: a specialist will reply within one business day."),
         user("Thanks. Can I also keep the case?"),
     ]
+    look = call("call_9Gk", "get_tracking", **jon)
+    both = [  # two calls at once, one of them failing: one tool message holds both results
+        system(sundry.SYSTEM_PROMPT),
+        user("Order SO-51877 arrived broken. Where is the replacement? And refund the first one."),
+        assistant("Checking the tracking and refunding.", look, big),
+        tool(sundry.run_tool(look), sundry.run_tool(big)),  # the second result is an error
+        assistant("The refund is above what I may issue; a specialist will take it over."),
+        user("Fine. How long will that take?"),
+    ]
     return [
         ("two parallel calls, their results at the cut", parallel, 1),
         ("an error result at the cut", errors, 5),
         ("a cut that lands on an assistant message", parallel, 2),
         ("a cut that lands on the buyer's follow-up", errors, 1),
+        ("keep_last=1, the history ending on a failed tool's result", errors[:4], 1),
+        ("two calls at once, one failed, their results at the cut", both[:4], 1),
+        ("a cut on the reply after two calls at once, one failed", both, 2),
     ]
 
 
@@ -81,9 +101,8 @@ def _compact_judge(history: list[Message], keep_last: int, summary: str, model: 
         )
         return equals(history, nothing)
     target = len(history) - keep_last
-    cuts = [*turn_boundaries(history), len(history)]
-    longest = len(history) - max(k for k in cuts if k <= target)
-    shortest = len(history) - min(k for k in cuts if k >= target)
+    cuts = turn_boundaries(history)  # the answer's own rule is the learner's; this is the judge's
+    fewest = len(history) - max(k for k in cuts if k <= target)
 
     def judge(got: Any) -> str | None:
         if not isinstance(got, list) or not all(isinstance(m, Message) for m in got):
@@ -120,15 +139,16 @@ def _compact_judge(history: list[Message], keep_last: int, summary: str, model: 
             refused = check(parse(rendered.body, wire), wire).errors
             if refused:
                 return f"{wire} would refuse it: {refused[0]}"
-        if len(kept) > longest:
+        if len(kept) < keep_last:
+            return (
+                f"you kept {_messages(len(kept))} of the history when at least "
+                f"{_messages(keep_last)} {_were(keep_last)} asked for: move the cut so that "
+                "you keep more, never fewer"
+            )
+        if len(kept) > fewest:
             return (
                 f"you kept {_messages(len(kept))} of the history when {_messages(keep_last)} "
                 f"{_were(keep_last)} asked for; the rules did not need that many"
-            )
-        if len(kept) < shortest:
-            return (
-                f"you kept {_messages(len(kept))} of the history when {_messages(keep_last)} "
-                f"{_were(keep_last)} asked for; a cut that keeps the rules can keep more"
             )
         return None
 
@@ -157,15 +177,81 @@ def _compact_cases(model: str) -> list[Case]:
     ]
 
 
+def _names(code: Any) -> set[str]:
+    """Every global or attribute name a function's code (and the code nested in it) uses."""
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if hasattr(const, "co_names"):
+            names |= _names(const)
+    return names
+
+
+def _uses_the_helper(fn: Any, seen: set[int] | None = None) -> bool:
+    """Whether ``fn``, or a function of the learner's it calls by a global name, uses the
+    lesson's ``turn_boundaries`` (by that name, or by another bound to it)."""
+    from helpers.rules import turn_boundaries
+
+    seen = set() if seen is None else seen
+    code = getattr(fn, "__code__", None)
+    if code is None or id(code) in seen:
+        return False
+    seen.add(id(code))
+    names = _names(code)
+    if "turn_boundaries" in names:
+        return True
+    found = getattr(fn, "__globals__", {})
+    for name in names:
+        value = found.get(name)
+        if value is turn_boundaries:
+            return True
+        module = getattr(value, "__module__", "") or ""
+        ours = module.startswith(("helpers", "course", "standin"))  # the series' own code
+        if callable(value) and not ours and _uses_the_helper(value, seen):
+            return True
+    return False
+
+
 def check_compact_cut(compact: Callable[..., list[Message]], model: str) -> Result:
     """Exercise 10.1: run the learner's ``compact(history, keep_last, summary)`` on hidden
     histories that start with a system prompt and have more than ``keep_last`` (at least 1)
-    messages after it: the cut must land where the rules of the list allow."""
+    messages after it: the cut must keep at least ``keep_last`` messages, or the fewest more the
+    rules of the list need, and the history given must stay as it was. The safe-cut test is the
+    exercise: a function that calls the lesson's ``turn_boundaries`` is told so."""
+    import functools
+
+    if _uses_the_helper(compact):
+        return not_yet(
+            EX1,
+            "your function calls turn_boundaries: this exercise is that test itself, so write "
+            "your own rule for where a history may start again (it is what you will need on "
+            "your own agent's history, whatever its shape)",
+        )
+    touched: list[bool] = []  # per case: did the learner's function change the list it got
+
+    @functools.wraps(compact)
+    def watched(history: list[Message], keep_last: int, summary: str) -> Any:
+        recorded = copy.deepcopy(history)
+        got = compact(history, keep_last, summary)
+        touched.append(history != recorded)
+        return got
+
+    def unchanged(judge: Callable[[Any], str | None]) -> Callable[[Any], str | None]:
+        def judged(got: Any) -> str | None:
+            if touched and touched[-1]:
+                return (
+                    "your function changed the history it was given: that list is the agent's "
+                    "record of the run, so return a new list and leave the history as it was"
+                )
+            return judge(got)
+
+        return judged
+
     return check_cases(
-        compact,
-        _compact_cases(model),
+        watched if callable(compact) else compact,
+        [Case(c.name, c.args, unchanged(c.judge)) for c in _compact_cases(model)],
         EX1,
-        success="Right: every history keeps the system prompt, the summary and as much of its "
-        "end as the rules allow, and every result is accepted in all four formats. Cut "
-        "only where no call waits for its result",
+        success="Right: every history keeps the system prompt, the summary and at least "
+        "keep_last messages of its end (the fewest more the rules need), and every result is "
+        "accepted in all four formats. Your rule: start again only where no call waits for "
+        "its result",
     )

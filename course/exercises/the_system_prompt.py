@@ -146,7 +146,12 @@ def check_refund_guard(guarded_run_tool: Callable[[ToolCall, list], ToolResult])
             if not isinstance(result, ToolResult):
                 return f"your function gave a {type(result).__name__}, not a tool result"
             if result.call_id != call.id:
-                return f"a result for {result.call_id!r}: the result's call_id must be call.id"
+                return (
+                    f"a result for {result.call_id!r}, but this call's id is {call.id!r}: the "
+                    "result's call_id must be call.id, since the model pairs a result with its "
+                    "call by that id, a refusal as much as an allowed result (whatever the "
+                    "limit says, this result answers nothing)"
+                )
             if refused and (not result.is_error or result == real(call)):
                 return (
                     "it came back as a normal result (is_error is False), as if the refund "
