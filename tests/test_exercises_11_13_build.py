@@ -11,6 +11,7 @@ loopback, 12.1 prices with the series' cost model.
 from __future__ import annotations
 
 from dataclasses import replace
+from decimal import Decimal
 
 import pytest
 
@@ -764,3 +765,77 @@ def test_13_2_a_logger_that_prints_two_lines_per_call_is_refused():
         "printed 2 lines naming get_order for 1 call: each call prints one line",
     )
     assert "an array args and additionalProperties: true" in ex13.EX2.example
+
+
+# ---- the fifth walk (issue 33, walk d5): the cache's one knob, a fitting ticket left alone ------
+
+
+def test_12_1_the_cache_forced_on_or_off_is_refused_where_the_ticket_already_fits(baseline):
+    def forced_on(scenario, budget):  # the walk's code: the cache on, with nothing before it
+        cached = replace(scenario, caching=True)
+        designs = [cached, replace(cached, tools=min(scenario.tools, 9))]
+        designs += [
+            replace(designs[1], compact_at=k, keep_last=4)
+            for k in range(scenario.requests - 1, 0, -1)
+        ]
+        for d in designs:
+            if cost_scenario(d).per_ticket <= budget:
+                return d
+        raise ValueError("nothing fits")
+
+    _refused(
+        ex12.check_fit_budget(forced_on, baseline),
+        "(the cache off, a ticket that already fits)",
+        "the ticket already fits its budget, and your design changes it",
+    )
+    off = replace(baseline, caching=False)  # the walk's example: it fits as it is
+    assert forced_on(off, Decimal("0.01")).caching  # the wrong answer the case catches
+    assert ex12.fitted(off, Decimal("0.01")) == off
+
+    def off_first(s, b):  # the walk's code, as reported
+        d = replace(s, caching=False)
+        return d if cost_scenario(d).per_ticket <= b else fit_reference(s, b)
+
+    exercises.reset()
+    _refused(
+        ex12.check_fit_budget(off_first, baseline),
+        "(a ticket that fits with room to spare)",
+        "already fits its budget as it is, and your design turns its cache off",
+    )
+
+
+def test_12_1_turning_the_cache_off_is_no_design(baseline):
+    one_call = replace(baseline, model="claude-sonnet-5-5", requests=1, tools=14)
+    # the walk's numbers: with writes at 1.25x, the cache off costs less than on
+    assert (
+        cost_scenario(replace(one_call, caching=False)).per_ticket
+        < cost_scenario(one_call).per_ticket
+    )
+
+    def off_where_cheaper(scenario, budget):  # keeps every tool by turning the cache off
+        off = replace(scenario, caching=False)
+        if cost_scenario(scenario).per_ticket > budget >= cost_scenario(off).per_ticket:
+            return off
+        return fit_reference(scenario, budget)
+
+    _refused(
+        ex12.check_fit_budget(off_where_cheaper, baseline),
+        "(one request to claude-sonnet-5-5 with every tool, where cache writes cost more)",
+        "your design turns the cache off",
+    )
+    exercises.reset()
+    assert ex12.check_fit_budget(fit_reference, baseline)  # on only, the extras dropped
+
+
+def test_12_1_the_third_hint_is_an_example_of_the_failing_case(baseline):
+    def none_when_nothing_fits(scenario, budget):
+        try:
+            return fit_reference(scenario, budget)
+        except ValueError:
+            return None
+
+    for _ in range(3):
+        result = ex12.check_fit_budget(none_when_nothing_fits, baseline)
+    assert "(a budget no design can meet)" in result.message, result.message
+    assert "A smaller example:" in result.message and "ValueError saying so" in result.message
+    assert "compacted at requests[1] it keeps 1 turn" not in result.message, result.message

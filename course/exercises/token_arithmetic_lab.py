@@ -138,6 +138,7 @@ class NoDesign:
 
 KEPT_LAST = 4  # messages kept verbatim when the design compacts
 NINE = 9  # Sundry's own tools: the five extras of the catalogue can go, these cannot
+WRITES_COST = "claude-sonnet-5-5"  # a model whose cache writes cost more than plain input
 FIXED = ("model", "requests", "result_tokens", "tickets_per_day", "warm_prefix")
 
 
@@ -184,8 +185,14 @@ def budget_tickets(baseline: LabScenario) -> list[tuple[str, LabScenario, Decima
     long_ticket = replace(base, requests=14, tools=14, caching=False)
     few_tools = replace(base, requests=12, tools=5, result_tokens=300, caching=False)
     big_results = replace(base, requests=8, result_tokens=2000, caching=False)
-    tickets = [("a ticket that already fits", base, _cost(base) * Decimal("1.05"))]
     off = replace(base, caching=False)
+    tickets = [("a ticket that already fits", base, _cost(base) * Decimal("1.05"))]
+    tickets.append(  # the fifth walk: a design that turns the cache on where nothing is needed
+        ("the cache off, a ticket that already fits", off, _cost(off) * Decimal("1.05"))
+    )
+    tickets.append(  # the fifth walk: a design that turns the cache off where nothing is needed
+        ("a ticket that fits with room to spare", base, _cost(off) * Decimal("1.05"))
+    )
     cached_off = replace(off, caching=True)
     tickets.append(
         (
@@ -261,6 +268,21 @@ def budget_tickets(baseline: LabScenario) -> list[tuple[str, LabScenario, Decima
                 )
             )
             break
+    one_call = replace(base, model=WRITES_COST, requests=1, tools=14)  # cache writes at 1.25x
+    if _cost(replace(one_call, caching=False)) < _cost(one_call):
+        tickets.append(  # the fifth walk: the cache off would keep every tool; the brief says on
+            (
+                f"one request to {WRITES_COST} with every tool, where cache writes cost more",
+                one_call,
+                _budget_between(
+                    max(
+                        _cost(replace(one_call, tools=NINE)),
+                        _cost(replace(one_call, caching=False)),
+                    ),
+                    _cost(one_call),
+                ),
+            )
+        )
     cheapest = min(
         _cost(replace(long_ticket, caching=True, tools=NINE, compact_at=at, keep_last=KEPT_LAST))
         for at in range(1, long_ticket.requests)
@@ -342,6 +364,16 @@ def _judge_design(ticket: LabScenario, budget: Decimal) -> Any:
             return f"your design costs ${cost:.6f} a ticket, over the budget of ${budget:.6f}"
         if _same(got, want):
             return None
+        if ticket.caching and not got.caching:  # the brief: the cache's one knob is "on"
+            if _same(want, ticket):
+                return (
+                    "the ticket already fits its budget as it is, and your design turns its "
+                    "cache off: a ticket that fits ships as it is"
+                )
+            return (
+                f"your design turns the cache off (${cost:.6f}): the brief's only cache knob is "
+                f"on, and a design with it on fits (${_cost(want):.6f})"
+            )
         kept = got.compact_at is None or got.keep_last == KEPT_LAST
         if kept and _loss(got, ticket) == _loss(want, ticket):
             return None  # as little lost another way: the cache off where it would lose nothing
@@ -401,10 +433,65 @@ def check_fit_budget(fit_budget: Any, baseline: LabScenario) -> Result:
                 return NoDesign(str(err))
             return NothingReturned() if got is None else got
 
-    return check_cases(
+    result = check_cases(
         learner,
         cases,
         EX_BUDGET,
         success="Right: every ticket gets the design that loses least within its budget. "
         "Priced before it is built; keep the function, and run it again when prices change",
     )
+    shown = f"A smaller example: {EX_BUDGET.example}"
+    if result or shown not in result.message:
+        return result
+    # The third hint: a smaller example of the mistake the failing case shows, where one fits
+    # (the fifth walk: the compaction example came back for every failure).
+    for sign, example in _BUDGET_EXAMPLES:
+        if sign in result.message:
+            return replace(
+                result, message=result.message.replace(shown, f"A smaller example: {example}")
+            )
+    return result
+
+
+#: Smaller examples for 12.1's third hint, by what the failing case's reason says (the first
+#: that matches; otherwise the exercise's own example, two compactions).
+_BUDGET_EXAMPLES = [
+    (
+        "no design of the brief costs",
+        "a ticket whose cheapest design, compacted at requests[1], costs $0.002 cannot meet a "
+        "budget of $0.001: the caller gets a ValueError saying so, not None and not that design.",
+    ),
+    (
+        "a design within",
+        "a ticket of 3 requests that fits $0.002 only compacted at requests[1] still has a "
+        "design to ship: that one, not an error.",
+    ),
+    (
+        "turns its cache off",
+        "a ticket with the cache on that costs $0.0010 under a budget of $0.0012 ships as it "
+        "is, even if the cache off would fit too: the same scenario, the cache as it was.",
+    ),
+    (
+        "turns the cache off",
+        "a ticket with the cache on that fits only without its five extras, or with the cache "
+        "off, drops the extras: on is the only cache knob, and off is no design.",
+    ),
+    (
+        "already fits its budget",
+        "a ticket that costs $0.0010 under a budget of $0.0012 ships unchanged: the same "
+        "scenario, the cache as it was.",
+    ),
+    (
+        "exactly the budget",
+        "a design costing $0.002000 meets a budget of $0.002000: at most includes equal.",
+    ),
+    (
+        "drops tools",
+        "a ticket of 14 tools with the cache off that fits once the cache is on keeps its 14; "
+        "one of 5 tools keeps its 5.",
+    ),
+    (
+        "where the ticket sent",
+        "a ticket of 5 tools has no extras to drop: a design of it sends its own 5, never 9.",
+    ),
+]
