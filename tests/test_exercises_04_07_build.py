@@ -796,3 +796,18 @@ def test_04_1_one_tool_message_per_result_is_refused_with_geminis_own_words():
 
     told = ex04.check_next_request(reversed_results)
     assert not told and "paired by position (the series' inference" in told.message
+
+
+# ---- walk 04-07 c5 fixes ----------------------------------------------------------------------
+
+
+def test_06_1_time_text_in_the_last_tool_message_is_told_what_is_wrong_not_where_to_move_it(
+    triage_requests,
+):
+    """Walk c5 finding 8: the refusal names the text block in the tool message and the rule,
+    without handing over the placement (a user message after it)."""
+    result = ex06.check_prepare(_time_in_the_last_message, triage_requests, MODEL)
+    assert not result and "case 1 of 3" in result.message
+    assert "openai-chat would refuse request 1" in result.message, result.message
+    assert "text block inside a tool message" in result.message, result.message
+    assert "user message" not in result.message, result.message
