@@ -18,8 +18,7 @@ from helpers.messages import Request
 EX1 = Exercise(
     "05.1",
     look="what each hidden request's history has already called, what the picked tools cost "
-    "as the request carries them (count the request, not each definition on its own), and "
-    "which wanted tool comes first.",
+    "as the request carries them, and which wanted tool comes first.",
     idea="a picked list is still part of a conversation and of a cached prefix: every call "
     "the model reads needs its definition whatever the budget, the tools part costs what the "
     "whole list costs in the request, a less-wanted tool never takes a more-wanted one's place, "
