@@ -108,7 +108,13 @@ def _stamp_judge(requests: list[Request], model: str) -> Callable[[Any], str | N
                 broken = check(mine, profile)
                 if not broken.accepted:
                     first = next(v for v in broken if v.severity == "error")
-                    return f"{profile} would refuse request {k}: {first.message}"
+                    said = first.message
+                    if first.rule == "tool-message-content":  # what is wrong, not where to move it
+                        said = (
+                            f"{first.where} is a text block inside a tool message, and a "
+                            "tool message holds only tool_result blocks"
+                        )
+                    return f"{profile} would refuse request {k}: {said}"
             late = next((v for v in check(mine, "anthropic") if v.rule == "system-not-first"), None)
             if late is not None:
                 hoisted = [

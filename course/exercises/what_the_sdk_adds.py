@@ -5,8 +5,7 @@ Exercises of notebooks/07_what_the_sdk_adds.ipynb."""
 from __future__ import annotations
 
 import copy
-import functools
-from collections.abc import Callable
+import json
 from typing import Any
 
 from course.exercises import (
@@ -18,312 +17,233 @@ from course.exercises import (
 
 EX1 = Exercise(
     "07.1",
-    look="the SDK's own code the lesson printed: which method decides whether to retry at all, "
-    "which reads the server's hint (which header first, in which unit), which turns the hint or "
-    "the retries made into a wait, and which constants bound them.",
-    idea="the server knows more than the status code: when it says something about this answer, "
-    "the SDK believes it over its own defaults, but not every hint it is given, nor a wait it "
-    "thinks too long. Left to itself, the SDK asks whether a later try could go differently, "
-    "and backs off more each time, up to a point.",
-    example="a 502 with no headers on the first failure: wait about half a second (the SDK takes "
-    "up to a quarter off at random). The same 502 after one retry: about a second. A 401: "
-    "never. A 401 with x-should-retry: true: like the 502.",
-)
-EX2 = Exercise(
-    "07.2",
-    look="the cells under 'A 429, and the retry': what the provider received when the SDK "
-    "retried, what a call raises once the SDK stops, and which of the SDK's client options "
-    "sets how often it retries.",
-    idea="a retry you want to decide yourself must first stop being the SDK's: once it gives "
-    "up at once, the server's whole answer reaches your code with the error it raises. Handle "
-    "only what this function promised to; anything else is the caller's.",
-    example="a 429 whose retry-after-ms says 500 gives back 0.5, after exactly one request; a "
-    "200 gives the completion; a 503 reaches the caller as the SDK's own error, after one "
-    "request.",
+    look="the chunks the lesson printed: which chunk has no choices at all, which fields a "
+    "tool call's first fragment has that its later ones do not, and what names the call a "
+    "fragment belongs to.",
+    idea="a stream is one message cut into deltas: every delta adds to the message, none "
+    "replaces it. Text deltas join in order; a tool call is known by its index, is opened by its "
+    "first fragment (id, type, name) and grown by the arguments its later fragments carry; a "
+    "chunk may carry no choice at all (the usage comes last, alone).",
+    example="chunks with deltas {role: assistant, content: ''}, {content: 'Hi'}, {tool_calls: "
+    "[{index: 0, id: c1, type: function, function: {name: f, arguments: ''}}]}, {tool_calls: "
+    "[{index: 0, function: {arguments: '{}'}}]}, then a chunk with choices [] give "
+    "{role: assistant, content: 'Hi', tool_calls: [{id: c1, type: function, function: {name: f, "
+    "arguments: '{}'}}]}.",
 )
 
 
-# ---- exercise 1: the retry decision, judged by the installed SDK's own code --------------------
+# ---- exercise 1: a Chat Completions stream, assembled -----------------------------------------
 
-#: (what the case is, status, response headers in lower case, retries already made, the
-#: client's max_retries)
-RETRY_CASES: list[tuple[str, int, dict[str, str], int, int]] = [
-    ("a 503 with no headers, first failure", 503, {}, 0, 2),
-    ("a 429 whose retry-after-ms says 250, first failure", 429, {"retry-after-ms": "250"}, 0, 2),
-    ("a 500 after one retry already", 500, {}, 1, 2),
-    ("a 400 (a mistake in the request)", 400, {}, 0, 2),
-    ("a 409 (a lock conflict), first failure", 409, {}, 0, 2),
-    ("a 429 whose retry-after says 30 seconds", 429, {"retry-after": "30"}, 0, 2),
-    ("a 429 whose retry-after says 300 seconds", 429, {"retry-after": "300"}, 0, 2),
-    ("a 400 with x-should-retry: true", 400, {"x-should-retry": "true"}, 0, 2),
-    ("a 503 with x-should-retry: false", 503, {"x-should-retry": "false"}, 0, 2),
-    ("a 502 after two retries already", 502, {}, 2, 2),
-    ("a 404 (no such model)", 404, {}, 0, 2),
-    ("a 429 whose retry-after says 90 seconds", 429, {"retry-after": "90"}, 0, 2),
-    (
-        "a 429 with both hints: retry-after-ms 250 and retry-after 3",
-        429,
-        {"retry-after-ms": "250", "retry-after": "3"},
-        0,
-        2,
-    ),
-    (
-        "a 429 whose retry-after says 300 seconds, with x-should-retry: true",
-        429,
-        {"retry-after": "300", "x-should-retry": "true"},
-        0,
-        2,
-    ),
-    ("a 429 whose retry-after-ms says 0, first failure", 429, {"retry-after-ms": "0"}, 0, 2),
-    ("a 503 whose retry-after says -3 (a clock skew)", 503, {"retry-after": "-3"}, 1, 2),
-    ("a 503 after two retries, on a client made with max_retries=5", 503, {}, 2, 5),
-    ("a 500 after five retries, on a client made with max_retries=6", 500, {}, 5, 6),
-    ("a 500 after five retries, on a client made with max_retries=5", 500, {}, 5, 5),
-]
+_ID = "chatcmpl-7d1c0e5a9b"
 
 
-GIVE_UP = "give up"  # what the check reads a learner's None as, once the function answers
+def _chunk(delta: dict[str, Any] | None, finish: str | None = None) -> dict[str, Any]:
+    """One chunk as Chat Completions streams it (a usage chunk when ``delta`` is None)."""
+    chunk: dict[str, Any] = {
+        "id": _ID,
+        "object": "chat.completion.chunk",
+        "created": 1765100000,
+        "model": "gpt-4o-mini",
+        "system_fingerprint": None,
+        "usage": None,
+        "choices": [{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}],
+    }
+    if delta is None:
+        usage = {"prompt_tokens": 969, "completion_tokens": 31, "total_tokens": 1000}
+        chunk.update(choices=[], usage=usage)
+    return chunk
 
 
-@functools.cache
-def _sdk_client() -> Any:
-    """An OpenAI client that never sends anything: only its retry decision is read."""
-    import openai
-
-    return openai.OpenAI(base_url="http://127.0.0.1:9/v1", api_key="unused")
+def _opens(index: int, call_id: str, name: str) -> dict[str, Any]:
+    fragment = {"index": index, "id": call_id, "type": "function"}
+    return {"tool_calls": [{**fragment, "function": {"name": name, "arguments": ""}}]}
 
 
-def sdk_retry(
-    status: int, headers: dict[str, str], retries_done: int, max_retries: int = 2
-) -> tuple[float, float] | None:
-    """What the installed OpenAI SDK does with this answer: None (give up), else the range of
-    seconds it waits (its backoff takes up to a quarter off at random). Read from the SDK's own
-    ``_should_retry`` and its retry constants, not restated here."""
-    import httpx
-    from openai import _constants as sdk
-
-    client = _sdk_client()
-    response = httpx.Response(status, headers=headers)
-    if retries_done >= max_retries or not client._should_retry(response):
-        return None
-    hint = client._parse_retry_after_header(response.headers)
-    if hint is not None and 0 < hint <= sdk.MAX_RETRY_AFTER_DELAY:
-        return hint, hint
-    backoff = min(sdk.INITIAL_RETRY_DELAY * 2.0**retries_done, sdk.MAX_RETRY_DELAY)
-    return 0.75 * backoff, backoff
+def _grows(index: int, piece: str) -> dict[str, Any]:
+    return {"tool_calls": [{"index": index, "function": {"arguments": piece}}]}
 
 
-def sdk_source() -> str:
-    """The installed OpenAI SDK's own retry decision, as it reads: the three methods of its
-    ``_base_client.py`` that decide, and the constants they use (its debug logging left out).
-    Printed by lesson 07 for exercise 1; not a restatement of the rules."""
-    import inspect
-    import re
-
-    from openai import _base_client, _constants
-
-    parts = [
-        inspect.getsource(getattr(_base_client.SyncAPIClient, name))
-        for name in ("_should_retry", "_parse_retry_after_header", "_calculate_retry_timeout")
+def _stream(deltas: list[dict[str, Any]], finish: str) -> list[dict[str, Any]]:
+    """Recorded-shaped: a role-only first chunk, the deltas, an empty delta carrying the
+    finish_reason, then the usage chunk with no choices."""
+    return [
+        _chunk({"role": "assistant", "content": ""}),
+        *(_chunk(d) for d in deltas),
+        _chunk({}, finish),
+        _chunk(None),
     ]
-    code = "\n".join(parts)
-    code = re.sub(r"\n\s*log\.debug\((?:[^()]|\([^()]*\))*\)", "", code)  # the logging
-    constants = [
-        f"{name} = {getattr(_constants, name)!r}"
-        for name in ("INITIAL_RETRY_DELAY", "MAX_RETRY_DELAY", "MAX_RETRY_AFTER_DELAY")
+
+
+def assemble_cases() -> list[Case]:
+    """The hidden streams of exercise 1, each with the message the non-streamed reply would
+    hold: text alone (with an empty content delta), one call split mid-string, text then a
+    call, two calls interleaved by index, a call fragment with an empty arguments piece, and
+    two calls whose second index is opened first in the chunk."""
+    search = '{"query": "SO-48213", "status": "delivered"}'
+    refund = '{"order_id": "SO-48213", "reason": "damaged — box crushed"}'
+    tracking = '{"order_id": "SO-48213"}'
+    text = [{"content": "Your order "}, {"content": ""}, {"content": "shipped on 2 December."}]
+    one_call = [
+        {"content": None, **_opens(0, "call_Q1", "search_orders")},
+        _grows(0, search[:11]),
+        _grows(0, search[11:29]),
+        _grows(0, search[29:]),
     ]
-    head = "# openai/_constants.py\n" + "\n".join(constants)
-    return f"{head}\n\n# openai/_base_client.py\n{code}"
+    said_then_called = [
+        {"content": "Let me check "},
+        {"content": "the refund."},
+        _opens(0, "call_R7", "check_refund_eligibility"),
+        _grows(0, refund[:20]),
+        _grows(0, refund[20:]),
+    ]
+    interleaved = [
+        _opens(0, "call_A1", "get_tracking"),
+        _opens(1, "call_B2", "search_orders"),
+        _grows(0, tracking[:9]),
+        _grows(1, search[:17]),
+        _grows(0, tracking[9:]),
+        _grows(1, search[17:]),
+    ]
+    empty_piece = [
+        _opens(0, "call_E5", "get_tracking"),
+        _grows(0, ""),
+        _grows(0, tracking),
+    ]
+    second_first = [
+        {
+            "tool_calls": [
+                _opens(1, "call_D4", "search_orders")["tool_calls"][0],
+                _opens(0, "call_C3", "get_tracking")["tool_calls"][0],
+            ]
+        },
+        {"tool_calls": [_grows(1, search)["tool_calls"][0], _grows(0, tracking)["tool_calls"][0]]},
+    ]
+
+    def calls(*spec: tuple[str, str, str]) -> list[dict[str, Any]]:
+        return [
+            {"id": i, "type": "function", "function": {"name": n, "arguments": a}}
+            for i, n, a in spec
+        ]
+
+    return [
+        _assemble_case(
+            "text alone: an empty content delta, the usage last in a chunk with no choices",
+            _stream(text, "stop"),
+            "Your order shipped on 2 December.",
+            [],
+        ),
+        _assemble_case(
+            "one tool call, its arguments split in the middle of a string",
+            _stream(one_call, "tool_calls"),
+            None,
+            calls(("call_Q1", "search_orders", search)),
+        ),
+        _assemble_case(
+            "text, then a tool call",
+            _stream(said_then_called, "tool_calls"),
+            "Let me check the refund.",
+            calls(("call_R7", "check_refund_eligibility", refund)),
+        ),
+        _assemble_case(
+            "two parallel calls, their fragments interleaved by index",
+            _stream(interleaved, "tool_calls"),
+            None,
+            calls(("call_A1", "get_tracking", tracking), ("call_B2", "search_orders", search)),
+        ),
+        _assemble_case(
+            "one call with an empty arguments fragment",
+            _stream(empty_piece, "tool_calls"),
+            None,
+            calls(("call_E5", "get_tracking", tracking)),
+        ),
+        _assemble_case(
+            "two calls in the same chunks, index 1 listed before index 0",
+            _stream(second_first, "tool_calls"),
+            None,
+            calls(("call_C3", "get_tracking", tracking), ("call_D4", "search_orders", search)),
+        ),
+    ]
 
 
-def _retry_judge(
-    status: int, headers: dict[str, str], done: int, max_retries: int
-) -> Callable[[Any], str | None]:
-    expected = sdk_retry(status, headers, done, max_retries)
+def _assemble_case(
+    name: str, chunks: list[dict[str, Any]], content: str | None, calls: list[dict[str, Any]]
+) -> Case:
+    return Case(name, (chunks,), _assemble_judge(chunks, content, calls))
 
+
+def _assemble_judge(
+    chunks: list[dict[str, Any]], content: str | None, calls: list[dict[str, Any]]
+) -> Any:
     def judge(got: Any) -> str | None:
-        if got is GIVE_UP or got is False:
-            got = None
-        if expected is None:
-            if got is None:
-                return None
-            return f"your function waits {got!r} and tries again, and the SDK gives up here"
-        if got is None and expected[0] == expected[1] > 60:
+        if not isinstance(got, dict):
+            return f"your function returned a {type(got).__name__}: return the message, a dict"
+        if got.get("role") != "assistant":
+            return f"the message's role is {got.get('role')!r}: the first chunk said who speaks"
+        said = got.get("content")
+        if content is None and said not in (None, ""):
+            return f"the content is {said!r}, and this stream sent no text"
+        if content is not None and said != content:
+            if not isinstance(said, str):
+                return f"the content is {said!r}, and this stream sent text"
             return (
-                f"your function gives up, and the installed SDK ({_sdk_version()}) waits the "
-                f"{expected[0]:g} s the server asked for: its limit on a server's wait is not "
-                "the one older versions had (check the number the lesson gives)"
+                f"the content is {len(said)} characters long ({said[:40]!r}...), and the "
+                f"stream's text deltas make {len(content)}: they add to the message, in order"
             )
-        if got is None or got is True:
-            return f"your function gave {got!r}, and the SDK tries again here, after a wait"
-        if isinstance(got, bool) or not isinstance(got, int | float):
-            return f"your function gave {got!r}: give the seconds to wait, as a number"
-        low, high = expected
-        if low - 1e-9 <= got <= high + 1e-9:
-            return None
-        hint = _sdk_client()._parse_retry_after_header(_httpx_headers(headers))
-        if hint is not None and hint <= 0 and abs(got - hint) < 1e-9:
+        mine = got.get("tool_calls") or []
+        if not isinstance(mine, list):
+            return f"tool_calls is a {type(mine).__name__}: a list, in the order of the indices"
+        if len(mine) != len(calls):
             return (
-                f"your function waits {got!r} s, the server's own hint, and the SDK waits "
-                f"{_wait(low, high)} here: it does not take every hint a server sends (read when "
-                "`_calculate_retry_timeout` honours one)"
+                f"the message has {len(mine)} tool call(s), and the stream opened {len(calls)} "
+                f"(indices {list(range(len(calls)))})"
             )
-        return f"your function waits {got!r} s, and the SDK waits {_wait(low, high)}"
+        for k, (have, want) in enumerate(zip(mine, calls, strict=True)):
+            if not isinstance(have, dict):
+                return f"tool call {k} is a {type(have).__name__}, not a dict"
+            for key in ("id", "type"):
+                if have.get(key) != want[key]:
+                    return (
+                        f"tool call {k}'s {key} is {have.get(key)!r}: the next request sends "
+                        "this message back, and its calls need the id and type of index "
+                        f"{k}'s first fragment (later fragments carry none)"
+                    )
+            fn = have.get("function") if isinstance(have.get("function"), dict) else {}
+            if fn.get("name") != want["function"]["name"]:
+                return (
+                    f"tool call {k}'s name is {fn.get('name')!r}: the call at index {k} was "
+                    "opened with another"
+                )
+            args = fn.get("arguments")
+            if args != want["function"]["arguments"]:
+                if not isinstance(args, str):
+                    return (
+                        f"tool call {k}'s arguments are a {type(args).__name__}: on the wire, "
+                        "as in the non-streamed reply, they stay one JSON string"
+                    )
+                try:
+                    json.loads(args)
+                    why = "valid JSON, but not the fragments of this index joined in order"
+                except ValueError:
+                    why = "not valid JSON: fragments of this index are missing, or another's"
+                return f"tool call {k}'s arguments are {args[:60]!r}: {why}"
+        return None
 
     return judge
 
 
-def _httpx_headers(headers: dict[str, str]) -> Any:
-    """The case's headers as the SDK reads them (an ``httpx.Headers``)."""
-    import httpx
-
-    return httpx.Headers(headers)
-
-
-def _sdk_version() -> str:
-    import openai
-
-    return f"openai {openai.__version__}"
-
-
-def _wait(low: float, high: float) -> str:
-    return f"{high:g} s" if low == high else f"between {low:g} and {high:g} s"
-
-
-def _never_answers(fn: Callable, cases: list[Case]) -> bool:
-    """True when the function returns None (or ...) on every case: its body is not written."""
-    for case in cases:
-        try:
-            if fn(*copy.deepcopy(case.args)) not in (None, ...):
-                return False
-        except Exception:  # check_cases reports it, with the case
-            return False
-    return True
-
-
-def _none_is_give_up(fn: Callable) -> Callable:
-    @functools.wraps(fn)  # a stub check (``inspect.unwrap``) sees the learner's function
-    def run(*args: Any) -> Any:
-        got = fn(*args)
-        return GIVE_UP if got is None else got
-
-    return run
-
-
-def check_retry(fn: Callable[[int, dict, int, int], float | None]) -> Result:
-    """Run the learner's ``retry_delay(status, headers, retries_done, max_retries)`` on hidden
-    answers and compare with what the installed OpenAI SDK, made with that ``max_retries``, does
-    with each."""
-    cases = [
-        Case(name, (status, headers, done, most), _retry_judge(status, headers, done, most))
-        for name, status, headers, done, most in RETRY_CASES
-    ]
-    if callable(fn) and not _never_answers(fn, cases):
-        fn = _none_is_give_up(fn)  # None means "give up" once the function answers at all
+def check_assemble(fn: Any) -> Result:
+    """Run the learner's ``assemble(chunks)`` on hidden Chat Completions streams (lists of
+    parsed chunks), each judged against the message the non-streamed reply holds."""
     return check_cases(
         fn,
-        cases,
+        assemble_cases(),
         EX1,
         success=(
-            "Right: your function retries what the SDK retries and waits as long. Now it is "
-            "your code's decision, and you can change it: queue the ticket instead of waiting, "
-            "or give up sooner for a user who is watching"
+            "Right: text deltas joined, calls opened by their first fragment and grown by index, "
+            "the usage chunk read past: the message the non-streamed reply would give, ready to "
+            "go back in the next request. Drop the SDK, and this is what you keep"
         ),
     )
-
-
-# ---- exercise 3 (optional): one call, the SDK's retries off, the 429 answered by your code ----
-
-#: (what the case is, the fault injected before the call, what the case expects: "completion",
-#: seconds to wait, or the name of the SDK error the caller should get)
-SEND_CASES: list[tuple[str, Any, Any]] = [
-    ("an answer that comes back at once", None, "completion"),
-    ("a 429 whose retry-after-ms says 250", ("rate", 1.0, 250), 0.25),
-    ("a 429 with only retry-after, 2 seconds", ("rate", 2.0, None), 2.0),
-    ("a 503 (the server is overloaded)", ("status", 503), "InternalServerError"),
-    ("a 400 (a mistake in the request)", ("status", 400), "BadRequestError"),
-]
-
-
-def _fault(spec: Any) -> Any:
-    from standin import RateLimited, ServerError
-
-    if spec[0] == "rate":
-        return RateLimited(retry_after=spec[1], retry_after_ms=spec[2])
-    return ServerError(spec[1])
-
-
-def _send_judge(expected: Any) -> Callable[[Any], str | None]:
-    def judge(out: Any) -> str | None:
-        kind, value, statuses = out
-        sent = f"{len(statuses)} request(s) reached the provider ({', '.join(map(str, statuses))})"
-        if len(statuses) != 1:
-            return f"{sent}: the SDK retried on its own; your function makes exactly one request"
-        if isinstance(expected, str) and expected != "completion":
-            if kind == "returned":
-                return (
-                    f"your function returned {value!r}; an error other than a 429 is not this "
-                    "function's to handle: the caller should get the SDK's own error"
-                )
-            if value != expected:
-                return f"the caller got {value}, and the SDK raises {expected} here"
-            return None
-        if kind == "raised":
-            return f"your function let the SDK's {value} reach the caller"
-        if expected == "completion":
-            if not hasattr(value, "choices"):
-                return f"your function returned a {type(value).__name__}, not the completion"
-            return None
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            return f"your function returned {value!r}: return the seconds to wait, as a number"
-        if abs(value - expected) > 1e-6:
-            return f"your function waits {value!r} s, and the server asked for {expected:g} s"
-        return None
-
-    return judge
-
-
-def check_send_once(fn: Callable[[Any, dict], Any]) -> Result:
-    """Run the learner's ``send_once(client, body)`` against a fresh local provider, a fault
-    injected before each hidden case; judge what it returned or let through, and how many
-    requests the provider received."""
-    import openai
-
-    from helpers.examples import sundry
-    from helpers.formats import render
-    from helpers.models import default_model
-    from standin import LOCAL_KEY, LocalProvider
-
-    cases = [Case(name, (fault,), _send_judge(want)) for name, fault, want in SEND_CASES]
-    if not callable(fn):
-        return check_cases(fn, [], EX2, success="")  # "not answered" / "not a function"
-    body = render(sundry.opening(default_model("openai")), "openai-chat").body
-    with LocalProvider("sundry") as p:
-        client = openai.OpenAI(base_url=p.base_url("openai"), api_key=LOCAL_KEY)
-
-        @functools.wraps(fn)  # a stub check (``inspect.unwrap``) sees the learner's function
-        def run(fault: Any) -> Any:
-            p.recorder.clear()
-            if fault is not None:
-                p.inject(_fault(fault))
-            try:
-                got = fn(client, copy.deepcopy(body))
-            except openai.APIStatusError as err:  # what the caller would get
-                return "raised", type(err).__name__, [e.status for e in p.recorder]
-            if got is None or got is ...:
-                return got
-            return "returned", got, [e.status for e in p.recorder]
-
-        return check_cases(
-            run,
-            cases,
-            EX2,
-            success=(
-                "Right: one request each time; a 429 becomes a wait your own code can decide "
-                "about (queue the ticket, tell the user), and every other error reaches the "
-                "caller as the SDK raised it"
-            ),
-        )
 
 
 WIRE_CALL = {  # the call of the lesson's prediction on timeout=30
