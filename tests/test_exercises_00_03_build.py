@@ -209,12 +209,19 @@ def provider():
         yield p
 
 
+def _said(run, name, arguments) -> str:  # a failed tool answered in words (case 4)
+    try:
+        return run(name, arguments)
+    except Exception as err:
+        return repr(err)
+
+
 def _answers(message: dict, run, parse=json.loads) -> list[dict]:
     return [
         {
             "role": "tool",
             "tool_call_id": call["id"],
-            "content": run(call["function"]["name"], parse(call["function"]["arguments"])),
+            "content": _said(run, call["function"]["name"], parse(call["function"]["arguments"])),
         }
         for call in message.get("tool_calls") or []
     ]
@@ -237,7 +244,7 @@ def test_01_1_two_right_ways_pass_against_the_stand_in(provider):
     for right in (_spread, _deep_copy):
         verdict = ex01.check_next_body(right, provider)
         assert verdict, verdict.message
-        assert "All 3 hidden cases passed" in verdict.message
+        assert "All 4 hidden cases passed" in verdict.message
 
 
 def test_01_1_appending_to_the_callers_body_is_refused(provider):
@@ -247,7 +254,7 @@ def test_01_1_appending_to_the_callers_body_is_refused(provider):
         return body
 
     told = ex01.check_next_body(in_place, provider)
-    assert not told and "case 1 of 3 (one call, with narration)" in told.message
+    assert not told and "case 1 of 4 (one call, with narration)" in told.message
     assert "changed the body it was given" in told.message
 
 
@@ -257,7 +264,7 @@ def test_01_1_answering_only_the_first_call_is_refused_on_the_parallel_case(prov
         return {**body, "messages": [*body["messages"], message, *_answers(message, run)[:1]]}
 
     told = ex01.check_next_body(first_only, provider)
-    assert not told and "case 2 of 3 (two calls at once and content null)" in told.message
+    assert not told and "case 2 of 4 (two calls at once and content null)" in told.message
     assert "the provider refused it (400)" in told.message and "call_Hq41" in told.message
 
 
@@ -300,7 +307,7 @@ def test_01_1_a_rebuilt_assistant_message_the_api_accepts_passes(provider):
         return {**body, "messages": [*body["messages"], message, *_answers(a, run)]}
 
     told = ex01.check_next_body(silent, provider)
-    assert not told and "case 1 of 3" in told.message and "not its text" in told.message
+    assert not told and "case 1 of 4" in told.message and "not its text" in told.message
 
 
 # ---- 01.2 (optional): header_changes(first, second), fit for a log ---------------------------
@@ -889,7 +896,7 @@ def test_01_1_tool_messages_in_any_order_pass_but_each_must_carry_its_calls_outp
         return {**body, "messages": [*body["messages"], message, *answers]}
 
     verdict = ex01.check_next_body(reversed_answers, provider)
-    assert verdict and "All 3 hidden cases passed" in verdict.message, verdict.message
+    assert verdict and "All 4 hidden cases passed" in verdict.message, verdict.message
 
     def swapped_outputs(body, reply, run):  # ids in the calls' order, outputs the other way
         message = reply["choices"][0]["message"]
@@ -900,7 +907,7 @@ def test_01_1_tool_messages_in_any_order_pass_but_each_must_carry_its_calls_outp
         return {**body, "messages": [*body["messages"], message, *answers]}
 
     told = ex01.check_next_body(swapped_outputs, provider)
-    assert not told and "case 2 of 3 (two calls at once and content null)" in told.message
+    assert not told and "case 2 of 4 (two calls at once and content null)" in told.message
     assert "each with its call's id and that tool's output" in told.message
 
 
@@ -930,3 +937,62 @@ def test_lesson_00_links_the_index_beside_it_and_lists_every_lesson():
     assert "[lesson index](README.md)" in lesson and "../notebooks/README.md" not in lesson
     for path in sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))[1:]:
         assert f"]({path.name})" in lesson, path.name
+
+
+# ---- sixth walk (fix-00-03f): 01.1 asks what cell 11 does not show; 02.1 and 03 fixes -----------
+
+
+def _walk_a6_next_body(body, reply, run):  # the walk's answer: cell 11's code in a loop
+    new = copy.deepcopy(body)
+    message = reply["choices"][0]["message"]
+    new["messages"].append(message)
+    for call in message["tool_calls"]:
+        output = run(call["function"]["name"], json.loads(call["function"]["arguments"]))
+        new["messages"].append({"role": "tool", "tool_call_id": call["id"], "content": output})
+    return new
+
+
+def test_01_1_a_tool_error_let_out_is_refused_on_the_failing_case(provider):
+    told = ex01.check_next_body(_walk_a6_next_body, provider)
+    assert not told and "case 4 of 4" in told.message
+    assert "run_tests failed (TimeoutError" in told.message
+    assert "let the error out" in told.message
+
+
+def test_01_1_a_failed_call_skipped_or_answered_without_its_error_is_refused(provider):
+    def skipped(body, reply, run):  # caught, but the call left without its answer
+        message = reply["choices"][0]["message"]
+        messages = [*body["messages"], message]
+        for call in message["tool_calls"]:
+            try:
+                output = run(call["function"]["name"], json.loads(call["function"]["arguments"]))
+            except TimeoutError:
+                continue
+            messages.append({"role": "tool", "tool_call_id": call["id"], "content": output})
+        return {**body, "messages": messages}
+
+    told = ex01.check_next_body(skipped, provider)
+    assert not told and "case 4 of 4" in told.message
+    assert "the provider refused it (400)" in told.message and "call_Hq41" in told.message
+
+    def vague(body, reply, run):  # answered, but the model is not told what went wrong
+        message = reply["choices"][0]["message"]
+        messages = [*body["messages"], message]
+        for call in message["tool_calls"]:
+            try:
+                output = run(call["function"]["name"], json.loads(call["function"]["arguments"]))
+            except TimeoutError:
+                output = "the tool failed"
+            messages.append({"role": "tool", "tool_call_id": call["id"], "content": output})
+        return {**body, "messages": messages}
+
+    told = ex01.check_next_body(vague, provider)
+    assert not told and "case 4 of 4" in told.message
+    assert "does not say what went wrong" in told.message
+
+
+def test_01_1_the_check_runs_its_own_provider_when_the_lessons_is_stopped():
+    stopped = LocalProvider(scenario="sundry")  # as after Run All: cell 24 stopped it
+    verdict = ex01.check_next_body(_spread, stopped)
+    assert verdict and "All 4 hidden cases passed" in verdict.message, verdict.message
+    assert not stopped.running
