@@ -629,6 +629,8 @@ def _handle_by_match(body, format):  # the reference's way
         message = body["choices"][0]["message"]
         if message["content"]:
             to_show.append(message["content"])
+        if message.get("refusal"):  # the model's words to the buyer (walk a6, finding 5)
+            to_show.append(message["refusal"])
         for call in message.get("tool_calls") or []:
             function = call["function"]
             to_run.append((function["name"], json.loads(function["arguments"]), call["id"]))
@@ -646,7 +648,7 @@ def _handle_by_table(body, format):  # another right way: lists, a table, unknow
     shown, run = [], []
     if "choices" in body:
         message = body["choices"][0]["message"]
-        shown += [message["content"]] * bool(message.get("content"))
+        shown += [t for t in (message.get("content"), message.get("refusal")) if t]
         for call in message.get("tool_calls") or ():
             f = call["function"]
             run.append([f["name"], json.loads(f["arguments"] or "{}"), call["id"]])
@@ -663,7 +665,7 @@ def _handle_by_table(body, format):  # another right way: lists, a table, unknow
 def test_03_1_two_right_handlers_pass():
     for right in (_handle_by_match, _handle_by_table):
         verdict = ex03.check_reply_handler(right)
-        assert verdict and "All 10 hidden cases passed" in verdict.message, verdict.message
+        assert verdict and "All 11 hidden cases passed" in verdict.message, verdict.message
         assert "whichever of the two providers answered" in verdict.message
 
 
@@ -712,14 +714,14 @@ def _args(c):
                     if x["type"].endswith("tool_use")
                 ],
             ),
-            "case 5 of 10 (an anthropic reply: a server tool Anthropic already ran",
+            "case 5 of 11 (an anthropic reply: a server tool Anthropic already ran",
             "Anthropic already ran that one",
         ),
         (  # the first call only, as a loop that stops at the first tool_use
             lambda b, f: _anthropic_handled(
                 b, f, run=lambda body: _handle_by_match(body, "anthropic")[1][:1]
             ),
-            "case 1 of 10 (an anthropic reply: reasoning, narration and two parallel calls)",
+            "case 1 of 11 (an anthropic reply: reasoning, narration and two parallel calls)",
             "it runs 1 of the reply's 2 call(s)",
         ),
         (  # everything that is not a call is shown: the reasoning, and the unknown block
@@ -728,7 +730,7 @@ def _args(c):
                 f,
                 show=lambda c: [x.get("text", x.get("thinking")) for x in c if "id" not in x],
             ),
-            "case 1 of 10",
+            "case 1 of 11",
             "the buyer would read the model's reasoning",
         ),
         (  # every other block read as text: the server tool's blocks (no "text") break it
@@ -737,36 +739,36 @@ def _args(c):
                 f,
                 show=lambda c: [x["text"] for x in c if x["type"] not in ("tool_use", "thinking")],
             ),
-            "case 5 of 10 (an anthropic reply: a server tool Anthropic already ran",
+            "case 5 of 11 (an anthropic reply: a server tool Anthropic already ran",
             "raised KeyError",
         ),
         (  # Chat's content shown as it comes: None beside a call
             lambda b, f: _chat_handled(b, f, show=lambda m: [m["content"]]),
-            "case 3 of 10 (an openai-chat reply: one call and content null",
+            "case 3 of 11 (an openai-chat reply: one call and content null",
             "to_show holds None",
         ),
         (  # walk a5's finding 4: the texts joined into one string, '' when there is none
             lambda b, f: _chat_handled(b, f, show=lambda m: [m["content"] or ""]),
-            "case 3 of 10",
+            "case 3 of 11",
             "to_show holds an empty string: a reply with no text shows nothing ([])",
         ),
         (  # the arguments handed on as the wire's string
             lambda b, f: _chat_handled(
                 b, f, call=lambda c: (c["function"]["name"], c["function"]["arguments"], c["id"])
             ),
-            "case 2 of 10 (an openai-chat reply: narration and two parallel calls",
+            "case 2 of 11 (an openai-chat reply: narration and two parallel calls",
             "the wire's JSON string",
         ),
         (  # the id left out: the result could not go back under it
             lambda b, f: _chat_handled(b, f, call=lambda c: (c["function"]["name"], _args(c))),
-            "case 2 of 10",
+            "case 2 of 11",
             "each call should be (name, arguments, id)",
         ),
         (  # the triple in another order
             lambda b, f: _chat_handled(
                 b, f, call=lambda c: (c["id"], c["function"]["name"], _args(c))
             ),
-            "case 2 of 10",
+            "case 2 of 11",
             "the right name, arguments and id in another order",
         ),
         (  # Chat's calls trusted only under finish_reason 'tool_calls'
@@ -779,7 +781,7 @@ def _args(c):
                     else []
                 ),
             ),
-            "case 6 of 10 (an openai-chat reply: a call under finish_reason 'stop'",
+            "case 6 of 11 (an openai-chat reply: a call under finish_reason 'stop'",
             "it runs nothing, but this reply holds 1 call(s) under finish_reason 'stop': the "
             "calls decide",
         ),
@@ -793,7 +795,7 @@ def _args(c):
                     else []
                 ),
             ),
-            "case 8 of 10 (an anthropic reply: stop_reason 'end_turn' beside a call",
+            "case 8 of 11 (an anthropic reply: stop_reason 'end_turn' beside a call",
             "under stop_reason 'end_turn'",
         ),
         (  # the stop reason trusted to mean the calls are there
@@ -809,7 +811,7 @@ def _args(c):
                     else _handle_by_match(body, "openai-chat")[1]
                 ),
             ),
-            "case 9 of 10 (an openai-chat reply: finish_reason 'tool_calls' but tool_calls null)",
+            "case 9 of 11 (an openai-chat reply: finish_reason 'tool_calls' but tool_calls null)",
             "raised TypeError",
         ),
         (  # parallel calls sorted by name, not kept in the reply's order
@@ -817,7 +819,7 @@ def _args(c):
                 _handle_by_match(b, f)[0],
                 sorted(_handle_by_match(b, f)[1], key=lambda c: c[0]),
             ),
-            "case 1 of 10",
+            "case 1 of 11",
             "the right calls, in another order than the reply's",
         ),
     ],
@@ -841,7 +843,7 @@ def test_03_1_calls_in_another_shape_are_told_the_shape_not_a_count(shape):
             b, f, run=lambda body: [shape(x) for x in body["content"] if x["type"] == "tool_use"]
         )
     )
-    assert not told and "case 1 of 10" in told.message, told.message
+    assert not told and "case 1 of 11" in told.message, told.message
     assert "each call should be (name, arguments, id)" in told.message, told.message
     assert "call(s) where the reply holds" not in told.message
 
@@ -856,7 +858,7 @@ def test_03_1_a_tool_stop_reason_over_no_call_runs_nothing():
         return to_show, to_run or ([("?", {}, "?")] if waits else [])
 
     told = ex03.check_reply_handler(by_stop_reason)
-    assert not told and "case 9 of 10" in told.message, told.message
+    assert not told and "case 9 of 11" in told.message, told.message
     assert "this reply holds none (whatever its finish_reason says" in told.message
 
 
@@ -1049,3 +1051,16 @@ def test_02_1_a_system_or_a_chat_content_given_as_blocks_is_looked_into():  # wa
         in (told.message)
     )
     assert "gave None, but the body holds the text" in told.message
+
+
+def test_03_1_a_refusal_is_shown_to_the_buyer():  # walk a6, finding 5
+    def no_refusal(body, format):  # the handler before: content null shows nothing
+        if format == "openai-chat":
+            message = body["choices"][0]["message"]
+            to_show = [message["content"]] if message["content"] else []
+            return to_show, _handle_by_match(body, format)[1]
+        return _handle_by_match(body, format)
+
+    told = ex03.check_reply_handler(no_refusal)
+    assert not told and "case 11 of 11 (an openai-chat reply: a refusal" in told.message
+    assert "the model's words to the buyer are in refusal" in told.message
