@@ -22,7 +22,8 @@ from course.exercises import (
 EX2 = Exercise(
     "01.1",
     look="the cell under 'The answer is one more message' that answered the first call: what it "
-    "took from the reply, what it appended to the list, and in what shape.",
+    "took from the reply, what it appended to the list, and in what shape; and the two rules "
+    "above it that hold for every call, whatever its tool did.",
     idea="the provider keeps nothing: the next request must carry everything the model has to "
     "see, in the order it happened, and every call the reply made needs its answer, tied to "
     "it. A tool works on data, not on the text the wire carries. A tool that fails still owes "
