@@ -1,4 +1,4 @@
-"""Used in lessons: 04, 05, 06, 07, 09, 10, 11.
+"""Used in lessons: 03, 04, 05, 06, 07, 09, 10, 11.
 
 A minimal agent loop and its meter: send the whole list, append the reply, run every tool,
 repeat. Three habits keep the rules of the list (lesson 10), each one line of ``run``, marked

@@ -152,7 +152,7 @@ def test_start_here_checks_against_the_real_tokenizer():
     why = ex00.french_why()
     assert f"{len(cl100k.encode(ex00.POLICY_FR))} tokens in cl100k_base" in why
     assert f"{len(cl100k.encode(ex00.POLICY_FR)) - diff} in o200k_base" in why
-    assert f"{o200k.n_vocab:,} pieces" in why
+    assert f"{o200k.n_vocab:,} tokens against" in why and "special tokens included" in why
     ids = ex00.check_message_tokens(
         lambda messages, name: [o200k.encode(m["content"] or "") for m in messages]
     )

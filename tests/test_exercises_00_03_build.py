@@ -209,12 +209,19 @@ def provider():
         yield p
 
 
+def _said(run, name, arguments) -> str:  # a failed tool answered in words (case 4)
+    try:
+        return run(name, arguments)
+    except Exception as err:
+        return repr(err)
+
+
 def _answers(message: dict, run, parse=json.loads) -> list[dict]:
     return [
         {
             "role": "tool",
             "tool_call_id": call["id"],
-            "content": run(call["function"]["name"], parse(call["function"]["arguments"])),
+            "content": _said(run, call["function"]["name"], parse(call["function"]["arguments"])),
         }
         for call in message.get("tool_calls") or []
     ]
@@ -237,7 +244,7 @@ def test_01_1_two_right_ways_pass_against_the_stand_in(provider):
     for right in (_spread, _deep_copy):
         verdict = ex01.check_next_body(right, provider)
         assert verdict, verdict.message
-        assert "All 3 hidden cases passed" in verdict.message
+        assert "All 4 hidden cases passed" in verdict.message
 
 
 def test_01_1_appending_to_the_callers_body_is_refused(provider):
@@ -247,7 +254,7 @@ def test_01_1_appending_to_the_callers_body_is_refused(provider):
         return body
 
     told = ex01.check_next_body(in_place, provider)
-    assert not told and "case 1 of 3 (one call, with narration)" in told.message
+    assert not told and "case 1 of 4 (one call, with narration)" in told.message
     assert "changed the body it was given" in told.message
 
 
@@ -257,7 +264,7 @@ def test_01_1_answering_only_the_first_call_is_refused_on_the_parallel_case(prov
         return {**body, "messages": [*body["messages"], message, *_answers(message, run)[:1]]}
 
     told = ex01.check_next_body(first_only, provider)
-    assert not told and "case 2 of 3 (two calls at once and content null)" in told.message
+    assert not told and "case 2 of 4 (two calls at once and content null)" in told.message
     assert "the provider refused it (400)" in told.message and "call_Hq41" in told.message
 
 
@@ -300,7 +307,7 @@ def test_01_1_a_rebuilt_assistant_message_the_api_accepts_passes(provider):
         return {**body, "messages": [*body["messages"], message, *_answers(a, run)]}
 
     told = ex01.check_next_body(silent, provider)
-    assert not told and "case 1 of 3" in told.message and "not its text" in told.message
+    assert not told and "case 1 of 4" in told.message and "not its text" in told.message
 
 
 # ---- 01.2 (optional): header_changes(first, second), fit for a log ---------------------------
@@ -496,7 +503,7 @@ def _role_by_walk(body, format, text):  # another right way: a walk over the str
 def test_02_1_two_right_ways_pass():
     for right in (_role_by_dump, _role_by_walk):
         verdict = ex02.check_role_of(right)
-        assert verdict and "All 11 hidden cases passed" in verdict.message, verdict.message
+        assert verdict and "All 13 hidden cases passed" in verdict.message, verdict.message
 
 
 def test_02_1_each_case_holds_its_note_where_it_says():
@@ -522,7 +529,7 @@ def _role_by_json(body, format, text):  # walk a4's answer: the text looked for 
 
 def test_02_1_the_text_searched_in_json_is_refused_on_a_note_with_a_quote():
     told = ex02.check_role_of(_role_by_json)  # walk a4's exact way, once accepted
-    assert not told and "case 9 of 11 (an openai-chat body, a note with a quote" in told.message
+    assert not told and "case 9 of 13 (an openai-chat body, a note with a quote" in told.message
     assert "gave None" in told.message and "not in their JSON" in told.message, told.message
 
 
@@ -535,7 +542,7 @@ def test_02_1_a_developer_message_is_read_as_system():  # walk a5's finding 1
         return role
 
     told = ex02.check_role_of(cut_map)
-    assert not told and "case 4 of 11 (an openai-chat body, the note in a developer" in told.message
+    assert not told and "case 4 of 13 (an openai-chat body, the note in a developer" in told.message
     assert "gave 'developer', Chat's newer name for the system role" in told.message
 
 
@@ -552,7 +559,7 @@ def test_02_1_a_text_beside_a_tool_result_is_the_users():  # walk a5's finding 2
     told = ex02.check_role_of(any_result_makes_the_turn_a_tool)
     assert (
         not told
-        and "case 5 of 11 (an anthropic body, the buyer quoting the note in the user turn"
+        and "case 5 of 13 (an anthropic body, the buyer quoting the note in the user turn"
         in told.message
     )
     assert "sits in a block beside it" in told.message, told.message
@@ -567,7 +574,7 @@ def test_02_1_a_call_of_the_model_is_the_assistants_not_a_tools():
 
     told = ex02.check_role_of(calls_are_tools)
     assert (
-        not told and "case 10 of 11 (an openai-chat body, the note inside the arg" in told.message
+        not told and "case 10 of 13 (an openai-chat body, the note inside the arg" in told.message
     )
     assert "arguments of a call the model made" in told.message, told.message
 
@@ -587,7 +594,7 @@ def test_02_1_the_role_of_the_turn_is_refused_for_a_tool_result_in_a_user_turn()
 
     told = ex02.check_role_of(turn_role)
     assert (
-        not told and "case 2 of 11 (an anthropic body, the note in a tool's result)" in told.message
+        not told and "case 2 of 13 (an anthropic body, the note in a tool's result)" in told.message
     )
     assert "inside a tool's result" in told.message
 
@@ -605,7 +612,7 @@ def test_02_1_a_text_deep_in_a_block_is_looked_for():
         return _role_by_dump(body, format, text)
 
     told = ex02.check_role_of(one_level)
-    assert not told and "case 11 of 11 (an anthropic body, the note in a tool's result given" in (
+    assert not told and "case 11 of 13 (an anthropic body, the note in a tool's result given" in (
         told.message
     )
     assert "look inside every part, at any depth" in told.message
@@ -622,6 +629,8 @@ def _handle_by_match(body, format):  # the reference's way
         message = body["choices"][0]["message"]
         if message["content"]:
             to_show.append(message["content"])
+        if message.get("refusal"):  # the model's words to the buyer (walk a6, finding 5)
+            to_show.append(message["refusal"])
         for call in message.get("tool_calls") or []:
             function = call["function"]
             to_run.append((function["name"], json.loads(function["arguments"]), call["id"]))
@@ -639,7 +648,7 @@ def _handle_by_table(body, format):  # another right way: lists, a table, unknow
     shown, run = [], []
     if "choices" in body:
         message = body["choices"][0]["message"]
-        shown += [message["content"]] * bool(message.get("content"))
+        shown += [t for t in (message.get("content"), message.get("refusal")) if t]
         for call in message.get("tool_calls") or ():
             f = call["function"]
             run.append([f["name"], json.loads(f["arguments"] or "{}"), call["id"]])
@@ -656,7 +665,7 @@ def _handle_by_table(body, format):  # another right way: lists, a table, unknow
 def test_03_1_two_right_handlers_pass():
     for right in (_handle_by_match, _handle_by_table):
         verdict = ex03.check_reply_handler(right)
-        assert verdict and "All 10 hidden cases passed" in verdict.message, verdict.message
+        assert verdict and "All 11 hidden cases passed" in verdict.message, verdict.message
         assert "whichever of the two providers answered" in verdict.message
 
 
@@ -705,14 +714,14 @@ def _args(c):
                     if x["type"].endswith("tool_use")
                 ],
             ),
-            "case 5 of 10 (an anthropic reply: a server tool Anthropic already ran",
+            "case 5 of 11 (an anthropic reply: a server tool Anthropic already ran",
             "Anthropic already ran that one",
         ),
         (  # the first call only, as a loop that stops at the first tool_use
             lambda b, f: _anthropic_handled(
                 b, f, run=lambda body: _handle_by_match(body, "anthropic")[1][:1]
             ),
-            "case 1 of 10 (an anthropic reply: reasoning, narration and two parallel calls)",
+            "case 1 of 11 (an anthropic reply: reasoning, narration and two parallel calls)",
             "it runs 1 of the reply's 2 call(s)",
         ),
         (  # everything that is not a call is shown: the reasoning, and the unknown block
@@ -721,7 +730,7 @@ def _args(c):
                 f,
                 show=lambda c: [x.get("text", x.get("thinking")) for x in c if "id" not in x],
             ),
-            "case 1 of 10",
+            "case 1 of 11",
             "the buyer would read the model's reasoning",
         ),
         (  # every other block read as text: the server tool's blocks (no "text") break it
@@ -730,36 +739,36 @@ def _args(c):
                 f,
                 show=lambda c: [x["text"] for x in c if x["type"] not in ("tool_use", "thinking")],
             ),
-            "case 5 of 10 (an anthropic reply: a server tool Anthropic already ran",
+            "case 5 of 11 (an anthropic reply: a server tool Anthropic already ran",
             "raised KeyError",
         ),
         (  # Chat's content shown as it comes: None beside a call
             lambda b, f: _chat_handled(b, f, show=lambda m: [m["content"]]),
-            "case 3 of 10 (an openai-chat reply: one call and content null",
+            "case 3 of 11 (an openai-chat reply: one call and content null",
             "to_show holds None",
         ),
         (  # walk a5's finding 4: the texts joined into one string, '' when there is none
             lambda b, f: _chat_handled(b, f, show=lambda m: [m["content"] or ""]),
-            "case 3 of 10",
+            "case 3 of 11",
             "to_show holds an empty string: a reply with no text shows nothing ([])",
         ),
         (  # the arguments handed on as the wire's string
             lambda b, f: _chat_handled(
                 b, f, call=lambda c: (c["function"]["name"], c["function"]["arguments"], c["id"])
             ),
-            "case 2 of 10 (an openai-chat reply: narration and two parallel calls",
+            "case 2 of 11 (an openai-chat reply: narration and two parallel calls",
             "the wire's JSON string",
         ),
         (  # the id left out: the result could not go back under it
             lambda b, f: _chat_handled(b, f, call=lambda c: (c["function"]["name"], _args(c))),
-            "case 2 of 10",
+            "case 2 of 11",
             "each call should be (name, arguments, id)",
         ),
         (  # the triple in another order
             lambda b, f: _chat_handled(
                 b, f, call=lambda c: (c["id"], c["function"]["name"], _args(c))
             ),
-            "case 2 of 10",
+            "case 2 of 11",
             "the right name, arguments and id in another order",
         ),
         (  # Chat's calls trusted only under finish_reason 'tool_calls'
@@ -772,7 +781,7 @@ def _args(c):
                     else []
                 ),
             ),
-            "case 6 of 10 (an openai-chat reply: a call under finish_reason 'stop'",
+            "case 6 of 11 (an openai-chat reply: a call under finish_reason 'stop'",
             "it runs nothing, but this reply holds 1 call(s) under finish_reason 'stop': the "
             "calls decide",
         ),
@@ -786,7 +795,7 @@ def _args(c):
                     else []
                 ),
             ),
-            "case 8 of 10 (an anthropic reply: stop_reason 'end_turn' beside a call",
+            "case 8 of 11 (an anthropic reply: stop_reason 'end_turn' beside a call",
             "under stop_reason 'end_turn'",
         ),
         (  # the stop reason trusted to mean the calls are there
@@ -802,7 +811,7 @@ def _args(c):
                     else _handle_by_match(body, "openai-chat")[1]
                 ),
             ),
-            "case 9 of 10 (an openai-chat reply: finish_reason 'tool_calls' but tool_calls null)",
+            "case 9 of 11 (an openai-chat reply: finish_reason 'tool_calls' but tool_calls null)",
             "raised TypeError",
         ),
         (  # parallel calls sorted by name, not kept in the reply's order
@@ -810,7 +819,7 @@ def _args(c):
                 _handle_by_match(b, f)[0],
                 sorted(_handle_by_match(b, f)[1], key=lambda c: c[0]),
             ),
-            "case 1 of 10",
+            "case 1 of 11",
             "the right calls, in another order than the reply's",
         ),
     ],
@@ -834,7 +843,7 @@ def test_03_1_calls_in_another_shape_are_told_the_shape_not_a_count(shape):
             b, f, run=lambda body: [shape(x) for x in body["content"] if x["type"] == "tool_use"]
         )
     )
-    assert not told and "case 1 of 10" in told.message, told.message
+    assert not told and "case 1 of 11" in told.message, told.message
     assert "each call should be (name, arguments, id)" in told.message, told.message
     assert "call(s) where the reply holds" not in told.message
 
@@ -849,7 +858,7 @@ def test_03_1_a_tool_stop_reason_over_no_call_runs_nothing():
         return to_show, to_run or ([("?", {}, "?")] if waits else [])
 
     told = ex03.check_reply_handler(by_stop_reason)
-    assert not told and "case 9 of 10" in told.message, told.message
+    assert not told and "case 9 of 11" in told.message, told.message
     assert "this reply holds none (whatever its finish_reason says" in told.message
 
 
@@ -889,7 +898,7 @@ def test_01_1_tool_messages_in_any_order_pass_but_each_must_carry_its_calls_outp
         return {**body, "messages": [*body["messages"], message, *answers]}
 
     verdict = ex01.check_next_body(reversed_answers, provider)
-    assert verdict and "All 3 hidden cases passed" in verdict.message, verdict.message
+    assert verdict and "All 4 hidden cases passed" in verdict.message, verdict.message
 
     def swapped_outputs(body, reply, run):  # ids in the calls' order, outputs the other way
         message = reply["choices"][0]["message"]
@@ -900,7 +909,7 @@ def test_01_1_tool_messages_in_any_order_pass_but_each_must_carry_its_calls_outp
         return {**body, "messages": [*body["messages"], message, *answers]}
 
     told = ex01.check_next_body(swapped_outputs, provider)
-    assert not told and "case 2 of 3 (two calls at once and content null)" in told.message
+    assert not told and "case 2 of 4 (two calls at once and content null)" in told.message
     assert "each with its call's id and that tool's output" in told.message
 
 
@@ -930,3 +939,128 @@ def test_lesson_00_links_the_index_beside_it_and_lists_every_lesson():
     assert "[lesson index](README.md)" in lesson and "../notebooks/README.md" not in lesson
     for path in sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))[1:]:
         assert f"]({path.name})" in lesson, path.name
+
+
+# ---- sixth walk (fix-00-03f): 01.1 asks what cell 11 does not show; 02.1 and 03 fixes -----------
+
+
+def _walk_a6_next_body(body, reply, run):  # the walk's answer: cell 11's code in a loop
+    new = copy.deepcopy(body)
+    message = reply["choices"][0]["message"]
+    new["messages"].append(message)
+    for call in message["tool_calls"]:
+        output = run(call["function"]["name"], json.loads(call["function"]["arguments"]))
+        new["messages"].append({"role": "tool", "tool_call_id": call["id"], "content": output})
+    return new
+
+
+def test_01_1_a_tool_error_let_out_is_refused_on_the_failing_case(provider):
+    told = ex01.check_next_body(_walk_a6_next_body, provider)
+    assert not told and "case 4 of 4" in told.message
+    assert "run_tests failed (TimeoutError" in told.message
+    assert "let the error out" in told.message
+
+
+def test_01_1_a_failed_call_skipped_or_answered_without_its_error_is_refused(provider):
+    def skipped(body, reply, run):  # caught, but the call left without its answer
+        message = reply["choices"][0]["message"]
+        messages = [*body["messages"], message]
+        for call in message["tool_calls"]:
+            try:
+                output = run(call["function"]["name"], json.loads(call["function"]["arguments"]))
+            except TimeoutError:
+                continue
+            messages.append({"role": "tool", "tool_call_id": call["id"], "content": output})
+        return {**body, "messages": messages}
+
+    told = ex01.check_next_body(skipped, provider)
+    assert not told and "case 4 of 4" in told.message
+    assert "the provider refused it (400)" in told.message and "call_Hq41" in told.message
+
+    def vague(body, reply, run):  # answered, but the model is not told what went wrong
+        message = reply["choices"][0]["message"]
+        messages = [*body["messages"], message]
+        for call in message["tool_calls"]:
+            try:
+                output = run(call["function"]["name"], json.loads(call["function"]["arguments"]))
+            except TimeoutError:
+                output = "the tool failed"
+            messages.append({"role": "tool", "tool_call_id": call["id"], "content": output})
+        return {**body, "messages": messages}
+
+    told = ex01.check_next_body(vague, provider)
+    assert not told and "case 4 of 4" in told.message
+    assert "does not say what went wrong" in told.message
+
+
+def test_01_1_the_check_runs_its_own_provider_when_the_lessons_is_stopped():
+    stopped = LocalProvider(scenario="sundry")  # as after Run All: cell 24 stopped it
+    verdict = ex01.check_next_body(_spread, stopped)
+    assert verdict and "All 4 hidden cases passed" in verdict.message, verdict.message
+    assert not stopped.running
+
+
+def _role_of_v(body, format, text):  # walk a6's answer (finding 1), as the walker wrote it
+    if format == "anthropic":
+        if isinstance(body.get("system"), str) and text in body["system"]:
+            return "system"
+        for m in body["messages"]:
+            content = m["content"]
+            if isinstance(content, str):
+                if text in content:
+                    return m["role"]
+                continue
+            for block in content:
+                if block.get("type") == "tool_result" and text in str(block.get("content")):
+                    return "tool"
+                if block.get("type") == "text" and text in block["text"]:
+                    return m["role"]
+        return None
+    for m in body["messages"]:
+        if isinstance(m.get("content"), str) and text in m["content"]:
+            return "system" if m["role"] == "developer" else m["role"]
+    return None
+
+
+def _role_of_a6(body, format, text):
+    r = _role_of_v(body, format, text)
+    if r is None and format == "openai-chat":
+        for m in body["messages"]:
+            if text in json.dumps(m.get("tool_calls") or [], ensure_ascii=False):
+                return m["role"]
+    return r
+
+
+def test_02_1_a_system_or_a_chat_content_given_as_blocks_is_looked_into():  # walk a6, finding 1
+    told = ex02.check_role_of(_role_of_a6)
+    assert not told and "case 12 of 13 (an anthropic body, the note in a system prompt given" in (
+        told.message
+    )
+    assert "gave None, but the body holds the text" in told.message
+
+    def system_blocks_too(body, format, text):  # the system fixed, Chat's parts still missed
+        system = body.get("system")
+        if isinstance(system, list) and any(text in b.get("text", "") for b in system):
+            return "system"
+        return _role_of_a6(body, format, text)
+
+    told = ex02.check_role_of(system_blocks_too)
+    assert (
+        not told
+        and "case 13 of 13 (an openai-chat body, the buyer quoting the note in a user"
+        in (told.message)
+    )
+    assert "gave None, but the body holds the text" in told.message
+
+
+def test_03_1_a_refusal_is_shown_to_the_buyer():  # walk a6, finding 5
+    def no_refusal(body, format):  # the handler before: content null shows nothing
+        if format == "openai-chat":
+            message = body["choices"][0]["message"]
+            to_show = [message["content"]] if message["content"] else []
+            return to_show, _handle_by_match(body, format)[1]
+        return _handle_by_match(body, format)
+
+    told = ex03.check_reply_handler(no_refusal)
+    assert not told and "case 11 of 11 (an openai-chat reply: a refusal" in told.message
+    assert "the model's words to the buyer are in refusal" in told.message

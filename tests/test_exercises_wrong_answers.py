@@ -82,8 +82,8 @@ def _calls(body, format):
 
 def _shown(body, format):
     if format == "openai-chat":
-        content = body["choices"][0]["message"]["content"]
-        return [content] if content else []
+        message = body["choices"][0]["message"]  # a refusal is shown too (walk a6)
+        return [t for t in (message["content"], message.get("refusal")) if t]
     return [b["text"] for b in body["content"] if b["type"] == "text"]
 
 

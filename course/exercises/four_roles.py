@@ -119,6 +119,14 @@ def _role_cases() -> list[tuple[str, dict, str, str, str | None]]:
     deep = body(replied, "anthropic")
     result = deep["messages"][-1]["content"][0]
     result["content"] = [{"type": "text", "text": result["content"]}]
+    # walk a6's finding 1: the system as text blocks (the form a cache_control breakpoint needs,
+    # lesson 06), and a Chat user message whose content is a list of parts
+    cached = body(pasted_in(p), "anthropic")
+    cached["system"] = [
+        {"type": "text", "text": cached["system"], "cache_control": {"type": "ephemeral"}}
+    ]
+    parts = body(quoted, "openai-chat")
+    parts["messages"][-1]["content"] = [{"type": "text", "text": parts["messages"][-1]["content"]}]
 
     return [
         (
@@ -199,6 +207,22 @@ def _role_cases() -> list[tuple[str, dict, str, str, str | None]]:
             "anthropic",
             p,
             "tool",
+        ),
+        (
+            "an anthropic body, the note in a system prompt given as text blocks (with a "
+            "cache_control breakpoint)",
+            cached,
+            "anthropic",
+            p,
+            "system",
+        ),
+        (
+            "an openai-chat body, the buyer quoting the note in a user message whose content is "
+            "a list of parts",
+            parts,
+            "openai-chat",
+            p,
+            "user",
         ),
     ]
 

@@ -5,6 +5,7 @@ requests' headers in a form fit for a log."""
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 from collections.abc import Callable
@@ -21,13 +22,17 @@ from course.exercises import (
 EX2 = Exercise(
     "01.1",
     look="the cell under 'The answer is one more message' that answered the first call: what it "
-    "took from the reply, what it appended to the list, and in what shape.",
+    "took from the reply, what it appended to the list, and in what shape; and the two rules "
+    "above it that hold for every call, whatever its tool did.",
     idea="the provider keeps nothing: the next request must carry everything the model has to "
     "see, in the order it happened, and every call the reply made needs its answer, tied to "
-    "it. A tool works on data, not on the text the wire carries.",
+    "it. A tool works on data, not on the text the wire carries. A tool that fails still owes "
+    "its call an answer, and the model reads only the text of a tool message.",
     example="a body of 2 messages and a reply with two calls give a body of 5 messages: the 2, "
     "the reply's message, then one tool message per call, each carrying its call's id (in any "
-    "order); the 2-message body itself stays as it was.",
+    "order); the 2-message body itself stays as it was. If run('lookup', ...) raises "
+    "TimeoutError('no answer after 30 s'), the agent goes on, and lookup's call still gets a "
+    "tool message, whose text says that.",
 )
 EX1 = Exercise(
     "01.2",
@@ -68,9 +73,14 @@ def _output(name: str, arguments: Any) -> str:
     return f"{name} ran with {given}: ok"
 
 
-def _hidden_cases() -> list[tuple[str, dict, dict]]:
-    """(what the case is, the body just sent, the reply to it): a conversation the lesson never
-    sent (the crash-triage agent's), at its first turn and at a later one."""
+#: what the check's failing tool raises (case 4): the agent must go on, and say it to the model
+_FAILURE = TimeoutError("run_tests: no answer after 120 s (the test runner hung)")
+
+
+def _hidden_cases() -> list[tuple[str, dict, dict, str | None]]:
+    """(what the case is, the body just sent, the reply to it, the tool that fails or None): a
+    conversation the lesson never sent (the crash-triage agent's), at its first turn and at a
+    later one."""
     from helpers.examples import crash_triage
     from helpers.formats import render_for
     from helpers.models import default_model
@@ -90,12 +100,19 @@ def _hidden_cases() -> list[tuple[str, dict, dict]]:
         {"role": "tool", "tool_call_id": "call_k2V9", "content": "orders/shipping.go:57"},
     ]
     return [
-        ("one call, with narration", body, first),
-        ("two calls at once and content null", body, _reply(None, search, tests)),
+        ("one call, with narration", body, first, None),
+        ("two calls at once and content null", body, _reply(None, search, tests), None),
         (
             "a later turn, with arguments holding a list and non-ASCII text",
             later,
             _reply(None, issue),
+            None,
+        ),
+        (
+            "two calls at once, and the test runner fails (run raises TimeoutError)",
+            body,
+            _reply(None, search, tests),
+            "run_tests",
         ),
     ]
 
@@ -143,13 +160,21 @@ class _Attempt:
     body: Any
     changed_its_input: bool
     ran: list[tuple[str, Any]]
+    escaped: BaseException | None = None
 
 
-def _judge_next_body(body: dict, reply: dict, post: Callable[[Any], Any]):
+def _judge_next_body(body: dict, reply: dict, failing: str | None, post: Callable[[Any], Any]):
     message = reply["choices"][0]["message"]
     calls = message["tool_calls"]
 
     def judge(got: _Attempt) -> str | None:
+        if got.escaped is not None:
+            return (
+                f"the tool {failing} failed ({type(got.escaped).__name__}: {got.escaped}) and "
+                "your function let the error out: your agent would stop mid-task, with a call "
+                "left unanswered; a failure is an answer too, one the model can read and work "
+                "around"
+            )
         if got.changed_its_input:
             return (
                 "your function changed the body it was given, which its caller still holds: "
@@ -191,6 +216,17 @@ def _judge_next_body(body: dict, reply: dict, post: Callable[[Any], Any]):
             for c in calls
         }
         given = {a.get("tool_call_id"): a.get("content") for a in answers if isinstance(a, dict)}
+        for c in calls:
+            if c["function"]["name"] != failing or len(answers) != len(calls):
+                continue
+            said = given.get(c["id"])
+            if not isinstance(said, str) or str(_FAILURE) not in said:
+                return (
+                    f"the tool message answering {c['id']} ({failing}, which failed) does not "
+                    f"say what went wrong: the model reads only its text, and the error said "
+                    f"{str(_FAILURE)!r}"
+                )
+            outputs[c["id"]] = said
         if len(answers) != len(calls) or given != outputs:
             return (
                 "the tool messages do not carry what the tools returned: one per call, each "
@@ -205,45 +241,58 @@ def _judge_next_body(body: dict, reply: dict, post: Callable[[Any], Any]):
     return judge
 
 
-def check_next_body(fn: Any, provider: Any) -> Result:
-    """The learner's ``next_body(body, reply, run)`` on replies it has not seen: each result is
-    posted to ``provider`` (which refuses what OpenAI refuses, in OpenAI's words), then read."""
+def check_next_body(fn: Any, provider: Any = None) -> Result:
+    """The learner's ``next_body(body, reply, run)`` on replies it has not seen, one of whose
+    tools fails (``run`` raises): each result is posted to a local provider (which refuses what
+    OpenAI refuses, in OpenAI's words), then read. ``provider`` if it is running; else (say after
+    "Run All" stopped the lesson's) the check runs its own for the time it takes."""
     import httpx
 
-    from standin import LOCAL_KEY
+    from standin import LOCAL_KEY, LocalProvider
 
-    def post(body: Any):
-        return httpx.post(
-            f"{provider.url}/v1/chat/completions",
-            headers={"authorization": f"Bearer {LOCAL_KEY}"},
-            json=body,
-        )
-
-    def attempt(body: dict, reply: dict) -> _Attempt | None:
+    def attempt(body: dict, reply: dict, failing: str | None) -> _Attempt | None:
         before, ran = copy.deepcopy(body), []
 
         def run(name: str, arguments: Any) -> str:
             ran.append((name, arguments))
+            if name == failing:
+                raise _FAILURE
             return _output(name, arguments)
 
-        got = fn(body, reply, run)
+        try:
+            got = fn(body, reply, run)
+        except TimeoutError as err:
+            if err is not _FAILURE:
+                raise
+            return _Attempt(..., body != before, ran, escaped=err)
         return None if got is None or got is ... else _Attempt(got, body != before, ran)
 
     if callable(fn):
         attempt.__wrapped__ = fn  # a blank `next_body` is seen as blank, not as a slip
 
-    cases = [
-        Case(name, (body, reply), _judge_next_body(body, reply, post))
-        for name, body, reply in _hidden_cases()
-    ]
-    return check_cases(
-        attempt if callable(fn) else fn,
-        cases,
-        EX2,
-        success="Right: the whole list again, the reply as it came, one answer per call tied by "
-        "its id, and the provider took each one. That is the protocol under every stateless chat "
-        "API, in one function you can reuse",
-    )
+    own = None if getattr(provider, "running", False) else LocalProvider(scenario="sundry")
+    with own or contextlib.nullcontext(provider) as running:
+
+        def post(body: Any):
+            return httpx.post(
+                f"{running.url}/v1/chat/completions",
+                headers={"authorization": f"Bearer {LOCAL_KEY}"},
+                json=body,
+            )
+
+        cases = [
+            Case(name, (body, reply, failing), _judge_next_body(body, reply, failing, post))
+            for name, body, reply, failing in _hidden_cases()
+        ]
+        return check_cases(
+            attempt if callable(fn) else fn,
+            cases,
+            EX2,
+            success="Right: the whole list again, the reply as it came, one answer per call tied "
+            "by its id, a failed tool answered in words the model can read, and the provider "
+            "took each one. That is the protocol under every stateless chat API, in one "
+            "function you can reuse",
+        )
 
 
 CHAT_PATH = "/v1/chat/completions"

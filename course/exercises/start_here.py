@@ -55,7 +55,8 @@ def french_why() -> str:
     old, new = len(older.encode(POLICY_FR)), len(newer.encode(POLICY_FR))
     return (
         f"{old} tokens in cl100k_base, {new} in o200k_base. The newer vocabulary holds "
-        f"{newer.n_vocab:,} pieces against {older.n_vocab:,}: more French words are one piece."
+        f"{newer.n_vocab:,} tokens against {older.n_vocab:,} (special tokens included): more "
+        "French words are one token."
     )
 
 
