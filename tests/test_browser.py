@@ -55,8 +55,10 @@ pytestmark = pytest.mark.skipif(
 
 KERNEL_IDLE = """() => { const sb = document.querySelector('#jp-main-statusbar');
   return !!sb && /\\(ipykernel\\) \\| Idle/.test(sb.innerText); }"""
+# (a cell whose input is collapsed, as the Colab set-up cell is, shows no prompt number)
 ALL_CELLS_RAN = """() => { const ps = [...document.querySelectorAll(
-  '.jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell .jp-InputPrompt')];
+  '.jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell '
+  + '.jp-InputArea:not(.lm-mod-hidden) .jp-InputPrompt')];
   return ps.length > 0 && ps.every(p => /\\[\\d+\\]/.test(p.textContent)); }"""
 LAB_SETTINGS = {
     # render every cell (no virtual scrolling), so every output is in the page to be checked
