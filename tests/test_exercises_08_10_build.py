@@ -436,6 +436,8 @@ def _start(history, keep_last):
 
 
 def _compact_with_a_system_prompt(history, keep_last, summary):
+    if len(history) - 1 <= keep_last:  # nothing to drop
+        return list(history)
     return [history[0], user(summary), *history[_start(history, keep_last) :]]
 
 
@@ -776,4 +778,87 @@ def test_09_1_a_refusal_with_the_wrong_call_id_is_told_about_the_id():
         ex09.check_refund_guard(refusal_without_the_id),
         "issue_refund(120.0), nothing refunded before",
         "a result for 'refusal', but this call's id is 'call_r8Kd'",
+    )
+
+
+def test_08_1_the_walkers_first_pasted_policy_only_is_refused_on_a_policy_pasted_twice():
+    """Walk b6, finding 1: this code, the walk's own, stops at the first pasted policy and
+    passed all eleven cases."""
+
+    def f(body):
+        sysc = body["messages"][0]["content"]
+        found = [
+            ("missing description", f"tools[{n}]")
+            for n, t in enumerate(body["tools"])
+            if not t["function"].get("description")
+        ]
+        for n, m in enumerate(body["messages"]):
+            if m["role"] == "user" and sysc[:200] in m["content"]:
+                found.append(("policy pasted into a user turn", f"messages[{n}]"))
+                break
+        return found
+
+    _refused(
+        ex08.check_silent_bugs(f, MODEL),
+        "the policy pasted twice, in other words",
+        "this dump has 2 silent bug(s), and your function missed one: a 'policy pasted",
+    )
+
+
+def test_08_2_the_walkers_repair_of_the_first_pasted_policy_only_is_refused():
+    """Walk b6, finding 1: the walk's repair removed only the first user turn holding the
+    policy's first 300 characters, and passed all eleven cases."""
+
+    def first_one_only(body, first):
+        policy = first["messages"][0]["content"][:300]
+        messages = list(body["messages"])
+        pasted = [
+            i
+            for i, m in enumerate(messages)
+            if i and m["role"] == "user" and policy in m["content"]
+        ]
+        if pasted:
+            del messages[pasted[0]]
+        results = {m["tool_call_id"]: m for m in messages if m["role"] == "tool"}
+        fixed = [messages[0]]
+        for m in messages[1:]:
+            if m["role"] != "tool":
+                fixed.append(m)
+                fixed += [results[c["id"]] for c in m.get("tool_calls") or [] if c["id"] in results]
+        return {**body, "tools": first["tools"], "messages": fixed}
+
+    _refused(
+        ex08.check_repair(first_one_only, MODEL),
+        "the policy pasted twice",
+        "(user) still holds the policy",
+    )
+
+
+def test_10_1_the_walkers_compact_that_sends_the_system_prompt_twice_is_refused():
+    """Walk b6, finding 2: with keep_last covering the whole history, this code, the walk's
+    own, sent [system, summary, system, user, ...]; nothing to drop means the history as it
+    is."""
+
+    def compact(history, keep_last, summary):
+        start = len(history) - keep_last
+        while start > 1 and history[start].role == "tool":
+            start -= 1
+        return [history[0], user(summary), *history[max(start, 0) :]]
+
+    _refused(
+        ex10.check_compact_cut(compact, MODEL),
+        "keep_last covering the whole history",
+        "your list holds the system prompt 2 times; this history has 8 messages, 7 after the "
+        "system prompt, and keep_last=10: there is nothing to drop",
+    )
+
+    def summary_anyway(history, keep_last, summary):  # nothing dropped, a summary added
+        if len(history) - 1 <= keep_last:
+            return [history[0], user(summary), *history[1:]]
+        return _compact_with_a_system_prompt(history, keep_last, summary)
+
+    _refused(
+        ex10.check_compact_cut(summary_anyway, MODEL),
+        "keep_last covering the whole history",
+        "your list has 9 messages; this history has 8 messages",
     )

@@ -10,11 +10,13 @@ still wrong: only someone reading the request finds those. Exercise 1 runs the l
 words, several in one dump, a buyer's own second message, sound ones): it lists every silent
 bug (``SILENT``, the two that ``check`` cannot find) with where it is. (Naming one bug per
 dump scored 3 of 5 in walk b4, and counting user turns passed it; since then a finding is a
-place, and a dump may hold several.) Exercise 2 (optional) runs their ``repair`` on dumps with
-all four bugs in other places (results before their calls, results whose call is gone, both at
-once) and sends each result to a local provider. (An exercise that fixed the order alone scored 3
-of 5 in walks; it is part of the repair since issue 33. A discussion question on the swapped
-dump, graded as an optional 08.3, scored 3 in walk b5: it is the lesson's prose after 08.2.)
+place, and a dump may hold several; walk b6 found the policy pasted twice untested, in both
+exercises: a hidden case of each has it.) Exercise 2 (optional) runs their ``repair`` on dumps
+with all four bugs in other places (results before their calls, results whose call is gone,
+both at once, the policy twice) and sends each result to a local provider. (An exercise that
+fixed the order alone scored 3 of 5 in walks; it is part of the repair since issue 33. A
+discussion question on the swapped dump, graded as an optional 08.3, scored 3 in walk b5: it
+is the lesson's prose after 08.2.)
 """
 
 from __future__ import annotations
@@ -226,6 +228,15 @@ def _diagnosis_cases(model: str) -> list[tuple[str, dict, list[tuple[str, str]]]
             broken(follow_up, no_description(2), no_description(7), pasted(11, "Reminder:\n{}")),
             [(lost, "tools[2]"), (lost, "tools[7]"), (twice, "messages[11]")],
         ),
+        (
+            "the policy pasted twice, in other words, around the buyer's second message",
+            broken(
+                follow_up,
+                pasted(4, "Reminder:\n{}"),
+                pasted(11, "Remember your instructions:\n\n{}"),
+            ),
+            [(twice, "messages[4]"), (twice, "messages[11]")],
+        ),
     ]
 
 
@@ -413,6 +424,17 @@ def _repair_cases(model: str) -> list[tuple[str, dict, dict, dict]]:
         {"role": "user", "content": "Thanks! Do I need to send the broken one back?"},
     ]
     case("the buyer's second message, then a reminder", follow_up, first, reminder(9))
+
+    def pasted_twice(body: dict) -> None:  # a helper that reminds on more than one turn
+        reminder(4)(body)
+        reminder(len(body["messages"]), "Remember your instructions:\n\n{}")(body)
+
+    case(
+        "the policy pasted twice, before and after the buyer's second message",
+        follow_up,
+        first,
+        pasted_twice,
+    )
     named = _turn_two(model)  # OpenAI Chat lets a message carry the writer's name
     named["messages"][1]["name"] = "maya"
     case(

@@ -2,13 +2,13 @@
 
 Exercises of notebooks/10_rules_of_the_list.ipynb: 10.1 runs the learner's ``compact`` on
 histories they have not seen (calls made two at once, failed tools, histories ending on a
-result) and judges each result by the rules of the list in all four wire formats. It keeps at
-least ``keep_last`` messages, or the fewest more the rules need; the safe-cut test is the
-learner's own (a function calling ``turn_boundaries`` is told so: with it, walk b5 found the
-exercise three lines long), and the history given stays as it was. Each provider's error text
-is a predict-then-see cell of the lesson, not graded. (An optional 10.2, the same function on
-every kind of history, scored 3 of 5 in walks, edge cases of one function: it went, in issue
-33.)"""
+result, one with nothing to drop) and judges each result by the rules of the list in all four
+wire formats. It keeps at least ``keep_last`` messages, or the fewest more the rules need;
+the safe-cut test is the learner's own (a function calling ``turn_boundaries`` is told so:
+with it, walk b5 found the exercise three lines long), and the history given stays as it was.
+Each provider's error text is a predict-then-see cell of the lesson, not graded. (An optional
+10.2, the same function on every kind of history, scored 3 of 5 in walks, edge cases of one
+function: it went, in issue 33.)"""
 
 from __future__ import annotations
 
@@ -21,7 +21,6 @@ from course.exercises import (
     Exercise,
     Result,
     check_cases,
-    equals,
     not_yet,
 )
 from helpers.messages import Message, Request, ToolCall
@@ -83,6 +82,7 @@ def _histories(model: str) -> list[tuple[str, list[Message], int]]:
         ("keep_last=1, the history ending on a failed tool's result", errors[:4], 1),
         ("two calls at once, one failed, their results at the cut", both[:4], 1),
         ("a cut on the reply after two calls at once, one failed", both, 2),
+        ("keep_last covering the whole history: nothing to drop", errors, 10),
     ]
 
 
@@ -95,11 +95,7 @@ def _compact_judge(history: list[Message], keep_last: int, summary: str, model: 
     head = [m for m in history if m.role == "system"]
     rest_start = len(head)
     if len(history) - rest_start <= keep_last:
-        nothing = (
-            "this history has no more than keep_last messages after the system prompt: there "
-            "is nothing to drop, so it goes out as it is"
-        )
-        return equals(history, nothing)
+        return _nothing_to_drop(history, keep_last)
     target = len(history) - keep_last
     cuts = turn_boundaries(history)  # the answer's own rule is the learner's; this is the judge's
     fewest = len(history) - max(k for k in cuts if k <= target)
@@ -151,6 +147,28 @@ def _compact_judge(history: list[Message], keep_last: int, summary: str, model: 
                 f"{_were(keep_last)} asked for; the rules did not need that many"
             )
         return None
+
+    return judge
+
+
+def _nothing_to_drop(history: list[Message], keep_last: int) -> Callable[[Any], str | None]:
+    """The judge of a history with no more than ``keep_last`` messages after its system prompt:
+    nothing to drop, so the history goes out as it is (walk b6 found a compaction that sent
+    the system prompt twice there)."""
+    nothing = (
+        f"this history has {_messages(len(history))}, {len(history) - 1} after the system "
+        f"prompt, and keep_last={keep_last}: there is nothing to drop, so it goes out as it is"
+    )
+
+    def judge(got: Any) -> str | None:
+        if got == history:
+            return None
+        if not isinstance(got, list) or not all(isinstance(m, Message) for m in got):
+            return f"your function returned a {type(got).__name__}, not a list of messages"
+        systems = sum(m.role == "system" for m in got)
+        if systems > 1:
+            return f"your list holds the system prompt {systems} times; {nothing}"
+        return f"your list has {_messages(len(got))}; {nothing}"
 
     return judge
 
@@ -213,9 +231,10 @@ def _uses_the_helper(fn: Any, seen: set[int] | None = None) -> bool:
 
 def check_compact_cut(compact: Callable[..., list[Message]], model: str) -> Result:
     """Exercise 10.1: run the learner's ``compact(history, keep_last, summary)`` on hidden
-    histories that start with a system prompt and have more than ``keep_last`` (at least 1)
-    messages after it: the cut must keep at least ``keep_last`` messages, or the fewest more the
-    rules of the list need, and the history given must stay as it was. The safe-cut test is the
+    histories that start with a system prompt (``keep_last`` at least 1): the cut must keep at
+    least ``keep_last`` messages, or the fewest more the rules of the list need; a history with
+    no more than ``keep_last`` messages after its system prompt comes back as it is (nothing to
+    drop); and the history given must stay as it was. The safe-cut test is the
     exercise: a function that calls the lesson's ``turn_boundaries`` is told so."""
     import functools
 
