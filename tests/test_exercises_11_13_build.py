@@ -890,3 +890,13 @@ def test_13_1_a_line_of_spaces_may_split_paragraphs_either_way():
         (request,) = case.args
         assert audit(request) == audit_reference(request), case.name
     assert ex13.check_audit(audit, [type("Seen", (), {"request": case.args[0]})()])
+
+
+def test_11_1_a_raising_answer_is_told_what_it_raised_and_html_shows_code_not_backticks():
+    def raises(reply, tools):  # the sixth walk: the look hint spoke of what it returned
+        raise RuntimeError("not written yet")
+
+    result = ex11.check_dispatch(raises)
+    assert not result and "what it raised" in result.message, result.message
+    shown = exercises.Result(False, "call `return` at the end", ex11.EX_DISPATCH)._repr_html_()
+    assert "<code>return</code>" in shown and "`" not in shown, shown
