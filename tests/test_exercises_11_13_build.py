@@ -839,3 +839,64 @@ def test_12_1_the_third_hint_is_an_example_of_the_failing_case(baseline):
     assert "(a budget no design can meet)" in result.message, result.message
     assert "A smaller example:" in result.message and "ValueError saying so" in result.message
     assert "compacted at requests[1] it keeps 1 turn" not in result.message, result.message
+
+
+# ---- the sixth walk (issue 33): the extras go together -----------------------------------------
+
+
+def test_12_1_dropping_some_of_the_extras_is_refused_for_the_rule_the_brief_states(baseline):
+    def fit_budget(scenario, budget):  # the walk's code: 13, 12, ... 9 after as-is and cache on
+        def fits(design):
+            return cost_scenario(design).per_ticket <= budget
+
+        if fits(scenario):
+            return scenario
+        cached = replace(scenario, caching=True)
+        if fits(cached):
+            return cached
+        for n in range(scenario.tools - 1, 8, -1):
+            if fits(replace(cached, tools=n)):
+                return replace(cached, tools=n)
+        return fit_reference(scenario, budget)
+
+    result = ex12.check_fit_budget(fit_budget, baseline)
+    _refused(result, "(fourteen tools, the cache on)", "dropping 2 of the 5 extras")
+    assert "never some of them" in result.message, result.message
+    assert "another one that loses less" not in result.message, result.message
+    # the lesson's side note: in this lab 9 tools can cost more than 10 (the cache steps)
+    fourteen = replace(baseline, tools=14, compact_at=None, warm_prefix=False)
+    nine, ten = (cost_scenario(replace(fourteen, tools=n)).per_ticket for n in (9, 10))
+    assert nine > ten
+
+
+def test_13_1_a_line_of_spaces_may_split_paragraphs_either_way():
+    """The sixth walk: the brief no longer says a line of spaces is not empty, so a split on
+    whitespace-only lines passes, and no hidden request tells the two readings apart."""
+    import re
+
+    def audit(request):  # the walk's split, per block
+        paragraphs = [
+            p.strip()
+            for m in request.messages
+            if m.role == "system"
+            for b in m.content
+            if b.type == "text"
+            for p in re.split(r"\n\s*\n", b.text)
+            if p.strip()
+        ]
+        return _repeats(paragraphs), [t.name for t in request.tools if not t.description.strip()]
+
+    for case in ex13.audit_cases():
+        (request,) = case.args
+        assert audit(request) == audit_reference(request), case.name
+    assert ex13.check_audit(audit, [type("Seen", (), {"request": case.args[0]})()])
+
+
+def test_11_1_a_raising_answer_is_told_what_it_raised_and_html_shows_code_not_backticks():
+    def raises(reply, tools):  # the sixth walk: the look hint spoke of what it returned
+        raise RuntimeError("not written yet")
+
+    result = ex11.check_dispatch(raises)
+    assert not result and "what it raised" in result.message, result.message
+    shown = exercises.Result(False, "call `return` at the end", ex11.EX_DISPATCH)._repr_html_()
+    assert "<code>return</code>" in shown and "`" not in shown, shown

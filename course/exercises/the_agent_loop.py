@@ -60,8 +60,9 @@ def check_capped(answer: Any) -> Result:
 
 EX_DISPATCH = Exercise(
     "11.1",
-    look="the case the check names, and what your function returned for it: how many results, "
-    "for which call ids, in which order, and which of them are flagged as errors.",
+    look="the case the check names, and what your function did with it: what it raised, or "
+    "what it returned: how many results, for which call ids, in which order, and which of "
+    "them are flagged as errors.",
     idea="each call of the reply gets exactly one result, whatever happens when the program "
     "tries to run it (lesson 10, rule 1): a missing function and an exception are outcomes to "
     "answer, flagged as errors, not reasons to stop; and only calls are dispatched, every other "

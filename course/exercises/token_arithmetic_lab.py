@@ -107,9 +107,9 @@ EX_BUDGET = Exercise(
     "12.1",
     look="the ticket the check names, and your design for it: what it costs a ticket, which "
     "knobs it changed, and whether a design that changes less would also have fitted.",
-    idea="the design to ship is the one that loses least among those that fit: rank the "
-    "designs by what the brief says each loses, not by what each costs, and the first of that "
-    "ranking that fits is the answer. Two compactions lose different amounts of the history.",
+    idea="what a design loses decides, not what it costs: of the designs that fit, the one to "
+    "ship loses least by the brief's three knobs (a cheaper design that loses more is not "
+    "better). Two compactions lose different amounts of the history.",
     example="a ticket of 4 requests that its nine tools with the cache on cannot fit: "
     "compacted at requests[1] it keeps 1 turn before the summary, at requests[3] it keeps 3, "
     "and if both fit its budget the second is the one to ship. A ticket of 5 tools has no "
@@ -137,7 +137,7 @@ class NoDesign:
 
 
 KEPT_LAST = 4  # messages kept verbatim when the design compacts
-NINE = 9  # Sundry's own tools: the five extras of the catalogue can go, these cannot
+NINE = 9  # Sundry's own tools: the five extras of the catalogue go together, these cannot
 WRITES_COST = "claude-sonnet-5-5"  # a model whose cache writes cost more than plain input
 FIXED = ("model", "requests", "result_tokens", "tickets_per_day", "warm_prefix")
 
@@ -356,6 +356,12 @@ def _judge_design(ticket: LabScenario, budget: Decimal) -> Any:
             )
         if got.tools < min(ticket.tools, NINE):
             return f"your design sends {got.tools} tools: Sundry's agent needs its nine"
+        if NINE < got.tools < ticket.tools:  # the sixth walk: some extras dropped, not all
+            return (
+                f"your design sends {got.tools} tools, dropping {ticket.tools - got.tools} of the "
+                f"{ticket.tools - NINE} extras: the brief drops the extras together (tools=9) "
+                "or keeps them all, never some of them"
+            )
         try:
             cost = _cost(got)
         except ValueError as err:  # an impossible design: say why, never a traceback
@@ -489,6 +495,11 @@ _BUDGET_EXAMPLES = [
         "drops tools",
         "a ticket of 14 tools with the cache off that fits once the cache is on keeps its 14; "
         "one of 5 tools keeps its 5.",
+    ),
+    (
+        "never some of them",
+        "a ticket of 14 tools has two tool counts in the brief, 14 and 9: a design of 12 or "
+        "10 is none of its designs, even where it costs less than the one of 9.",
     ),
     (
         "where the ticket sent",
