@@ -65,7 +65,7 @@ EX1 = Exercise(
     "field, or a message and its role, where a newer name for a role is still that role; a "
     "tool's result is a tool's wherever it sits, even inside a user turn, but only the block "
     "that holds it: a turn can hold other blocks beside it. A text can sit deep inside a block, "
-    "as a value of a dict or a string of JSON.",
+    "as a value of a dict or of a list.",
     example="in an Anthropic body whose messages[4] (role 'user') holds [tool_result, text], a "
     "text inside the tool_result is read as 'tool', a text in the text block beside it as "
     "'user'; the same text in the top-level system field is read as 'system'.",
