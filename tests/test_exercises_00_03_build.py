@@ -376,6 +376,13 @@ def test_01_2_two_right_ways_pass_and_name_the_body_derived_header(two_requests)
         assert LOCAL_KEY not in verdict.message
 
 
+def test_01_2_no_dangling_colon_when_the_two_requests_differ_in_no_header(two_requests):
+    # walk a7's finding 5: one recorded request passed as both, so no header differs
+    verdict = ex01.check_header_changes(_by_dicts, two_requests[0], two_requests[0])
+    assert verdict and "All 7 hidden cases passed" in verdict.message, verdict.message
+    assert ":." not in verdict.message and "two requests:" not in verdict.message
+
+
 def _lower(a):
     return {n.lower(): v for n, v in a}
 
