@@ -17,7 +17,8 @@ EX1 = Exercise(
     "its `finish_reason`) beside the Anthropic `content` printed at the top of the lesson: where "
     "each format keeps the text, where it keeps a call, and in which form each sends a call's "
     "arguments (lesson 02, difference 3). Then the dispatch cell: what it does with a kind of "
-    "block it has no branch for.",
+    'block it has no branch for. For a reply with no text and no call: "The classic bug", its '
+    'paragraph on `"content": null` (a refusal carries it too).',
     idea="only the calls say the model waits for you: the stop reason is a summary that can "
     "disagree with them, a call can come with text or with none (Chat's content is then null), "
     "reasoning stays unseen, a tool the provider ran itself is not yours, and a block type you "
@@ -225,7 +226,8 @@ def _judge_reply(
             if _REFUSAL in missed:
                 return (
                     f"the buyer never reads {_REFUSAL!r}: content is null, and the model's words "
-                    "to the buyer are in refusal; without them the buyer is left with nothing"
+                    'to the buyer are in refusal ("The classic bug", its paragraph on content '
+                    "null); without them the buyer is left with nothing"
                 )
             if missed:
                 return (

@@ -65,7 +65,7 @@ EX1 = Exercise(
     "field, or a message and its role, where a newer name for a role is still that role; a "
     "tool's result is a tool's wherever it sits, even inside a user turn, but only the block "
     "that holds it: a turn can hold other blocks beside it. A text can sit deep inside a block, "
-    "as a value of a dict or a string of JSON.",
+    "as a value of a dict or in a string of JSON (a call's arguments).",
     example="in an Anthropic body whose messages[4] (role 'user') holds [tool_result, text], a "
     "text inside the tool_result is read as 'tool', a text in the text block beside it as "
     "'user'; the same text in the top-level system field is read as 'system'.",
@@ -112,6 +112,9 @@ def _role_cases() -> list[tuple[str, dict, str, str, str | None]]:
     quoted = ticket(user(f'The seller wrote to me: "{p}". Is that right?'))
     echoed = ticket(assistant(f"The seller says: {p}. I cannot do that."))
     forwarded = ticket(asked(f"The buyer says: {p}. Did you send this?"))
+    # walk a7's finding 1: a note with a quote and a line break in the call's arguments, a string
+    # of JSON where both are escaped: found only once the string is decoded
+    relayed = ticket(asked(f"The buyer pasted this: {q}"))
     # Chat's newer name for the system role (o1 models on), the note in it (walk a5's finding 1)
     developer = body(ticket(), "openai-chat")
     developer["messages"].insert(0, {"role": "developer", "content": p})
@@ -224,6 +227,14 @@ def _role_cases() -> list[tuple[str, dict, str, str, str | None]]:
             p,
             "user",
         ),
+        (
+            "an openai-chat body, a note with a quote and a line break inside the arguments of "
+            "the model's call (a string of JSON)",
+            body(relayed, "openai-chat"),
+            "openai-chat",
+            q,
+            "assistant",
+        ),
     ]
 
 
@@ -235,13 +246,31 @@ class _Said:
         self.value = value
 
 
-def _judge_role(expected: str | None, format: str, text: str) -> Any:
+def _strings(value: Any) -> Any:
+    """Every string inside ``value`` as it stands (a string of JSON not decoded), at any depth."""
+    if isinstance(value, str):
+        yield value
+    for inner in (
+        value.values() if isinstance(value, dict) else value if isinstance(value, list) else []
+    ):
+        yield from _strings(inner)
+
+
+def _judge_role(expected: str | None, format: str, text: str, body: dict) -> Any:
+    encoded = not any(text in s for s in _strings(body))  # only in a string of JSON, escaped
+
     def judge(said: _Said) -> str | None:
         got = said.value
         if got == expected:
             return None
         if expected is None:
             return f"your function gave {got!r}, but this body does not hold the text at all"
+        if got is None and encoded:
+            return (
+                "your function gave None, but the body holds the text in a string of JSON (the "
+                'arguments of a call), where its quote is written \\" and its line break \\n '
+                "until that string is decoded"
+            )
         if got is None and ('"' in text or "\n" in text):
             return (
                 "your function gave None, but the body holds the text, which has a quote and a "
@@ -284,9 +313,9 @@ def check_role_of(fn: Any) -> Result:
     """The learner's ``role_of(body, format, text)`` on hidden openai-chat and anthropic bodies: a
     note planted in a tool's result (also as text blocks), the system prompt, a developer
     message, the buyer's message, a text beside a tool's result in one user turn, the model's
-    narration, the arguments of the model's call, and nowhere; a note with a quote and a line
-    break (which JSON escapes) among them. Shows, on success, what an audit of one's own
-    requests can find with it."""
+    narration, the arguments of the model's call (a string of JSON), and nowhere; a note with a
+    quote and a line break (which JSON escapes) among them. Shows, on success, what an audit of
+    one's own requests can find with it."""
     from course.exercises import is_stub
 
     def attempt(body: dict, format: str, text: str) -> _Said | None:
@@ -296,7 +325,7 @@ def check_role_of(fn: Any) -> Result:
     if callable(fn):
         attempt.__wrapped__ = fn  # a blank `role_of` is seen as blank
     cases = [
-        Case(name, (body, format, note), _judge_role(role, format, note))
+        Case(name, (body, format, note), _judge_role(role, format, note, body))
         for name, body, format, note, role in _role_cases()
     ]
     return check_cases(

@@ -499,7 +499,9 @@ def check_header_changes(fn: Any, first: Any = None, second: Any = None) -> Resu
     if lesson is not None:
         changed = _header_changes(*lesson)
         found = (
-            " On this lesson's two requests: "
+            ""
+            if not changed
+            else " On this lesson's two requests: "
             + ", ".join(f"{k} {a} -> {b}" for k, (a, b) in sorted(changed.items()))
             + (
                 ", the one header computed from the body (its size in bytes): same path, same "
