@@ -6,11 +6,11 @@ Usage: python scripts/agendas.py            (prints the agendas as Markdown)
 Each agenda is a short declarative plan (``PLANS``): its length, the lessons in order, the
 breaks, and what to cut when the room runs late. Nothing else is typed by hand: each lesson
 slot lasts the lesson's stated core time (``lesson_times.all_stats()``, re-measured by timed
-walks) times ``ROOM_FACTOR``, rounded up to 5 minutes; the set-up slot adds ``SETUP_MINUTES``
-to lesson 00's slot; a closing slot ("questions and wrap-up") takes what is left, and a plan
-whose slots do not fit its length is refused (``AgendaError``), never squeezed. Optional
-sections are never scheduled: the agenda lists them, with the lessons it leaves out, for
-self-study. ``lesson_times.py --write`` (and so ``make outputs``) refreshes the agendas too;
+walks) times ``ROOM_FACTOR``, rounded up to 5 minutes; lesson 00's slot adds the plan's set-up
+(``SETUP_MINUTES`` on laptops, ``HUB_SETUP_MINUTES`` on the hub); a closing slot
+("questions and wrap-up") takes what is left, and a plan whose slots do not fit its length
+is refused (``AgendaError``), never squeezed. Optional sections are never scheduled: the
+agenda lists them, with the lessons it leaves out, for self-study. ``lesson_times.py --write`` (and so ``make outputs``) refreshes the agendas too;
 ``tests/test_agendas.py`` recomputes them and compares them with the guide.
 
 This script does not decide what a lesson teaches or how long it takes: it only adds up.
@@ -37,6 +37,10 @@ ROOM_FACTOR = Fraction(4, 3)
 #: prepared from the set-up instructions sent ahead) and helping the few whose set-up failed.
 #: A room that installs from scratch needs longer: send the instructions ahead.
 SETUP_MINUTES = 15
+#: On the hub with the link sent ahead there is nothing to install: logging in and opening lesson
+#: 00. A class of 25 logging in at once had every server ready within a minute (median 53 s, p90
+#: 56 s: docs/hosting.md, "Sizing"), so the short agendas, which need the hub, give it 5 minutes.
+HUB_SETUP_MINUTES = 5
 SLOT = 5  # minutes: every slot is a multiple of this
 WRAP_UP = "questions and wrap-up"
 
@@ -59,6 +63,8 @@ class Plan:
     cut: str
     drop: bool = True
     note: str = ""
+    setup: int = SETUP_MINUTES  # minutes added to lesson 00's slot
+    setup_how: str = "hub login or `make lab`"
 
 
 PLANS = (
@@ -121,9 +127,10 @@ class Slot:
     needed: Fraction = Fraction(0)  # what the slot must cover (stated core x factor [+ set-up])
 
 
-def lesson_slot(row: dict, *, setup: bool) -> Slot:
-    """A lesson's slot: its stated core time x the room factor (+ set-up), rounded up."""
-    needed = row["minutes"] * ROOM_FACTOR + (SETUP_MINUTES if setup else 0)
+def lesson_slot(row: dict, *, setup: int = 0) -> Slot:
+    """A lesson's slot: its stated core time x the room factor (+ ``setup`` minutes), rounded
+    up."""
+    needed = row["minutes"] * ROOM_FACTOR + setup
     return Slot("setup" if setup else "lesson", round_up(needed), row, needed)
 
 
@@ -138,7 +145,7 @@ def build(plan: Plan, rows: list[dict]) -> list[Slot]:
             continue
         if item not in by_number:
             raise AgendaError(f"plan {plan.name!r}: no lesson {item} in notebooks/")
-        slots.append(lesson_slot(by_number[item], setup=item == "00"))
+        slots.append(lesson_slot(by_number[item], setup=plan.setup if item == "00" else 0))
     left = plan.length - sum(s.minutes for s in slots)
     if left < 0:
         raise AgendaError(
@@ -153,14 +160,14 @@ def _clock(plan: Plan, elapsed: int) -> str:
     return f"{hours}:{minutes:02d}"
 
 
-def _what(slot: Slot) -> str:
+def _what(slot: Slot, plan: Plan) -> str:
     if slot.lesson is None:
         return {"wrap-up": WRAP_UP}.get(slot.kind, slot.kind)
     r = slot.lesson
     link = f"[{r['title']}](../notebooks/{r['file']})"
     sized = f"{r['minutes']} min stated × {ROOM_FACTOR.numerator}/{ROOM_FACTOR.denominator}"
     if slot.kind == "setup":
-        return f"set-up (hub login or `make lab`, {SETUP_MINUTES} min), then {link} ({sized})"
+        return f"set-up ({plan.setup_how}, {plan.setup} min), then {link} ({sized})"
     return f"{link} ({sized}; optional part skipped)"
 
 
@@ -219,7 +226,7 @@ def render(plan: Plan, rows: list[dict]) -> str:
     ]
     elapsed = 0
     for slot in slots:
-        lines.append(f"| {_clock(plan, elapsed)} | {slot.minutes} | {_what(slot)} |")
+        lines.append(f"| {_clock(plan, elapsed)} | {slot.minutes} | {_what(slot, plan)} |")
         elapsed += slot.minutes
     lines.append(f"| {_clock(plan, elapsed)} | | end ({plan.length} minutes) |")
     lines += ["", cut_advice(plan, slots), "", self_study(plan, rows)]
@@ -232,11 +239,11 @@ def agendas(rows: list[dict] | None = None) -> str:
     head = (
         f"Built by `python scripts/agendas.py --write` from the table above: each lesson slot "
         f"is the lesson's stated core time × {ROOM_FACTOR.numerator}/{ROOM_FACTOR.denominator} "
-        f"(the room factor), rounded up to {SLOT} minutes; the first slot adds "
-        f"{SETUP_MINUTES} minutes of set-up to lesson 00 (logging in to the hub, or opening "
-        f"`make lab` on laptops installed beforehand from the README: a room that installs from "
-        f"scratch needs longer, so send the set-up instructions ahead); the wrap-up takes what "
-        f"is left. "
+        f"(the room factor), rounded up to {SLOT} minutes; the first slot adds set-up to lesson "
+        f"00: {HUB_SETUP_MINUTES} minutes on the hub with the link sent ahead (the short "
+        f"agendas assume it), {SETUP_MINUTES} for `make lab` on laptops installed beforehand "
+        f"from the README (a room that installs from scratch needs longer, so send the set-up "
+        f"instructions ahead); the wrap-up takes what is left. "
         f"Optional parts are never scheduled."
     )
     return "\n\n".join([head, *(render(p, rows) for p in PLANS)])

@@ -55,7 +55,7 @@ def test_every_agenda_in_the_guide_fits_the_timing_table(rows):
             lessons = re.findall(r"\(\.\./notebooks/(\d\d_\w+\.ipynb)\)", what)
             needed = sum(core[f] for f in lessons) * agendas.ROOM_FACTOR
             if any(f.startswith("00") for f in lessons):
-                needed += agendas.SETUP_MINUTES
+                needed += plan.setup
             assert minutes >= needed, f"{plan.name}: {what} gets {minutes} < {float(needed)}; {RUN}"
         scheduled = [f[:2] for _, w in table for f in re.findall(r"notebooks/(\d\d)_", w)]
         assert scheduled == [i for i in plan.items if isinstance(i, str)], plan.name
@@ -69,7 +69,7 @@ def test_slots_are_sized_from_the_table_and_rounded_up_to_five(rows):
         for s in slots:
             if s.lesson:
                 expected = s.lesson["minutes"] * agendas.ROOM_FACTOR
-                expected += agendas.SETUP_MINUTES if s.kind == "setup" else 0
+                expected += plan.setup if s.kind == "setup" else 0
                 assert s.needed == expected
                 assert 0 <= s.minutes - expected < agendas.SLOT, (plan.name, s.lesson["file"])
 
