@@ -621,6 +621,41 @@ def test_08_1_plausible_wrong_diagnoses_are_refused_on_the_case_that_shows_it():
     assert not odd and "which is not one of SILENT" in odd.message
 
 
+def test_08_1_the_walkers_over_broad_policy_detectors_are_refused_on_a_buyers_quote():
+    """Walk b7, finding 1: both passed all 12 cases. One line shared with the policy, or its
+    first 60 characters, is not the policy: a buyer may quote a rule, or the opening line."""
+
+    def shares_a_line(body):
+        found = [b for b in _find_by_checks(body) if b[0] == ex08.SILENT[0]]
+        lines = [line for line in body["messages"][0]["content"].split("\n") if line.strip()]
+        return found + [
+            (ex08.SILENT[1], f"messages[{i}]")
+            for i, m in enumerate(body["messages"][1:], start=1)
+            if m["role"] == "user" and any(line in m["content"] for line in lines)
+        ]
+
+    _refused(
+        ex08.check_silent_bugs(shares_a_line, MODEL),
+        "the buyer's second message quotes one rule line of the policy, sound",
+        "this dump is sound: that user turn's words are its writer's own",
+    )
+
+    def its_first_60_characters(body):
+        found = [b for b in _find_by_checks(body) if b[0] == ex08.SILENT[0]]
+        start = body["messages"][0]["content"][:60]
+        return found + [
+            (ex08.SILENT[1], f"messages[{i}]")
+            for i, m in enumerate(body["messages"][1:], start=1)
+            if m["role"] == "user" and start in m["content"]
+        ]
+
+    _refused(
+        ex08.check_silent_bugs(its_first_60_characters, MODEL),
+        "the buyer's second message quotes the policy's opening line, sound",
+        "this dump is sound: that user turn's words are its writer's own",
+    )
+
+
 def test_10_1_a_summary_sent_as_a_system_message_is_told_so():
     """Walk 08-10c, finding 9: the hint names that mistake, not only a safe cut."""
 
