@@ -897,3 +897,27 @@ def test_10_1_the_walkers_compact_that_sends_the_system_prompt_twice_is_refused(
         "keep_last covering the whole history",
         "your list has 9 messages; this history has 8 messages",
     )
+
+
+def test_the_first_hint_fits_a_failure_that_is_not_a_place():
+    """Walk b7, finding 3: after the input was changed in place, or with nothing to drop, the
+    first hint ("Look at") points to what went wrong, not to a place in the list."""
+
+    def in_place(body, first):  # right, but the recorded body is rewritten
+        repaired = _repair_by_rebuilding(body, first)
+        body.clear()
+        body.update(repaired)
+        return body
+
+    exercises.reset()
+    said = ex08.check_repair(in_place, MODEL).message
+    assert "Look at:" in said and "writes into the dict it was given" in said, said
+
+    def summary_anyway(history, keep_last, summary):  # a summary even when nothing is dropped
+        if len(history) - 1 <= keep_last:
+            return [history[0], user(summary), *history[1:]]
+        return _compact_with_a_system_prompt(history, keep_last, summary)
+
+    exercises.reset()
+    said = ex10.check_compact_cut(summary_anyway, MODEL).message
+    assert "nothing to drop" in said and "messages follow the system prompt" in said, said

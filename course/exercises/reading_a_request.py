@@ -58,8 +58,10 @@ EX1 = Exercise(
 )
 EX2 = Exercise(
     "08.2",
-    look="the case the check names, and the first place where your repaired body differs from "
-    "what a sound request of that ticket would hold; `first` is that ticket's first request.",
+    look="the case the check names and what it says. If it names a place: the first place where "
+    "your repaired body differs from what a sound request of that ticket would hold (`first` is "
+    "that ticket's first request). If it says the dump changed: each line of your function that "
+    "writes into the dict it was given, rather than into a new one.",
     idea="each of the lesson's five checks, turned around, is a repair: whatever breaks one is "
     "what to undo, and what never changes during a ticket can be read from its first request. "
     "Nothing else in the body may move or change.",
