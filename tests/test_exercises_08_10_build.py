@@ -637,7 +637,7 @@ def test_08_1_the_walkers_over_broad_policy_detectors_are_refused_on_a_buyers_qu
     _refused(
         ex08.check_silent_bugs(shares_a_line, MODEL),
         "the buyer's second message quotes one rule line of the policy, sound",
-        "this dump is sound: that user turn's words are its writer's own",
+        "this dump is sound: that user turn's words are its writer's own: it quotes a line",
     )
 
     def its_first_60_characters(body):
@@ -652,7 +652,7 @@ def test_08_1_the_walkers_over_broad_policy_detectors_are_refused_on_a_buyers_qu
     _refused(
         ex08.check_silent_bugs(its_first_60_characters, MODEL),
         "the buyer's second message quotes the policy's opening line, sound",
-        "this dump is sound: that user turn's words are its writer's own",
+        "this dump is sound: that user turn's words are its writer's own: it quotes a line",
     )
 
 

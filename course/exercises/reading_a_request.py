@@ -347,6 +347,13 @@ def _said_of(dump: dict, where: str) -> str:
     if match.group(1) == "tools":
         return f"{item['function']['name']} has its description"
     if item["role"] == "user":
+        policy = str(dump["messages"][0].get("content", ""))
+        text = str(item.get("content", ""))
+        if any(line.strip() and line in text for line in policy.split("\n")):
+            return (
+                "that user turn's words are its writer's own: it quotes a line of the policy, "
+                "it does not hold the policy"
+            )
         return "that user turn's words are its writer's own, not a text the body already holds"
     return f"that {item['role']} message holds no text the body already holds"
 
