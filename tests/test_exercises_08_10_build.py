@@ -621,6 +621,41 @@ def test_08_1_plausible_wrong_diagnoses_are_refused_on_the_case_that_shows_it():
     assert not odd and "which is not one of SILENT" in odd.message
 
 
+def test_08_1_the_walkers_over_broad_policy_detectors_are_refused_on_a_buyers_quote():
+    """Walk b7, finding 1: both passed all 12 cases. One line shared with the policy, or its
+    first 60 characters, is not the policy: a buyer may quote a rule, or the opening line."""
+
+    def shares_a_line(body):
+        found = [b for b in _find_by_checks(body) if b[0] == ex08.SILENT[0]]
+        lines = [line for line in body["messages"][0]["content"].split("\n") if line.strip()]
+        return found + [
+            (ex08.SILENT[1], f"messages[{i}]")
+            for i, m in enumerate(body["messages"][1:], start=1)
+            if m["role"] == "user" and any(line in m["content"] for line in lines)
+        ]
+
+    _refused(
+        ex08.check_silent_bugs(shares_a_line, MODEL),
+        "the buyer's second message quotes one rule line of the policy, sound",
+        "this dump is sound: that user turn's words are its writer's own: it quotes a line",
+    )
+
+    def its_first_60_characters(body):
+        found = [b for b in _find_by_checks(body) if b[0] == ex08.SILENT[0]]
+        start = body["messages"][0]["content"][:60]
+        return found + [
+            (ex08.SILENT[1], f"messages[{i}]")
+            for i, m in enumerate(body["messages"][1:], start=1)
+            if m["role"] == "user" and start in m["content"]
+        ]
+
+    _refused(
+        ex08.check_silent_bugs(its_first_60_characters, MODEL),
+        "the buyer's second message quotes the policy's opening line, sound",
+        "this dump is sound: that user turn's words are its writer's own: it quotes a line",
+    )
+
+
 def test_10_1_a_summary_sent_as_a_system_message_is_told_so():
     """Walk 08-10c, finding 9: the hint names that mistake, not only a safe cut."""
 
@@ -862,3 +897,27 @@ def test_10_1_the_walkers_compact_that_sends_the_system_prompt_twice_is_refused(
         "keep_last covering the whole history",
         "your list has 9 messages; this history has 8 messages",
     )
+
+
+def test_the_first_hint_fits_a_failure_that_is_not_a_place():
+    """Walk b7, finding 3: after the input was changed in place, or with nothing to drop, the
+    first hint ("Look at") points to what went wrong, not to a place in the list."""
+
+    def in_place(body, first):  # right, but the recorded body is rewritten
+        repaired = _repair_by_rebuilding(body, first)
+        body.clear()
+        body.update(repaired)
+        return body
+
+    exercises.reset()
+    said = ex08.check_repair(in_place, MODEL).message
+    assert "Look at:" in said and "writes into the dict it was given" in said, said
+
+    def summary_anyway(history, keep_last, summary):  # a summary even when nothing is dropped
+        if len(history) - 1 <= keep_last:
+            return [history[0], user(summary), *history[1:]]
+        return _compact_with_a_system_prompt(history, keep_last, summary)
+
+    exercises.reset()
+    said = ex10.check_compact_cut(summary_anyway, MODEL).message
+    assert "nothing to drop" in said and "messages follow the system prompt" in said, said

@@ -3,20 +3,22 @@
 Exercises of notebooks/08_reading_a_real_request.ipynb: four unlabelled dumps, four bugs.
 
 ``unlabelled_dumps(model)`` gives four OpenAI Chat request bodies from Sundry's support ticket,
-named only "A" to "D". Each has one bug a real codebase produced. Two of them break the rules
-of the list (the provider answers 400); two are valid JSON the provider accepts and that are
-still wrong: only someone reading the request finds those. Exercise 1 runs the learner's
+named only "A" to "D". Each has one bug a real codebase produced. Two of them break the rules of
+the list (the provider answers 400); two are valid JSON the provider accepts and that are still
+wrong: only someone reading the request finds those. Exercise 1 runs the learner's
 ``find_silent_bugs`` on dumps they have not seen (other tickets, the bugs in other places and
-words, several in one dump, a buyer's own second message, sound ones): it lists every silent
-bug (``SILENT``, the two that ``check`` cannot find) with where it is. (Naming one bug per
-dump scored 3 of 5 in walk b4, and counting user turns passed it; since then a finding is a
-place, and a dump may hold several; walk b6 found the policy pasted twice untested, in both
-exercises: a hidden case of each has it.) Exercise 2 (optional) runs their ``repair`` on dumps
-with all four bugs in other places (results before their calls, results whose call is gone,
-both at once, the policy twice) and sends each result to a local provider. (An exercise that
-fixed the order alone scored 3 of 5 in walks; it is part of the repair since issue 33. A
-discussion question on the swapped dump, graded as an optional 08.3, scored 3 in walk b5: it
-is the lesson's prose after 08.2.)
+words, several in one dump, a buyer's own second message, sound ones): it lists every silent bug
+(``SILENT``, the two that ``check`` cannot find) with where it is. (Naming one bug per dump
+scored 3 of 5 in walk b4, and counting user turns passed it; since then a finding is a place,
+and a dump may hold several; walk b6 found the policy pasted twice untested, in both exercises:
+a hidden case of each has it; walk b7 found a detector that flags any user turn sharing one
+line, or the first 60 characters, with the policy accepted: a buyer quoting one rule line, and
+one quoting the opening line, are sound hidden cases.) Exercise 2 (optional) runs their
+``repair`` on dumps with all four bugs in other places (results before their calls, results
+whose call is gone, both at once, the policy twice) and sends each result to a local provider.
+(An exercise that fixed the order alone scored 3 of 5 in walks; it is part of the repair since
+issue 33. A discussion question on the swapped dump, graded as an optional 08.3, scored 3 in
+walk b5: it is the lesson's prose after 08.2.)
 """
 
 from __future__ import annotations
@@ -56,8 +58,10 @@ EX1 = Exercise(
 )
 EX2 = Exercise(
     "08.2",
-    look="the case the check names, and the first place where your repaired body differs from "
-    "what a sound request of that ticket would hold; `first` is that ticket's first request.",
+    look="the case the check names and what it says. If it names a place: the first place where "
+    "your repaired body differs from what a sound request of that ticket would hold (`first` is "
+    "that ticket's first request). If it says the dump changed: each line of your function that "
+    "writes into the dict it was given, rather than into a new one.",
     idea="each of the lesson's five checks, turned around, is a repair: whatever breaks one is "
     "what to undo, and what never changes during a ticket can be read from its first request. "
     "Nothing else in the body may move or change.",
@@ -179,6 +183,19 @@ def _diagnosis_cases(model: str) -> list[tuple[str, dict, list[tuple[str, str]]]
         {"role": "user", "content": _LONG_FOLLOW_UP},
     ]
 
+    policy_lines = longer["messages"][0]["content"].split("\n")
+    rule = next(line for line in policy_lines if line.startswith("- Buyer protection"))
+    quotes_a_rule = copy.deepcopy(longer)  # one rule of the policy, quoted back: sound
+    quotes_a_rule["messages"] += [
+        {"role": "assistant", "content": "Done: $129.00 is on its way back to your card."},
+        {"role": "user", "content": f"Your help page says:\n{rule}\nDoes that cover the case?"},
+    ]
+    quotes_the_opening = copy.deepcopy(longer)  # the policy's opening line, quoted: sound
+    quotes_the_opening["messages"] += [
+        {"role": "assistant", "content": "Done: $129.00 is on its way back to your card."},
+        {"role": "user", "content": f'Your first reply began "{policy_lines[0]}" Is this a bot?'},
+    ]
+
     def emptied(index: int) -> Callable[[dict], None]:  # the key there, its text empty
         return lambda body: body["tools"][index]["function"].update(description="")
 
@@ -211,6 +228,16 @@ def _diagnosis_cases(model: str) -> list[tuple[str, dict, list[tuple[str, str]]]
         (
             "the buyer's long second message (over 1,500 characters), their own words, sound",
             long_follow_up,
+            [],
+        ),
+        (
+            "the buyer's second message quotes one rule line of the policy, sound",
+            quotes_a_rule,
+            [],
+        ),
+        (
+            "the buyer's second message quotes the policy's opening line, sound",
+            quotes_the_opening,
             [],
         ),
         (
@@ -320,6 +347,13 @@ def _said_of(dump: dict, where: str) -> str:
     if match.group(1) == "tools":
         return f"{item['function']['name']} has its description"
     if item["role"] == "user":
+        policy = str(dump["messages"][0].get("content", ""))
+        text = str(item.get("content", ""))
+        if any(line.strip() and line in text for line in policy.split("\n")):
+            return (
+                "that user turn's words are its writer's own: it quotes a line of the policy, "
+                "it does not hold the policy"
+            )
         return "that user turn's words are its writer's own, not a text the body already holds"
     return f"that {item['role']} message holds no text the body already holds"
 

@@ -27,9 +27,11 @@ from helpers.messages import Message, Request, ToolCall
 
 EX1 = Exercise(
     "10.1",
-    look="what the check says about the case it names; then, in that history, the message your "
-    "list keeps first after the summary: its role, and whether every call before it has its "
-    "result before it.",
+    look="what the check says about the case it names. If it names a rule or a message: in that "
+    "history, the message your list keeps first after the summary, its role, and whether every "
+    "call before it has its result before it. If it says there was nothing to drop: how many "
+    "messages follow the system prompt, against keep_last. If it says the history changed: each "
+    "line of your function that writes into the list it was given, rather than into a new one.",
     idea="a history can start again only where no call is left waiting for its result, and a "
     "result never opens it (its call would be gone): one assistant message may hold several "
     "calls, answered by several results, and a failed tool's result is a result too. When the "

@@ -27,9 +27,11 @@ EX1 = Exercise(
     "splitting a refund is the way around a per-call limit, and only what really reached the "
     "buyer counts toward it. A refused call never runs; every call the limit allows runs "
     "exactly as before.",
-    example="a guard that allows at most 3 items per order: after an order of 2 went through, "
-    "an order of 2 more is refused (4 in all), an order of 1 passes (3 in all), and after an "
-    "order of 5 that was itself refused, an order of 3 passes.",
+    example="a guard that lets each order return at most 3 items in the whole ticket: after a "
+    "return of 2 items of order A went through, a return of 2 more of A is refused (4 for A), "
+    "a return of 1 of A passes (3 for A), and a return of 3 of order B passes too (B had "
+    "none back); after a return of 5 of order C that was itself refused, a return of 3 of C "
+    "passes.",
 )
 LIMIT_USD = 100  # exercise 1's limit, stricter than sundry.run_tool's own $150 per call
 
