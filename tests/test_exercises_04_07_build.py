@@ -785,3 +785,51 @@ def test_07_1_the_hidden_streams_are_what_the_non_streamed_reply_holds():
         whole |= {"id": "x", "object": "chat.completion", "model": "gpt-4o-mini"}
         assert parse_response(whole, "openai-chat").message == ours, case.name
         assert case.judge(mine) is None, case.name
+
+
+def _walk_c6_assemble(chunks):
+    """Walk c6's accepted answer, verbatim in effect: ``content`` starts as "" and
+    ``tool_calls`` is always a list, empty on a text-only stream."""
+    content, calls = "", {}
+    for chunk in chunks:
+        for choice in chunk["choices"]:
+            d = choice["delta"]
+            content += d.get("content") or ""
+            for tc in d.get("tool_calls") or []:
+                call = calls.setdefault(
+                    tc["index"],
+                    {"id": None, "type": "function", "function": {"name": "", "arguments": ""}},
+                )
+                if tc.get("id"):
+                    call["id"] = tc["id"]
+                fn = tc.get("function", {})
+                call["function"]["name"] += fn.get("name") or ""
+                call["function"]["arguments"] += fn.get("arguments") or ""
+    return {
+        "role": "assistant",
+        "content": content,
+        "tool_calls": [calls[i] for i in sorted(calls)],
+    }
+
+
+def _walk_c6_without_the_empty_list(chunks):
+    """The same, the empty list left out: still content "" where no text came."""
+    message = _walk_c6_assemble(chunks)
+    if not message["tool_calls"]:
+        del message["tool_calls"]
+    return message
+
+
+@pytest.mark.parametrize(
+    ("fn", "case", "why"),
+    [
+        (_walk_c6_assemble, "case 1 of 6", "empty array. Expected an array with minimum length 1"),
+        (_walk_c6_without_the_empty_list, "case 2 of 6", "holds None there"),
+    ],
+)
+def test_07_1_walk_c6_a_message_openai_refuses_is_refused(fn, case, why):
+    """Walk c6 (finding 1): tool_calls: [] on a text-only stream is OpenAI's 400 when the
+    message goes back (openai/openai-python#2061, home-assistant/core#118577); content "" where
+    the non-streamed reply holds None is not that reply."""
+    result = ex07.check_assemble(fn)
+    assert not result and case in result.message and why in result.message, result.message

@@ -180,14 +180,23 @@ def _assemble_judge(
         if got.get("role") != "assistant":
             return f"the message's role is {got.get('role')!r}: the first chunk said who speaks"
         said = got.get("content")
-        if content is None and said not in (None, ""):
-            return f"the content is {said!r}, and this stream sent no text"
+        if content is None and said is not None:
+            return (
+                f"the content is {said!r}, and this stream sent no text: the non-streamed "
+                "reply holds None there (an empty role delta is no text)"
+            )
         if content is not None and said != content:
             if not isinstance(said, str):
                 return f"the content is {said!r}, and this stream sent text"
             return (
                 f"the content is {len(said)} characters long ({said[:40]!r}...), and the "
                 f"stream's text deltas make {len(content)}: they add to the message, in order"
+            )
+        if got.get("tool_calls") == []:
+            return (
+                "the message has tool_calls: [] and this stream called no tool: sent back, "
+                "OpenAI refuses it (400 \"Invalid 'messages[N].tool_calls': empty array. "
+                'Expected an array with minimum length 1"): leave the key out'
             )
         mine = got.get("tool_calls") or []
         if not isinstance(mine, list):
