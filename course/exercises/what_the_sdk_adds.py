@@ -192,12 +192,6 @@ def _assemble_judge(
                 f"the content is {len(said)} characters long ({said[:40]!r}...), and the "
                 f"stream's text deltas make {len(content)}: they add to the message, in order"
             )
-        if got.get("tool_calls") == []:
-            return (
-                "the message has tool_calls: [] and this stream called no tool: sent back, "
-                "OpenAI refuses it (400 \"Invalid 'messages[N].tool_calls': empty array. "
-                'Expected an array with minimum length 1"): leave the key out'
-            )
         mine = got.get("tool_calls") or []
         if not isinstance(mine, list):
             return f"tool_calls is a {type(mine).__name__}: a list, in the order of the indices"
@@ -235,14 +229,33 @@ def _assemble_judge(
                 except ValueError:
                     why = "not valid JSON: fragments of this index are missing, or another's"
                 return f"tool call {k}'s arguments are {args[:60]!r}: {why}"
-        return None
+        return _sent_back(got)
 
     return judge
 
 
+def _sent_back(message: dict[str, Any]) -> str | None:
+    """The assembled message sent back as the next request's history (its calls answered), as
+    the local provider judges it: OpenAI's refusal, if it would refuse it."""
+    from standin.verdict import verdict
+
+    answers = [
+        {"role": "tool", "tool_call_id": call["id"], "content": "done"}
+        for call in message.get("tool_calls") or []
+    ]
+    ask = {"role": "user", "content": "Where is my order SO-48213?"}
+    body = {"model": "gpt-4o-mini", "messages": [ask, message, *answers]}
+    errors = [v for v in verdict(body, "openai-chat").violations if v.severity == "error"]
+    if not errors:
+        return None
+    said = errors[0].provider_error or errors[0].message
+    return f"sent back in the next request, this message is refused by OpenAI: 400 {said!r}"
+
+
 def check_assemble(fn: Any) -> Result:
     """Run the learner's ``assemble(chunks)`` on hidden Chat Completions streams (lists of
-    parsed chunks), each judged against the message the non-streamed reply holds."""
+    parsed chunks), each judged against the message the non-streamed reply holds, then sent
+    back as the next request's history to the local provider's verdict (``_sent_back``)."""
     return check_cases(
         fn,
         assemble_cases(),
