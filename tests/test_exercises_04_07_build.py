@@ -21,6 +21,7 @@ from helpers.messages import Message, Request, Text, assistant, system, tool, us
 from helpers.models import default_model
 
 MODEL = default_model("openai")
+CLAUDE = default_model("anthropic")
 
 
 @pytest.fixture(autouse=True)
@@ -155,6 +156,18 @@ def _settled(fn):
     return prepare
 
 
+def _marked(fn):
+    """A stamp that returns the request alone, answered with the breakpoints 06.1 asks for
+    (tools, system, and the last message it was given): judged for the stamp alone."""
+
+    def prepare(request, when):
+        kept = f"messages[{len(request.messages) - 1}]"
+        return fn(request, when), ["tools", "system", kept]
+
+    return prepare
+
+
+@_marked
 def _stamp_after(request, when):
     return replace(
         request,
@@ -163,6 +176,7 @@ def _stamp_after(request, when):
     )
 
 
+@_marked
 def _stamp_as_a_late_user_block(request, when):
     tools = sorted(request.tools, key=lambda t: t.description)  # any order of its own
     fresh = Request(request.model, list(request.messages), tools, request.tool_choice)
@@ -172,6 +186,7 @@ def _stamp_as_a_late_user_block(request, when):
 
 
 @_settled
+@_marked
 def _stamp_as_a_late_system_line(request, when):
     return replace(request, messages=[*request.messages, system(f"Current time: {when}")])
 
@@ -192,18 +207,21 @@ def test_06_1_stamps_after_everything_written_two_ways_pass(fn, triage_requests)
 
 
 @_settled
+@_marked
 def _time_on_top(request, when):
     policy = system(f"Current time: {when}\n{request.messages[0].text}")
     return replace(request, messages=[policy, *request.messages[1:]])
 
 
 @_settled
+@_marked
 def _time_at_the_end_of_the_system_prompt(request, when):
     policy = system(f"{request.messages[0].text}\nCurrent time: {when}")
     return replace(request, messages=[policy, *request.messages[1:]])
 
 
 @_settled
+@_marked
 def _time_in_the_last_message(request, when):
     last = request.messages[-1]
     stamped = Message(last.role, [*last.content, Text(f"Current time: {when}")])
@@ -211,6 +229,7 @@ def _time_in_the_last_message(request, when):
 
 
 @_settled
+@_marked
 def _time_forgotten(request, when):
     return replace(request, messages=[*request.messages, user("Current time: now")])
 
@@ -235,6 +254,7 @@ def test_06_1_a_stamp_in_the_users_first_message_breaks_the_conversation_case(tr
     short a prefix for OpenAI's minimum on every ticket."""
 
     @_settled
+    @_marked
     def in_the_task(request, when):
         task = user(f"Current time: {when}\n{request.messages[1].text}")
         return replace(request, messages=[request.messages[0], task, *request.messages[2:]])
@@ -368,6 +388,7 @@ def test_04_1_results_in_another_order_are_told_why_and_a_refusal_gives_no_metho
     assert not dropped and "paired by position" not in dropped.message
 
 
+@_marked
 def _stamp_only(request, when):
     return replace(request, messages=[*request.messages, user(f"Current time: {when}")])
 
@@ -378,7 +399,8 @@ def _sorted_in_place(request, when):
 
 
 def _fewer_tools(request, when):
-    return replace(_stamp_after(request, when), tools=_by_name(request)[:3])
+    prepared, marks = _stamp_after(request, when)
+    return replace(prepared, tools=_by_name(request)[:3]), marks
 
 
 @pytest.mark.parametrize(
@@ -785,3 +807,118 @@ def test_07_1_the_hidden_streams_are_what_the_non_streamed_reply_holds():
         whole |= {"id": "x", "object": "chat.completion", "model": "gpt-4o-mini"}
         assert parse_response(whole, "openai-chat").message == ours, case.name
         assert case.judge(mine) is None, case.name
+
+
+def _walk_c6_assemble(chunks):
+    """Walk c6's accepted answer, verbatim in effect: ``content`` starts as "" and
+    ``tool_calls`` is always a list, empty on a text-only stream."""
+    content, calls = "", {}
+    for chunk in chunks:
+        for choice in chunk["choices"]:
+            d = choice["delta"]
+            content += d.get("content") or ""
+            for tc in d.get("tool_calls") or []:
+                call = calls.setdefault(
+                    tc["index"],
+                    {"id": None, "type": "function", "function": {"name": "", "arguments": ""}},
+                )
+                if tc.get("id"):
+                    call["id"] = tc["id"]
+                fn = tc.get("function", {})
+                call["function"]["name"] += fn.get("name") or ""
+                call["function"]["arguments"] += fn.get("arguments") or ""
+    return {
+        "role": "assistant",
+        "content": content,
+        "tool_calls": [calls[i] for i in sorted(calls)],
+    }
+
+
+def _walk_c6_without_the_empty_list(chunks):
+    """The same, the empty list left out: still content "" where no text came."""
+    message = _walk_c6_assemble(chunks)
+    if not message["tool_calls"]:
+        del message["tool_calls"]
+    return message
+
+
+@pytest.mark.parametrize(
+    ("fn", "case", "why"),
+    [
+        (_walk_c6_assemble, "case 1 of 6", "empty array. Expected an array with minimum length 1"),
+        (_walk_c6_without_the_empty_list, "case 2 of 6", "holds None there"),
+    ],
+)
+def test_07_1_walk_c6_a_message_openai_refuses_is_refused(fn, case, why):
+    """Walk c6 (finding 1): tool_calls: [] on a text-only stream is OpenAI's 400 when the
+    message goes back (openai/openai-python#2061, home-assistant/core#118577); content "" where
+    the non-streamed reply holds None is not that reply."""
+    result = ex07.check_assemble(fn)
+    assert not result and case in result.message and why in result.message, result.message
+
+
+# ---- walk 04-07 c6 fixes ----------------------------------------------------------------------
+
+
+def _c6_reference(request, when):
+    """Walk c6's accepted answer (and the old reference): tools in one order, the stamp as a
+    trailing user message, and nothing said about breakpoints."""
+    return replace(
+        request,
+        tools=_by_name(request),
+        messages=[*request.messages, user(f"Current time: {when}")],
+    )
+
+
+def test_06_1_walk_c6_a_trailing_stamp_reads_nothing_where_the_cache_writes_at_breakpoints(
+    triage_requests,
+):
+    """Walk c6 finding 2, checked: with the stamp last and the lesson's breakpoints (Claude) or
+    OpenAI's implicit one (gpt-6-luna), nothing written is ever read again."""
+    from helpers.cost import project_ticket
+    from helpers.models import current_model
+
+    stamped = [_c6_reference(r, w) for r, w in zip(triage_requests, ex06.TIMES, strict=False)]
+    for name, marks in ((current_model("openai"), None), (CLAUDE, ["tools", "system", "last"])):
+        ticket = project_ticket([replace(r, model=name) for r in stamped], name, breakpoints=marks)
+        assert sum(t.cached_tokens for t in ticket.turns) == 0, name
+
+
+@pytest.mark.parametrize(
+    ("marks", "why"),
+    [
+        (["tools", "system", "last"], "marked ['tools', 'system', 'last']"),
+        ([], "marked []"),
+    ],
+)
+def test_06_1_walk_c6_a_breakpoint_on_the_stamp_is_refused_under_the_breakpoint_rule(
+    marks, why, triage_requests
+):
+    def prepare(request, when):
+        return _c6_reference(request, when), list(marks)
+
+    result = ex06.check_prepare(prepare, triage_requests, MODEL)
+    assert not result and "case 1 of 3" in result.message
+    assert f"under {CLAUDE}'s cache rule" in result.message and why in result.message
+    assert "writes only at breakpoints" in result.message, result.message
+    assert "messages[" not in result.message.split("marked")[0]  # the place is the learner's
+
+
+def test_06_1_the_request_alone_is_refused_for_what_it_lacks(triage_requests):
+    result = ex06.check_prepare(_c6_reference, triage_requests, MODEL)
+    assert not result and "returned a Request" in result.message
+    assert "the list of parts to mark" in result.message
+
+
+def test_06_1_the_last_kept_message_marked_alone_passes_under_every_rule(triage_requests):
+    """Another right answer: any tool order of its own, one breakpoint, on the last message
+    before the stamp (OpenAI's implicit one and Anthropic's earlier writes do the rest)."""
+
+    def prepare(request, when):
+        tools = sorted(request.tools, key=lambda t: t.description)
+        kept = f"messages[{len(request.messages) - 1}]"
+        return replace(request, tools=tools, messages=[*request.messages, user(when)]), [kept]
+
+    result = ex06.check_prepare(prepare, triage_requests, MODEL)
+    assert result, result.message
+    assert "under automatic prefixes and under breakpoints alike" in result.message

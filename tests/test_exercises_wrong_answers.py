@@ -196,12 +196,15 @@ def test_06_1_a_stamp_that_changes_its_argument_is_refused(triage_run):
     requests = _requests(triage_run)
 
     def in_place(request, when):
+        marks = [f"messages[{len(request.messages) - 1}]"]
         request.messages.append(user(f"Current time: {when}"))
-        return request
+        return request, marks
 
     def as_copy(request, when):
         tools = sorted(request.tools, key=lambda t: t.name)
-        return replace(request, tools=tools, messages=[*request.messages, user(f"Time: {when}")])
+        marks = ["tools", f"messages[{len(request.messages) - 1}]"]
+        stamped = replace(request, tools=tools, messages=[*request.messages, user(f"Time: {when}")])
+        return stamped, marks
 
     told = ex06.check_prepare(in_place, requests, MODEL)
     assert not told and "changed the request it was given" in told.message

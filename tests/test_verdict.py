@@ -433,3 +433,15 @@ def test_another_field_in_both_spellings_is_a_warning_naming_what_is_read():
         ]
         assert f"reads the later one, {where.rsplit('.', 1)[-1]!r}" in result.violations[0].message
         assert _local_answer("gemini", doubled).status == 200
+
+
+def test_an_empty_tool_calls_list_is_refused_as_openai_refuses_it():
+    """Walk c6: an assembler that always writes ``tool_calls`` sends ``[]`` back on a text-only
+    turn; OpenAI answers 400 empty_array (openai/openai-python#2061). Absent, it is accepted."""
+    said = {"role": "assistant", "content": "Shipped.", "tool_calls": []}
+    body = {"model": "gpt-4o-mini", "messages": [{"role": "user", "content": "Where?"}, said]}
+    (v,) = verdict(body, "openai-chat").violations
+    assert (v.rule, v.severity, v.path) == ("empty-tool-calls", "error", "messages[1].tool_calls")
+    assert v.provider_code == "empty_array" and "messages[1].tool_calls" in v.provider_error
+    del said["tool_calls"]
+    assert not verdict(body, "openai-chat").violations

@@ -180,8 +180,11 @@ def _assemble_judge(
         if got.get("role") != "assistant":
             return f"the message's role is {got.get('role')!r}: the first chunk said who speaks"
         said = got.get("content")
-        if content is None and said not in (None, ""):
-            return f"the content is {said!r}, and this stream sent no text"
+        if content is None and said is not None:
+            return (
+                f"the content is {said!r}, and this stream sent no text: the non-streamed "
+                "reply holds None there (an empty role delta is no text)"
+            )
         if content is not None and said != content:
             if not isinstance(said, str):
                 return f"the content is {said!r}, and this stream sent text"
@@ -226,14 +229,33 @@ def _assemble_judge(
                 except ValueError:
                     why = "not valid JSON: fragments of this index are missing, or another's"
                 return f"tool call {k}'s arguments are {args[:60]!r}: {why}"
-        return None
+        return _sent_back(got)
 
     return judge
 
 
+def _sent_back(message: dict[str, Any]) -> str | None:
+    """The assembled message sent back as the next request's history (its calls answered), as
+    the local provider judges it: OpenAI's refusal, if it would refuse it."""
+    from standin.verdict import verdict
+
+    answers = [
+        {"role": "tool", "tool_call_id": call["id"], "content": "done"}
+        for call in message.get("tool_calls") or []
+    ]
+    ask = {"role": "user", "content": "Where is my order SO-48213?"}
+    body = {"model": "gpt-4o-mini", "messages": [ask, message, *answers]}
+    errors = [v for v in verdict(body, "openai-chat").violations if v.severity == "error"]
+    if not errors:
+        return None
+    said = errors[0].provider_error or errors[0].message
+    return f"sent back in the next request, this message is refused by OpenAI: 400 {said!r}"
+
+
 def check_assemble(fn: Any) -> Result:
     """Run the learner's ``assemble(chunks)`` on hidden Chat Completions streams (lists of
-    parsed chunks), each judged against the message the non-streamed reply holds."""
+    parsed chunks), each judged against the message the non-streamed reply holds, then sent
+    back as the next request's history to the local provider's verdict (``_sent_back``)."""
     return check_cases(
         fn,
         assemble_cases(),

@@ -77,6 +77,7 @@ ROWS: list[RuleRow] = [
     _refused("openai-chat", "duplicate-result", openai_chat.DUPLICATE, CHECKED),
     _refused_on_the_wire("openai-chat", "unknown-block"),
     _refused_on_the_wire("openai-chat", "image-not-user"),
+    _refused_on_the_wire("openai-chat", "empty-tool-calls"),
     _accepted("openai-chat", "system-not-first", OPENAI_SYSTEM),
     _accepted(
         "openai-chat",

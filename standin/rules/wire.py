@@ -39,6 +39,13 @@ TEXTS: dict[tuple[str, str], tuple[str, str, str]] = {
         "(2025-04-22, role 'tool')",
         "2026-12-01",
     ),
+    ("openai-chat", "empty-tool-calls"): (
+        "Invalid 'messages[{w}].tool_calls': empty array. Expected an array with minimum length "
+        "1, but got an empty array instead.",
+        "openai/openai-python#2061 (param messages[1].tool_calls, code empty_array), "
+        "home-assistant/core#118577, openai/openai-node#1341",
+        "2026-12-07",
+    ),
     ("anthropic", "unknown-block"): (
         "messages.{w}.content.{b}: Input tag '{kind}' found using 'type' does not match any of "
         "the expected tags",
@@ -98,6 +105,8 @@ def answer_wire(rule: str, message: str, path: str, fmt: str, body: dict) -> Ans
         values.update(_unanswered(body, values["w"]))
         if not values.get("ids"):
             return None
+    if fmt == "openai-chat" and rule == "empty-tool-calls":
+        return Answer(text.format(**values), f"messages[{values['w']}].tool_calls", "empty_array")
     if fmt == "openai-chat" and rule == "unknown-block":
         param = f"messages[{values['w']}].content[{values['b']}].type"
         return Answer(text.format(**values), param, "invalid_value")

@@ -3,7 +3,8 @@
 Rules a parser does not read, found in the body: ``wire_notes(body, fmt, notes)`` adds their
 notes to the parser's, where a parser reading them would have said them (the first error is the
 provider's answer, so the order is the body's). Chat: an image outside a user message
-(``image-not-user``); Anthropic: a block before the ``tool_result`` blocks of a user turn
+(``image-not-user``), an assistant message's empty ``tool_calls`` list
+(``empty-tool-calls``); Anthropic: a block before the ``tool_result`` blocks of a user turn
 (``results-not-first``); Gemini: a role it lacks (``unknown-role``), a field a part lacks
 (``unknown-block``). When the parser stopped at an error, ``until`` is the error's path: only
 the notes before it are put in.
@@ -77,6 +78,9 @@ def _chat_images(body: dict) -> list[tuple[tuple, Note]]:
         for k, part in _dicts(m.get("content")):
             if part.get("type") == "image_url":
                 out.append(((i, 1), Note(f"messages[{i}].content[{k}]", said, "image-not-user")))
+        if m.get("role") == "assistant" and m.get("tool_calls") == []:
+            said = "an empty tool_calls list (leave the key out when no tool is called)"
+            out.append(((i, 2), Note(f"messages[{i}].tool_calls", said, "empty-tool-calls")))
     return out
 
 
