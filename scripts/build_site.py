@@ -67,6 +67,8 @@ class SiteError(Exception):
 
 #: The packages a lesson's links may point into: the learner's package, the stand-in, the course.
 CODE = ("helpers", "standin", "course")
+#: The maintainers' pages a lesson may link (lesson 10 cites the rules table, docs/rules.md).
+DOCS = "docs"
 
 
 def figure_alts(path: Path) -> dict[str, str]:
@@ -233,7 +235,7 @@ def build(out: Path) -> list[Path]:
         body = LINK.sub(lambda m: f'href="{m.group(1)}.html{m.group(2) or ""}"', body)
         for index in ("README.md", "../notebooks/README.md"):  # the lesson index
             body = body.replace(f'href="{index}"', 'href="index.html"')
-        for folder_name in ("data", *CODE):
+        for folder_name in ("data", *CODE, DOCS):
             body = body.replace(f"../{folder_name}/", f"{folder_name}/")
         body = body.replace("<body", STYLE + "<body", 1)
         body = re.sub(r"(<body[^>]*>)", r"\1" + nav(i), body, count=1)
@@ -280,6 +282,8 @@ def build(out: Path) -> list[Path]:
             skip = "__pycache__" in source.parts or source.suffix == ".pyc"
             if source.is_file() and not skip and "data" not in source.relative_to(ROOT).parts:
                 folder.write(source.relative_to(ROOT).as_posix(), source.read_bytes())
+    for source in sorted((ROOT / DOCS).glob("*.md")):  # as they are: a reader opens the file
+        folder.write(f"{DOCS}/{source.name}", source.read_bytes())
     folder.finish()
     return pages
 
