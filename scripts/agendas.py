@@ -77,7 +77,10 @@ PLANS = (
         ("00", "01"),
         cut="01",
         drop=False,
-        note="A taster: one request on the wire, read byte by byte.",
+        note="A taster: one request on the wire, read byte by byte. On the hub, the link sent "
+        "ahead (a 90-minute class has no time to install).",
+        setup=HUB_SETUP_MINUTES,
+        setup_how="hub login, the link sent ahead",
     ),
     Plan(
         "3 hours",
@@ -87,7 +90,9 @@ PLANS = (
         ("00", "01", "04", ("break", 10), "11"),
         cut="04",
         note="The series' idea end to end: one request (01), the whole array sent again on "
-        "every turn (04), and the agent loop that does it (11).",
+        "every turn (04), and the agent loop that does it (11). On the hub, the link sent ahead.",
+        setup=HUB_SETUP_MINUTES,
+        setup_how="hub login, the link sent ahead",
     ),
     Plan(
         "full day",
@@ -107,10 +112,10 @@ PLANS = (
             "07",
             ("break", 15),
             "11",
-            "12",
         ),
         cut="07",
-        note="Formats, roles, growth, tools, caching, the SDK, the loop and its cost.",
+        note="Formats, roles, growth, tools, caching, the SDK and the loop; the cost lab (12) "
+        "is the homework.",
     ),
 )
 
