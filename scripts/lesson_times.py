@@ -68,9 +68,11 @@ OPTIONAL = re.compile(r"^## .*\(optional\)\s*$")  # a section heading; "###" sta
 QUESTION_MARK = "<summary>A model answer"
 #: Lessons stated from a timed walk: lesson -> (commit walked, core minutes, optional minutes,
 #: who); None leaves that part to the model. Lesson 10's core build asks the learner to find the
-#: safe-cut rule from three rules read just before it, and lesson 12's to rank designs by what
-#: each loses from a dense brief: walkers take longer there than the model gives a build.
+#: safe-cut rule from three rules read just before it, lesson 12's to rank designs by what each
+#: loses from a dense brief, and lesson 05's to price a whole list of tools under a budget:
+#: walkers take longer there than the model gives a build.
 MEASURED = {
+    "05": ("6cf00a8", 30, 15, "walk c7, 2026-12-07"),
     "10": ("0060dbf", 30, None, "its core: walk b7, 2026-12-07"),
     "12": ("e8b056d", 30, None, "its core: walk d7, 2026-12-07"),
     "14": ("4f6c0ae", 53, None, "walk e2, 2026-12-07"),
@@ -359,6 +361,10 @@ WALKS = [
     *[(n, "31905f8", m, "walk d6, 2026-12-07", "optional") for n, m in (("11", 24), ("13", 31))],
     *[(n, "e8b056d", m, "walk d7, 2026-12-07", "core") for n, m in (("11", 28), ("13", 27))],
     *[(n, "e8b056d", m, "walk d7, 2026-12-07", "optional") for n, m in (("12", 27), ("13", 27))],
+    *[(n, "6cf00a8", m, "walk c7, 2026-12-07", "core") for n, m in (("04", 24), ("06", 32))],
+    ("07", "6cf00a8", 26, "walk c7, 2026-12-07", "core"),
+    ("04", "6cf00a8", 10, "walk c7, 2026-12-07", "optional"),
+    *[(n, "6cf00a8", m, "walk c7, 2026-12-07", "optional") for n, m in (("06", 14), ("07", 22))],
 ]
 READING_00_06 = ("fc0af9a", 245, "issue 15: a learner's careful reading of 00-06 (235-260 min)")
 
