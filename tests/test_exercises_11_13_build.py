@@ -922,3 +922,22 @@ def test_12_1_compacting_with_every_tool_is_told_which_kind_fits(baseline):
         "(a long ticket with every tool, the cache off)",
         "exists (9 tools, compacted at requests[",
     )
+
+
+def test_11_1_a_narrow_except_is_refused_on_a_bad_call():
+    """The fourth walk (d7): a dispatcher catching only (ValueError, KeyError) let a call
+    missing an argument (a TypeError) crash the loop; a hidden case refuses it."""
+
+    def narrow(reply, tools):
+        results = []
+        for call in [b for b in reply.content if isinstance(b, ToolCall)]:
+            if call.name not in tools:
+                results.append(tool_result(call.id, f"no tool {call.name}", is_error=True))
+                continue
+            try:
+                results.append(tool_result(call.id, tools[call.name](**call.arguments)))
+            except (ValueError, KeyError) as error:
+                results.append(tool_result(call.id, str(error), is_error=True))
+        return results
+
+    _refused(ex11.check_dispatch(narrow), "(a call missing an argument", "TypeError")
