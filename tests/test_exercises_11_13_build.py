@@ -900,3 +900,44 @@ def test_11_1_a_raising_answer_is_told_what_it_raised_and_html_shows_code_not_ba
     assert not result and "what it raised" in result.message, result.message
     shown = exercises.Result(False, "call `return` at the end", ex11.EX_DISPATCH)._repr_html_()
     assert "<code>return</code>" in shown and "`" not in shown, shown
+
+
+def test_12_1_compacting_with_every_tool_is_told_which_kind_fits(baseline):
+    """The fourth walk (d7): a design that never combines nine tools with compaction (it
+    compacts with all fourteen) is told the kind of design that fitted, not only that one did."""
+
+    def compacts_with_every_tool(scenario, budget):
+        cached = replace(scenario, caching=True)
+        for design in (scenario, cached, replace(cached, tools=min(scenario.tools, 9))):
+            if cost_scenario(design).per_ticket <= budget:
+                return design
+        for at in range(scenario.requests - 1, 0, -1):
+            compacted = replace(cached, compact_at=at, keep_last=4)
+            if cost_scenario(compacted).per_ticket <= budget:
+                return compacted
+        raise ValueError("no design fits")
+
+    _refused(
+        ex12.check_fit_budget(compacts_with_every_tool, baseline),
+        "(a long ticket with every tool, the cache off)",
+        "exists (9 tools, compacted at requests[",
+    )
+
+
+def test_11_1_a_narrow_except_is_refused_on_a_bad_call():
+    """The fourth walk (d7): a dispatcher catching only (ValueError, KeyError) let a call
+    missing an argument (a TypeError) crash the loop; a hidden case refuses it."""
+
+    def narrow(reply, tools):
+        results = []
+        for call in [b for b in reply.content if isinstance(b, ToolCall)]:
+            if call.name not in tools:
+                results.append(tool_result(call.id, f"no tool {call.name}", is_error=True))
+                continue
+            try:
+                results.append(tool_result(call.id, tools[call.name](**call.arguments)))
+            except (ValueError, KeyError) as error:
+                results.append(tool_result(call.id, str(error), is_error=True))
+        return results
+
+    _refused(ex11.check_dispatch(narrow), "(a call missing an argument", "TypeError")

@@ -248,6 +248,14 @@ def dispatch_cases() -> list:
             ),
             [("missing", "escalate_to_human"), ("ok", "SO-48213: delivered")],
         ),
+        (  # the fourth walk (d7): the commonest real failure, a call the function cannot take
+            "a call missing an argument the tool needs: Python raises a TypeError",
+            assistant(
+                tool_call("m1", "issue_refund", {"order_id": "SO-50102"}),
+                tool_call("m2", "get_tracking", {"order_id": "SO-50102"}),
+            ),
+            [("raises", "amount_usd"), ("ok", "SO-50102: in transit")],
+        ),
         ("a reply with text only", assistant("Your refund is on its way."), []),
     ]
     return [

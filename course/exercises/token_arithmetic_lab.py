@@ -110,7 +110,7 @@ EX_BUDGET = Exercise(
     idea="what a design loses decides, not what it costs: of the designs that fit, the one to "
     "ship loses least by the brief's three knobs (a cheaper design that loses more is not "
     "better). Two compactions lose different amounts of the history.",
-    example="a ticket of 4 requests that its nine tools with the cache on cannot fit: "
+    example="a ticket of 4 requests that cannot fit even with nine tools and the cache on: "
     "compacted at requests[1] it keeps 1 turn before the summary, at requests[3] it keeps 3, "
     "and if both fit its budget the second is the one to ship. A ticket of 5 tools has no "
     "extras to drop.",
@@ -306,9 +306,20 @@ def _loss(design: LabScenario, ticket: LabScenario) -> tuple[int, int, bool]:
     return compacted, ticket.tools - design.tools, not _same(design, ticket)
 
 
+def _kind(design: LabScenario, ticket: LabScenario) -> str:
+    """The kind of design that fits, in words (never its code): its tools, cache, compaction."""
+    parts = [f"{design.tools} tools"] if design.tools != ticket.tools else []
+    if design.compact_at is not None:
+        parts.append(f"compacted at requests[{design.compact_at}]")
+    elif design.caching != ticket.caching:
+        parts.append("the cache on")
+    return ", ".join(parts) or "the ticket as it is"
+
+
 def _judge_design(ticket: LabScenario, budget: Decimal) -> Any:
     possible = _fits_at_all(ticket, budget)
     want = fitted(ticket, budget)
+    kind = _kind(want, ticket)
 
     def no_design(what: str) -> str:
         """Why giving no design (``what``: returned None, raised ...) is wrong, if one fits."""
@@ -323,7 +334,7 @@ def _judge_design(ticket: LabScenario, budget: Decimal) -> Any:
                 f"your function {what}, and a design costs exactly the budget, "
                 f"${budget:.6f}: the brief says at most"
             )
-        return f"your function {what}, and a design within ${budget:.6f} exists"
+        return f"your function {what}, and a design within ${budget:.6f} exists ({kind})"
 
     def judge(got: Any) -> str | None:
         if isinstance(got, NothingReturned):
@@ -367,7 +378,10 @@ def _judge_design(ticket: LabScenario, budget: Decimal) -> Any:
         except ValueError as err:  # an impossible design: say why, never a traceback
             return f"your design cannot be priced: {err}"
         if cost > budget:
-            return f"your design costs ${cost:.6f} a ticket, over the budget of ${budget:.6f}"
+            over = f"your design costs ${cost:.6f} a ticket, over the budget of ${budget:.6f}"
+            if got.compact_at is not None and got.tools > min(ticket.tools, NINE):
+                return f"{over}; a design of {kind} fits"  # the extras kept while compacting
+            return over
         if _same(got, want):
             return None
         if ticket.caching and not got.caching:  # the brief: the cache's one knob is "on"
