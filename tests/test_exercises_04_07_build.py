@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -481,7 +482,7 @@ def _settings_dropped(request, wanted, catalogue, budget):
 @pytest.mark.parametrize(
     ("fn", "case", "why"),
     [
-        (_sorted_by_name, "case 1 of 11", "only the catalogue's order is the same"),
+        (_sorted_by_name, "case 1 of 11", "only the catalogue's order is accepted"),
         (_in_the_wanted_order, "case 2 of 11", "they follow the order of wanted"),
         (_settings_dropped, "case 1 of 11", "max_tokens differ"),
     ],
@@ -922,3 +923,27 @@ def test_06_1_the_last_kept_message_marked_alone_passes_under_every_rule(triage_
     result = ex06.check_prepare(prepare, triage_requests, MODEL)
     assert result, result.message
     assert "under automatic prefixes and under breakpoints alike" in result.message
+
+
+# ---- walk 04-07 c7 fixes ----------------------------------------------------------------------
+
+
+def _pick_sorted(request, wanted, catalogue, budget):
+    """Walk c7 (05.1) finding 1, the walker's code: an accepted pick, then sorted by name."""
+    r, left = _pick_right(request, wanted, catalogue, budget)
+    return replace(r, tools=sorted(r.tools, key=lambda t: t.name)), left
+
+
+def test_05_1_walk_c7_a_pick_sorted_by_name_is_refused_for_the_order_the_task_states():
+    """The task now states the catalogue's order; the refusal names that order as the task's."""
+    nb = json.loads(
+        (
+            Path(__file__).resolve().parents[1] / "notebooks" / "05_tools_are_context.ipynb"
+        ).read_text()
+    )
+    task = next(
+        "".join(c["source"]) for c in nb["cells"] if "pick_tools(request" in "".join(c["source"])
+    )
+    assert "in the catalogue's order" in task
+    result = ex05.check_pick_tools(_pick_sorted)
+    assert not result and "the task fixes one order" in result.message, result.message

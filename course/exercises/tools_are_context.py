@@ -252,7 +252,7 @@ def _pick_judge(request: Request, wanted: list[str], budget: int) -> Any:
                 "would be other bytes, and a cache miss"
                 if follows
                 else "the same pick must be the same bytes whatever the request held before, "
-                "and only the catalogue's order is the same for every request of the agent"
+                "and the task fixes one order: only the catalogue's order is accepted"
             )
             return (
                 f"the picked tools come as {names}, and the catalogue lists them as {order}: {why}"
