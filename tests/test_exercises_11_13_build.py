@@ -150,6 +150,7 @@ def test_11_1_the_cell_shows_the_checks_hint_when_the_arguments_go_in_positional
     assert last == "check_dispatch(answer_calls)"  # the check stays the cell's last line
     wrong = "function(block.arguments)"  # the dict passed positionally, and no try around it
     source = "\n".join(body).replace("try:", "if True:").replace("except Exception", "if False")
+    assert "function(**block.arguments)" in source  # the reference, about to be made wrong
     source = source.replace("function(**block.arguments)", wrong)
     namespace: dict = {}
     exec(compile(source.replace("as error:", ":"), "<11.1>", "exec"), namespace)  # no traceback
