@@ -900,6 +900,32 @@ def test_the_predictions_explanations_are_computed_from_the_data():
     assert ex02.markers_why(ticket).startswith(f"{markers} of its {len(pieces)} tokens")
 
 
+def test_01_the_tokens_reveal_reads_the_lessons_two_requests_after_run_all(monkeypatch, capsys):
+    """Rehearsal: after Run All the recorder's last entries are the optional part's 401 and the
+    checks' own requests; re-running the reveal must still show request 1 and request 2."""
+    cells = json.loads((ROOT / "notebooks" / "01_one_request.ipynb").read_text())["cells"]
+    code = ["".join(c["source"]) for c in cells if c["cell_type"] == "code"]
+    reveal_cell = next(s for s in code if "request 1" in s and "prompt tokens" in s)
+    monkeypatch.chdir(ROOT / "notebooks")  # the lesson reads ../data
+    namespace: dict = {}
+    try:
+        for source in code:
+            if source.strip() != "provider.stop()":
+                exec(compile(source, "<01>", "exec"), namespace)  # Run All, solutions in
+        sent = namespace["provider"].recorder.exchanges
+        assert any(e.status == 401 for e in sent[2:])  # the optional part came after them
+        capsys.readouterr()
+        exec(compile(reveal_cell, "<01 reveal>", "exec"), namespace)  # no KeyError: 'usage'
+        table = capsys.readouterr().out
+    finally:
+        if "provider" in namespace:
+            namespace["provider"].stop()
+    first, second = sent[0], sent[1]  # the two requests the lesson's core sent, in order
+    for name, ex in (("request 1", first), ("request 2", second)):
+        row = f"{len(ex.request_json['messages']):8} {len(ex.request_bytes):10}"
+        assert f"{name:10} {row} {ex.response_json['usage']['prompt_tokens']:13}" in table, table
+
+
 # ---- second walk (fix-00-03b): the cases the walk found missing --------------------------------
 
 

@@ -137,6 +137,27 @@ def test_11_1_right_dispatch_steps_written_differently_pass():
     assert ex11.check_dispatch(dispatch_as_a_message)
 
 
+def test_11_1_the_cell_shows_the_checks_hint_when_the_arguments_go_in_positionally():
+    """Rehearsal: the cell's example print ran before the check, so the commonest mistake showed
+    a raw TypeError, not the hint. The cell, with that mistake, must end at the check's hint."""
+    import json
+    from pathlib import Path
+
+    notebook = Path(__file__).resolve().parents[1] / "notebooks" / "11_the_agent_loop.ipynb"
+    cells = json.loads(notebook.read_text())["cells"]
+    cell = next("".join(c["source"]) for c in cells if "def answer_calls(" in "".join(c["source"]))
+    *body, last = cell.rstrip().splitlines()
+    assert last == "check_dispatch(answer_calls)"  # the check stays the cell's last line
+    wrong = "function(block.arguments)"  # the dict passed positionally, and no try around it
+    source = "\n".join(body).replace("try:", "if True:").replace("except Exception", "if False")
+    assert "function(**block.arguments)" in source  # the reference, about to be made wrong
+    source = source.replace("function(**block.arguments)", wrong)
+    namespace: dict = {}
+    exec(compile(source.replace("as error:", ":"), "<11.1>", "exec"), namespace)  # no traceback
+    verdict = namespace["check_dispatch"](namespace["answer_calls"])
+    assert not verdict and "raised TypeError" in verdict.message, verdict.message
+
+
 # ---- 12.1: a design within a budget ------------------------------------------------------------
 
 
