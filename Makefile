@@ -123,7 +123,8 @@ outputs: setup
 # The learner copies in student/ (solutions removed, exercises blank; not tracked by git: made
 # here on the first `make lab`, refreshed by `make update`). A copy a learner changed is kept
 # and named, with exit 0, unless FORCE=1 (then a backup is kept first). RESET=NN gives a fresh
-# copy of lesson NN only, after saving the learner's in student/backup/ (it says where).
+# copy of lesson NN only, after saving the learner's in student/backup/ (it says where; only
+# what is saved on disk: save the notebook first, Ctrl+S).
 student: setup
 	@$(BIN)/python scripts/make_student.py $(if $(FORCE),--force) $(if $(RESET),--reset "$(RESET)")
 
