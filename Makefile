@@ -18,9 +18,14 @@ ROOT_FLAG := $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
 # The server is rooted at the repository (helpers/, data/, docs/ are in its file browser) and
 # its default URL is the lesson, so the URL it prints (/lab/tree/...?token=...) opens lesson 00
 # in any browser, a remote one included. The shipped notebooks are marked trusted first (no
-# "not trusted" warnings in the log).
+# "not trusted" warnings in the log). `make lab PORT=8890` serves on another port (the default
+# is Jupyter's, 8888, or the next free one); `make lab NO_BROWSER=1` opens no browser (a remote
+# machine, a container: open the URL it prints).
 LESSON_URL = /lab/tree/$(1)/00_start_here.ipynb
-LAB = $(BIN)/jupyter lab --ServerApp.root_dir=. $(ROOT_FLAG)
+PORT ?=
+NO_BROWSER ?=
+LAB = $(BIN)/jupyter lab --ServerApp.root_dir=. $(ROOT_FLAG) $(if $(PORT),--ServerApp.port=$(PORT)) \
+  $(if $(NO_BROWSER),--no-browser)
 
 lab: setup student-copies
 	@$(BIN)/jupyter trust student/[0-9][0-9]_*.ipynb >/dev/null
@@ -118,7 +123,8 @@ outputs: setup
 # The learner copies in student/ (solutions removed, exercises blank; not tracked by git: made
 # here on the first `make lab`, refreshed by `make update`). A copy a learner changed is kept
 # and named, with exit 0, unless FORCE=1 (then a backup is kept first). RESET=NN gives a fresh
-# copy of lesson NN only, after saving the learner's in student/backup/ (it says where).
+# copy of lesson NN only, after saving the learner's in student/backup/ (it says where; only
+# what is saved on disk: save the notebook first, Ctrl+S).
 student: setup
 	@$(BIN)/python scripts/make_student.py $(if $(FORCE),--force) $(if $(RESET),--reset "$(RESET)")
 

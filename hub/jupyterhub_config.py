@@ -73,6 +73,14 @@ c.Spawner.args = ["--allow-root"] if os.geteuid() == 0 else []
 # and kernels that died after 5 restarts (docs/hosting.md, "Sizing"). ipc removes the race.
 transport = os.environ.get("ON_THE_WIRE_HUB_KERNEL_TRANSPORT", "ipc")
 c.Spawner.args.append(f"--KernelManager.transport={transport}")
+# Idle kernels give their memory back. A learner keeps every lesson's notebook open and each
+# kept kernel holds 170-260 MiB (one learner at lesson 11 with four open: about 956 MiB,
+# docs/hosting.md, "Sizing"). A kernel idle for 20 minutes (no cell running, none run since) is
+# shut down, even with its tab still open: longer than any pause inside a lesson (a break
+# included), so a kernel in use is never culled; a busy kernel is never idle. Checked every 5
+# minutes. The same values as hub/values.yaml's kernel-culling file.
+CULL_KERNELS = {"cull_idle_timeout": 1200, "cull_interval": 300, "cull_connected": True}
+c.Spawner.args += [f"--MappingKernelManager.{k}={v}" for k, v in CULL_KERNELS.items()]
 # A Unix socket's path must stay under 108 bytes and a kernel's adds 49 to its runtime folder,
 # which under the learner's home here would be too long: a short one per learner instead.
 c.Spawner.environment = {

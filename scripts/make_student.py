@@ -32,8 +32,11 @@ Files this script did not write (your notes, a ``-Copy1`` notebook) are never to
 
 ``--reset NN`` (``make student RESET=NN``) gives one learner a fresh copy of lesson NN only:
 their copy is first saved as ``student/backup/NN_name-YYYYmmdd-HHMMSS.ipynb`` (also when it is
-unchanged: nothing is ever deleted), and the command prints where. A lesson that does not exist
-(``99``, ``abc``) is refused with the lessons there are, and nothing is touched.
+unchanged: nothing is ever deleted), and the command prints where. It saves the file on disk:
+a tab's unsaved changes are not in it (save first, Ctrl+S; the message says so). The check
+records in ``.checks/`` stay, so the room view shows the old marks until a check runs again. A
+lesson that does not exist (``99``, ``abc``) is refused with the lessons there are, and nothing
+is touched.
 
 ``--learner`` writes the same learner copies into ``learner/``, which git tracks: the pristine
 copies the hosted routes open (the Colab badges, the Binder link), which have no ``student/``.
@@ -354,7 +357,11 @@ def main(args: list[str]) -> int:
             print(f"make student: {err}", file=sys.stderr)
             return 2
         if saved is not None:
-            print(f"saved your copy of lesson {path.name[:2]} as {_shown_path(saved)}")
+            print(
+                f"saved your copy of lesson {path.name[:2]} as {_shown_path(saved)} (as saved on "
+                "disk: changes not saved with Ctrl+S are only in the open tab; File > Save "
+                "Notebook As... there keeps them)"
+            )
         print(
             f"{_shown_path(path)} is a fresh copy (exercises blank). If it is open in "
             "JupyterLab: File > Reload Notebook from Disk (saving the old tab would overwrite it)"

@@ -228,3 +228,36 @@ def test_hub_start_starts_the_server_even_when_the_course_cannot_be_pulled(tmp_p
     out = _start(home, (tmp_path / "no-such-repository").as_uri(), "echo", "server started")
     assert out.returncode == 0 and out.stdout.splitlines()[-1] == "server started"
     assert "on-the-wire: could not pull" in out.stderr
+
+
+def test_the_hub_culls_idle_kernels_as_the_kubernetes_values_do(tmp_path, monkeypatch):
+    """hub/jupyterhub_config.py hands learners' servers culling options Jupyter Server accepts.
+
+    The options are parsed by a real ServerApp and read back from a MappingKernelManager (a
+    misspelt option would leave the default, 0: never cull); they match hub/values.yaml's.
+    """
+    import yaml
+    from jupyter_server.serverapp import ServerApp
+    from jupyter_server.services.kernels.kernelmanager import MappingKernelManager
+    from traitlets.config.loader import PyFileConfigLoader
+
+    for name, value in {
+        "ON_THE_WIRE_HUB_DIR": str(tmp_path),
+        "ON_THE_WIRE_HUB_PORTS": "1,2,3",
+        "ON_THE_WIRE_HUB_PROXY": "proxy",
+        "ON_THE_WIRE_HUB_CMD": '["jupyterhub-singleuser"]',
+        "ON_THE_WIRE_HUB_LEARNER_ENV": "{}",
+        "ON_THE_WIRE_HUB_RUNNER_TOKEN": "not-a-token",
+    }.items():
+        monkeypatch.setenv(name, value)
+    hub = PyFileConfigLoader("jupyterhub_config.py", path=str(ROOT / "hub")).load_config()
+    args = [a for a in hub.Spawner.args if a != "--allow-root"]
+    server = ServerApp()
+    server.parse_command_line(args)
+    kernels = MappingKernelManager(config=server.config)
+    values = yaml.safe_load((ROOT / "hub" / "values.yaml").read_text(encoding="utf-8"))
+    culling = values["singleuser"]["extraFiles"]["kernel-culling"]["data"]["MappingKernelManager"]
+    assert kernels.cull_idle_timeout == culling["cull_idle_timeout"] == 20 * 60
+    assert kernels.cull_interval == culling["cull_interval"] > 0
+    assert kernels.cull_connected is culling["cull_connected"] is True
+    assert kernels.cull_busy is False  # a running cell is never culled

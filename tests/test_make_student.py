@@ -178,6 +178,7 @@ def test_reset_gives_one_fresh_copy_after_saving_the_learners_and_says_where(
     saved = list((student / "backup").glob("00_a-*.ipynb"))
     assert len(saved) == 1 and saved[0].read_text() == mine  # the learner's work, byte for byte
     assert f"backup/{saved[0].name}" in out  # and the command says where it is
+    assert "Ctrl+S" in out  # and that an open tab's unsaved changes are not in the backup
     assert (student / "00_a.ipynb").read_text() == make_student.expected_copies(lessons)[
         "00_a.ipynb"
     ]
