@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
 from html import escape
 from typing import Any
@@ -197,6 +197,20 @@ def _wrong(ex: Exercise, what: str, *, case: int | None = None, **info: Any) -> 
     tries = _WRONG_TRIES[ex.id] = _WRONG_TRIES.get(ex.id, 0) + 1
     opening = "Not yet" if tries == 1 else "Still not it"
     return Result(False, f"{opening}: {_sentence(what)} {hint(ex, tries)}", ex, **info)
+
+
+def with_fitting_example(result: Result, ex: Exercise, examples: list[tuple[str, str]]) -> Result:
+    """The third hint matched to the mistake: where the wrong answer's message holds the sign of
+    one of ``examples`` (``(sign, example)``, the first that matches), that smaller example
+    replaces the exercise's own; any other result comes back as it was."""
+    shown = f"A smaller example: {ex.example}"
+    if result or shown not in result.message:
+        return result
+    for sign, example in examples:
+        if sign in result.message:
+            message = result.message.replace(shown, f"A smaller example: {example}")
+            return replace(result, message=message)
+    return result
 
 
 def _sentence(text: str) -> str:

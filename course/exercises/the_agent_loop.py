@@ -11,7 +11,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from course.exercises import Exercise, Result, check_value, not_answered, not_yet
+from course.exercises import (
+    Exercise,
+    Result,
+    check_value,
+    not_answered,
+    not_yet,
+    with_fitting_example,
+)
 from helpers.loop import Trace
 
 EX1 = Exercise(  # not in the lesson since the fix round of issue 33
@@ -267,8 +274,6 @@ def dispatch_cases() -> list:
 def check_dispatch(answer_calls: Any) -> Result:
     """``answer_calls(reply, tools)``: the tool results answering every call of ``reply`` (an
     assistant message), running each with the function of that name in ``tools``."""
-    from dataclasses import replace
-
     from course.exercises import check_cases
 
     result = check_cases(
@@ -279,16 +284,8 @@ def check_dispatch(answer_calls: Any) -> Result:
         "and accepted by all four providers' rules. This is the step inside every agent loop; "
         "yours could replace run_tool's dispatch",
     )
-    shown = f"A smaller example: {EX_DISPATCH.example}"
-    if result or shown not in result.message:
-        return result
-    # The third hint: a smaller example of the mistake the failing case shows, where one fits.
-    for sign, example in _DISPATCH_EXAMPLES:
-        if sign in result.message:
-            return replace(
-                result, message=result.message.replace(shown, f"A smaller example: {example}")
-            )
-    return result
+    # the third hint: a smaller example of the mistake the failing case shows, where one fits
+    return with_fitting_example(result, EX_DISPATCH, _DISPATCH_EXAMPLES)
 
 
 #: Smaller examples for 11.1's third hint, by what the failing case's name or reason says (the

@@ -12,7 +12,14 @@ from dataclasses import replace
 from decimal import Decimal
 from typing import Any
 
-from course.exercises import Exercise, Result, as_number, check_number, not_yet
+from course.exercises import (
+    Exercise,
+    Result,
+    as_number,
+    check_number,
+    not_yet,
+    with_fitting_example,
+)
 from course.lab import LabScenario, build_requests, cost_scenario
 
 EX_SHARE = Exercise(  # not in the lesson since issue 33 (a prediction there); kept with its tests
@@ -460,17 +467,8 @@ def check_fit_budget(fit_budget: Any, baseline: LabScenario) -> Result:
         success="Right: every ticket gets the design that loses least within its budget. "
         "Priced before it is built; keep the function, and run it again when prices change",
     )
-    shown = f"A smaller example: {EX_BUDGET.example}"
-    if result or shown not in result.message:
-        return result
-    # The third hint: a smaller example of the mistake the failing case shows, where one fits
-    # (the fifth walk: the compaction example came back for every failure).
-    for sign, example in _BUDGET_EXAMPLES:
-        if sign in result.message:
-            return replace(
-                result, message=result.message.replace(shown, f"A smaller example: {example}")
-            )
-    return result
+    # the third hint: a smaller example of the mistake the failing case shows, where one fits
+    return with_fitting_example(result, EX_BUDGET, _BUDGET_EXAMPLES)
 
 
 #: Smaller examples for 12.1's third hint, by what the failing case's reason says (the first
