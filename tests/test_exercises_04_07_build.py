@@ -91,6 +91,10 @@ def _keeps_the_text_only(request, reply, results):
     )
 
 
+def _appends_bare_results(request, reply, results):  # the rehearsal's try: no tool message
+    return replace(request, messages=[*request.messages, reply.message, *results])
+
+
 def _loses_the_settings(request, reply, results):
     return Request(request.model, _next_right(request, reply, results).messages, request.tools)
 
@@ -106,6 +110,7 @@ def _restarts_from_the_task(request, reply, results):
         (_keeps_the_text_only, "case 1 of 5", "not the model's reply as it came back"),
         (_restarts_from_the_task, "case 2 of 5", "does not start with all 4 messages"),
         (_one_message_per_result, "case 3 of 5", "one tool message right after it"),
+        (_appends_bare_results, "case 1 of 5", "is a ToolResult, not a message"),
         (_drops_failed_results, "case 3 of 5", "failed ones too"),
         (_loses_the_settings, "case 3 of 5", "max_tokens differ"),
         (_always_a_tool_message, "case 4 of 5", "the request ends with the reply"),

@@ -14,7 +14,7 @@ from course.exercises import (
     Result,
     check_cases,
 )
-from helpers.messages import Reply, Request, ToolCall
+from helpers.messages import Message, Reply, Request, ToolCall
 from helpers.rules.gemini import COUNT
 
 EX1 = Exercise(
@@ -120,6 +120,12 @@ def _next_judge(request: Request, reply: Reply, results: list) -> Callable[[Any]
             )
         if not isinstance(got, Request):
             return f"your function returned a {type(got).__name__}, not a Request"
+        stray = next((i for i, m in enumerate(got.messages) if not isinstance(m, Message)), None)
+        if stray is not None:
+            return (
+                f"the new request's messages[{stray}] is a {type(got.messages[stray]).__name__}, "
+                "not a message: a request's list holds messages, each with its role"
+            )
         before = request.messages
         if got.messages[: len(before)] != before:
             lost = next(
