@@ -75,7 +75,7 @@ def _timed(fn: Callable[[], object], runs: int = 21) -> float:
 
 
 def _clear_caches() -> None:
-    from helpers.models import encode
+    from helpers.tokens.tokenizers import encode
 
     encode.cache_clear()
 
@@ -107,7 +107,7 @@ def imports() -> None:
         seconds = _import_seconds(module)
         _row(f"import {module}", f"{1000 * seconds:.0f} ms", "target < 150 ms")
     for name in ("o200k_base", "cl100k_base"):
-        code = f"from helpers.models import encoding; encoding('{name}')"
+        code = f"from helpers.tokens.tokenizers import encoding; encoding('{name}')"
         load = _fresh(code, runs=5) - _fresh("import helpers.models", runs=5)
         _row(f"tokenizer load: {name}", f"{1000 * load:.0f} ms", "once per process, lazily")
     load = _fresh("from helpers.gemma import tokenizer; tokenizer()", runs=5) - _fresh(
@@ -129,8 +129,8 @@ def _everyday_requests() -> list:
 
 def overhead() -> None:
     from benchmarks.sundry_ticket import long_ticket
-    from helpers.models import encoding
     from helpers.tokens import count, count_text
+    from helpers.tokens.tokenizers import encoding
 
     request = long_ticket(200, "gpt-4o-mini")[-1]
     counted = count(request)

@@ -181,7 +181,7 @@ def unmodelled(body: dict[str, Any], format: str) -> dict[str, tuple[int | None,
 
 def _openai_extras(body: dict[str, Any]) -> dict[str, tuple[int | None, str]]:
     """``response_format`` with a JSON schema and a named legacy ``function_call``: bounded."""
-    from helpers.models import PROXY, encode
+    from helpers.tokens.tokenizers import PROXY, encode
 
     out: dict[str, tuple[int | None, str]] = {}
     form = body.get("response_format")

@@ -19,8 +19,9 @@ from decimal import Decimal
 
 from helpers import gemma
 from helpers.messages import Request
-from helpers.models import ModelInfo, encoding, encoding_name, info_for, rates
+from helpers.models import ModelInfo, info_for, rates
 from helpers.tokens import Count, count, token_keys
+from helpers.tokens.tokenizers import encoding, encoding_name
 
 MAX_BREAKPOINTS = 4  # Anthropic: "A maximum of 4 blocks with cache_control may be provided."
 

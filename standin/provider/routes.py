@@ -366,7 +366,8 @@ def _gemma_pieces(text: str) -> list[str]:
 
 def _tokenizer(model: str):
     """``tokenize(text) -> pieces``: the usage counter's own tokens, as text."""
-    from helpers.models import PROXY, encoding, info_for
+    from helpers.models import info_for
+    from helpers.tokens.tokenizers import PROXY, encoding
 
     if info_for(model).encoding == "gemma3":  # Gemini on Gemma 3's tokenizer: its own pieces
         return _gemma_pieces
