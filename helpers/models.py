@@ -23,6 +23,13 @@ from typing import Any
 
 from helpers import gemma
 from helpers.examples import DATA
+from helpers.moved import moved
+
+__all__ = [
+    "PRICE_PROVIDERS", "TABLE", "ModelInfo", "UnknownModelError", "as_of", "current_model",
+    "default_model", "genai_price", "info_for", "model_info", "models", "price_timestamp", "rates",
+    "unlisted",
+]  # fmt: skip
 
 TABLE = DATA / "models.json"
 
@@ -219,3 +226,8 @@ def info_for(model: str | ModelInfo | None, request: Any = None) -> ModelInfo:
         return model
     chosen = model or (request.model if request is not None else "") or default_model("openai")
     return model_info(chosen)
+
+
+# --- deprecated paths, kept for one release (helpers/moved.py) ---------------------------------
+_TOKENIZERS = ("PROXY", "encode", "encoding", "encoding_name", "special_id", "split_at")
+__getattr__ = moved(__name__, dict.fromkeys(_TOKENIZERS, "helpers.tokens.tokenizers"))

@@ -40,6 +40,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import SplitResult, urlsplit
 
+from helpers.standin_wire import LOCAL_KEY  # the key the lessons send (any non-empty key works)
 from standin.provider import errors, faults, routes
 from standin.provider.recorder import Exchange, Recorder
 from standin.provider.scenarios import Scenario, resolve
@@ -47,8 +48,6 @@ from standin.provider.scenarios import Scenario, resolve
 __all__ = ["LOCAL_KEY", "LocalProvider"]
 
 LOOPBACK = "127.0.0.1"
-#: The key the lessons send to the local provider (any non-empty key is accepted).
-LOCAL_KEY = "sk-local-on-the-wire"
 _STREAM_ERRORS = (BrokenPipeError, ConnectionResetError, ConnectionAbortedError, TimeoutError)
 _DIGITS = re.compile(r"[0-9]{1,18}")
 _HEX = re.compile(rb"[0-9A-Fa-f]{1,15}")

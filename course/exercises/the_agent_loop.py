@@ -19,7 +19,7 @@ from course.exercises import (
     not_yet,
     with_fitting_example,
 )
-from helpers.loop import Trace
+from helpers.meter import Trace
 
 EX1 = Exercise(  # not in the lesson since the fix round of issue 33
     "11.9",

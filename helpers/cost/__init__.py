@@ -25,8 +25,14 @@ from helpers.cost.tickets import (
     tool_overhead,
     with_tools,
 )
-from helpers.messages import Message, Request, Text, Usage
-from helpers.models import rates
+from helpers.messages import Message, Request, Text
+from helpers.moved import moved
+
+__all__ = [
+    "Cost", "Ticket", "ToolCountEffect", "ToolOverhead", "cache_break", "cache_terms",
+    "common_prefix", "compact", "compact_ticket", "openai_cached_tokens", "price",
+    "project_ticket", "ticket_from_usages", "tool_count_effect", "tool_overhead", "with_tools",
+]  # fmt: skip
 
 
 def compact(request: Request, keep_last: int, summary: str) -> Request:
@@ -59,3 +65,7 @@ def compact_ticket(
     seen = len(requests[at].messages)
     later = [replace(r, messages=[*base.messages, *r.messages[seen:]]) for r in requests[at + 1 :]]
     return [*requests[:at], base, *later]
+
+
+# --- deprecated paths, kept for one release (helpers/moved.py) ---------------------------------
+__getattr__ = moved(__name__, {"Usage": "helpers.messages", "rates": "helpers.models"})

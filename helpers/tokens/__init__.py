@@ -29,6 +29,12 @@ from helpers.tokens.parts import ToolParts, count_sections, tool_parts
 from helpers.tokens.seen import CUT, Seen, Sized, Special, Tokens
 from helpers.tokens.tokenizers import encode, encoding_name, special_id, split_at
 
+__all__ = [
+    "RULES", "Count", "Piece", "Row", "ToolParts", "count", "count_output", "count_sections",
+    "count_text", "counted", "render_harmony", "render_namespace", "rows_from_pieces",
+    "token_keys", "tokenize", "tool_parts",
+]  # fmt: skip
+
 
 class Piece(NamedTuple):
     """A run of tokens owned by one part of the request (a named tuple: cheap to make)."""

@@ -17,6 +17,8 @@ from helpers.models import ModelInfo
 if TYPE_CHECKING:
     import tiktoken
 
+__all__ = ["PROXY", "encode", "encoding", "encoding_name", "special_id", "split_at"]
+
 #: The stand-in tokenizer for models whose own is not public (Claude, Gemini): an estimate.
 PROXY = "o200k_base"
 

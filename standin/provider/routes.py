@@ -42,7 +42,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from helpers.loop import COUNT_HEADER
+from helpers.standin_wire import COUNT_HEADER
 from standin.provider import errors
 from standin.provider.scenarios import Scenario, Turn
 
