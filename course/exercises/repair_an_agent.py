@@ -185,7 +185,7 @@ class Run:
 
     ticket: Ticket
     format: str
-    seen: list[Any]  # standin.capturing.Seen, one per request
+    seen: list[Any]  # standin.capturing.ReadBack, one per request
     error: str = ""  # what run_ticket raised, if anything
     runs: Counter = None  # type: ignore[assignment]
     returned: dict[str, str] = field(default_factory=dict)
@@ -209,7 +209,7 @@ def run_one(agent: Any, ticket: Ticket, format: str, provider: Any = None) -> Ru
     """Run ``agent.run_ticket`` on one ticket; its prints are swallowed. ``provider``: a
     running stand-in to reuse (its records, faults and scenario are reset here); None: a fresh
     one for this run."""
-    from standin.capturing import Seen
+    from standin.capturing import ReadBack
 
     if provider is None:
         with stand_in() as fresh:
@@ -226,7 +226,7 @@ def run_one(agent: Any, ticket: Ticket, format: str, provider: Any = None) -> Ru
                 agent.run_ticket(ticket.text, format=format, base_url=provider.url)
         except Exception as err:  # the learner's code: report it, never crash the notebook
             error = f"{type(err).__name__}: {str(err)[:300]}"
-    seen = [Seen(e, n) for n, e in enumerate(provider.recorder.exchanges, 1)]
+    seen = [ReadBack(e, n) for n, e in enumerate(provider.recorder.exchanges, 1)]
     return Run(ticket, format, seen, error, runs, returned, printed.getvalue())
 
 
