@@ -9,7 +9,7 @@ everything they reach inside the project, with the lines that ran. Import-time c
 (``<module>``) is not counted. Calls that enter the stand-in (standin/), the exercise checks
 (course/exercises) or display (course/display, plots, widgets, helpers/html.py,
 and whatever IPython's display hook calls, such as ``_repr_html_``) are counted apart, with
-all they reach. The local provider's server thread is not traced: a learner's call stops at
+all they reach. The stand-in's server thread is not traced: a learner's call stops at
 the socket. The table has, per lesson: files, functions, lines run, lines of those functions;
 then, for lessons 03, 05 and 10, each central call (CENTRAL) with the files and lines of the
 learner's functions it entered (budget: 6 files, 500 lines each).

@@ -4,7 +4,7 @@
 ``response_format`` or ``text.format`` schema, files, provider-run tools, extended thinking,
 stored state, items the neutral request has no block for. Each one makes the count an estimate,
 named here with how far it can be off (``None``: unknown): ``with_unmodelled`` applies it to a
-count (the local provider's usage does), ``count_body`` parses a body, counts it with the
+count (the stand-in's usage does), ``count_body`` parses a body, counts it with the
 readable rule (``helpers.tokens.count``) and applies it (the CLI, the
 estimate-spread benchmark). The recorded bills behind each entry: ``docs/evidence.md``.
 

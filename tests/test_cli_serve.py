@@ -30,7 +30,7 @@ def test_serve_runs_and_stops_on_ctrl_c():
     )  # fmt: skip
     try:
         first = proc.stdout.readline()
-        assert first.startswith("On the Wire local provider: http://127.0.0.1:")
+        assert first.startswith("On the Wire stand-in: http://127.0.0.1:")
         url = first.split()[5]
         body = {"model": "gpt-4o-mini", "messages": [{"role": "user", "content": "ping"}]}
         r = httpx.post(url + "/v1/chat/completions", json=body,

@@ -4,7 +4,7 @@ The capstone's check (notebooks/14_repair_an_agent.ipynb): the learner's Sundry 
 against the stand-in in all four wire formats on hidden tickets, and what still breaks.
 
 ``diagnose(agent)`` runs the agent's ``run_ticket`` on three tickets the learner has not seen,
-each in each format, on one local provider reset between runs: one where the model narrates
+each in each format, on one stand-in reset between runs: one where the model narrates
 beside its first call (the sundry story), one where the provider answers with a 429 the request
 right after a refund was issued, and one where the model asks for two tools in one reply. Every
 tool run is counted (a retry that runs a refund twice is seen even when the history looks
@@ -198,7 +198,7 @@ class Run:
 
 @contextlib.contextmanager
 def stand_in() -> Iterator[Any]:
-    """One local provider for many runs (``run_one`` resets it before each)."""
+    """One stand-in for many runs (``run_one`` resets it before each)."""
     from standin import LocalProvider
 
     with LocalProvider() as provider:

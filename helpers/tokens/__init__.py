@@ -226,7 +226,7 @@ def count_text(text: str, model: str | ModelInfo | None = None) -> int:
 
 
 def count_output(message: Message, model: str | ModelInfo | None = None) -> int:
-    """Output tokens of a reply, as the local provider bills it and the cost model prices it.
+    """Output tokens of a reply, as the stand-in bills it and the cost model prices it.
 
     A tool call is its name followed by its arguments as JSON: *our* rule (real providers add a
     few unpublished tokens per call), so against a real bill the output count is an estimate.

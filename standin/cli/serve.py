@@ -1,4 +1,4 @@
-"""Serve the local provider on 127.0.0.1 until Ctrl-C.
+"""Serve the stand-in on 127.0.0.1 until Ctrl-C.
 
 Prints the base URL of each wire format, the SDK settings, and a curl command per endpoint (the
 key shown is the local placeholder, or under ``--forward`` this run's token; real keys are never
@@ -78,7 +78,7 @@ def banner(p) -> str:
     key = p.forward_token or LOCAL_KEY
     shown = "api_key=..." if key == LOCAL_KEY else f"api_key={key!r}"
     lines = [
-        f"On the Wire local provider: {p.url}  (scenario {p.scenario_name!r}; Ctrl-C stops)",
+        f"On the Wire stand-in: {p.url}  (scenario {p.scenario_name!r}; Ctrl-C stops)",
         "",
         f"  OpenAI SDK:    OpenAI(base_url={p.base_url('openai')!r}, api_key={key!r})",
         f"  Anthropic SDK: Anthropic(base_url={p.base_url('anthropic')!r}, {shown})",

@@ -1,6 +1,6 @@
 """Used in lessons: 01, 03, 04, 05, 06, 07, 08, 09, 10, 11.
 
-What the local provider answers: one request in, one response out (no sockets here).
+What the stand-in answers: one request in, one response out (no sockets here).
 
 The endpoints are the real ones:
 
@@ -182,7 +182,7 @@ def _bad_signature(provider: str, body: dict[str, Any]) -> str | None:
     return None
 
 
-#: The response header in which the local provider says how it counted the input tokens of
+#: The response header in which the stand-in says how it counted the input tokens of
 #: its usage: "exact", or an estimate and how far off it can be. Real APIs send no such header
 #: (their usage is the bill); ``helpers.loop`` shows it under the meter.
 
