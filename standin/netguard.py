@@ -1,6 +1,7 @@
 """Block every network connection that does not stay on this machine.
 
-The lessons and tests promise to run offline: the only server they talk to is the stand-in on 127.0.0.1. The test suite calls ``block_network()`` in its own process and in every
+The lessons and tests promise to run offline: the only server they talk to is the stand-in
+on 127.0.0.1. The test suite calls ``block_network()`` in its own process and in every
 notebook kernel it starts, so a lesson that quietly needs the internet fails loudly, with a
 message naming the address, instead of hanging or passing by luck on a connected machine.
 

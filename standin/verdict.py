@@ -24,7 +24,8 @@ checks it, and returns a :class:`Verdict`:
 Errors are what the provider refuses (the first one is its answer), warnings what it accepts
 but is worth a look. One warning is about the stand-in, not the provider: a tool or output
 schema its general model cannot fill within its caps (rule ``stand-in-cannot-fill``,
-``standin.provider.general.unfillable``); the real API may accept the request, and the stand-in answers it with its own 422 (``STAND_IN_CANNOT_FILL``), the same decision.
+``standin.provider.general.unfillable``); the real API may accept the request, and the
+stand-in answers it with its own 422 (``STAND_IN_CANNOT_FILL``), the same decision.
 The stand-in answers with ``Verdict.response()``, and ``python -m helpers check``
 prints the same violations, so the two cannot disagree.
 """

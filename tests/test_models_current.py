@@ -122,8 +122,7 @@ def test_sonnet_5_5_cache_minimum_is_512_and_says_it_is_secondhand():
 
 
 def test_current_models_are_the_newest_generation_and_priced():
-    from helpers.models import rates
-    from helpers.models import current_model, default_model
+    from helpers.models import current_model, default_model, rates
 
     for provider in ("openai", "anthropic", "gemini"):
         model_id = current_model(provider)
