@@ -1,4 +1,4 @@
-"""Used in lessons: none directly.
+"""Used in lessons: none directly (imported by loop).
 
 The meter: what one run of the agent loop did, turn by turn. A ``Trace`` keeps one ``Step``
 per model call (bodies, the tokens the provider reported, their price) and prints as a table,

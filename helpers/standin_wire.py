@@ -1,4 +1,4 @@
-"""Used in lessons: none directly.
+"""Used in lessons: none directly (imported by loop, meter).
 
 What the stand-in (``standin/``) puts on the wire that the learner's code reads: the key it
 takes (any key works; the loop sends this one by default) and the response header in which it

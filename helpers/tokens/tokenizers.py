@@ -1,4 +1,4 @@
-"""Used in lessons: none directly.
+"""Used in lessons: none directly (imported by cost.caching, tokens, tokens.exactness, ...).
 
 The tokenizers: tiktoken's encodings with the chat framing tokens added, and Gemma's
 (``helpers.gemma``); Claude and other Gemini are counted with the ``PROXY``. ``encode`` is
