@@ -21,7 +21,7 @@ from helpers.messages import (
 )
 from helpers.tokens import count, count_text, token_keys
 from helpers.tokens.exactness import image_size, image_tokens
-from helpers.tokens.openai_chat import render_namespace
+from helpers.tokens.namespace import render_namespace
 from helpers.tokens.tokenizers import encode, special_id
 from standin.explained import explained, table
 from tests.published_counts import CASES, cookbook_recipe, to_request

@@ -5,7 +5,7 @@ from __future__ import annotations
 from helpers.examples import sundry
 from helpers.messages import Tool
 from helpers.tokens import tool_parts
-from helpers.tokens.openai_chat import render_namespace
+from helpers.tokens.namespace import render_namespace
 from helpers.tokens.tokenizers import encoding
 
 

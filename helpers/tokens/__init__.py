@@ -24,7 +24,7 @@ from helpers.messages import Message, Reasoning, Request, Text, ToolCall
 from helpers.models import ModelInfo, info_for
 from helpers.tokens import estimate, exactness, gemini, harmony, openai_chat
 from helpers.tokens.harmony import render_harmony
-from helpers.tokens.openai_chat import render_namespace
+from helpers.tokens.namespace import render_namespace
 from helpers.tokens.parts import ToolParts, count_sections, tool_parts
 from helpers.tokens.seen import CUT, Seen, Sized, Special, Tokens
 from helpers.tokens.tokenizers import encode, encoding_name, special_id, split_at

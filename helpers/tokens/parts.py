@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from helpers.messages import Tool
 from helpers.models import ModelInfo, info_for
-from helpers.tokens.openai_chat import render_namespace
+from helpers.tokens.namespace import render_namespace
 from helpers.tokens.tokenizers import encoding_name, split_at
 
 

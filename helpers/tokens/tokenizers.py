@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 __all__ = ["PROXY", "encode", "encoding", "encoding_name", "special_id", "split_at"]
 
-#: The stand-in tokenizer for models whose own is not public (Claude, Gemini): an estimate.
+#: The proxy tokenizer for models whose own is not public (Claude, Gemini): an estimate.
 PROXY = "o200k_base"
 
 _CL100K_FRAMING = {"<|start|>": 100264, "<|end|>": 100265, "<|message|>": 100266}
