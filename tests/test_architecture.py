@@ -18,7 +18,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 LESSONS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 MAX_DOORS = 15
-MAX_LINES = 300
+MAX_LINES = 280  # issue 37: headroom, not a file shaped to its cap
 
 #: The three parts (docs/design.md): who reads each, and which parts each may import.
 PARTS = {"helpers": set(), "standin": {"helpers"}, "course": {"helpers", "standin"}}
@@ -342,10 +342,9 @@ def test_a_learner_facing_module_is_short_enough_to_read_in_one_sitting(name, pa
     assert lines <= MAX_LINES, f"{relative} has {lines} lines (at most {MAX_LINES})"
 
 
-#: Issue 23's budget for the learner's package: what a reader opens stays small (issue 34 added
-#: 50 lines for models the table lacks: ``helpers.models.unlisted``, and 165 for Gemini counted
-#: with Gemma 3's split: ``helpers.gemma``, ``helpers.tokens.gemini``).
-BUDGET_LINES, BUDGET_FILES = 7_215, 45
+#: Issue 23's budget for the learner's package: what a reader opens stays small. Issue 37 set it
+#: to 6,500 lines with headroom below it (modules with one job made more, smaller files).
+BUDGET_LINES, BUDGET_FILES = 6_500, 52
 MAX_DOCSTRING = 12
 
 
