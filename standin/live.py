@@ -103,7 +103,7 @@ def run_live(
 ) -> Any:
     """Lesson 11's LIVE cell: the agent loop against the real API, or one line saying why not.
 
-    Returns the :class:`~helpers.loop.Trace` of the live run, or None (after printing one line)
+    Returns the :class:`~helpers.meter.Trace` of the live run, or None (after printing one line)
     when live mode is off for ``format``, or the request failed.
     """
     import httpx
