@@ -1,4 +1,4 @@
-"""Used in lessons: none directly (imported by cost, loop, models).
+"""Used in lessons: none directly (imported by cost, cost.tickets, formats.common, loop, ...).
 
 Old import paths kept for one release (issue 37): a name that moved is still found at its old
 place, with a ``DeprecationWarning`` naming its new one, so a kept copy of a lesson still runs.

@@ -19,6 +19,7 @@ from itertools import pairwise
 from helpers.cost.caching import cache_reads, cache_terms
 from helpers.messages import Message, Request, Usage
 from helpers.models import ModelInfo, as_of, genai_price, info_for
+from helpers.moved import moved
 from helpers.tokens import Count, count, count_output
 
 
@@ -225,3 +226,8 @@ def _reply_to(now: Request, after: Request) -> Message | None:
     else:  # compaction dropped it too: the reply is the first assistant message that is new
         later = [m for m in after.messages if m not in now.messages]
     return next((m for m in later if m.role == "assistant"), None)
+
+
+# --- deprecated paths, kept for one release (helpers/moved.py) ---------------------------------
+_LEVER = ("ToolCountEffect", "ToolOverhead", "tool_count_effect", "tool_overhead", "with_tools")
+__getattr__ = moved(__name__, dict.fromkeys(_LEVER, "helpers.cost"))

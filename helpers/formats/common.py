@@ -24,6 +24,7 @@ from helpers.messages import (
     ToolCall,
     ToolResult,
 )
+from helpers.moved import moved
 
 #: Both OpenAI formats have no error flag on a tool result: the text carries it instead.
 ERROR_PREFIX = "ERROR: "
@@ -160,3 +161,11 @@ def tool_spec(tool: Tool, schema: str) -> dict[str, Any]:
         out["description"] = tool.description
     out[schema] = tool.parameters
     return out
+
+
+# --- deprecated paths, kept for one release (helpers/moved.py) ---------------------------------
+_READING = (
+    "array", "as_reply", "image_from_url", "limit", "load_arguments", "note_unused", "obj",
+    "read_arguments", "read_list", "split_results", "string", "token_field",
+)  # fmt: skip
+__getattr__ = moved(__name__, dict.fromkeys(_READING, "helpers.formats.reading"))

@@ -17,6 +17,7 @@ from typing import Any
 from helpers.messages import Image, Message, Reasoning, Request, Text, Tool, ToolCall, ToolResult
 from helpers.messages.blocks import dump_arguments
 from helpers.models import ModelInfo
+from helpers.moved import moved
 from helpers.tokens.exactness import image_tokens
 from helpers.tokens.namespace import render_namespace
 from helpers.tokens.seen import CUT, Seen, Sized, Special
@@ -209,3 +210,8 @@ def block_label(block: Any, names: dict[str, str]) -> str:
     if isinstance(block, Reasoning):
         return "reasoning (not sent)"
     return block.type
+
+
+# --- deprecated paths, kept for one release (helpers/moved.py) ---------------------------------
+_NAMESPACE = ("SCALARS", "render_tool")
+__getattr__ = moved(__name__, dict.fromkeys(_NAMESPACE, "helpers.tokens.namespace"))
