@@ -1,0 +1,212 @@
+"""The README keeps working: its links, the commands it names, and the output it pastes.
+
+The README pastes what `make lab`, `make test` and `python -m helpers serve` print, trimmed
+(a line `...` stands for the lines left out; a line ending in ` ...` is cut short). Each pasted
+line is checked against the code that prints it (the Makefile, our scripts, the stand-in's
+banner, the installed pip, JupyterLab and pytest), without running the slow commands.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+PAGES = [README, *sorted((ROOT / "docs").glob("*.md")), ROOT / "standin" / "README.md"]
+LESSONS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+CODE = re.compile(r"```.*?```|`[^`\n]+`", re.S)
+
+
+def _slug(heading: str) -> str:
+    """GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens."""
+    text = re.sub(r"[`*_]|\[([^\]]*)\]\([^)]*\)", r"\1", heading.strip()).lower()
+    return re.sub(r"[^\w\- ]", "", text).replace(" ", "-")
+
+
+def anchors(page: Path) -> set[str]:
+    """Every anchor a Markdown page has: one per heading (GitHub numbers repeats -1, -2...)."""
+    found: set[str] = set()
+    text = re.sub(r"```.*?```", "", page.read_text(encoding="utf-8"), flags=re.S)
+    for heading in re.findall(r"^#{1,6} (.+)$", text, re.M):
+        slug, n = _slug(heading), 1
+        while slug in found:
+            slug, n = f"{_slug(heading)}-{n}", n + 1
+        found.add(slug)
+    return found
+
+
+def code_spans(page: Path) -> list[str]:
+    return CODE.findall(page.read_text(encoding="utf-8"))
+
+
+def blocks(page: Path) -> dict[str, list[str]]:
+    """The README's console blocks, by the command on their first line (`$ ...`)."""
+    found = {}
+    for block in re.findall(r"```console\n(.*?)```", page.read_text(encoding="utf-8"), re.S):
+        first, *rest = block.rstrip("\n").split("\n")
+        found[first.removeprefix("$ ")] = rest
+    return found
+
+
+def test_the_readme_is_read_in_five_minutes():
+    lines = README.read_text(encoding="utf-8").splitlines()
+    assert len(lines) <= 170, f"{len(lines)} lines: move the detail to docs/"
+
+
+def test_every_relative_link_and_anchor_resolves():
+    broken = []
+    for page in PAGES:
+        for target in LINK.findall(page.read_text(encoding="utf-8")):
+            if target.startswith(("http:", "https:", "mailto:")):
+                continue
+            path, _, anchor = target.partition("#")
+            file = (page.parent / path).resolve() if path else page
+            where = f"{page.relative_to(ROOT)} -> {target}"
+            if not file.exists():
+                broken.append(f"{where}: no such file")
+            elif anchor and file.suffix == ".md" and anchor not in anchors(file):
+                broken.append(f"{where}: no such heading")
+    assert broken == []
+
+
+def test_the_anchor_rule_is_githubs():
+    assert _slug("Windows, or by hand") == "windows-or-by-hand"
+    assert _slug("What `make test` installs and runs") == "what-make-test-installs-and-runs"
+    assert _slug("Binder (a quick demo, no accounts)") == "binder-a-quick-demo-no-accounts"
+
+
+def test_every_docs_page_is_in_the_docs_index():
+    index = (ROOT / "docs" / "README.md").read_text(encoding="utf-8")
+    pages = [p.name for p in sorted((ROOT / "docs").glob("*.md")) if p.name != "README.md"]
+    assert [p for p in pages if f"]({p})" not in index] == []
+    assert "](docs/README.md)" in README.read_text(encoding="utf-8")
+
+
+def test_every_make_target_named_is_in_the_makefile():
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    targets = set(re.findall(r"^([a-z][a-z0-9-]*):", makefile, re.M))
+    named = {
+        (page.relative_to(ROOT).as_posix(), target)
+        for page in PAGES
+        for span in code_spans(page)
+        for target in re.findall(r"(?<![\w./-])make ([a-z][a-z0-9-]*)", span)
+    }
+    assert {"lab", "test", "update"} <= {t for p, t in named if p == "README.md"}
+    assert sorted((p, t) for p, t in named if t not in targets) == []
+
+
+def _parser() -> argparse.ArgumentParser:
+    from standin.cli import build_parser
+
+    return build_parser()
+
+
+def test_every_command_line_named_is_a_real_subcommand():
+    (sub,) = [a for a in _parser()._actions if isinstance(a, argparse._SubParsersAction)]
+    named = {
+        (page.relative_to(ROOT).as_posix(), command)
+        for page in PAGES
+        for span in code_spans(page)
+        for command in re.findall(r"python -m (?:helpers|standin) ([a-z][a-z0-9-]*)", span)
+    }
+    assert ("README.md", "serve") in named
+    assert sorted((p, c) for p, c in named if c not in sub.choices) == []
+
+
+def test_the_readme_names_the_real_default_scenario():
+    default = _parser().parse_args(["serve"]).scenario
+    readme = README.read_text(encoding="utf-8")
+    assert default == "general" and f"scenario '{default}'" in readme
+    assert f"--scenario {default}|" in (ROOT / "standin" / "README.md").read_text(encoding="utf-8")
+
+
+# --- the pasted output is what the code prints --------------------------------------------------
+
+
+def _make_prints() -> set[str]:
+    """Every line `make` prints for a recipe line: the line itself, or for `@...` what it echoes."""
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    printed = set()
+    for line in re.findall(r"^\t(.+)$", makefile, re.M):
+        line = line.replace("$(BIN)", ".venv/bin").replace("$(VENV)", ".venv")
+        if line.startswith("@"):
+            printed.update(re.findall(r'echo "([^"]*)"', line))
+        else:
+            printed.add(line)
+    return printed
+
+
+def _installed_source(module: str) -> str:
+    return Path(importlib.util.find_spec(module).origin).read_text(encoding="utf-8")
+
+
+def _pinned() -> dict[str, str]:
+    text = (ROOT / "constraints.txt").read_text(encoding="utf-8")
+    return {n.lower().replace("_", "-"): v for n, v in re.findall(r"^([\w.-]+)==(\S+)", text, re.M)}
+
+
+def _check_line(line: str, make: set[str]) -> str | None:
+    """Why a pasted output line is not what the code prints, or None when it is."""
+    if line in make:
+        return None
+    if line.startswith("Successfully installed "):
+        assert "Successfully installed" in _installed_source("pip._internal.commands.install")
+        pins = _pinned()
+        for package in line.removeprefix("Successfully installed ").removesuffix(" ...").split():
+            name, version = package.rsplit("-", 1)
+            if pins.get(name.lower()) != version:
+                return f"{package} is not pinned in constraints.txt"
+        return None
+    if line.startswith("student/: "):
+        source = (ROOT / "scripts" / "make_student.py").read_text(encoding="utf-8")
+        found = re.fullmatch(
+            r"student/: (\d+) learner notebook\(s\) written, and 1 file\(s\) to edit "
+            r"\((\S+)\), 0 already up to date",
+            line,
+        )
+        ok = found and int(found.group(1)) == len(LESSONS)
+        ok = ok and (ROOT / "notebooks" / found.group(2)).is_file()
+        ok = ok and "learner notebook(s) written{also}, " in source
+        return None if ok else "not what scripts/make_student.py prints on a first run"
+    if line.strip() == "Or copy and paste one of these URLs:":
+        found = "Or copy and paste one of these URLs:" in _installed_source(
+            "jupyter_server.serverapp"
+        )
+        return None if found else "not in jupyter_server"
+    url = re.fullmatch(
+        r"\s+http://localhost:8888(/lab/tree/student/00_start_here\.ipynb)\?token=\.\.\.", line
+    )
+    if url:
+        makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+        ok = "LESSON_URL = /lab/tree/$(1)/00_start_here.ipynb" in makefile
+        return None if ok and "$(call LESSON_URL,student)" in makefile else "not make lab's URL"
+    if re.fullmatch(r"=+ test session starts =+", line):
+        return None if "test session starts" in _installed_source("_pytest.terminal") else "pytest?"
+    return "printed by nothing the test knows"
+
+
+@pytest.mark.parametrize("command", ["make lab NO_BROWSER=1", "make test"])
+def test_the_pasted_make_output_is_what_the_code_prints(command):
+    pasted = blocks(README)[command]
+    make = _make_prints()
+    wrong = {line: why for line in pasted if line != "..." and (why := _check_line(line, make))}
+    assert wrong == {}
+    assert pasted.count("...") >= 1  # trimmed, and says so
+
+
+def test_the_pasted_serve_banner_is_what_serve_prints():
+    from standin.cli.serve import banner
+    from standin.server import LocalProvider
+
+    (command,) = [c for c in blocks(README) if c.startswith("python -m helpers serve")]
+    port = _parser().parse_args(command.split()[3:]).port
+    pasted = [line for line in blocks(README)[command] if line != "..."]
+    with LocalProvider("general") as p:  # in-process, on a free port of 127.0.0.1
+        printed = banner(p).replace(f":{p.port}", f":{port}").split("\n")
+    assert pasted == printed[: len(pasted)]
