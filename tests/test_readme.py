@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+# the repository root, however deep this file sits in tests/
+ROOT = next(p for p in Path(__file__).resolve().parents if (p / "pyproject.toml").is_file())
 README = ROOT / "README.md"
 PAGES = [README, *sorted((ROOT / "docs").glob("*.md")), ROOT / "standin" / "README.md"]
 LESSONS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
