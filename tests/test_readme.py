@@ -26,7 +26,7 @@ CODE = re.compile(r"```.*?```|`[^`\n]+`", re.S)
 
 def _slug(heading: str) -> str:
     """GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens."""
-    text = re.sub(r"[`*_]|\[([^\]]*)\]\([^)]*\)", r"\1", heading.strip()).lower()
+    text = re.sub(r"[`*]|\[([^\]]*)\]\([^)]*\)", r"\1", heading.strip()).lower()
     return re.sub(r"[^\w\- ]", "", text).replace(" ", "-")
 
 
@@ -80,6 +80,8 @@ def test_the_anchor_rule_is_githubs():
     assert _slug("Windows, or by hand") == "windows-or-by-hand"
     assert _slug("What `make test` installs and runs") == "what-make-test-installs-and-runs"
     assert _slug("Binder (a quick demo, no accounts)") == "binder-a-quick-demo-no-accounts"
+    fixture = "Your own code: `capture()` and the `on_the_wire` fixture"
+    assert _slug(fixture) == "your-own-code-capture-and-the-on_the_wire-fixture"
 
 
 def test_every_docs_page_is_in_the_docs_index():
@@ -118,6 +120,11 @@ def test_every_command_line_named_is_a_real_subcommand():
     }
     assert ("README.md", "serve") in named
     assert sorted((p, c) for p, c in named if c not in sub.choices) == []
+    # and every subcommand is documented: in the command-line page and the stand-in's file table
+    assert {c for p, c in named if p == "docs/command-line.md"} == set(sub.choices)
+    standin = (ROOT / "standin" / "README.md").read_text(encoding="utf-8")
+    row = next(line for line in standin.splitlines() if line.startswith("| `cli/` |"))
+    assert set(re.findall(r"`([a-z]+)`", row.split(":", 1)[1])) == set(sub.choices)
 
 
 def test_the_readme_names_the_real_default_scenario():
