@@ -218,3 +218,24 @@ def test_the_pasted_serve_banner_is_what_serve_prints():
     with LocalProvider("general") as p:  # in-process, on a free port of 127.0.0.1
         printed = banner(p).replace(f":{p.port}", f":{port}").split("\n")
     assert pasted == printed[: len(pasted)]
+
+
+def test_the_own_code_example_runs_against_the_stand_in():
+    """The README's client call, as pasted, against the stand-in in-process (its port swapped
+    for the free one the stand-in got): the model name it gives is served, not a 404."""
+    from standin.server import LocalProvider
+
+    text = README.read_text(encoding="utf-8")
+    section = text[text.index("## Point your own code at it") :].split("\n## ", 1)[0]
+    (code,) = re.findall(r"```python\n(.*?)```", section, re.S)
+    (model,) = re.findall(r'model="([^"]+)"', code)
+    assert model != "general"  # a scenario, not a model name: the provider's 404
+    (command,) = [c for c in blocks(README) if " -m helpers serve" in c]
+    url = f"http://127.0.0.1:{_parser().parse_args(command.split()[3:]).port}/v1"
+    assert f'base_url="{url}"' in code  # the port the serve command above starts on
+    *body, last = code.strip().splitlines()
+    namespace: dict = {}
+    with LocalProvider("general") as p:
+        exec("\n".join(body).replace(url, p.base_url("openai")), namespace)
+        answer = eval(last, namespace)
+    assert answer.model == model and answer.choices[0].message.content
