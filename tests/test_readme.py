@@ -134,6 +134,15 @@ def test_the_readme_names_the_real_default_scenario():
     assert f"--scenario {default}|" in (ROOT / "standin" / "README.md").read_text(encoding="utf-8")
 
 
+def test_commands_to_type_use_the_venv_make_lab_made():
+    """`make` never activates `.venv`: a bare `python -m helpers` there is a ModuleNotFoundError."""
+    typed = list(blocks(README))  # the README's `$ ...` lines
+    command_line = (ROOT / "docs" / "command-line.md").read_text(encoding="utf-8")
+    (sh,) = re.findall(r"```sh\n(.*?)```", command_line, re.S)
+    typed += sh.strip().splitlines()
+    assert [c for c in typed if not c.startswith(("make ", ".venv/bin/"))] == []
+
+
 # --- the pasted output is what the code prints --------------------------------------------------
 
 
@@ -212,7 +221,7 @@ def test_the_pasted_serve_banner_is_what_serve_prints():
     from standin.cli.serve import banner
     from standin.server import LocalProvider
 
-    (command,) = [c for c in blocks(README) if c.startswith("python -m helpers serve")]
+    (command,) = [c for c in blocks(README) if c.startswith(".venv/bin/python -m helpers serve")]
     port = _parser().parse_args(command.split()[3:]).port
     pasted = [line for line in blocks(README)[command] if line != "..."]
     with LocalProvider("general") as p:  # in-process, on a free port of 127.0.0.1
