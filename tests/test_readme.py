@@ -143,6 +143,32 @@ def test_commands_to_type_use_the_venv_make_lab_made():
     assert [c for c in typed if not c.startswith(("make ", ".venv/bin/"))] == []
 
 
+NUMBERS = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+NUMBERS += "fifteen sixteen seventeen eighteen nineteen twenty"
+
+
+def _lesson_times() -> list[tuple[str, int, int]]:
+    """(lesson, minutes, optional minutes) for each row of the lesson index's table."""
+    index = (ROOT / "notebooks" / "README.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| (\d\d) \|.*\| (\d+) min(?: \(\+(\d+) optional\))? \|$", index, re.M)
+    return [(lesson, int(minutes), int(extra or 0)) for lesson, minutes, extra in rows]
+
+
+def test_the_readme_states_the_lesson_times_of_the_index():
+    rows = _lesson_times()
+    assert [lesson for lesson, _, _ in rows] == [p.name[:2] for p in LESSONS]
+    extra = [(minutes, more) for _, minutes, more in rows if more]
+    (plain,) = [(lesson, minutes) for lesson, minutes, more in rows if not more]  # the capstone
+    words = NUMBERS.split()
+    expected = (
+        f"{words[len(rows)].capitalize()} notebooks: {words[len(extra)]} of "
+        f"{min(m for m, _ in extra)}-{max(m for m, _ in extra)} minutes, each with an optional "
+        f"part of {min(o for _, o in extra)}-{max(o for _, o in extra)} minutes more, and the "
+        f"{plain[1]}-minute capstone (lesson {plain[0]}), with none"
+    )
+    assert expected in " ".join(README.read_text(encoding="utf-8").split())
+
+
 # --- the pasted output is what the code prints --------------------------------------------------
 
 
