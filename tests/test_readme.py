@@ -180,6 +180,15 @@ def test_the_xfails_explained_are_the_ones_marked():
     assert f"{total} xfailed (" in README.read_text(encoding="utf-8")
 
 
+def test_the_live_key_named_is_lesson_11s_default():
+    from standin.live_switch import KEYS, family
+
+    lesson = (ROOT / "notebooks" / "11_the_agent_loop.ipynb").read_text(encoding="utf-8")
+    (default,) = set(re.findall(r'wire_format = \\"([a-z-]+)\\"', lesson))
+    readme = " ".join(README.read_text(encoding="utf-8").split())
+    assert f"(`{KEYS[family(default)]}`, for the lesson's default format)" in readme
+
+
 # --- the pasted output is what the code prints --------------------------------------------------
 
 
