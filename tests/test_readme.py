@@ -189,6 +189,23 @@ def test_the_live_key_named_is_lesson_11s_default():
     assert f"(`{KEYS[family(default)]}`, for the lesson's default format)" in readme
 
 
+def test_every_folder_is_in_the_layout_and_the_readme_names_the_main_ones():
+    """docs/layout.md maps every top-level folder of the repository; the README's block is a
+    subset of it (its title says "main")."""
+    layout = (ROOT / "docs" / "layout.md").read_text(encoding="utf-8")
+    (block,) = re.findall(r"```\n(.*?)```", layout, re.S)[:1]
+    mapped = set(re.findall(r"^([\w.-]+)/ ", block, re.M))
+    parts = {"helpers", "standin", "course", "notebooks", "learner", "data", "tests", "docs"}
+    folders = {p.name for p in ROOT.iterdir() if p.is_dir() and not p.name.startswith((".", "_"))}
+    # what a build, a run or a test leaves behind is not part of the repository
+    folders -= {"build", "site", "student", "test-artifacts"}
+    folders -= {p.name for p in ROOT.glob("*.egg-info")}
+    assert parts <= folders and sorted(folders - mapped) == []
+    readme = README.read_text(encoding="utf-8")
+    (main,) = re.findall(r"## The main folders\n\n```\n(.*?)```", readme, re.S)
+    assert set(re.findall(r"^([\w.-]+)/ ", main, re.M)) <= mapped
+
+
 # --- the pasted output is what the code prints --------------------------------------------------
 
 
