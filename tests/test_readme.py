@@ -206,6 +206,19 @@ def test_every_folder_is_in_the_layout_and_the_readme_names_the_main_ones():
     assert set(re.findall(r"^([\w.-]+)/ ", main, re.M)) <= mapped
 
 
+def test_the_package_alone_lists_pyprojects_run_time_dependencies():
+    import tomllib
+
+    from packaging.requirements import Requirement
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    declared = [Requirement(r).name for r in project["dependencies"]]
+    setup = (ROOT / "docs" / "setup.md").read_text(encoding="utf-8")
+    section = setup.split("## Just the package", 1)[1].split("\n## ", 1)[0]
+    (listed,) = re.findall(r"only what they need at run time\s*\((.*?)\)", section, re.S)
+    assert re.findall(r"`([\w.-]+)`", listed) == declared  # the same names, in pyproject's order
+
+
 # --- the pasted output is what the code prints --------------------------------------------------
 
 
