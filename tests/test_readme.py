@@ -219,6 +219,18 @@ def test_the_package_alone_lists_pyprojects_run_time_dependencies():
     assert re.findall(r"`([\w.-]+)`", listed) == declared  # the same names, in pyproject's order
 
 
+@pytest.mark.parametrize("module", ["helpers", "standin"])
+def test_the_usage_line_spells_the_command_as_typed(module, capsys, monkeypatch):
+    """`python -m standin --help` says `usage: python -m standin`, not the other spelling."""
+    import runpy
+
+    monkeypatch.setattr("sys.argv", [module, "--help"])
+    with pytest.raises(SystemExit) as done:
+        runpy.run_path(str(ROOT / module / "__main__.py"), run_name="__main__")
+    assert done.value.code == 0
+    assert capsys.readouterr().out.startswith(f"usage: python -m {module} [-h] COMMAND")
+
+
 # --- the pasted output is what the code prints --------------------------------------------------
 
 
