@@ -180,7 +180,7 @@ def held_out(rows: list[dict], rule: str = "anthropic-estimate") -> dict[str, di
 
 def held_out_structure(rows: list[dict]) -> dict[str, dict]:
     """The ``gemini-gemma3`` spread if each generation's departures from the template
-    (``helpers.tokens.gemini.quirks``) were chosen on the other recorded project's bills (the
+    (``helpers.tokens.gemini.QUIRKS``) were chosen on the other recorded project's bills (the
     published template unchanged for a generation that project lacks), measured on the
     project left out; and the choices made."""
     from helpers.tokens import gemini
@@ -191,12 +191,12 @@ def held_out_structure(rows: list[dict]) -> dict[str, dict]:
     generation = {"gemini-3": "3", "gemini-2.5": "2.5"}
 
     def ratios(subset: list[dict], chosen: dict) -> list[float]:
-        kept = gemini.quirks
-        gemini.quirks = lambda info: chosen.get(_generation(info.id, generation), (False, False))
+        kept = gemini.QUIRKS
+        gemini.QUIRKS = {g: chosen.get(g, (False, False)) for g in kept}
         try:
             return [r["billed"] / count_body(r["body"], "gemini", r["info"]).total for r in subset]
         finally:
-            gemini.quirks = kept
+            gemini.QUIRKS = kept
 
     out, measured = {}, []
     for source in sorted({r["source"] for r in plain}):
