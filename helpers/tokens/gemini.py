@@ -159,9 +159,9 @@ def _why(block: object) -> tuple[int | None, str] | None:
     if signature and signature != DUMMY:
         bound = math.ceil(PER_SIGNATURE_CHARACTER * len(signature))
         return bound, (
-            f"{THINKING} (its thought signature): billed when streamed, and on Gemini 3 "
-            f"within the turn; not seen here (recorded: up to {PER_SIGNATURE_CHARACTER} tokens "
-            "a signature character)"
+            f"{THINKING}, which its thought signature stands for: billed when streamed, and on "
+            f"Gemini 3 within the turn; not seen here (at most {PER_SIGNATURE_CHARACTER} tokens "
+            "a signature character on recorded bills)"
         )
     if isinstance(block, ToolCall | ToolResult):
         return None, "function call or response: Google's rendering is not published"
