@@ -54,7 +54,8 @@ def schema(s: dict, typed: bool = True) -> str:
     out += [f"items:{schema(s['items'], typed)}"] if isinstance(s.get("items"), dict) else []
     out += ["nullable:true"] if s.get("nullable") else []
     if isinstance(s.get("properties"), dict):
-        inner = ",".join(f"{k}:{schema(v, typed)}" for k, v in sorted(s["properties"].items()))
+        props = sorted((k, v) for k, v in s["properties"].items() if isinstance(v, dict))
+        inner = ",".join(f"{k}:{schema(v, typed)}" for k, v in props)
         out.append(f"properties:{{{inner}}}")
     out += [f"required:{value(s['required'])}"] if s.get("required") else []
     return "{" + ",".join(out + ([f"type:{Q}{kind}{Q}"] if typed or kind != "STRING" else [])) + "}"
@@ -97,7 +98,8 @@ def texts(v: Any, schema: bool = False) -> list[str]:
         return [*v, *texts(list(v.values()))]
     out = [v[k] for k in ("format", "description") if isinstance(v.get(k), str)]
     out += texts([v.get("enum") or [], v.get("required") or [], v.get("items")], True)
-    return out + [t for k, x in (v.get("properties") or {}).items() for t in (k, *texts(x, True))]
+    properties = v["properties"] if isinstance(v.get("properties"), dict) else {}
+    return out + [t for k, x in properties.items() for t in (k, *texts(x, True))]
 
 
 def seen(request: Request, info: ModelInfo) -> tuple[list[Seen], list[str]]:
