@@ -208,8 +208,14 @@ def held_out_structure(rows: list[dict]) -> dict[str, dict]:
                 error = {o: sum(abs(math.log(x)) for x in ratios(mine, {gen: o})) for o in options}
                 chosen[gen] = min(options, key=lambda o: (error[o], o))
         measured += ratios([r for r in plain if r["source"] == source], chosen)
-        out[f"chosen without {source}"] = {g: list(o) for g, o in sorted(chosen.items())}
+        out[f"chosen without {source}"] = {g: _departures(o) for g, o in sorted(chosen.items())}
     return {"spread": _summary(measured), **out} if measured else {}
+
+
+def _departures(choice: tuple[bool, bool]) -> str:
+    """``QUIRKS``' pair in words."""
+    names = ("an empty description left out", "a string parameter's type left out")
+    return ", ".join(n for n, on in zip(names, choice, strict=True) if on) or "the template as is"
 
 
 def _generation(model: str, prefixes: dict[str, str]) -> str | None:
