@@ -25,7 +25,8 @@ from helpers.tokens.estimate import message_labels, message_seen
 from helpers.tokens.seen import CUT, Seen, Sized
 
 Q = '<|"|>'  # the template's string quote: one token
-#: Where recorded bills depart from the template: (an empty description, a string's type) left out
+#: Where recorded bills depart from the template: (an empty description, a string's type) left
+#: out. Gemini 3's and 2.5's, from pydantic-ai's and Mirascope's cassettes (docs/evidence.md).
 QUIRKS = {"3": (True, False), "2.5": (False, True)}
 DUMMY = "c2tpcF90aG91Z2h0X3NpZ25hdHVyZV92YWxpZGF0b3I="  # Google's stand-in signature: no thinking
 THINKING = "the previous reply's thinking"
