@@ -255,7 +255,14 @@ def hostile() -> None:
 
 def estimates() -> None:
     """Claude/Gemini estimates against recorded bills (needs ON_THE_WIRE_CORPUS, else skipped)."""
-    from benchmarks.estimate_spread import VARIABLE, by_project, corpus, measure, spread
+    from benchmarks.estimate_spread import (
+        VARIABLE,
+        by_project,
+        corpus,
+        held_out_structure,
+        measure,
+        spread,
+    )
 
     root = corpus()
     if root is None:
@@ -275,6 +282,11 @@ def estimates() -> None:
         for source, p in by_project(rows).get(rule, {}).items():
             note = f"{p['requests']} requests, median {p['median']:.2f}, {source}"
             _row(f"{rule}: bill / count p10-p90", f"{p['p10']:.2f}-{p['p90']:.2f}", note)
+    held = held_out_structure(rows).get("spread")
+    if held:
+        note = f"{held['requests']} requests, median {held['median']:.2f}, target: 0.95-1.05"
+        name = "gemini-gemma3, departures fitted on the other project: p10-p90"
+        _row(name, f"{held['p10']:.2f}-{held['p90']:.2f}", note)
 
 
 def main() -> int:

@@ -173,6 +173,9 @@ def unmodelled(body: dict[str, Any], format: str) -> dict[str, tuple[int | None,
             elif kind.startswith(GEMINI_TIMED_MEDIA):
                 why = f"inline {kind}: billed by its length, counted as one image (258)"
                 out[f"{key}[{i}].{inner}[{j}]"] = (None, why)
+            elif kind == "signed text":  # the parser drops it: the rule cannot name it
+                why = "thoughtSignature on a text part: the previous reply's thinking, not seen"
+                out[f"{key}[{i}].{inner}[{j}]"] = (None, why)
             elif kind.startswith("tool_result:"):
                 why = f"{kind.partition(':')[2]} inside a tool result: not counted"
                 out[f"{key}[{i}].{inner}[{j}]"] = (None, why)
@@ -305,6 +308,7 @@ def _part_kinds(message: Any, format: str) -> list[tuple[int, str]]:
         if format == "gemini":
             kinds = [k for k in part if k in UNMODELLED_PARTS["gemini"] and part[k]]
             kinds += [_inline_kind(part)] if not kinds and _inline_kind(part) else []
+            kinds += ["signed text"] if not kinds and _signed_text(part) else []
             out += [(j, k) for k in kinds[:1]]
         elif isinstance(part.get("type"), str):
             out.append((j, part["type"]))
@@ -314,6 +318,14 @@ def _part_kinds(message: Any, format: str) -> list[tuple[int, str]]:
                     out.append((j, f"tool_result:{block['type']}"))
                     break
     return out
+
+
+def _signed_text(part: dict) -> bool:
+    """A Gemini text part carrying a real thought signature (not Google's stand-in)."""
+    from helpers.tokens.gemini import DUMMY
+
+    signature = part.get("thoughtSignature") or part.get("thought_signature")
+    return "text" in part and not part.get("thought") and signature not in (None, DUMMY)
 
 
 def _inline_kind(part: dict) -> str:

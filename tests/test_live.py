@@ -227,15 +227,15 @@ def test_count_live_true_goes_to_the_override_and_fails_in_one_line(monkeypatch)
         assert remote.records[0]["headers"]["x-api-key"] == "<redacted>"
 
 
-# --- the README's live section is computed, not typed --------------------------------------------
+# --- the live-mode page's costs (docs/live.md) are computed, not typed ---------------------------
 
 
-def test_the_readme_live_costs_are_the_computed_ones():
+def test_the_live_page_costs_are_the_computed_ones():
     sys.path.insert(0, str(ROOT / "scripts"))
     import live_costs
 
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    stored = readme.split(live_costs.START)[1].split(live_costs.END)[0]
+    page = (ROOT / "docs" / "live.md").read_text(encoding="utf-8")
+    stored = page.split(live_costs.START)[1].split(live_costs.END)[0]
     assert stored == live_costs.table(), "run: python scripts/live_costs.py --write"
 
 
@@ -246,8 +246,8 @@ def test_the_live_costs_say_when_a_default_model_shuts_down_or_its_price_changes
 
     from helpers.models import default_model
 
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    stored = readme.split(live_costs.START)[1].split(live_costs.END)[0]
+    page = (ROOT / "docs" / "live.md").read_text(encoding="utf-8")
+    stored = page.split(live_costs.START)[1].split(live_costs.END)[0]
     dated = {"gpt-4o-mini": "shuts down on 2027-01-14", "gemini-3.8-flash": "until 2026-12-31"}
     for provider in ("openai", "gemini"):
         model = default_model(provider)

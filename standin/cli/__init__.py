@@ -193,9 +193,10 @@ def gemini_url(url: str) -> tuple[str, str | None]:
 
 
 @functools.cache  # building it costs more than most commands (argparse looks up translations)
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(prog: str = "python -m helpers") -> argparse.ArgumentParser:
+    """The parser of every command; ``prog`` is how the help and errors spell the command."""
     parser = _Parser(
-        prog="python -m helpers",
+        prog=prog,
         description="On the Wire: render, check, count and send LLM requests, offline.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
@@ -209,15 +210,16 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run one command; returns the exit code of the contract above (never raises)."""
+def main(argv: list[str] | None = None, *, prog: str = "python -m helpers") -> int:
+    """Run one command; returns the exit code of the contract above (never raises). ``prog`` is
+    how it was invoked (``python -m standin`` passes its own), for the usage and error lines."""
     from helpers.messages import FormatError
 
     for stream in (sys.stdout, sys.stderr):  # a lone surrogate prints escaped, never crashes
         with contextlib.suppress(AttributeError, ValueError):
             stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
     try:
-        args = build_parser().parse_args(argv)
+        args = build_parser(prog).parse_args(argv)
         return int(args._module.run(args) or 0)
     except SystemExit as done:  # argparse: --help (0) or a usage mistake (2, already printed)
         return done.code if isinstance(done.code, int) else EXIT_BAD_INPUT
