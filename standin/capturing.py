@@ -515,3 +515,18 @@ def _count_file(seen: ReadBack) -> str:
     if seen.billed is not None:
         lines += ["", f"the response's usage reports {seen.billed} input tokens"]
     return "\n".join(lines) + "\n"
+
+
+def __getattr__(name: str) -> Any:
+    """``Seen``, the old name of :class:`ReadBack` (one meaning per name), for one release."""
+    if name == "Seen":
+        import warnings
+
+        warnings.warn(
+            "standin.capturing.Seen is now standin.capturing.ReadBack (the old name goes next "
+            "release)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return ReadBack
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
