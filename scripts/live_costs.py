@@ -5,10 +5,10 @@ Usage: python scripts/live_costs.py            (prints the Markdown table)
 
 The only cell that goes live is lesson 11's LIVE cell: Maya's ticket through the agent loop, in
 the lesson's wire format (Anthropic by default; a learner may switch it). For each format this
-runs that same ticket against the local provider, which plays the model and counts usage with
+runs that same ticket against the stand-in, which plays the model and counts usage with
 the offline counter, and prices every request with ``helpers.cost`` (genai-prices, pinned, at
 ``data/models.json``'s ``as_of`` date). A real model may take more or fewer turns, and the counts
-the local provider could only estimate are marked (its meter says which and by how much).
+the stand-in could only estimate are marked (its meter says which and by how much).
 ``tests/test_live.py`` checks that docs/live.md holds exactly this table.
 """
 
@@ -101,7 +101,7 @@ def table() -> str:
     lines.append("")
     caption = (
         f"Prices: genai-prices {version('genai-prices')} at {as_of()} (`data/models.json`), "
-        "for the requests the local model makes; ≈ marks token counts that are estimates "
+        "for the requests the stand-in makes; ≈ marks token counts that are estimates "
         "offline (Claude and Gemini; OpenAI tool definitions of a shape whose rendering is not "
         "verified: `python -m helpers count` says by how much). A real model may take more or "
         "fewer turns. Computed by `python scripts/live_costs.py`, checked by the tests."

@@ -4,7 +4,7 @@
 ``response_format`` or ``text.format`` schema, files, provider-run tools, extended thinking,
 stored state, items the neutral request has no block for. Each one makes the count an estimate,
 named here with how far it can be off (``None``: unknown): ``with_unmodelled`` applies it to a
-count (the local provider's usage does), ``count_body`` parses a body, counts it with the
+count (the stand-in's usage does), ``count_body`` parses a body, counts it with the
 readable rule (``helpers.tokens.count``) and applies it (the CLI, the
 estimate-spread benchmark). The recorded bills behind each entry: ``docs/evidence.md``.
 
@@ -184,7 +184,7 @@ def unmodelled(body: dict[str, Any], format: str) -> dict[str, tuple[int | None,
 
 def _openai_extras(body: dict[str, Any]) -> dict[str, tuple[int | None, str]]:
     """``response_format`` with a JSON schema and a named legacy ``function_call``: bounded."""
-    from helpers.models import PROXY, encode
+    from helpers.tokens.tokenizers import PROXY, encode
 
     out: dict[str, tuple[int | None, str]] = {}
     form = body.get("response_format")

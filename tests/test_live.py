@@ -90,7 +90,7 @@ def test_unknown_provider():
 def test_switch_line_offline_names_the_two_variables():
     line = live.switch_line("anthropic", env={})
     assert line == (
-        "live mode off: anthropic → local provider on 127.0.0.1 (to go live, set "
+        "live mode off: anthropic → stand-in on 127.0.0.1 (to go live, set "
         "ANTHROPIC_API_KEY and ON_THE_WIRE_LIVE=1 before starting JupyterLab)"
     )
 
@@ -114,7 +114,7 @@ def test_live_requested_without_a_key_is_one_warning_naming_the_variable():
     line = live.switch_line("anthropic", env={"ON_THE_WIRE_LIVE": "1"})
     assert line == (
         "warning: ON_THE_WIRE_LIVE=1 but ANTHROPIC_API_KEY is not set: anthropic stays on "
-        "the local provider"
+        "the stand-in"
     )
     typo = live.switch_line("gemini", env={"ON_THE_WIRE_LIVE": "yes", "GEMINI_API_KEY": KEY})
     assert typo.startswith("warning: ON_THE_WIRE_LIVE='yes' is not '1'")
@@ -146,7 +146,7 @@ def test_run_live_off_sends_nothing_and_says_so_in_one_line(capsys, p):
     trace, out = _run(capsys, {"ON_THE_WIRE_LIVE": "1"})
     assert trace is None and out == (
         "warning: ON_THE_WIRE_LIVE=1 but ANTHROPIC_API_KEY is not set: anthropic stays on the "
-        "local provider\n"
+        "stand-in\n"
     )
     assert len(p.exchanges) == before
 
@@ -204,7 +204,7 @@ def test_the_local_provider_never_asks_the_remote_whatever_the_environment(monke
         from helpers.tokens import count
 
         trace = run(sundry.opening("claude-sonnet-4-6"), sundry.run_tool, base_url=p.url)
-        assert trace.total("input_tokens") > 0  # counted offline, by the local provider
+        assert trace.total("input_tokens") > 0  # counted offline, by the stand-in
         assert count(Request("claude-sonnet-4-6", [user("Hi")])).estimate  # offline by default
         assert remote.records == []
 

@@ -13,7 +13,7 @@ One contract for every command, so a script can tell the cases apart:
 
 Limits are checked before any work: an input of at most ``MAX_INPUT_BYTES``, read in chunks that
 stop at the limit (a file's stated size is never trusted: a FIFO, ``/dev/zero``); then the JSON
-limits of ``standin.input_checks`` (shared with the local provider): nesting depth,
+limits of ``standin.input_checks`` (shared with the stand-in): nesting depth,
 integer length, no ``NaN``/``Infinity`` (not JSON), no lone surrogate (``"\\ud800"``).
 """
 
@@ -44,7 +44,7 @@ COMMANDS: dict[str, str] = {
 
 
 #: Inputs above these limits are refused (exit 2) before any work is done (the JSON limits are
-#: in ``standin.input_checks``, shared with the local provider).
+#: in ``standin.input_checks``, shared with the stand-in).
 MAX_INPUT_BYTES = 64 * 1024 * 1024
 EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
 
