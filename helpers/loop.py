@@ -15,6 +15,7 @@ from decimal import Decimal
 from html import escape
 from typing import Any
 
+from helpers.formats.providers import PROVIDERS
 from helpers.html import no_math
 from helpers.messages import Message, Reasoning, Reply, Request, Text, ToolCall, ToolResult, tool
 
@@ -22,12 +23,8 @@ ToolRunner = Callable[[ToolCall], ToolResult]
 
 
 def auth_headers(format: str, api_key: str) -> dict[str, str]:
-    """How each provider wants its key (and Anthropic its API version)."""
-    if format == "anthropic":
-        return {"x-api-key": api_key, "anthropic-version": "2023-06-01"}
-    if format == "gemini":
-        return {"x-goog-api-key": api_key}
-    return {"authorization": f"Bearer {api_key}"}
+    """How each provider wants its key (and Anthropic its API version): its row's ``auth``."""
+    return PROVIDERS[format].auth(api_key)
 
 
 class ProviderError(RuntimeError):
@@ -66,10 +63,10 @@ def _client(format: str, base_url: str, api_key: str, via: str) -> Any:
         import httpx
 
         return httpx.Client(base_url=base_url, headers=auth_headers(format, api_key), timeout=60)
-    if format.startswith("openai"):
+    if PROVIDERS[format].family == "openai":
         import openai
 
-        return openai.OpenAI(base_url=base_url + "/v1", api_key=api_key)
+        return openai.OpenAI(base_url=base_url + PROVIDERS[format].sdk_suffix, api_key=api_key)
     import anthropic
 
     return anthropic.Anthropic(base_url=base_url, api_key=api_key)

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from helpers import gemma
 from helpers.examples import DATA
+from helpers.formats.providers import PROVIDERS
 
 if TYPE_CHECKING:
     import tiktoken
@@ -141,7 +142,7 @@ def current_model(provider: str) -> str:
 
 def _listed(key: str, provider: str) -> str:
     models = _table()[key]
-    provider = "openai" if provider in ("openai-chat", "openai-responses") else provider
+    provider = PROVIDERS[provider].family if provider in PROVIDERS else provider
     if provider not in models:
         known = ", ".join(sorted(models))
         raise UnknownModelError(f"no model for {provider!r} in the table's {key!r}; known: {known}")

@@ -29,6 +29,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from helpers.formats.providers import FAMILIES
 from helpers.messages import FormatError, Request
 from helpers.models import ModelInfo
 from helpers.tokens import Count, Row
@@ -41,7 +42,6 @@ ENDPOINTS = {
     "gemini": "/v1beta/models/{model}:countTokens",
     "openai": "/v1/responses/input_tokens",
 }
-ANTHROPIC_VERSION = "2023-06-01"
 
 
 class LiveCountError(RuntimeError):
@@ -56,8 +56,8 @@ class _Answered(Exception):
         self.status, self.body = status, body
 
 
-def _call(info: ModelInfo, request: Request) -> tuple[str, dict[str, str], dict[str, Any]]:
-    """Path, headers (without the key) and JSON body of the count request."""
+def _call(info: ModelInfo, request: Request) -> tuple[str, dict[str, Any]]:
+    """Path and JSON body of the count request."""
     from helpers.formats import render
 
     provider = info.provider
@@ -65,23 +65,15 @@ def _call(info: ModelInfo, request: Request) -> tuple[str, dict[str, str], dict[
         body = render(request, "anthropic").body
         body.pop("max_tokens", None)  # count_tokens takes no max_tokens
         body["model"] = info.id
-        return ENDPOINTS[provider], {"anthropic-version": ANTHROPIC_VERSION}, body
+        return ENDPOINTS[provider], body
     if provider == "gemini":
         body = render(request, "gemini").body
         body["model"] = f"models/{info.id}"
         path = ENDPOINTS[provider].format(model=info.id)
-        return path, {}, {"generateContentRequest": body}
+        return path, {"generateContentRequest": body}
     body = render(request, "openai-responses").body
     body["model"] = info.id
-    return ENDPOINTS["openai"], {}, body
-
-
-def _auth(provider: str, key: str) -> dict[str, str]:
-    if provider == "anthropic":
-        return {"x-api-key": key}
-    if provider == "gemini":
-        return {"x-goog-api-key": key}
-    return {"authorization": f"Bearer {key}"}
+    return ENDPOINTS["openai"], body
 
 
 def count_live(
@@ -104,12 +96,10 @@ def count_live(
     key = api_key if api_key is not None else os.environ.get(KEYS[provider], "")
     if not key:
         raise LiveCountError(f"live count needs {KEYS[provider]} in the environment")
-    path, headers, body = _call(info, request)
+    path, body = _call(info, request)
     url = (base_url or live_url(provider)).rstrip("/") + path
     try:
-        response = httpx.post(
-            url, json=body, headers={**headers, **_auth(provider, key)}, timeout=timeout
-        )
+        response = httpx.post(url, json=body, headers=FAMILIES[provider].auth(key), timeout=timeout)
     except (httpx.HTTPError, OSError) as err:
         raise LiveCountError(failure_line(provider, url, err, key)) from None
     if response.status_code != 200:

@@ -42,6 +42,7 @@ import socket
 from collections.abc import Mapping
 from urllib.parse import urlsplit
 
+from helpers.formats.providers import FAMILIES
 from standin.live_switch import (
     BASE_URL_VARS,
     KEYS,
@@ -102,11 +103,8 @@ class Refusal(Exception):
 
 def _key_header(name: str, key: str) -> tuple[str, str]:
     """The header in which ``name``'s API takes its key."""
-    return {
-        "openai": ("authorization", f"Bearer {key}"),
-        "anthropic": ("x-api-key", key),
-        "gemini": ("x-goog-api-key", key),
-    }[name]
+    row = FAMILIES[name]
+    return row.key_header, row.key_prefix + key
 
 
 def _events(text: str) -> list[str]:

@@ -3,27 +3,17 @@
 The four wire formats: one neutral conversation, rendered as each provider's request body.
 ``render`` gives a ``Rendered`` (body, notes, path), ``parse`` reads a body back, ``detect`` says
 which format it is, ``parse_response`` reads a response; ``to_flat`` gives one content string
-per message. Each format is two modules in ``MODULES``. Lossy conversions add a ``Note``; nothing
+per message. Each format is a row in ``PROVIDERS``. Lossy conversions add a ``Note``; nothing
 here checks the rules of the list, sends or counts.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from types import ModuleType
-from typing import Any, NamedTuple
+from typing import Any
 
-from helpers.formats import (
-    anthropic_parse,
-    anthropic_render,
-    gemini_parse,
-    gemini_render,
-    openai_chat_parse,
-    openai_chat_render,
-    openai_responses_parse,
-    openai_responses_render,
-)
 from helpers.formats.common import Note, Notes, Rendered, check_placement, check_tool_choice
+from helpers.formats.providers import PROVIDERS, Provider
 from helpers.messages import (
     ROLES,
     FormatError,
@@ -39,34 +29,19 @@ from helpers.messages import (
     load,
 )
 
-
-class Format(NamedTuple):
-    """One wire format: the module that writes its bodies and the one that reads them."""
-
-    render: ModuleType
-    parse: ModuleType
+#: The names of the wire formats, in the order the lessons show them (one row each).
+FORMATS: tuple[str, ...] = tuple(PROVIDERS)
 
 
-#: Every wire format. A fifth is two new modules and one line here.
-MODULES: dict[str, Format] = {
-    "openai-chat": Format(openai_chat_render, openai_chat_parse),
-    "openai-responses": Format(openai_responses_render, openai_responses_parse),
-    "anthropic": Format(anthropic_render, anthropic_parse),
-    "gemini": Format(gemini_render, gemini_parse),
-}
-#: The names of the wire formats, in the order the lessons show them.
-FORMATS: tuple[str, ...] = tuple(MODULES)
-
-
-def _format(format: str) -> Format:
-    if format not in MODULES:
+def _format(format: str) -> Provider:
+    if format not in PROVIDERS:
         raise FormatError(f"unknown format {format!r} (known: {', '.join(FORMATS)})")
-    return MODULES[format]
+    return PROVIDERS[format]
 
 
 def family(format: str) -> str:
     """The provider (company) behind a wire format: ``openai-responses`` -> ``openai``."""
-    return _format(format).render.PROVIDER
+    return _format(format).family
 
 
 def render(
@@ -165,7 +140,7 @@ def detect(body: dict, prefer: str | None = None) -> str:
     for key in ("messages", "tools", "contents"):  # every format's evidence iterates these
         if body.get(key) is not None and not isinstance(body[key], list):
             raise FormatError(f"{key}: expected a list, got {type(body[key]).__name__}")
-    found = {name: format.parse.evidence(body) for name, format in MODULES.items()}
+    found = {name: row.parse.evidence(body) for name, row in PROVIDERS.items()}
     found["neutral"] = _neutral_evidence(body)
     found = {name: reasons for name, reasons in found.items() if reasons}
     if len(found) == 1:

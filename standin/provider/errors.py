@@ -23,6 +23,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from standin.live_switch import family  # openai-chat and openai-responses share one style
+
 __all__ = ["STAND_IN_STATUS", "envelope", "provider_for_path"]
 
 #: The stand-in's own refusal (not a provider's): the real API may accept the request.
@@ -77,11 +79,6 @@ UNKNOWN_MODEL = {
         "generateContent."
     ),
 }
-
-
-def family(provider: str) -> str:
-    """``openai-chat`` and ``openai-responses`` share one error style."""
-    return "openai" if provider.startswith("openai") else provider
 
 
 def envelope(provider: str, status: int, message: str, param: str | None = None) -> dict[str, Any]:

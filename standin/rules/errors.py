@@ -19,12 +19,10 @@ from __future__ import annotations
 import hashlib
 import re
 
+from helpers.formats import FORMATS  # the wire formats, each a provider that answers errors
 from helpers.messages import Request
 from helpers.rules import Violation
 from standin.rules.strict import check
-
-#: The wire formats (the names ``helpers.formats`` uses), each a provider that answers errors.
-FORMATS: tuple[str, ...] = ("openai-chat", "openai-responses", "anthropic", "gemini")
 
 
 def provider_of(profile: str) -> str:

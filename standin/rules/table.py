@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from helpers.formats import FORMATS, family
 from helpers.rules import anthropic, gemini, openai_chat, openai_responses
 from standin.rules import fields, schemas, strict, tool_choice
 from standin.rules.params import PARAM_RULES
@@ -183,9 +184,8 @@ def _settings_rows() -> list[RuleRow]:
     """One row per settings rule (``rules.params``), per API it holds for."""
     rows = []
     for rule in PARAM_RULES.values():
-        profiles = (
-            ("openai-chat", "openai-responses") if rule.format == "openai" else (rule.format,)
-        )
+        # a family's rule holds for each of its formats (OpenAI's for Chat and Responses)
+        profiles = tuple(f for f in FORMATS if family(f) == rule.format) or (rule.format,)
         for profile in profiles:
             rows.append(
                 RuleRow(
