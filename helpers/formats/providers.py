@@ -1,8 +1,7 @@
-"""Used in lessons: none directly (imported by helpers.formats).
+"""Used in lessons: none directly (imported by formats, loop, models).
 
 What each provider *is*, one row per wire format: its two format modules, where its API lives,
-how it takes a key, and how an SDK is pointed elsewhere. Facts only: what a provider *does*
-differently (rendering, rules, errors, streams) lives in its own modules, found from its row.
+how it takes a key, how an SDK is pointed elsewhere. What it *does* lives in its own modules.
 """
 
 from __future__ import annotations
@@ -36,7 +35,7 @@ class Provider:
     sdk_suffix: str  # what the SDK's ``base_url`` argument adds to the root (OpenAI's ``/v1``)
 
     @property
-    def family(self) -> str:
+    def family(self) -> str:  # the company: openai, anthropic or gemini
         return self.render.PROVIDER
 
     def auth(self, key: str) -> dict[str, str]:
@@ -50,7 +49,7 @@ _OPENAI = Provider(
     key_prefix="Bearer ", headers=(), key_env="OPENAI_API_KEY", base_url_env="OPENAI_BASE_URL",
     sdk_suffix="/v1",
 )
-#: Every wire format, in the order the lessons show them. A fifth is a row and a module pair.
+#: Every wire format, in the lessons' order. A fifth: a row, a module pair, docs/design.md's list.
 PROVIDERS: dict[str, Provider] = {
     "openai-chat": _OPENAI,
     "openai-responses": replace(_OPENAI, render=or_render, parse=or_parse),

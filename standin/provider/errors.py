@@ -70,6 +70,14 @@ BAD_JSON = {
 }
 
 
+#: The texts for a path no endpoint serves (404); OpenAI's is its real wording.
+NOT_FOUND = {
+    "openai": "Invalid URL ({method} {path})",
+    "anthropic": "Not found: {method} {path}",
+    "gemini": "Not found: {method} {path}",
+}
+
+
 #: The real texts for a model id the provider does not know (status 404).
 UNKNOWN_MODEL = {
     "openai": "The model `{model}` does not exist or you do not have access to it.",

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from helpers.formats import FORMATS, family
+from helpers.formats.providers import PROVIDERS
 from helpers.rules import anthropic, gemini, openai_chat, openai_responses
 from standin.rules import fields, schemas, strict, tool_choice
 from standin.rules.params import PARAM_RULES
@@ -185,7 +185,8 @@ def _settings_rows() -> list[RuleRow]:
     rows = []
     for rule in PARAM_RULES.values():
         # a family's rule holds for each of its formats (OpenAI's for Chat and Responses)
-        profiles = tuple(f for f in FORMATS if family(f) == rule.format) or (rule.format,)
+        profiles = tuple(f for f, row in PROVIDERS.items() if row.family == rule.format)
+        profiles = profiles or (rule.format,)
         for profile in profiles:
             rows.append(
                 RuleRow(
