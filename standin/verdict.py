@@ -276,7 +276,7 @@ def _cannot_fill(body: dict, fmt: str, profile: str, request: Request) -> list[V
     from standin.provider.general import unfillable
     from standin.provider.wire_options import read
 
-    wire = fmt in ("openai-chat", "openai-responses", "anthropic", "gemini")
+    wire = fmt in FORMATS
     output = read(body, fmt).output_schema if wire else None
     places = _tool_places(body, fmt)
     found = []

@@ -32,7 +32,6 @@ BRANCHING = {
     "helpers/loop.py": "the official SDK's client and method for each format",
     "helpers/models.py": "OpenAI's models get tiktoken's encoding for their name",
     "helpers/sse/__init__.py": "only OpenAI Chat ends its stream with data: [DONE]",
-    "standin/cli/count.py": "a Gemini URL names the model",
     "standin/count_live.py": "each provider's count-tokens body and answer",
     "standin/functions_era.py": "the functions era is OpenAI Chat's",
     "standin/known_fields.py": "Gemini's field names come in two spellings",

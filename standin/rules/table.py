@@ -67,7 +67,7 @@ OPENAI_SYSTEM = (
     "further down is accepted (https://community.openai.com/t/three-flavors-of-system-"
     "messages-is-a-bit-too-much-can-the-api-normalize/1128108)"
 )
-EVERY_API = ("openai-chat", "openai-responses", "anthropic", "gemini")
+EVERY_API = tuple(PROVIDERS)
 ROWS: list[RuleRow] = [
     # --- OpenAI Chat Completions
     _refused("openai-chat", "call-not-answered", openai_chat.MISSING),
