@@ -15,7 +15,7 @@ from decimal import Decimal
 from html import escape
 from typing import Any
 
-from helpers.formats.providers import PROVIDERS
+from helpers.formats import provider
 from helpers.html import no_math
 from helpers.messages import Message, Reasoning, Reply, Request, Text, ToolCall, ToolResult, tool
 
@@ -24,7 +24,7 @@ ToolRunner = Callable[[ToolCall], ToolResult]
 
 def auth_headers(format: str, api_key: str) -> dict[str, str]:
     """How each provider wants its key (and Anthropic its API version): its row's ``auth``."""
-    return PROVIDERS[format].auth(api_key)
+    return provider(format).auth(api_key)
 
 
 class ProviderError(RuntimeError):
@@ -63,10 +63,10 @@ def _client(format: str, base_url: str, api_key: str, via: str) -> Any:
         import httpx
 
         return httpx.Client(base_url=base_url, headers=auth_headers(format, api_key), timeout=60)
-    if PROVIDERS[format].family == "openai":
+    if provider(format).family == "openai":
         import openai
 
-        return openai.OpenAI(base_url=base_url + PROVIDERS[format].sdk_suffix, api_key=api_key)
+        return openai.OpenAI(base_url=base_url + provider(format).sdk_suffix, api_key=api_key)
     import anthropic
 
     return anthropic.Anthropic(base_url=base_url, api_key=api_key)

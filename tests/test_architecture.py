@@ -344,9 +344,9 @@ def test_a_learner_facing_module_is_short_enough_to_read_in_one_sitting(name, pa
 
 #: Issue 23's budget for the learner's package: what a reader opens stays small (issue 34 added
 #: 50 lines for models the table lacks: ``helpers.models.unlisted``, and 165 for Gemini counted
-#: with Gemma 3's split: ``helpers.gemma``, ``helpers.tokens.gemini``; issue 37 42 for the provider
+#: with Gemma 3's split: ``helpers.gemma``, ``helpers.tokens.gemini``; issue 37 43 for the provider
 #: table, ``helpers.formats.providers``).
-BUDGET_LINES, BUDGET_FILES = 7_257, 45
+BUDGET_LINES, BUDGET_FILES = 7_258, 45
 MAX_DOCSTRING = 12
 
 

@@ -33,7 +33,8 @@ from helpers.messages import (
 FORMATS: tuple[str, ...] = tuple(PROVIDERS)
 
 
-def _format(format: str) -> Provider:
+def provider(format: str) -> Provider:
+    """``format``'s row in ``PROVIDERS`` (a clear error for a name that has none)."""
     if format not in PROVIDERS:
         raise FormatError(f"unknown format {format!r} (known: {', '.join(FORMATS)})")
     return PROVIDERS[format]
@@ -41,7 +42,7 @@ def _format(format: str) -> Provider:
 
 def family(format: str) -> str:
     """The provider (company) behind a wire format: ``openai-responses`` -> ``openai``."""
-    return _format(format).family
+    return provider(format).family
 
 
 def render(
@@ -51,7 +52,7 @@ def render(
 
     ``options`` go to that format's renderer (each lists the ones it takes in ``OPTIONS``).
     """
-    module = _format(format).render
+    module = provider(format).render
     for key, value in options.items():
         if key not in module.OPTIONS:
             raise FormatError(
@@ -87,7 +88,7 @@ def parse(body: dict, format: str | None = None, *, notes: list[Note] | None = N
         return load(body)
     found = Notes()
     try:
-        return _format(name).parse.parse_request(body, found)
+        return provider(name).parse.parse_request(body, found)
     finally:
         if notes is not None:
             notes.extend(found)
@@ -98,7 +99,7 @@ def parse_response(body: dict, format: str, *, notes: list[Note] | None = None) 
     if not isinstance(body, dict):
         raise FormatError(f"a response body must be a JSON object, got {type(body).__name__}")
     found = Notes()
-    reply = _format(format).parse.parse_response(body, found)
+    reply = provider(format).parse.parse_response(body, found)
     if notes is not None:
         notes.extend(found)
     return reply
@@ -109,7 +110,7 @@ def parse_usage(usage: dict, format: str) -> Usage:
     ``parse_response`` reads it. Input counts every input token, cached or not."""
     if not isinstance(usage, dict):
         raise FormatError(f"usage: expected an object, got {type(usage).__name__}")
-    return _format(format).parse.parse_usage(usage)
+    return provider(format).parse.parse_usage(usage)
 
 
 def _neutral_evidence(body: dict) -> list[str]:

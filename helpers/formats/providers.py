@@ -1,4 +1,4 @@
-"""Used in lessons: none directly (imported by formats, loop, models).
+"""Used in lessons: none directly (imported by formats, models).
 
 What each provider *is*, one row per wire format: its two format modules, where its API lives,
 how it takes a key, how an SDK is pointed elsewhere. What it *does* lives in its own modules.
