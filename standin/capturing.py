@@ -266,7 +266,7 @@ def client_environment(url: str) -> dict[str, str | None]:
     return {
         **{row.base_url_env: url + row.sdk_suffix for row in FAMILIES.values()},
         "GOOGLE_GEMINI_BASE_URL": url,  # google-genai (GEMINI_BASE_URL: this project's live mode)
-        **{row.key_env: LOCAL_KEY for row in FAMILIES.values()},  # never a real key, not even here
+        **{row.key_env: LOCAL_KEY for row in FAMILIES.values()},  # no real key, even to loopback
         "GOOGLE_API_KEY": LOCAL_KEY,
         "OPENAI_AGENTS_DISABLE_TRACING": "1",  # openai-agents exports traces to api.openai.com
         "ON_THE_WIRE_LIVE": None,  # nothing goes live inside a capture
