@@ -89,15 +89,32 @@ UNKNOWN_MODEL = {
 }
 
 
-def envelope(provider: str, status: int, message: str, param: str | None = None) -> dict[str, Any]:
-    """The error body ``provider`` sends with ``status``."""
-    openai_type, code, anthropic_type, gemini_status = _KINDS.get(status, _KINDS[500])
-    if family(provider) == "anthropic":
-        error = {"type": anthropic_type, "message": message}
-        return {"type": "error", "error": error, "request_id": "req_local_error"}
-    if family(provider) == "gemini":
-        return {"error": {"code": status, "message": message, "status": gemini_status}}
-    return {"error": {"message": message, "type": openai_type, "param": param, "code": code}}
+def envelope(
+    provider: str,
+    status: int,
+    message: str,
+    param: str | None = None,
+    *,
+    code: str | None = None,
+    request_id: str | None = None,
+    details: list[dict] | None = None,
+) -> dict[str, Any]:
+    """The error body ``provider`` sends with ``status``. ``code`` (OpenAI's), ``request_id``
+    (Anthropic's) and ``details`` (Gemini's) replace the stand-in's defaults when given."""
+    openai_type, default_code, anthropic_type, gemini_status = _KINDS.get(status, _KINDS[500])
+    code = default_code if code is None else code
+    openai = {"message": message, "type": openai_type, "param": param, "code": code}
+    gemini = {"code": status, "message": message, "status": gemini_status}
+    bodies = {  # by family: each provider's own shape
+        "openai": {"error": openai},
+        "anthropic": {
+            "type": "error",
+            "error": {"type": anthropic_type, "message": message},
+            "request_id": "req_local_error" if request_id is None else request_id,
+        },
+        "gemini": {"error": {**gemini, "details": details} if details else gemini},
+    }
+    return bodies[family(provider)]
 
 
 def provider_for_path(path: str, headers: dict[str, str]) -> str:
