@@ -40,12 +40,12 @@ from helpers.formats import FormatError, Note, detect
 from helpers.messages import Request
 from helpers.rules import Answer, Finding, Violation, Violations, judged
 from standin.functions_era import parse
+from standin.providers import of
 from standin.rules.errors import FORMATS, error_response
 from standin.rules.fields import check_fields
 from standin.rules.kinds import named_unknown
 from standin.rules.origins import Origins, origins
 from standin.rules.params import check_params
-from standin.rules.required import REQUIRED
 from standin.rules.schemas import check_schemas
 from standin.rules.spellings import check_spellings
 from standin.rules.strict import findings
@@ -53,7 +53,7 @@ from standin.rules.tool_choice import check_tool_choice
 from standin.rules.wire import answer_wire, node_at, pairing_on_the_wire, wire_finding
 from standin.rules.wire_notes import wire_notes
 
-__all__ = ["REQUIRED", "STAND_IN_CANNOT_FILL", "Verdict", "verdict"]
+__all__ = ["STAND_IN_CANNOT_FILL", "Verdict", "verdict"]
 
 #: The rule of the warning for a schema the stand-in cannot fill (and of its 422).
 STAND_IN_CANNOT_FILL = "stand-in-cannot-fill"
@@ -206,7 +206,7 @@ def _in_chain(path: str | None, length: int, key: str = "input") -> str | None:
 
 def _verdict(body: dict, profile: str, fmt: str, place, stored: str | None, sent) -> Verdict:
     own = profile == fmt
-    missing = [_missing(text, profile) for key, text in REQUIRED.get(fmt, []) if key not in body]
+    missing = [_missing(text, profile) for key, text in of(fmt).REQUIRED if key not in body]
     if own and missing:
         return Verdict(profile, fmt, Violations(missing[:1]))
     notes: list[Note] = []

@@ -307,12 +307,13 @@ ROWS += _tool_choice_rows()
 
 def _required_rows() -> list[RuleRow]:
     """A required field missing (``standin.rules.required``)."""
-    from standin.rules.required import REQUIRED, REQUIRED_SOURCES
+    from standin.providers import of
+    from standin.rules.required import REQUIRED_SOURCES
 
     return [
         RuleRow(fmt, "missing-field", "refused", text, REQUIRED_SOURCES[text], "2026-12-01")
-        for fmt, fields in REQUIRED.items()
-        for _, text in fields
+        for fmt in PROVIDERS
+        for _, text in of(fmt).REQUIRED
     ]
 
 

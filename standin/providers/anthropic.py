@@ -1,0 +1,78 @@
+"""What the stand-in does differently for Anthropic Messages (``anthropic``).
+
+Read through ``standin.providers.of(format)`` by the concern modules named at each
+name; its row (host, key, format modules) is in ``helpers/formats/providers.py``.
+"""
+
+from __future__ import annotations
+
+from helpers.rules import anthropic as rules
+from standin.rules.shared import ANTHROPIC_SDK, OURS, not_on_the_wire, theirs
+
+#: Fields it requires, with the text it answers when one is missing (``missing-field``,
+#: ``standin.rules.required`` has the sources).
+REQUIRED: list[tuple[str, str]] = [
+    ("model", "model: Field required"),
+    ("max_tokens", "max_tokens: Field required"),
+    ("messages", "messages: Field required"),
+]
+
+#: Its block types: the block unions (anthropic 2.14.0), plus ``tool_reference`` and
+#: ``mid_conv_system``.
+# fmt: off
+BLOCKS = (
+    "text", "image", "tool_use", "tool_result", "thinking", "redacted_thinking",
+    "document", "search_result", "server_tool_use", "web_search_tool_result",
+    "web_fetch_tool_result", "advisor_tool_result", "code_execution_tool_result",
+    "bash_code_execution_tool_result", "text_editor_code_execution_tool_result",
+    "tool_search_tool_result", "mcp_tool_use", "mcp_tool_result", "mcp_tool_listing",
+    "container_upload", "compaction", "tool_addition", "tool_removal", "tool_reference",
+    "mid_conv_system",
+)
+# fmt: on
+#: What the parser calls a node -> (the API's types, how the API names the node): unknown-block.
+KINDS = {"block": (BLOCKS, "a Messages block")}
+
+#: The shared rules it answers its own way: (rule, verdict, error text, source), read by
+#: ``standin.rules.shared``.
+SHARED: list[tuple[str, str, str, str]] = [
+    theirs("no-messages", rules.NO_MESSAGES),
+    theirs("result-before-call", rules.UNEXPECTED),
+    theirs("result-wrong-turn", rules.UNEXPECTED),
+    (
+        "call-outside-assistant",
+        "refused",
+        "only the model makes tool calls: a tool_call belongs in an assistant message, not "
+        "in a {role} message",
+        OURS + " (a tool_use block in a user message; searched 2026-12-01)",
+    ),
+    (
+        "result-outside-tool-message",
+        "refused",
+        "a tool_result belongs in a tool message, not in a {role} message",
+        OURS + " (a tool_result block in an assistant message; searched 2026-12-01)",
+    ),
+    (
+        "block-not-allowed",
+        "refused",
+        "a {role} message holds {allowed} blocks, not {kind}",
+        OURS + " (a thinking block in a user message)",
+    ),
+    not_on_the_wire(
+        "unknown-role",
+        "a message is a user, assistant or system message (" + ANTHROPIC_SDK + "message_param.py)",
+        "a body with another role is malformed (refused, naming messages[N])",
+    ),
+    not_on_the_wire(
+        "content-not-list",
+        "content is a string or a list of blocks (" + ANTHROPIC_SDK + "message_param.py and "
+        "the message types it joins)",
+        "the parser reads a string as one text block; another type is malformed",
+    ),
+    not_on_the_wire(
+        "tool-message-content",
+        "tool_result blocks sit in a user message, beside any other blocks",
+        "the parser splits them into a tool message and a user message, so a tool message "
+        "read from a body holds results only",
+    ),
+]

@@ -1,0 +1,11 @@
+"""The neutral request (``neutral``): no provider's, so none of a provider's own rules apply.
+
+Read through ``standin.providers.of(format)`` like the providers' modules beside it.
+"""
+
+from __future__ import annotations
+
+#: No field is required of a neutral request.
+REQUIRED: list[tuple[str, str]] = []
+#: No type is refused as unknown-block.
+KINDS: dict[str, tuple[tuple[str, ...], str]] = {}

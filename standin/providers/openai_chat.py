@@ -1,0 +1,70 @@
+"""What the stand-in does differently for OpenAI Chat Completions (``openai-chat``).
+
+Read through ``standin.providers.of(format)`` by the concern modules named at each
+name; its row (host, key, format modules) is in ``helpers/formats/providers.py``.
+"""
+
+from __future__ import annotations
+
+from helpers.rules import openai_chat as rules
+from standin.rules.shared import NONE_KNOWN, OPENAI_SDK, OURS, not_on_the_wire, theirs
+
+#: Fields it requires, with the text it answers when one is missing (``missing-field``,
+#: ``standin.rules.required`` has the sources).
+REQUIRED: list[tuple[str, str]] = [
+    ("model", "you must provide a model parameter"),
+    ("messages", "Missing required parameter: 'messages'."),
+]
+
+#: Its content part types (as its own error message lists them).
+PARTS = ("text", "image_url", "input_audio", "refusal", "audio", "file")
+#: What the parser calls a node -> (the API's types, how the API names the node): unknown-block.
+KINDS = {"part": (PARTS, "a Chat content part")}
+
+#: The shared rules it answers its own way: (rule, verdict, error text, source), read by
+#: ``standin.rules.shared``.
+SHARED: list[tuple[str, str, str, str]] = [
+    theirs("result-before-call", rules.ORPHAN),
+    theirs("result-before-call", rules.NOT_FOUND),
+    ("duplicate-id", "accepted", "", "tool messages pair by tool_call_id; " + NONE_KNOWN),
+    ("duplicate-tool", "accepted", "", NONE_KNOWN),
+    ("empty-content", "accepted", "", NONE_KNOWN),
+    (
+        "block-not-allowed",
+        "refused",
+        "a {role} message holds {allowed} blocks, not {kind}",
+        OURS + " (an image in a system message is also an unknown-field; in an assistant or tool "
+        "message, image-not-user)",
+    ),
+    not_on_the_wire(
+        "unknown-role",
+        "role is one of the SDK's message types (" + OPENAI_SDK + "chat/chat_completion_message_"
+        "param.py)",
+        "a body with another role is malformed (refused, naming messages[N].role)",
+    ),
+    not_on_the_wire(
+        "content-not-list",
+        "content is a string or a list of parts (" + OPENAI_SDK + "chat/chat_completion_user_"
+        "message_param.py)",
+        "the parser reads a string as one text block; another type is malformed",
+    ),
+    not_on_the_wire(
+        "call-outside-assistant",
+        "tool_calls is a field of the assistant message only (" + OPENAI_SDK + "chat/chat_"
+        "completion_assistant_message_param.py)",
+        "on another message it is an unknown-field",
+    ),
+    not_on_the_wire(
+        "result-outside-tool-message",
+        "tool_call_id is a field of the tool message only (" + OPENAI_SDK + "chat/chat_"
+        "completion_tool_message_param.py)",
+        "on another message it is an unknown-field",
+    ),
+    not_on_the_wire(
+        "tool-message-content",
+        "a tool message's content is a string or text parts, all of it the result ("
+        + OPENAI_SDK
+        + "chat/chat_completion_tool_message_param.py)",
+        "another part there is an unknown-field",
+    ),
+]
