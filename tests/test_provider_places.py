@@ -73,11 +73,9 @@ KEYED = {
     "standin/provider/errors.py": "each family's error texts and error body shape",
     "standin/provider/routes.py": "request-id headers and response ids",
     "standin/provider/turn.py": "tool-call id styles",
-    "standin/render_response.py": "each format's response writer",
     "standin/rules/origins.py": "each format's walk back to its body's paths",
     "standin/rules/tool_choice.py": "each API's tool_choice reader",
     "standin/rules/wire_notes.py": "each format's note locator",
-    "standin/sse_write/__init__.py": "each format's stream writer",
     "standin/wire_count.py": "what each API carries that no count sees",
     "course/exercises/one_request.py": "the exercise's made-up keys",
 }

@@ -6,6 +6,11 @@ name; its row (host, key, format modules) is in ``helpers/formats/providers.py``
 
 from __future__ import annotations
 
+from typing import Any
+
+from helpers.formats.anthropic_render import _blocks
+from helpers.formats.common import Notes
+from helpers.messages import Reply
 from helpers.rules import anthropic as rules
 from standin.rules.shared import ANTHROPIC_SDK, OURS, not_on_the_wire, theirs
 
@@ -76,3 +81,39 @@ SHARED: list[tuple[str, str, str, str]] = [
         "read from a body holds results only",
     ),
 ]
+
+
+# The response body it sends, for ``standin.render_response``.
+
+_ANTHROPIC_STOP_BACK = {
+    "end_turn": "end_turn",
+    "tool_calls": "tool_use",
+    "max_tokens": "max_tokens",
+    "refusal": "refusal",
+    "other": "pause_turn",
+}
+
+
+def response_body(reply: Reply, notes: Notes, *, created: int = 0) -> dict:
+    """The ``message`` body a server would send (Anthropic bodies carry no timestamp)."""
+    u = reply.usage
+    usage: dict[str, Any] = {
+        "input_tokens": u.uncached_input_tokens,
+        "cache_creation_input_tokens": u.cache_write_tokens,
+        "cache_read_input_tokens": u.cache_read_tokens,
+        "output_tokens": u.output_tokens,
+    }
+    if u.reasoning_tokens:
+        usage["output_tokens_details"] = {"thinking_tokens": u.reasoning_tokens}
+    if reply.stop_reason == "other":
+        notes.add("stop_reason", "'other' sent as 'pause_turn'")
+    return {
+        "id": reply.id or "msg_local",
+        "type": "message",
+        "role": "assistant",
+        "model": reply.model,
+        "content": _blocks(reply.message, "message", notes),
+        "stop_reason": _ANTHROPIC_STOP_BACK[reply.stop_reason],
+        "stop_sequence": None,
+        "usage": usage,
+    }

@@ -6,6 +6,9 @@ name; its row (host, key, format modules) is in ``helpers/formats/providers.py``
 
 from __future__ import annotations
 
+from helpers.formats.common import Notes
+from helpers.formats.gemini_render import _model_parts
+from helpers.messages import Reply
 from standin.rules.shared import GENAI_SDK, NONE_KNOWN, OURS, not_on_the_wire
 
 #: Fields it requires, with the text it answers when one is missing (``missing-field``,
@@ -69,3 +72,39 @@ SHARED: list[tuple[str, str, str, str]] = [
         "read from a body holds results only",
     ),
 ]
+
+
+# The response body it sends, for ``standin.render_response``.
+
+_GEMINI_FINISH = {
+    "end_turn": "STOP",
+    "tool_calls": "STOP",
+    "max_tokens": "MAX_TOKENS",
+    "refusal": "SAFETY",
+    "other": "OTHER",
+}
+
+
+def response_body(reply: Reply, notes: Notes, *, created: int = 0) -> dict:
+    """The ``GenerateContentResponse`` a server would send (no timestamp in Gemini bodies)."""
+    u = reply.usage
+    usage = {
+        "promptTokenCount": u.input_tokens,
+        "candidatesTokenCount": u.output_tokens - u.reasoning_tokens,
+    }
+    if u.cache_read_tokens:
+        usage["cachedContentTokenCount"] = u.cache_read_tokens
+    if u.reasoning_tokens:
+        usage["thoughtsTokenCount"] = u.reasoning_tokens
+    usage["totalTokenCount"] = u.input_tokens + u.output_tokens
+    if u.cache_write_tokens:
+        notes.add("usage", "gemini reports no cache writes; cache_write_tokens left out")
+    content = {"role": "model", "parts": _model_parts(reply.message, "message", notes)}
+    return {
+        "candidates": [
+            {"content": content, "finishReason": _GEMINI_FINISH[reply.stop_reason], "index": 0}
+        ],
+        "usageMetadata": usage,
+        "modelVersion": reply.model,
+        "responseId": reply.id or "gemini-local",
+    }

@@ -6,6 +6,11 @@ name; its row (host, key, format modules) is in ``helpers/formats/providers.py``
 
 from __future__ import annotations
 
+from typing import Any
+
+from helpers.formats.common import Notes
+from helpers.formats.openai_chat_render import _tool_call
+from helpers.messages import Image, Reasoning, Reply, Text
 from helpers.rules import openai_chat as rules
 from standin.rules.shared import NONE_KNOWN, OPENAI_SDK, OURS, not_on_the_wire, theirs
 
@@ -68,3 +73,62 @@ SHARED: list[tuple[str, str, str, str]] = [
         "another part there is an unknown-field",
     ),
 ]
+
+
+# The response body it sends, for ``standin.render_response``.
+
+_CHAT_FINISH = {
+    "end_turn": "stop",
+    "tool_calls": "tool_calls",
+    "max_tokens": "length",
+    "refusal": "content_filter",
+}
+
+
+def response_body(reply: Reply, notes: Notes, *, created: int = 0) -> dict:
+    """The ``chat.completion`` body a server would send for ``reply``."""
+    where = "message"
+    for j, block in enumerate(reply.message.content):
+        if isinstance(block, Reasoning | Image):
+            notes.add(f"{where}.content[{j}]", f"no {block.type} in a chat completion; dropped")
+    texts = [b.text for b in reply.message.content if isinstance(b, Text)]
+    if len(texts) > 1:
+        notes.add(where, f"{len(texts)} text blocks joined into one content string")
+    message: dict[str, Any] = {
+        "role": "assistant",
+        "content": "".join(texts) if texts else None,
+        "refusal": None,
+        "annotations": [],
+    }
+    calls = [_tool_call(c, where, notes) for c in reply.message.tool_calls]
+    if calls:
+        message["tool_calls"] = calls
+    finish = _CHAT_FINISH.get(reply.stop_reason)
+    if finish is None:
+        finish = "stop"
+        notes.add("stop_reason", "'other' has no finish_reason in Chat; sent 'stop'")
+    u = reply.usage
+    prompt_details = {"cached_tokens": u.cache_read_tokens, "audio_tokens": 0}
+    if u.cache_write_tokens:
+        prompt_details["cache_write_tokens"] = u.cache_write_tokens
+    return {
+        "id": reply.id or "chatcmpl-local",
+        "object": "chat.completion",
+        "created": created,
+        "model": reply.model,
+        "choices": [{"index": 0, "message": message, "finish_reason": finish, "logprobs": None}],
+        "usage": {
+            "prompt_tokens": u.input_tokens,
+            "completion_tokens": u.output_tokens,
+            "total_tokens": u.input_tokens + u.output_tokens,
+            "prompt_tokens_details": prompt_details,
+            "completion_tokens_details": {
+                "reasoning_tokens": u.reasoning_tokens,
+                "audio_tokens": 0,
+                "accepted_prediction_tokens": 0,
+                "rejected_prediction_tokens": 0,
+            },
+        },
+        "service_tier": "default",
+        "system_fingerprint": None,
+    }

@@ -6,6 +6,11 @@ name; its row (host, key, format modules) is in ``helpers/formats/providers.py``
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from helpers.formats.common import Notes
+from helpers.formats.openai_responses_render import _assistant_items
+from helpers.messages import Message, Reasoning, Reply
 from standin.rules.shared import NONE_KNOWN, OPENAI_SDK, OURS, not_on_the_wire
 
 #: Fields it requires, with the text it answers when one is missing (``missing-field``,
@@ -116,3 +121,61 @@ SHARED: list[tuple[str, str, str, str]] = [
         "nothing else can sit beside it",
     ),
 ]
+
+
+# The response body it sends, for ``standin.render_response``.
+
+_RESPONSES_STATUS = {
+    "end_turn": ("completed", None),
+    "tool_calls": ("completed", None),
+    "max_tokens": ("incomplete", "max_output_tokens"),
+    "refusal": ("incomplete", "content_filter"),
+    "other": ("incomplete", None),
+}
+
+
+def response_body(reply: Reply, notes: Notes, *, created: int = 0) -> dict:
+    """The ``response`` body a server would send; item ids are derived from ``reply.id``."""
+    rid = reply.id or "resp_local"
+    suffix = rid.removeprefix("resp_")
+    # A server gives every output item an id; reasoning keeps its own when it has one.
+    blocks = [
+        replace(b, id=f"rs_{suffix}_{n}") if isinstance(b, Reasoning) and b.id is None else b
+        for n, b in enumerate(reply.message.content)
+    ]
+    items: list[dict] = []
+    for item in _assistant_items(Message("assistant", blocks), "message", notes):
+        if item["type"] == "message" and isinstance(item["content"], str):
+            part = {"type": "output_text", "text": item["content"], "annotations": []}
+            if items and items[-1]["type"] == "message":  # output messages hold output_text parts
+                items[-1]["content"].append(part)
+                continue
+            item = {**item, "content": [part]}
+        items.append(item)
+    prefixes = {"message": "msg", "function_call": "fc", "reasoning": "rs"}
+    items = [
+        {"id": f"{prefixes[item['type']]}_{suffix}_{n}", **item, "status": "completed"}
+        for n, item in enumerate(items)
+    ]
+    status, reason = _RESPONSES_STATUS[reply.stop_reason]
+    if reply.stop_reason == "other":
+        notes.add("stop_reason", "'other' sent as status 'incomplete' with no reason")
+    u = reply.usage
+    details_in = {"cached_tokens": u.cache_read_tokens, "cache_write_tokens": u.cache_write_tokens}
+    return {
+        "id": rid,
+        "object": "response",
+        "created_at": created,
+        "status": status,
+        "error": None,
+        "incomplete_details": {"reason": reason} if reason else None,
+        "model": reply.model,
+        "output": items,
+        "usage": {
+            "input_tokens": u.input_tokens,
+            "input_tokens_details": details_in,
+            "output_tokens": u.output_tokens,
+            "output_tokens_details": {"reasoning_tokens": u.reasoning_tokens},
+            "total_tokens": u.input_tokens + u.output_tokens,
+        },
+    }
