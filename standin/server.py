@@ -306,7 +306,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _not_found(self, style: str, status: int) -> routes.Response:
         path = _split(self.path).path
-        text = errors.NOT_FOUND[errors.family(style)].format(method=self.command, path=path)
+        text = errors.texts(style).NOT_FOUND.format(method=self.command, path=path)
         return routes.error(style, status, text)
 
     # --- writing -----------------------------------------------------------------------------

@@ -70,7 +70,6 @@ KEYED = {
     "helpers/sse/accumulators.py": "each format's stream reader",
     "standin/count_live.py": "each family's count-tokens endpoint",
     "standin/forward.py": "the endpoints forwarded",
-    "standin/provider/errors.py": "each family's error texts and error body shape",
     "standin/provider/routes.py": "request-id headers and response ids",
     "standin/provider/turn.py": "tool-call id styles",
     "standin/rules/origins.py": "each format's walk back to its body's paths",

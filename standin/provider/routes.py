@@ -222,7 +222,7 @@ def _read_body(provider: str, headers: dict[str, str], raw: bytes) -> dict | Res
         body = loads(raw, "the request body")  # strict JSON, depth and size of numbers bounded
     except (json.JSONDecodeError, UnicodeDecodeError) as err:
         detail = str(err)
-        return error(provider, 400, errors.BAD_JSON[errors.family(provider)].format(detail=detail))
+        return error(provider, 400, errors.texts(provider).BAD_JSON.format(detail=detail))
     except InputError as err:
         return error(provider, 400, f"Invalid request: {err}")
     if not isinstance(body, dict):
@@ -266,9 +266,7 @@ def _checked(route: Route, body: dict, headers: dict[str, str]) -> tuple[Any, st
     except UnknownModelError:
         info = None  # no provider uses the name
     if info is None or (info.matched_by_prefix and info.provider != errors.family(provider)):
-        return error(
-            provider, 404, errors.UNKNOWN_MODEL[errors.family(provider)].format(model=model)
-        )
+        return error(provider, 404, errors.texts(provider).UNKNOWN_MODEL.format(model=model))
     complaint = _bad_signature(provider, body)
     if complaint:
         return error(provider, 400, complaint)

@@ -33,9 +33,7 @@ def models(route: Any) -> tuple[int, dict[str, Any] | str]:
     ids = table.models(owner)
     if route.model is not None:
         if route.model not in ids:
-            return 404, errors.UNKNOWN_MODEL[errors.family(route.provider)].format(
-                model=route.model
-            )
+            return 404, errors.texts(route.provider).UNKNOWN_MODEL.format(model=route.model)
         ids = [route.model]
     if anthropic:
         rows = [

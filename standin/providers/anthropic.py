@@ -117,3 +117,44 @@ def response_body(reply: Reply, notes: Notes, *, created: int = 0) -> dict:
         "stop_sequence": None,
         "usage": usage,
     }
+
+
+# Its errors (``standin.provider.errors``).
+#: The real text for a body that is not JSON.
+BAD_JSON = "There was an error parsing the body: {detail}"
+#: The text for a path no endpoint serves (404).
+NOT_FOUND = "Not found: {method} {path}"
+#: The real text for a model id it does not know (status 404).
+UNKNOWN_MODEL = "model: {model}"
+#: HTTP status -> its error type.
+ERROR_TYPES: dict[int, str] = {
+    400: "invalid_request_error",
+    401: "authentication_error",
+    403: "permission_error",
+    404: "not_found_error",
+    405: "invalid_request_error",
+    411: "invalid_request_error",
+    413: "request_too_large",
+    422: "stand_in_error",
+    429: "rate_limit_error",
+    500: "api_error",
+    502: "api_error",
+    503: "api_error",
+    529: "overloaded_error",
+}
+
+
+def error_body(
+    status: int,
+    message: str,
+    param: str | None,
+    code: str | None,
+    request_id: str | None,
+    details: list[dict] | None,
+) -> dict[str, Any]:
+    """``{"type": "error", "error": {"type", "message"}, "request_id"}``."""
+    return {
+        "type": "error",
+        "error": {"type": ERROR_TYPES.get(status, ERROR_TYPES[500]), "message": message},
+        "request_id": "req_local_error" if request_id is None else request_id,
+    }

@@ -6,6 +6,8 @@ name; its row (host, key, format modules) is in ``helpers/formats/providers.py``
 
 from __future__ import annotations
 
+from typing import Any
+
 from helpers.formats.common import Notes
 from helpers.formats.gemini_render import _model_parts
 from helpers.messages import Reply
@@ -108,3 +110,47 @@ def response_body(reply: Reply, notes: Notes, *, created: int = 0) -> dict:
         "modelVersion": reply.model,
         "responseId": reply.id or "gemini-local",
     }
+
+
+# Its errors (``standin.provider.errors``).
+#: The real text for a body that is not JSON.
+BAD_JSON = "Invalid JSON payload received. {detail}"
+#: The text for a path no endpoint serves (404).
+NOT_FOUND = "Not found: {method} {path}"
+#: The real text for a model id it does not know (status 404).
+UNKNOWN_MODEL = (
+    "models/{model} is not found for API version v1beta, or is not supported for generateContent."
+)
+#: HTTP status -> its error status.
+ERROR_TYPES: dict[int, str] = {
+    400: "INVALID_ARGUMENT",
+    401: "UNAUTHENTICATED",
+    403: "PERMISSION_DENIED",
+    404: "NOT_FOUND",
+    405: "INVALID_ARGUMENT",
+    411: "INVALID_ARGUMENT",
+    413: "INVALID_ARGUMENT",
+    422: "FAILED_PRECONDITION",
+    429: "RESOURCE_EXHAUSTED",
+    500: "INTERNAL",
+    502: "UNAVAILABLE",
+    503: "UNAVAILABLE",
+    529: "UNAVAILABLE",
+}
+
+
+def error_body(
+    status: int,
+    message: str,
+    param: str | None,
+    code: str | None,
+    request_id: str | None,
+    details: list[dict] | None,
+) -> dict[str, Any]:
+    """``{"error": {"code", "message", "status"}}``, with ``details`` when given."""
+    error = {
+        "code": status,
+        "message": message,
+        "status": ERROR_TYPES.get(status, ERROR_TYPES[500]),
+    }
+    return {"error": {**error, "details": details} if details else error}

@@ -132,3 +132,47 @@ def response_body(reply: Reply, notes: Notes, *, created: int = 0) -> dict:
         "service_tier": "default",
         "system_fingerprint": None,
     }
+
+
+# Its errors, shared by OpenAI's two APIs (``standin.provider.errors``).
+#: The real text for a body that is not JSON.
+BAD_JSON = (
+    "We could not parse the JSON body of your request. (HINT: This likely means you aren't "
+    "using your HTTP library correctly. The OpenAI API expects a JSON payload, but what was "
+    "sent was not valid JSON. If you have trouble figuring out how to fix this, please "
+    "contact us through our help center at help.openai.com.)"
+)
+#: The text for a path no endpoint serves (404): OpenAI's real wording.
+NOT_FOUND = "Invalid URL ({method} {path})"
+#: The real text for a model id it does not know (status 404).
+UNKNOWN_MODEL = "The model `{model}` does not exist or you do not have access to it."
+#: HTTP status -> (its error type, its default code).
+ERROR_TYPES: dict[int, tuple[str, str | None]] = {
+    400: ("invalid_request_error", None),
+    401: ("invalid_request_error", "invalid_api_key"),
+    403: ("invalid_request_error", None),
+    404: ("invalid_request_error", None),
+    405: ("invalid_request_error", None),
+    411: ("invalid_request_error", None),
+    413: ("invalid_request_error", None),
+    422: ("stand_in_error", "stand_in_cannot_fill"),
+    429: ("requests", "rate_limit_exceeded"),
+    500: ("server_error", None),
+    502: ("server_error", None),
+    503: ("server_error", None),
+    529: ("server_error", None),
+}
+
+
+def error_body(
+    status: int,
+    message: str,
+    param: str | None,
+    code: str | None,
+    request_id: str | None,
+    details: list[dict] | None,
+) -> dict[str, Any]:
+    """``{"error": {"message", "type", "param", "code"}}``; ``code`` replaces the default."""
+    kind, default_code = ERROR_TYPES.get(status, ERROR_TYPES[500])
+    code = default_code if code is None else code
+    return {"error": {"message": message, "type": kind, "param": param, "code": code}}
