@@ -22,6 +22,17 @@ REQUIRED: list[tuple[str, str]] = [
     ("messages", "messages: Field required"),
 ]
 
+#: What its reasoning signatures start with (``standin.provider.signatures``): OpenAI's encrypted
+#: content starts ``gAAAAA`` like the real one.
+SIGNATURE_PREFIX = ""
+#: Whether it still takes the functions era's ``functions``/``function_call`` messages
+#: (``standin.functions_era``).
+FUNCTIONS_ERA = False
+#: Whether its field names come in two spellings, snake_case and camelCase
+#: (``standin.rules.spellings``, ``standin.known_fields``, ``standin.rules.wire_notes``).
+TWO_SPELLINGS = False
+
+
 #: Its block types: the block unions (anthropic 2.14.0), plus ``tool_reference`` and
 #: ``mid_conv_system``.
 # fmt: off

@@ -19,6 +19,17 @@ REQUIRED: list[tuple[str, str]] = [
     ("contents", "* GenerateContentRequest.contents: contents is not specified")
 ]
 
+#: What its reasoning signatures start with (``standin.provider.signatures``): OpenAI's encrypted
+#: content starts ``gAAAAA`` like the real one.
+SIGNATURE_PREFIX = ""
+#: Whether it still takes the functions era's ``functions``/``function_call`` messages
+#: (``standin.functions_era``).
+FUNCTIONS_ERA = False
+#: Whether its field names come in two spellings, snake_case and camelCase
+#: (``standin.rules.spellings``, ``standin.known_fields``, ``standin.rules.wire_notes``).
+TWO_SPELLINGS = True
+
+
 #: What the parser calls a node -> (the API's types, ...): none refused as unknown-block.
 KINDS: dict[str, tuple[tuple[str, ...], str]] = {}
 

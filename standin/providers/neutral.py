@@ -9,3 +9,7 @@ from __future__ import annotations
 REQUIRED: list[tuple[str, str]] = []
 #: No type is refused as unknown-block.
 KINDS: dict[str, tuple[tuple[str, ...], str]] = {}
+#: Its reasoning signatures, its spellings: no provider's.
+SIGNATURE_PREFIX = ""
+FUNCTIONS_ERA = False
+TWO_SPELLINGS = False

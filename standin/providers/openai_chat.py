@@ -21,6 +21,17 @@ REQUIRED: list[tuple[str, str]] = [
     ("messages", "Missing required parameter: 'messages'."),
 ]
 
+#: What its reasoning signatures start with (``standin.provider.signatures``): OpenAI's encrypted
+#: content starts ``gAAAAA`` like the real one.
+SIGNATURE_PREFIX = ""
+#: Whether it still takes the functions era's ``functions``/``function_call`` messages
+#: (``standin.functions_era``).
+FUNCTIONS_ERA = True
+#: Whether its field names come in two spellings, snake_case and camelCase
+#: (``standin.rules.spellings``, ``standin.known_fields``, ``standin.rules.wire_notes``).
+TWO_SPELLINGS = False
+
+
 #: Its content part types (as its own error message lists them).
 PARTS = ("text", "image_url", "input_audio", "refusal", "audio", "file")
 #: What the parser calls a node -> (the API's types, how the API names the node): unknown-block.

@@ -17,6 +17,17 @@ from standin.rules.shared import NONE_KNOWN, OPENAI_SDK, OURS, not_on_the_wire
 #: ``standin.rules.required`` has the sources).
 REQUIRED: list[tuple[str, str]] = [("model", "Missing required parameter: 'model'.")]
 
+#: What its reasoning signatures start with (``standin.provider.signatures``): OpenAI's encrypted
+#: content starts ``gAAAAA`` like the real one.
+SIGNATURE_PREFIX = "gAAAAA"
+#: Whether it still takes the functions era's ``functions``/``function_call`` messages
+#: (``standin.functions_era``).
+FUNCTIONS_ERA = False
+#: Whether its field names come in two spellings, snake_case and camelCase
+#: (``standin.rules.spellings``, ``standin.known_fields``, ``standin.rules.wire_notes``).
+TWO_SPELLINGS = False
+
+
 #: Its content part types.
 # fmt: off
 PARTS = (
