@@ -10,8 +10,9 @@ from typing import Any
 
 from helpers.formats.anthropic_render import _blocks
 from helpers.formats.common import Notes
-from helpers.messages import Reply
+from helpers.messages import Reasoning, Reply
 from helpers.rules import anthropic as rules
+from standin.provider import signatures
 from standin.rules.shared import ANTHROPIC_SDK, OURS, not_on_the_wire, theirs
 
 #: Fields it requires, with the text it answers when one is missing (``missing-field``,
@@ -30,6 +31,8 @@ SIGNATURE_PREFIX = ""
 FUNCTIONS_ERA = False
 #: Whether its field names come in two spellings, snake_case and camelCase
 #: (``standin.rules.spellings``, ``standin.known_fields``, ``standin.rules.wire_notes``).
+#: Its tool-call ids: (prefix, length of the random-looking part) (``standin.provider.turn``).
+TOOL_CALL_ID = ("toolu_01", 22)
 TWO_SPELLINGS = False
 
 
@@ -169,3 +172,8 @@ def error_body(
         "error": {"type": ERROR_TYPES.get(status, ERROR_TYPES[500]), "message": message},
         "request_id": "req_local_error" if request_id is None else request_id,
     }
+
+
+def reasoning(text: str, seed: str) -> Reasoning:
+    """A thinking block with its synthetic signature (``standin.provider.turn``)."""
+    return Reasoning(text, signatures.sign("anthropic", text), "anthropic")

@@ -10,7 +10,7 @@ from typing import Any
 
 from helpers.formats.common import Notes
 from helpers.formats.gemini_render import _model_parts
-from helpers.messages import Reply
+from helpers.messages import Reasoning, Reply
 from standin.rules.shared import GENAI_SDK, NONE_KNOWN, OURS, not_on_the_wire
 
 #: Fields it requires, with the text it answers when one is missing (``missing-field``,
@@ -27,6 +27,8 @@ SIGNATURE_PREFIX = ""
 FUNCTIONS_ERA = False
 #: Whether its field names come in two spellings, snake_case and camelCase
 #: (``standin.rules.spellings``, ``standin.known_fields``, ``standin.rules.wire_notes``).
+#: Its tool-call ids: (prefix, length of the random-looking part) (``standin.provider.turn``).
+TOOL_CALL_ID = ("", 8)
 TWO_SPELLINGS = True
 
 
@@ -165,3 +167,9 @@ def error_body(
         "status": ERROR_TYPES.get(status, ERROR_TYPES[500]),
     }
     return {"error": {**error, "details": details} if details else error}
+
+
+def reasoning(text: str, seed: str) -> Reasoning:
+    """A thought, unsigned: Gemini's signature rides on the first function call
+    (``standin.provider.turn``, ``standin.provider.routes``)."""
+    return Reasoning(text, None, "gemini")

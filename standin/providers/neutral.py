@@ -5,6 +5,9 @@ Read through ``standin.providers.of(format)`` like the providers' modules beside
 
 from __future__ import annotations
 
+from helpers.messages import Reasoning
+from standin.provider import signatures
+
 #: No field is required of a neutral request.
 REQUIRED: list[tuple[str, str]] = []
 #: No type is refused as unknown-block.
@@ -13,3 +16,10 @@ KINDS: dict[str, tuple[tuple[str, ...], str]] = {}
 SIGNATURE_PREFIX = ""
 FUNCTIONS_ERA = False
 TWO_SPELLINGS = False
+#: Its tool-call ids: OpenAI's style (``standin.provider.turn``).
+TOOL_CALL_ID = ("call_", 24)
+
+
+def reasoning(text: str, seed: str) -> Reasoning:
+    """A reasoning block with its synthetic signature (``standin.provider.turn``)."""
+    return Reasoning(text, signatures.sign("neutral", text), "neutral")

@@ -12,6 +12,7 @@ from helpers.formats.common import Notes
 from helpers.formats.openai_chat_render import _tool_call
 from helpers.messages import Image, Reasoning, Reply, Text
 from helpers.rules import openai_chat as rules
+from standin.provider import signatures
 from standin.rules.shared import NONE_KNOWN, OPENAI_SDK, OURS, not_on_the_wire, theirs
 
 #: Fields it requires, with the text it answers when one is missing (``missing-field``,
@@ -29,6 +30,8 @@ SIGNATURE_PREFIX = ""
 FUNCTIONS_ERA = True
 #: Whether its field names come in two spellings, snake_case and camelCase
 #: (``standin.rules.spellings``, ``standin.known_fields``, ``standin.rules.wire_notes``).
+#: Its tool-call ids: (prefix, length of the random-looking part) (``standin.provider.turn``).
+TOOL_CALL_ID = ("call_", 24)
 TWO_SPELLINGS = False
 
 
@@ -187,3 +190,8 @@ def error_body(
     kind, default_code = ERROR_TYPES.get(status, ERROR_TYPES[500])
     code = default_code if code is None else code
     return {"error": {"message": message, "type": kind, "param": param, "code": code}}
+
+
+def reasoning(text: str, seed: str) -> Reasoning:
+    """A reasoning block with its synthetic signature (``standin.provider.turn``)."""
+    return Reasoning(text, signatures.sign("openai-chat", text), "openai-chat")

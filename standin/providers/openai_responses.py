@@ -6,11 +6,13 @@ name; its row (host, key, format modules) is in ``helpers/formats/providers.py``
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import replace
 
 from helpers.formats.common import Notes
 from helpers.formats.openai_responses_render import _assistant_items
 from helpers.messages import Message, Reasoning, Reply
+from standin.provider import signatures
 from standin.rules.shared import NONE_KNOWN, OPENAI_SDK, OURS, not_on_the_wire
 
 #: Fields it requires, with the text it answers when one is missing (``missing-field``,
@@ -25,6 +27,8 @@ SIGNATURE_PREFIX = "gAAAAA"
 FUNCTIONS_ERA = False
 #: Whether its field names come in two spellings, snake_case and camelCase
 #: (``standin.rules.spellings``, ``standin.known_fields``, ``standin.rules.wire_notes``).
+#: Its tool-call ids: (prefix, length of the random-looking part) (``standin.provider.turn``).
+TOOL_CALL_ID = ("call_", 24)
 TWO_SPELLINGS = False
 
 
@@ -190,3 +194,10 @@ def response_body(reply: Reply, notes: Notes, *, created: int = 0) -> dict:
             "total_tokens": u.input_tokens + u.output_tokens,
         },
     }
+
+
+def reasoning(text: str, seed: str) -> Reasoning:
+    """A reasoning item with its ``rs_`` id and encrypted content (``standin.provider.turn``)."""
+    rid = "rs_" + hashlib.sha256(seed.encode()).hexdigest()[:40]
+    signature = signatures.sign("openai-responses", text)
+    return Reasoning(text, signature, "openai", id=rid)  # formats labels it "openai"
