@@ -177,3 +177,39 @@ def error_body(
 def reasoning(text: str, seed: str) -> Reasoning:
     """A thinking block with its synthetic signature (``standin.provider.turn``)."""
     return Reasoning(text, signatures.sign("anthropic", text), "anthropic")
+
+
+# Serving it (``standin.provider.routes``, ``standin.provider.state``).
+#: The response header that carries the request's id.
+REQUEST_ID_HEADER = "request-id"
+#: Its response ids: (prefix, length of the digest part).
+REPLY_ID = ("msg_01", 22)
+#: What it stores between requests: ``"responses"`` (chains and conversations), ``"threads"``
+#: (message threads), or None.
+STORES = "threads"
+#: Whether a thought's signature rides on the first function call (not on the thought).
+SIGNS_FIRST_CALL = False
+#: Whether its body names the stop sequence that ended the reply.
+NAMES_STOP_SEQUENCE = True
+#: Whether its stream carries usage only when ``stream_options.include_usage`` asks.
+USAGE_ON_ASK = False
+#: Its stream without ``?alt=sse`` as one JSON array (a function), or None: always SSE.
+json_array = None
+
+
+def wants_reasoning(body: dict[str, Any]) -> bool:
+    """``thinking`` enabled or adaptive asks for it."""
+    return (body.get("thinking") or {}).get("type") in ("enabled", "adaptive")
+
+
+def bad_signature(body: dict[str, Any]) -> str | None:
+    """A thinking block whose signature is not ours for its text."""
+    for i, message in enumerate(body.get("messages") or []):
+        content = message.get("content") if isinstance(message, dict) else None
+        for j, block in enumerate(content if isinstance(content, list) else []):
+            thinking = isinstance(block, dict) and block.get("type") == "thinking"
+            if thinking and not signatures.verify(
+                "anthropic", block.get("thinking", ""), block.get("signature")
+            ):
+                return f"messages.{i}.content.{j}: Invalid `signature` in `thinking` block"
+    return None

@@ -173,3 +173,39 @@ def reasoning(text: str, seed: str) -> Reasoning:
     """A thought, unsigned: Gemini's signature rides on the first function call
     (``standin.provider.turn``, ``standin.provider.routes``)."""
     return Reasoning(text, None, "gemini")
+
+
+# Serving it (``standin.provider.routes``, ``standin.provider.state``).
+#: The response header that carries the request's id.
+REQUEST_ID_HEADER = "x-request-id"
+#: Its response ids: (prefix, length of the digest part).
+REPLY_ID = ("", 22)
+#: What it stores between requests: ``"responses"`` (chains and conversations), ``"threads"``
+#: (message threads), or None.
+STORES = None
+#: Whether a thought's signature rides on the first function call (not on the thought).
+SIGNS_FIRST_CALL = True
+#: Whether its body names the stop sequence that ended the reply.
+NAMES_STOP_SEQUENCE = False
+#: Whether its stream carries usage only when ``stream_options.include_usage`` asks.
+USAGE_ON_ASK = False
+
+
+def wants_reasoning(body: dict[str, Any]) -> bool:
+    """``thinkingConfig.includeThoughts``, in either spelling, at every level."""
+    from helpers.formats.gemini_render import camel
+
+    config = (camel(body).get("generationConfig") or {}).get("thinkingConfig") or {}
+    return bool(config.get("includeThoughts"))
+
+
+def bad_signature(body: dict[str, Any]) -> str | None:
+    """Gemini's thought signatures are not checked by the stand-in."""
+    return None
+
+
+def json_array(whole: dict[str, Any]) -> list[dict[str, Any]]:
+    """Its stream without ``?alt=sse``: one JSON array of records (``standin.sse_write.gemini``)."""
+    from standin.sse_write.gemini import records
+
+    return records(whole)

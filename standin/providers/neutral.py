@@ -23,3 +23,7 @@ TOOL_CALL_ID = ("call_", 24)
 def reasoning(text: str, seed: str) -> Reasoning:
     """A reasoning block with its synthetic signature (``standin.provider.turn``)."""
     return Reasoning(text, signatures.sign("neutral", text), "neutral")
+
+
+#: Nothing stored between requests (``standin.provider.state``).
+STORES = None

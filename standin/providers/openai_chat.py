@@ -195,3 +195,31 @@ def error_body(
 def reasoning(text: str, seed: str) -> Reasoning:
     """A reasoning block with its synthetic signature (``standin.provider.turn``)."""
     return Reasoning(text, signatures.sign("openai-chat", text), "openai-chat")
+
+
+# Serving it (``standin.provider.routes``, ``standin.provider.state``).
+#: The response header that carries the request's id.
+REQUEST_ID_HEADER = "x-request-id"
+#: Its response ids: (prefix, length of the digest part).
+REPLY_ID = ("chatcmpl-", 29)
+#: What it stores between requests: ``"responses"`` (chains and conversations), ``"threads"``
+#: (message threads), or None.
+STORES = None
+#: Whether a thought's signature rides on the first function call (not on the thought).
+SIGNS_FIRST_CALL = False
+#: Whether its body names the stop sequence that ended the reply.
+NAMES_STOP_SEQUENCE = False
+#: Whether its stream carries usage only when ``stream_options.include_usage`` asks.
+USAGE_ON_ASK = True
+#: Its stream without ``?alt=sse`` as one JSON array (a function), or None: always SSE.
+json_array = None
+
+
+def wants_reasoning(body: dict[str, Any]) -> bool:
+    """Chat Completions never shows reasoning."""
+    return False
+
+
+def bad_signature(body: dict[str, Any]) -> str | None:
+    """Chat Completions carries no signed reasoning back."""
+    return None

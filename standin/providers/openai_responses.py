@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import replace
+from typing import Any
 
 from helpers.formats.common import Notes
 from helpers.formats.openai_responses_render import _assistant_items
@@ -201,3 +202,37 @@ def reasoning(text: str, seed: str) -> Reasoning:
     rid = "rs_" + hashlib.sha256(seed.encode()).hexdigest()[:40]
     signature = signatures.sign("openai-responses", text)
     return Reasoning(text, signature, "openai", id=rid)  # formats labels it "openai"
+
+
+# Serving it (``standin.provider.routes``, ``standin.provider.state``).
+#: The response header that carries the request's id.
+REQUEST_ID_HEADER = "x-request-id"
+#: Its response ids: (prefix, length of the digest part).
+REPLY_ID = ("resp_", 48)
+#: What it stores between requests: ``"responses"`` (chains and conversations), ``"threads"``
+#: (message threads), or None.
+STORES = "responses"
+#: Whether a thought's signature rides on the first function call (not on the thought).
+SIGNS_FIRST_CALL = False
+#: Whether its body names the stop sequence that ended the reply.
+NAMES_STOP_SEQUENCE = False
+#: Whether its stream carries usage only when ``stream_options.include_usage`` asks.
+USAGE_ON_ASK = False
+#: Its stream without ``?alt=sse`` as one JSON array (a function), or None: always SSE.
+json_array = None
+
+
+def wants_reasoning(body: dict[str, Any]) -> bool:
+    """``reasoning`` set asks for it."""
+    return bool(body.get("reasoning"))
+
+
+def bad_signature(body: dict[str, Any]) -> str | None:
+    """A reasoning item whose encrypted content is not ours for its summary."""
+    for item in body.get("input") if isinstance(body.get("input"), list) else []:
+        if isinstance(item, dict) and item.get("type") == "reasoning":
+            text = "".join(s.get("text", "") for s in item.get("summary") or [])
+            if not signatures.verify("openai-responses", text, item.get("encrypted_content") or ""):
+                item_id = item.get("id")
+                return f"The encrypted content for item {item_id} could not be verified."
+    return None
