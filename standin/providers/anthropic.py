@@ -213,3 +213,59 @@ def bad_signature(body: dict[str, Any]) -> str | None:
             ):
                 return f"messages.{i}.content.{j}: Invalid `signature` in `thinking` block"
     return None
+
+
+def key_refusal(headers: dict[str, str], key_in_query: bool) -> tuple | None:
+    """No usable key, or no ``anthropic-version`` (``standin.provider.keys``)."""
+    from standin.provider.keys import anthropic_refusal
+
+    return anthropic_refusal(headers)
+
+
+def read_options(body: dict[str, Any]) -> Any:
+    """Its request's wishes for the scenarios (``standin.provider.wire_options``)."""
+    from standin.provider import wire_options
+
+    return wire_options.anthropic(body)
+
+
+def models_answer(ids: list[str], one: bool) -> dict[str, Any]:
+    """``GET /v1/models[/{model}]`` (``standin.provider.side_routes``): its list or model."""
+    rows = [
+        {"type": "model", "id": i, "display_name": i, "created_at": "1970-01-01T00:00:00Z"}
+        for i in ids
+    ]
+    if one:
+        return rows[0]
+    return {"data": rows, "has_more": False, "first_id": ids[0], "last_id": ids[-1]}
+
+
+def count_probe(body: dict[str, Any]) -> dict[str, Any] | str:
+    """The Messages body a count-tokens body stands for (without the required ``max_tokens``
+    it does not take) (``standin.provider.side_routes``)."""
+    return {"max_tokens": 1, **body}
+
+
+def count_answer(n: int) -> dict[str, Any]:
+    """Its count-tokens answer for ``n`` input tokens."""
+    return {"input_tokens": n}
+
+
+# Its live count (``standin.count_live``).
+#: The key of the total in the answer.
+LIVE_COUNT_TOTAL = "input_tokens"
+#: What the answer means, said with it.
+LIVE_COUNT_NOTES = [
+    "Anthropic documents count_tokens as an estimate that may include tokens it adds "
+    "for system optimizations and does not bill"
+]
+
+
+def live_count(info: Any, request: Any) -> tuple[str, dict[str, Any]]:
+    """Path and JSON body of the count request: ``POST /v1/messages/count_tokens``."""
+    from helpers.formats import render
+
+    body = render(request, "anthropic").body
+    body.pop("max_tokens", None)  # count_tokens takes no max_tokens
+    body["model"] = info.id
+    return "/v1/messages/count_tokens", body

@@ -209,3 +209,51 @@ def json_array(whole: dict[str, Any]) -> list[dict[str, Any]]:
     from standin.sse_write.gemini import records
 
     return records(whole)
+
+
+def key_refusal(headers: dict[str, str], key_in_query: bool) -> tuple | None:
+    """No usable key, in a header or the query (``standin.provider.keys``)."""
+    from standin.provider.keys import gemini_refusal
+
+    return gemini_refusal(headers, key_in_query)
+
+
+def read_options(body: dict[str, Any]) -> Any:
+    """Its request's wishes for the scenarios (``standin.provider.wire_options``)."""
+    from standin.provider import wire_options
+
+    return wire_options.gemini(body)
+
+
+def count_probe(body: dict[str, Any]) -> dict[str, Any] | str:
+    """The generation body a countTokens body stands for, or what is wrong with it
+    (``standin.provider.side_routes``)."""
+    inner = body.get("generateContentRequest", body.get("generate_content_request"))
+    if inner is not None and "contents" in body:
+        return "contents and generateContentRequest: set one of them, not both."
+    if inner is None:
+        return {"contents": body.get("contents")} if "contents" in body else body
+    if not isinstance(inner, dict):
+        return "generateContentRequest: expected an object"
+    return {k: v for k, v in inner.items() if k != "model"}
+
+
+def count_answer(n: int) -> dict[str, Any]:
+    """Its countTokens answer for ``n`` input tokens."""
+    return {"totalTokens": n, "promptTokensDetails": [{"modality": "TEXT", "tokenCount": n}]}
+
+
+# Its live count (``standin.count_live``).
+#: The key of the total in the answer.
+LIVE_COUNT_TOTAL = "totalTokens"
+#: What the answer means, said with it.
+LIVE_COUNT_NOTES: list[str] = []
+
+
+def live_count(info: Any, request: Any) -> tuple[str, dict[str, Any]]:
+    """Path and JSON body of the count request: ``POST /v1beta/models/{model}:countTokens``."""
+    from helpers.formats import render
+
+    body = render(request, "gemini").body
+    body["model"] = f"models/{info.id}"
+    return f"/v1beta/models/{info.id}:countTokens", {"generateContentRequest": body}

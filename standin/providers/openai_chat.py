@@ -223,3 +223,39 @@ def wants_reasoning(body: dict[str, Any]) -> bool:
 def bad_signature(body: dict[str, Any]) -> str | None:
     """Chat Completions carries no signed reasoning back."""
     return None
+
+
+def key_refusal(headers: dict[str, str], key_in_query: bool) -> tuple | None:
+    """No usable key: OpenAI's 401 (``standin.provider.keys``)."""
+    from standin.provider.keys import openai_refusal
+
+    return openai_refusal(headers)
+
+
+def read_options(body: dict[str, Any]) -> Any:
+    """Its request's wishes for the scenarios (``standin.provider.wire_options``)."""
+    from standin.provider import wire_options
+
+    return wire_options.chat(body)
+
+
+def models_answer(ids: list[str], one: bool) -> dict[str, Any]:
+    """``GET /v1/models[/{model}]`` (``standin.provider.side_routes``): OpenAI's list or model."""
+    rows = [{"id": i, "object": "model", "created": 0, "owned_by": "openai"} for i in ids]
+    return rows[0] if one else {"object": "list", "data": rows}
+
+
+# Its family's live count (``standin.count_live``): OpenAI counts through Responses.
+#: The key of the total in the answer.
+LIVE_COUNT_TOTAL = "input_tokens"
+#: What the answer means, said with it.
+LIVE_COUNT_NOTES: list[str] = []
+
+
+def live_count(info: Any, request: Any) -> tuple[str, dict[str, Any]]:
+    """Path and JSON body of the count request: ``POST /v1/responses/input_tokens``."""
+    from helpers.formats import render
+
+    body = render(request, "openai-responses").body
+    body["model"] = info.id
+    return "/v1/responses/input_tokens", body

@@ -236,3 +236,17 @@ def bad_signature(body: dict[str, Any]) -> str | None:
                 item_id = item.get("id")
                 return f"The encrypted content for item {item_id} could not be verified."
     return None
+
+
+def key_refusal(headers: dict[str, str], key_in_query: bool) -> tuple | None:
+    """No usable key: OpenAI's 401 (``standin.provider.keys``)."""
+    from standin.provider.keys import openai_refusal
+
+    return openai_refusal(headers)
+
+
+def read_options(body: dict[str, Any]) -> Any:
+    """Its request's wishes for the scenarios (``standin.provider.wire_options``)."""
+    from standin.provider import wire_options
+
+    return wire_options.responses(body)
