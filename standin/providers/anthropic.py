@@ -6,6 +6,7 @@ name; its row (host, key, format modules) is in ``helpers/formats/providers.py``
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from helpers.formats.anthropic_render import _blocks
@@ -269,3 +270,24 @@ def live_count(info: Any, request: Any) -> tuple[str, dict[str, Any]]:
     body.pop("max_tokens", None)  # count_tokens takes no max_tokens
     body["model"] = info.id
     return "/v1/messages/count_tokens", body
+
+
+# Checking it (``standin.rules``).
+#: The endpoint forwarded to it (``standin.forward``: generation and counting).
+FORWARDED = re.compile(r"/v1/messages(?:/count_tokens)?")
+#: Whether its checks add Anthropic's id pattern (``standin.rules.strict``).
+ID_PATTERNS = True
+
+
+def origins(body: dict[str, Any]) -> Any:
+    """Where each neutral message and block came from in ``body`` (``standin.rules.origins``)."""
+    from standin.rules import origins
+
+    return origins.anthropic(body)
+
+
+def wire_notes() -> tuple[Any, Any] | None:
+    """Its wire rules' note finder and locator (``standin.rules.wire_notes``)."""
+    from standin.rules import wire_notes
+
+    return wire_notes.anthropic_results, wire_notes.anthropic_key

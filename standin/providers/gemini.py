@@ -6,6 +6,7 @@ name; its row (host, key, format modules) is in ``helpers/formats/providers.py``
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from helpers.formats.common import Notes
@@ -257,3 +258,27 @@ def live_count(info: Any, request: Any) -> tuple[str, dict[str, Any]]:
     body = render(request, "gemini").body
     body["model"] = f"models/{info.id}"
     return f"/v1beta/models/{info.id}:countTokens", {"generateContentRequest": body}
+
+
+# Checking it (``standin.rules``).
+#: The endpoint forwarded to it (``standin.forward``: generation and counting).
+FORWARDED = re.compile(
+    r"/(?:v1|v1beta)/models/[A-Za-z0-9][A-Za-z0-9._-]{0,127}"
+    r":(?:generateContent|streamGenerateContent|countTokens)"
+)
+#: Whether its checks add Anthropic's id pattern (``standin.rules.strict``).
+ID_PATTERNS = False
+
+
+def origins(body: dict[str, Any]) -> Any:
+    """Where each neutral message and block came from in ``body`` (``standin.rules.origins``)."""
+    from standin.rules import origins
+
+    return origins.gemini(body)
+
+
+def wire_notes() -> tuple[Any, Any] | None:
+    """Its wire rules' note finder and locator (``standin.rules.wire_notes``)."""
+    from standin.rules import wire_notes
+
+    return wire_notes.gemini_fields, wire_notes.gemini_key

@@ -27,3 +27,15 @@ def reasoning(text: str, seed: str) -> Reasoning:
 
 #: Nothing stored between requests (``standin.provider.state``).
 STORES = None
+#: Not Anthropic's id pattern (``standin.rules.strict``).
+ID_PATTERNS = False
+
+
+def origins(body: dict) -> list:
+    """No walk back to the body (``standin.rules.origins``)."""
+    return []
+
+
+def wire_notes() -> None:
+    """No wire rules' notes (``standin.rules.wire_notes``)."""
+    return None

@@ -7,6 +7,7 @@ name; its row (host, key, format modules) is in ``helpers/formats/providers.py``
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -250,3 +251,22 @@ def read_options(body: dict[str, Any]) -> Any:
     from standin.provider import wire_options
 
     return wire_options.responses(body)
+
+
+# Checking it (``standin.rules``).
+#: The endpoint forwarded to it (``standin.forward``: generation and counting).
+FORWARDED = re.compile(r"/v1/responses")
+#: Whether its checks add Anthropic's id pattern (``standin.rules.strict``).
+ID_PATTERNS = False
+
+
+def origins(body: dict[str, Any]) -> Any:
+    """Where each neutral message and block came from in ``body`` (``standin.rules.origins``)."""
+    from standin.rules import origins
+
+    return origins.openai_responses(body)
+
+
+def wire_notes() -> tuple[Any, Any] | None:
+    """No wire rules' notes to put in (``standin.rules.wire_notes``)."""
+    return None
