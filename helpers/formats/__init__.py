@@ -149,7 +149,7 @@ def detect(body: dict, prefer: str | None = None) -> str:
     if len(found) > 1:
         mixed = "; ".join(f"{name}: {reasons[0]}" for name, reasons in found.items())
         raise FormatError(f"the body mixes formats ({mixed}); pass the format explicitly")
-    if prefer in FORMATS and ("contents" if prefer == "gemini" else "messages") in body:
+    if prefer in FORMATS and PROVIDERS[prefer].conversation in body:
         return prefer
     if isinstance(body.get("messages"), list):
         try:

@@ -1,4 +1,4 @@
-"""Used in lessons: none directly (imported by formats, models).
+"""Used in lessons: none directly (imported by formats, models, sse).
 
 What each provider *is*, one row per wire format: its two format modules, where its API lives,
 how it takes a key, how an SDK is pointed elsewhere. What it *does* lives in its own modules.
@@ -33,6 +33,8 @@ class Provider:
     key_env: str  # the environment variable its SDK reads the key from
     base_url_env: str  # ... and the one that points the SDK elsewhere
     sdk_suffix: str  # what the SDK's ``base_url`` argument adds to the root (OpenAI's ``/v1``)
+    conversation: str = "messages"  # the body key that holds the conversation
+    ends_with_done: bool = False  # its stream ends with ``data: [DONE]``
 
     @property
     def family(self) -> str:  # the company: openai, anthropic or gemini
@@ -47,12 +49,12 @@ class Provider:
 _OPENAI = Provider(
     oc_render, oc_parse, host="https://api.openai.com", version="/v1", key_header="authorization",
     key_prefix="Bearer ", headers=(), key_env="OPENAI_API_KEY", base_url_env="OPENAI_BASE_URL",
-    sdk_suffix="/v1",
+    sdk_suffix="/v1", ends_with_done=True,
 )
 #: Every wire format, in the lessons' order. A fifth: a row, a module pair, docs/design.md's list.
 PROVIDERS: dict[str, Provider] = {
     "openai-chat": _OPENAI,
-    "openai-responses": replace(_OPENAI, render=or_render, parse=or_parse),
+    "openai-responses": replace(_OPENAI, render=or_render, parse=or_parse, ends_with_done=False),
     "anthropic": Provider(
         a_render, a_parse, host="https://api.anthropic.com", version="/v1", key_header="x-api-key",
         key_prefix="", headers=(("anthropic-version", "2023-06-01"),), key_env="ANTHROPIC_API_KEY",
@@ -61,7 +63,7 @@ PROVIDERS: dict[str, Provider] = {
     "gemini": Provider(
         g_render, g_parse, host="https://generativelanguage.googleapis.com", version="/v1beta",
         key_header="x-goog-api-key", key_prefix="", headers=(), key_env="GEMINI_API_KEY",
-        base_url_env="GEMINI_BASE_URL", sdk_suffix="",
+        base_url_env="GEMINI_BASE_URL", sdk_suffix="", conversation="contents",
     ),
 }
 # fmt: on
