@@ -37,8 +37,6 @@ BRANCHING = {
     "helpers/models.py": "OpenAI's models get tiktoken's encoding for their name",
     "standin/rules/fields.py": "each API's unknown-field rules",
     "standin/rules/params.py": "each API's settings rules",
-    "standin/rules/schemas.py": "each API's schema dialect",
-    "standin/rules/tool_choice.py": "each API's tool_choice shapes",
     "standin/rules/wire.py": "each API's wire quirks",
     "standin/verdict.py": "what each provider would answer",
     "standin/wire_count.py": "what each API adds to the count",
@@ -53,7 +51,6 @@ KEYED = {
     "helpers/models.py": "the price data's provider ids",
     "helpers/rules/__init__.py": "each format's profile",
     "helpers/sse/accumulators.py": "each format's stream reader",
-    "standin/rules/tool_choice.py": "each API's tool_choice reader",
     "standin/wire_count.py": "what each API carries that no count sees",
     "course/exercises/one_request.py": "the exercise's made-up keys",
 }

@@ -282,3 +282,15 @@ def wire_notes() -> tuple[Any, Any] | None:
     from standin.rules import wire_notes
 
     return wire_notes.gemini_fields, wire_notes.gemini_key
+
+
+def tool_choice(body: dict[str, Any], tools: list | None, profile: str) -> list:
+    """What it refuses in the body's ``toolConfig`` (``standin.rules.tool_choice``)."""
+    from standin.rules import tool_choice
+
+    return tool_choice.gemini(body, tools, profile)
+
+
+def tool_schema(tool: dict, i: int) -> None:
+    """Its tools' schemas are not checked here (``standin.rules.schemas``)."""
+    return None

@@ -39,3 +39,13 @@ def origins(body: dict) -> list:
 def wire_notes() -> None:
     """No wire rules' notes (``standin.rules.wire_notes``)."""
     return None
+
+
+def tool_choice(body: dict, tools: list | None, profile: str) -> list:
+    """No provider's tool choice to check (``standin.rules.tool_choice``)."""
+    return []
+
+
+def tool_schema(tool: dict, i: int) -> None:
+    """Its tools' schemas are not checked here (``standin.rules.schemas``)."""
+    return None

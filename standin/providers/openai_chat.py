@@ -281,3 +281,26 @@ def wire_notes() -> tuple[Any, Any] | None:
     from standin.rules import wire_notes
 
     return wire_notes.chat_images, wire_notes.chat_key
+
+
+def tool_choice(body: dict[str, Any], tools: list | None, profile: str) -> list:
+    """What it refuses in the body's ``tool_choice`` (``standin.rules.tool_choice``)."""
+    from standin.rules import tool_choice
+
+    return tool_choice.judged_choice(body, tools, profile, tool_choice.chat)
+
+
+def tool_schema(tool: dict[str, Any], i: int) -> tuple[Any, str, Any] | None:
+    """Tool ``i``'s (name, path of its schema, schema) (``standin.rules.schemas``)."""
+    if not isinstance(tool.get("function"), dict):
+        return None
+    schema = tool["function"].get("parameters", {})
+    return tool["function"].get("name"), f"tools[{i}].function.parameters", schema
+
+
+def schema_answer(i: int, name: Any, detail: str, where: str) -> Any:
+    """Its answer to tool ``i``'s invalid JSON Schema (``standin.rules.schemas``)."""
+    from helpers.rules import Answer
+    from standin.rules.schemas import OPENAI
+
+    return Answer(OPENAI.format(name=name, detail=detail), where, "invalid_function_parameters")

@@ -270,3 +270,25 @@ def origins(body: dict[str, Any]) -> Any:
 def wire_notes() -> tuple[Any, Any] | None:
     """No wire rules' notes to put in (``standin.rules.wire_notes``)."""
     return None
+
+
+def tool_choice(body: dict[str, Any], tools: list | None, profile: str) -> list:
+    """What it refuses in the body's ``tool_choice`` (``standin.rules.tool_choice``)."""
+    from standin.rules import tool_choice
+
+    return tool_choice.judged_choice(body, tools, profile, tool_choice.responses)
+
+
+def tool_schema(tool: dict[str, Any], i: int) -> tuple[Any, str, Any] | None:
+    """Tool ``i``'s (name, path of its schema, schema) (``standin.rules.schemas``)."""
+    if tool.get("type") != "function":
+        return None
+    return tool.get("name"), f"tools[{i}].parameters", tool.get("parameters")
+
+
+def schema_answer(i: int, name: Any, detail: str, where: str) -> Any:
+    """Its answer to tool ``i``'s invalid JSON Schema (``standin.rules.schemas``)."""
+    from helpers.rules import Answer
+    from standin.rules.schemas import OPENAI
+
+    return Answer(OPENAI.format(name=name, detail=detail), where, "invalid_function_parameters")
