@@ -313,3 +313,27 @@ def schema_answer(i: int, name: Any, detail: str, where: str) -> Any:
     from standin.rules.schemas import ANTHROPIC
 
     return Answer(ANTHROPIC.format(i=i))
+
+
+#: Whether its parser's note names the unknown field first (``standin.rules.wire``).
+NOTE_NAMES_KIND = False
+
+
+def wire_answer(rule: str, text: str, values: dict[str, Any], body: dict[str, Any]) -> Any:
+    """Its answer to a wire rule, ``text`` filled with ``values`` (``standin.rules.wire``): the
+    calls left unanswered named when the results do not come first (None if there are none)."""
+    from helpers.rules import Answer
+    from standin.rules.wire import unanswered
+
+    if rule == "results-not-first":
+        values.update(unanswered(body, values["w"]))
+        if not values.get("ids"):
+            return None
+    return Answer(text.format(**values))
+
+
+def unknown_fields(body: dict[str, Any], profile: str, betas: Any, version: str) -> list:
+    """The fields of ``body`` it does not know, located and answered (``standin.rules.fields``)."""
+    from standin.rules import fields
+
+    return fields.anthropic(body, profile, betas)

@@ -294,3 +294,21 @@ def tool_choice(body: dict[str, Any], tools: list | None, profile: str) -> list:
 def tool_schema(tool: dict, i: int) -> None:
     """Its tools' schemas are not checked here (``standin.rules.schemas``)."""
     return None
+
+
+#: Whether its parser's note names the unknown field first (``standin.rules.wire``).
+NOTE_NAMES_KIND = True
+
+
+def wire_answer(rule: str, text: str, values: dict[str, Any], body: dict[str, Any]) -> Any:
+    """Its answer to a wire rule, ``text`` filled with ``values`` (``standin.rules.wire``)."""
+    from helpers.rules import Answer
+
+    return Answer(text.format(**values))
+
+
+def unknown_fields(body: dict[str, Any], profile: str, betas: Any, version: str) -> list:
+    """The fields of ``body`` it does not know, located and answered (``standin.rules.fields``)."""
+    from standin.rules import fields
+
+    return fields.gemini(body, profile, betas, version)

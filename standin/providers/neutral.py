@@ -5,6 +5,8 @@ Read through ``standin.providers.of(format)`` like the providers' modules beside
 
 from __future__ import annotations
 
+from typing import Any
+
 from helpers.messages import Reasoning
 from standin.provider import signatures
 
@@ -49,3 +51,14 @@ def tool_choice(body: dict, tools: list | None, profile: str) -> list:
 def tool_schema(tool: dict, i: int) -> None:
     """Its tools' schemas are not checked here (``standin.rules.schemas``)."""
     return None
+
+
+#: Whether its parser's note names the unknown field first (``standin.rules.wire``).
+NOTE_NAMES_KIND = False
+
+
+def wire_answer(rule: str, text: str, values: dict, body: dict) -> Any:
+    """Its answer to a wire rule, ``text`` filled with ``values`` (``standin.rules.wire``)."""
+    from helpers.rules import Answer
+
+    return Answer(text.format(**values))

@@ -292,3 +292,21 @@ def schema_answer(i: int, name: Any, detail: str, where: str) -> Any:
     from standin.rules.schemas import OPENAI
 
     return Answer(OPENAI.format(name=name, detail=detail), where, "invalid_function_parameters")
+
+
+#: Whether its parser's note names the unknown field first (``standin.rules.wire``).
+NOTE_NAMES_KIND = False
+
+
+def wire_answer(rule: str, text: str, values: dict[str, Any], body: dict[str, Any]) -> Any:
+    """Its answer to a wire rule, ``text`` filled with ``values`` (``standin.rules.wire``)."""
+    from helpers.rules import Answer
+
+    return Answer(text.format(**values))
+
+
+def unknown_fields(body: dict[str, Any], profile: str, betas: Any, version: str) -> list:
+    """The fields of ``body`` it does not know, located and answered (``standin.rules.fields``)."""
+    from standin.rules import fields
+
+    return fields.responses(body, profile, betas, version)
