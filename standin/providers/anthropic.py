@@ -337,3 +337,14 @@ def unknown_fields(body: dict[str, Any], profile: str, betas: Any, version: str)
     from standin.rules import fields
 
     return fields.anthropic(body, profile, betas)
+
+
+#: Whether its settings answers name the parameter (``standin.rules.params``).
+NAMES_PARAM = False
+
+
+def settings(body: dict[str, Any], model: str) -> list:
+    """The settings its ``model`` refuses in ``body`` (``standin.rules.params``)."""
+    from standin.rules import params
+
+    return params.anthropic(body, model)

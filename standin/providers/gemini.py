@@ -312,3 +312,12 @@ def unknown_fields(body: dict[str, Any], profile: str, betas: Any, version: str)
     from standin.rules import fields
 
     return fields.gemini(body, profile, betas, version)
+
+
+#: Whether its settings answers name the parameter (``standin.rules.params``).
+NAMES_PARAM = False
+
+
+def settings(body: dict, model: str) -> list:
+    """No settings rules of its own (``standin.rules.params``)."""
+    return []

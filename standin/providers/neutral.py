@@ -62,3 +62,12 @@ def wire_answer(rule: str, text: str, values: dict, body: dict) -> Any:
     from helpers.rules import Answer
 
     return Answer(text.format(**values))
+
+
+#: Whether its settings answers name the parameter (``standin.rules.params``).
+NAMES_PARAM = False
+
+
+def settings(body: dict, model: str) -> list:
+    """No settings rules of its own (``standin.rules.params``)."""
+    return []

@@ -310,3 +310,14 @@ def unknown_fields(body: dict[str, Any], profile: str, betas: Any, version: str)
     from standin.rules import fields
 
     return fields.responses(body, profile, betas, version)
+
+
+#: Whether its settings answers name the parameter (``standin.rules.params``).
+NAMES_PARAM = True
+
+
+def settings(body: dict[str, Any], model: str) -> list:
+    """The settings its ``model`` refuses in ``body`` (``standin.rules.params``)."""
+    from standin.rules import params
+
+    return params.responses(body, model)
