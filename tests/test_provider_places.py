@@ -35,7 +35,6 @@ TABLE = "helpers/formats/providers.py"
 BRANCHING = {
     "helpers/loop.py": "the official SDK's client and method for each format",
     "helpers/models.py": "OpenAI's models get tiktoken's encoding for their name",
-    "standin/verdict.py": "what each provider would answer",
     "standin/wire_count.py": "what each API adds to the count",
     "course/exercises/caching_the_prefix.py": "the lesson's text on OpenAI's own caching",
     "course/exercises/content_is_a_list.py": "the lesson's count of another provider's reasoning",

@@ -321,3 +321,24 @@ NAMES_PARAM = False
 def settings(body: dict, model: str) -> list:
     """No settings rules of its own (``standin.rules.params``)."""
     return []
+
+
+#: Whether its reasoning items pair with what they produced by id on the wire, judged on the body
+#: (``standin.verdict``).
+PAIRS_ON_THE_WIRE = False
+#: Whether it names the unknown fields of a body it cannot read before the value it cannot read.
+UNKNOWN_FIELDS_FIRST = False
+
+
+def tool_place(tool: dict[str, Any], i: int) -> tuple[Any, str] | None:
+    """Its declarations' places are found by the verdict itself (``standin.verdict``)."""
+    return None
+
+
+def output_place(body: dict[str, Any]) -> str:
+    """Where the structured-output schema is in ``body``, either spelling (``standin.verdict``)."""
+    holder = next((k for k in ("generationConfig", "generation_config") if k in body), None)
+    config = body.get(holder) if holder and isinstance(body.get(holder), dict) else {}
+    spellings = ("responseJsonSchema", "response_json_schema", "responseSchema", "response_schema")
+    field = next((f for f in spellings if config.get(f)), "responseSchema")
+    return f"{holder or 'generationConfig'}.{field}"

@@ -339,3 +339,23 @@ def settings(body: dict[str, Any], model: str) -> list:
     from standin.rules import params
 
     return params.chat(body, model)
+
+
+#: Whether its reasoning items pair with what they produced by id on the wire, judged on the body
+#: (``standin.verdict``).
+PAIRS_ON_THE_WIRE = False
+#: Whether it names the unknown fields of a body it cannot read before the value it cannot read.
+UNKNOWN_FIELDS_FIRST = False
+
+
+def tool_place(tool: dict[str, Any], i: int) -> tuple[Any, str] | None:
+    """Tool ``i``'s name and where its parameters are (``standin.verdict``)."""
+    function = tool.get("function")
+    if not isinstance(function, dict):
+        return None
+    return function.get("name"), f"tools[{i}].function.parameters"
+
+
+def output_place(body: dict[str, Any]) -> str:
+    """Where the structured-output schema is in ``body`` (``standin.verdict``)."""
+    return "response_format.json_schema.schema"
