@@ -35,7 +35,6 @@ TABLE = "helpers/formats/providers.py"
 BRANCHING = {
     "helpers/loop.py": "the official SDK's client and method for each format",
     "helpers/models.py": "OpenAI's models get tiktoken's encoding for their name",
-    "standin/wire_count.py": "what each API adds to the count",
     "course/exercises/caching_the_prefix.py": "the lesson's text on OpenAI's own caching",
     "course/exercises/content_is_a_list.py": "the lesson's count of another provider's reasoning",
     "course/lab.py": "Anthropic's unpublished tool-use prompt",
@@ -47,7 +46,6 @@ KEYED = {
     "helpers/models.py": "the price data's provider ids",
     "helpers/rules/__init__.py": "each format's profile",
     "helpers/sse/accumulators.py": "each format's stream reader",
-    "standin/wire_count.py": "what each API carries that no count sees",
     "course/exercises/one_request.py": "the exercise's made-up keys",
 }
 

@@ -365,3 +365,39 @@ def tool_place(tool: dict[str, Any], i: int) -> tuple[Any, str] | None:
 def output_place(body: dict[str, Any]) -> str:
     """Where the structured-output schema is in ``body`` (``standin.verdict``)."""
     return "output_config.format.schema" if "output_config" in body else "output_format.schema"
+
+
+# What a count does not see (``standin.wire_count``).
+#: Where it keeps its turns, and what a turn calls its parts.
+TURNS = ("messages", "content")
+#: Whether a part's kind is its key (Gemini's), not its ``type``.
+PARTS_BY_KEY = False
+#: Request fields the neutral request does not carry, so no count sees them.
+UNCOUNTED_FIELDS = {
+    "thinking": "extended thinking: the bill adds tokens no offline count sees",
+    "mcp_servers": "MCP servers: their tool definitions are added by the API, not counted",
+    "container": "a code-execution container: its files are not counted",
+    "output_format": "structured output: the schema is given to the model, not counted",
+    "context_management": "context management: the API may clear earlier content before "
+    "billing (a recorded bill was 0.002x the count), not counted",
+}
+#: Content the count does not see (block types).
+UNCOUNTED_PARTS = {"document", "search_result", "container_upload", "compaction", "thinking"}
+UNCOUNTED_PARTS |= {"redacted_thinking", "server_tool_use", "mcp_tool_use", "mcp_tool_result"}
+
+
+def uncounted_extras(body: dict[str, Any]) -> tuple[dict, dict, dict]:
+    """(the body, what it adds that is bounded, the fields to look in)."""
+    return body, {}, body
+
+
+def structured_output(body: dict[str, Any]) -> tuple[Any, str]:
+    """Its structured-output setting and where it is (``output_format``: the beta's spelling)."""
+    if isinstance(body.get("output_format"), dict):
+        return {"format": body["output_format"]}, "output_format"
+    return body.get("output_config"), "output_config.format"
+
+
+def built_in_tool(tool: dict[str, Any]) -> str | None:
+    """The kind of a tool it runs itself (``web_search_...``), else None."""
+    return str(tool["type"]) if tool.get("type") not in (None, "custom") else None

@@ -342,3 +342,52 @@ def output_place(body: dict[str, Any]) -> str:
     spellings = ("responseJsonSchema", "response_json_schema", "responseSchema", "response_schema")
     field = next((f for f in spellings if config.get(f)), "responseSchema")
     return f"{holder or 'generationConfig'}.{field}"
+
+
+# What a count does not see (``standin.wire_count``).
+#: Where it keeps its turns, and what a turn calls its parts.
+TURNS = ("contents", "parts")
+#: Whether a part's kind is its key (Gemini's), not its ``type``.
+PARTS_BY_KEY = True
+#: Request fields the neutral request does not carry, so no count sees them.
+UNCOUNTED_FIELDS = {
+    "responseSchema": "responseSchema: the schema is given to the model, size unknown",
+    "responseJsonSchema": "responseJsonSchema: the schema is given to the model, size unknown",
+    "response_schema": "response_schema: the schema is given to the model, size unknown",
+    "response_json_schema": "response_json_schema: the schema is given to the model, size unknown",
+    "cachedContent": "cachedContent: the cached content is billed in the prompt, not seen here",
+    "cached_content": "cached_content: the cached content is billed in the prompt, not seen here",
+}
+#: Content the count does not see (part keys).
+UNCOUNTED_PARTS = {
+    "fileData",
+    "file_data",
+    "executableCode",
+    "executable_code",
+    "videoMetadata",
+} | {
+    "codeExecutionResult",
+    "code_execution_result",
+    "thought",
+}
+
+
+def uncounted_extras(body: dict[str, Any]) -> tuple[dict, dict, dict]:
+    """(the body with parts given as one object accepted, nothing bounded, the fields to look
+    in: the body's and its generation config's)."""
+    from standin.functions_era import gemini_accepted
+
+    body = gemini_accepted(body)
+    config = body.get("generationConfig") or body.get("generation_config") or {}
+    return body, {}, {**body, **config} if isinstance(config, dict) else body
+
+
+def structured_output(body: dict[str, Any]) -> tuple[Any, str]:
+    """Its structured-output setting and where it is: none of its own."""
+    return None, "output_config.format"
+
+
+def built_in_tool(tool: dict[str, Any]) -> str | None:
+    """The kind of a tool it runs itself (``googleSearch``), else None."""
+    other = [k for k in tool if k not in ("functionDeclarations", "function_declarations")]
+    return other[0] if other else None

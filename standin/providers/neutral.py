@@ -92,3 +92,25 @@ def output_place(body: dict[str, Any]) -> str:
     spellings = ("responseJsonSchema", "response_json_schema", "responseSchema", "response_schema")
     field = next((f for f in spellings if config.get(f)), "responseSchema")
     return f"{holder or 'generationConfig'}.{field}"
+
+
+# What a count does not see (``standin.wire_count``).
+TURNS = ("messages", "content")
+PARTS_BY_KEY = False
+UNCOUNTED_FIELDS: dict[str, str] = {}
+UNCOUNTED_PARTS: set[str] = set()
+
+
+def uncounted_extras(body: dict) -> tuple[dict, dict, dict]:
+    """(the body, nothing bounded, the fields to look in)."""
+    return body, {}, body
+
+
+def structured_output(body: dict[str, Any]) -> tuple[Any, str]:
+    """Its structured-output setting and where it is: none of its own."""
+    return None, "output_config.format"
+
+
+def built_in_tool(tool: dict[str, Any]) -> str | None:
+    """The kind of a tool it runs itself: none."""
+    return None

@@ -338,3 +338,33 @@ def tool_place(tool: dict[str, Any], i: int) -> tuple[Any, str] | None:
 def output_place(body: dict[str, Any]) -> str:
     """Where the structured-output schema is in ``body`` (``standin.verdict``)."""
     return "text.format.schema"
+
+
+# What a count does not see (``standin.wire_count``).
+#: Where it keeps its turns, and what a turn calls its parts.
+TURNS = ("input", "content")
+#: Whether a part's kind is its key (Gemini's), not its ``type``.
+PARTS_BY_KEY = False
+#: Request fields the neutral request does not carry, so no count sees them.
+UNCOUNTED_FIELDS: dict[str, str] = {}
+#: Content the count does not see (part types).
+UNCOUNTED_PARTS = {"input_file", "input_audio"}
+
+
+def uncounted_extras(body: dict[str, Any]) -> tuple[dict, dict, dict]:
+    """(the body, what it adds that is bounded, the fields to look in)."""
+    from standin.wire_count import responses_extras
+
+    out: dict = {}
+    out.update(responses_extras(body))
+    return body, out, body
+
+
+def structured_output(body: dict[str, Any]) -> tuple[Any, str]:
+    """Its structured-output setting and where it is: none of its own."""
+    return None, "output_config.format"
+
+
+def built_in_tool(tool: dict[str, Any]) -> str | None:
+    """The kind of a tool it runs itself: none."""
+    return None
