@@ -34,7 +34,6 @@ TABLE = "helpers/formats/providers.py"
 #: branching, and one added is a reviewed line here, so the count only falls.
 BRANCHING = {
     "helpers/loop.py": "the official SDK's client and method for each format",
-    "helpers/models.py": "OpenAI's models get tiktoken's encoding for their name",
     "course/exercises/caching_the_prefix.py": "the lesson's text on OpenAI's own caching",
     "course/exercises/content_is_a_list.py": "the lesson's count of another provider's reasoning",
     "course/lab.py": "Anthropic's unpublished tool-use prompt",
@@ -43,7 +42,6 @@ BRANCHING = {
 #: Files that hold a dict keyed by providers' names (a fifth provider adds a line to each).
 KEYED = {
     "helpers/formats/providers.py": "the table itself",
-    "helpers/models.py": "the price data's provider ids",
     "helpers/rules/__init__.py": "each format's profile",
     "helpers/sse/accumulators.py": "each format's stream reader",
     "course/exercises/one_request.py": "the exercise's made-up keys",

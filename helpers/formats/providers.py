@@ -35,6 +35,7 @@ class Provider:
     sdk_suffix: str  # what the SDK's ``base_url`` argument adds to the root (OpenAI's ``/v1``)
     conversation: str = "messages"  # the body key that holds the conversation
     ends_with_done: bool = False  # its stream ends with ``data: [DONE]``
+    price_id: str = ""  # its company's id in the price data (genai-prices: Gemini's is google)
 
     @property
     def family(self) -> str:  # the company: openai, anthropic or gemini
@@ -49,7 +50,7 @@ class Provider:
 _OPENAI = Provider(
     oc_render, oc_parse, host="https://api.openai.com", version="/v1", key_header="authorization",
     key_prefix="Bearer ", headers=(), key_env="OPENAI_API_KEY", base_url_env="OPENAI_BASE_URL",
-    sdk_suffix="/v1", ends_with_done=True,
+    sdk_suffix="/v1", ends_with_done=True, price_id="openai",
 )
 #: Every wire format, in the lessons' order. A fifth: a row, a module pair, docs/design.md's list.
 PROVIDERS: dict[str, Provider] = {
@@ -58,14 +59,13 @@ PROVIDERS: dict[str, Provider] = {
     "anthropic": Provider(
         a_render, a_parse, host="https://api.anthropic.com", version="/v1", key_header="x-api-key",
         key_prefix="", headers=(("anthropic-version", "2023-06-01"),), key_env="ANTHROPIC_API_KEY",
-        base_url_env="ANTHROPIC_BASE_URL", sdk_suffix="",
+        base_url_env="ANTHROPIC_BASE_URL", sdk_suffix="", price_id="anthropic",
     ),
     "gemini": Provider(
         g_render, g_parse, host="https://generativelanguage.googleapis.com", version="/v1beta",
         key_header="x-goog-api-key", key_prefix="", headers=(), key_env="GEMINI_API_KEY",
-        base_url_env="GEMINI_BASE_URL", sdk_suffix="", conversation="contents",
+        base_url_env="GEMINI_BASE_URL", sdk_suffix="", conversation="contents", price_id="google",
     ),
 }
 # fmt: on
-#: One row per family (``openai``, ``anthropic``, ``gemini``), in the same order.
-FAMILIES: dict[str, Provider] = {row.family: row for row in PROVIDERS.values()}
+FAMILIES: dict[str, Provider] = {row.family: row for row in PROVIDERS.values()}  #: by family
