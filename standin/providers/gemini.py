@@ -1,7 +1,8 @@
 """What the stand-in does differently for Gemini generateContent (``gemini``).
 
-Read through ``standin.providers.of(format)`` by the concern modules named at each
-name; its row (host, key, format modules) is in ``helpers/formats/providers.py``.
+The stand-in's concern modules read these through ``standin.providers.of(format)``; each
+name says which. What the provider *is* (host, key, format modules) is its row in
+``helpers/formats/providers.py``.
 """
 
 from __future__ import annotations
@@ -26,10 +27,10 @@ SIGNATURE_PREFIX = ""
 #: Whether it still takes the functions era's ``functions``/``function_call`` messages
 #: (``standin.functions_era``).
 FUNCTIONS_ERA = False
-#: Whether its field names come in two spellings, snake_case and camelCase
-#: (``standin.rules.spellings``, ``standin.known_fields``, ``standin.rules.wire_notes``).
 #: Its tool-call ids: (prefix, length of the random-looking part) (``standin.provider.turn``).
 TOOL_CALL_ID = ("", 8)
+#: Whether its field names come in two spellings, snake_case and camelCase
+#: (``standin.rules.spellings``, ``standin.known_fields``, ``standin.rules.wire_notes``).
 TWO_SPELLINGS = True
 
 
