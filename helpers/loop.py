@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from helpers.formats import provider
 from helpers.messages import Reasoning, Reply, Request, Text, ToolCall, ToolResult, tool
 from helpers.meter import Step, Trace
 from helpers.moved import moved
@@ -24,12 +25,8 @@ ToolRunner = Callable[[ToolCall], ToolResult]
 
 
 def auth_headers(format: str, api_key: str) -> dict[str, str]:
-    """How each provider wants its key (and Anthropic its API version)."""
-    if format == "anthropic":
-        return {"x-api-key": api_key, "anthropic-version": "2023-06-01"}
-    if format == "gemini":
-        return {"x-goog-api-key": api_key}
-    return {"authorization": f"Bearer {api_key}"}
+    """How each provider wants its key (and Anthropic its API version): its row's ``auth``."""
+    return provider(format).auth(api_key)
 
 
 class ProviderError(RuntimeError):
@@ -68,10 +65,10 @@ def _client(format: str, base_url: str, api_key: str, via: str) -> Any:
         import httpx
 
         return httpx.Client(base_url=base_url, headers=auth_headers(format, api_key), timeout=60)
-    if format.startswith("openai"):
+    if provider(format).family == "openai":
         import openai
 
-        return openai.OpenAI(base_url=base_url + "/v1", api_key=api_key)
+        return openai.OpenAI(base_url=base_url + provider(format).sdk_suffix, api_key=api_key)
     import anthropic
 
     return anthropic.Anthropic(base_url=base_url, api_key=api_key)

@@ -23,6 +23,7 @@ from typing import Any
 
 from helpers import gemma
 from helpers.examples import DATA
+from helpers.formats.providers import FAMILIES, PROVIDERS
 from helpers.moved import moved
 
 __all__ = [
@@ -144,7 +145,7 @@ def current_model(provider: str) -> str:
 
 def _listed(key: str, provider: str) -> str:
     models = _table()[key]
-    provider = "openai" if provider in ("openai-chat", "openai-responses") else provider
+    provider = PROVIDERS[provider].family if provider in PROVIDERS else provider
     if provider not in models:
         known = ", ".join(sorted(models))
         raise UnknownModelError(f"no model for {provider!r} in the table's {key!r}; known: {known}")
@@ -179,7 +180,7 @@ def model_info(model_id: str) -> ModelInfo:
 
 
 #: The price data's providers whose models the series counts, and whose rule counts them.
-PRICE_PROVIDERS = {"anthropic": "anthropic", "openai": "openai", "google": "gemini"}
+PRICE_PROVIDERS = {row.price_id: family for family, row in FAMILIES.items()}
 
 
 def unlisted(model_id: str) -> ModelInfo | None:
@@ -200,7 +201,7 @@ def unlisted(model_id: str) -> ModelInfo | None:
             info = model_info(price)
         else:
             base = model_info(default_model("harmony" if "gpt-oss" in price else rule))
-            encoding = _tiktoken_name(price) if rule == "openai" else None
+            encoding = _tiktoken_name(price) if base.encoding else None  # a tiktoken rule's
             info = replace(base, id=price, encoding=encoding, price_ref=price)
             info, how = replace(info, price_provider=provider.id), f"{how}; {base.id}'s rule"
         note = f"{model_id!r} is not in the table; {how}"

@@ -37,7 +37,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-FORMATS = ("openai-chat", "openai-responses", "anthropic", "gemini")
+from helpers.formats import FORMATS
+
 PATHS = ("check", "render", "provider")
 KEY = "sk-local-evidence-0123456789"
 HEADERS = {

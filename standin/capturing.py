@@ -41,6 +41,7 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
+from helpers.formats.providers import FAMILIES
 from helpers.html import no_math, request_html
 from standin.explained import explained, table
 from standin.provider.recorder import Exchange
@@ -263,13 +264,9 @@ def client_environment(url: str) -> dict[str, str | None]:
     from standin.server import LOCAL_KEY
 
     return {
-        "OPENAI_BASE_URL": url + "/v1",
-        "ANTHROPIC_BASE_URL": url,
-        "GOOGLE_GEMINI_BASE_URL": url,  # google-genai
-        "GEMINI_BASE_URL": url,  # this project's live mode
-        "OPENAI_API_KEY": LOCAL_KEY,  # a real key is never sent, not even to loopback
-        "ANTHROPIC_API_KEY": LOCAL_KEY,
-        "GEMINI_API_KEY": LOCAL_KEY,
+        **{row.base_url_env: url + row.sdk_suffix for row in FAMILIES.values()},
+        "GOOGLE_GEMINI_BASE_URL": url,  # google-genai (GEMINI_BASE_URL: this project's live mode)
+        **{row.key_env: LOCAL_KEY for row in FAMILIES.values()},  # no real key, even to loopback
         "GOOGLE_API_KEY": LOCAL_KEY,
         "OPENAI_AGENTS_DISABLE_TRACING": "1",  # openai-agents exports traces to api.openai.com
         "ON_THE_WIRE_LIVE": None,  # nothing goes live inside a capture

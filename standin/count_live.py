@@ -27,21 +27,15 @@ reach a real host: they point the base URL at a loopback server).
 from __future__ import annotations
 
 import os
-from typing import Any
 
+from helpers.formats.providers import FAMILIES
 from helpers.messages import FormatError, Request
 from helpers.models import ModelInfo
 from helpers.tokens import Count, Row
 from standin.live_switch import KEYS, failure_line, live_url
+from standin.providers import of_family
 
-__all__ = ["ENDPOINTS", "KEYS", "LiveCountError", "count_live"]
-
-ENDPOINTS = {
-    "anthropic": "/v1/messages/count_tokens",
-    "gemini": "/v1beta/models/{model}:countTokens",
-    "openai": "/v1/responses/input_tokens",
-}
-ANTHROPIC_VERSION = "2023-06-01"
+__all__ = ["KEYS", "LiveCountError", "count_live"]
 
 
 class LiveCountError(RuntimeError):
@@ -54,34 +48,6 @@ class _Answered(Exception):
     def __init__(self, status: int, body: str):
         super().__init__(status)
         self.status, self.body = status, body
-
-
-def _call(info: ModelInfo, request: Request) -> tuple[str, dict[str, str], dict[str, Any]]:
-    """Path, headers (without the key) and JSON body of the count request."""
-    from helpers.formats import render
-
-    provider = info.provider
-    if provider == "anthropic":
-        body = render(request, "anthropic").body
-        body.pop("max_tokens", None)  # count_tokens takes no max_tokens
-        body["model"] = info.id
-        return ENDPOINTS[provider], {"anthropic-version": ANTHROPIC_VERSION}, body
-    if provider == "gemini":
-        body = render(request, "gemini").body
-        body["model"] = f"models/{info.id}"
-        path = ENDPOINTS[provider].format(model=info.id)
-        return path, {}, {"generateContentRequest": body}
-    body = render(request, "openai-responses").body
-    body["model"] = info.id
-    return ENDPOINTS["openai"], {}, body
-
-
-def _auth(provider: str, key: str) -> dict[str, str]:
-    if provider == "anthropic":
-        return {"x-api-key": key}
-    if provider == "gemini":
-        return {"x-goog-api-key": key}
-    return {"authorization": f"Bearer {key}"}
 
 
 def count_live(
@@ -104,12 +70,11 @@ def count_live(
     key = api_key if api_key is not None else os.environ.get(KEYS[provider], "")
     if not key:
         raise LiveCountError(f"live count needs {KEYS[provider]} in the environment")
-    path, headers, body = _call(info, request)
+    own = of_family(provider)  # its endpoint, body and answer: standin/providers/NAME.py
+    path, body = own.live_count(info, request)
     url = (base_url or live_url(provider)).rstrip("/") + path
     try:
-        response = httpx.post(
-            url, json=body, headers={**headers, **_auth(provider, key)}, timeout=timeout
-        )
+        response = httpx.post(url, json=body, headers=FAMILIES[provider].auth(key), timeout=timeout)
     except (httpx.HTTPError, OSError) as err:
         raise LiveCountError(failure_line(provider, url, err, key)) from None
     if response.status_code != 200:
@@ -117,15 +82,10 @@ def count_live(
         raise LiveCountError(failure_line(provider, url, answered, key))
     try:
         answer = response.json()
-        total = int(answer["totalTokens" if provider == "gemini" else "input_tokens"])
+        total = int(answer[own.LIVE_COUNT_TOTAL])
     except (ValueError, KeyError, TypeError):
         raise FormatError(f"{provider} count-tokens answer has no token count") from None
-    notes = []
-    if provider == "anthropic":
-        notes.append(
-            "Anthropic documents count_tokens as an estimate that may include tokens it adds "
-            "for system optimizations and does not bill"
-        )
+    notes = list(own.LIVE_COUNT_NOTES)
     live = Count(info.id, total, notes=[*notes, f"offline: {offline.total} ({offline.method})"])
     live.rows = [Row("request", f"counted by {provider} ({path})", total, 0)]
     # the provider's own count: nothing of the request to assess (no request kept)

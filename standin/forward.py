@@ -42,6 +42,7 @@ import socket
 from collections.abc import Mapping
 from urllib.parse import urlsplit
 
+from helpers.formats.providers import FAMILIES, PROVIDERS
 from standin.live_switch import (
     BASE_URL_VARS,
     KEYS,
@@ -53,6 +54,7 @@ from standin.live_switch import (
     why_not_live,
 )
 from standin.provider import routes
+from standin.providers import of
 from standin.redaction import add_secret, redact
 
 __all__ = [
@@ -78,16 +80,9 @@ _DROPPED |= {"upgrade", "proxy-connection", "accept-encoding", "content-encoding
 _KEY_HEADERS = {"authorization", "x-api-key", "x-goog-api-key", "api-key", "proxy-authorization"}
 _PRIVATE = {"cookie", "cookie2", "origin", "referer", "forwarded", "x-forwarded-for"}
 
-_MODEL = r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}"
-_GEMINI = rf"/(?:v1|v1beta)/models/{_MODEL}:(?:generateContent|streamGenerateContent|countTokens)"
 #: The endpoints forwarded, by provider (what ``standin.provider.routes`` serves for generation
-#: and counting). Anything else is refused with a 400.
-ENDPOINTS: dict[str, re.Pattern[str]] = {
-    "openai-chat": re.compile(r"/v1/chat/completions"),
-    "openai-responses": re.compile(r"/v1/responses"),
-    "anthropic": re.compile(r"/v1/messages(?:/count_tokens)?"),
-    "gemini": re.compile(_GEMINI),
-}
+#: and counting: each provider's ``FORWARDED``). Anything else is refused with a 400.
+ENDPOINTS: dict[str, re.Pattern[str]] = {format: of(format).FORWARDED for format in PROVIDERS}
 _QUERY = re.compile(r"[A-Za-z0-9._~=&-]*")
 _LOCAL_NAMES = ("127.0.0.1", "localhost", "[::1]")
 
@@ -102,11 +97,8 @@ class Refusal(Exception):
 
 def _key_header(name: str, key: str) -> tuple[str, str]:
     """The header in which ``name``'s API takes its key."""
-    return {
-        "openai": ("authorization", f"Bearer {key}"),
-        "anthropic": ("x-api-key", key),
-        "gemini": ("x-goog-api-key", key),
-    }[name]
+    row = FAMILIES[name]
+    return row.key_header, row.key_prefix + key
 
 
 def _events(text: str) -> list[str]:

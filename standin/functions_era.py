@@ -18,6 +18,7 @@ from helpers.formats import parse as parse_tools_form
 from helpers.formats.common import Note, Notes
 from helpers.formats.reading import note_unused, obj, string
 from helpers.messages import FormatError, Request
+from standin.providers import of
 
 #: The keys the functions-era reading used on a message: noted as unused if anything else.
 _ERA_KEYS = {"role", "content", "name", "tool_calls", "tool_call_id", "function_call"}
@@ -35,7 +36,7 @@ def parse(body: Any, format: str | None = None, *, notes: list[Note] | None = No
     body = gemini_accepted(body)
     raw = body.get("messages") if isinstance(body, dict) else None
     era = isinstance(raw, list) and any(_is_era(m) for m in raw)
-    if not era or (format or detect(body)) != "openai-chat":
+    if not era or not of(format or detect(body)).FUNCTIONS_ERA:
         return parse_tools_form(body, format, notes=notes)
     found = Notes()
     try:

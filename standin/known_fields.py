@@ -32,6 +32,7 @@ from functools import cache
 from typing import Any
 
 from helpers.examples import DATA
+from standin.providers import FORMATS, of
 
 __all__ = ["Unknown", "known_betas", "unknown_fields"]
 
@@ -120,7 +121,7 @@ def unknown_fields(body: dict, endpoint: str, version: str = "v1beta") -> list[U
     ``anthropic``, ``anthropic-beta``, ``gemini``) does not know, in body order."""
     section = _data()["endpoints"][endpoint]
     found: list[Unknown] = []
-    gemini = endpoint == "gemini"
+    gemini = endpoint in FORMATS and of(endpoint).TWO_SPELLINGS  # Gemini: snake or camel
     root = section["nodes"][section["root"]]
     lacks = GEMINI_V1_LACKS if gemini and version == "v1" else ()
     for key, value in body.items():

@@ -13,6 +13,8 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from helpers.formats.providers import FAMILIES, PROVIDERS
+
 __all__ = [
     "BASE_URL_VARS",
     "KEYS",
@@ -31,26 +33,20 @@ __all__ = [
 ]
 
 SWITCH = "ON_THE_WIRE_LIVE"
-KEYS = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY", "gemini": "GEMINI_API_KEY"}
-LIVE_URLS = {
-    "openai": "https://api.openai.com",
-    "anthropic": "https://api.anthropic.com",
-    "gemini": "https://generativelanguage.googleapis.com",
-}
-BASE_URL_VARS = {
-    "openai": "OPENAI_BASE_URL",
-    "anthropic": "ANTHROPIC_BASE_URL",
-    "gemini": "GEMINI_BASE_URL",
-}
+#: Per family (``openai``, ``anthropic``, ``gemini``), read from its row in ``PROVIDERS``.
+KEYS = {name: row.key_env for name, row in FAMILIES.items()}
+LIVE_URLS = {name: row.host for name, row in FAMILIES.items()}
+BASE_URL_VARS = {name: row.base_url_env for name, row in FAMILIES.items()}
 REDACTED = "<redacted>"
 
 
 def family(provider: str) -> str:
     """``openai-chat`` and ``openai-responses`` share OpenAI's key and host."""
-    name = "openai" if provider.startswith("openai") else provider
-    if name not in KEYS:
+    if provider in FAMILIES:
+        return provider
+    if provider not in PROVIDERS:
         raise ValueError(f"unknown provider {provider!r} (known: openai-*, anthropic, gemini)")
-    return name
+    return PROVIDERS[provider].family
 
 
 def environ(env: Mapping[str, str] | None) -> Mapping[str, str]:
@@ -68,7 +64,7 @@ def live_url(provider: str, env: Mapping[str, str] | None = None) -> str:
     """The real API's root (no ``/v1``), or its override from ``*_BASE_URL``."""
     name = family(provider)
     url = environ(env).get(BASE_URL_VARS[name], "").rstrip("/") or LIVE_URLS[name]
-    return url.removesuffix("/v1") if name != "gemini" else url.removesuffix("/v1beta")
+    return url.removesuffix(FAMILIES[name].version)
 
 
 def why_not_live(provider: str, env: Mapping[str, str]) -> str | None:
@@ -125,7 +121,7 @@ class Endpoint:
     @property
     def sdk_base_url(self) -> str:
         """What an SDK's ``base_url`` wants: OpenAI's ends in ``/v1``, Anthropic's does not."""
-        return self.base_url + "/v1" if self.provider.startswith("openai") else self.base_url
+        return self.base_url + FAMILIES[family(self.provider)].sdk_suffix
 
     def __repr__(self) -> str:
         mode = "LIVE" if self.is_live else "local"

@@ -31,16 +31,13 @@ import threading
 from collections.abc import Iterator
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
+from helpers.formats.providers import FAMILIES
+
 __all__ = ["PROVIDER_HOSTS", "ROUTED_FROM", "is_provider_host", "routed", "target"]
 
 #: The hosts routed to the stand-in (and every ``LOCATION-aiplatform.googleapis.com``).
 PROVIDER_HOSTS = frozenset(
-    {
-        "api.openai.com",
-        "api.anthropic.com",
-        "generativelanguage.googleapis.com",
-        "aiplatform.googleapis.com",
-    }
+    {urlsplit(row.host).hostname for row in FAMILIES.values()} | {"aiplatform.googleapis.com"}
 )
 #: The request header that keeps the URL the client meant.
 ROUTED_FROM = "x-on-the-wire-routed-from"

@@ -40,7 +40,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import SplitResult, urlsplit
 
+from helpers.formats.providers import FAMILIES, PROVIDERS
 from helpers.standin_wire import LOCAL_KEY  # the key the lessons send (any non-empty key works)
+from standin.live_switch import family
 from standin.provider import errors, faults, routes
 from standin.provider.recorder import Exchange, Recorder
 from standin.provider.scenarios import Scenario, resolve
@@ -303,10 +305,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _not_found(self, style: str, status: int) -> routes.Response:
         path = _split(self.path).path
-        if errors.family(style) == "openai":
-            text = f"Invalid URL ({self.command} {path})"  # real OpenAI wording
-        else:
-            text = f"Not found: {self.command} {path}"
+        text = errors.texts(style).NOT_FOUND.format(method=self.command, path=path)
         return routes.error(style, status, text)
 
     # --- writing -----------------------------------------------------------------------------
@@ -497,21 +496,16 @@ class LocalProvider:
 
     def base_url(self, provider: str) -> str:
         """What to pass as an SDK's ``base_url``: OpenAI's includes ``/v1``, Anthropic's not."""
-        return self.url + "/v1" if provider.startswith("openai") else self.url
+        return self.url + FAMILIES[family(provider)].sdk_suffix
 
     def endpoint(self, provider: str, model: str = "", stream: bool = False) -> str:
         """The full URL of ``provider``'s endpoint (Gemini's names the model and the stream)."""
-        paths = {
-            "openai-chat": "/v1/chat/completions",
-            "openai-responses": "/v1/responses",
-            "anthropic": "/v1/messages",
-        }
-        if provider == "gemini":
-            method = "streamGenerateContent?alt=sse" if stream else "generateContent"
-            return f"{self.url}/v1beta/models/{model}:{method}"
-        if provider not in paths:
-            raise ValueError(f"unknown provider {provider!r} (known: {', '.join(paths)}, gemini)")
-        return self.url + paths[provider]
+        if provider not in PROVIDERS:
+            raise ValueError(f"unknown provider {provider!r} (known: {', '.join(PROVIDERS)})")
+        path = PROVIDERS[provider].render.PATH.format(model=model)
+        if stream and path.endswith(":generateContent"):  # a path that names its method
+            path = path.replace(":generateContent", ":streamGenerateContent?alt=sse")
+        return self.url + path
 
     # --- faults and records ------------------------------------------------------------------
 

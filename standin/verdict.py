@@ -40,12 +40,12 @@ from helpers.formats import FormatError, Note, detect
 from helpers.messages import Request
 from helpers.rules import Answer, Finding, Violation, Violations, judged
 from standin.functions_era import parse
+from standin.providers import of
 from standin.rules.errors import FORMATS, error_response
 from standin.rules.fields import check_fields
 from standin.rules.kinds import named_unknown
 from standin.rules.origins import Origins, origins
 from standin.rules.params import check_params
-from standin.rules.required import REQUIRED
 from standin.rules.schemas import check_schemas
 from standin.rules.spellings import check_spellings
 from standin.rules.strict import findings
@@ -53,7 +53,7 @@ from standin.rules.tool_choice import check_tool_choice
 from standin.rules.wire import answer_wire, node_at, pairing_on_the_wire, wire_finding
 from standin.rules.wire_notes import wire_notes
 
-__all__ = ["REQUIRED", "STAND_IN_CANNOT_FILL", "Verdict", "verdict"]
+__all__ = ["STAND_IN_CANNOT_FILL", "Verdict", "verdict"]
 
 #: The rule of the warning for a schema the stand-in cannot fill (and of its 422).
 STAND_IN_CANNOT_FILL = "stand-in-cannot-fill"
@@ -128,24 +128,25 @@ def verdict(
         raise FormatError(f"a request body must be a JSON object, got {type(body).__name__}")
     fmt = format or detect(body, prefer="anthropic" if profile == "anthropic-strict" else profile)
     stored = body.get("previous_response_id") or body.get("conversation")
-    if fmt == "anthropic":
+    stores = of(fmt).STORES  # "responses" chains, Anthropic's "threads", or None
+    if stores == "threads":
         stored = _thread_continued(body)
     place = _place_in(None)
-    if fmt == "openai-responses" and chain is not None:
+    if stores == "responses" and chain is not None:
         new = body.get("input")
         new = [{"role": "user", "content": new}] if isinstance(new, str) else list(new or [])
         body = {**body, "input": list(chain) + new}
         place = _place_in(len(chain))
-    if fmt == "anthropic" and stored and chain is not None:
+    if stores == "threads" and stored and chain is not None:
         new = body.get("messages")
         new = list(new) if isinstance(new, list) else []
         rest = {k: v for k, v in body.items() if k != "thread"}  # as the stand-in joins them
         body = {**rest, "messages": list(chain) + new}
         place = _place_in(len(chain), "messages")
-    threaded = fmt in ("openai-responses", "anthropic")
+    threaded = stores is not None
     unseen = stored if threaded and chain is None and stored else None
     result = _verdict(body, profile, fmt, place, unseen, (betas, version))
-    if fmt == "anthropic" and stored and chain is not None and "tools" not in body:
+    if stores == "threads" and stored and chain is not None and "tools" not in body:
         # the thread keeps its tools (and system) beside the messages a chain gives
         why = f"this body continues {stored!r}, whose thread keeps the tools, which the chain "
         why += "of messages does not carry"
@@ -206,7 +207,7 @@ def _in_chain(path: str | None, length: int, key: str = "input") -> str | None:
 
 def _verdict(body: dict, profile: str, fmt: str, place, stored: str | None, sent) -> Verdict:
     own = profile == fmt
-    missing = [_missing(text, profile) for key, text in REQUIRED.get(fmt, []) if key not in body]
+    missing = [_missing(text, profile) for key, text in of(fmt).REQUIRED if key not in body]
     if own and missing:
         return Verdict(profile, fmt, Violations(missing[:1]))
     notes: list[Note] = []
@@ -234,14 +235,15 @@ def _verdict(body: dict, profile: str, fmt: str, place, stored: str | None, sent
         path = place(raw)
         if (finding.rule, path) in seen:  # the body-level finding already says it, in its words
             continue
-        if fmt == "openai-chat" and finding.rule in _PAIRING and _functions_era(body, raw):
+        era = of(fmt).FUNCTIONS_ERA
+        if era and finding.rule in _PAIRING and _functions_era(body, raw):
             continue  # that era paired by name, and the API took a result with no call
         empty = finding.rule == "empty-content" and finding.block_index is None
         if empty and _has_content(body, raw):
             continue  # empty only in the neutral reading: its blocks have no neutral form
         unseen = _unseen(finding, answer, profile, stored)
         found.append(judged(finding, profile, answer, path, unseen))
-    if fmt == "openai-responses":
+    if of(fmt).PAIRS_ON_THE_WIRE:
         found = _paired_on_the_wire(found, body, profile, place)
     if stored is not None:  # body-level findings (the tool choice) that rest on stored turns
         found = [_as_unseen(v, stored) for v in found]
@@ -276,7 +278,7 @@ def _cannot_fill(body: dict, fmt: str, profile: str, request: Request) -> list[V
     from standin.provider.general import unfillable
     from standin.provider.wire_options import read
 
-    wire = fmt in ("openai-chat", "openai-responses", "anthropic", "gemini")
+    wire = fmt in FORMATS
     output = read(body, fmt).output_schema if wire else None
     places = _tool_places(body, fmt)
     found = []
@@ -306,13 +308,9 @@ def _tool_places(body: dict, fmt: str) -> dict[Any, str]:
     for i, tool in enumerate(tools):
         if not isinstance(tool, dict):
             continue
-        function = tool.get("function")
-        if fmt == "openai-chat" and isinstance(function, dict):
-            places.setdefault(function.get("name"), f"tools[{i}].function.parameters")
-        elif fmt == "anthropic":
-            places.setdefault(tool.get("name"), f"tools[{i}].input_schema")
-        elif fmt == "openai-responses":
-            places.setdefault(tool.get("name"), f"tools[{i}].parameters")
+        own = of(fmt).tool_place(tool, i)  # (name, where its parameters are), or None
+        if own is not None:
+            places.setdefault(*own)
         for key in ("functionDeclarations", "function_declarations"):
             declared_list = tool.get(key) if isinstance(tool.get(key), list) else []
             for j, declared in enumerate(declared_list):
@@ -326,18 +324,8 @@ def _tool_places(body: dict, fmt: str) -> dict[Any, str]:
 
 
 def _output_place(body: dict, fmt: str) -> str:
-    """Where the structured-output schema is in ``body``."""
-    if fmt == "openai-chat":
-        return "response_format.json_schema.schema"
-    if fmt == "openai-responses":
-        return "text.format.schema"
-    if fmt == "anthropic":
-        return "output_config.format.schema" if "output_config" in body else "output_format.schema"
-    holder = next((k for k in ("generationConfig", "generation_config") if k in body), None)
-    config = body.get(holder) if holder and isinstance(body.get(holder), dict) else {}
-    spellings = ("responseJsonSchema", "response_json_schema", "responseSchema", "response_schema")
-    field = next((f for f in spellings if config.get(f)), "responseSchema")
-    return f"{holder or 'generationConfig'}.{field}"
+    """Where the structured-output schema is in ``body`` (its provider's ``output_place``)."""
+    return of(fmt).output_place(body)
 
 
 #: The pairing rules, which the functions era (no ids) is not judged by: a ``role: "function"``
@@ -368,7 +356,7 @@ def _paired_on_the_wire(found: list[Violation], body: dict, profile: str, place)
     cannot hold every item type (a ``custom_tool_call``, a ``web_search_call``), so the
     ``reasoning-not-followed`` rule is judged on the body's own ``input``."""
     kept = [v for v in found if v.rule != "reasoning-not-followed"]
-    if profile != "openai-responses":
+    if not (profile in FORMATS and of(profile).PAIRS_ON_THE_WIRE):
         return kept
     items = body.get("input") if isinstance(body.get("input"), list) else []
     for k, rid, what in pairing_on_the_wire(items):
@@ -404,7 +392,7 @@ def _unknown_first(body: dict, fmt: str, profile: str, sent) -> list[Violation]:
     """Responses: the unknown fields of a body that does not parse, which the API names before
     the value it cannot read (a Chat-shaped ``tool_choice`` gets "Unknown parameter:
     'tool_choice.function'.", BerriAI/litellm#27611). Other formats: none (no report says)."""
-    if fmt != "openai-responses":
+    if not of(fmt).UNKNOWN_FIELDS_FIRST:
         return []
     try:
         found = check_fields(body, fmt, profile, *sent)

@@ -18,6 +18,7 @@ from typing import Any
 
 from helpers.models import ModelInfo
 from helpers.tokens import Count, count
+from standin.providers import of
 
 __all__ = ["count_body", "unmodelled", "with_unmodelled"]
 
@@ -38,7 +39,7 @@ def count_body(body: dict, format: str, model: str | ModelInfo | None = None) ->
     from standin.functions_era import parse
 
     wire = body
-    if format == "openai-chat" and body.get("functions") and not body.get("tools"):
+    if of(format).FUNCTIONS_ERA and body.get("functions") and not body.get("tools"):
         body = _functions_as_tools(body)
     request = parse(body, format)
     provider = None if format == "neutral" else format.split("-")[0]
@@ -89,31 +90,6 @@ def _functions_as_tools(body: dict) -> dict:
     return legacy
 
 
-#: Request fields and content parts the neutral request does not carry, so no count sees them.
-UNMODELLED_FIELDS = {
-    "openai-chat": {
-        "audio": "audio output settings: not counted",
-        "prediction": "predicted output: not counted",
-    },
-    "anthropic": {
-        "thinking": "extended thinking: the bill adds tokens no offline count sees",
-        "mcp_servers": "MCP servers: their tool definitions are added by the API, not counted",
-        "container": "a code-execution container: its files are not counted",
-        "output_format": "structured output: the schema is given to the model, not counted",
-        "context_management": "context management: the API may clear earlier content before "
-        "billing (a recorded bill was 0.002x the count), not counted",
-    },
-    "gemini": {
-        "responseSchema": "responseSchema: the schema is given to the model, size unknown",
-        "responseJsonSchema": "responseJsonSchema: the schema is given to the model, size unknown",
-        "response_schema": "response_schema: the schema is given to the model, size unknown",
-        "response_json_schema": "response_json_schema: the schema is given to the model, size "
-        "unknown",
-        "cachedContent": "cachedContent: the cached content is billed in the prompt, not seen here",
-        "cached_content": "cached_content: the cached content is billed in the prompt, not seen "
-        "here",
-    },
-}
 #: What the ``gemini-gemma3`` rule counts as billed: on Gemini 2.5 and 3, recorded bills equal
 #: the count without it (a response schema adds nothing; a thought part's text is counted).
 GEMMA3_AS_COUNTED = ("responseSchema", "responseJsonSchema", "response_schema", "thought part")
@@ -123,17 +99,6 @@ UNMODELLED_IN_RESULTS = {"document", "search_result", "container_upload"}
 #: Gemini inline media the count takes for an image (258 tokens): audio and video are billed by
 #: duration (Google documents 32 tokens a second of audio, 263 of video), unknown offline.
 GEMINI_TIMED_MEDIA = ("audio/", "video/")
-#: Content the count does not see (types of OpenAI parts, Anthropic blocks, Gemini part keys).
-UNMODELLED_PARTS = {
-    "openai-chat": {"file", "input_audio", "input_file", "document", "audio"},
-    "anthropic": {"document", "search_result", "container_upload", "compaction", "thinking"}
-    | {"redacted_thinking", "server_tool_use", "mcp_tool_use", "mcp_tool_result"},
-    "gemini": {"fileData", "file_data", "executableCode", "executable_code", "videoMetadata"}
-    | {"codeExecutionResult", "code_execution_result", "thought"},
-    "openai-responses": {"input_file", "input_audio"},
-}
-#: Where each format keeps its turns, and what a turn calls its parts.
-TURNS = {"gemini": ("contents", "parts"), "openai-responses": ("input", "content")}
 
 
 def unmodelled(body: dict[str, Any], format: str) -> dict[str, tuple[int | None, str]]:
@@ -142,33 +107,24 @@ def unmodelled(body: dict[str, Any], format: str) -> dict[str, tuple[int | None,
     ``file`` part or a ``response_format`` added 48 to 219 billed tokens; Anthropic server
     tools (web search, code execution...), MCP servers and extended thinking, and Gemini's
     built-in tools and video files, billed 2 to 400 times the offline count."""
-    from standin.functions_era import gemini_accepted
-
-    body = gemini_accepted(body) if format == "gemini" else body  # parts given as one object
-    out: dict[str, tuple[int | None, str]] = _openai_extras(body) if format == "openai-chat" else {}
-    if format == "openai-responses":
-        out.update(_responses_extras(body))
-    config = body.get("generationConfig") or body.get("generation_config") or {}
-    fields = {**body, **config} if format == "gemini" and isinstance(config, dict) else body
-    for key, why in UNMODELLED_FIELDS.get(format, {}).items():
+    own = of(format)  # what its provider carries uncounted: standin/providers/NAME.py
+    body, out, fields = own.uncounted_extras(body)
+    for key, why in own.UNCOUNTED_FIELDS.items():
         if fields.get(key) not in (None, [], {}) and fields.get(key) != {"type": "disabled"}:
             out[key] = (None, why)
-    output = body.get("output_config") if format == "anthropic" else None
-    where = "output_config.format"
-    if format == "anthropic" and isinstance(body.get("output_format"), dict):
-        output, where = {"format": body["output_format"]}, "output_format"  # the beta's spelling
+    output, where = own.structured_output(body)
     if isinstance(output, dict) and output.get("format") not in (None, {}):
         why = "structured output: the schema is given to the model, not counted"
         out[where] = (None, why + " (recorded bills 2.6-33x the count)")
     for k, tool in enumerate(body.get("tools") or []):
-        built_in = _built_in_tool(tool, format)
+        built_in = own.built_in_tool(tool) if isinstance(tool, dict) else None
         if built_in:
             out[f"tools[{k}]"] = (None, f"{built_in}: a provider's built-in tool, not counted")
-    key, inner = TURNS.get(format, ("messages", "content"))
+    key, inner = own.TURNS
     turns = body.get(key)
     for i, message in enumerate(turns if isinstance(turns, list) else []):
-        for j, kind in _part_kinds(message, format):
-            if kind in UNMODELLED_PARTS.get(format, set()):
+        for j, kind in _part_kinds(message, own):
+            if kind in own.UNCOUNTED_PARTS:
                 out[f"{key}[{i}].{inner}[{j}]"] = (None, f"{kind} part: not counted")
             elif kind.startswith(GEMINI_TIMED_MEDIA):
                 why = f"inline {kind}: billed by its length, counted as one image (258)"
@@ -182,7 +138,7 @@ def unmodelled(body: dict[str, Any], format: str) -> dict[str, tuple[int | None,
     return out
 
 
-def _openai_extras(body: dict[str, Any]) -> dict[str, tuple[int | None, str]]:
+def openai_extras(body: dict[str, Any]) -> dict[str, tuple[int | None, str]]:
     """``response_format`` with a JSON schema and a named legacy ``function_call``: bounded."""
     from helpers.tokens.tokenizers import PROXY, encode
 
@@ -240,7 +196,7 @@ RESPONSES_UNREAD_ITEMS = {
 }
 
 
-def _responses_extras(body: dict[str, Any]) -> dict[str, tuple[int | None, str]]:
+def responses_extras(body: dict[str, Any]) -> dict[str, tuple[int | None, str]]:
     """What a Responses body carries that Chat's rendering does not pin down (recorded bills:
     ``docs/evidence.md``, "Counting")."""
     out: dict[str, tuple[int | None, str]] = {}
@@ -284,29 +240,18 @@ def _older_model(model: Any) -> bool:
         return False
 
 
-def _built_in_tool(tool: Any, format: str) -> str | None:
-    """The kind of a provider-run tool (Anthropic ``web_search_...``, Gemini ``googleSearch``)."""
-    if not isinstance(tool, dict):
-        return None
-    if format == "anthropic" and tool.get("type") not in (None, "custom"):
-        return str(tool["type"])
-    if format == "gemini":
-        other = [k for k in tool if k not in ("functionDeclarations", "function_declarations")]
-        return other[0] if other else None
-    return None
-
-
-def _part_kinds(message: Any, format: str) -> list[tuple[int, str]]:
-    """(index, kind) of each part of one message: a block's ``type``, a Gemini part's keys."""
+def _part_kinds(message: Any, own: Any) -> list[tuple[int, str]]:
+    """(index, kind) of each part of one message: a block's ``type``, a Gemini part's keys
+    (``own``: its provider's module)."""
     if not isinstance(message, dict):
         return []
-    parts = message.get("parts") if format == "gemini" else message.get("content")
+    parts = message.get(own.TURNS[1])
     out = []
     for j, part in enumerate(parts if isinstance(parts, list) else []):
         if not isinstance(part, dict):
             continue
-        if format == "gemini":
-            kinds = [k for k in part if k in UNMODELLED_PARTS["gemini"] and part[k]]
+        if own.PARTS_BY_KEY:
+            kinds = [k for k in part if k in own.UNCOUNTED_PARTS and part[k]]
             kinds += [_inline_kind(part)] if not kinds and _inline_kind(part) else []
             kinds += ["signed text"] if not kinds and _signed_text(part) else []
             out += [(j, k) for k in kinds[:1]]

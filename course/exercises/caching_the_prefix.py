@@ -219,7 +219,8 @@ def _stamp_judge(requests: list[Request], model: str) -> Callable[[Any], str | N
                 if kind != "openai-prefix" and (
                     k > 1 and cache_break(stamped[k - 2], stamped[k - 1]).shared > got
                 ):
-                    implicit = ", or its latest message, OpenAI's own" if "openai" in kind else ""
+                    own = kind == "openai-breakpoints"  # OpenAI's own mark on the latest message
+                    implicit = ", or its latest message, OpenAI's own" if own else ""
                     why = (
                         f"it shares {cache_break(stamped[k - 2], stamped[k - 1]).shared:,} tokens "
                         f"with request {k - 1}, but {name} writes only at breakpoints, and no "

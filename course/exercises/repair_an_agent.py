@@ -47,6 +47,7 @@ from course.exercises.agent_file import (
     load_agent,
     scenario,
 )
+from helpers.formats import FORMATS
 
 __all__ = ["REPAIRED", "SHIPPED", "BrokenAgent", "check_repaired_agent", "diagnose", "load_agent"]
 
@@ -105,7 +106,6 @@ TICKETS = (
         parallel=True,
     ),
 )
-FORMATS = ("openai-chat", "openai-responses", "anthropic", "gemini")
 
 # The symptoms, by key (the tests name them); each report says what was seen, never the fix.
 SYMPTOMS = {

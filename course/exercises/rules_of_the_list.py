@@ -23,6 +23,7 @@ from course.exercises import (
     check_cases,
     not_yet,
 )
+from helpers.formats import FORMATS
 from helpers.messages import Message, Request, ToolCall
 
 EX1 = Exercise(
@@ -41,7 +42,6 @@ EX1 = Exercise(
     "c2] with keep_last=1, the last message alone is a result whose call is gone, and so is the "
     "last two; keeping the last three keeps the rules.",
 )
-FORMATS = ("openai-chat", "openai-responses", "anthropic", "gemini")
 
 
 def _histories(model: str) -> list[tuple[str, list[Message], int]]:

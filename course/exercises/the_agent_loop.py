@@ -149,7 +149,7 @@ def _results_of(got: Any) -> list | None:
 def _judge_dispatch(reply: Any, table: dict, outcomes: list[tuple[str, str]]) -> Callable:
     """A judge of one hidden case. ``outcomes``: per call of the reply, in order, ("ok", text
     the result must carry), ("raises", text of the error) or ("missing", the tool's name)."""
-    from helpers.formats import render_for
+    from helpers.formats import FORMATS, render_for
     from helpers.messages import Request, ToolCall, system, tool, user
     from helpers.rules import check
 
@@ -191,7 +191,7 @@ def _judge_dispatch(reply: Any, table: dict, outcomes: list[tuple[str, str]]) ->
             [system("Sundry support."), user("Help, please."), reply, tool(*results)],
             _declarations(),
         )
-        for profile in ("openai-chat", "openai-responses", "anthropic", "gemini"):
+        for profile in FORMATS:
             refused = [v for v in check(request, profile) if v.severity == "error"]
             if refused:
                 return f"{profile} would refuse the history with your results: {refused[0].message}"

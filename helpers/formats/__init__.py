@@ -3,64 +3,40 @@
 The four wire formats: one neutral conversation, rendered as each provider's request body.
 ``render`` gives a ``Rendered`` (body, notes, path), ``parse`` reads a body back, ``detect`` says
 which format it is, ``parse_response`` reads a response; ``to_flat`` (``flat.py``) gives one
-content string per message. Each format is two modules in ``MODULES``. Lossy conversions add a
+content string per message. Each format is a row in ``PROVIDERS``. Lossy conversions add a
 ``Note``; nothing here checks the rules of the list, sends or counts.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
-from types import ModuleType
-from typing import Any, NamedTuple
+from typing import Any
 
-from helpers.formats import (
-    anthropic_parse,
-    anthropic_render,
-    gemini_parse,
-    gemini_render,
-    openai_chat_parse,
-    openai_chat_render,
-    openai_responses_parse,
-    openai_responses_render,
-)
 from helpers.formats.common import Note, Notes, Rendered, check_placement, check_tool_choice
 from helpers.formats.flat import FlatMessage, FlatToolCall, from_flat, to_flat
+from helpers.formats.providers import PROVIDERS, Provider
 from helpers.messages import FormatError, Reply, Request, Usage, load
 
 __all__ = [
-    "FORMATS", "MODULES", "Format", "FormatError", "Note", "Rendered", "detect", "family",
-    "parse", "parse_response", "parse_usage", "render", "render_for",
+    "FORMATS", "PROVIDERS", "Provider", "FormatError", "Note", "Rendered", "detect", "family",
+    "parse", "parse_response", "parse_usage", "provider", "render", "render_for",
     "FlatMessage", "FlatToolCall", "from_flat", "to_flat",
 ]  # fmt: skip
 
-
-class Format(NamedTuple):
-    """One wire format: the module that writes its bodies and the one that reads them."""
-
-    render: ModuleType
-    parse: ModuleType
+#: The names of the wire formats, in the order the lessons show them (one row each).
+FORMATS: tuple[str, ...] = tuple(PROVIDERS)
 
 
-#: Every wire format. A fifth is two new modules and one line here.
-MODULES: dict[str, Format] = {
-    "openai-chat": Format(openai_chat_render, openai_chat_parse),
-    "openai-responses": Format(openai_responses_render, openai_responses_parse),
-    "anthropic": Format(anthropic_render, anthropic_parse),
-    "gemini": Format(gemini_render, gemini_parse),
-}
-#: The names of the wire formats, in the order the lessons show them.
-FORMATS: tuple[str, ...] = tuple(MODULES)
-
-
-def _format(format: str) -> Format:
-    if format not in MODULES:
+def provider(format: str) -> Provider:
+    """``format``'s row in ``PROVIDERS`` (a clear error for a name that has none)."""
+    if format not in PROVIDERS:
         raise FormatError(f"unknown format {format!r} (known: {', '.join(FORMATS)})")
-    return MODULES[format]
+    return PROVIDERS[format]
 
 
 def family(format: str) -> str:
     """The provider (company) behind a wire format: ``openai-responses`` -> ``openai``."""
-    return _format(format).render.PROVIDER
+    return provider(format).family
 
 
 def render(
@@ -70,7 +46,7 @@ def render(
 
     ``options`` go to that format's renderer (each lists the ones it takes in ``OPTIONS``).
     """
-    module = _format(format).render
+    module = provider(format).render
     for key, value in options.items():
         if key not in module.OPTIONS:
             raise FormatError(
@@ -106,7 +82,7 @@ def parse(body: dict, format: str | None = None, *, notes: list[Note] | None = N
         return load(body)
     found = Notes()
     try:
-        return _format(name).parse.parse_request(body, found)
+        return provider(name).parse.parse_request(body, found)
     finally:
         if notes is not None:
             notes.extend(found)
@@ -117,7 +93,7 @@ def parse_response(body: dict, format: str, *, notes: list[Note] | None = None) 
     if not isinstance(body, dict):
         raise FormatError(f"a response body must be a JSON object, got {type(body).__name__}")
     found = Notes()
-    reply = _format(format).parse.parse_response(body, found)
+    reply = provider(format).parse.parse_response(body, found)
     if notes is not None:
         notes.extend(found)
     return reply
@@ -128,7 +104,7 @@ def parse_usage(usage: dict, format: str) -> Usage:
     ``parse_response`` reads it. Input counts every input token, cached or not."""
     if not isinstance(usage, dict):
         raise FormatError(f"usage: expected an object, got {type(usage).__name__}")
-    return _format(format).parse.parse_usage(usage)
+    return provider(format).parse.parse_usage(usage)
 
 
 def _neutral_evidence(body: dict) -> list[str]:
@@ -159,7 +135,7 @@ def detect(body: dict, prefer: str | None = None) -> str:
     for key in ("messages", "tools", "contents"):  # every format's evidence iterates these
         if body.get(key) is not None and not isinstance(body[key], list):
             raise FormatError(f"{key}: expected a list, got {type(body[key]).__name__}")
-    found = {name: format.parse.evidence(body) for name, format in MODULES.items()}
+    found = {name: row.parse.evidence(body) for name, row in PROVIDERS.items()}
     found["neutral"] = _neutral_evidence(body)
     found = {name: reasons for name, reasons in found.items() if reasons}
     if len(found) == 1:
@@ -167,7 +143,7 @@ def detect(body: dict, prefer: str | None = None) -> str:
     if len(found) > 1:
         mixed = "; ".join(f"{name}: {reasons[0]}" for name, reasons in found.items())
         raise FormatError(f"the body mixes formats ({mixed}); pass the format explicitly")
-    if prefer in FORMATS and ("contents" if prefer == "gemini" else "messages") in body:
+    if prefer in FORMATS and PROVIDERS[prefer].conversation in body:
         return prefer
     if isinstance(body.get("messages"), list):
         try:

@@ -1,4 +1,4 @@
-"""Used in lessons: none directly (imported by formats).
+"""Used in lessons: none directly (imported by formats.providers).
 
 Anthropic Messages -> neutral: read a request body or a response body back.
 

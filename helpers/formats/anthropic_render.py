@@ -1,4 +1,4 @@
-"""Used in lessons: none directly (imported by formats, formats.anthropic_parse).
+"""Used in lessons: none directly (imported by formats.anthropic_parse, formats.providers).
 
 Neutral -> Anthropic Messages: the request body a client sends.
 

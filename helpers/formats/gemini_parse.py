@@ -1,4 +1,4 @@
-"""Used in lessons: none directly (imported by formats).
+"""Used in lessons: none directly (imported by formats.providers).
 
 Gemini ``generateContent`` -> neutral: read a request body or a ``GenerateContentResponse`` back.
 

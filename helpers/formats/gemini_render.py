@@ -1,4 +1,4 @@
-"""Used in lessons: none directly (imported by formats, formats.gemini_parse).
+"""Used in lessons: none directly (imported by formats.gemini_parse, formats.providers).
 
 Neutral -> Gemini ``generateContent``: the request body a client sends.
 

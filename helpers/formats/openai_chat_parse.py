@@ -1,4 +1,4 @@
-"""Used in lessons: none directly (imported by formats).
+"""Used in lessons: none directly (imported by formats.providers).
 
 OpenAI Chat Completions -> neutral: read a request body or a ``chat.completion`` back.
 

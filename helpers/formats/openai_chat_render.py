@@ -1,4 +1,4 @@
-"""Used in lessons: none directly (imported by formats).
+"""Used in lessons: none directly (imported by formats.providers).
 
 Neutral -> OpenAI Chat Completions: the request body a client sends.
 

@@ -1,4 +1,4 @@
-"""Used in lessons: none directly (imported by formats).
+"""Used in lessons: none directly (imported by formats.providers).
 
 OpenAI Responses -> neutral: read ``input`` items or a ``response`` body's ``output`` back.
 

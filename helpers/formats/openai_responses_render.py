@@ -1,4 +1,4 @@
-"""Used in lessons: none directly (imported by formats, formats.openai_responses_parse).
+"""Used in lessons: none directly (imported by formats.openai_responses_parse, formats.providers).
 
 Neutral -> OpenAI Responses: the request body (``input`` items) a client sends.
 

@@ -14,6 +14,7 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
+from helpers.formats.providers import PROVIDERS
 from helpers.messages import Reply
 from helpers.sse.accumulators import ACCUMULATORS, StreamError
 
@@ -63,7 +64,7 @@ def accumulate(
     if format not in ACCUMULATORS:
         raise ValueError(f"unknown format {format!r} (known: {', '.join(ACCUMULATORS)})")
     found = events(raw)
-    if format != "openai-chat" and found and found[-1].data.strip() == "[DONE]":
+    if not PROVIDERS[format].ends_with_done and found and found[-1].data.strip() == "[DONE]":
         found = found[:-1]  # proxies end every format's stream this way; it carries nothing
         if notes is not None:
             notes.append("a final 'data: [DONE]' line (not part of this format) was skipped")

@@ -40,6 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from helpers.formats import FORMATS
+    from helpers.formats.providers import PROVIDERS
     from helpers.models import UnknownModelError, default_model
     from standin.cli import UsageError, gemini_url, read_request
     from standin.explained import table
@@ -50,9 +51,10 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--format: unknown format {args.source!r} (known: {', '.join(known)})")
     notes: list = []
     body, format, request = read_request(args.file, args.source, notes)
-    provider = "openai" if format == "neutral" else format.split("-")[0]
-    from_url = gemini_url(args.url)[1] if args.url and format == "gemini" else None
-    model = args.model or request.model or from_url or default_model(provider)
+    wire = "openai-chat" if format == "neutral" else format
+    named = args.url and "{model}" in PROVIDERS[wire].render.PATH  # a URL naming the model
+    from_url = gemini_url(args.url)[1] if named else None
+    model = args.model or request.model or from_url or default_model(wire)
     try:  # counted from the body: what it carries that the parsed request drops is named too
         counted = count_body(body, format, model)
     except UnknownModelError as err:

@@ -15,35 +15,24 @@ The three envelopes (shapes as documented and as the SDKs parse them):
 - Anthropic: ``{"type": "error", "error": {"type", "message"}, "request_id"}``
 - Gemini: ``{"error": {"code", "message", "status"}}``
 
-Messages marked "real" below are texts the providers are known to send; the others are ours,
-written in the provider's style, and say so in their wording only where it matters.
+Each family's texts, error types and envelope are in its module (``standin/providers/NAME.py``,
+found by :func:`texts`). Messages marked "real" there and below are texts the providers are
+known to send; the others are ours, written in the provider's style, and say so in their wording
+only where it matters.
 """
 
 from __future__ import annotations
 
+from types import ModuleType
 from typing import Any
 
-__all__ = ["STAND_IN_STATUS", "envelope", "provider_for_path"]
+from standin.live_switch import family  # openai-chat and openai-responses share one style
+from standin.providers import of_family
+
+__all__ = ["STAND_IN_STATUS", "envelope", "provider_for_path", "texts"]
 
 #: The stand-in's own refusal (not a provider's): the real API may accept the request.
 STAND_IN_STATUS = 422
-
-# HTTP status -> (OpenAI type, OpenAI code, Anthropic type, Gemini status)
-_KINDS: dict[int, tuple[str, str | None, str, str]] = {
-    400: ("invalid_request_error", None, "invalid_request_error", "INVALID_ARGUMENT"),
-    401: ("invalid_request_error", "invalid_api_key", "authentication_error", "UNAUTHENTICATED"),
-    403: ("invalid_request_error", None, "permission_error", "PERMISSION_DENIED"),
-    404: ("invalid_request_error", None, "not_found_error", "NOT_FOUND"),
-    405: ("invalid_request_error", None, "invalid_request_error", "INVALID_ARGUMENT"),
-    411: ("invalid_request_error", None, "invalid_request_error", "INVALID_ARGUMENT"),
-    413: ("invalid_request_error", None, "request_too_large", "INVALID_ARGUMENT"),
-    422: ("stand_in_error", "stand_in_cannot_fill", "stand_in_error", "FAILED_PRECONDITION"),
-    429: ("requests", "rate_limit_exceeded", "rate_limit_error", "RESOURCE_EXHAUSTED"),
-    500: ("server_error", None, "api_error", "INTERNAL"),
-    502: ("server_error", None, "api_error", "UNAVAILABLE"),
-    503: ("server_error", None, "api_error", "UNAVAILABLE"),
-    529: ("server_error", None, "overloaded_error", "UNAVAILABLE"),
-}
 
 #: Default texts per status (real where known, see the module docstring).
 MESSAGES: dict[int, str] = {
@@ -55,44 +44,26 @@ MESSAGES: dict[int, str] = {
     529: "Overloaded",  # real (Anthropic)
 }
 
-#: The real texts for a body that is not JSON.
-BAD_JSON = {
-    "openai": (
-        "We could not parse the JSON body of your request. (HINT: This likely means you aren't "
-        "using your HTTP library correctly. The OpenAI API expects a JSON payload, but what was "
-        "sent was not valid JSON. If you have trouble figuring out how to fix this, please "
-        "contact us through our help center at help.openai.com.)"
-    ),
-    "anthropic": "There was an error parsing the body: {detail}",
-    "gemini": "Invalid JSON payload received. {detail}",
-}
+
+def texts(provider: str) -> ModuleType:
+    """``provider``'s family's module (``standin/providers/NAME.py``): its ``BAD_JSON``,
+    ``NOT_FOUND`` and ``UNKNOWN_MODEL`` texts, its error types and ``error_body``."""
+    return of_family(family(provider))
 
 
-#: The real texts for a model id the provider does not know (status 404).
-UNKNOWN_MODEL = {
-    "openai": "The model `{model}` does not exist or you do not have access to it.",
-    "anthropic": "model: {model}",
-    "gemini": (
-        "models/{model} is not found for API version v1beta, or is not supported for "
-        "generateContent."
-    ),
-}
-
-
-def family(provider: str) -> str:
-    """``openai-chat`` and ``openai-responses`` share one error style."""
-    return "openai" if provider.startswith("openai") else provider
-
-
-def envelope(provider: str, status: int, message: str, param: str | None = None) -> dict[str, Any]:
-    """The error body ``provider`` sends with ``status``."""
-    openai_type, code, anthropic_type, gemini_status = _KINDS.get(status, _KINDS[500])
-    if family(provider) == "anthropic":
-        error = {"type": anthropic_type, "message": message}
-        return {"type": "error", "error": error, "request_id": "req_local_error"}
-    if family(provider) == "gemini":
-        return {"error": {"code": status, "message": message, "status": gemini_status}}
-    return {"error": {"message": message, "type": openai_type, "param": param, "code": code}}
+def envelope(
+    provider: str,
+    status: int,
+    message: str,
+    param: str | None = None,
+    *,
+    code: str | None = None,
+    request_id: str | None = None,
+    details: list[dict] | None = None,
+) -> dict[str, Any]:
+    """The error body ``provider`` sends with ``status``. ``code`` (OpenAI's), ``request_id``
+    (Anthropic's) and ``details`` (Gemini's) replace the stand-in's defaults when given."""
+    return texts(provider).error_body(status, message, param, code, request_id, details)
 
 
 def provider_for_path(path: str, headers: dict[str, str]) -> str:

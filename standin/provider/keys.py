@@ -25,6 +25,8 @@ no key, as it does there.
 
 from __future__ import annotations
 
+from standin.providers import of
+
 OPENAI_NONE = (
     "You didn't provide an API key. You need to provide your API key in an Authorization header "
     "using Bearer auth (i.e. Authorization: Bearer YOUR_KEY), or as the password field (with "
@@ -56,23 +58,36 @@ def _credential(header: str, schemes: tuple[str, ...]) -> str | None:
 
 def refusal(provider: str, headers: dict[str, str], key_in_query: bool = False) -> tuple | None:
     """``(status, envelope)`` when the request carries no usable key for ``provider`` (or, for
-    Anthropic, no ``anthropic-version``), else None. ``headers`` have lower-case names."""
+    Anthropic, no ``anthropic-version``), else None: its ``key_refusal``
+    (``standin/providers/NAME.py``). ``headers`` have lower-case names."""
+    return of(provider).key_refusal(headers, key_in_query)
+
+
+def openai_refusal(headers: dict[str, str]) -> tuple | None:
+    """OpenAI's 401 for no key, or one in an unknown scheme."""
     authorization = headers.get("authorization")
-    if provider.startswith("openai"):
-        if not authorization or not authorization.strip():
-            return 401, _openai(OPENAI_NONE)
-        if _credential(authorization, ("bearer", "basic")) is None:
-            return 401, _openai(OPENAI_SCHEME)
-        return None
-    bearer = _credential(authorization or "", ("bearer",))
-    if provider == "anthropic":
-        if not ((headers.get("x-api-key") or "").strip() or bearer):
-            error = {"type": "authentication_error", "message": ANTHROPIC_NONE}
-            return 401, {"type": "error", "error": error}
-        if not (headers.get("anthropic-version") or "").strip():
-            error = {"type": "invalid_request_error", "message": ANTHROPIC_NO_VERSION}
-            return 400, {"type": "error", "error": error}
-        return None
+    if not authorization or not authorization.strip():
+        return 401, _openai(OPENAI_NONE)
+    if _credential(authorization, ("bearer", "basic")) is None:
+        return 401, _openai(OPENAI_SCHEME)
+    return None
+
+
+def anthropic_refusal(headers: dict[str, str]) -> tuple | None:
+    """Anthropic's 401 for no key (``x-api-key`` or a bearer token), 400 for no version."""
+    bearer = _credential(headers.get("authorization") or "", ("bearer",))
+    if not ((headers.get("x-api-key") or "").strip() or bearer):
+        error = {"type": "authentication_error", "message": ANTHROPIC_NONE}
+        return 401, {"type": "error", "error": error}
+    if not (headers.get("anthropic-version") or "").strip():
+        error = {"type": "invalid_request_error", "message": ANTHROPIC_NO_VERSION}
+        return 400, {"type": "error", "error": error}
+    return None
+
+
+def gemini_refusal(headers: dict[str, str], key_in_query: bool) -> tuple | None:
+    """Gemini's 403 for no key in ``x-goog-api-key``, the query or a bearer token."""
+    bearer = _credential(headers.get("authorization") or "", ("bearer",))
     if (headers.get("x-goog-api-key") or "").strip() or key_in_query or bearer:
         return None
     return 403, {"error": {"code": 403, "message": GEMINI_NONE, "status": "PERMISSION_DENIED"}}

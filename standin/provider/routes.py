@@ -45,6 +45,7 @@ from typing import Any
 from helpers.standin_wire import COUNT_HEADER
 from standin.provider import errors
 from standin.provider.scenarios import Scenario, Turn
+from standin.providers import of
 
 __all__ = ["Response", "Route", "answer", "error", "find_route"]
 
@@ -71,13 +72,6 @@ _ROUTES: list[tuple[re.Pattern[str], str, str, bool, str]] = [
     (re.compile(_GEMINI + ":countTokens"), "gemini", "count", False, "POST"),
     (re.compile(r"/v1/models(?:/(?P<model>[^/]+))?"), "openai-chat", "models", False, "GET"),
 ]
-_REQUEST_ID_HEADER = {"openai": "x-request-id", "anthropic": "request-id", "gemini": "x-request-id"}
-_REPLY_ID = {  # provider -> (prefix, length) of the response id
-    "openai-chat": ("chatcmpl-", 29),
-    "openai-responses": ("resp_", 48),
-    "anthropic": ("msg_01", 22),
-    "gemini": ("", 22),
-}
 
 
 @dataclass
@@ -146,42 +140,6 @@ def _digest(*parts: Any) -> str:
     return hashlib.sha256(repr(parts).encode()).hexdigest()
 
 
-def _wants_reasoning(provider: str, body: dict[str, Any]) -> bool:
-    if provider == "anthropic":
-        return (body.get("thinking") or {}).get("type") in ("enabled", "adaptive")
-    if provider == "openai-responses":
-        return bool(body.get("reasoning"))
-    if provider == "gemini":  # either spelling, at every level
-        from helpers.formats.gemini_render import camel
-
-        config = (camel(body).get("generationConfig") or {}).get("thinkingConfig") or {}
-        return bool(config.get("includeThoughts"))
-    return False  # Chat Completions never shows reasoning
-
-
-def _bad_signature(provider: str, body: dict[str, Any]) -> str | None:
-    """The provider's complaint about an edited or foreign reasoning signature, if any."""
-    from standin.provider.signatures import verify
-
-    if provider == "anthropic":
-        for i, message in enumerate(body.get("messages") or []):
-            content = message.get("content") if isinstance(message, dict) else None
-            for j, block in enumerate(content if isinstance(content, list) else []):
-                thinking = isinstance(block, dict) and block.get("type") == "thinking"
-                if thinking and not verify(
-                    provider, block.get("thinking", ""), block.get("signature")
-                ):
-                    return f"messages.{i}.content.{j}: Invalid `signature` in `thinking` block"
-    if provider == "openai-responses":
-        for item in body.get("input") if isinstance(body.get("input"), list) else []:
-            if isinstance(item, dict) and item.get("type") == "reasoning":
-                text = "".join(s.get("text", "") for s in item.get("summary") or [])
-                if not verify(provider, text, item.get("encrypted_content") or ""):
-                    item_id = item.get("id")
-                    return f"The encrypted content for item {item_id} could not be verified."
-    return None
-
-
 #: The response header in which the stand-in says how it counted the input tokens of
 #: its usage: "exact", or an estimate and how far off it can be. Real APIs send no such header
 #: (their usage is the bill); ``helpers.loop`` shows it under the meter.
@@ -222,7 +180,7 @@ def _read_body(provider: str, headers: dict[str, str], raw: bytes) -> dict | Res
         body = loads(raw, "the request body")  # strict JSON, depth and size of numbers bounded
     except (json.JSONDecodeError, UnicodeDecodeError) as err:
         detail = str(err)
-        return error(provider, 400, errors.BAD_JSON[errors.family(provider)].format(detail=detail))
+        return error(provider, 400, errors.texts(provider).BAD_JSON.format(detail=detail))
     except InputError as err:
         return error(provider, 400, f"Invalid request: {err}")
     if not isinstance(body, dict):
@@ -266,10 +224,8 @@ def _checked(route: Route, body: dict, headers: dict[str, str]) -> tuple[Any, st
     except UnknownModelError:
         info = None  # no provider uses the name
     if info is None or (info.matched_by_prefix and info.provider != errors.family(provider)):
-        return error(
-            provider, 404, errors.UNKNOWN_MODEL[errors.family(provider)].format(model=model)
-        )
-    complaint = _bad_signature(provider, body)
+        return error(provider, 404, errors.texts(provider).UNKNOWN_MODEL.format(model=model))
+    complaint = of(provider).bad_signature(body)  # an edited or foreign reasoning signature
     if complaint:
         return error(provider, 400, complaint)
     if first is not None:
@@ -310,7 +266,8 @@ def answer(route: Route, headers: dict[str, str], raw: bytes, scenario: Scenario
     if isinstance(sent, Response):
         return sent
     body = sent
-    if provider == "openai-responses":  # a stored chain goes in front of the new input
+    stores = of(provider).STORES
+    if stores == "responses":  # a stored chain goes in front of the new input
         if route.conversations:
             made = state.create(sent, _digest("conversation", raw), secrets_of(headers.items()))
             return _json_response(200, made, provider)
@@ -320,7 +277,7 @@ def answer(route: Route, headers: dict[str, str], raw: bytes, scenario: Scenario
             if param == "previous_response_id":
                 envelope["error"]["code"] = "previous_response_not_found"
             return _json_response(status, envelope, provider, f"error {status}")
-    if provider == "anthropic":  # message threads: the stored turns go in front
+    if stores == "threads":  # message threads: the stored turns go in front
         # (any other beta is the verdict's to judge: standin.rules.fields, one decision)
         body, refused = state.thread_expand(sent, headers)
         if refused is not None:
@@ -423,33 +380,34 @@ def _generate(
     from standin.render_response import render_response
 
     provider = route.provider
-    turn = Turn(request, provider, _wants_reasoning(provider, body))
+    own = of(provider)
+    turn = Turn(request, provider, own.wants_reasoning(body))
     turn.options = wire_options.read(body, provider)
     blocks, why, matched = _limited(
         list(scenarios.for_turn(scenario, turn)(turn)), turn.options, model
     )
     calls = [b for b in blocks if isinstance(b, ToolCall)]
-    if provider == "gemini" and turn.think and calls:
+    if own.SIGNS_FIRST_CALL and turn.think and calls:
         from standin.provider.signatures import sign
 
         calls[0].signature = sign(provider, calls[0].name)
     message = Message("assistant", blocks)
-    prefix, length = _REPLY_ID[provider]
+    prefix, length = own.REPLY_ID
     reply_id = prefix + _digest(provider, raw)[:length]
     stop = "max_tokens" if why == "max_tokens" else "tool_calls" if calls else "end_turn"
     usage, count_label = _usage(request, message, model, body, provider)
     reply = Reply(message, usage, stop, model, reply_id)
     whole = render_response(reply, provider)
-    if provider == "anthropic" and why == "stop_sequence":
+    if own.NAMES_STOP_SEQUENCE and why == "stop_sequence":
         whole["stop_reason"], whole["stop_sequence"] = "stop_sequence", matched
     parse_response(whole, provider)  # our own output must parse: fail here, not in the client
-    if provider == "openai-responses":
+    if own.STORES == "responses":
         state.remember(reply_id, sent, body, whole["output"], secrets)
-    if provider == "anthropic":  # both stored redacted, the request's own keys included
+    if own.STORES == "threads":  # both stored redacted, the request's own keys included
         state.thread_remember(sent, body, whole, secrets)
 
     request_id = "req_" + _digest("request", raw)[:24]
-    extra = [(_REQUEST_ID_HEADER[errors.family(provider)], request_id)]
+    extra = [(own.REQUEST_ID_HEADER, request_id)]
     extra.append((COUNT_HEADER, count_label))
     stream = route.stream or body.get("stream") is True
     if not stream:
@@ -463,14 +421,15 @@ def _stream(route: Route, body: dict, whole: dict, extra: list) -> Response:
     from standin import sse_write
 
     provider = route.provider
-    if provider == "gemini" and not route.sse:
-        from standin.sse_write.gemini import records
-
-        response = _json_response(200, records(whole), provider, "streamed as one JSON array")
+    own = of(provider)
+    if own.json_array is not None and not route.sse:
+        response = _json_response(
+            200, own.json_array(whole), provider, "streamed as one JSON array"
+        )
         response.headers += extra
         return response
     options = {}
-    if provider == "openai-chat":
+    if own.USAGE_ON_ASK:
         options["include_usage"] = bool((body.get("stream_options") or {}).get("include_usage"))
     events = list(sse_write.encode(whole, provider, **options))
     headers = [("content-type", "text/event-stream; charset=utf-8"), ("cache-control", "no-cache")]

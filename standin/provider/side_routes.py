@@ -20,6 +20,7 @@ from typing import Any
 
 from standin.explained import explained
 from standin.provider import errors
+from standin.providers import of
 
 __all__ = ["count_answer", "count_probe", "models"]
 
@@ -28,39 +29,18 @@ def models(route: Any) -> tuple[int, dict[str, Any] | str]:
     """``GET /v1/models[/{model}]``: ``(status, the answer or an error text)``."""
     from helpers import models as table
 
-    anthropic = route.provider == "anthropic"
-    owner = "anthropic" if anthropic else "openai"
+    owner = errors.family(route.provider)  # the anthropic SDK lists on OpenAI's path
     ids = table.models(owner)
     if route.model is not None:
         if route.model not in ids:
-            return 404, errors.UNKNOWN_MODEL[errors.family(route.provider)].format(
-                model=route.model
-            )
+            return 404, errors.texts(route.provider).UNKNOWN_MODEL.format(model=route.model)
         ids = [route.model]
-    if anthropic:
-        rows = [
-            {"type": "model", "id": i, "display_name": i, "created_at": "1970-01-01T00:00:00Z"}
-            for i in ids
-        ]
-        if route.model is not None:
-            return 200, rows[0]
-        return 200, {"data": rows, "has_more": False, "first_id": ids[0], "last_id": ids[-1]}
-    rows = [{"id": i, "object": "model", "created": 0, "owned_by": owner} for i in ids]
-    return 200, rows[0] if route.model is not None else {"object": "list", "data": rows}
+    return 200, of(route.provider).models_answer(ids, route.model is not None)
 
 
 def count_probe(provider: str, body: dict[str, Any]) -> dict[str, Any] | str:
     """The generation body a count-tokens body stands for, or what is wrong with it."""
-    if provider != "gemini":  # Messages, without the required max_tokens it does not take
-        return {"max_tokens": 1, **body}
-    inner = body.get("generateContentRequest", body.get("generate_content_request"))
-    if inner is not None and "contents" in body:
-        return "contents and generateContentRequest: set one of them, not both."
-    if inner is None:
-        return {"contents": body.get("contents")} if "contents" in body else body
-    if not isinstance(inner, dict):
-        return "generateContentRequest: expected an object"
-    return {k: v for k, v in inner.items() if k != "model"}
+    return of(provider).count_probe(body)
 
 
 def count_answer(provider: str, request: Any, model: str, probe: dict) -> tuple[dict, str]:
@@ -70,9 +50,6 @@ def count_answer(provider: str, request: Any, model: str, probe: dict) -> tuple[
 
     counted = with_unmodelled(count(request, model), probe, provider)
     n = counted.total
-    if provider == "gemini":
-        answer = {"totalTokens": n, "promptTokensDetails": [{"modality": "TEXT", "tokenCount": n}]}
-    else:
-        answer = {"input_tokens": n}
+    answer = of(provider).count_answer(n)
     label = explained(counted).replace("±", "+/-").encode("ascii", "replace").decode("ascii")
     return answer, label

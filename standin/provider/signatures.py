@@ -17,6 +17,8 @@ import base64
 import hashlib
 import hmac
 
+from standin.providers import of
+
 __all__ = ["sign", "verify"]
 
 _KEY = b"on-the-wire local provider"  # not a secret: it only makes the check deterministic
@@ -31,7 +33,7 @@ def sign(provider: str, text: str) -> str:
     """A provider-shaped signature for ``text`` (OpenAI's starts ``gAAAAA`` like the real one)."""
     payload = f"on-the-wire synthetic signature {provider} {_mac(provider, text)}"
     encoded = base64.b64encode(payload.encode()).decode()
-    return "gAAAAA" + encoded if provider == "openai-responses" else encoded
+    return of(provider).SIGNATURE_PREFIX + encoded
 
 
 def verify(provider: str, text: str, signature: str) -> bool:

@@ -44,6 +44,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from standin.providers import FORMATS, of
 from standin.redaction import redact_value
 from standin.rules.sources import NOT_STORED
 
@@ -333,12 +334,13 @@ def as_read(body: dict[str, Any], format: str) -> tuple[dict[str, Any], int]:
     in front; ``thread`` itself is dropped. A history that is not stored (expired, refused, never
     created) leaves the body as it was sent.
     """
-    if format == "openai-responses":
+    stores = of(format).STORES if format in FORMATS else None
+    if stores == "responses":
         full, (status, _, _) = expand(body)
         if status != 200 or full is body:
             return body, 0
         return full, len(full["input"]) - len(_items(body.get("input")))
-    thread = body.get("thread") if format == "anthropic" else None
+    thread = body.get("thread") if stores == "threads" else None
     if not isinstance(thread, dict):
         return body, 0
     rest = {k: v for k, v in body.items() if k != "thread"}

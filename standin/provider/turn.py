@@ -1,6 +1,7 @@
 """Used in lessons: 01, 03, 04, 05, 06, 07, 08, 09, 10, 11.
 
-What a scenario sees on each turn, and how it makes tool-call ids in each provider's style.
+What a scenario sees on each turn, and how it makes tool-call ids in each provider's style
+(its ``TOOL_CALL_ID`` and ``reasoning``, ``standin/providers/NAME.py``).
 
 A scenario (``standin.provider.scenarios``) is a function ``(turn: Turn) -> list[Block]``.
 ``Turn`` carries the conversation so far (neutral messages, whatever wire format it came in),
@@ -16,19 +17,13 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from helpers.messages import Block, Reasoning, Request, ToolCall, ToolResult
-from standin.provider import signatures
+from helpers.messages import Block, Request, ToolCall, ToolResult
 from standin.provider.wire_options import Options
+from standin.providers import of
 
 __all__ = ["Scenario", "Turn"]
 
 _ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-_ID_STYLE = {  # provider -> (prefix, length of the random-looking part)
-    "openai-chat": ("call_", 24),
-    "openai-responses": ("call_", 24),
-    "anthropic": ("toolu_01", 22),
-    "gemini": ("", 8),
-}
 
 
 def _token(seed: str, length: int) -> str:
@@ -72,7 +67,7 @@ class Turn:
 
     def call(self, name: str, arguments: dict) -> ToolCall:
         """A tool call with a deterministic id in the provider's style (``call_...``, ...)."""
-        prefix, length = _ID_STYLE.get(self.provider, ("call_", 24))
+        prefix, length = of(self.provider).TOOL_CALL_ID
         seed = f"{len(self.request.messages)}|{self._made}|{name}|{json.dumps(arguments)}"
         self._made += 1
         return ToolCall(prefix + _token(seed, length), name, arguments)
@@ -81,14 +76,7 @@ class Turn:
         """``[Reasoning]`` with a synthetic signature when reasoning was asked for, else ``[]``."""
         if not self.think:
             return []
-        if self.provider == "openai-responses":
-            seed = f"{len(self.request.messages)}|{text}"
-            rid = "rs_" + hashlib.sha256(seed.encode()).hexdigest()[:40]
-            signature = signatures.sign(self.provider, text)
-            return [Reasoning(text, signature, "openai", id=rid)]  # formats labels it "openai"
-        if self.provider == "gemini":  # Gemini's signature rides on the first function call
-            return [Reasoning(text, None, self.provider)]
-        return [Reasoning(text, signatures.sign(self.provider, text), self.provider)]
+        return [of(self.provider).reasoning(text, f"{len(self.request.messages)}|{text}")]
 
 
 Scenario = Callable[[Turn], list[Block]]

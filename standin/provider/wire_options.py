@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from helpers.formats.gemini_render import camel
+from helpers.formats.providers import PROVIDERS
+from standin.providers import of
 
 __all__ = ["Options", "cut", "read"]
 
@@ -74,20 +76,31 @@ def _schema_of(fmt: dict[str, Any], nested: bool) -> dict[str, Any] | None:
     return {} if fmt.get("type") == "json_object" else None
 
 
-def _openai(body: dict[str, Any], provider: str) -> Options:
+def _openai(body: dict[str, Any]) -> Options:
     options = Options(_openai_choice(body.get("tool_choice", "auto")))
     options.parallel_tool_calls = body.get("parallel_tool_calls") is not False
-    if provider == "openai-chat":
-        options.max_tokens = _limit(body.get("max_completion_tokens", body.get("max_tokens")))
-        options.stop = _strings(body.get("stop"))
-        options.output_schema = _schema_of(_dict(body.get("response_format")), nested=True)
-    else:  # Responses has no stop sequences
-        options.max_tokens = _limit(body.get("max_output_tokens"))
-        options.output_schema = _schema_of(_dict(_dict(body.get("text")).get("format")), False)
     return options
 
 
-def _anthropic(body: dict[str, Any]) -> Options:
+def chat(body: dict[str, Any]) -> Options:
+    """A Chat Completions body's options."""
+    options = _openai(body)
+    options.max_tokens = _limit(body.get("max_completion_tokens", body.get("max_tokens")))
+    options.stop = _strings(body.get("stop"))
+    options.output_schema = _schema_of(_dict(body.get("response_format")), nested=True)
+    return options
+
+
+def responses(body: dict[str, Any]) -> Options:
+    """A Responses body's options (Responses has no stop sequences)."""
+    options = _openai(body)
+    options.max_tokens = _limit(body.get("max_output_tokens"))
+    options.output_schema = _schema_of(_dict(_dict(body.get("text")).get("format")), False)
+    return options
+
+
+def anthropic(body: dict[str, Any]) -> Options:
+    """A Messages body's options."""
     choice = _dict(body.get("tool_choice")) or {"type": "auto"}
     kind = choice.get("type", "auto")
     spelled = {"any": "required", "tool": {"name": choice.get("name")}}.get(kind, kind)
@@ -101,7 +114,8 @@ def _anthropic(body: dict[str, Any]) -> Options:
     )
 
 
-def _gemini(body: dict[str, Any]) -> Options:
+def gemini(body: dict[str, Any]) -> Options:
+    """A generateContent body's options, in either spelling."""
     body = camel(body)  # snake_case and camelCase alike, at every level
     config = _dict(_dict(body.get("toolConfig")).get("functionCallingConfig"))
     mode = str(config.get("mode", "AUTO")).upper()
@@ -123,13 +137,9 @@ def _gemini(body: dict[str, Any]) -> Options:
 
 def read(body: dict[str, Any], provider: str) -> Options:
     """The options of one request body (``provider``: the wire format it came in)."""
-    if provider.startswith("openai"):
-        return _openai(body, provider)
-    if provider == "anthropic":
-        return _anthropic(body)
-    if provider == "gemini":
-        return _gemini(body)
-    raise ValueError(f"unknown provider {provider!r}")
+    if provider not in PROVIDERS:
+        raise ValueError(f"unknown provider {provider!r}")
+    return of(provider).read_options(body)
 
 
 def cut(

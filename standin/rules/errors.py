@@ -19,12 +19,11 @@ from __future__ import annotations
 import hashlib
 import re
 
+from helpers.formats import FORMATS  # the wire formats, each a provider that answers errors
 from helpers.messages import Request
 from helpers.rules import Violation
+from standin.provider.errors import envelope
 from standin.rules.strict import check
-
-#: The wire formats (the names ``helpers.formats`` uses), each a provider that answers errors.
-FORMATS: tuple[str, ...] = ("openai-chat", "openai-responses", "anthropic", "gemini")
 
 
 def provider_of(profile: str) -> str:
@@ -48,23 +47,17 @@ def error_response(
         raise ValueError(f"unknown provider {provider!r}; providers: {', '.join(FORMATS)}")
     own = violation.profile != "portable" and provider_of(violation.profile) == provider
     text = violation.provider_error if own and violation.provider_error else violation.message
-    if provider.startswith("openai"):
-        error = {
-            "message": text,
-            "type": "invalid_request_error",
-            "param": violation.provider_param if own else None,
-            "code": violation.provider_code if own else None,
-        }
-        return 400, {"error": error}
-    if provider == "anthropic":
-        request_id = request_id or "req_" + hashlib.sha256(text.encode()).hexdigest()[:24]
-        error = {"type": "invalid_request_error", "message": text}
-        return 400, {"type": "error", "error": error, "request_id": request_id}
-    error = {"code": 400, "message": text, "status": "INVALID_ARGUMENT"}
     violations = [_field_violation(line) for line in text.split("\n") if _detailed(line)]
-    if violations:  # one per unknown name, in request order (openswarm-ai/openswarm#24)
-        error["details"] = [{"@type": _BAD_REQUEST, "fieldViolations": violations}]
-    return 400, {"error": error}
+    return 400, envelope(
+        provider,
+        400,
+        text,
+        param=violation.provider_param if own else None,
+        code=violation.provider_code if own else None,
+        request_id=request_id or "req_" + hashlib.sha256(text.encode()).hexdigest()[:24],
+        # Gemini's: one per unknown name, in request order (openswarm-ai/openswarm#24)
+        details=[{"@type": _BAD_REQUEST, "fieldViolations": violations}] if violations else None,
+    )
 
 
 _JSON = "Invalid JSON payload received."

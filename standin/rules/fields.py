@@ -17,6 +17,9 @@ from __future__ import annotations
 from helpers.rules import Answer, Finding, Violation, judged
 from standin import known_fields
 from standin.known_fields import Unknown, anthropic_path, gemini_path, openai_path
+from standin.providers import of
+
+Betas = tuple[str, ...] | None  # the anthropic-beta header's names, if any
 
 CHECKED = "2026-12-01"
 OPENAI_TOP = "Unrecognized request argument supplied: {name}"
@@ -107,20 +110,36 @@ def check_fields(
     betas: tuple[str, ...] | None = None,
     version: str = "v1beta",
 ) -> list[Violation]:
-    """The fields of ``body`` that ``fmt``'s API does not know, each located and answered."""
-    if fmt == "anthropic":
-        return _anthropic(body, profile, betas)
-    unknown = known_fields.unknown_fields(body, fmt, version)
-    if fmt == "openai-chat":  # an image part outside a user message is image-not-user instead
-        unknown = [u for u in unknown if not _in_an_image_part(body, u)]
-    if fmt == "gemini":
-        return [_gemini(unknown, profile, version)] if unknown else []
+    """The fields of ``body`` that ``fmt``'s API does not know, each located and answered (by
+    its ``unknown_fields``, ``standin/providers/NAME.py``, naming its check below)."""
+    return of(fmt).unknown_fields(body, profile, betas, version)
+
+
+def chat(body: dict, profile: str, betas: Betas, version: str) -> list[Violation]:
+    """Chat's: an image part outside a user message is image-not-user instead; a field no
+    message type has is accepted and ignored."""
+    unknown = known_fields.unknown_fields(body, "openai-chat", version)
+    unknown = [u for u in unknown if not _in_an_image_part(body, u)]
     return [
         _ignored(u, profile)
-        if fmt == "openai-chat" and known_fields.ignored_on_a_chat_message(u)
-        else _openai(u, fmt, profile)
+        if known_fields.ignored_on_a_chat_message(u)
+        else _openai(u, "openai-chat", profile, top=OPENAI_TOP)
         for u in unknown
     ]
+
+
+def responses(body: dict, profile: str, betas: Betas, version: str) -> list[Violation]:
+    """Responses': each unknown field answered with OpenAI's nested text."""
+    unknown = known_fields.unknown_fields(body, "openai-responses", version)
+    return [_openai(u, "openai-responses", profile) for u in unknown]
+
+
+def gemini(
+    body: dict, profile: str, betas: tuple[str, ...] | None, version: str
+) -> list[Violation]:
+    """Gemini's: one answer naming every unknown field."""
+    unknown = known_fields.unknown_fields(body, "gemini", version)
+    return [_gemini(unknown, profile, version)] if unknown else []
 
 
 def _ignored(u: Unknown, profile: str) -> Violation:
@@ -147,17 +166,18 @@ def _in_an_image_part(body: dict, u: Unknown) -> bool:
     return isinstance(part, dict) and part.get("type") == "image_url"
 
 
-def _openai(u: Unknown, fmt: str, profile: str) -> Violation:
+def _openai(u: Unknown, fmt: str, profile: str, top: str | None = None) -> Violation:
+    """OpenAI's answer: ``top`` (Chat's text) for a top-level field when given, else nested."""
     path = openai_path(u)
     found = Finding("unknown-field", f"{fmt} does not know the field {u.name!r} here")
-    if fmt == "openai-chat" and not u.steps:
-        answer = Answer(OPENAI_TOP.format(name=u.name))
+    if top is not None and not u.steps:
+        answer = Answer(top.format(name=u.name))
     else:
         answer = Answer(OPENAI_NESTED.format(path=path), path, "unknown_parameter")
     return judged(found, profile, answer, u.path())
 
 
-def _anthropic(body: dict, profile: str, betas: tuple[str, ...] | None) -> list[Violation]:
+def anthropic(body: dict, profile: str, betas: tuple[str, ...] | None) -> list[Violation]:
     modelled = known_fields.known_betas()
     out = []
     for name in betas or ():

@@ -4,9 +4,10 @@ Where each neutral message and block came from in the body: ``messages[3].tool_c
 
 ``helpers.formats.parse`` reads a body as the mapping it is and keeps no provenance; a finding
 on the neutral request (message 4, block 1) is located back in the user's file here. Each
-function walks the body as that format's parser does, grouping what it groups and skipping
-what it drops, and returns one ``(path of the message, [path of each block])`` per neutral
-message. Only bodies the parser read without an error are walked.
+function named after a format (its provider's module, ``standin/providers/NAME.py``, names it)
+walks the body as that format's parser does, grouping what it groups and skipping what it
+drops, and returns one ``(path of the message, [path of each block])`` per neutral message.
+Only bodies the parser read without an error are walked.
 """
 
 from __future__ import annotations
@@ -14,19 +15,14 @@ from __future__ import annotations
 from typing import Any
 
 from helpers.formats.gemini_render import camel
+from standin.providers import FORMATS, of
 
 Origins = list[tuple[str | None, list[str | None]]]
 
 
 def origins(body: dict, fmt: str) -> Origins:
     """The paths of each neutral message and its blocks, as ``parse(body, fmt)`` read them."""
-    walk = {
-        "openai-chat": _openai_chat,
-        "openai-responses": _openai_responses,
-        "anthropic": _anthropic,
-        "gemini": _gemini,
-    }.get(fmt)
-    return walk(body) if walk else []
+    return of(fmt).origins(body) if fmt in FORMATS else []  # its walk, below
 
 
 def _each(items: Any, where: str, keeps) -> list[tuple[str, Any]]:
@@ -43,7 +39,7 @@ def _kind(item: Any) -> Any:
     return item.get("type") if isinstance(item, dict) else None
 
 
-def _openai_chat(body: dict) -> Origins:
+def openai_chat(body: dict) -> Origins:
     out: list[tuple[str, list[str | None], Any]] = []
     for i, m in enumerate(body["messages"]):
         where = f"messages[{i}]"
@@ -78,7 +74,7 @@ def _anthropic_blocks(content: Any, where: str) -> list[tuple[str, Any]]:
     return [(path, _kind(block)) for path, block in found]
 
 
-def _anthropic(body: dict) -> Origins:
+def anthropic(body: dict) -> Origins:
     out: Origins = []
     system = body.get("system", "")
     if isinstance(system, list):
@@ -108,7 +104,7 @@ def _responses_part(part: Any) -> bool:
     return kind in ("input_text", "output_text", "refusal")
 
 
-def _openai_responses(body: dict) -> Origins:
+def openai_responses(body: dict) -> Origins:
     items = body["input"]
     items = (
         [{"type": "message", "role": "user", "content": items}] if isinstance(items, str) else items
@@ -149,7 +145,7 @@ def _gemini_part(part: Any) -> bool:
     return isinstance(part, dict) and (bool(part.get("thought")) or any(k in part for k in keys))
 
 
-def _gemini(body: dict) -> Origins:
+def gemini(body: dict) -> Origins:
     body = camel(body)
     out: Origins = []
     system = body.get("systemInstruction")

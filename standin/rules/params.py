@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from helpers.rules import Answer, Finding, Violation, judged
+from standin.live_switch import family
+from standin.providers import FORMATS, of, of_family
 
 
 @dataclass(frozen=True)
@@ -255,34 +257,39 @@ def check_params(body: dict, fmt: str) -> list[Violation]:
     """The settings of ``body`` (in format ``fmt``) its provider refuses, each located and
     judged under ``fmt``'s own profile."""
     model = body.get("model") if isinstance(body.get("model"), str) else ""
-    if fmt.startswith("openai"):
-        found = _openai(body, fmt, model)
-    elif fmt == "anthropic":
-        found = _anthropic(body, model)
-    else:
-        found = []
+    found = of(fmt).settings(body, model) if fmt in FORMATS else []  # its check, below
     return [judged(f, fmt, answer, path) for f, answer, path in found]
 
 
 _Found = tuple[Finding, Answer, str]
 
 
-def _openai(body: dict, fmt: str, model: str) -> list[_Found]:
+def _temperature(body: dict, model: str, responses: bool) -> list[_Found]:
+    """OpenAI's temperature rules (Responses' own for the models that take the default only)."""
     out = []
     t = body.get("temperature")
     if _number(t) and t < 0:
         out.append(_found("openai-temperature-below", "temperature", value=_shown(t)))
     elif _number(t) and t > 2:
         out.append(_found("openai-temperature-above", "temperature", value=_shown(t)))
-    elif _number(t) and t != 1 and fmt == "openai-responses":
+    elif _number(t) and t != 1 and responses:
         if _is(model, _DEFAULT_ONLY) or _is(model, _NOT_AT_ALL):
             out.append(_found("responses-temperature", "temperature"))
     elif _number(t) and t != 1 and _is(model, _DEFAULT_ONLY):
         out.append(_found("chat-temperature-default-only", "temperature", value=_shown(t)))
     elif _number(t) and t != 1 and _is(model, _NOT_AT_ALL):
         out.append(_found("chat-temperature-not-at-all", "temperature"))
-    if fmt != "openai-chat":
-        return out
+    return out
+
+
+def responses(body: dict, model: str) -> list[_Found]:
+    """The settings a Responses body's model refuses."""
+    return _temperature(body, model, responses=True)
+
+
+def chat(body: dict, model: str) -> list[_Found]:
+    """The settings a Chat Completions body's model refuses."""
+    out = _temperature(body, model, responses=False)
     effort = body.get("reasoning_effort", "medium")
     if body.get("tools") and effort != "none" and _is(model, _GPT6_CHAT_TOOLS):
         out.append(_found("chat-tools-need-effort-none", "reasoning_effort", effort=effort))
@@ -298,7 +305,7 @@ def _openai(body: dict, fmt: str, model: str) -> list[_Found]:
     return out
 
 
-def _anthropic(body: dict, model: str) -> list[_Found]:
+def anthropic(body: dict, model: str) -> list[_Found]:
     out = []
     t = body.get("temperature")
     if _number(t) and not 0 <= t <= 1:
@@ -344,6 +351,6 @@ _WHAT = {
 def _found(key: str, path: str, **values: Any) -> _Found:
     rule = PARAM_RULES[key]
     text = rule.text.format(**values)
-    param = path if rule.format.startswith("openai") else None
+    param = path if of_family(family(rule.format)).NAMES_PARAM else None  # a format or family
     found = Finding(rule.rule, f"{_WHAT[rule.rule]} ({text})")
     return found, Answer(text, param, rule.code), path

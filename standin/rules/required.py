@@ -1,25 +1,12 @@
-"""The fields each API requires, and what it answers when one is missing (rule ``missing-field``).
+"""Where the texts come from that each API answers when a required field is missing.
 
-``standin.verdict`` checks them first, as a server does; ``docs/rules.md`` lists them with their
-sources.
+The fields and texts are each provider's ``REQUIRED`` (``standin/providers/NAME.py``, rule
+``missing-field``); ``standin.verdict`` checks them first, as a server does; ``docs/rules.md``
+lists them with the sources below.
 """
 
 from __future__ import annotations
 
-#: Fields each API requires, with the text it answers when one is missing.
-REQUIRED: dict[str, list[tuple[str, str]]] = {
-    "openai-chat": [
-        ("model", "you must provide a model parameter"),
-        ("messages", "Missing required parameter: 'messages'."),
-    ],
-    "openai-responses": [("model", "Missing required parameter: 'model'.")],
-    "anthropic": [
-        ("model", "model: Field required"),
-        ("max_tokens", "max_tokens: Field required"),
-        ("messages", "messages: Field required"),
-    ],
-    "gemini": [("contents", "* GenerateContentRequest.contents: contents is not specified")],
-}
 #: Where each text comes from (``docs/rules.md``, rule ``missing-field``).
 REQUIRED_SOURCES: dict[str, str] = {
     "you must provide a model parameter": (

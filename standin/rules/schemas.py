@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from helpers.rules import Answer, Finding, Violation, judged
+from helpers.rules import Finding, Violation, judged
+from standin.providers import FORMATS, of
 
 CHECKED = "2026-11-30"
 OPENAI = "Invalid schema for function '{name}': {detail}."
@@ -104,20 +105,16 @@ def schema_error(schema: Any) -> str | None:
 
 def check_schemas(body: dict, fmt: str) -> list[Violation]:
     """The first tool of ``body`` whose parameters are not a valid JSON Schema, located and
-    judged under ``fmt``'s own profile."""
+    judged under ``fmt``'s own profile (its ``tool_schema`` and ``schema_answer``,
+    ``standin/providers/NAME.py``)."""
     tools = body.get("tools") if isinstance(body.get("tools"), list) else []
     for i, tool in enumerate(tools):
         if not isinstance(tool, dict):
             continue
-        if fmt == "openai-chat" and isinstance(tool.get("function"), dict):
-            name, where = tool["function"].get("name"), f"tools[{i}].function.parameters"
-            schema = tool["function"].get("parameters", {})
-        elif fmt == "openai-responses" and tool.get("type") == "function":
-            name, where, schema = tool.get("name"), f"tools[{i}].parameters", tool.get("parameters")
-        elif fmt == "anthropic" and "input_schema" in tool:
-            name, where, schema = tool.get("name"), f"tools[{i}].input_schema", tool["input_schema"]
-        else:
+        found = of(fmt).tool_schema(tool, i) if fmt in FORMATS else None
+        if found is None:
             continue
+        name, where, schema = found
         detail = schema_error({} if schema is None else schema)
         if detail is None:
             continue
@@ -125,10 +122,6 @@ def check_schemas(body: dict, fmt: str) -> list[Violation]:
             "invalid-schema",
             f"the parameters of tool {name!r} are not a valid JSON Schema ({detail})",
         )
-        if fmt == "anthropic":
-            answer = Answer(ANTHROPIC.format(i=i))
-        else:
-            text = OPENAI.format(name=name, detail=detail)
-            answer = Answer(text, where, "invalid_function_parameters")
+        answer = of(fmt).schema_answer(i, name, detail, where)
         return [judged(found, fmt, answer, where)]
     return []

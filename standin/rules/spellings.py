@@ -26,6 +26,7 @@ from typing import Any
 
 from helpers.formats.gemini_render import OPAQUE, camel_name
 from helpers.rules import Answer, Finding, Violation, judged
+from standin.providers import of
 
 __all__ = ["CHECKED", "SOURCE", "TEXT", "UNKNOWN_ANSWER", "check_spellings"]
 
@@ -55,7 +56,7 @@ UNKNOWN_ANSWER = (
 def check_spellings(body: dict, fmt: str, profile: str) -> list[Violation]:
     """Each field of a Gemini ``body`` given in both spellings at one level, located; nothing
     for another format. It reports; it does not choose a value or change the body."""
-    if fmt != "gemini":
+    if not of(fmt).TWO_SPELLINGS:
         return []
     out = []
     for where, holder, keys in _doubles(body, ""):

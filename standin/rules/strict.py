@@ -16,6 +16,7 @@ from helpers import rules
 from helpers.messages import Message, Request, ToolCall, message_from_json
 from helpers.rules import Answer, Finding, Violation, Violations, judged
 from helpers.rules.anthropic import WireMessage, anthropic_numbering
+from standin.providers import FORMATS, of
 
 STRICT = "anthropic-strict"
 #: Every profile the stand-in checks: the learner's, and the strict one beside ``anthropic``.
@@ -48,13 +49,13 @@ BEDROCK_FIRST_USER = (
 def check(request_or_messages: Request | list[Message], profile: str = "portable") -> Violations:
     """``helpers.rules.check`` under ``profile``, which may also be ``anthropic-strict``; the
     ``anthropic`` profiles also check the id pattern."""
-    if profile not in ("anthropic", STRICT):
+    if not _with_ids(profile):
         return rules.check(request_or_messages, profile)
     first_party = rules.check(request_or_messages, "anthropic")  # reads and checks the input
     messages = list(getattr(request_or_messages, "messages", request_or_messages))
     messages = [message_from_json(m) if isinstance(m, dict) else m for m in messages]
     first_party += [judged(f, "anthropic", a) for f, a in id_patterns(messages)]
-    if profile == "anthropic":
+    if profile != STRICT:
         return Violations(sorted(first_party, key=_position))
     made = [replace(v, profile=STRICT) for v in first_party]  # the same decision: not portable
     made += [judged(f, STRICT, answer) for f, answer in alternation(messages)]
@@ -64,10 +65,15 @@ def check(request_or_messages: Request | list[Message], profile: str = "portable
 def findings(request: Request, profile: str) -> list[tuple[Finding, Answer | None]]:
     """``helpers.rules.findings`` under ``profile``, which may also be ``anthropic-strict``."""
     messages, tools = list(request.messages), list(request.tools)
-    if profile not in ("anthropic", STRICT):
+    if not _with_ids(profile):
         return rules.findings(messages, tools, profile)
     found = rules.findings(messages, tools, "anthropic") + id_patterns(messages)
     return found + alternation(messages) if profile == STRICT else found
+
+
+def _with_ids(profile: str) -> bool:
+    """Whether ``profile`` checks Anthropic's id pattern: its own (``ID_PATTERNS``) or strict."""
+    return profile == STRICT or (profile in FORMATS and of(profile).ID_PATTERNS)
 
 
 def _position(v: Violation) -> tuple[int, int]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from helpers.formats.providers import PROVIDERS
 from helpers.rules import anthropic, gemini, openai_chat, openai_responses
 from standin.rules import fields, schemas, strict, tool_choice
 from standin.rules.params import PARAM_RULES
@@ -66,7 +67,7 @@ OPENAI_SYSTEM = (
     "further down is accepted (https://community.openai.com/t/three-flavors-of-system-"
     "messages-is-a-bit-too-much-can-the-api-normalize/1128108)"
 )
-EVERY_API = ("openai-chat", "openai-responses", "anthropic", "gemini")
+EVERY_API = tuple(PROVIDERS)
 ROWS: list[RuleRow] = [
     # --- OpenAI Chat Completions
     _refused("openai-chat", "call-not-answered", openai_chat.MISSING),
@@ -183,9 +184,9 @@ def _settings_rows() -> list[RuleRow]:
     """One row per settings rule (``rules.params``), per API it holds for."""
     rows = []
     for rule in PARAM_RULES.values():
-        profiles = (
-            ("openai-chat", "openai-responses") if rule.format == "openai" else (rule.format,)
-        )
+        # a family's rule holds for each of its formats (OpenAI's for Chat and Responses)
+        profiles = tuple(f for f, row in PROVIDERS.items() if row.family == rule.format)
+        profiles = profiles or (rule.format,)
         for profile in profiles:
             rows.append(
                 RuleRow(
@@ -306,12 +307,13 @@ ROWS += _tool_choice_rows()
 
 def _required_rows() -> list[RuleRow]:
     """A required field missing (``standin.rules.required``)."""
-    from standin.rules.required import REQUIRED, REQUIRED_SOURCES
+    from standin.providers import of
+    from standin.rules.required import REQUIRED_SOURCES
 
     return [
         RuleRow(fmt, "missing-field", "refused", text, REQUIRED_SOURCES[text], "2026-12-01")
-        for fmt, fields in REQUIRED.items()
-        for _, text in fields
+        for fmt in PROVIDERS
+        for _, text in of(fmt).REQUIRED
     ]
 
 

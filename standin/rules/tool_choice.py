@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from helpers.rules import Answer, Finding, Violation, judged
+from standin.providers import FORMATS, of
 
 CHECKED = "2026-12-01"
 CHAT_NO_TOOLS = (
@@ -76,46 +77,34 @@ GEMINI_CONFLICT = (
 
 
 def check_tool_choice(body: dict, fmt: str, profile: str) -> list[Violation]:
-    """What ``fmt``'s provider refuses in the body's tool choice, located."""
+    """What ``fmt``'s provider refuses in the body's tool choice, located: its ``tool_choice``
+    (``standin/providers/NAME.py``) names its reader below."""
     tools = body.get("tools") if isinstance(body.get("tools"), list) else None
-    if fmt == "gemini":
-        return _gemini(body, tools, profile)
+    return of(fmt).tool_choice(body, tools, profile) if fmt in FORMATS else []
+
+
+def judged_choice(body: dict, tools: list | None, profile: str, reader: Any) -> list[Violation]:
+    """``reader(choice, tools)``'s findings on the body's ``tool_choice``, judged."""
     choice = body.get("tool_choice")
     if choice is None:
         return []
-    found = {"openai-chat": _chat, "openai-responses": _responses, "anthropic": _anthropic}
-    if fmt not in found:
-        return []
-    return [judged(f, profile, a, path) for f, a, path in found[fmt](choice, tools)]
+    return [judged(f, profile, a, path) for f, a, path in reader(choice, tools)]
 
 
-def _names(tools: list | None, fmt: str) -> set[str]:
+def _names(tools: list | None, nested: bool) -> set[str]:
+    """The declared tools' names (Chat's inside ``function``: ``nested``)."""
     out = set()
     for tool in tools or []:
         if not isinstance(tool, dict):
             continue
-        inner = tool.get("function") if fmt == "openai-chat" else tool
+        inner = tool.get("function") if nested else tool
         name = inner.get("name") if isinstance(inner, dict) else None
         if isinstance(name, str):
             out.add(name)
     return out
 
 
-def _forced(choice: Any, fmt: str) -> str | None:
-    """The tool a choice forces by name, or None."""
-    if not isinstance(choice, dict):
-        return None
-    if fmt == "openai-chat" and choice.get("type") == "function":
-        function = choice.get("function")
-        return function.get("name") if isinstance(function, dict) else None
-    if fmt == "openai-responses" and choice.get("type") in ("function", "custom"):
-        return choice.get("name")
-    if fmt == "anthropic" and choice.get("type") == "tool":
-        return choice.get("name")
-    return None
-
-
-def _chat(choice: Any, tools: list | None) -> list:
+def chat(choice: Any, tools: list | None) -> list:
     if tools == []:  # "tools: []" is refused on its own, in other words (not modelled)
         return []
     if tools is None:
@@ -123,43 +112,53 @@ def _chat(choice: Any, tools: list | None) -> list:
             "tool-choice-without-tools", "tool_choice is set, but the request declares no tools"
         )
         return [(found, Answer(CHAT_NO_TOOLS, "tool_choice"), "tool_choice")]
-    return _undeclared(choice, tools, "openai-chat", CHAT_UNDECLARED, "tool_choice.function.name")
+    forced = None
+    if isinstance(choice, dict) and choice.get("type") == "function":
+        function = choice.get("function")
+        forced = function.get("name") if isinstance(function, dict) else None
+    names = _names(tools, nested=True)
+    return _undeclared(forced, names, CHAT_UNDECLARED, "tool_choice.function.name", "tool_choice")
 
 
-def _responses(choice: Any, tools: list | None) -> list:
+def responses(choice: Any, tools: list | None) -> list:
     if choice == "required" and not tools:
         found = Finding(
             "tool-choice-without-tools", "tool_choice 'required' has no tools to choose from"
         )
         answer = Answer(RESPONSES_REQUIRED, "tool_choice")
         return [(found, answer, "tool_choice")]
-    return _undeclared(choice, tools, "openai-responses", RESPONSES_UNDECLARED, "tool_choice.name")
+    by_name = isinstance(choice, dict) and choice.get("type") in ("function", "custom")
+    forced = choice.get("name") if by_name else None
+    names = _names(tools, nested=False)
+    return _undeclared(forced, names, RESPONSES_UNDECLARED, "tool_choice.name", "tool_choice")
 
 
-def _anthropic(choice: Any, tools: list | None) -> list:
+def anthropic(choice: Any, tools: list | None) -> list:
     if isinstance(choice, dict) and choice.get("type") == "any" and not tools:
         found = Finding(
             "tool-choice-without-tools", "tool_choice 'any' has no tools to choose from"
         )
         return [(found, Answer(ANTHROPIC_ANY), "tool_choice")]
-    return _undeclared(choice, tools, "anthropic", ANTHROPIC_UNDECLARED, "tool_choice.name")
+    by_name = isinstance(choice, dict) and choice.get("type") == "tool"
+    forced = choice.get("name") if by_name else None
+    names = _names(tools, nested=False)
+    return _undeclared(forced, names, ANTHROPIC_UNDECLARED, "tool_choice.name", None)
 
 
-def _undeclared(choice: Any, tools: list | None, fmt: str, text: str, path: str) -> list:
-    name = _forced(choice, fmt)
-    if not isinstance(name, str) or name in _names(tools, fmt):
+def _undeclared(name: Any, names: set[str], text: str, path: str, param: str | None) -> list:
+    """The finding when the choice forces a tool (``name``) the request does not declare."""
+    if not isinstance(name, str) or name in names:
         return []
-    declared = ", ".join(sorted(_names(tools, fmt))) or "none"
+    declared = ", ".join(sorted(names)) or "none"
     found = Finding(
         "tool-choice-undeclared",
         f"tool_choice forces the tool {name!r}, which the request does not declare "
         f"(declared: {declared})",
     )
-    param = "tool_choice" if fmt.startswith("openai") else None
     return [(found, Answer(text.format(name=name), param), path)]
 
 
-def _gemini(body: dict, tools: list | None, profile: str) -> list[Violation]:
+def gemini(body: dict, tools: list | None, profile: str) -> list[Violation]:
     config = body.get("toolConfig", body.get("tool_config"))
     calling = None
     if isinstance(config, dict):

@@ -21,6 +21,7 @@ import re
 from typing import Any
 
 from helpers.rules import Answer, Finding, anthropic, openai_responses
+from standin.providers import of
 from standin.rules.sources import SOURCES
 
 #: (format, rule) -> (text with {placeholders}, source, date checked)
@@ -101,16 +102,7 @@ def answer_wire(rule: str, message: str, path: str, fmt: str, body: dict) -> Ans
         "kind": _kind(body, path, message, fmt),
         "role": _role(body, numbers[0] if numbers else 0),
     }
-    if fmt == "anthropic" and rule == "results-not-first":
-        values.update(_unanswered(body, values["w"]))
-        if not values.get("ids"):
-            return None
-    if fmt == "openai-chat" and rule == "empty-tool-calls":
-        return Answer(text.format(**values), f"messages[{values['w']}].tool_calls", "empty_array")
-    if fmt == "openai-chat" and rule == "unknown-block":
-        param = f"messages[{values['w']}].content[{values['b']}].type"
-        return Answer(text.format(**values), param, "invalid_value")
-    return Answer(text.format(**values))
+    return of(fmt).wire_answer(rule, text, values, body)  # its quirks: standin/providers/
 
 
 def _role(body: dict, w: int) -> str:
@@ -122,7 +114,7 @@ def _role(body: dict, w: int) -> str:
 def _kind(body: dict, path: str, message: str, fmt: str) -> str:
     """The block type at ``path`` in ``body`` (for Gemini: the unknown field, which the parser's
     message names first)."""
-    if fmt == "gemini":
+    if of(fmt).NOTE_NAMES_KIND:
         named = re.match(r"'([^']+)'", message)
         return named.group(1) if named else "?"
     node = node_at(body, path)
@@ -141,7 +133,7 @@ def node_at(body: Any, path: str) -> Any:
     return node
 
 
-def _unanswered(body: dict, w: int) -> dict[str, Any]:
+def unanswered(body: dict, w: int) -> dict[str, Any]:
     """For Anthropic text before results in ``messages[w]``: the calls it leaves unanswered."""
     messages = body.get("messages") or []
     calls = [b.get("id") for b in _blocks(messages, w - 1) if b.get("type") == "tool_use"]

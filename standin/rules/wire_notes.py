@@ -17,6 +17,7 @@ from typing import Any
 
 from helpers.formats import Note
 from helpers.formats.gemini_render import PART_FIELDS, camel
+from standin.providers import FORMATS, of
 
 _LAST = (float("inf"),)
 _SYSTEM_TEXT_ONLY = "a system message holds text only"  # helpers.formats.gemini_parse's note
@@ -27,10 +28,12 @@ _READ = ("text", "image", "tool_use", "tool_result", "thinking", "redacted_think
 def wire_notes(body: dict, fmt: str, notes: list[Note], until: str | None = None) -> list[Note]:
     """``notes`` with the wire rules' notes put in, each before the first note that comes after
     it in the body."""
-    if fmt not in _FINDERS:
+    own = of(fmt) if fmt in FORMATS else None
+    found = own.wire_notes() if own else None  # its finder and locator, below
+    if found is None:
         return list(notes)
-    finder, key_of = _FINDERS[fmt]
-    if fmt == "gemini":
+    finder, key_of = found
+    if own.TWO_SPELLINGS:
         body = camel(body)
     keyed = [(key_of(note.where, body, note.message), note) for note in notes]
     stop = _LAST if until is None else key_of(until, body, "")
@@ -57,7 +60,7 @@ def _dicts(items: Any) -> list[tuple[int, dict]]:
 # --- OpenAI Chat: an image part in a message that is not the user's -------------------------
 
 
-def _chat_key(where: str, body: dict, message: str) -> tuple:
+def chat_key(where: str, body: dict, message: str) -> tuple:
     """A note's place in reading order: in a tool message the image notes come first, in any
     other after its content and before its calls."""
     found = _index(r"messages\[(\d+)\]", where)
@@ -69,7 +72,7 @@ def _chat_key(where: str, body: dict, message: str) -> tuple:
     return (i, 2 if rest.startswith((".tool_calls", ".function_call")) else 0)
 
 
-def _chat_images(body: dict) -> list[tuple[tuple, Note]]:
+def chat_images(body: dict) -> list[tuple[tuple, Note]]:
     out = []
     for i, m in _dicts(body.get("messages")):
         if m.get("role") == "user":
@@ -87,14 +90,14 @@ def _chat_images(body: dict) -> list[tuple[tuple, Note]]:
 # --- Anthropic: text before the tool results of one user turn --------------------------------
 
 
-def _anthropic_key(where: str, body: dict, message: str) -> tuple:
+def anthropic_key(where: str, body: dict, message: str) -> tuple:
     found = _index(r"messages\[(\d+)\]", where)
     if found is None:
         return (-1,) if where.startswith("system") else _LAST
     return (found[0], 0)
 
 
-def _anthropic_results(body: dict) -> list[tuple[tuple, Note]]:
+def anthropic_results(body: dict) -> list[tuple[tuple, Note]]:
     out = []
     for i, m in _dicts(body.get("messages")):
         if m.get("role") != "user":
@@ -113,7 +116,7 @@ def _anthropic_results(body: dict) -> list[tuple[tuple, Note]]:
 # --- Gemini: a role it lacks, a field a part lacks -------------------------------------------
 
 
-def _gemini_key(where: str, body: dict, message: str) -> tuple:
+def gemini_key(where: str, body: dict, message: str) -> tuple:
     """A note's place in reading order: a part's unknown field is named before its other notes;
     what a system instruction holds besides text, after all its parts."""
     if message == _SYSTEM_TEXT_ONLY:
@@ -128,7 +131,7 @@ def _gemini_key(where: str, body: dict, message: str) -> tuple:
     return (i, 1) if part is None else (i, 1, part[0], 1)
 
 
-def _gemini_fields(body: dict) -> list[tuple[tuple, Note]]:
+def gemini_fields(body: dict) -> list[tuple[tuple, Note]]:
     out = []
     system = body.get("systemInstruction")
     places = [(-1, "systemInstruction", system)] if isinstance(system, dict) else []
@@ -145,10 +148,3 @@ def _gemini_fields(body: dict) -> list[tuple[tuple, Note]]:
                 message = f"{unknown[0]!r} is not a field of a Gemini part"
                 out.append(((i, 1, k, 0), Note(f"{where}.parts[{k}]", message, "unknown-block")))
     return sorted(out, key=lambda found: found[0])
-
-
-_FINDERS: dict[str, tuple[Any, Any]] = {
-    "openai-chat": (_chat_images, _chat_key),
-    "anthropic": (_anthropic_results, _anthropic_key),
-    "gemini": (_gemini_fields, _gemini_key),
-}

@@ -1,16 +1,18 @@
 """The write side of streaming: a whole response body as the SSE events a provider sends.
 
 The stand-in (``standin.provider``) streams with :func:`encode`; the tests use it to make
-streams that ``helpers.sse`` reads back. One module per provider, each with ``encode(body)``;
-what the events mean is explained with the read side, ``helpers/sse/accumulators.py``.
+streams that ``helpers.sse`` reads back. One module per format, named after it, each with
+``encode(body)``; what the events mean is explained with the read side,
+``helpers/sse/accumulators.py``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from standin.sse_write import anthropic, gemini, openai_chat, openai_responses
+from helpers.formats.providers import PROVIDERS
 from standin.sse_write.framing import frame, pieces
 
 if TYPE_CHECKING:
@@ -18,12 +20,9 @@ if TYPE_CHECKING:
 
 __all__ = ["ENCODERS", "encode", "encode_reply", "frame", "pieces"]
 
-#: format -> the function that cuts its whole body into events
+#: format -> the function that cuts its whole body into events (``standin/sse_write/NAME.py``)
 ENCODERS: dict[str, Callable[..., Iterator[str]]] = {
-    "openai-chat": openai_chat.encode,
-    "openai-responses": openai_responses.encode,
-    "anthropic": anthropic.encode,
-    "gemini": gemini.encode,
+    format: import_module(f"{__name__}.{format.replace('-', '_')}").encode for format in PROVIDERS
 }
 
 
