@@ -25,9 +25,10 @@ def pytest_sessionfinish(session, exitstatus):
 
 
 def pytest_collection_finish(session):
-    """Start building and installing the wheel (tests/test_package.py) while other tests run."""
+    """Start building and installing the wheel (tests/repo/test_package.py) while other tests
+    run."""
     if any(item.path.name == "test_package.py" for item in session.items):
-        from tests import test_package
+        from tests.repo import test_package
 
         folder = Path(tempfile.mkdtemp(prefix="on-the-wire-package-"))
         session.config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))

@@ -1,7 +1,8 @@
 """The exercise checks: graduated hints, every correct form accepted, solutions on request.
 
-Every lesson's exercises are also probed in their lesson's kernel (tests/test_student.py,
-tests/exercise_probe.py): reference answer, each accepted form, a near miss, no leaked answer.
+Every lesson's exercises are also probed in their lesson's kernel
+(tests/lessons/test_student.py, tests/lessons/exercise_probe.py): reference answer, each accepted
+form, a near miss, no leaked answer.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from helpers.formats import render
 from helpers.messages import Request
 from helpers.models import PRICE_PROVIDERS, UnknownModelError, model_info
 from standin.wire_count import count_body
-from tests.provider_support import KEY
+from tests.support.provider_support import KEY
 
 #: One name per provider that neither the table nor the price data knows.
 NEW_NAMES = ("gpt-9-turbo", "claude-ultra-9", "gemini-9-flash")
@@ -295,7 +295,7 @@ def test_the_local_provider_names_what_its_count_cannot_see(p):
         if fmt not in ("anthropic", "gemini") or part == "output_format":
             continue  # the pinned SDK's types no longer take the beta output_format: a 400
         # a reply: its usage header is the count's (on the proxy's model: on Gemma 3 models a
-        # responseSchema is seen, billed nothing: tests/test_gemini_tokenizer.py)
+        # responseSchema is seen, billed nothing: tests/helpers/test_gemini_tokenizer.py)
         url = p.endpoint(fmt, "gemini-3.8-flash")
         beta = BETAS.get(part)  # the beta header the SDK's beta types read the field with
         r = httpx.post(

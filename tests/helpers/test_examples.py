@@ -9,7 +9,7 @@ from pathlib import Path
 from helpers.examples import crash_triage, sundry
 from helpers.messages import load_file, tool_call
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_sundry_has_nine_tools_and_five_extra_with_unique_names():

@@ -19,7 +19,7 @@ from helpers.messages import (
     tool_result,
     user,
 )
-from tests.strategies import conversations
+from tests.support.strategies import conversations
 
 PNG = Image("image/png", data="iVBORw0KGgo=")
 

@@ -25,7 +25,7 @@ from helpers.messages import (
 )
 from standin.render_response import render_response
 from standin.verdict import verdict
-from tests.format_support import parse_with_notes, render_with_notes
+from tests.helpers.format_support import parse_with_notes, render_with_notes
 
 FMT = "anthropic"
 PNG = Image("image/png", data="iVBORw0KGgo=")

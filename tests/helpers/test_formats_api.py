@@ -35,7 +35,7 @@ from helpers.messages import (
     user,
 )
 from standin.render_response import render_response
-from tests.strategies import held_by, replies
+from tests.support.strategies import held_by, replies
 
 
 def ticket() -> Request:

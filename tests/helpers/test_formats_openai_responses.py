@@ -24,7 +24,7 @@ from helpers.messages import (
     user,
 )
 from standin.render_response import render_response
-from tests.format_support import parse_with_notes, render_with_notes
+from tests.helpers.format_support import parse_with_notes, render_with_notes
 
 FMT = "openai-responses"
 PNG = Image("image/png", data="iVBORw0KGgo=")

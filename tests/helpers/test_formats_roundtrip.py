@@ -2,8 +2,8 @@
 
 The subset per format (``held_by``), and why the rest cannot round trip:
 
-- every format: valid conversations from ``tests.strategies.conversations`` with images in user
-  messages, a drawn ``tool_choice`` and ``max_tokens``;
+- every format: valid conversations from ``tests.support.strategies.conversations`` with images
+  in user messages, a drawn ``tool_choice`` and ``max_tokens``;
 - openai-chat: no reasoning (no field for it), ``is_error=False`` (a text prefix cannot be told
   apart from a result that starts with the same text), no images in tool results (text only);
 - openai-responses: reasoning issued by OpenAI, with its ``rs_`` id; ``is_error=False`` (same
@@ -32,7 +32,7 @@ from helpers.formats import (
 )
 from helpers.formats.anthropic_render import DEFAULT_MAX_TOKENS
 from standin.render_response import render_response
-from tests.strategies import conversations, held_by, replies
+from tests.support.strategies import conversations, held_by, replies
 
 EXAMPLES = settings(max_examples=120, deadline=None)
 

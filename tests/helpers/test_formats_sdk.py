@@ -1,6 +1,6 @@
 """Bodies the official openai and anthropic SDKs really sent parse into the expected conversation.
 
-The fixtures in ``tests/fixtures/sdk/`` were recorded by ``capture.py`` (a loopback server);
+The fixtures in ``tests/support/fixtures/sdk/`` were recorded by ``capture.py`` (a loopback server);
 the last test re-records them and checks the committed bodies are still what the installed
 SDKs send.
 """
@@ -20,9 +20,9 @@ from helpers.examples.sundry import SYSTEM_PROMPT, TICKET_TEXT
 from helpers.formats import FORMATS, detect, parse, render
 from helpers.messages import assistant, system, tool, tool_call, tool_result, user
 from standin.render_response import render_response
-from tests.strategies import conversations, held_by, replies
+from tests.support.strategies import conversations, held_by, replies
 
-HERE = Path(__file__).parent / "fixtures" / "sdk"
+HERE = Path(__file__).parents[1] / "support" / "fixtures" / "sdk"
 FIXTURES = {
     "openai_chat_refund": ("openai-chat", "/v1/chat/completions", "call_"),
     "openai_responses_refund": ("openai-responses", "/v1/responses", "call_"),
@@ -127,7 +127,9 @@ def test_fixtures_are_what_the_installed_sdks_send():
     assert set(fresh) == set(FIXTURES)
     for name, captured in fresh.items():
         stored = record(name)
-        assert captured["body"] == stored["body"], f"re-run tests/fixtures/sdk/capture.py ({name})"
+        assert captured["body"] == stored["body"], (
+            f"re-run tests/support/fixtures/sdk/capture.py ({name})"
+        )
         assert captured["sdk"] == stored["sdk"]
         names = [h.split(":", 1)[0] for h in captured["headers"]]
         assert names == [h.split(":", 1)[0] for h in stored["headers"]]

@@ -5,7 +5,7 @@ does but for the control strings in ``helpers.gemma.DIFFERENT``) is checked agai
 hash on load;
 Google's documented examples count as Google says; the models google-genai maps to Gemma 3 get
 the ``gemini-gemma3`` rule, the others stay estimates. The recorded bills behind the rule are
-checked in ``tests/test_corpus.py`` (where the corpus is present).
+checked in ``tests/standin/test_corpus.py`` (where the corpus is present).
 """
 
 from __future__ import annotations
@@ -71,7 +71,8 @@ def test_the_control_strings_gemma3_splits_otherwise_are_named_never_exact():
 
 
 def test_a_response_schema_adds_nothing_on_gemma3_models_and_stays_unseen_elsewhere():
-    """Recorded bills on Gemini 2.5 and 3 equal the count without the schema (tests/test_corpus)."""
+    """Recorded bills on Gemini 2.5 and 3 equal the count without the schema
+    (tests/standin/test_corpus)."""
     from standin.wire_count import count_body
 
     contents = [{"role": "user", "parts": [{"text": "What is your name?"}]}]

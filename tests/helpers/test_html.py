@@ -7,7 +7,7 @@ from pathlib import Path
 
 from helpers.html import no_math
 
-HELPERS = Path(__file__).resolve().parents[1] / "helpers"
+HELPERS = Path(__file__).resolve().parents[2] / "helpers"
 
 
 def test_no_math_wraps_in_the_classes_both_mathjax_versions_skip():

@@ -11,7 +11,7 @@ from helpers.formats import parse
 from helpers.loop import run
 from standin import LocalProvider
 from standin.explained import explained
-from tests.provider_support import PROVIDERS, model
+from tests.support.provider_support import PROVIDERS, model
 
 
 @pytest.mark.parametrize("wire", PROVIDERS)

@@ -26,7 +26,7 @@ from helpers.messages import (
     tool_result,
     user,
 )
-from tests.strategies import conversations
+from tests.support.strategies import conversations
 
 
 def test_builders_read_like_the_json_they_make():

@@ -33,8 +33,8 @@ from helpers.rules.gemini import gemini_turns
 from helpers.rules.openai_chat import chat_numbering
 from standin.rules import error_response, first_violation_error
 from standin.rules.strict import PROFILES, check
-from tests.corruptions import CORRUPTIONS, user_between_call_and_result
-from tests.strategies import conversations
+from tests.helpers.corruptions import CORRUPTIONS, user_between_call_and_result
+from tests.support.strategies import conversations
 
 FEW = settings(max_examples=100, deadline=None)
 

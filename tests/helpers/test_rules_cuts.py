@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from helpers.examples import DATA, sundry
 from helpers.messages import Request, load_file
 from helpers.rules import check, turn_boundaries
-from tests.strategies import conversations
+from tests.support.strategies import conversations
 
 
 def test_sundry_ticket_can_be_cut_before_the_user_and_the_assistant_turn():

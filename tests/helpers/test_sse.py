@@ -6,7 +6,7 @@ import pytest
 
 from helpers import sse
 from standin import sse_write
-from tests.sse_support import tools_reply
+from tests.support.sse_support import tools_reply
 
 
 def test_events_parse_names_data_comments_and_crlf():

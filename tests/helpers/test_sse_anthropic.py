@@ -9,7 +9,7 @@ from helpers.formats import parse_response
 from helpers.messages import Reasoning, Text, ToolCall
 from standin import sse_write, stream_checks
 from standin.render_response import render_response
-from tests.sse_support import fixture, sdk_final, text_reply, tools_reply
+from tests.support.sse_support import fixture, sdk_final, text_reply, tools_reply
 
 
 def test_recorded_tool_use_stream():

@@ -10,7 +10,7 @@ from helpers import sse
 from helpers.messages import Text, ToolCall
 from standin import sse_write
 from standin.render_response import render_response
-from tests.sse_support import text_reply, tools_reply
+from tests.support.sse_support import text_reply, tools_reply
 
 P = "gemini"
 

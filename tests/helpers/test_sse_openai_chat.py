@@ -11,7 +11,7 @@ from helpers.formats import parse_response
 from helpers.messages import Text, ToolCall
 from standin import sse_write
 from standin.render_response import render_response
-from tests.sse_support import fixture, sdk_final, text_reply, tools_reply
+from tests.support.sse_support import fixture, sdk_final, text_reply, tools_reply
 
 
 def test_recorded_tool_call_stream():

@@ -11,7 +11,7 @@ from helpers.formats import parse_response
 from helpers.messages import Reasoning
 from standin import sse_write
 from standin.render_response import render_response
-from tests.sse_support import sdk_final, text_reply, tools_reply
+from tests.support.sse_support import sdk_final, text_reply, tools_reply
 
 P = "openai-responses"
 

@@ -24,8 +24,8 @@ from helpers.tokens import count, count_text, token_keys
 from helpers.tokens.exactness import image_size, image_tokens
 from helpers.tokens.openai_chat import render_namespace
 from standin.explained import explained, table
-from tests.published_counts import CASES, cookbook_recipe, to_request
-from tests.strategies import conversations
+from tests.support.published_counts import CASES, cookbook_recipe, to_request
+from tests.support.strategies import conversations
 
 # --- the published API figures --------------------------------------------------------------------
 
@@ -751,7 +751,8 @@ def test_response_format_json_object_adds_nothing_and_a_json_schema_is_a_bounded
 
 def test_legacy_functions_are_counted_as_tools_and_labelled_an_estimate():
     """hmarr's 2023 figures were measured with ``functions`` / ``function_call``
-    (tests/published_counts.py): ``function foo, forced`` billed 3 fewer than forced tools."""
+    (tests/support/published_counts.py): ``function foo, forced`` billed 3 fewer than forced
+    tools."""
     from standin.wire_count import count_body
 
     foo = {"name": "foo", "parameters": {"type": "object", "properties": {}}}

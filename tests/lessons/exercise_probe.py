@@ -1,4 +1,5 @@
-"""Probe one exercise inside a lesson's kernel (run by tests/test_student.py after the lesson).
+"""Probe one exercise inside a lesson's kernel (run by tests/lessons/test_student.py after the
+lesson).
 
 ``probe(namespace, reference_cell, exercise_id)`` runs the reference solution of the exercise
 in the lesson's namespace, then calls the exercise's check with

@@ -1,4 +1,4 @@
-"""A pytest plugin for the live-mode nbval run (``tests/test_live_notebooks.py``).
+"""A pytest plugin for the live-mode nbval run (``tests/lessons/test_live_notebooks.py``).
 
 nbval compares each cell's new outputs with the stored ones, but skips cells tagged
 ``nbval-ignore-output`` and keeps what it saw to itself. This plugin writes every code cell's

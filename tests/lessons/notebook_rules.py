@@ -26,7 +26,7 @@ SHELL_ESCAPE = re.compile(
     r"|\b(?:subprocess\.\w+|os\.(?:system|popen|exec\w*|spawn\w*|fork)|pty\.spawn)\s*\(",
     re.M,
 )
-# "live": the cell's output depends on the live-mode switch (tests/test_live_notebooks.py)
+# "live": the cell's output depends on the live-mode switch (tests/lessons/test_live_notebooks.py)
 KNOWN_TAGS = {
     "live",
     "nbval-ignore-output",
@@ -87,7 +87,7 @@ def problems(path: Path) -> list[str]:
             found.append(
                 f"{name} cell {i}: a $ in markdown not written \\\\$ (JupyterLab's MathJax reads "
                 "a pair as LaTeX and swallows the text between; a single backslash does not stop "
-                "it in JupyterLab 4, two do: see tests/test_browser.py)"
+                "it in JupyterLab 4, two do: see tests/lessons/test_browser.py)"
             )
     text = path.read_text(encoding="utf-8")
     for match in API_KEY.finditer(text):

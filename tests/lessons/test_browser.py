@@ -18,10 +18,11 @@ opens): open it, Run All Cells through the menu, wait until every cell has run, 
   check sees MathJax at work.
 
 One Run All per lesson is enough: a learner copy holds every cell of its lesson (markdown
-unchanged, code unchanged outside the solution regions: ``tests/test_student.py`` checks that),
+unchanged, code unchanged outside the solution regions: ``tests/lessons/test_student.py`` checks
+that),
 so the learner's Run All renders everything the reference lesson renders except the exercise
 answers. That the reference solutions print ✓ is checked where they run: nbval re-runs every
-lesson and compares each stored ✓ line, and ``tests/test_student.py`` requires them.
+lesson and compares each stored ✓ line, and ``tests/lessons/test_student.py`` requires them.
 
 Screenshots of failures land in ``test-artifacts/browser/``. Skipped (with the reason) when
 Playwright or Debian's Chromium is missing; ``make test`` installs Chromium where it can.
@@ -43,7 +44,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 ARTIFACTS = ROOT / "test-artifacts" / "browser"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

@@ -20,7 +20,7 @@ from course import exercises
 from course.exercises import repair_an_agent as capstone
 from course.exercises import workbench
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
 
 import make_student  # noqa: E402
@@ -426,11 +426,11 @@ def test_a_changed_agent_file_is_kept_and_an_unchanged_one_refreshed(folders, ca
 
 
 def test_make_update_keeps_an_edited_agent_file(tmp_path):
-    """Real git, as tests/test_update.py does it: the learner repairs the agent, the author
+    """Real git, as tests/repo/test_update.py does it: the learner repairs the agent, the author
     ships a new version of it, ``make update`` keeps the learner's file and names it."""
     import shutil
 
-    from tests.test_update import git, run, upstream
+    from tests.repo.test_update import git, run, upstream
 
     origin = upstream(tmp_path)
     shutil.copy2(capstone.SHIPPED, origin / "notebooks" / "sundry_agent.py")
@@ -495,7 +495,7 @@ def test_the_shipped_fingerprint_is_the_shipped_file():
 def test_the_before_run_loads_the_shipped_agent_even_after_an_edit_in_place(tmp_path, monkeypatch):
     """On Colab the learner edits notebooks/sundry_agent.py itself: the "before" is git's copy."""
     from course.exercises import agent_file
-    from tests.test_update import git
+    from tests.repo.test_update import git
 
     (tmp_path / "notebooks").mkdir()
     path = tmp_path / "notebooks" / "sundry_agent.py"

@@ -25,7 +25,7 @@ from course.exercises import one_request as ex01
 from course.exercises import start_here as ex00
 from standin import LOCAL_KEY, LocalProvider
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(autouse=True)

@@ -943,7 +943,7 @@ def test_05_1_walk_c7_a_pick_sorted_by_name_is_refused_for_the_order_the_task_st
     """The task now states the catalogue's order; the refusal names that order as the task's."""
     nb = json.loads(
         (
-            Path(__file__).resolve().parents[1] / "notebooks" / "05_tools_are_context.ipynb"
+            Path(__file__).resolve().parents[2] / "notebooks" / "05_tools_are_context.ipynb"
         ).read_text()
     )
     task = next(

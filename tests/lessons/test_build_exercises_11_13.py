@@ -143,7 +143,7 @@ def test_11_1_the_cell_shows_the_checks_hint_when_the_arguments_go_in_positional
     import json
     from pathlib import Path
 
-    notebook = Path(__file__).resolve().parents[1] / "notebooks" / "11_the_agent_loop.ipynb"
+    notebook = Path(__file__).resolve().parents[2] / "notebooks" / "11_the_agent_loop.ipynb"
     cells = json.loads(notebook.read_text())["cells"]
     cell = next("".join(c["source"]) for c in cells if "def answer_calls(" in "".join(c["source"]))
     *body, last = cell.rstrip().splitlines()
@@ -762,7 +762,7 @@ def _lesson_cell(lesson: str, cell_id: str) -> str:
     import json
     from pathlib import Path
 
-    notebook = Path(__file__).parent.parent / "notebooks" / f"{lesson}.ipynb"
+    notebook = Path(__file__).resolve().parents[2] / "notebooks" / f"{lesson}.ipynb"
     cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
     return next("".join(c["source"]) for c in cells if c.get("id") == cell_id)
 

@@ -1,7 +1,7 @@
 """Colab: every lesson starts with the set-up cell, which does nothing anywhere else.
 
 The set-up path itself (clone, install, change folder) runs in a simulated Colab layout in
-tests/test_package.py (it needs the clean virtual environment built there).
+tests/repo/test_package.py (it needs the clean virtual environment built there).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
 
 import colab_cell  # noqa: E402

@@ -1,6 +1,6 @@
 """The checks of lessons 07-12 that do more than compare a value: wrong paths get a reason.
 
-Each lesson's exercises are also probed in their kernel (tests/test_student.py); these tests
+Each lesson's exercises are also probed in their kernel (tests/lessons/test_student.py); these tests
 pin the behaviour the probe cannot see: what a plausible wrong answer is told.
 """
 

@@ -1,6 +1,6 @@
 """Lesson 13's checks on a pydantic-ai set-up: each refuses a plausible wrong answer with a
-reason, and accepts a right one written another way (the probe in tests/test_student.py tries
-the reference answers in the lesson's own kernel)."""
+reason, and accepts a right one written another way (the probe in tests/lessons/test_student.py
+tries the reference answers in the lesson's own kernel)."""
 
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-LESSON_11 = Path(__file__).resolve().parents[1] / "notebooks" / "11_the_agent_loop.ipynb"
+LESSON_11 = Path(__file__).resolve().parents[2] / "notebooks" / "11_the_agent_loop.ipynb"
 SWITCH = 'wire_format = "anthropic"'
 
 

@@ -1,7 +1,7 @@
 """Live mode across the notebooks: which cells send, to where, and that nothing else does.
 
 Every kernel here blocks the network (conftest's IPython profile); the "real API" is a stand-in
-on 127.0.0.1 reached through the base-URL overrides (``tests/live_support.py``).
+on 127.0.0.1 reached through the base-URL overrides (``tests/support/live_support.py``).
 
 1. The whole notebook suite, under nbval in one pytest subprocess, with fake keys and
    ``ON_THE_WIRE_LIVE=1``: every stored output still matches (the cells tagged ``live`` are
@@ -26,9 +26,9 @@ import pytest
 
 from helpers.examples import sundry
 from standin import LocalProvider, live
-from tests.live_support import FAKE_KEYS, RejectingAPI, live_env
+from tests.support.live_support import FAKE_KEYS, RejectingAPI, live_env
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 LESSONS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 LIVE_LESSON = ROOT / "notebooks" / "11_the_agent_loop.ipynb"
 
@@ -95,8 +95,9 @@ def test_the_stored_live_outputs_are_the_offline_lines():
 def test_every_notebook_passes_unchanged_with_fake_keys_and_live_mode_on(tmp_path):
     """nbval over every lesson in two pytest subprocesses side by side (two cores). The root
     conftest would drop the keys, so it is left out: the kernels still block the network, through
-    the ``IPYTHONDIR`` profile this session's conftest made. ``tests/live_nbval_plugin.py`` logs
-    every cell's new outputs, compared by nbval or not."""
+    the ``IPYTHONDIR`` profile this session's conftest made.
+    ``tests/lessons/live_nbval_plugin.py`` logs every cell's new outputs, compared by nbval or
+    not."""
     assert os.environ.get("IPYTHONDIR") and os.environ.get("ON_THE_WIRE_OFFLINE") == "1"
     halves = [[str(p.relative_to(ROOT)) for p in LESSONS[i::2]] for i in (0, 1)]
     logs = [tmp_path / f"outputs-{i}.jsonl" for i in (0, 1)]
@@ -104,7 +105,14 @@ def test_every_notebook_passes_unchanged_with_fake_keys_and_live_mode_on(tmp_pat
         env = {**os.environ, **live_env(remote.url)}
         runs = [
             subprocess.Popen(
-                [sys.executable, "-m", "pytest", "--noconftest", "-p", "tests.live_nbval_plugin"]
+                [
+                    sys.executable,
+                    "-m",
+                    "pytest",
+                    "--noconftest",
+                    "-p",
+                    "tests.lessons.live_nbval_plugin",
+                ]
                 + ["-q", *half],
                 cwd=ROOT,
                 env={**env, "ON_THE_WIRE_OUTPUTS_LOG": str(log)},

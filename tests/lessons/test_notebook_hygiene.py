@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.notebook_rules import problems
+from tests.lessons.notebook_rules import problems
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 
 

@@ -20,7 +20,7 @@ from helpers.loop import run
 from helpers.models import default_model
 from standin import LocalProvider
 
-NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
+NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
 
 
 def _text(lesson: str) -> str:

@@ -12,7 +12,7 @@ from urllib.parse import unquote
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
 
 import build_site  # noqa: E402

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 LESSONS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 LINK = re.compile(r"\[[^\]]+\]\(([^)\s]+)\)")
 CHECKED = re.compile(r"checked (\d{4})-(\d{2})-(\d{2})\s*$")

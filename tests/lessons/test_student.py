@@ -4,7 +4,7 @@ For every exercise cell (one holding a ``### BEGIN SOLUTION`` region):
 - in the lesson, run with the reference solution, its check printed a confirmation (✓);
 - in the learner copy (student/), run as a learner first opens it, the same check prints a
   helpful ✗ ("not answered yet"), and no cell shows ✓ or an error;
-- after the lesson has run, ``tests/exercise_probe.py`` calls the check with the reference
+- after the lesson has run, ``tests/lessons/exercise_probe.py`` calls the check with the reference
   answer, every other accepted form of it, a blank and a near miss three times (nudge, then
   pointer; no hint contains the answer or the solution's code).
 The stored outputs kept in a learner copy are the lesson's, and a fresh run reproduces them.
@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
 
 import make_student  # noqa: E402
@@ -129,7 +129,7 @@ def _probe_cell(reference_source: str, exercise_id: str) -> dict:
     import nbformat
 
     code = (
-        f"{PROBE_MARK}\nimport sys\nsys.path.insert(0, {str(ROOT / 'tests')!r})\n"
+        f"{PROBE_MARK}\nimport sys\nsys.path.insert(0, {str(ROOT / 'tests' / 'lessons')!r})\n"
         "from exercise_probe import probe\n"
         f"print(probe(globals(), {reference_source!r}, {exercise_id!r}))"
     )
@@ -177,7 +177,7 @@ def student_runs(learner_copies):
 
 
 def _sanitizer():
-    text = (ROOT / "tests" / "nbval_sanitize.cfg").read_text(encoding="utf-8")
+    text = (ROOT / "tests" / "lessons" / "nbval_sanitize.cfg").read_text(encoding="utf-8")
     return [
         (re.compile(a), b) for a, b in re.findall(r"^regex: (.*)$\n^replace: (.*)$", text, re.M)
     ]

@@ -1,5 +1,5 @@
-"""Run by tests/test_package.py inside a clean virtual environment that holds only the wheel and
-its declared dependencies, from a folder outside any checkout. Prints one line per check.
+"""Run by tests/repo/test_package.py inside a clean virtual environment that holds only the wheel
+and its declared dependencies, from a folder outside any checkout. Prints one line per check.
 
 Not a test module itself (pytest does not collect it: no ``test_`` prefix).
 """

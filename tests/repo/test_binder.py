@@ -1,7 +1,7 @@
 """Binder / repo2docker: the configuration in binder/ resolves against the base image, offline.
 
 repo2docker's Python 3.11 image is a conda environment pinned by a published lock file (a copy
-is in tests/fixtures/repo2docker/, with its source). repo2docker then runs
+is in tests/repo/fixtures/repo2docker/, with its source). repo2docker then runs
 ``pip install -r binder/requirements.txt`` in that same environment. pip upgrades what our
 requirements and constraints pin and leaves every other package of the image as it is, so the
 result is: the image's packages, overridden by our pinned closure. These tests build that
@@ -20,8 +20,8 @@ from pathlib import Path
 
 from packaging.requirements import Requirement
 
-ROOT = Path(__file__).resolve().parents[1]
-FIXTURES = ROOT / "tests" / "fixtures" / "repo2docker"
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "tests" / "repo" / "fixtures" / "repo2docker"
 BINDER = ROOT / "binder"
 
 # conda-forge names that differ from the PyPI name of the same Python package.

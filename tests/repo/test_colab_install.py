@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 COLAB_PINS = {
     "requests": "2.32.4",
     "ipykernel": "6.17.1",
@@ -163,8 +163,8 @@ def test_lessons_00_and_05_run_on_colab_with_their_stored_outputs(colab):
     python, home, pip, _, versions = colab
     _run([*pip, "install", "--quiet", "nbval==0.11.0"])  # the suite's; it needs nothing newer
     assert _versions(python, PREINSTALLED) == versions  # nbval moved nothing the lessons run on
-    (home / "tests").mkdir(exist_ok=True)
-    shutil.copy2(ROOT / "tests" / "nbval_sanitize.cfg", home / "tests")
+    (home / "tests" / "lessons").mkdir(parents=True, exist_ok=True)
+    shutil.copy2(ROOT / "tests" / "lessons" / "nbval_sanitize.cfg", home / "tests" / "lessons")
     (home / "notebooks" / "conftest.py").write_text(COLAB_KERNEL)
     for lesson in LESSONS:  # the cell's Colab path, with the clone where this test made it
         path = home / "notebooks" / lesson

@@ -1,8 +1,8 @@
 """What hosting a class needs from the repository, checked here (Binder, repo2docker, JupyterHub).
 
 repo2docker reads its configuration from ``binder/`` (``runtime.txt``, ``requirements.txt``,
-which installs the ``helpers`` package editable, and ``postBuild``); tests/test_binder.py checks
-that it resolves against the base image. The last tests simulate a plain copy of ``helpers``
+which installs the ``helpers`` package editable, and ``postBuild``); tests/repo/test_binder.py
+checks that it resolves against the base image. The last tests simulate a plain copy of ``helpers``
 (no data inside) run from the repository, and one run from elsewhere.
 """
 
@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _requirements(name: str) -> list[str]:

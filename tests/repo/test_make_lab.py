@@ -7,7 +7,8 @@ made as ``make lab`` makes them. The URL is the one the server prints (what a re
 WSL or a container gives a newcomer), not one built here. Then, in headless Chromium: the
 lesson is the open document, no Launcher and no dialog (no kernel picker), and the file browser
 lists ``helpers/``, ``data/`` and ``docs/``; the server's log has no "not trusted" warning.
-Skipped, with the reason, without Playwright or Debian's Chromium (as tests/test_browser.py).
+Skipped, with the reason, without Playwright or Debian's Chromium (as
+tests/lessons/test_browser.py).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = pytest.mark.skipif(

@@ -26,7 +26,7 @@ import pytest
 from packaging.markers import Marker
 from packaging.requirements import Requirement
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SOURCES = (
     *("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "LICENSE", "LICENSE-CONTENT"),
     *("helpers", "standin", "course", "tiktoken_ext", "data"),
@@ -111,7 +111,7 @@ def prepare(tmp: Path):
 
 def _checks(installed, *names: str) -> dict:
     python, work, env, _ = installed
-    script = ROOT / "tests" / "installed_checks.py"
+    script = ROOT / "tests" / "repo" / "installed_checks.py"
     done = _run([str(python), str(script), *names], cwd=work, env=env)
     return json.loads(done.stdout)
 

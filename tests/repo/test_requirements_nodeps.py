@@ -16,7 +16,7 @@ import pytest
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 NODEPS = ROOT / "requirements-test-nodeps.txt"
 #: package -> its requirements it caps below the pins (why it is installed with --no-deps)
 CAPPED = {"instructor": {"jiter", "rich"}}

@@ -20,7 +20,7 @@ import uuid
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _notebook(*cells: tuple[str, list[dict]]) -> dict:

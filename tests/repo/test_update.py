@@ -16,7 +16,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 # what scripts/make_student.py imports, wherever the package lives at this commit
 PACKAGES = [name for name in ("helpers", "course", "standin") if (ROOT / name).is_dir()]
 LESSONS = ["00_start_here.ipynb", "01_one_request.ipynb", "02_four_roles.ipynb"]

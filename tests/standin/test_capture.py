@@ -12,7 +12,7 @@ from standin.capturing import RecordDir, capture
 from standin.server import LOCAL_KEY
 from standin.verdict import verdict
 from standin.wire_count import count_body
-from tests.live_support import FAKE_KEYS
+from tests.support.live_support import FAKE_KEYS
 
 HELLO = [{"role": "user", "content": "Hi, my order SO-48213 arrived cracked."}]
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from standin.cli import main
 
-FIXTURES = Path(__file__).parent / "fixtures" / "sse"
+FIXTURES = Path(__file__).parents[1] / "support" / "fixtures" / "sse"
 
 
 def test_assembles_a_recorded_anthropic_stream(capsys):
@@ -46,7 +46,7 @@ def test_a_cut_stream_is_one_line_on_stderr(tmp_path, capsys):
 
 def test_a_stream_cut_short_says_what_was_recovered(tmp_path, capsys):
     from standin.sse_write import encode_reply
-    from tests.sse_support import tools_reply
+    from tests.support.sse_support import tools_reply
 
     raw = encode_reply(tools_reply("anthropic", think=False), "anthropic")
     cut = tmp_path / "cut.sse"

@@ -3,12 +3,12 @@
 LiteLLM (OpenAI Chat and Responses, Anthropic, Gemini: a tool round trip, a forced tool choice,
 structured output, streamed and not), DSPy (ReAct with a tool, typed outputs through its JSON
 and Chat adapters, on the three vendors), instructor (its Anthropic tools mode and a JSON mode),
-the openai node SDK and the Vercel AI SDK (tests/js_clients/). They share one ``capture()`` for
-the module: one stand-in, the providers' hosts routed to it (LiteLLM's Gemini calls go to
-``generativelanguage.googleapis.com`` and arrive there), the SDK variables set.
+the openai node SDK and the Vercel AI SDK (tests/standin/js_clients/). They share one
+``capture()`` for the module: one stand-in, the providers' hosts routed to it (LiteLLM's Gemini
+calls go to ``generativelanguage.googleapis.com`` and arrive there), the SDK variables set.
 
 After each test, every body the test's clients sent goes through the agreement of
-``tests/test_clients_fidelity.send``: the stand-in answered 200 exactly when ``check`` (the
+``tests/standin/test_client_requests.send``: the stand-in answered 200 exactly when ``check`` (the
 verdict, with the request's ``anthropic-beta`` and Gemini API version) accepts the body, both
 ways. A framework that is not installed skips its tests, naming why.
 """
@@ -362,11 +362,11 @@ def test_instructor_json_modes(mode):
 test_instructor_anthropic_modes.missing = test_instructor_json_modes.missing = _no_instructor
 
 
-# --- the openai node SDK (tests/js_clients) ------------------------------------------------------
+# --- the openai node SDK (tests/standin/js_clients) -----------------------------------------------
 
 
 def _no_node(package: str):
-    """Why a test of ``package`` (in tests/js_clients) cannot run, or None."""
+    """Why a test of ``package`` (in tests/standin/js_clients) cannot run, or None."""
 
     def missing() -> str | None:
         if shutil.which("node") is None:
@@ -379,7 +379,7 @@ def _no_node(package: str):
 
 
 def _node(script: str, env: dict[str, str]) -> dict:
-    """Run ``script`` of tests/js_clients with node; what it printed, as JSON."""
+    """Run ``script`` of tests/standin/js_clients with node; what it printed, as JSON."""
     run = subprocess.run(
         [shutil.which("node"), script], cwd=JS_CLIENTS, env={**os.environ, **env},
         capture_output=True, text=True, timeout=60,

@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_evidence import evidence
+from tests.standin.test_evidence import evidence
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT.parent / "shared" / "corpus"
 
 pytestmark = pytest.mark.skipif(

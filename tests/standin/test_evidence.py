@@ -1,7 +1,7 @@
 """scripts/evidence.py: real request bodies against check, parse + render and the local provider.
 
 The corpus it is run on by hand (``make evidence CORPUS=dir``) is not part of the repository;
-here it runs on ``tests/fixtures/evidence``: nine bodies written for this test in the same
+here it runs on ``tests/standin/fixtures/evidence``: nine bodies written for this test in the same
 format (accepted and refused, every wire format, one model the local provider does not know).
 """
 
@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-TINY = ROOT / "tests" / "fixtures" / "evidence"
+ROOT = Path(__file__).resolve().parents[2]
+TINY = ROOT / "tests" / "standin" / "fixtures" / "evidence"
 
 
 def _script():

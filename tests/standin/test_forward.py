@@ -20,7 +20,7 @@ from standin.cli import main
 from standin.cli.serve import banner
 from standin.forward import Forwarder
 from standin.server import LOCAL_KEY, LocalProvider
-from tests.live_support import FAKE_KEYS, live_env
+from tests.support.live_support import FAKE_KEYS, live_env
 
 BILLED = 4242  # the remote's usage: a bill that is not our count
 HELLO = [{"role": "user", "content": "Hi, my order SO-48213 arrived cracked."}]

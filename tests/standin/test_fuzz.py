@@ -7,10 +7,10 @@ traceback. Memory stays bounded while doing so: a 400-byte stream cannot make us
 gigabytes (``tracemalloc`` measures the peak of every generated input).
 
 Inputs are real bodies: the Sundry and crash-triage requests of ``data/`` in every wire format,
-the SDK-captured bodies of ``tests/fixtures/sdk``, replies in every format and the streams the
-SDKs recorded (``tests/fixtures/sse``). Hypothesis puts a wrong value (null, a number, a huge
-integer, NaN, a lone surrogate, a list, an object...) at one field of one body, or builds a random
-sequence of (mutated) SSE events. ``derandomize=True``: the same inputs on every run, so a
+the SDK-captured bodies of ``tests/support/fixtures/sdk``, replies in every format and the streams
+the SDKs recorded (``tests/support/fixtures/sse``). Hypothesis puts a wrong value (null, a number, a
+huge integer, NaN, a lone surrogate, a list, an object...) at one field of one body, or builds a
+random sequence of (mutated) SSE events. ``derandomize=True``: the same inputs on every run, so a
 failure reproduces; together the tests below feed more than 10,000 of them.
 """
 
@@ -43,7 +43,7 @@ from standin import sse_write, stream_checks
 from standin.cli import main
 from standin.render_response import render_response
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 #: Peak memory any one generated input may take (the worst real one is well under 10 MB).
 MEMORY_BOUND = 64 * 1024 * 1024
 #: Inputs each test feeds; their sum is the suite's size (checked by the last test).
@@ -81,7 +81,7 @@ def request_bodies() -> list[tuple[str, dict]]:
         out.append(("neutral", body))
         request = parse(body)
         out += [(fmt, render(request, fmt).body) for fmt in FORMATS]
-    for path in sorted((ROOT / "tests/fixtures/sdk").glob("*.json")):
+    for path in sorted((ROOT / "tests/support/fixtures/sdk").glob("*.json")):
         captured = json.loads(path.read_text(encoding="utf-8"))
         out.append((detect(captured["body"]), captured["body"]))
     return out
@@ -112,7 +112,7 @@ def streams() -> list[tuple[str, list[str]]]:
     """(format, events): every reply streamed in every format, and the recorded SDK streams."""
     out = [(fmt, list(sse_write.encode(body, fmt))) for fmt, body in response_bodies()]
     recorded = {"openai_chat": "openai-chat", "anthropic": "anthropic"}
-    for path in sorted((ROOT / "tests/fixtures/sse").glob("*.sse")):
+    for path in sorted((ROOT / "tests/support/fixtures/sse").glob("*.sse")):
         fmt = next(f for prefix, f in recorded.items() if path.name.startswith(prefix))
         text = path.read_text(encoding="utf-8").replace("\r\n", "\n")
         out.append((fmt, [e + "\n\n" for e in text.split("\n\n") if e.strip()]))

@@ -2,7 +2,7 @@
 
 Property tests (hypothesis) check every generated value with ``jsonschema``; the rule is checked
 on neutral turns; the wire (stop reasons, structured output, threads, count and model routes)
-through ``routes.answer``, without a socket (the SDKs on a socket: tests/test_clients.py).
+through ``routes.answer``, without a socket (the SDKs on a socket: tests/standin/test_clients.py).
 """
 
 from __future__ import annotations

@@ -15,9 +15,9 @@ import pytest
 
 from standin.cli import main
 from standin.known_fields import known_betas, sdk_of, unknown_fields
-from tests.provider_support import KEY, body, post
+from tests.support.provider_support import KEY, body, post
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _script():

@@ -1,7 +1,7 @@
 """standin.live: the decision, the switch line, the live cell, and its failures as one line.
 
 Nothing here reaches a real API: the network is blocked (conftest) and the live path is pointed
-at stand-ins on 127.0.0.1 (``tests/live_support.py``) through the base-URL overrides.
+at stand-ins on 127.0.0.1 (``tests/support/live_support.py``) through the base-URL overrides.
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ import pytest
 from helpers.examples import sundry
 from helpers.messages import Request, user
 from standin import LocalProvider, live
-from tests.live_support import FAKE_KEYS, RejectingAPI, live_env
+from tests.support.live_support import FAKE_KEYS, RejectingAPI, live_env
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 KEY = FAKE_KEYS["ANTHROPIC_API_KEY"]
 
 

@@ -8,7 +8,7 @@ import pytest
 from helpers import sse
 from standin import CutStream, LocalProvider, RateLimited, ServerError, Slow
 from standin.provider.faults import FaultQueue, make
-from tests.provider_support import KEY, body, model, post
+from tests.support.provider_support import KEY, body, model, post
 
 
 @pytest.fixture

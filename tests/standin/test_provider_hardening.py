@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from standin import LocalProvider
-from tests.provider_support import KEY, body
+from tests.support.provider_support import KEY, body
 
 MAX = 100_000
 

@@ -10,7 +10,7 @@ import pytest
 from standin import LocalProvider
 from standin import server as provider_server
 from standin.provider.recorder import Exchange, redact, redact_headers
-from tests.provider_support import KEY, body, model, post
+from tests.support.provider_support import KEY, body, model, post
 
 SECRET = "sk-proj-Abc123SECRETxyz789"
 GOOGLE = "AIzaSyA1234567890abcdefghijklmnop"

@@ -9,7 +9,7 @@ from helpers import sse
 from helpers.examples import sundry
 from helpers.formats import parse_response, render
 from helpers.messages import user
-from tests.provider_support import KEY, PROVIDERS, body, model, post
+from tests.support.provider_support import KEY, PROVIDERS, body, model, post
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)

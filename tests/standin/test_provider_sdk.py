@@ -10,7 +10,7 @@ import pytest
 from helpers import sse
 from helpers.formats import parse_response, render
 from standin import RateLimited, ServerError
-from tests.provider_support import KEY, body, model
+from tests.support.provider_support import KEY, body, model
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")  # model-age notices
 

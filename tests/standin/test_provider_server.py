@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from standin import LocalProvider
-from tests.provider_support import KEY, PROVIDERS, VERSION, body, model, post
+from tests.support.provider_support import KEY, PROVIDERS, VERSION, body, model, post
 
 
 @pytest.fixture(scope="module")

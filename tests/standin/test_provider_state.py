@@ -11,7 +11,7 @@ from helpers.tokens import count
 from standin.provider import routes, state
 from standin.provider.scenarios import resolve
 from standin.verdict import verdict
-from tests.provider_support import model
+from tests.support.provider_support import model
 
 FMT = "openai-responses"
 MODEL = model(FMT)

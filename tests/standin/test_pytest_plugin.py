@@ -6,7 +6,7 @@ import tomllib
 from pathlib import Path
 
 pytest_plugins = ["pytester"]
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 AGENT_TESTS = """
 import anthropic, openai, pytest

@@ -29,7 +29,7 @@ from standin.forward import Forwarder
 from standin.provider.recorder import Exchange, Recorder
 from standin.redaction import REDACTED, redact, redact_body, secrets_of
 from standin.server import LOCAL_KEY, LocalProvider
-from tests.live_support import live_env
+from tests.support.live_support import live_env
 
 # a gateway key: no sk- shape, so only redaction by value can find it ("/" for JSON's "\/")
 GATEWAY = "gw/Tq7Rz2Lm9Xv4Kp8Wn3Hb6Jc"

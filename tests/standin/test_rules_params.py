@@ -9,7 +9,7 @@ from standin.cli import main
 from standin.rules.params import PARAM_RULES
 from standin.rules.table import ROWS
 from standin.verdict import verdict
-from tests.provider_support import body, post
+from tests.support.provider_support import body, post
 
 _HI = {"role": "user", "content": "Hi"}
 _SCHEMA = {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]}

@@ -7,7 +7,7 @@ import pytest
 
 from standin.rules.schemas import schema_error
 from standin.verdict import verdict
-from tests.provider_support import body, post
+from tests.support.provider_support import body, post
 
 BAD = {"type": "object", "properties": {"query": {"type": "strng"}}}
 

@@ -17,9 +17,9 @@ from helpers.rules import SHAPE_RULES
 from standin.rules.strict import PROFILES
 from standin.rules.table import ROWS, markdown
 from standin.verdict import verdict
-from tests.test_verdict import CASES
+from tests.standin.test_verdict import CASES
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "docs" / "rules.md"
 PROVIDERS = ("openai-chat", "openai-responses", "anthropic", "gemini")
 #: Where the verdict's rules are made: a ``Finding("rule", ...)`` or a parser's ``rule="..."``.

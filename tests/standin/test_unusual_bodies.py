@@ -12,7 +12,7 @@ from helpers.examples import sundry
 from helpers.formats import render
 from helpers.messages import tool_result
 from standin.cli import main
-from tests.provider_support import post
+from tests.support.provider_support import post
 
 DUPLICATE = {
     "openai-chat": (
@@ -81,7 +81,7 @@ def test_a_finding_read_off_the_body_names_the_call_id(tmp_path, capsys):
 
 # --- functions-era requests ---------------------------------------------------------------------
 
-from tests.published_counts import FUNCTIONS_ERA  # noqa: E402
+from tests.support.published_counts import FUNCTIONS_ERA  # noqa: E402
 
 
 @pytest.mark.parametrize("case, messages, api", FUNCTIONS_ERA, ids=[c[0] for c in FUNCTIONS_ERA])

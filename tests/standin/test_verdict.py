@@ -20,7 +20,7 @@ from standin.cli import main
 from standin.provider import routes
 from standin.provider.scenarios import resolve
 from standin.verdict import verdict
-from tests.provider_support import PROVIDERS, model
+from tests.support.provider_support import PROVIDERS, model
 
 
 def _histories() -> dict[str, object]:

@@ -11,7 +11,7 @@ from helpers.formats import FORMATS, Note, parse, render
 from standin.rules.kinds import named_unknown
 from standin.rules.origins import origins
 from standin.rules.wire import node_at
-from tests.strategies import conversations
+from tests.support.strategies import conversations
 
 
 @pytest.mark.parametrize("fmt", FORMATS)

@@ -1,9 +1,9 @@
 """Every published, API-verified ``prompt_tokens`` figure we found, with its source.
 
 Each case is an OpenAI Chat Completions request exactly as published (messages, tools,
-tool_choice) and the ``prompt_tokens`` the API reported for it. ``tests/test_tokens.py`` counts
-each with ``helpers.tokens.count`` and asserts equality; the cases we do not match are kept as
-``xfail(strict=True)`` with the reason, so a fix (or a regression) shows up.
+tool_choice) and the ``prompt_tokens`` the API reported for it. ``tests/helpers/test_tokens.py``
+counts each with ``helpers.tokens.count`` and asserts equality; the cases we do not match are kept
+as ``xfail(strict=True)`` with the reason, so a fix (or a regression) shows up.
 
 Sources (all read in August 2026):
 

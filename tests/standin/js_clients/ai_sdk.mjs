@@ -1,4 +1,4 @@
-// The Vercel AI SDK against the stand-in, run by tests/test_clients_frameworks.py, on its
+// The Vercel AI SDK against the stand-in, run by tests/standin/test_clients_frameworks.py, on its
 // Anthropic and Google (Gemini API) providers. STAND_IN_URL is the stand-in's URL; each
 // provider gets its base URL from it (the AI SDK's Anthropic base URL ends in /v1, Google's in
 // /v1beta) and the local placeholder key. For each provider, generated and streamed: a tool

@@ -1,4 +1,4 @@
-// The openai node SDK against the stand-in, run by tests/test_clients_frameworks.py.
+// The openai node SDK against the stand-in, run by tests/standin/test_clients_frameworks.py.
 // OPENAI_BASE_URL names the stand-in (the SDK reads it); the key is the local placeholder.
 // For "whole" and "streamed": a tool round trip, a forced tool choice, structured output.
 // Prints one JSON object: what each step got back. Any error exits non-zero.
