@@ -7,14 +7,14 @@ Rows:
 - tokenizer load time (o200k, cl100k), in a fresh interpreter;
 - counting overhead, cold caches, against tiktoken's ``encode`` of the same rendered text:
   ``count_text`` on that text and ``count`` (with the breakdown: rows for every message and
-  block), the one rule the lessons, the CLI and the local provider run;
-- a growing Sundry ticket (50, 200, 1,000 turns) counted after every turn as the local provider
+  block), the one rule the lessons, the CLI and the stand-in run;
+- a growing Sundry ticket (50, 200, 1,000 turns) counted after every turn as the stand-in
   counts it (encodes memoised across requests); plus the naive way (caches cleared every turn);
-- the local provider's latency per request on a keep-alive connection, against a bare
+- the stand-in's latency per request on a keep-alive connection, against a bare
   ``http.server`` answering the same bytes in the same run (target: p50 <= 5 ms);
 - redaction of one exchange (``standin.redaction``): a 1 MB stream with a known key, and 1 MB
   bodies made to slow its patterns (escapes after ``sk-``, runs of backslashes or ``%``);
-- hostile requests to the local provider (``benchmarks/hostile.py``: a backtracking schema
+- hostile requests to the stand-in (``benchmarks/hostile.py``: a backtracking schema
   ``pattern``, ``minLength`` of fifty million, ``minItems`` with ``uniqueItems``, a body nested
   100,000 deep, an unsatisfiable schema...): each one's status, wall time and peak traced
   memory (target: every one a 4xx or 200 in well under a second, memory in megabytes);
@@ -75,7 +75,7 @@ def _timed(fn: Callable[[], object], runs: int = 21) -> float:
 
 
 def _clear_caches() -> None:
-    from helpers.models import encode
+    from helpers.tokens.tokenizers import encode
 
     encode.cache_clear()
 
@@ -107,7 +107,7 @@ def imports() -> None:
         seconds = _import_seconds(module)
         _row(f"import {module}", f"{1000 * seconds:.0f} ms", "target < 150 ms")
     for name in ("o200k_base", "cl100k_base"):
-        code = f"from helpers.models import encoding; encoding('{name}')"
+        code = f"from helpers.tokens.tokenizers import encoding; encoding('{name}')"
         load = _fresh(code, runs=5) - _fresh("import helpers.models", runs=5)
         _row(f"tokenizer load: {name}", f"{1000 * load:.0f} ms", "once per process, lazily")
     load = _fresh("from helpers.gemma import tokenizer; tokenizer()", runs=5) - _fresh(
@@ -129,8 +129,8 @@ def _everyday_requests() -> list:
 
 def overhead() -> None:
     from benchmarks.sundry_ticket import long_ticket
-    from helpers.models import encoding
     from helpers.tokens import count, count_text
+    from helpers.tokens.tokenizers import encoding
 
     request = long_ticket(200, "gpt-4o-mini")[-1]
     counted = count(request)
@@ -170,7 +170,7 @@ def _raw(enc, text: str) -> list[int]:
 
 
 def incremental(turns: tuple[int, ...] = (50, 200, 1000), naive_turns: int = 200) -> None:
-    """Each request of a growing ticket counted as the local provider counts it (encodes
+    """Each request of a growing ticket counted as the stand-in counts it (encodes
     memoised across requests), against one count of the final request. Issue 34 removed the
     one-encode twins on these rows: the readable count was as fast up to about 200 turns."""
     from benchmarks.sundry_ticket import long_ticket
@@ -211,15 +211,15 @@ def incremental(turns: tuple[int, ...] = (50, 200, 1000), naive_turns: int = 200
 
 
 def provider() -> None:
-    """The local provider on a keep-alive connection vs a bare http.server (same bytes)."""
+    """The stand-in on a keep-alive connection vs a bare http.server (same bytes)."""
     from benchmarks.provider_latency import REQUESTS, measure
 
     m = measure()
     note = f"{REQUESTS} requests, keep-alive; target p50 <= 5 ms"
-    _row("local provider, p50 per request", f"{m['provider_p50']:.2f} ms", note)
-    _row("local provider, p95 per request", f"{m['provider_p95']:.2f} ms")
+    _row("stand-in, p50 per request", f"{m['provider_p50']:.2f} ms", note)
+    _row("stand-in, p95 per request", f"{m['provider_p95']:.2f} ms")
     _row("bare http.server, same bytes, p50", f"{m['bare_p50']:.2f} ms", "the floor")
-    _row("local provider / bare http.server (p50)", f"{m['ratio']:.1f}x", "same run")
+    _row("stand-in / bare http.server (p50)", f"{m['ratio']:.1f}x", "same run")
 
 
 def redaction() -> None:
@@ -255,7 +255,14 @@ def hostile() -> None:
 
 def estimates() -> None:
     """Claude/Gemini estimates against recorded bills (needs ON_THE_WIRE_CORPUS, else skipped)."""
-    from benchmarks.estimate_spread import VARIABLE, by_project, corpus, measure, spread
+    from benchmarks.estimate_spread import (
+        VARIABLE,
+        by_project,
+        corpus,
+        held_out_structure,
+        measure,
+        spread,
+    )
 
     root = corpus()
     if root is None:
@@ -275,6 +282,11 @@ def estimates() -> None:
         for source, p in by_project(rows).get(rule, {}).items():
             note = f"{p['requests']} requests, median {p['median']:.2f}, {source}"
             _row(f"{rule}: bill / count p10-p90", f"{p['p10']:.2f}-{p['p90']:.2f}", note)
+    held = held_out_structure(rows).get("spread")
+    if held:
+        note = f"{held['requests']} requests, median {held['median']:.2f}, target: 0.95-1.05"
+        name = "gemini-gemma3, departures fitted on the other project: p10-p90"
+        _row(name, f"{held['p10']:.2f}-{held['p90']:.2f}", note)
 
 
 def main() -> int:

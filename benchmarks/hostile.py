@@ -1,4 +1,4 @@
-"""Hostile requests to the local provider: what each one costs, in time and peak memory.
+"""Hostile requests to the stand-in: what each one costs, in time and peak memory.
 
 Each request is one a process on the same machine could send to a stand-in left running
 (issue 32): a tool schema whose ``pattern`` backtracks without end in Python's ``re``, a

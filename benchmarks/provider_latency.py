@@ -1,4 +1,4 @@
-"""The local provider's latency on one keep-alive connection, against a bare ``http.server``.
+"""The stand-in's latency on one keep-alive connection, against a bare ``http.server``.
 
 Both servers answer the same bytes (the provider's own answer to a short Sundry request, read
 once), on 127.0.0.1, to the same ``http.client`` connection kept alive for every request; the

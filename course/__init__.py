@@ -2,5 +2,5 @@
 
 Nothing here is an idea a lesson teaches: the lessons' ideas are in ``helpers/``. This package
 arranges and checks; it imports ``helpers`` (and the stand-in, to run a learner's answer
-against the local provider), never the other way round.
+against the stand-in), never the other way round.
 """

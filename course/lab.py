@@ -74,7 +74,8 @@ class LabScenario:
 def _text_of(tokens: int, model: str) -> str:
     """A realistic tool result (order records) cut to exactly ``tokens`` tokens."""
     from helpers import gemma
-    from helpers.models import encoding, model_info
+    from helpers.models import model_info
+    from helpers.tokens.tokenizers import encoding
 
     if model_info(model).encoding == "gemma3":
         return gemma.decode(list(gemma.encode(_FILLER * (tokens // 40 + 2))[:tokens]))

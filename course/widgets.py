@@ -91,7 +91,7 @@ def trace_viewer(trace: Any, max_chars: int = 6000) -> Any:
             f"(cached {usage.cache_read_tokens}) · output {usage.output_tokens} · {cost} · "
             f"stop: {escape(step.reply.stop_reason)} · calls: {escape(', '.join(step.tool_names))}"
         )
-        if step.count_label != "exact":  # the local provider's estimate, and how far off
+        if step.count_label != "exact":  # the stand-in's estimate, and how far off
             meter += f"<br><small>input: {escape(step.count_label)}</small>"
         box = "max-height:24em;overflow:auto;font-size:11px;margin:0"
         view.value = no_math(

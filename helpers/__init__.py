@@ -6,4 +6,6 @@ heavy (tokenizers, HTTP clients, plotting) loads until a function that needs it 
 
 from __future__ import annotations
 
+__all__ = ["__version__"]
+
 __version__ = "0.1.0"

@@ -1,4 +1,4 @@
-"""Used in lessons: none directly (imported by cost.caching, models, tokens.gemini).
+"""Used in lessons: none directly (imported by cost.caching, models, tokens.gemini, ...).
 
 The tokenizer of the Gemini models Google's SDK (google-genai's ``LocalTokenizer``) counts with
 Gemma 3's: Gemini 2.0, 2.5 and the 3-pro / 3-flash previews. What ships in ``data/tokenizers/``

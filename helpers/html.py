@@ -1,4 +1,4 @@
-"""Used in lessons: none directly (imported by loop, messages.conversation, tokens.harmony).
+"""Used in lessons: none directly (imported by messages.conversation, meter, tokens.harmony).
 
 HTML for notebook output: the role-coloured cards a ``Message`` or ``Request`` shows as
 (Okabe-Ito colours, safe for colour-blind readers; each card also names its role and block

@@ -57,7 +57,7 @@ def fixed_port(spawner):
     """Each learner's server on its own port, below Linux's ephemeral range (32768-60999).
 
     By default the hub picks a free ephemeral port and the server binds it seconds later;
-    meanwhile any socket bound to port 0 (a kernel's, a local provider's, anyone's) can take
+    meanwhile any socket bound to port 0 (a kernel's, a stand-in's, anyone's) can take
     it. Measured with 40 learners: another process's socket answered on a learner's port and
     the hub waited on it until its timeout. Ports no bind(0) hands out cannot be taken so.
     """

@@ -10,7 +10,7 @@ and the commands; every number and every provider spelling is computed when it i
   writes for one small conversation;
 - that conversation in the four formats (the bodies, tool definitions left out for room);
 - the rules of the list with each provider's answer: the texts of ``standin/rules/table.py``
-  (the ones ``check`` and the local provider use), cut to one line;
+  (the ones ``check`` and the stand-in use), cut to one line;
 - the cost formula with caching, each default model's rates and cache minimum (genai-prices,
   ``data/models.json``), and Sundry's turn-2 request priced with ``helpers.cost.price``;
 - the commands.
@@ -133,7 +133,7 @@ def roles_table() -> tuple[list[str], list[list[str]], dict[str, dict]]:
 
 def rules_table() -> list[list[str]]:
     """A row per rule: the rule, then each format's answer (its error text, cut), from the
-    rules table ``check`` and the local provider use."""
+    rules table ``check`` and the stand-in use."""
     first: dict[tuple[str, str], Any] = {}
     for row in ROWS:
         first.setdefault((row.rule, row.profile), row)
@@ -205,7 +205,7 @@ COMMANDS = [
     ("make update", "pull the new version; copies you changed are kept"),
     ("make student RESET=05", "a fresh lesson 05; yours saved in student/backup/"),
     ('show_solution("05.2")', "in a new cell: the reference solution of exercise 05.2"),
-    ("python -m helpers serve", "the local provider on 127.0.0.1, with curl examples"),
+    ("python -m helpers serve", "the stand-in on 127.0.0.1, with curl examples"),
     ("python -m helpers check body.json", "the rules of the list, each provider's verdict"),
     ("python -m helpers count body.json", "the tokens of a request, part by part"),
     ("make room", "instructors: which exercises each learner's checks passed"),

@@ -1,5 +1,5 @@
 """Evidence from outside: real request bodies and what the real provider answered, run through
-``python -m helpers check``, ``parse`` + ``render`` and the local provider.
+``python -m helpers check``, ``parse`` + ``render`` and the stand-in.
 
 Run: ``make evidence CORPUS=dir`` (or ``.venv/bin/python scripts/evidence.py dir``). A corpus
 directory holds ``index.json`` (a list of entries) and ``bodies/<format>/<id>.json`` (one request
@@ -14,13 +14,13 @@ Three paths must agree with the recorded verdict:
 - ``check``: exit 0 for an accepted body, 1 for a refused one (2, "cannot read it", is wrong for
   both);
 - ``render``: an accepted body parses and renders back in its format without an error;
-- ``provider``: the local provider answers 200 where the real one did, and a 4xx where it refused.
+- ``provider``: the stand-in answers 200 where the real one did, and a 4xx where it refused.
 
 Disagreements we know and cannot (or will not) remove are explained below, in one place: by
-kind (``KINDS``: a test on the body and the answer, e.g. a model the local provider does not
+kind (``KINDS``: a test on the body and the answer, e.g. a model the stand-in does not
 know) or by corpus id (``KNOWN``). The script prints the agreement table and every unexplained
 disagreement; it exits 1 if there is one, or if a known disagreement no longer happens (then
-its entry is stale: remove it). Nothing here reaches the network: the local provider listens
+its entry is stale: remove it). Nothing here reaches the network: the stand-in listens
 on 127.0.0.1.
 """
 
@@ -57,7 +57,7 @@ class Case:
     body: Any
     #: path -> (agrees, what ours did, in a few words)
     results: dict[str, tuple[bool, str]] = field(default_factory=dict)
-    #: the local provider's answer: (status, text)
+    #: the stand-in's answer: (status, text)
     answer: tuple[int, str] = (0, "")
     #: path -> the error text ours gives for a refusal (check: its "answers:" line)
     texts: dict[str, str] = field(default_factory=dict)
@@ -79,7 +79,7 @@ class Case:
 
 
 def _unknown_to_us(case: Case) -> bool:
-    """The real API served a model the local provider does not know (it answers 404)."""
+    """The real API served a model the stand-in does not know (it answers 404)."""
     from helpers.models import UnknownModelError, model_info
 
     model = case.entry.get("model") or (case.body or {}).get("model")
@@ -97,7 +97,7 @@ def _no_such_model(case: Case) -> bool:
 
 
 def _foreign_signature(case: Case) -> bool:
-    """A real reasoning signature the local provider cannot verify (it signs its own)."""
+    """A real reasoning signature the stand-in cannot verify (it signs its own)."""
     words = ("could not be verified", "Invalid `signature`")
     return case.accepted and case.answer[0] == 400 and any(w in case.answer[1] for w in words)
 
@@ -126,13 +126,13 @@ KINDS: list[tuple[str, Callable[[Case], bool], str]] = [
     (
         "provider",
         _unknown_to_us,
-        "model unknown to the local provider (404); the real API served it",
+        "model unknown to the stand-in (404); the real API served it",
     ),
     ("check", _no_such_model, "model that does not exist: check has no list of models"),
     (
         "provider",
         _foreign_signature,
-        "real reasoning signature/encrypted_content: the local provider verifies only its own",
+        "real reasoning signature/encrypted_content: the stand-in verifies only its own",
     ),
     (
         "provider",
@@ -143,7 +143,7 @@ KINDS: list[tuple[str, Callable[[Case], bool], str]] = [
     (
         "provider",
         _stored_at_openai,
-        "continues a response/conversation stored at OpenAI; the local provider never saw it",
+        "continues a response/conversation stored at OpenAI; the stand-in never saw it",
     ),
 ]
 
@@ -170,7 +170,7 @@ KNOWN: dict[str, dict[str, str]] = {
         ),
         "pyd-resp-previous_response_id_auto_mode-0": (
             "OpenAI refused an unknown previous_response_id: whether an id is stored is known "
-            "only to OpenAI (the local provider knows its own)"
+            "only to OpenAI (the stand-in knows its own)"
         ),
     },
     "render": {},
@@ -232,7 +232,7 @@ def run_render(case: Case) -> None:
 
 
 def run_provider(cases: list[Case], files: list[Path]) -> None:
-    """POST every body to the local provider (in parallel: each request waits on a socket)."""
+    """POST every body to the stand-in (in parallel: each request waits on a socket)."""
     import httpx
 
     from standin import LocalProvider
@@ -298,7 +298,7 @@ def run(corpus: Path, paths: tuple[str, ...] = PATHS, progress: bool = True) -> 
     cases, files = load(corpus)
     if "provider" in paths:
         if progress:
-            print(f"local provider: {len(cases)} bodies ...", file=sys.stderr)
+            print(f"stand-in: {len(cases)} bodies ...", file=sys.stderr)
         run_provider(cases, files)
     for n, (case, file) in enumerate(zip(cases, files, strict=True)):
         if progress and n % 100 == 0:

@@ -36,7 +36,7 @@ the learner copy's stored outputs after the suite's nbval sanitizing
 (``tests/lessons/nbval_sanitize.cfg``);
 where the first lesson's kernel imported ``helpers`` from, and a count by tiktoken there.
 
-Local providers (each lesson starts its own on 127.0.0.1): every listening port of every
+Stand-ins (each lesson starts its own on 127.0.0.1): every listening port of every
 learner's kernels is sampled with the memory and no port may belong to two learners in the same
 sample. Just before a lesson stops its providers, the runner asks the kernel for its running
 providers (port, scenario, requests served), sends each of them one request carrying a marker
@@ -902,7 +902,7 @@ def table(result: Result) -> str:
         f"{sum(v.reconnects for v in x)}; cells run: {sum(v.cells_run for v in x)}; outputs "
         f"differing from the stored ones: {len(result.mismatches)} of "
         f"{sum(v.cells_compared for v in x)} compared",
-        f"  local providers: {result.providers()} started ({result.provider_ports()} distinct "
+        f"  stand-ins: {result.providers()} started ({result.provider_ports()} distinct "
         f"ports), requests served "
         f"({result.traffic()}); listening ports of kernels sampled {result.samples} times, "
         f"{len(result.collisions)} shared between learners; markers back at their own learner: "

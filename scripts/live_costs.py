@@ -1,15 +1,15 @@
 """What one run of each live cell costs, computed from the dated price table (never typed).
 
 Usage: python scripts/live_costs.py            (prints the Markdown table)
-       python scripts/live_costs.py --write    (puts it into README.md's live-mode section)
+       python scripts/live_costs.py --write    (puts it into docs/live.md, the live-mode page)
 
 The only cell that goes live is lesson 11's LIVE cell: Maya's ticket through the agent loop, in
 the lesson's wire format (Anthropic by default; a learner may switch it). For each format this
-runs that same ticket against the local provider, which plays the model and counts usage with
+runs that same ticket against the stand-in, which plays the model and counts usage with
 the offline counter, and prices every request with ``helpers.cost`` (genai-prices, pinned, at
 ``data/models.json``'s ``as_of`` date). A real model may take more or fewer turns, and the counts
-the local provider could only estimate are marked (its meter says which and by how much).
-``tests/standin/test_live.py`` checks that the README holds exactly this table.
+the stand-in could only estimate are marked (its meter says which and by how much).
+``tests/standin/test_live.py`` checks that docs/live.md holds exactly this table.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-README = ROOT / "README.md"
+PAGE = ROOT / "docs" / "live.md"  # the live-mode page (the README links to it)
 START, END = "<!-- live-costs:start -->\n", "\n<!-- live-costs:end -->"
 FORMATS = ["anthropic", "openai-chat", "openai-responses", "gemini"]  # lesson 11's default first
 
@@ -101,7 +101,7 @@ def table() -> str:
     lines.append("")
     caption = (
         f"Prices: genai-prices {version('genai-prices')} at {as_of()} (`data/models.json`), "
-        "for the requests the local model makes; ≈ marks token counts that are estimates "
+        "for the requests the stand-in makes; ≈ marks token counts that are estimates "
         "offline (Claude and Gemini; OpenAI tool definitions of a shape whose rendering is not "
         "verified: `python -m helpers count` says by how much). A real model may take more or "
         "fewer turns. Computed by `python scripts/live_costs.py`, checked by the tests."
@@ -115,20 +115,20 @@ def table() -> str:
 
 
 def write(text: str) -> bool:
-    """Put ``text`` between the README's markers; True if the file changed."""
-    readme = README.read_text(encoding="utf-8")
-    head, rest = readme.split(START, 1)
+    """Put ``text`` between the live-mode page's markers; True if the file changed."""
+    page = PAGE.read_text(encoding="utf-8")
+    head, rest = page.split(START, 1)
     _, tail = rest.split(END, 1)
     new = head + START + text + END + tail
-    if new != readme:
-        README.write_text(new, encoding="utf-8")
-    return new != readme
+    if new != page:
+        PAGE.write_text(new, encoding="utf-8")
+    return new != page
 
 
 def main(args: list[str]) -> int:
     text = table()
     if args == ["--write"]:
-        print("README.md", "updated" if write(text) else "unchanged")
+        print(PAGE.relative_to(ROOT).as_posix(), "updated" if write(text) else "unchanged")
     else:
         print(text)
     return 0

@@ -1,4 +1,4 @@
-"""The stand-in: an offline local provider any client can talk to, and the tools around it.
+"""The stand-in: an offline provider any client can talk to, and the tools around it.
 
 It plays a scripted model behind the real endpoints of the four wire formats, on 127.0.0.1 only,
 and judges each request as the real provider would (``verdict``). The command line

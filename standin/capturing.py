@@ -12,7 +12,7 @@ points the SDKs' own base-URL variables at it (``OPENAI_BASE_URL``, ``ANTHROPIC_
 ``GOOGLE_GEMINI_BASE_URL``, and this project's ``GEMINI_BASE_URL``), with placeholder keys,
 live mode off and openai-agents' trace export off, and fences the network: any other connection
 off this machine fails, naming the host (``standin.netguard``). Everything is restored on exit,
-also on an exception. Each exchange becomes a :class:`Seen`: the body read in its format (with
+also on an exception. Each exchange becomes a :class:`ReadBack`: the body read in its format (with
 the stored history a thread or ``previous_response_id`` names in front), counted
 (``standin.wire_count.count_body``, with its label) and checked as the provider would
 (``standin.verdict``). :class:`RecordDir` writes the same to files (``serve --record``).
@@ -46,10 +46,10 @@ from standin.explained import explained, table
 from standin.provider.recorder import Exchange
 from standin.redaction import add_secret, redact
 
-__all__ = ["Captured", "RecordDir", "Seen", "capture", "client_environment"]
+__all__ = ["Captured", "RecordDir", "ReadBack", "capture", "client_environment"]
 
 
-class Seen:
+class ReadBack:
     """One exchange read back: its format, body, neutral request, count and verdict."""
 
     def __init__(self, exchange: Exchange, number: int = 1) -> None:
@@ -195,23 +195,23 @@ class Seen:
 
 
 class Captured:
-    """Every request a capture saw, newest last, read back as :class:`Seen` (list-like)."""
+    """Every request a capture saw, newest last, read back as :class:`ReadBack` (list-like)."""
 
     def __init__(self, provider: Any) -> None:
         self.provider = provider
-        self._seen: dict[int, Seen] = {}
+        self._seen: dict[int, ReadBack] = {}
 
     @property
-    def requests(self) -> list[Seen]:
+    def requests(self) -> list[ReadBack]:
         out = []
         for number, exchange in enumerate(self.provider.recorder.exchanges, 1):
             if id(exchange) not in self._seen:
-                self._seen[id(exchange)] = Seen(exchange, number)
+                self._seen[id(exchange)] = ReadBack(exchange, number)
             out.append(self._seen[id(exchange)])
         return out
 
     @property
-    def refused(self) -> list[Seen]:
+    def refused(self) -> list[ReadBack]:
         """The requests the provider would refuse (its verdict, or a status of 400 and up)."""
         return [s for s in self.requests if s.accepted is False or s.status >= 400]
 
@@ -228,10 +228,10 @@ class Captured:
     def __len__(self) -> int:
         return len(self.provider.recorder)
 
-    def __iter__(self) -> Iterator[Seen]:
+    def __iter__(self) -> Iterator[ReadBack]:
         return iter(self.requests)
 
-    def __getitem__(self, index: int) -> Seen:
+    def __getitem__(self, index: int) -> ReadBack:
         return self.requests[index]
 
     def __repr__(self) -> str:
@@ -414,10 +414,10 @@ class RecordDir:
         self.failed: collections.deque[str] = collections.deque(maxlen=_KEEP_FAILED)
         self._lock = threading.Lock()  # capture() writes from every connection's thread
 
-    def write(self, exchange: Exchange, seen: Seen | None = None) -> Path:
+    def write(self, exchange: Exchange, seen: ReadBack | None = None) -> Path:
         """Write one exchange; its folder is returned. Raises ``OSError`` when it cannot (a full
         disk, a folder gone or read-only), leaving nothing half-written."""
-        seen = seen or Seen(exchange, len(self.written) + 1)
+        seen = seen or ReadBack(exchange, len(self.written) + 1)
         name = f"{_endpoint_name(seen, exchange)}-{int(exchange.status)}"
         stream = "event-stream" in (exchange.header("content-type", response=True) or "")
         files = {
@@ -445,7 +445,7 @@ class RecordDir:
     def try_write(
         self,
         exchange: Exchange,
-        seen: Seen | None = None,
+        seen: ReadBack | None = None,
         say: Callable[[str], None] | None = None,
     ) -> Path | None:
         """:meth:`write`, but a failure is one line (naming this folder and the reason) kept in
@@ -488,7 +488,7 @@ class RecordDir:
             return folder
 
 
-def _endpoint_name(seen: Seen, exchange: Exchange) -> str:
+def _endpoint_name(seen: ReadBack, exchange: Exchange) -> str:
     """The endpoint part of a folder name: a format, a plain method's name, or ``other``."""
     if seen.format is not None:
         return seen.format
@@ -496,7 +496,7 @@ def _endpoint_name(seen: Seen, exchange: Exchange) -> str:
     return method if method in _METHODS else "other"
 
 
-def _verdict_file(seen: Seen) -> str:
+def _verdict_file(seen: ReadBack) -> str:
     lines = [seen.line(), "", f"verdict ({seen.format or 'no format'}): {seen.verdict_text()}"]
     if seen.verdict is not None:
         found = seen.verdict.violations
@@ -507,7 +507,7 @@ def _verdict_file(seen: Seen) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _count_file(seen: Seen) -> str:
+def _count_file(seen: ReadBack) -> str:
     if seen.count is None:
         return (seen.problem or "not counted") + "\n"
     lines = [f"{seen.count.total} input tokens on {seen.count.model}: {explained(seen.count)}"]
@@ -515,3 +515,18 @@ def _count_file(seen: Seen) -> str:
     if seen.billed is not None:
         lines += ["", f"the response's usage reports {seen.billed} input tokens"]
     return "\n".join(lines) + "\n"
+
+
+def __getattr__(name: str) -> Any:
+    """``Seen``, the old name of :class:`ReadBack` (one meaning per name), for one release."""
+    if name == "Seen":
+        import warnings
+
+        warnings.warn(
+            "standin.capturing.Seen is now standin.capturing.ReadBack (the old name goes next "
+            "release)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return ReadBack
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

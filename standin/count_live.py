@@ -4,7 +4,7 @@ Live mode: ask the provider's own count-tokens endpoint (a real key and an expli
 
 Offline, Claude and most Gemini counts are labelled estimates. ``count_live(request)`` asks the
 provider instead (it needs the provider's key in the environment); ``helpers.tokens.count``
-never touches the network, so the local provider's usage and every lesson stay offline:
+never touches the network, so the stand-in's usage and every lesson stay offline:
 
 =========  ===============================================  ====================================
 provider   endpoint                                         answer

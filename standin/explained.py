@@ -1,6 +1,6 @@
 """A count's label with the parts that make it an estimate, in one line (for headers and logs).
 
-``explained(count)`` is what the local provider's count header, ``/count`` and the capture
+``explained(count)`` is what the stand-in's count header, ``/count`` and the capture
 notes print. The learner's ``Count.label`` says how sure a count is; this adds where.
 ``table(count)`` is the breakdown as the command line prints it.
 """

@@ -15,7 +15,8 @@ from typing import Any
 
 from helpers.formats import detect
 from helpers.formats import parse as parse_tools_form
-from helpers.formats.common import Note, Notes, note_unused, obj, string
+from helpers.formats.common import Note, Notes
+from helpers.formats.reading import note_unused, obj, string
 from helpers.messages import FormatError, Request
 
 #: The keys the functions-era reading used on a message: noted as unused if anything else.

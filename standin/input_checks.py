@@ -1,5 +1,5 @@
 """Limits and shape checks for input from outside: a file given to the command line, a body
-sent to the local provider. Checked before any work, each failure naming the place.
+sent to the stand-in. Checked before any work, each failure naming the place.
 
 - ``loads``: strict JSON (no ``NaN``/``Infinity``), integers of at most ``MAX_INT_DIGITS``
   digits, then ``check_value``;

@@ -2,7 +2,7 @@
 
 Live mode: the same requests, sent to a real provider, only where a cell says so.
 
-Every lesson talks to the local provider on 127.0.0.1. Live mode changes that for **one kind of
+Every lesson talks to the stand-in on 127.0.0.1. Live mode changes that for **one kind of
 cell only**: a cell that calls :func:`run_live` (lesson 11 has one, marked LIVE) or
 ``standin.count_live.count_live(request)`` in your own code. Nothing else ever goes live,
 whatever the environment says. Two switches, both required, set before starting JupyterLab:
@@ -65,7 +65,7 @@ _shared: Any = None
 
 
 def local_provider(scenario: str = "sundry") -> Any:
-    """One shared local provider for a notebook session, started on first use."""
+    """One shared stand-in for a notebook session, started on first use."""
     global _shared
     if _shared is None or not _shared.running:
         from standin import LocalProvider
@@ -75,7 +75,7 @@ def local_provider(scenario: str = "sundry") -> Any:
 
 
 def endpoint(provider: str, local: Any = None, env: Mapping[str, str] | None = None) -> Endpoint:
-    """The real API when live mode is on for ``provider``, else the local provider."""
+    """The real API when live mode is on for ``provider``, else the stand-in."""
     env, _ = environ(env), family(provider)
     if is_live(provider, env):
         return Endpoint(provider, live_url(provider, env), env[KEYS[family(provider)]], True)
@@ -103,7 +103,7 @@ def run_live(
 ) -> Any:
     """Lesson 11's LIVE cell: the agent loop against the real API, or one line saying why not.
 
-    Returns the :class:`~helpers.loop.Trace` of the live run, or None (after printing one line)
+    Returns the :class:`~helpers.meter.Trace` of the live run, or None (after printing one line)
     when live mode is off for ``format``, or the request failed.
     """
     import httpx

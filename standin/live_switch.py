@@ -3,7 +3,7 @@
 Plumbing under ``standin.live`` (lesson 11's door) and ``standin.count_live``: reading the two
 environment variables, the real base URLs and their overrides, and the one-line messages. It
 sits low so that counting (``helpers.tokens``) can ask "is this provider live?" without
-importing the agent loop or the local provider. See ``standin/live.py`` for the rules.
+importing the agent loop or the stand-in. See ``standin/live.py`` for the rules.
 """
 
 from __future__ import annotations
@@ -78,10 +78,10 @@ def why_not_live(provider: str, env: Mapping[str, str]) -> str | None:
     if switch == "1" and env.get(key, ""):
         return None
     if switch == "1":
-        return f"warning: {SWITCH}=1 but {key} is not set: {name} stays on the local provider"
+        return f"warning: {SWITCH}=1 but {key} is not set: {name} stays on the stand-in"
     if switch:
-        return f"warning: {SWITCH}={switch!r} is not '1': {name} stays on the local provider"
-    return f"live mode off: {name} uses the local provider (live needs {key} and {SWITCH}=1)"
+        return f"warning: {SWITCH}={switch!r} is not '1': {name} stays on the stand-in"
+    return f"live mode off: {name} uses the stand-in (live needs {key} and {SWITCH}=1)"
 
 
 def switch_line(*providers: str, env: Mapping[str, str] | None = None) -> str:
@@ -92,7 +92,7 @@ def switch_line(*providers: str, env: Mapping[str, str] | None = None) -> str:
     if not env.get(SWITCH) and all(reasons.values()):
         keys = " / ".join(KEYS[n] for n in names)
         return (
-            f"live mode off: {', '.join(names)} → local provider on 127.0.0.1 "
+            f"live mode off: {', '.join(names)} → stand-in on 127.0.0.1 "
             f"(to go live, set {keys} and {SWITCH}=1 before starting JupyterLab)"
         )
     warnings = [r for r in reasons.values() if r and r.startswith("warning")]

@@ -1,7 +1,7 @@
 """Block every network connection that does not stay on this machine.
 
-The lessons and tests promise to run offline: the only server they talk to is the local
-provider on 127.0.0.1. The test suite calls ``block_network()`` in its own process and in every
+The lessons and tests promise to run offline: the only server they talk to is the stand-in
+on 127.0.0.1. The test suite calls ``block_network()`` in its own process and in every
 notebook kernel it starts, so a lesson that quietly needs the internet fails loudly, with a
 message naming the address, instead of hanging or passing by luck on a connected machine.
 
@@ -85,7 +85,7 @@ def _is_local_host(host: object) -> bool:
 
 
 #: What a refusal says after naming the host (``block_network(why=...)`` sets it).
-_OFFLINE = "Lessons and tests run offline; only 127.0.0.1 (the local provider) is reachable."
+_OFFLINE = "Lessons and tests run offline; only 127.0.0.1 (the stand-in) is reachable."
 _why = _OFFLINE
 
 

@@ -1,4 +1,4 @@
-"""The response bodies the local provider sends: a neutral ``Reply`` in each wire format.
+"""The response bodies the stand-in sends: a neutral ``Reply`` in each wire format.
 
 ``render_response(reply, "anthropic")`` is the ``message`` body an Anthropic server would send
 for ``reply`` (ids from ``reply.id``, ``created`` the Unix timestamp where the format has one).

@@ -1,4 +1,4 @@
-"""The local provider: a real HTTP server on 127.0.0.1 that speaks the four wire formats.
+"""The stand-in: a real HTTP server on 127.0.0.1 that speaks the four wire formats.
 
 >>> with LocalProvider(scenario="sundry") as p:          # doctest: +SKIP
 ...     client = OpenAI(base_url=p.base_url("openai"), api_key="sk-local")
@@ -40,6 +40,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import SplitResult, urlsplit
 
+from helpers.standin_wire import LOCAL_KEY  # the key the lessons send (any non-empty key works)
 from standin.provider import errors, faults, routes
 from standin.provider.recorder import Exchange, Recorder
 from standin.provider.scenarios import Scenario, resolve
@@ -47,8 +48,6 @@ from standin.provider.scenarios import Scenario, resolve
 __all__ = ["LOCAL_KEY", "LocalProvider"]
 
 LOOPBACK = "127.0.0.1"
-#: The key the lessons send to the local provider (any non-empty key is accepted).
-LOCAL_KEY = "sk-local-on-the-wire"
 _STREAM_ERRORS = (BrokenPipeError, ConnectionResetError, ConnectionAbortedError, TimeoutError)
 _DIGITS = re.compile(r"[0-9]{1,18}")
 _HEX = re.compile(rb"[0-9A-Fa-f]{1,15}")
@@ -100,7 +99,7 @@ class _Server(ThreadingHTTPServer):
         if isinstance(err, _STREAM_ERRORS + (ConnectionError,)):
             line = f"client {who} went away ({type(err).__name__})"
         else:
-            line = f"local provider: unexpected {type(err).__name__} serving {who}: {err}"
+            line = f"stand-in: unexpected {type(err).__name__} serving {who}: {err}"
         self.provider._log(line)
 
 
@@ -156,14 +155,14 @@ class _Handler(BaseHTTPRequestHandler):
         what = f"{type(err).__name__}: {err}"[:500]
         with contextlib.suppress(Exception):
             where = f"{self.command} {_split(self.path).path}"[:200]
-            provider._log(redact(f"local provider: {type(err).__name__} answering {where}: {err}"))
+            provider._log(redact(f"stand-in: {type(err).__name__} answering {where}: {err}"))
         self.close_connection = True
         if self._answered:
             return
         with contextlib.suppress(Exception):
             lower = {k.lower(): v for k, v in self.headers.items()}
             style = errors.provider_for_path(_split(self.path).path, lower)
-            response = routes.error(style, 500, f"local provider error: {what}")
+            response = routes.error(style, 500, f"stand-in error: {what}")
             request_headers = list(self.headers.items())
             try:
                 self._send(response, request_headers, self._body_read, None)
@@ -297,9 +296,9 @@ class _Handler(BaseHTTPRequestHandler):
             text = "Invalid request: a value in the body is nested too deep to read."
             return routes.error(route.provider, 400, text)
         except Exception as err:
-            line = f"local provider: {type(err).__name__} answering {self.command} {route.provider}"
+            line = f"stand-in: {type(err).__name__} answering {self.command} {route.provider}"
             self.server.provider._log(redact(f"{line}: {err}"[:1000]))
-            text = f"local provider error: {type(err).__name__}: {err}"
+            text = f"stand-in error: {type(err).__name__}: {err}"
             return routes.error(route.provider, 500, text)
 
     def _not_found(self, style: str, status: int) -> routes.Response:
@@ -403,7 +402,7 @@ class LocalProvider:
     ):
         if host not in (LOOPBACK, "localhost"):
             raise ValueError(
-                f"the local provider listens on {LOOPBACK} only (loopback, unreachable from "
+                f"the stand-in listens on {LOOPBACK} only (loopback, unreachable from "
                 f"other machines); refusing host {host!r}"
             )
         self.scenario_name = scenario if isinstance(scenario, str) else scenario.__name__
@@ -488,7 +487,7 @@ class LocalProvider:
     @property
     def port(self) -> int:
         if self._server is None:
-            raise RuntimeError("the local provider is not running: call start() first")
+            raise RuntimeError("the stand-in is not running: call start() first")
         return self._server.server_address[1]
 
     @property
@@ -546,7 +545,7 @@ class LocalProvider:
             except Exception as err:
                 from standin.redaction import redact
 
-                line = f"local provider: on_exchange failed with {type(err).__name__}: {err}"
+                line = f"stand-in: on_exchange failed with {type(err).__name__}: {err}"
                 self._log(redact(line[:1000]))
 
     def __repr__(self) -> str:

@@ -24,9 +24,9 @@ checks it, and returns a :class:`Verdict`:
 Errors are what the provider refuses (the first one is its answer), warnings what it accepts
 but is worth a look. One warning is about the stand-in, not the provider: a tool or output
 schema its general model cannot fill within its caps (rule ``stand-in-cannot-fill``,
-``standin.provider.general.unfillable``); the real API may accept the request, and the local
-provider answers it with its own 422 (``STAND_IN_CANNOT_FILL``), the same decision.
-The local provider answers with ``Verdict.response()``, and ``python -m helpers check``
+``standin.provider.general.unfillable``); the real API may accept the request, and the
+stand-in answers it with its own 422 (``STAND_IN_CANNOT_FILL``), the same decision.
+The stand-in answers with ``Verdict.response()``, and ``python -m helpers check``
 prints the same violations, so the two cannot disagree.
 """
 
@@ -118,7 +118,7 @@ def verdict(
     given; without it, what depends on the stored part is a warning that says so. An Anthropic
     body that continues a message thread (``thread: {"type": "continue", ...}``, the
     ``message-threads`` beta) is read the same way: ``chain`` is the thread's stored messages
-    (the local provider joins them as ``standin.provider.state.thread_expand`` does); without
+    (the stand-in joins them as ``standin.provider.state.thread_expand`` does); without
     it, a result, a tool choice or a first turn that may rest on the stored turns is a warning.
 
     ``betas`` is the ``anthropic-beta`` header's list (None: not known, as for a body read from
@@ -290,7 +290,7 @@ def _cannot_fill(body: dict, fmt: str, profile: str, request: Request) -> list[V
         path = ".".join(p for p in (where, err.path) if p)
         message = (
             f"the stand-in cannot make {what} for this schema: {err}. A limit of the stand-in, "
-            "not of the API: the real API may accept this request (the local provider answers "
+            "not of the API: the real API may accept this request (the stand-in answers "
             "it with a 422)"
         )
         found.append(

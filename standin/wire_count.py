@@ -4,7 +4,7 @@
 ``response_format`` or ``text.format`` schema, files, provider-run tools, extended thinking,
 stored state, items the neutral request has no block for. Each one makes the count an estimate,
 named here with how far it can be off (``None``: unknown): ``with_unmodelled`` applies it to a
-count (the local provider's usage does), ``count_body`` parses a body, counts it with the
+count (the stand-in's usage does), ``count_body`` parses a body, counts it with the
 readable rule (``helpers.tokens.count``) and applies it (the CLI, the
 estimate-spread benchmark). The recorded bills behind each entry: ``docs/evidence.md``.
 
@@ -173,6 +173,9 @@ def unmodelled(body: dict[str, Any], format: str) -> dict[str, tuple[int | None,
             elif kind.startswith(GEMINI_TIMED_MEDIA):
                 why = f"inline {kind}: billed by its length, counted as one image (258)"
                 out[f"{key}[{i}].{inner}[{j}]"] = (None, why)
+            elif kind == "signed text":  # the parser drops it: the rule cannot name it
+                why = "thoughtSignature on a text part: the previous reply's thinking, not seen"
+                out[f"{key}[{i}].{inner}[{j}]"] = (None, why)
             elif kind.startswith("tool_result:"):
                 why = f"{kind.partition(':')[2]} inside a tool result: not counted"
                 out[f"{key}[{i}].{inner}[{j}]"] = (None, why)
@@ -181,7 +184,7 @@ def unmodelled(body: dict[str, Any], format: str) -> dict[str, tuple[int | None,
 
 def _openai_extras(body: dict[str, Any]) -> dict[str, tuple[int | None, str]]:
     """``response_format`` with a JSON schema and a named legacy ``function_call``: bounded."""
-    from helpers.models import PROXY, encode
+    from helpers.tokens.tokenizers import PROXY, encode
 
     out: dict[str, tuple[int | None, str]] = {}
     form = body.get("response_format")
@@ -305,6 +308,7 @@ def _part_kinds(message: Any, format: str) -> list[tuple[int, str]]:
         if format == "gemini":
             kinds = [k for k in part if k in UNMODELLED_PARTS["gemini"] and part[k]]
             kinds += [_inline_kind(part)] if not kinds and _inline_kind(part) else []
+            kinds += ["signed text"] if not kinds and _signed_text(part) else []
             out += [(j, k) for k in kinds[:1]]
         elif isinstance(part.get("type"), str):
             out.append((j, part["type"]))
@@ -314,6 +318,14 @@ def _part_kinds(message: Any, format: str) -> list[tuple[int, str]]:
                     out.append((j, f"tool_result:{block['type']}"))
                     break
     return out
+
+
+def _signed_text(part: dict) -> bool:
+    """A Gemini text part carrying a real thought signature (not Google's stand-in)."""
+    from helpers.tokens.gemini import DUMMY
+
+    signature = part.get("thoughtSignature") or part.get("thought_signature")
+    return "text" in part and not part.get("thought") and signature not in (None, DUMMY)
 
 
 def _inline_kind(part: dict) -> str:

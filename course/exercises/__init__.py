@@ -46,7 +46,7 @@ __all__ = [
     "check_number",
     "check_one_of",
     "check_text",
-    "check_value",
+    "check_equal",
     "check_cases",
     "Case",
     "equals",
@@ -330,7 +330,7 @@ def check_one_of(
     return _wrong(ex, f"you gave {_shown(answer)}", **info)
 
 
-def check_value(
+def check_equal(
     answer: Any, expected: Any, ex: Exercise, *, success: str, explain: str = ""
 ) -> Result:
     """Right if ``answer == expected`` (dicts, lists...); ``explain`` says what differs."""

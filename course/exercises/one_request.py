@@ -243,7 +243,7 @@ def _judge_next_body(body: dict, reply: dict, failing: str | None, post: Callabl
 
 def check_next_body(fn: Any, provider: Any = None) -> Result:
     """The learner's ``next_body(body, reply, run)`` on replies it has not seen, one of whose
-    tools fails (``run`` raises): each result is posted to a local provider (which refuses what
+    tools fails (``run`` raises): each result is posted to a stand-in (which refuses what
     OpenAI refuses, in OpenAI's words), then read. ``provider`` if it is running; else (say after
     "Run All" stopped the lesson's) the check runs its own for the time it takes."""
     import httpx

@@ -15,7 +15,7 @@ a hidden case of each has it; walk b7 found a detector that flags any user turn 
 line, or the first 60 characters, with the policy accepted: a buyer quoting one rule line, and
 one quoting the opening line, are sound hidden cases.) Exercise 2 (optional) runs their
 ``repair`` on dumps with all four bugs in other places (results before their calls, results
-whose call is gone, both at once, the policy twice) and sends each result to a local provider.
+whose call is gone, both at once, the policy twice) and sends each result to a stand-in.
 (An exercise that fixed the order alone scored 3 of 5 in walks; it is part of the repair since
 issue 33. A discussion question on the swapped dump, graded as an optional 08.3, scored 3 in
 walk b5: it is the lesson's prose after 08.2.)
@@ -584,7 +584,7 @@ def _unchanged(
 def check_repair(repair: Callable[[dict, dict], dict], model: str) -> Result:
     """Run the learner's ``repair(body, first)`` on hidden dumps (other tickets, other ids, bugs
     in other places, two at once, a sound one); each repaired body must be the sound request,
-    and a fresh local provider must answer it 200."""
+    and a fresh stand-in must answer it 200."""
     import functools
 
     from standin import LocalProvider

@@ -4,7 +4,7 @@ The capstone's check (notebooks/14_repair_an_agent.ipynb): the learner's Sundry 
 against the stand-in in all four wire formats on hidden tickets, and what still breaks.
 
 ``diagnose(agent)`` runs the agent's ``run_ticket`` on three tickets the learner has not seen,
-each in each format, on one local provider reset between runs: one where the model narrates
+each in each format, on one stand-in reset between runs: one where the model narrates
 beside its first call (the sundry story), one where the provider answers with a 429 the request
 right after a refund was issued, and one where the model asks for two tools in one reply. Every
 tool run is counted (a retry that runs a refund twice is seen even when the history looks
@@ -185,7 +185,7 @@ class Run:
 
     ticket: Ticket
     format: str
-    seen: list[Any]  # standin.capturing.Seen, one per request
+    seen: list[Any]  # standin.capturing.ReadBack, one per request
     error: str = ""  # what run_ticket raised, if anything
     runs: Counter = None  # type: ignore[assignment]
     returned: dict[str, str] = field(default_factory=dict)
@@ -198,7 +198,7 @@ class Run:
 
 @contextlib.contextmanager
 def stand_in() -> Iterator[Any]:
-    """One local provider for many runs (``run_one`` resets it before each)."""
+    """One stand-in for many runs (``run_one`` resets it before each)."""
     from standin import LocalProvider
 
     with LocalProvider() as provider:
@@ -209,7 +209,7 @@ def run_one(agent: Any, ticket: Ticket, format: str, provider: Any = None) -> Ru
     """Run ``agent.run_ticket`` on one ticket; its prints are swallowed. ``provider``: a
     running stand-in to reuse (its records, faults and scenario are reset here); None: a fresh
     one for this run."""
-    from standin.capturing import Seen
+    from standin.capturing import ReadBack
 
     if provider is None:
         with stand_in() as fresh:
@@ -226,7 +226,7 @@ def run_one(agent: Any, ticket: Ticket, format: str, provider: Any = None) -> Ru
                 agent.run_ticket(ticket.text, format=format, base_url=provider.url)
         except Exception as err:  # the learner's code: report it, never crash the notebook
             error = f"{type(err).__name__}: {str(err)[:300]}"
-    seen = [Seen(e, n) for n, e in enumerate(provider.recorder.exchanges, 1)]
+    seen = [ReadBack(e, n) for n, e in enumerate(provider.recorder.exchanges, 1)]
     return Run(ticket, format, seen, error, runs, returned, printed.getvalue())
 
 

@@ -23,7 +23,7 @@ import httpx
 from helpers.cost import price
 from helpers.examples import sundry
 from helpers.formats import family, parse_response, render
-from helpers.loop import ProviderError, Step, Trace, auth_headers, send
+from helpers.loop import ProviderError, auth_headers, send
 from helpers.messages import (
     Message,
     Reply,
@@ -37,6 +37,7 @@ from helpers.messages import (
     tool_result,
     user,
 )
+from helpers.meter import Step, Trace
 from helpers.models import default_model
 
 LOCAL_KEY = "sk-local-on-the-wire"  # the stand-in's placeholder key (a real key: from the env)

@@ -14,12 +14,12 @@ from typing import Any
 from course.exercises import (
     Exercise,
     Result,
-    check_value,
+    check_equal,
     not_answered,
     not_yet,
     with_fitting_example,
 )
-from helpers.loop import Trace
+from helpers.meter import Trace
 
 EX1 = Exercise(  # not in the lesson since the fix round of issue 33
     "11.9",
@@ -41,7 +41,7 @@ def _first_user_text(trace: Trace) -> str:
 def check_capped(answer: Any) -> Result:
     """``answer``: the trace of Jon's ticket run with ``max_turns=2``."""
     if not_answered(answer):
-        return check_value(answer, None, EX1, success="")
+        return check_equal(answer, None, EX1, success="")
     if not isinstance(answer, Trace):
         return not_yet(EX1, f"{type(answer).__name__} is not a trace; pass what run(...) returned")
     if JON_ORDER not in _first_user_text(answer):

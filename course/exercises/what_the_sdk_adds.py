@@ -236,7 +236,7 @@ def _assemble_judge(
 
 def _sent_back(message: dict[str, Any]) -> str | None:
     """The assembled message sent back as the next request's history (its calls answered), as
-    the local provider judges it: OpenAI's refusal, if it would refuse it."""
+    the stand-in judges it: OpenAI's refusal, if it would refuse it."""
     from standin.verdict import verdict
 
     answers = [
@@ -255,7 +255,7 @@ def _sent_back(message: dict[str, Any]) -> str | None:
 def check_assemble(fn: Any) -> Result:
     """Run the learner's ``assemble(chunks)`` on hidden Chat Completions streams (lists of
     parsed chunks), each judged against the message the non-streamed reply holds, then sent
-    back as the next request's history to the local provider's verdict (``_sent_back``)."""
+    back as the next request's history to the stand-in's verdict (``_sent_back``)."""
     return check_cases(
         fn,
         assemble_cases(),
@@ -276,7 +276,7 @@ WIRE_CALL = {  # the call of the lesson's prediction on timeout=30
 
 
 def wire_effect() -> tuple[dict[str, Any], dict[str, str]]:
-    """The prediction's call (lesson 07), made twice on a fresh local provider, with
+    """The prediction's call (lesson 07), made twice on a fresh stand-in, with
     timeout=30 and without: (the body it sent, the x-stainless-* headers whose values differ
     between the two)."""
     import openai

@@ -44,7 +44,7 @@ def rerun(
     ``rate_limit_at=N``: the provider answers request N with a 429 (once). When ``run_ticket``
     raises, the error is printed and the trace is empty: ``seen`` still shows the wire."""
     from helpers.examples import sundry
-    from helpers.loop import Trace
+    from helpers.meter import Trace
     from standin import capture
 
     agent = agent if agent is not None else load_agent(path)

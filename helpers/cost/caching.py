@@ -19,8 +19,9 @@ from decimal import Decimal
 
 from helpers import gemma
 from helpers.messages import Request
-from helpers.models import ModelInfo, encoding, encoding_name, info_for, rates
+from helpers.models import ModelInfo, info_for, rates
 from helpers.tokens import Count, count, token_keys
+from helpers.tokens.tokenizers import encoding, encoding_name
 
 MAX_BREAKPOINTS = 4  # Anthropic: "A maximum of 4 blocks with cache_control may be provided."
 
@@ -28,10 +29,7 @@ MAX_BREAKPOINTS = 4  # Anthropic: "A maximum of 4 blocks with cache_control may 
 def common_prefix(a: list[object], b: list[object]) -> int:
     """Length of the longest common prefix of two token sequences."""
     n = min(len(a), len(b))
-    i = 0
-    while i < n and a[i] == b[i]:
-        i += 1
-    return i
+    return next((i for i in range(n) if a[i] != b[i]), n)
 
 
 @dataclass
@@ -77,8 +75,7 @@ def cache_break(
     """Compare two consecutive requests token by token (``model``: default ``current.model``)."""
     info = info_for(model, current)
     before, after = count(previous, info), count(current, info)
-    a, _ = token_keys(before)
-    b, parts = token_keys(after)
+    (a, _), (b, parts) = token_keys(before), token_keys(after)
     shared = common_prefix(a, b)
     return CacheBreak(
         shared=shared,
@@ -92,9 +89,7 @@ def cache_break(
 
 def openai_cached_tokens(shared: int, min_tokens: int = 1024, step: int = 128) -> int:
     """Tokens OpenAI serves from cache for a shared prefix: 0 below the minimum, then in steps."""
-    if shared < min_tokens:
-        return 0
-    return min_tokens + step * ((shared - min_tokens) // step)
+    return 0 if shared < min_tokens else min_tokens + step * ((shared - min_tokens) // step)
 
 
 def _dollars(usd: Decimal) -> str:

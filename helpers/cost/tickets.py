@@ -1,7 +1,7 @@
 """Used in lessons: 05, 06, 09, 10, 11, 12.
 
-What one request costs, a ticket turn by turn (the whole message list is resent every turn),
-and the same ticket with another tool list (``tool_count_effect``).
+What one request costs, and a ticket turn by turn (the whole message list is resent every
+turn).
 
 ``price`` prices a neutral ``Usage`` (its ``input_tokens`` counts *all* input) with genai-prices
 (pinned, offline, at the table's date), split as price lists are: uncached input, cache reads,
@@ -11,14 +11,15 @@ reported usage or is projected from the requests. It types no price and models n
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import cached_property
 from itertools import pairwise
 
 from helpers.cost.caching import cache_reads, cache_terms
-from helpers.messages import Message, Request, Tool, Usage
+from helpers.messages import Message, Request, Usage
 from helpers.models import ModelInfo, as_of, genai_price, info_for
+from helpers.moved import moved
 from helpers.tokens import Count, count, count_output
 
 
@@ -227,69 +228,6 @@ def _reply_to(now: Request, after: Request) -> Message | None:
     return next((m for m in later if m.role == "assistant"), None)
 
 
-@dataclass
-class ToolOverhead:
-    """The fixed part of every request: tool definitions and system prompt, in tokens."""
-
-    model: str
-    tools: int
-    system: int
-
-    @property
-    def tools_and_system(self) -> int:
-        return self.tools + self.system
-
-
-def tool_overhead(counted: Count) -> ToolOverhead:
-    """A counted request's tokens of tool definitions and of system prompt."""
-    system = sum(counted.part(p) for p in counted.systems())
-    return ToolOverhead(counted.model, counted.part("tools"), system)
-
-
-def with_tools(requests: list[Request], tools: list[Tool]) -> list[Request]:
-    """The same requests with another tool list (for "what do five more tools cost?")."""
-    return [replace(r, messages=list(r.messages), tools=list(tools)) for r in requests]
-
-
-@dataclass
-class ToolCountEffect:
-    """The same ticket with two tool lists: what the extra definitions cost."""
-
-    ticket_before: Ticket
-    ticket_after: Ticket
-
-    @cached_property
-    def before(self) -> ToolOverhead:
-        return tool_overhead(self.ticket_before.counts[0])
-
-    @cached_property
-    def after(self) -> ToolOverhead:
-        return tool_overhead(self.ticket_after.counts[0])
-
-    @property
-    def ticket_ratio(self) -> Decimal:
-        return self.ticket_after.total_usd / self.ticket_before.total_usd
-
-    def __str__(self) -> str:
-        b, a = self.before, self.after
-        tb, ta = self.ticket_before, self.ticket_after
-        return (
-            f"tools: {b.tools} -> {a.tools} tokens (+{a.tools - b.tools} per request); "
-            f"tools + system: {b.tools_and_system} -> {a.tools_and_system}; "
-            f"ticket of {len(tb.turns)} requests: ${tb.total_usd:.6f} -> ${ta.total_usd:.6f} "
-            f"(x{self.ticket_ratio:.3f}) on {tb.model}"
-        )
-
-
-def tool_count_effect(
-    requests: list[Request],
-    tools: list[Tool],
-    model: str | ModelInfo | None = None,
-    *,
-    caching: bool = True,
-) -> ToolCountEffect:
-    """Cost the ticket as sent, and again with ``tools`` in every request instead."""
-    info = info_for(model, requests[0])
-    before = project_ticket(requests, info, caching=caching)
-    after = project_ticket(with_tools(requests, tools), info, caching=caching)
-    return ToolCountEffect(before, after)
+# --- deprecated paths, kept for one release (helpers/moved.py) ---------------------------------
+_LEVER = ("ToolCountEffect", "ToolOverhead", "tool_count_effect", "tool_overhead", "with_tools")
+__getattr__ = moved(__name__, dict.fromkeys(_LEVER, "helpers.cost"))

@@ -12,6 +12,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+__all__ = ["DATA", "ROOT", "find_data", "schema_error"]
+
 _PACKAGE = Path(__file__).resolve().parent.parent  # the helpers/ folder
 
 

@@ -18,6 +18,11 @@ from typing import Any
 from helpers.examples import DATA, schema_error
 from helpers.messages import Request, Tool, ToolCall, ToolResult, system, tool_result, user
 
+__all__ = [
+    "CRASH_REPORT", "CRASH_REPORTS", "FINISH", "HERE", "NEVER_FILED", "REPO", "SYSTEM_PROMPT",
+    "TASK", "TOOLS", "Workspace", "opening", "run_tool",
+]  # fmt: skip
+
 HERE = DATA / "crash_triage"
 REPO = HERE / "repo"
 

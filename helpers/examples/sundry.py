@@ -26,6 +26,11 @@ from helpers.messages import (
     user,
 )
 
+__all__ = [
+    "EXTRA_TOOLS", "HERE", "REFUND_CEILING_USD", "SYSTEM_PROMPT", "TICKET_TEXT", "TOOLS",
+    "opening", "run_tool", "ticket",
+]  # fmt: skip
+
 HERE = DATA / "sundry"
 REFUND_CEILING_USD = 150.0
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from helpers.formats.anthropic_render import PROVIDER
-from helpers.formats.common import (
-    Notes,
+from helpers.formats.common import Notes
+from helpers.formats.reading import (
     array,
     as_reply,
     limit,

@@ -1,16 +1,15 @@
 """Used in lessons: none directly (imported by formats, formats.anthropic_parse, ...).
 
-What every wire format shares: ``Note``, ``Notes``, ``Rendered``, and small helpers. Where a
-format has no place for something (reasoning in OpenAI Chat, an image in a system prompt), a
-converter adds a ``Note`` saying where and what changed. No provider is named here; this module
-only refuses blocks with no meaning where they stand (the rules of the list are ``helpers.rules``).
+What every wire format shares: ``Note``, ``Notes``, ``Rendered``, and what the renderers share
+(what the parsers share is ``reading.py``). Where a format has no place for something
+(reasoning in OpenAI Chat, an image in a system prompt), a converter adds a ``Note`` saying where
+and what changed. No provider is named here; this module only refuses blocks with no meaning
+where they stand (the rules of the list are ``helpers.rules``).
 """
 
 from __future__ import annotations
 
 import json
-import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,14 +19,12 @@ from helpers.messages import (
     Image,
     Message,
     Reasoning,
-    Reply,
-    StopReason,
     Text,
     Tool,
     ToolCall,
     ToolResult,
-    Usage,
 )
+from helpers.moved import moved
 
 #: Both OpenAI formats have no error flag on a tool result: the text carries it instead.
 ERROR_PREFIX = "ERROR: "
@@ -73,126 +70,9 @@ class Rendered:
         return "\n".join(lines)
 
 
-def obj(value: Any, where: str) -> dict:
-    """``value`` if it is a JSON object, else a ``FormatError`` naming ``where``."""
-    if not isinstance(value, dict):
-        raise FormatError(f"{where}: expected an object, got {_kind(value)}")
-    return value
-
-
-def array(value: Any, where: str) -> list:
-    """``value`` if it is a JSON array (a missing or null one is empty)."""
-    if value is None:
-        return []
-    if not isinstance(value, list):
-        raise FormatError(f"{where}: expected a list, got {_kind(value)}")
-    return value
-
-
-def string(value: Any, where: str) -> str:
-    if not isinstance(value, str):
-        raise FormatError(f"{where}: expected a string, got {_kind(value)}")
-    return value
-
-
-def token_field(usage: dict, key: str, where: str) -> int:
-    """A token count from a usage object: missing or null is 0, anything but an integer is bad."""
-    value = usage.get(key)
-    if value is None:
-        return 0
-    if not isinstance(value, int) or isinstance(value, bool):
-        at = f"{where}.{key}" if where else key
-        raise FormatError(f"{at}: expected a token count, got {_kind(value)}")
-    return value
-
-
-def limit(body: dict, key: str, where: str = "") -> int | None:
-    """A ``max_tokens``-like setting: ``None`` when unset, else a count."""
-    return None if body.get(key) is None else token_field(body, key, where)
-
-
-def _kind(value: Any) -> str:
-    return "null" if value is None else type(value).__name__
-
-
-def load_arguments(text: Any, where: str, call_id: str) -> dict[str, Any]:
-    """Parse an OpenAI ``arguments`` string; bad JSON is an error naming the call."""
-    if isinstance(text, dict):
-        return text
-    if not isinstance(text, str):
-        raise FormatError(f"{where}: arguments of call {call_id!r} must be a JSON string")
-    if text.strip() == "":
-        return {}
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise FormatError(
-            f"{where}: arguments of call {call_id!r} are not valid JSON ({err.msg} at char "
-            f"{err.pos}): {text[:60]!r}"
-        ) from None
-    if not isinstance(value, dict):
-        raise FormatError(
-            f"{where}: arguments of call {call_id!r} must be a JSON object, "
-            f"got {type(value).__name__}"
-        )
-    return value
-
-
-def read_arguments(text: Any, where: str, call_id: str, notes: Notes, strict: bool) -> Any:
-    """``load_arguments``, except that a history (not ``strict``) keeps arguments that are no
-    JSON object as they came, for the rules to report at ``where`` (``arguments-not-object``)."""
-    try:
-        return load_arguments(text, where, call_id)
-    except FormatError as err:
-        if strict:
-            raise
-        detail = str(err).removeprefix(f"{where}: ")
-        notes.add(where, f"{detail}; kept as it came", rule="arguments-not-object")
-        if isinstance(text, str):
-            try:
-                return json.loads(text)
-            except json.JSONDecodeError:
-                return text
-        return text
-
-
-def read_list(items: list, where: str, read: Callable[..., Any], notes: Notes) -> list:
-    """``read(item, "where[k]", notes)`` for each item; those read as None (dropped) drop out."""
-    blocks = [read(item, f"{where}[{k}]", notes) for k, item in enumerate(items)]
-    return [b for b in blocks if b is not None]
-
-
-def split_results(blocks: list) -> list[Message]:
-    """A user turn as neutral messages: its tool results (if any) a tool message, then the rest."""
-    results = [b for b in blocks if isinstance(b, ToolResult)]
-    rest = [b for b in blocks if not isinstance(b, ToolResult)]
-    if not results:
-        return [Message("user", rest)]
-    return [Message("tool", results)] + ([Message("user", rest)] if rest else [])
-
-
-def as_reply(
-    body: dict, blocks: list, usage: Usage, stop: StopReason, keys=("model", "id")
-) -> Reply:
-    """The assistant message of a response, its bill, and its model and id (at ``keys``)."""
-    model, id = (str(body.get(key) or "") for key in keys)
-    return Reply(Message("assistant", blocks), usage, stop, model, id)
-
-
-_DATA_URL = re.compile(r"data:(?P<type>[\w.+-]+/[\w.+-]+);base64,(?P<data>.*)", re.DOTALL)
-
-
 def data_url(image: Image) -> str:
     """``data:image/png;base64,...`` for inline images, the URL itself otherwise."""
     return image.url if image.data is None else f"data:{image.media_type};base64,{image.data}"
-
-
-def image_from_url(url: str, detail: str | None = None) -> Image:
-    """Read a data URL back into inline data; any other URL stays a URL (type unknown: png)."""
-    match = _DATA_URL.fullmatch(url)
-    if match:
-        return Image(match["type"], data=match["data"], detail=detail)
-    return Image(url=url, detail=detail)
 
 
 def note_image_detail(messages: list[Message], format: str, notes: Notes) -> None:
@@ -252,13 +132,6 @@ def system_texts(message: Message, where: str, field: str, notes: Notes) -> list
     return texts
 
 
-def note_unused(obj: dict[str, Any], used: set[str], where: str, notes: Notes) -> None:
-    """A parser reads only what the neutral model can hold; name everything else it ignores."""
-    for key in obj:
-        if key not in used:
-            notes.add(f"{where}.{key}" if where else key, "has no place in the neutral request")
-
-
 def check_tool_choice(choice: Any) -> None:
     if choice is None or choice in ("auto", "none", "required"):
         return
@@ -288,3 +161,11 @@ def tool_spec(tool: Tool, schema: str) -> dict[str, Any]:
         out["description"] = tool.description
     out[schema] = tool.parameters
     return out
+
+
+# --- deprecated paths, kept for one release (helpers/moved.py) ---------------------------------
+_READING = (
+    "array", "as_reply", "image_from_url", "limit", "load_arguments", "note_unused", "obj",
+    "read_arguments", "read_list", "split_results", "string", "token_field",
+)  # fmt: skip
+__getattr__ = moved(__name__, dict.fromkeys(_READING, "helpers.formats.reading"))

@@ -14,8 +14,9 @@ import json
 import re
 from typing import Any
 
-from helpers.formats.common import (
-    Notes,
+from helpers.formats.common import Notes
+from helpers.formats.gemini_render import NO_ID, PART_FIELDS, PROVIDER, camel
+from helpers.formats.reading import (
     array,
     as_reply,
     limit,
@@ -25,7 +26,6 @@ from helpers.formats.common import (
     string,
     token_field,
 )
-from helpers.formats.gemini_render import NO_ID, PART_FIELDS, PROVIDER, camel
 from helpers.messages import (
     FormatError,
     Image,

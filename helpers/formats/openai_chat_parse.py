@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from helpers.formats.common import (
-    Notes,
+from helpers.formats.common import Notes
+from helpers.formats.reading import (
     array,
     as_reply,
     image_from_url,

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from helpers.formats.common import (
-    Notes,
+from helpers.formats.common import Notes
+from helpers.formats.openai_responses_render import PROVIDER
+from helpers.formats.reading import (
     array,
     as_reply,
     image_from_url,
@@ -24,7 +25,6 @@ from helpers.formats.common import (
     string,
     token_field,
 )
-from helpers.formats.openai_responses_render import PROVIDER
 from helpers.messages import (
     FormatError,
     Image,

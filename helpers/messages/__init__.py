@@ -30,6 +30,13 @@ from helpers.messages.conversation import (
     user,
 )
 
+__all__ = [
+    "BLOCK_TYPES", "ROLES", "Block", "Image", "Message", "Reasoning", "Reply", "Request",
+    "StopReason", "Text", "Tool", "ToolCall", "ToolResult", "Usage", "assistant", "system", "tool",
+    "tool_call", "tool_result", "user", "block_from_json", "dump", "load", "load_file",
+    "message_from_json",
+]  # fmt: skip
+
 
 class FormatError(ValueError):
     """The JSON does not have the shape of a neutral request; the message says where."""

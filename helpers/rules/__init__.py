@@ -23,6 +23,11 @@ from helpers.rules.violation import (
     judged,
 )
 
+__all__ = [
+    "PROFILES", "SHAPE_RULES", "Answer", "Finding", "Violation", "Violations", "check", "explain",
+    "findings", "judged", "turn_boundaries",
+]  # fmt: skip
+
 _CHECKS = {
     "openai-chat": openai_chat.check,
     "openai-responses": openai_responses.check,

@@ -20,6 +20,8 @@ from helpers.sse.accumulators import ACCUMULATORS, StreamError
 if TYPE_CHECKING:
     from httpx_sse import ServerSentEvent
 
+__all__ = ["ACCUMULATORS", "StreamError", "accumulate", "assemble", "events"]
+
 
 def events(raw: bytes | str | Iterable[bytes]) -> list[ServerSentEvent]:
     """Split raw SSE bytes into events with ``httpx-sse`` (``.event``, ``.data``, ``.json()``)."""

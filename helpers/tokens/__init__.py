@@ -21,12 +21,19 @@ from itertools import accumulate
 from typing import NamedTuple
 
 from helpers.messages import Message, Reasoning, Request, Text, ToolCall
-from helpers.models import ModelInfo, encode, encoding_name, info_for, special_id, split_at
+from helpers.models import ModelInfo, info_for
 from helpers.tokens import estimate, exactness, gemini, harmony, openai_chat
 from helpers.tokens.harmony import render_harmony
-from helpers.tokens.openai_chat import render_namespace
+from helpers.tokens.namespace import render_namespace
 from helpers.tokens.parts import ToolParts, count_sections, tool_parts
 from helpers.tokens.seen import CUT, Seen, Sized, Special, Tokens
+from helpers.tokens.tokenizers import encode, encoding_name, special_id, split_at
+
+__all__ = [
+    "RULES", "Count", "Piece", "Row", "ToolParts", "count", "count_output", "count_sections",
+    "count_text", "counted", "render_harmony", "render_namespace", "rows_from_pieces",
+    "token_keys", "tokenize", "tool_parts",
+]  # fmt: skip
 
 
 class Piece(NamedTuple):
@@ -219,7 +226,7 @@ def count_text(text: str, model: str | ModelInfo | None = None) -> int:
 
 
 def count_output(message: Message, model: str | ModelInfo | None = None) -> int:
-    """Output tokens of a reply, as the local provider bills it and the cost model prices it.
+    """Output tokens of a reply, as the stand-in bills it and the cost model prices it.
 
     A tool call is its name followed by its arguments as JSON: *our* rule (real providers add a
     few unpublished tokens per call), so against a real bill the output count is an estimate.

@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from helpers.messages import Image, Request, Text, ToolCall
-from helpers.models import PROXY, ModelInfo, encode, encoding_name
+from helpers.models import ModelInfo
+from helpers.tokens.tokenizers import PROXY, encode, encoding_name
 
 
 @dataclass

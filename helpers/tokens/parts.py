@@ -2,7 +2,7 @@
 
 One text encoded once and split into parts: a tool definition by part (``tool_parts``) and a
 prompt by section (``count_sections``). Each token goes to the part it starts in
-(``helpers.models.split_at``), so the parts add up to the text's tokens; counted apart, a token
+(``tokenizers.split_at``), so the parts add up to the text's tokens; counted apart, a token
 straddling a break would count twice. What it deliberately does not do: count framing.
 """
 
@@ -11,8 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from helpers.messages import Tool
-from helpers.models import ModelInfo, encoding_name, info_for, split_at
-from helpers.tokens.openai_chat import render_namespace
+from helpers.models import ModelInfo, info_for
+from helpers.tokens.namespace import render_namespace
+from helpers.tokens.tokenizers import encoding_name, split_at
 
 
 @dataclass

@@ -13,7 +13,7 @@ One contract for every command, so a script can tell the cases apart:
 
 Limits are checked before any work: an input of at most ``MAX_INPUT_BYTES``, read in chunks that
 stop at the limit (a file's stated size is never trusted: a FIFO, ``/dev/zero``); then the JSON
-limits of ``standin.input_checks`` (shared with the local provider): nesting depth,
+limits of ``standin.input_checks`` (shared with the stand-in): nesting depth,
 integer length, no ``NaN``/``Infinity`` (not JSON), no lone surrogate (``"\\ud800"``).
 """
 
@@ -44,7 +44,7 @@ COMMANDS: dict[str, str] = {
 
 
 #: Inputs above these limits are refused (exit 2) before any work is done (the JSON limits are
-#: in ``standin.input_checks``, shared with the local provider).
+#: in ``standin.input_checks``, shared with the stand-in).
 MAX_INPUT_BYTES = 64 * 1024 * 1024
 EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
 
@@ -193,9 +193,10 @@ def gemini_url(url: str) -> tuple[str, str | None]:
 
 
 @functools.cache  # building it costs more than most commands (argparse looks up translations)
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(prog: str = "python -m helpers") -> argparse.ArgumentParser:
+    """The parser of every command; ``prog`` is how the help and errors spell the command."""
     parser = _Parser(
-        prog="python -m helpers",
+        prog=prog,
         description="On the Wire: render, check, count and send LLM requests, offline.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
@@ -209,15 +210,16 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run one command; returns the exit code of the contract above (never raises)."""
+def main(argv: list[str] | None = None, *, prog: str = "python -m helpers") -> int:
+    """Run one command; returns the exit code of the contract above (never raises). ``prog`` is
+    how it was invoked (``python -m standin`` passes its own), for the usage and error lines."""
     from helpers.messages import FormatError
 
     for stream in (sys.stdout, sys.stderr):  # a lone surrogate prints escaped, never crashes
         with contextlib.suppress(AttributeError, ValueError):
             stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
     try:
-        args = build_parser().parse_args(argv)
+        args = build_parser(prog).parse_args(argv)
         return int(args._module.run(args) or 0)
     except SystemExit as done:  # argparse: --help (0) or a usage mistake (2, already printed)
         return done.code if isinstance(done.code, int) else EXIT_BAD_INPUT

@@ -1,10 +1,10 @@
-"""Serve the local provider on 127.0.0.1 until Ctrl-C.
+"""Serve the stand-in on 127.0.0.1 until Ctrl-C.
 
 Prints the base URL of each wire format, the SDK settings, and a curl command per endpoint (the
 key shown is the local placeholder, or under ``--forward`` this run's token; real keys are never
 printed). Every exchange is logged as
 one line: the request, its status, its input tokens counted with their label, and the
-provider's verdict on the body (``standin.capturing.Seen``). Only loopback is ever bound.
+provider's verdict on the body (``standin.capturing.ReadBack``). Only loopback is ever bound.
 
 ``--record DIR`` also writes each exchange as files (``standin.capturing.RecordDir``: headers with
 keys redacted, bodies, raw stream events, verdict, count), each folder whole or not at all, never
@@ -66,9 +66,9 @@ def _port(text: str) -> int:
 
 def log_line(exchange, number: int = 1) -> str:
     """One line per exchange: request, status, count and verdict (keys already redacted)."""
-    from standin.capturing import Seen
+    from standin.capturing import ReadBack
 
-    return Seen(exchange, number).line()
+    return ReadBack(exchange, number).line()
 
 
 def banner(p) -> str:
@@ -78,7 +78,7 @@ def banner(p) -> str:
     key = p.forward_token or LOCAL_KEY
     shown = "api_key=..." if key == LOCAL_KEY else f"api_key={key!r}"
     lines = [
-        f"On the Wire local provider: {p.url}  (scenario {p.scenario_name!r}; Ctrl-C stops)",
+        f"On the Wire stand-in: {p.url}  (scenario {p.scenario_name!r}; Ctrl-C stops)",
         "",
         f"  OpenAI SDK:    OpenAI(base_url={p.base_url('openai')!r}, api_key={key!r})",
         f"  Anthropic SDK: Anthropic(base_url={p.base_url('anthropic')!r}, {shown})",
@@ -122,7 +122,7 @@ def banner(p) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from standin import LocalProvider
-    from standin.capturing import RecordDir, Seen
+    from standin.capturing import ReadBack, RecordDir
     from standin.cli import UsageError
 
     forwarder = _forwarder() if args.forward else None
@@ -138,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
         with lock:  # one line per exchange, whole, in the order they were recorded
             number = next(numbers)
             try:
-                seen = Seen(exchange, number)
+                seen = ReadBack(exchange, number)
                 line = seen.line()
             except Exception as err:  # never lose the exchange (or the connection) over a line
                 seen = None

@@ -1,4 +1,4 @@
-"""What the local provider answers, route by route (the HTTP server is ``standin.server``).
+"""What the stand-in answers, route by route (the HTTP server is ``standin.server``).
 
 - ``routes``: what each endpoint checks and answers; ``errors``: provider-style error bodies;
 - ``scenarios`` and ``crash_story``: the scripted "model"; ``turn``: one reply in any format;

@@ -89,7 +89,7 @@ def _first_frame(report: str) -> tuple[str, str, int] | None:
 
 
 @dataclass
-class Finding:
+class Conclusion:
     """What the agent concluded about its one group of reports: what it files and submits."""
 
     summary: str
@@ -99,7 +99,7 @@ class Finding:
     test: str = ""
 
 
-def _stuck(turn: Turn, done: list, function: str, path: str, line: int) -> list[Block] | Finding:
+def _stuck(turn: Turn, done: list, function: str, path: str, line: int) -> list[Block] | Conclusion:
     """The crash points at code this checkout does not have: look, then say so."""
     if not done:
         think = f"First frame in our code: {path}:{line}, in {function}. Read it and find it."
@@ -110,7 +110,7 @@ def _stuck(turn: Turn, done: list, function: str, path: str, line: int) -> list[
             turn.call("search_code", {"pattern": rf"func .*\b{function}\("}),
         ]
     found = "\n".join(f"- {c.name}: {r.text if r else 'no answer'}" for c, r in done)
-    return Finding(
+    return Conclusion(
         summary=f"panic in {function} ({path}:{line})",
         status="needs_human",
         cause=f"{path} is not in this checkout, so the crash could not be reproduced.",
@@ -123,8 +123,8 @@ def _stuck(turn: Turn, done: list, function: str, path: str, line: int) -> list[
     )
 
 
-def _working(turn: Turn, done: list) -> list[Block] | Finding:
-    """The storefront panic, step by step: the next tool calls, or the finding when done."""
+def _working(turn: Turn, done: list) -> list[Block] | Conclusion:
+    """The storefront panic, step by step: the next tool calls, or the conclusion when done."""
     steps = [c.name for c, _ in done]
     read = {c.arguments.get("path"): r for c, r in done if c.name == "read_file"}
     if not done:
@@ -137,7 +137,7 @@ def _working(turn: Turn, done: list) -> list[Block] | Finding:
         ]
     last_call, last_result = done[-1]
     if last_result is not None and last_result.is_error and last_call.name != "run_tests":
-        return Finding(
+        return Conclusion(
             summary="nil Address in ShippingQuote (internal/orders/shipping.go:57)",
             status="needs_human",
             cause=f"{last_call.name} failed, so the fix is not done: {last_result.text}",
@@ -165,7 +165,7 @@ def _working(turn: Turn, done: list) -> list[Block] | Finding:
         think = "The new test fails with the production panic. Now the nil check."
         fixed = _fix(_source(read.get(CODE)))
         return [*turn.thought(think), turn.call("write_file", {"path": CODE, "content": fixed})]
-    return Finding(
+    return Conclusion(
         summary="nil Address in ShippingQuote (internal/orders/shipping.go:57)",
         status="fixed",
         cause=(
@@ -192,22 +192,22 @@ def crash_triage(turn: Turn) -> list[Block]:
     return _finish(turn, step, [r for c, r in calls if c.name == "file_issue"])
 
 
-def _finish(turn: Turn, finding: Finding, filed: list[ToolResult | None]) -> list[Block]:
+def _finish(turn: Turn, conclusion: Conclusion, filed: list[ToolResult | None]) -> list[Block]:
     """File the issue, then end through the finishing tool: a result a program can read."""
     if not filed:
         think = "Done with this group. File the issue, then submit the diagnosis."
-        title = finding.summary
+        title = conclusion.summary
         return [
             *turn.thought(think),
-            turn.call("file_issue", {"title": title, "body": finding.body}),
+            turn.call("file_issue", {"title": title, "body": conclusion.body}),
         ]
     answer = filed[-1].text if filed[-1] is not None else ""
     issue = answer.split()[-1] if answer.startswith("filed ") else ""
     group = {
-        "summary": finding.summary,
-        "status": finding.status,
-        "cause": finding.cause,
-        "test": finding.test,
+        "summary": conclusion.summary,
+        "status": conclusion.status,
+        "cause": conclusion.cause,
+        "test": conclusion.test,
         "issue": issue,
     }
     return [turn.call(FINISH, {"groups": [group]})]

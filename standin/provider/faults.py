@@ -1,6 +1,6 @@
 """Used in lessons: 01, 03, 04, 05, 06, 07, 08, 09, 10, 11.
 
-Faults the local provider can inject, for lessons on retries, timeouts and broken streams.
+Faults the stand-in can inject, for lessons on retries, timeouts and broken streams.
 
 Each fault is a small dataclass; :class:`FaultQueue` hands them out to the next requests in order
 (``times`` requests each). The server asks the queue once per request to a real endpoint (never

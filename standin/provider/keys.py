@@ -1,6 +1,6 @@
 """Used in lessons: 01.
 
-Is there a usable key? The local provider accepts any key (it cannot know real ones) but, like
+Is there a usable key? The stand-in accepts any key (it cannot know real ones) but, like
 the real APIs, refuses a request that carries none, each in its own words:
 
 - OpenAI: no ``Authorization`` header: 401 "You didn't provide an API key. ..."
@@ -39,7 +39,7 @@ ANTHROPIC_NO_VERSION = "anthropic-version: header is required"
 ANTHROPIC_NO_VERSION_SOURCE = (
     "PipedreamHQ/pipedream#9697 (2024-01-04, the full envelope), envoyproxy/ai-gateway#1909 "
     "(2026-03-02, same text); a header, so `check` (which reads a body) cannot see it: the "
-    "local provider refuses it, after the key"
+    "stand-in refuses it, after the key"
 )
 ANTHROPIC_NO_VERSION_CHECKED = "2026-12-07"
 GEMINI_NONE = (

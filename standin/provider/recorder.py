@@ -1,6 +1,6 @@
 """Used in lessons: 01, 03, 04, 05, 06, 07, 08, 09, 10, 11.
 
-The recorder: every request the local provider received and every response it sent.
+The recorder: every request the stand-in received and every response it sent.
 
 An :class:`Exchange` keeps the request as it arrived (method, path, headers in wire order, body
 bytes) and the response as it left (status, headers, body bytes, or the SSE text of a stream).

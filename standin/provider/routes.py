@@ -1,6 +1,6 @@
 """Used in lessons: 01, 03, 04, 05, 06, 07, 08, 09, 10, 11.
 
-What the local provider answers: one request in, one response out (no sockets here).
+What the stand-in answers: one request in, one response out (no sockets here).
 
 The endpoints are the real ones:
 
@@ -42,7 +42,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from helpers.loop import COUNT_HEADER
+from helpers.standin_wire import COUNT_HEADER
 from standin.provider import errors
 from standin.provider.scenarios import Scenario, Turn
 
@@ -182,7 +182,7 @@ def _bad_signature(provider: str, body: dict[str, Any]) -> str | None:
     return None
 
 
-#: The response header in which the local provider says how it counted the input tokens of
+#: The response header in which the stand-in says how it counted the input tokens of
 #: its usage: "exact", or an estimate and how far off it can be. Real APIs send no such header
 #: (their usage is the bill); ``helpers.loop`` shows it under the meter.
 
@@ -366,7 +366,8 @@ def _gemma_pieces(text: str) -> list[str]:
 
 def _tokenizer(model: str):
     """``tokenize(text) -> pieces``: the usage counter's own tokens, as text."""
-    from helpers.models import PROXY, encoding, info_for
+    from helpers.models import info_for
+    from helpers.tokens.tokenizers import PROXY, encoding
 
     if info_for(model).encoding == "gemma3":  # Gemini on Gemma 3's tokenizer: its own pieces
         return _gemma_pieces

@@ -1,6 +1,6 @@
 """Used in lessons: 01, 03, 04, 05, 06, 07, 08, 09, 10, 11.
 
-The local provider's "model": scripted, deterministic scenarios.
+The stand-in's "model": scripted, deterministic scenarios.
 
 A scenario is a function ``(turn: Turn) -> list[Block]``: given the conversation so far (neutral
 messages, whatever wire format it came in), it returns the assistant's next content blocks. It

@@ -4,7 +4,7 @@ Synthetic reasoning signatures: shaped like each provider's, honest about being 
 
 Real providers attach opaque state to reasoning (Anthropic's ``signature``, OpenAI's
 ``encrypted_content``, Gemini's ``thoughtSignature``) and reject it when it was changed or comes
-from someone else. The local provider does the same with a keyed hash: :func:`sign` binds the
+from someone else. The stand-in does the same with a keyed hash: :func:`sign` binds the
 signature to the provider and the exact reasoning text, and :func:`verify` lets the server
 refuse an edited thinking block the way Anthropic does.
 

@@ -13,7 +13,7 @@ response are automatically added to this conversation after this response comple
 checked 2026-11-30). The ``instructions`` and ``tools`` of earlier responses are not carried
 over (the SDK's docstring of ``instructions``): a continuation sends them again.
 
-This module is that memory for the local provider: bounded dicts, gone when the process ends.
+This module is that memory for the stand-in: bounded dicts, gone when the process ends.
 Each store (``RESPONSES``, ``CONVERSATIONS``, ``THREADS``) forgets an entry ``ttl`` seconds after
 it was stored (``STORED_TTL_SECONDS``, an hour; a thread's own five minutes) and keeps at most
 ``max_count`` entries and ``max_bytes`` bytes (their JSON size), oldest dropped first, so a
@@ -146,7 +146,7 @@ def _conversation_id(body: dict[str, Any]) -> str | None:
     return conversation if isinstance(conversation, str) else None
 
 
-#: What the local provider answers for a conversation it never created (our wording).
+#: What the stand-in answers for a conversation it never created (our wording).
 NO_CONVERSATION = "Conversation with id '{id}' not found."
 _OK = (200, None, None)
 

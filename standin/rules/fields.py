@@ -52,7 +52,7 @@ MESSAGE_LEVEL_SOURCE = (
     "refuse it, so check warns"
 )
 BETA = (
-    "anthropic-beta: the local provider does not model the beta '{name}' (the anthropic SDK it "
+    "anthropic-beta: the stand-in does not model the beta '{name}' (the anthropic SDK it "
     "follows, {sdk}, does not list it); remove it from the header to check this request here"
 )
 SOURCES = {
@@ -96,7 +96,7 @@ SOURCES = {
         "the parameters subset), openswarm-ai/openswarm#24 (2026-05-06: several names, one line "
         "each, one fieldViolation each)"
     ),
-    BETA: "ours: the local provider's own limit (the beta fields it checks are the SDK's)",
+    BETA: "ours: the stand-in's own limit (the beta fields it checks are the SDK's)",
 }
 
 

@@ -5,12 +5,12 @@ Every rule, per provider: refused (with the provider's words) or accepted, and t
 ``ROWS`` is the table ``docs/rules.md`` is generated from (``scripts/rules_table.py``; a test
 keeps the page current). Each row says what one provider does with one rule of the list: it
 *refuses* the request (HTTP 400, with the error text quoted verbatim from a public report), or
-it *accepts* it (then ``check`` prints a warning at most, and the local provider answers 200).
+it *accepts* it (then ``check`` prints a warning at most, and the stand-in answers 200).
 The texts are the ones the checks use (imported from the provider modules, never retyped), so
-the table cannot drift from what ``check`` and the local provider answer.
+the table cannot drift from what ``check`` and the stand-in answer.
 
 A rule a provider is not known to refuse, and that no row lists as accepted, is a warning too:
-nobody has published a 400 for it, so the local provider lets it through.
+nobody has published a 400 for it, so the stand-in lets it through.
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ def _refused_on_the_wire(profile: str, rule: str) -> RuleRow:
 
 
 def _accepted(profile: str, rule: str, source: str, models: str = "every model") -> RuleRow:
-    """Accepted: ``check`` warns at most, the local provider answers 200; ``source`` says why."""
+    """Accepted: ``check`` warns at most, the stand-in answers 200; ``source`` says why."""
     return RuleRow(profile, rule, "accepted", "", source, CHECKED, models)
 
 
@@ -331,7 +331,7 @@ ROWS += _spellings_rows()
 
 
 def _header_rows() -> list[RuleRow]:
-    """A header the API requires (``standin.provider.keys``; the local provider checks it)."""
+    """A header the API requires (``standin.provider.keys``; the stand-in checks it)."""
     from standin.provider import keys
 
     text, source = keys.ANTHROPIC_NO_VERSION, keys.ANTHROPIC_NO_VERSION_SOURCE

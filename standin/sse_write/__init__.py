@@ -1,6 +1,6 @@
 """The write side of streaming: a whole response body as the SSE events a provider sends.
 
-The local provider (``standin.provider``) streams with :func:`encode`; the tests use it to make
+The stand-in (``standin.provider``) streams with :func:`encode`; the tests use it to make
 streams that ``helpers.sse`` reads back. One module per provider, each with ``encode(body)``;
 what the events mean is explained with the read side, ``helpers/sse/accumulators.py``.
 """

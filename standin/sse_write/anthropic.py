@@ -1,6 +1,6 @@
 """Anthropic Messages streaming, the write side: a whole response body cut into its events.
 
-The local provider streams with this. The event order it follows, and what each event carries,
+The stand-in streams with this. The event order it follows, and what each event carries,
 is explained where the stream is read back: ``helpers/sse/accumulators.py``.
 """
 

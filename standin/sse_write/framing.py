@@ -19,7 +19,7 @@ def pieces(text: str, size: int = 12) -> list[str]:
     """Deterministic deltas: ``text`` cut after whitespace roughly every ``size`` characters.
 
     Real providers cut at token boundaries; any cut is valid, and a fixed rule keeps the
-    local provider's streams reproducible.
+    stand-in's streams reproducible.
     """
     out: list[str] = []
     start = 0

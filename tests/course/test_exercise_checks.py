@@ -18,11 +18,11 @@ from course.exercises import (
     EXERCISES,
     Exercise,
     as_number,
+    check_equal,
     check_function,
     check_number,
     check_one_of,
     check_text,
-    check_value,
 )
 from course.exercises import start_here as ex00
 from course.exercises.solutions import show_solution
@@ -117,8 +117,8 @@ def test_a_tie_accepts_each_right_answer():
 
 
 def test_values_and_functions():
-    assert check_value({"a": 1, "b": 2}, {"b": 2, "a": 1}, EX, success="ok")
-    assert not check_value({"a": 1}, {"a": 1, "b": 2}, EX, success="ok", explain="1 missing")
+    assert check_equal({"a": 1, "b": 2}, {"b": 2, "a": 1}, EX, success="ok")
+    assert not check_equal({"a": 1}, {"a": 1, "b": 2}, EX, success="ok", explain="1 missing")
     cases = [([1, 2], 3), ([], 0)]
     assert check_function(sum, cases, EX, success="ok")
     assert not check_function(len, cases, EX, success="ok")

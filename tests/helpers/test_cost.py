@@ -239,11 +239,10 @@ def test_compaction_does_not_lose_the_replies_output_tokens():
 def test_one_ticket_priced_three_ways_gives_one_figure(wire):
     """The crash-triage run priced by project_ticket, by summing the usage the local provider
     reported, and by hand (tokens times genai-prices' rates): the same dollars, to the digit."""
-    from helpers.cost import rates
     from helpers.examples import crash_triage
     from helpers.formats import parse
     from helpers.loop import run
-    from helpers.models import default_model
+    from helpers.models import default_model, rates
     from helpers.tokens import count_output
     from standin import LocalProvider
 
@@ -318,7 +317,7 @@ def test_the_ticket_states_the_cache_terms_and_labels_contested_figures():
 
 
 def test_rates_price_a_small_request_not_a_long_context_one():
-    from helpers.cost import rates
+    from helpers.models import rates
 
     assert rates("gpt-6-luna")["input"] == Decimal("0.10")  # $0.20 past its long-context tier
     assert rates("claude-sonnet-4-5")["input"] == Decimal("3")  # $6 past 200k tokens

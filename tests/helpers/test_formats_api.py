@@ -20,7 +20,7 @@ from helpers.formats import (
     parse_response,
     render,
 )
-from helpers.formats.common import load_arguments
+from helpers.formats.reading import load_arguments
 from helpers.messages import (
     Message,
     Reply,

@@ -11,13 +11,14 @@ checked in ``tests/standin/test_corpus.py`` (where the corpus is present).
 from __future__ import annotations
 
 import lzma
+import math
 
 import pytest
 
 from helpers import gemma
 from helpers.messages import Request, Tool, user
 from helpers.models import model_info
-from helpers.tokens import count, count_text
+from helpers.tokens import count, count_text, gemini
 
 
 @pytest.mark.parametrize("text, tokens", [("What is your name?", 5), ("Hello, world!", 4)])
@@ -90,3 +91,109 @@ def test_the_stand_ins_reply_tokens_on_gemma3_join_back_to_the_text():
     pieces = _tokenizer("gemini-2.5-flash")(text)
     assert "".join(pieces) == text and len(pieces) == len(gemma.encode(text))
     assert pieces[2:6] == ["", "", "", "\U000f0001"]
+
+
+_HOW = {"role": "user", "parts": [{"text": "How do I cross the street?"}]}
+_WEATHER = {
+    "role": "user",
+    "parts": [{"text": "What is the weather and the time in Paris? Use the tools."}],
+}
+
+
+def _city_tool(name):
+    schema = {"additionalProperties": False, "properties": {"city": {"type": "string"}}}
+    schema |= {"required": ["city"], "type": "object"}
+    return {"description": "", "name": name, "parameters_json_schema": schema}
+
+
+def _weather_call(signature):
+    call = {"args": {"city": "Paris"}, "id": "pyd_ai_f01", "name": "get_weather"}
+    answer = {"id": "pyd_ai_f01", "name": "get_weather"}
+    answer["response"] = {"return_value": "The weather in Paris is sunny and 24C."}
+    return {
+        "contents": [
+            _WEATHER,
+            {"role": "model", "parts": [{"functionCall": call, "thoughtSignature": signature}]},
+            {"role": "user", "parts": [{"functionResponse": answer}]},
+        ],
+        "tools": [{"functionDeclarations": [_city_tool("get_weather"), _city_tool("get_time")]}],
+    }
+
+
+_PASSWORD = {"title": "Password", "type": "STRING"}
+#: Bodies of public cassettes (MIT) and their bill, ``promptTokenCount``: pydantic-ai's
+#: test_google_model_thinking_part.yaml #0 and test_google_strict_tools_use_validated_mode.yaml
+#: #1 (its thought signature replaced by Google's documented stand-in, which carries no
+#: thinking), Mirascope's test_call_with_tools/google_gemini_2_5_flash/async.yaml #0.
+RECORDED = [
+    (
+        "gemini-3-pro-preview",
+        {
+            "contents": [_HOW],
+            "systemInstruction": {"parts": [{"text": "You are a helpful assistant."}]},
+            "tools": [{"functionDeclarations": [{"description": "", "name": "dummy"}]}],
+        },
+        29,
+    ),
+    ("gemini-2.5-flash", _weather_call(gemini.DUMMY), 122),
+    (
+        "gemini-2.5-flash",
+        {
+            "contents": [
+                {
+                    "role": "user",
+                    "parts": [
+                        {
+                            "text": "Please retrieve the secrets associated "
+                            "with each of these passwords: mellon,radiance"
+                        }
+                    ],
+                }
+            ],
+            "systemInstruction": {"parts": [{"text": "Use parallel tool calling."}]},
+            "tools": [
+                {
+                    "functionDeclarations": [
+                        {
+                            "description": "A tool that requires a password to retrieve a secret.",
+                            "name": "secret_retrieval_tool",
+                            "parameters": {
+                                "properties": {"password": _PASSWORD},
+                                "required": ["password"],
+                                "type": "OBJECT",
+                            },
+                        }
+                    ]
+                }
+            ],
+        },
+        70,
+    ),
+]
+
+
+@pytest.mark.parametrize(("model", "body", "billed"), RECORDED, ids=["3-pro", "2.5-call", "2.5"])
+def test_function_calling_counts_as_recorded_bills_and_stays_an_estimate(model, body, billed):
+    """Declarations, calls and responses written as Gemma 4's chat template writes them, with
+    the departures the bills show (tests/test_corpus.py checks every recorded one)."""
+    from standin.wire_count import count_body
+
+    counted = count_body(body, "gemini", model)
+    assert counted.total == billed
+    assert counted.label.startswith("estimate; on ") and "recorded requests" in counted.label
+
+
+def test_a_thought_signature_is_named_as_unseen_with_its_bound():
+    """A streamed request is billed the previous reply's thinking, which no count sees."""
+    from standin.explained import explained
+    from standin.wire_count import count_body
+
+    signature = "CtAC" + "x" * 448
+    counted = count_body(_weather_call(signature), "gemini", "gemini-2.5-flash")
+    bound, why = counted.uncertain["messages[1].content[0]"]
+    assert bound == math.ceil(gemini.PER_SIGNATURE_CHARACTER * 452) == 91
+    assert why.startswith(gemini.THINKING) and "not seen" in why
+    assert f"messages[1].content[0] ±91 ({why})" in explained(counted)
+    assert not counted.label.startswith("estimate; on ")  # not the measured spread's
+    stand_in = count_body(_weather_call(gemini.DUMMY), "gemini", "gemini-2.5-flash")
+    assert gemini.THINKING not in explained(stand_in)

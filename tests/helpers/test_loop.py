@@ -156,7 +156,7 @@ def test_a_trace_whose_provider_reports_the_bill_has_no_count_notes(p):
 
 
 def test_note_turns_are_written_as_runs():
-    from helpers.loop import _turns
+    from helpers.meter import _turns
 
     assert _turns([3]) == "turn 3"
     assert _turns([1, 2, 3, 5, 7, 8]) == "each of turns 1-3, 5, 7-8"

@@ -42,7 +42,8 @@ def test_gpt_6_luna_writes_its_prompt_then_reads_it_and_writes_the_new_part():
     staying eligible, so an append-only loop reads the previous prompt (not in 128-token steps)
     and writes what it added, at 1.25x input (as in coder/mux#3705)."""
     from course.lab import LabScenario, build_requests
-    from helpers.cost import project_ticket, rates
+    from helpers.cost import project_ticket
+    from helpers.models import rates
     from helpers.tokens import count
 
     requests = build_requests(LabScenario(model="gpt-6-luna", requests=4, tools=14))
@@ -121,8 +122,7 @@ def test_sonnet_5_5_cache_minimum_is_512_and_says_it_is_secondhand():
 
 
 def test_current_models_are_the_newest_generation_and_priced():
-    from helpers.cost import rates
-    from helpers.models import current_model, default_model
+    from helpers.models import current_model, default_model, rates
 
     for provider in ("openai", "anthropic", "gemini"):
         model_id = current_model(provider)
@@ -150,7 +150,7 @@ def test_the_old_defaults_status_is_recorded():
 
 
 def test_gemini_3_8_flash_is_priced_at_its_introductory_rate_on_as_of():
-    from helpers.cost import rates
+    from helpers.models import rates
 
     assert as_of() < "2027-01-01"  # the note says the rate doubles then
     assert rates(model_info("gemini-3.8-flash"))["input"] == Decimal("0.75")

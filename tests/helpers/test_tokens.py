@@ -19,10 +19,10 @@ from helpers.messages import (
     tool_result,
     user,
 )
-from helpers.models import encode, special_id
 from helpers.tokens import count, count_text, token_keys
 from helpers.tokens.exactness import image_size, image_tokens
-from helpers.tokens.openai_chat import render_namespace
+from helpers.tokens.namespace import render_namespace
+from helpers.tokens.tokenizers import encode, special_id
 from standin.explained import explained, table
 from tests.support.published_counts import CASES, cookbook_recipe, to_request
 from tests.support.strategies import conversations
@@ -254,7 +254,7 @@ def test_harmony_breakdown_sums_to_the_total(request):
 
 
 def _clear_caches():
-    from helpers.models import encode
+    from helpers.tokens.tokenizers import encode
 
     encode.cache_clear()
 
@@ -479,7 +479,7 @@ def test_count_goes_live_only_when_asked(loopback, monkeypatch):
 
 
 def test_split_at_gives_every_token_to_the_span_it_starts_in():
-    from helpers.models import encode, split_at
+    from helpers.tokens.tokenizers import encode, split_at
 
     text = "alpha beta\n\ngamma delta"
     groups = split_at("o200k_base", text, [0, 12])

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from helpers.examples import sundry
 from helpers.messages import Tool
-from helpers.models import encoding
 from helpers.tokens import tool_parts
-from helpers.tokens.openai_chat import render_namespace
+from helpers.tokens.namespace import render_namespace
+from helpers.tokens.tokenizers import encoding
 
 
 def test_parts_add_up_to_the_rendered_namespace():

@@ -383,7 +383,7 @@ def test_13_1_wrong_audits_are_refused_at_the_case_that_shows_why():
 
 
 def test_13_1_right_audits_written_differently_pass_and_report_the_broken_set_up():
-    class Seen:  # what check_audit reads of the learner's capture: its first request
+    class ReadBack:  # what check_audit reads of the learner's capture: its first request
         request = Request(
             "gpt-4o-mini",
             [system(ex13.AUDIT_PROMPT), system(ex13.AUDIT_PROMPT), user("Hi")],
@@ -392,7 +392,7 @@ def test_13_1_right_audits_written_differently_pass_and_report_the_broken_set_up
 
     for right in (audit_reference, audit_joined):
         exercises.reset()
-        told = ex13.check_audit(right, [Seen()])
+        told = ex13.check_audit(right, [ReadBack()])
         assert told and "sent more than once, \"You are Sundry's" in told.message, told.message
         assert "no tool without a description" in told.message, told.message
 
@@ -910,7 +910,7 @@ def test_13_1_a_line_of_spaces_may_split_paragraphs_either_way():
     for case in ex13.audit_cases():
         (request,) = case.args
         assert audit(request) == audit_reference(request), case.name
-    assert ex13.check_audit(audit, [type("Seen", (), {"request": case.args[0]})()])
+    assert ex13.check_audit(audit, [type("ReadBack", (), {"request": case.args[0]})()])
 
 
 def test_11_1_a_raising_answer_is_told_what_it_raised_and_html_shows_code_not_backticks():

@@ -98,7 +98,7 @@ def test_the_tracked_learner_copies_are_the_lessons_with_exercises_blank():
         assert "BEGIN SOLUTION" not in code, lesson.name
 
 
-def test_the_binder_link_opens_the_learner_copies_and_the_readme_says_which_route_shows_solutions():
+def test_the_binder_link_opens_the_learner_copies_and_the_setup_says_which_route_shows_solutions():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     repository = colab_cell.REPOSITORY.removeprefix("https://github.com/")
     binder = (
@@ -106,6 +106,8 @@ def test_the_binder_link_opens_the_learner_copies_and_the_readme_says_which_rout
     )
     assert binder in readme
     assert binder in (ROOT / "docs" / "hosting.md").read_text(encoding="utf-8")
-    section = readme.split("## Which copy each route opens", 1)[1].split("\n## ", 1)[0]
+    setup = (ROOT / "docs" / "setup.md").read_text(encoding="utf-8")  # the README links to it
+    assert "(docs/setup.md)" in readme
+    section = setup.split("## Which copy each route opens", 1)[1].split("\n## ", 1)[0]
     for route in ("make lab", "Colab", "Binder", "JupyterHub", "make lab-reference", "make site"):
         assert route in section, route

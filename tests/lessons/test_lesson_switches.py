@@ -61,4 +61,4 @@ def test_lesson_11_runs_in_every_wire_format_it_offers(wire_format, runs):
             assert "Not yet" not in text and "not answered" not in text, f"{cell.id}: {text}"
     switch_cell = next(c for c in nb.cells if "show_switch(" in c.source)
     family = wire_format.split("-")[0]  # the two OpenAI formats share a key and a host
-    assert switch_cell.outputs[0]["text"].startswith(f"live mode off: {family} → local provider")
+    assert switch_cell.outputs[0]["text"].startswith(f"live mode off: {family} → stand-in")

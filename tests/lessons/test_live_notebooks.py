@@ -84,7 +84,7 @@ def test_the_stored_live_outputs_are_the_offline_lines():
     off = live.switch_line(wire, env={})
     assert _text(live_cells[0]) == off + "\n"
     assert [_text(c) for c in live_cells[1:]] == [
-        f"live mode off: {live.family(wire)} uses the local provider (live needs "
+        f"live mode off: {live.family(wire)} uses the stand-in (live needs "
         f"{live.KEYS[live.family(wire)]} and ON_THE_WIRE_LIVE=1)\n"
     ]
 
@@ -217,9 +217,9 @@ def test_lesson_11_only_its_live_cell_sends_and_only_to_the_stand_in(monkeypatch
         (
             {"ON_THE_WIRE_LIVE": "1"},  # asked for, but no key
             "warning: ON_THE_WIRE_LIVE=1 but ANTHROPIC_API_KEY is not set: anthropic stays on "
-            "the local provider",
+            "the stand-in",
             "warning: ON_THE_WIRE_LIVE=1 but ANTHROPIC_API_KEY is not set: anthropic stays on "
-            "the local provider",
+            "the stand-in",
         ),
     ],
     ids=["network-blocked", "no-key"],

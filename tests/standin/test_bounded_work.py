@@ -21,7 +21,7 @@ import pytest
 
 from benchmarks.hostile import HEADERS, HOSTILE, PATH, _many_tools, _one
 from standin import LocalProvider
-from standin.capturing import Seen
+from standin.capturing import ReadBack
 from standin.cli import main
 from standin.provider import routes, state
 from standin.provider import schema_values as sv
@@ -192,7 +192,7 @@ def test_a_deep_body_never_raises_in_seen_or_str():
     deep = HOSTILE["body nested 100,000 deep"]
     exchange = Exchange("POST", PATH, list(HEADERS.items()), deep, 400)
     assert str(exchange).count("[") >= 100_000  # the body as text, not pretty-printed
-    seen = Seen(exchange)
+    seen = ReadBack(exchange)
     assert "nested deeper than 100 levels" in seen.problem
     assert "nested deeper" in seen.line()
 

@@ -30,8 +30,8 @@ def test_serve_runs_and_stops_on_ctrl_c():
     )  # fmt: skip
     try:
         first = proc.stdout.readline()
-        assert first.startswith("On the Wire local provider: http://127.0.0.1:")
-        url = first.split()[5]
+        assert first.startswith("On the Wire stand-in: http://127.0.0.1:")
+        url = first.split()[4]
         body = {"model": "gpt-4o-mini", "messages": [{"role": "user", "content": "ping"}]}
         r = httpx.post(url + "/v1/chat/completions", json=body,
                        headers={"authorization": "Bearer sk-local"}, timeout=10)  # fmt: skip
@@ -69,7 +69,7 @@ def test_serve_record_survives_a_full_disk_hostile_methods_and_a_closed_stdout(t
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
     )  # fmt: skip
     try:
-        url = proc.stdout.readline().split()[5]
+        url = proc.stdout.readline().split()[4]
         while not proc.stdout.readline().startswith("recording every exchange into"):
             pass
         headers = {"authorization": "Bearer sk-local"}

@@ -110,3 +110,19 @@ def test_gemini_text_on_gemma3_models_is_counted_as_billed(bills):
     newer = [r for r in text if not r["model"].startswith("gemini-2.0")]
     assert len(newer) >= 20 and all(r["exact"] and r["counted"] == r["billed"] for r in newer)
     assert sum(r["counted"] == r["billed"] for r in text) >= 0.9 * len(text)
+
+
+def test_gemini_function_calling_on_gemma3_models_is_within_five_percent_of_the_bill(bills):
+    """Issue 34: on the models Google's SDK maps to Gemma 3, plain requests' bill / count p10-p90
+    is within 0.95-1.05; every plain Gemini 3 request with function calling equals its bill; a
+    request sending back a thought signature (the previous reply's thinking) is never plain."""
+    from helpers.tokens.gemini import DUMMY
+
+    bench, rows = bills
+    spread = bench.spread(rows)["gemini-gemma3"]
+    assert spread["p10"] >= 0.95 and spread["p90"] <= 1.05, spread
+    plain = [r for r in bench._plain_rows(rows) if r["rule"] == "gemini-gemma3"]
+    three = [r for r in plain if r["model"].startswith("gemini-3") and not r["text_only"]]
+    assert len(three) >= 5 and all(r["counted"] == r["billed"] for r in three)
+    parts = [p for r in plain for c in r["body"].get("contents", []) for p in c.get("parts", [])]
+    assert all(p.get("thoughtSignature") in (None, DUMMY) for p in parts)

@@ -1,8 +1,8 @@
-"""scripts/evidence.py: real request bodies against check, parse + render and the local provider.
+"""scripts/evidence.py: real request bodies against check, parse + render and the stand-in.
 
 The corpus it is run on by hand (``make evidence CORPUS=dir``) is not part of the repository;
 here it runs on ``tests/standin/fixtures/evidence``: nine bodies written for this test in the same
-format (accepted and refused, every wire format, one model the local provider does not know).
+format (accepted and refused, every wire format, one model the stand-in does not know).
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ def test_the_tiny_corpus_agrees_on_every_path(capsys):
     assert "| openai-responses | 2 | 2 / 0 / 0 | 1 / 0 / 0 | 2 / 0 / 0 |" in out
     assert "exact error text: check 4/4, provider 4/4" in out
     # the unknown model is explained by its kind, not by an entry for this corpus
-    assert "1  provider: model unknown to the local provider" in out
+    assert "1  provider: model unknown to the stand-in" in out
     assert "NEW" not in out and "STALE" not in out
 
 

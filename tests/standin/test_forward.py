@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from standin.capturing import Seen
+from standin.capturing import ReadBack
 from standin.cli import main
 from standin.cli.serve import banner
 from standin.forward import Forwarder
@@ -108,7 +108,7 @@ def test_forward_sends_the_users_key_and_records_both_sides_redacted(remote, str
     assert exchange.header("authorization") == "Bearer <redacted>"
     assert FAKE_KEYS["OPENAI_API_KEY"] not in str(exchange)
     assert exchange.note == f"forwarded to {remote.url}"
-    line = Seen(exchange).line()
+    line = ReadBack(exchange).line()
     assert f"billed {BILLED:,}" in line and "input tokens (exact)" in line  # ours beside the bill
 
 

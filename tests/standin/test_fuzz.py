@@ -1,6 +1,6 @@
 """Fuzz: every parser and every command, fed what an adversarial user would feed them.
 
-The contract under test (README, "The command line"): a parser raises only its own declared
+The contract under test (docs/command-line.md): a parser raises only its own declared
 error (``FormatError`` for bodies, ``StreamError`` for streams), each naming the place; a command
 exits 0, 1 (``check`` found violations) or 2 (bad input, one line), and never 3 (our bug) nor a
 traceback. Memory stays bounded while doing so: a 400-byte stream cannot make us allocate

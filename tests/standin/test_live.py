@@ -90,7 +90,7 @@ def test_unknown_provider():
 def test_switch_line_offline_names_the_two_variables():
     line = live.switch_line("anthropic", env={})
     assert line == (
-        "live mode off: anthropic → local provider on 127.0.0.1 (to go live, set "
+        "live mode off: anthropic → stand-in on 127.0.0.1 (to go live, set "
         "ANTHROPIC_API_KEY and ON_THE_WIRE_LIVE=1 before starting JupyterLab)"
     )
 
@@ -114,7 +114,7 @@ def test_live_requested_without_a_key_is_one_warning_naming_the_variable():
     line = live.switch_line("anthropic", env={"ON_THE_WIRE_LIVE": "1"})
     assert line == (
         "warning: ON_THE_WIRE_LIVE=1 but ANTHROPIC_API_KEY is not set: anthropic stays on "
-        "the local provider"
+        "the stand-in"
     )
     typo = live.switch_line("gemini", env={"ON_THE_WIRE_LIVE": "yes", "GEMINI_API_KEY": KEY})
     assert typo.startswith("warning: ON_THE_WIRE_LIVE='yes' is not '1'")
@@ -146,7 +146,7 @@ def test_run_live_off_sends_nothing_and_says_so_in_one_line(capsys, p):
     trace, out = _run(capsys, {"ON_THE_WIRE_LIVE": "1"})
     assert trace is None and out == (
         "warning: ON_THE_WIRE_LIVE=1 but ANTHROPIC_API_KEY is not set: anthropic stays on the "
-        "local provider\n"
+        "stand-in\n"
     )
     assert len(p.exchanges) == before
 
@@ -204,7 +204,7 @@ def test_the_local_provider_never_asks_the_remote_whatever_the_environment(monke
         from helpers.tokens import count
 
         trace = run(sundry.opening("claude-sonnet-4-6"), sundry.run_tool, base_url=p.url)
-        assert trace.total("input_tokens") > 0  # counted offline, by the local provider
+        assert trace.total("input_tokens") > 0  # counted offline, by the stand-in
         assert count(Request("claude-sonnet-4-6", [user("Hi")])).estimate  # offline by default
         assert remote.records == []
 
@@ -227,15 +227,15 @@ def test_count_live_true_goes_to_the_override_and_fails_in_one_line(monkeypatch)
         assert remote.records[0]["headers"]["x-api-key"] == "<redacted>"
 
 
-# --- the README's live section is computed, not typed --------------------------------------------
+# --- the live-mode page's costs (docs/live.md) are computed, not typed ---------------------------
 
 
-def test_the_readme_live_costs_are_the_computed_ones():
+def test_the_live_page_costs_are_the_computed_ones():
     sys.path.insert(0, str(ROOT / "scripts"))
     import live_costs
 
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    stored = readme.split(live_costs.START)[1].split(live_costs.END)[0]
+    page = (ROOT / "docs" / "live.md").read_text(encoding="utf-8")
+    stored = page.split(live_costs.START)[1].split(live_costs.END)[0]
     assert stored == live_costs.table(), "run: python scripts/live_costs.py --write"
 
 
@@ -246,8 +246,8 @@ def test_the_live_costs_say_when_a_default_model_shuts_down_or_its_price_changes
 
     from helpers.models import default_model
 
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    stored = readme.split(live_costs.START)[1].split(live_costs.END)[0]
+    page = (ROOT / "docs" / "live.md").read_text(encoding="utf-8")
+    stored = page.split(live_costs.START)[1].split(live_costs.END)[0]
     dated = {"gpt-4o-mini": "shuts down on 2027-01-14", "gemini-3.8-flash": "until 2026-12-31"}
     for provider in ("openai", "gemini"):
         model = default_model(provider)

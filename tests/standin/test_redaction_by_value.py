@@ -23,7 +23,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from standin.capturing import RecordDir, Seen, capture
+from standin.capturing import ReadBack, RecordDir, capture
 from standin.cli.serve import log_line
 from standin.forward import Forwarder
 from standin.provider.recorder import Exchange, Recorder
@@ -199,7 +199,7 @@ def front():
 def _outputs(p: LocalProvider, exchange: Exchange) -> list[str]:
     """Everything a person can read of one exchange: record, dump, card text and HTML, log
     lines, and the --record folder's files (UTF-16 read as such too)."""
-    seen = Seen(exchange)
+    seen = ReadBack(exchange)
     texts = [
         str(exchange),
         repr(exchange),
@@ -522,7 +522,7 @@ def test_no_generated_secret_placement_survives_in_any_output(
         secret, exchange = _exchange(secret, known, where, how, cut, pad, look)
         recorder = Recorder()
         recorder.add(exchange)
-        seen = Seen(exchange)
+        seen = ReadBack(exchange)
         written = RecordDir(folder).write(exchange, seen)
         texts = [str(exchange), recorder.dump(), seen.line(), seen._repr_html_()]
         for file in written.iterdir():
