@@ -175,7 +175,7 @@ RECORDED = [
 @pytest.mark.parametrize(("model", "body", "billed"), RECORDED, ids=["3-pro", "2.5-call", "2.5"])
 def test_function_calling_counts_as_recorded_bills_and_stays_an_estimate(model, body, billed):
     """Declarations, calls and responses written as Gemma 4's chat template writes them, with
-    the departures the bills show (tests/test_corpus.py checks every recorded one)."""
+    the departures the bills show (tests/standin/test_corpus.py checks every recorded one)."""
     from standin.wire_count import count_body
 
     counted = count_body(body, "gemini", model)

@@ -22,8 +22,8 @@ import pytest
 
 import helpers
 
-ROOT = Path(__file__).resolve().parents[1]
-KEPT = ROOT / "tests" / "fixtures" / "lesson_imports" / "dc39636.txt"
+ROOT = Path(__file__).resolve().parents[2]
+KEPT = ROOT / "tests" / "helpers" / "fixtures" / "lesson_imports" / "dc39636.txt"
 LESSONS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 
 

@@ -170,7 +170,7 @@ def test_the_readme_states_the_lesson_times_of_the_index():
 
 
 def test_the_xfails_explained_are_the_ones_marked():
-    from tests.published_counts import CASES
+    from tests.support.published_counts import CASES
 
     testing = " ".join((ROOT / "docs" / "testing.md").read_text(encoding="utf-8").split())
     known = sum(bool(case.xfail) for case in CASES)
