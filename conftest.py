@@ -25,11 +25,19 @@ def pytest_sessionfinish(session, exitstatus):
 
 
 def pytest_collection_finish(session):
-    """Start building and installing the wheel (tests/repo/test_package.py) while other tests
-    run."""
+    """Start the slow, self-contained preparations while other tests run: building and
+    installing the wheel (tests/repo/test_package.py), Colab's environment
+    (tests/repo/test_colab_install.py)."""
     if any(item.path.name == "test_package.py" for item in session.items):
         from tests.repo import test_package
 
         folder = Path(tempfile.mkdtemp(prefix="on-the-wire-package-"))
         session.config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))
         test_package.PREPARED.start(folder)
+    if any(item.path.name == "test_colab_install.py" for item in session.items):
+        from tests.repo import test_colab_install
+
+        if test_colab_install.PYTHON313 is not None:  # else the module is skipped
+            colab = Path(tempfile.mkdtemp(prefix="on-the-wire-colab-"))
+            session.config.add_cleanup(lambda: shutil.rmtree(colab, ignore_errors=True))
+            test_colab_install.PREPARED.start(test_colab_install.prepare, colab)

@@ -26,6 +26,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.background import Background
+
 ROOT = Path(__file__).resolve().parents[2]
 COLAB_PINS = {
     "requests": "2.32.4",
@@ -112,8 +114,19 @@ def _versions(python: Path, names) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def colab(tmp_path_factory):
-    """(python, clone, pip, the install's output, versions): Colab after the set-up cell."""
-    tmp = tmp_path_factory.mktemp("colab")
+    """(python, clone, pip, the install's output, versions): Colab after the set-up cell.
+
+    Usually already under way: the root conftest starts ``prepare`` in a background thread as
+    soon as the session knows this module will run (pip's work overlaps the other tests)."""
+    return PREPARED.result() if PREPARED.started else prepare(tmp_path_factory.mktemp("colab"))
+
+
+PREPARED = Background("colab")
+
+
+def prepare(tmp: Path):
+    """Colab as it starts (Python 3.13, its pins, google-colab's stand-in), then the set-up
+    cell's install step in a copy of the repository."""
     venv = tmp / "venv"
     _run([PYTHON313, "-m", "venv", str(venv)])
     python = venv / "bin" / "python"
