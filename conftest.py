@@ -27,7 +27,8 @@ def pytest_sessionfinish(session, exitstatus):
 def pytest_collection_finish(session):
     """Start the slow, self-contained preparations while other tests run: building and
     installing the wheel (tests/repo/test_package.py), Colab's environment
-    (tests/repo/test_colab_install.py)."""
+    (tests/repo/test_colab_install.py), the live-mode nbval run over every lesson
+    (tests/lessons/test_live_notebooks.py)."""
     if any(item.path.name == "test_package.py" for item in session.items):
         from tests.repo import test_package
 
@@ -41,3 +42,10 @@ def pytest_collection_finish(session):
             colab = Path(tempfile.mkdtemp(prefix="on-the-wire-colab-"))
             session.config.add_cleanup(lambda: shutil.rmtree(colab, ignore_errors=True))
             test_colab_install.PREPARED.start(test_colab_install.prepare, colab)
+    live = "test_every_notebook_passes_unchanged_with_fake_keys_and_live_mode_on"
+    if any(item.name == live for item in session.items):
+        from tests.lessons import test_live_notebooks
+
+        logs = Path(tempfile.mkdtemp(prefix="on-the-wire-live-"))
+        session.config.add_cleanup(lambda: shutil.rmtree(logs, ignore_errors=True))
+        test_live_notebooks.LIVE_RUN.start(test_live_notebooks._live_run, logs)

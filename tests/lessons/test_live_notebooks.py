@@ -26,6 +26,7 @@ import pytest
 
 from helpers.examples import sundry
 from standin import LocalProvider, live
+from tests.support.background import Background
 from tests.support.live_support import FAKE_KEYS, RejectingAPI, live_env
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -92,15 +93,15 @@ def test_the_stored_live_outputs_are_the_offline_lines():
 # --- 1. the whole suite, fake keys, live mode on ------------------------------------------------
 
 
-def test_every_notebook_passes_unchanged_with_fake_keys_and_live_mode_on(tmp_path):
-    """nbval over every lesson in two pytest subprocesses side by side (two cores). The root
-    conftest would drop the keys, so it is left out: the kernels still block the network, through
-    the ``IPYTHONDIR`` profile this session's conftest made.
-    ``tests/lessons/live_nbval_plugin.py`` logs every cell's new outputs, compared by nbval or
-    not."""
-    assert os.environ.get("IPYTHONDIR") and os.environ.get("ON_THE_WIRE_OFFLINE") == "1"
+def _live_run(folder: Path):
+    """nbval over every lesson in two pytest subprocesses side by side (two cores), with fake
+    keys and live mode on against a ``RejectingAPI``. The root conftest would drop the keys, so
+    it is left out: the kernels still block the network, through the ``IPYTHONDIR`` profile this
+    session's conftest made. ``tests/lessons/live_nbval_plugin.py`` logs every cell's new
+    outputs, compared by nbval or not. Returns the runs' exit codes and reports, the logged
+    cells, the stand-in's URL and what it recorded."""
     halves = [[str(p.relative_to(ROOT)) for p in LESSONS[i::2]] for i in (0, 1)]
-    logs = [tmp_path / f"outputs-{i}.jsonl" for i in (0, 1)]
+    logs = [folder / f"outputs-{i}.jsonl" for i in (0, 1)]
     with RejectingAPI() as remote:
         env = {**os.environ, **live_env(remote.url)}
         runs = [
@@ -123,12 +124,26 @@ def test_every_notebook_passes_unchanged_with_fake_keys_and_live_mode_on(tmp_pat
             for half, log in zip(halves, logs, strict=True)
         ]
         outputs = [run.communicate(timeout=1200)[0] for run in runs]
-    for run, report in zip(runs, outputs, strict=True):
-        assert run.returncode == 0, report[-4000:]
+    cells = [json.loads(line) for log in logs for line in log.read_text().splitlines()]
+    return [run.returncode for run in runs], outputs, cells, remote.url, remote.records
+
+
+# Usually already under way: the root conftest starts ``_live_run`` in a background thread as
+# soon as the session knows this test will run (its two subprocesses overlap the other tests).
+LIVE_RUN = Background("live-notebooks")
+
+
+def test_every_notebook_passes_unchanged_with_fake_keys_and_live_mode_on(tmp_path):
+    """Every stored output still matches with fake keys and live mode on (the cells tagged
+    ``live`` are exempt, nothing else); the stand-in saw only the LIVE cell's request."""
+    assert os.environ.get("IPYTHONDIR") and os.environ.get("ON_THE_WIRE_OFFLINE") == "1"
+    run = LIVE_RUN.result() if LIVE_RUN.started else _live_run(tmp_path)
+    returncodes, outputs, cells, url, records = run
+    for returncode, report in zip(returncodes, outputs, strict=True):
+        assert returncode == 0, report[-4000:]
         assert re.search(r"\b\d+ passed\b", report) and " failed" not in report
         _no_key_in(report)
     # What every cell printed: no key anywhere; the live cells one clear line each.
-    cells = [json.loads(line) for log in logs for line in log.read_text().splitlines()]
     code_cells = sum(
         1 for p in LESSONS for c in nbformat.read(p, as_version=4).cells if c.cell_type == "code"
     )
@@ -136,18 +151,18 @@ def test_every_notebook_passes_unchanged_with_fake_keys_and_live_mode_on(tmp_pat
     _no_key_in(json.dumps(cells))
     shown = [_text({"outputs": c["outputs"]}) for c in cells if "live" in c["tags"]]
     assert shown == [
-        f"live mode ON: anthropic → LIVE {remote.url} (ANTHROPIC_API_KEY=<redacted>); only the "
+        f"live mode ON: anthropic → LIVE {url} (ANTHROPIC_API_KEY=<redacted>); only the "
         "cells marked LIVE send there\n",
-        f"LIVE anthropic {remote.url}/v1/messages failed: HTTP 401 (the key was refused: check "
+        f"LIVE anthropic {url}/v1/messages failed: HTTP 401 (the key was refused: check "
         'ANTHROPIC_API_KEY) {"type": "error", "error": {"type": "authentication_error", '
         '"message": "invalid x-api-key"}, "request_id": "req_local_error"}\n',
     ]
     # The stand-in saw the LIVE cell's first request (rejected: a fake key), and nothing else.
-    assert [(r["method"], r["path"]) for r in remote.records] == [("POST", "/v1/messages")]
-    sent = remote.records[0]
+    assert [(r["method"], r["path"]) for r in records] == [("POST", "/v1/messages")]
+    sent = records[0]
     assert sent["headers"]["x-api-key"] == "<redacted>"
     assert json.loads(sent["body"])["messages"][-1]["content"][0]["text"] == sundry.TICKET_TEXT
-    _no_key_in(json.dumps(remote.records))
+    _no_key_in(json.dumps(records))
 
 
 # --- 2. lesson 11, cell by cell, against a working stand-in ------------------------------------
