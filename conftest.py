@@ -6,6 +6,7 @@ This file sits at the repository root so it applies to both ``tests/`` and the n
 
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 from pathlib import Path
@@ -28,7 +29,9 @@ def pytest_collection_finish(session):
     """Start the slow, self-contained preparations while other tests run: building and
     installing the wheel (tests/repo/test_package.py), Colab's environment
     (tests/repo/test_colab_install.py), the live-mode nbval run over every lesson
-    (tests/lessons/test_live_notebooks.py)."""
+    (tests/lessons/test_live_notebooks.py), the learner copies' runs
+    (tests/lessons/test_student.py). Each is isolated: its own temporary folder, its own
+    subprocesses, the environment as the session started."""
     if any(item.path.name == "test_package.py" for item in session.items):
         from tests.repo import test_package
 
@@ -49,3 +52,10 @@ def pytest_collection_finish(session):
         logs = Path(tempfile.mkdtemp(prefix="on-the-wire-live-"))
         session.config.add_cleanup(lambda: shutil.rmtree(logs, ignore_errors=True))
         test_live_notebooks.LIVE_RUN.start(test_live_notebooks._live_run, logs)
+    runs = "test_checks_pass_on_the_reference_and_help_on_the_learner_copy"
+    if any(getattr(item, "originalname", None) == runs for item in session.items):
+        from tests.lessons import test_student
+
+        course = Path(tempfile.mkdtemp(prefix="on-the-wire-student-"))
+        session.config.add_cleanup(lambda: shutil.rmtree(course, ignore_errors=True))
+        test_student.STUDENT_RUNS.start(test_student.prepare, course, dict(os.environ))

@@ -25,19 +25,23 @@ sys.path.insert(0, str(ROOT / "scripts"))
 import make_student  # noqa: E402
 
 from course.exercises.solutions import exercise_cells  # noqa: E402
+from tests.support.background import Background  # noqa: E402
 
 LESSONS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 PROBE_MARK = "# exercise probe"
 
 
-@pytest.fixture(scope="module")
-def learner_copies(tmp_path_factory) -> Path:
+def _make_copies(course: Path) -> Path:
     """student/ as ``make lab`` makes it (it is not tracked by git), in a course folder whose
     data/ is the repository's, so the copies' ``../data/...`` paths work as in a checkout."""
-    course = tmp_path_factory.mktemp("course")
     (course / "data").symlink_to(ROOT / "data", target_is_directory=True)
     assert make_student.write(course / "student", ROOT / "notebooks", quiet=True) == []
     return course / "student"
+
+
+@pytest.fixture(scope="module")
+def learner_copies(tmp_path_factory) -> Path:
+    return _make_copies(tmp_path_factory.mktemp("course"))
 
 
 def _exercise_indices(nb: dict) -> list[int]:
@@ -136,8 +140,9 @@ def _probe_cell(reference_source: str, exercise_id: str) -> dict:
     return nbformat.v4.new_code_cell(code)
 
 
-def _run_student_copy(path: Path, copies: Path):
-    """The learner copy as made, plus a probe cell per exercise, run in a fresh kernel."""
+def _run_student_copy(path: Path, copies: Path, env: dict[str, str] | None = None):
+    """The learner copy as made, plus a probe cell per exercise, run in a fresh kernel (with
+    ``env`` if given, else this process's environment)."""
     import nbformat
     from nbclient import NotebookClient
 
@@ -157,12 +162,11 @@ def _run_student_copy(path: Path, copies: Path):
         allow_errors=True,  # every cell runs; the test reports each error where it happened
         kernel_name="python3",
         resources={"metadata": {"path": str(copies)}},
-    ).execute()
+    ).execute(**({"env": env} if env is not None else {}))
     return stored, student
 
 
-@pytest.fixture(scope="module")
-def student_runs(learner_copies):
+def _run_copies(copies: Path, env: dict[str, str] | None = None) -> dict:
     """Every learner copy, executed in its own fresh kernel, two at a time (two cores)."""
     from concurrent.futures import ThreadPoolExecutor
 
@@ -170,10 +174,27 @@ def student_runs(learner_copies):
         return dict(
             zip(
                 LESSONS,
-                pool.map(_run_student_copy, LESSONS, [learner_copies] * len(LESSONS)),
+                pool.map(_run_student_copy, LESSONS, [copies] * len(LESSONS), [env] * len(LESSONS)),
                 strict=True,
             )
         )
+
+
+def prepare(course: Path, env: dict[str, str]) -> dict:
+    """The runs, on copies made in a course folder of their own (the tests above rewrite and
+    list theirs), with the environment the session started with (not a test's monkeypatched
+    one): what the root conftest starts in a background thread as the session starts."""
+    return _run_copies(_make_copies(course), env)
+
+
+STUDENT_RUNS = Background("learner-copies")
+
+
+@pytest.fixture(scope="module")
+def student_runs(learner_copies):
+    """Every learner copy run; usually already under way (``prepare``, started by the root
+    conftest as soon as the session knows these tests will run)."""
+    return STUDENT_RUNS.result() if STUDENT_RUNS.started else _run_copies(learner_copies)
 
 
 def _sanitizer():
