@@ -92,6 +92,29 @@ def test_the_offline_test_environment_drops_keys_and_blocks_kernels(tmp_path, mo
     assert "block_network()" in startup.read_text()
 
 
+def test_the_kernels_startup_file_runs_and_blocks_the_network(tmp_path):
+    """What IPython runs before a kernel's first cell, run as it runs it: without an error, and
+    the network is blocked after it (without ON_THE_WIRE_OFFLINE, which would block it anyway)."""
+    import os
+    import subprocess
+    import sys
+
+    startup = netguard.write_offline_ipython_profile(tmp_path) / "profile_default" / "startup"
+    code = (startup / "00-no-network.py").read_text(encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k != "ON_THE_WIRE_OFFLINE"}
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            code + "from standin import netguard\nprint(netguard.is_blocking())",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert done.returncode == 0 and done.stdout == "True\n", done.stderr
+
+
 @pytest.mark.parametrize(
     ("call", "target"),
     [
