@@ -142,7 +142,7 @@ def prepare(tmp: Path):
     home.mkdir(parents=True)
     names = ["pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "LICENSE", "constraints.txt"]
     names += ["conftest.py", "scripts", "data", "tiktoken_ext", "helpers", "course", "standin"]
-    names += ["notebooks"]
+    names += ["notebooks", "learner"]  # the set-up cell works in learner/
     for name in names:
         if (ROOT / name).is_dir():
             shutil.copytree(ROOT / name, home / name, ignore=shutil.ignore_patterns("__pycache__"))
@@ -179,13 +179,19 @@ def test_lessons_00_and_05_run_on_colab_with_their_stored_outputs(colab):
     (home / "tests" / "lessons").mkdir(parents=True, exist_ok=True)
     shutil.copy2(ROOT / "tests" / "lessons" / "nbval_sanitize.cfg", home / "tests" / "lessons")
     (home / "notebooks" / "conftest.py").write_text(COLAB_KERNEL)
+    # An IPython profile of its own (the network guard's startup file, then Colab's), never the
+    # session's: Colab's startup file would make every later kernel of the session take the
+    # set-up cell's Colab branch.
+    from standin.netguard import write_offline_ipython_profile
+
+    ipython = write_offline_ipython_profile(home.parent / "ipython")
     for lesson in LESSONS:  # the cell's Colab path, with the clone where this test made it
         path = home / "notebooks" / lesson
         path.write_text(path.read_text().replace("/content/on-the-wire", str(home)))
     done = subprocess.run(
         [str(python), "-m", "pytest", "-q", *(f"notebooks/{lesson}" for lesson in LESSONS)],
         cwd=home,
-        env=CLEAN_ENV,
+        env={**CLEAN_ENV, "IPYTHONDIR": str(ipython)},
         capture_output=True,
         text=True,
     )
