@@ -46,7 +46,7 @@ test: setup-test browser hub-setup slides-setup js-clients
 
 # The suite on every other Python 3.11+ found on this machine (python3.12, python3.13 on PATH,
 # or a pyenv install), each in its own venv (.venv-3.12, ...); one that is not installed is
-# reported and skipped. PYTEST_ARGS narrows the run (e.g. PYTEST_ARGS=tests/test_binder.py).
+# reported and skipped. PYTEST_ARGS narrows the run (e.g. PYTEST_ARGS=tests/repo/test_binder.py).
 PYTHONS ?= 3.12 3.13
 PYTEST_ARGS ?=
 test-pythons:
@@ -103,14 +103,14 @@ hub/node_modules/.installed: hub/package.json hub/package-lock.json
 	  cd hub && npm ci --no-audit --no-fund --loglevel=error && touch node_modules/.installed; \
 	else echo "npm not found: the JupyterHub class test will be skipped (install Node.js 20+)"; fi
 
-# The openai node SDK and the Vercel AI SDK that tests/test_clients_frameworks.py runs against
-# the stand-in, pinned by tests/js_clients/package-lock.json, installed into
-# tests/js_clients/node_modules (nothing global). Without npm those tests are skipped (they say so).
-js-clients: tests/js_clients/node_modules/.installed
+# The openai node SDK and the Vercel AI SDK that tests/standin/test_clients_frameworks.py runs against
+# the stand-in, pinned by tests/standin/js_clients/package-lock.json, installed into
+# tests/standin/js_clients/node_modules (nothing global). Without npm those tests are skipped (they say so).
+js-clients: tests/standin/js_clients/node_modules/.installed
 
-tests/js_clients/node_modules/.installed: tests/js_clients/package.json tests/js_clients/package-lock.json
+tests/standin/js_clients/node_modules/.installed: tests/standin/js_clients/package.json tests/standin/js_clients/package-lock.json
 	@if command -v npm >/dev/null; then \
-	  cd tests/js_clients && npm ci --no-audit --no-fund --loglevel=error && touch node_modules/.installed; \
+	  cd tests/standin/js_clients && npm ci --no-audit --no-fund --loglevel=error && touch node_modules/.installed; \
 	else echo "npm not found: the JavaScript client tests will be skipped (install Node.js 20+)"; fi
 
 # Authors: re-run every notebook top to bottom and store its outputs (do this after any edit).
@@ -193,4 +193,4 @@ lock:
 	rm -rf .lock-venv
 
 clean:
-	rm -rf $(VENV) test-artifacts hub/node_modules slides/node_modules tests/js_clients/node_modules
+	rm -rf $(VENV) test-artifacts hub/node_modules slides/node_modules tests/standin/js_clients/node_modules

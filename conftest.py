@@ -6,6 +6,7 @@ This file sits at the repository root so it applies to both ``tests/`` and the n
 
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 from pathlib import Path
@@ -25,10 +26,36 @@ def pytest_sessionfinish(session, exitstatus):
 
 
 def pytest_collection_finish(session):
-    """Start building and installing the wheel (tests/test_package.py) while other tests run."""
+    """Start the slow, self-contained preparations while other tests run: building and
+    installing the wheel (tests/repo/test_package.py), Colab's environment
+    (tests/repo/test_colab_install.py), the live-mode nbval run over every lesson
+    (tests/lessons/test_live_notebooks.py), the learner copies' runs
+    (tests/lessons/test_student.py). Each is isolated: its own temporary folder, its own
+    subprocesses, the environment as the session started."""
     if any(item.path.name == "test_package.py" for item in session.items):
-        from tests import test_package
+        from tests.repo import test_package
 
         folder = Path(tempfile.mkdtemp(prefix="on-the-wire-package-"))
         session.config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))
         test_package.PREPARED.start(folder)
+    if any(item.path.name == "test_colab_install.py" for item in session.items):
+        from tests.repo import test_colab_install
+
+        if test_colab_install.PYTHON313 is not None:  # else the module is skipped
+            colab = Path(tempfile.mkdtemp(prefix="on-the-wire-colab-"))
+            session.config.add_cleanup(lambda: shutil.rmtree(colab, ignore_errors=True))
+            test_colab_install.PREPARED.start(test_colab_install.prepare, colab)
+    live = "test_every_notebook_passes_unchanged_with_fake_keys_and_live_mode_on"
+    if any(item.name == live for item in session.items):
+        from tests.lessons import test_live_notebooks
+
+        logs = Path(tempfile.mkdtemp(prefix="on-the-wire-live-"))
+        session.config.add_cleanup(lambda: shutil.rmtree(logs, ignore_errors=True))
+        test_live_notebooks.LIVE_RUN.start(test_live_notebooks._live_run, logs)
+    runs = "test_checks_pass_on_the_reference_and_help_on_the_learner_copy"
+    if any(getattr(item, "originalname", None) == runs for item in session.items):
+        from tests.lessons import test_student
+
+        course = Path(tempfile.mkdtemp(prefix="on-the-wire-student-"))
+        session.config.add_cleanup(lambda: shutil.rmtree(course, ignore_errors=True))
+        test_student.STUDENT_RUNS.start(test_student.prepare, course, dict(os.environ))

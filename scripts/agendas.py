@@ -11,7 +11,7 @@ walks) times ``ROOM_FACTOR``, rounded up to 5 minutes; lesson 00's slot adds the
 ("questions and wrap-up") takes what is left, and a plan whose slots do not fit its length
 is refused (``AgendaError``), never squeezed. Optional sections are never scheduled: the
 agenda lists them, with the lessons it leaves out, for self-study. ``lesson_times.py
---write`` (and so ``make outputs``) refreshes the agendas too; ``tests/test_agendas.py``
+--write`` (and so ``make outputs``) refreshes the agendas too; ``tests/repo/test_agendas.py``
 recomputes them and compares them with the guide.
 
 This script does not decide what a lesson teaches or how long it takes: it only adds up.

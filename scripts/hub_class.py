@@ -32,7 +32,8 @@ PSS, which counts shared pages once, read just before each lesson stops its prov
 seconds of its server and kernels; seconds from "start my server" to the server being ready,
 to the first output and to the last cell's reply;
 failures (a cell that raised, a timeout, an HTTP or websocket error); outputs that differ from
-the learner copy's stored outputs after the suite's nbval sanitizing (``tests/nbval_sanitize.cfg``);
+the learner copy's stored outputs after the suite's nbval sanitizing
+(``tests/lessons/nbval_sanitize.cfg``);
 where the first lesson's kernel imported ``helpers`` from, and a count by tiktoken there.
 
 Stand-ins (each lesson starts its own on 127.0.0.1): every listening port of every
@@ -151,7 +152,7 @@ def free_ports(count: int) -> list[int]:
 def sanitizers() -> list[tuple[re.Pattern[str], str]]:
     """The suite's nbval sanitizing rules, so outputs are compared as nbval compares them."""
     parser = configparser.ConfigParser(interpolation=None)
-    parser.read(ROOT / "tests" / "nbval_sanitize.cfg")
+    parser.read(ROOT / "tests" / "lessons" / "nbval_sanitize.cfg")
     return [(re.compile(parser[s]["regex"]), parser[s]["replace"]) for s in parser.sections()]
 
 

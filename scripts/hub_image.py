@@ -17,7 +17,7 @@ that reads the packages of the one running this script (a ``.pth`` line naming i
 site-packages, whose own ``.pth`` files, among them its editable install of this checkout,
 are therefore not run). pip sees those packages as installed, so the requirements resolve
 to what is already there and only the package itself is installed, from the image's copy
-(building it fetches the pinned setuptools, from PyPI or pip's cache, as tests/test_package.py
+(building it fetches the pinned setuptools, from PyPI or pip's cache, as tests/repo/test_package.py
 does). With
 ``repo_dir`` set to a folder inside the home (repo2docker's default, ``${HOME}``), the same
 build shows what goes wrong once a volume hides that folder.

@@ -18,7 +18,7 @@ read here from the SDKs' own request types, at the versions the project pins.
 Run: ``python scripts/known_fields.py`` (``--check``: exit 1 if the file differs from what the
 installed SDKs give). A section whose SDK is not installed is kept as it is in the file, and
 its version is printed, so the file always says which SDK version each list came from.
-``tests/test_known_fields.py`` regenerates and compares whenever the SDKs are installed.
+``tests/standin/test_known_fields.py`` regenerates and compares whenever the SDKs are installed.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ runs that same ticket against the stand-in, which plays the model and counts usa
 the offline counter, and prices every request with ``helpers.cost`` (genai-prices, pinned, at
 ``data/models.json``'s ``as_of`` date). A real model may take more or fewer turns, and the counts
 the stand-in could only estimate are marked (its meter says which and by how much).
-``tests/test_live.py`` checks that docs/live.md holds exactly this table.
+``tests/standin/test_live.py`` checks that docs/live.md holds exactly this table.
 """
 
 from __future__ import annotations

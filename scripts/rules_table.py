@@ -1,7 +1,7 @@
 """Write docs/rules.md from standin/rules/table.py (the rules, provider by provider).
 
-Run: ``.venv/bin/python scripts/rules_table.py``. ``tests/test_rules_table.py`` fails when the
-page is out of date, so change the table in ``standin/rules/table.py`` and run this.
+Run: ``.venv/bin/python scripts/rules_table.py``. ``tests/standin/test_rules_table.py`` fails when
+the page is out of date, so change the table in ``standin/rules/table.py`` and run this.
 """
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ from standin.netguard import offline_test_environment  # noqa: E402
 @cache
 def _sanitizer() -> list[tuple[re.Pattern, str]]:
     """The same normalisation nbval applies (ports, addresses...), plus widget model ids."""
-    text = (ROOT / "tests" / "nbval_sanitize.cfg").read_text(encoding="utf-8")
+    text = (ROOT / "tests" / "lessons" / "nbval_sanitize.cfg").read_text(encoding="utf-8")
     pairs = re.findall(r"^regex: (.*)$\n^replace: (.*)$", text, re.M)
     widget_id = re.compile(r"(?<![0-9a-f])[0-9a-f]{32}(?![0-9a-f])")
     return [(re.compile(a), b) for a, b in pairs] + [(widget_id, "ID")]

@@ -8,7 +8,7 @@ name re-exported by a package, such as ``course.display.show``, links to the mod
 defines it, here ``course/plots.py``), as relative links that open in JupyterLab. A name taken
 from the stand-in links to the module the lesson imported it from (``LocalProvider`` ->
 ``standin/__init__.py``), so no link leads a learner into the stand-in's internals.
-``tests/test_architecture.py`` checks the cells are current; run this after changing a
+``tests/repo/test_architecture.py`` checks the cells are current; run this after changing a
 lesson's imports, then ``make student``.
 """
 

@@ -10,7 +10,7 @@ defined). Nothing transitive: a module only other modules import says ``Used in 
 directly (imported by ...).``, naming as many as fit the line (``make paths`` shows all that
 a lesson's code reaches at run time).
 Any other "Used in lessons" line in a docstring is removed: one line, at the top.
-``--check`` exits 1 naming each stale module; ``tests/test_architecture.py`` runs it.
+``--check`` exits 1 naming each stale module; ``tests/repo/test_architecture.py`` runs it.
 """
 
 from __future__ import annotations

@@ -207,7 +207,7 @@ def write_offline_ipython_profile(ipython_dir: Path) -> Path:
     startup = Path(ipython_dir) / "profile_default" / "startup"
     startup.mkdir(parents=True, exist_ok=True)
     (startup / "00-no-network.py").write_text(
-        "__import__('standin.netguard').machinery.netguard.block_network()\n",
+        "__import__('standin.netguard').netguard.block_network()\n",
         encoding="utf-8",
     )
     return Path(ipython_dir)

@@ -344,7 +344,8 @@ def _shows_key(value: str, key: str) -> bool:
     return any(key[i : i + 8] in value for i in range(len(key) - 7))
 
 
-_SDK_HEADERS = [  # what openai-python 3.57.0 sent the stand-in (tests/fixtures/sdk), a made-up key
+# what openai-python 3.57.0 sent the stand-in (tests/support/fixtures/sdk), a made-up key
+_SDK_HEADERS = [
     ("Host", "127.0.0.1:8080"),
     ("Accept-Encoding", "gzip, deflate"),
     ("Connection", "keep-alive"),

@@ -26,7 +26,7 @@ such a schema: the caps are the stand-in's, not theirs.
 
 What it does not do: sample, vary between runs, or read remote ``$ref``s. ``fits`` is
 conservative: it answers False when unsure, which only means a hint goes unused.
-tests/test_general_model.py checks every generated value with ``jsonschema``.
+tests/standin/test_general_model.py checks every generated value with ``jsonschema``.
 """
 
 from __future__ import annotations
