@@ -237,7 +237,7 @@ def test_compaction_does_not_lose_the_replies_output_tokens():
 
 @pytest.mark.parametrize("wire", ["openai-chat", "anthropic"])
 def test_one_ticket_priced_three_ways_gives_one_figure(wire):
-    """The crash-triage run priced by project_ticket, by summing the usage the local provider
+    """The crash-triage run priced by project_ticket, by summing the usage the stand-in
     reported, and by hand (tokens times genai-prices' rates): the same dollars, to the digit."""
     from helpers.examples import crash_triage
     from helpers.formats import parse

@@ -2,7 +2,7 @@
 
 Every model the pinned price data (genai-prices) knows for the three providers, and one new
 name per provider, is counted with its provider's rule by ``count`` (``count_body``) and by the
-local provider over real HTTP, never refused; a model the table lacks is never labelled exact.
+stand-in over real HTTP, never refused; a model the table lacks is never labelled exact.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""helpers.loop: the same loop and its meter, four wire formats, against the local provider."""
+"""helpers.loop: the same loop and its meter, four wire formats, against the stand-in."""
 
 from __future__ import annotations
 

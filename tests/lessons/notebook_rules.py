@@ -10,7 +10,7 @@ import json
 import re
 from pathlib import Path
 
-# Shapes of real provider keys. The local provider accepts any key; lessons use obvious fakes.
+# Shapes of real provider keys. The stand-in accepts any key; lessons use obvious fakes.
 API_KEY = re.compile(
     r"sk-ant-[A-Za-z0-9_-]{20,}|sk-(?:proj-)?[A-Za-z0-9_-]{20,}|AIza[0-9A-Za-z_-]{30,}"
 )

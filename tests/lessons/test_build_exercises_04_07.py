@@ -2,7 +2,7 @@
 naming the hidden case that failed and why, and accepts right ones written differently.
 
 Cheap by design: the hidden cases are built in memory (no provider run) except where the real
-SDK is the judge (07), which talks to a local provider on loopback.
+SDK is the judge (07), which talks to the stand-in on loopback.
 """
 
 from __future__ import annotations

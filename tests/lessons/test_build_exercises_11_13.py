@@ -4,7 +4,7 @@ implementations, naming the hidden case and why, and accepts right ones written 
 11.1 ``answer_calls`` (the dispatch step), 12.1 ``fit_budget`` (a design within a budget, a
 ValueError when none fits), 13.1 ``audit`` (system paragraphs sent twice, tools without a
 description), 13.2 ``logged`` (the team's logger, fixed for every tool it wraps: sync, async,
-refusing). No network: the runs go to the local provider on
+refusing). No network: the runs go to the stand-in on
 loopback, 12.1 prices with the series' cost model.
 """
 

@@ -9,7 +9,7 @@ JupyterLab server (hub/start pulls the course and writes the learner copies firs
 git repository standing in for the public one), follows the nbgitpuller link, opens its learner
 copy of lesson 04 through the contents API and runs every code cell over the kernel websocket.
 The benchmark measures 20 and 40 learners; here the run must simply be right: no failure,
-every stored output reproduced, each learner's local providers its own, the course's code
+every stored output reproduced, each learner's stand-in its own, the course's code
 taken from the image and not from the (empty) home.
 """
 

@@ -1,4 +1,4 @@
-"""Bounded work per request (issue 32, item 3): no single request freezes the local provider
+"""Bounded work per request (issue 32, item 3): no single request freezes the stand-in
 or grows its memory without bound.
 
 The hostile requests are ``benchmarks.hostile.HOSTILE`` (the same bytes ``make bench`` times):

@@ -2,7 +2,7 @@
 
 The corpus lives beside the repository, in ``../shared/corpus`` (``index.json`` + ``bodies/``;
 its README says where each body comes from); the repository never carries the bodies. Every
-body goes through ``python -m helpers check``, ``parse`` + ``render`` and the local provider
+body goes through ``python -m helpers check``, ``parse`` + ``render`` and the stand-in
 (``scripts/evidence.py``, whose ``KINDS`` and ``KNOWN`` are the one table of known
 disagreements, each with its reason), and its recorded bill checks the counts: a count
 labelled exact equals the bill, and the estimates' spread is the committed one. Skipped, with

@@ -60,7 +60,7 @@ def test_the_list_names_its_sdk_versions_and_the_pins_match():
     assert "message-threads-2026-08-12" in known_betas()
 
 
-# --- check and the local provider say the same ----------------------------------------------------
+# --- check and the stand-in say the same ----------------------------------------------------
 
 
 def _check(tmp_path, capsys, payload, profile, *extra):
@@ -108,7 +108,7 @@ def test_openai_chat_top_level_and_nested(p, tmp_path, capsys):
 
 
 def _refused_with(p, tmp_path, capsys, payload, where):
-    """``check`` and the local provider both refuse ``payload`` naming ``where``."""
+    """``check`` and the stand-in both refuse ``payload`` naming ``where``."""
     code, out = _check(tmp_path, capsys, payload, "openai-chat")
     assert code == 1 and f"answers: Unknown parameter: '{where}'." in out
     r = post(p, "openai-chat", payload)
@@ -118,7 +118,7 @@ def _refused_with(p, tmp_path, capsys, payload, where):
 
 def test_openai_chat_takes_and_ignores_an_unknown_field_on_a_message(p, tmp_path, capsys):
     """On a message itself, a name no message type has is accepted (docs/rules.md,
-    extra-message-field): check exits 0 with a warning, the local provider answers 200."""
+    extra-message-field): check exits 0 with a warning, the stand-in answers 200."""
     payload = body("openai-chat")
     payload["messages"][-1]["provider_specific_fields"] = {"refusal": None}
     payload["messages"][0]["metadata"] = {"client": "ChatClient"}

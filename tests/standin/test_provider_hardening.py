@@ -1,4 +1,4 @@
-"""The local provider against a hostile client: every malformed request gets a provider-style
+"""The stand-in against a hostile client: every malformed request gets a provider-style
 400 (never a dropped connection, never a 500 for the client's mistake), sizes are checked before
 reading, writes are not delayed (``TCP_NODELAY``), the recorder stays bounded under ``serve``,
 and a client that resets the connection is one log line."""

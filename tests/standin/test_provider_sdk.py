@@ -1,4 +1,4 @@
-"""The official SDKs pointed at the local provider: what they put on the wire, how they retry,
+"""The official SDKs pointed at the stand-in: what they put on the wire, how they retry,
 what they build, and that their stream accumulation agrees with ours."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""standin.provider.state: the local provider keeps Responses state as OpenAI does, and
+"""standin.provider.state: the stand-in keeps Responses state as OpenAI does, and
 ``verdict`` checks a continuation against the stored chain (or says what it cannot know)."""
 
 from __future__ import annotations

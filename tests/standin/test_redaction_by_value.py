@@ -292,7 +292,7 @@ def test_a_base_urls_user_info_is_not_printed():
     )
 
 
-# --- the request's own keys, through the local provider -----------------------------------------
+# --- the request's own keys, through the stand-in -----------------------------------------
 
 KEY = "opaque-credential-7Hq2Lw9"
 

@@ -1,5 +1,5 @@
 """standin.rules.params: the settings a provider refuses (some per model), as one decision:
-``verdict`` (what ``python -m helpers check`` prints) and the local provider's answer."""
+``verdict`` (what ``python -m helpers check`` prints) and the stand-in's answer."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """standin.rules.schemas: a tool whose parameters are no JSON Schema is refused, with the
-provider's words and the tool's place, by check and by the local provider alike."""
+provider's words and the tool's place, by check and by the stand-in alike."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Issue 24's other cases: two results for one call refused everywhere, in each provider's words,
-by ``check`` (exit 1) and the local provider (its 400) alike; a finding about a call names its id.
+by ``check`` (exit 1) and the stand-in (its 400) alike; a finding about a call names its id.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
-"""standin.verdict: one decision per profile, shared by ``check`` and the local provider.
+"""standin.verdict: one decision per profile, shared by ``check`` and the stand-in.
 
 The test the issue asks for: run request bodies through both paths, ``python -m helpers
-check FILE --profile P`` and the local provider's answer to the same body, and prove they never
+check FILE --profile P`` and the stand-in's answer to the same body, and prove they never
 disagree: exit 1 exactly when the provider answers 400, with the text ``check`` printed; exit 0
 exactly when it answers 200.
 """
@@ -229,7 +229,7 @@ PATHS = {
 
 
 def _local_answer(fmt: str, body: dict) -> routes.Response:
-    """What the local provider answers (its routes, without a socket)."""
+    """What the stand-in answers (its routes, without a socket)."""
     route = routes.find_route(PATHS[fmt].format(model=model(fmt)))
     headers = {"authorization": "Bearer sk-local-test", "content-type": "application/json"}
     if fmt == "anthropic":
@@ -379,7 +379,7 @@ def test_a_reasoning_item_pairs_with_its_following_item_by_id():
 
 def test_gemini_refuses_one_system_instruction_in_both_spellings(tmp_path, capsys):
     """``systemInstruction`` with ``system_instruction``: the same field set twice, which
-    Gemini refuses (Wei-Shaw/sub2api#1045); ``check`` and the local provider answer it alike,
+    Gemini refuses (Wei-Shaw/sub2api#1045); ``check`` and the stand-in answer it alike,
     in either order, and either spelling alone is read."""
     for keys in (
         ("systemInstruction", "system_instruction"),

@@ -28,7 +28,7 @@ VERSION = {"anthropic": {"anthropic-version": "2023-06-01"}}
 
 
 def post(p, provider: str, payload=None, *, stream: bool = False, **kwargs) -> httpx.Response:
-    """POST to ``provider``'s endpoint on the local provider ``p``."""
+    """POST to ``provider``'s endpoint on the stand-in ``p``."""
     url = p.endpoint(provider, model(provider), stream=stream and provider == "gemini")
     headers = {"authorization": f"Bearer {KEY}", **VERSION.get(provider, {})}
     headers.update(kwargs.pop("headers", {}))

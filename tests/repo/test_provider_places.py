@@ -23,7 +23,7 @@ from pathlib import Path
 
 from helpers.formats.providers import FAMILIES, PROVIDERS
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 FORMATS = tuple(PROVIDERS)
 #: The names measured: every format's and family's (a fifth provider's too), and Google's.
 NAMES = {*PROVIDERS, *FAMILIES, "google"}
