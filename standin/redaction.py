@@ -36,6 +36,7 @@ import base64
 import binascii
 import bisect
 import functools
+import heapq
 import json
 import os
 import re
@@ -130,8 +131,12 @@ def secrets_of(headers: Iterable[tuple[str, str]], path: str = "") -> frozenset[
         if not is_secret_name(name) or not isinstance(value, str):
             continue
         found.add(value)
+        # the credential exactly as sent after the scheme's one space, and trimmed: a key with a
+        # leading or trailing space ("Bearer  00000Aa" carries " 00000Aa", 8 characters) was
+        # lost when only its trimmed form ("00000Aa", 7: too short) was kept
+        for sent in (value, value.strip()):
+            found |= {sent.partition(" ")[2], sent.partition(" ")[2].strip()}
         scheme, _, rest = value.strip().partition(" ")
-        found.add(rest.strip())
         if scheme.lower() == "basic":
             try:
                 pair = base64.b64decode(rest.strip(), validate=True).decode("utf-8")
@@ -157,6 +162,11 @@ def _ci(hex_digits: str) -> str:
 def _char(c: str) -> str:
     """Every spelling of one character: itself, JSON and Python escapes (backslashes doubled
     up to four), percent-encoded (up to four times), an HTML entity, ``+`` for a space."""
+    return "(?:" + "|".join(_spellings(c)) + ")"
+
+
+def _spellings(c: str) -> list[str]:
+    """:func:`_char`'s alternatives, one pattern each."""
     o = ord(c)
     alts = [re.escape(c)]
     if o < 0x10000:
@@ -177,7 +187,7 @@ def _char(c: str) -> str:
         alts.append(re.escape(named[c]))
     if c == " ":
         alts.append(r"\+")
-    return "(?:" + "|".join(alts) + ")"
+    return alts
 
 
 def _base64_cores(secret: str) -> set[str]:
@@ -200,15 +210,84 @@ def _spelled_shape() -> re.Pattern[str]:
     return re.compile(rf"(?<![A-Za-z0-9_-])(?:{'|'.join(starts)}){tail}{{20,}}")
 
 
+#: Characters whose spellings overlap (``\\`` is 1 to 5 backslashes, ``%`` also ``%25``...,
+#: ``&`` also ``&amp;``): a secret holding one is matched by :class:`_Spelled`, not by ``re``.
+_AMBIGUOUS = frozenset("\\%&")
+
+
 @functools.lru_cache(maxsize=128)
 def _value_pattern(secrets: frozenset[str]) -> re.Pattern[str] | None:
-    """One pattern that finds any of ``secrets`` in any spelling (longest first)."""
-    if not secrets:
-        return None
-    alts = ["".join(_char(c) for c in s) for s in sorted(secrets, key=len, reverse=True)]
+    """One pattern that finds any of ``secrets`` (those without an :data:`_AMBIGUOUS`
+    character) in any spelling (longest first), and every secret's base64."""
+    plain = [s for s in secrets if not _AMBIGUOUS.intersection(s)]
+    alts = ["".join(_char(c) for c in s) for s in sorted(plain, key=len, reverse=True)]
     cores = {core for s in secrets for core in _base64_cores(s)}
     alts += [re.escape(core) for core in sorted(cores, key=len, reverse=True)]
-    return re.compile("|".join(alts))
+    return re.compile("|".join(alts)) if alts else None
+
+
+class _Spelled:
+    """Finds one secret in any spelling in linear time, however its spellings overlap.
+
+    Python's ``re`` backtracks: for a secret of backslashes each of which may be spelled as 1 to
+    5 backslashes, a run of backslashes in a body that fails to match at its end makes it try
+    every split (exponential: 40 backslashes in a client's key and a body of 200 hang the
+    server). Here each character's spellings are patterns with one possible end each, and the
+    text is read once, keeping for each position the set of secret prefixes that end there
+    (a Thompson-style simulation): at most ``len(secret)`` states per position.
+    """
+
+    def __init__(self, secret: str) -> None:
+        self.steps = [[re.compile(a) for a in self._alternatives(c)] for c in secret]
+        self.first = re.compile("(?=" + _char(secret[0]) + ")")
+
+    @staticmethod
+    def _alternatives(c: str) -> list[str]:
+        """The spellings of ``c``, each with one end at a given start (overlaps expanded)."""
+        out = []
+        for alt in _spellings(c):
+            if c == "\\" and alt == r"\\{1,4}\\":
+                out += [r"\\" * (n + 1) for n in range(1, 5)]
+            elif c == "%" and alt.startswith("%(?:25){0,3}"):
+                out += ["%" + "(?:25)" * n + alt[len("%(?:25){0,3}") :] for n in range(4)]
+            else:
+                out.append(alt)
+        return out
+
+    def spans(self, text: str) -> list[tuple[int, int]]:
+        """Every ``(start, end)`` where the secret is spelled (the earliest start per end)."""
+        last, found = len(self.steps) - 1, []
+        waiting: dict[int, dict[int, int]] = {}  # position: {characters matched: first start}
+        heap = [m.start() for m in self.first.finditer(text)]
+        starts = set(heap)
+        while heap:
+            at = heapq.heappop(heap)
+            states = waiting.pop(at, {})
+            if at in starts:
+                starts.discard(at)
+                states.setdefault(0, at)
+            for done, start in states.items():
+                for step in self.steps[done]:
+                    m = step.match(text, at)
+                    if m is None:
+                        continue
+                    if done == last:
+                        found.append((start, m.end()))
+                        continue
+                    later = waiting.get(m.end())
+                    if later is None:
+                        later = waiting[m.end()] = {}
+                        if m.end() not in starts:
+                            heapq.heappush(heap, m.end())
+                    if done + 1 not in later or start < later[done + 1]:
+                        later[done + 1] = start
+        return found
+
+
+@functools.lru_cache(maxsize=128)
+def _spelled_finders(secrets: frozenset[str]) -> tuple[_Spelled, ...]:
+    """A :class:`_Spelled` for each secret holding an :data:`_AMBIGUOUS` character."""
+    return tuple(_Spelled(s) for s in sorted(secrets) if _AMBIGUOUS.intersection(s))
 
 
 _SPELLED_SHAPE = _spelled_shape()
@@ -389,10 +468,12 @@ def _redact_text(text: str, secrets: frozenset[str], stream: bool = False) -> st
     quiet = "\\" not in text and "%" not in text and "://" not in text
     if quiet and not secrets and not stream and "sk-" not in text and "AIza" not in text:
         return text
-    pattern = _value_pattern(secrets)
+    pattern, finders = _value_pattern(secrets), _spelled_finders(secrets)
     cuts: list[tuple[int, int, bool]] = []
     for view in _views(text, stream):
         found = [m.span() for m in pattern.finditer(view.text)] if pattern is not None else []
+        for finder in finders:
+            found += finder.spans(view.text)
         found += _shapes(view.text)
         for a, b in found:
             spans = view.origin(a, b)
