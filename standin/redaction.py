@@ -11,9 +11,13 @@ A value is found in every encoding it can take: raw, JSON-escaped (``\\u002d``, 
 escaped twice), percent-encoded (also twice), Python's ``\\x..``, HTML entities, base64 (any
 alignment), UTF-16; and in streams, cut across events, across two ``data:`` lines of one event,
 across the interleaved deltas of ``n=2`` choices, or across the elements of a Gemini stream sent
-as one JSON array. A value shorter than :data:`MIN_SECRET` (8) characters is **not** redacted by
-value (it would wipe ordinary words); its header is still redacted by name. The public local
-placeholder ``sk-local-on-the-wire`` is not a secret.
+as one JSON array. A value shorter than :data:`MIN_SECRET` (8) characters, or only whitespace, is
+**not** redacted by value (it would wipe ordinary words, or every indented line); its header is
+still redacted by name. A credential is taken both as sent after its scheme and trimmed
+(``Bearer  00000Aa`` carries `` 00000Aa``, 8 characters: redacted; ``00000Aa`` alone, 7, is
+not). The public local placeholder ``sk-local-on-the-wire`` is not a secret. A secret whose
+spellings overlap (a backslash, ``%``, ``&``) is found by a linear-time scan, not by a
+backtracking pattern (a client's key of backslashes must not hang the server).
 
 **By name and shape.** Headers whose name has a part like ``key``, ``token``, ``secret``,
 ``auth...``, ``cookie``, ``password`` are redacted whatever their value (a ``Bearer`` scheme stays
@@ -93,10 +97,13 @@ _registered_lock = threading.Lock()
 
 
 def _forms(value: str) -> set[str]:
-    """The value and its trimmed form (a key ending in ``\\r``), the short ones left out."""
+    """The value and its trimmed form (a key ending in ``\\r``), the short ones left out, and
+    those only of whitespace (``Bearer`` then 8 spaces would wipe every indented line)."""
     forms = {value, value.strip()}
     public = PLACEHOLDERS  # "Bearer sk-local-on-the-wire" is no secret either
-    return {f for f in forms if len(f) >= MIN_SECRET and not any(p in f for p in public)}
+    return {
+        f for f in forms if len(f) >= MIN_SECRET and f.strip() and not any(p in f for p in public)
+    }
 
 
 def add_secret(*values: str) -> None:
