@@ -470,6 +470,27 @@ def _shapes(text: str) -> list[tuple[int, int]]:
     return found
 
 
+def _inside_quotes(text: str, lo: int, hi: int, first: bool) -> tuple[int, int, bool]:
+    """A cut without a bare ``"`` at either edge: a key that begins or ends with a quote,
+    found in the raw text, can take a JSON string's own quote (``"00000Aa`` in ``"00000Aa ok"``
+    when its first character came in the event before); removing that quote would break the
+    JSON. The key's other characters still go."""
+
+    def bare(at: int) -> bool:  # a quote after an even run of backslashes: not escaped
+        if text[at] != '"':
+            return False
+        before = at
+        while before and text[before - 1] == "\\":
+            before -= 1
+        return (at - before) % 2 == 0
+
+    if hi - lo > 1 and bare(lo):
+        lo += 1
+    if hi - lo > 1 and bare(hi - 1):
+        hi -= 1
+    return lo, hi, first
+
+
 def _redact_text(text: str, secrets: frozenset[str], stream: bool = False) -> str:
     """``text`` with every known secret (any spelling) and key shape replaced in place."""
     quiet = "\\" not in text and "%" not in text and "://" not in text
@@ -484,7 +505,8 @@ def _redact_text(text: str, secrets: frozenset[str], stream: bool = False) -> st
         found += _shapes(view.text)
         for a, b in found:
             spans = view.origin(a, b)
-            cuts += [(lo, hi, i == 0) for i, (lo, hi) in enumerate(spans)]
+            cuts += [_inside_quotes(text, lo, hi, i == 0) for i, (lo, hi) in enumerate(spans)]
+    cuts = [cut for cut in cuts if cut[0] < cut[1]]
     for m in _USERINFO.finditer(text):
         cuts.append((m.start(2), m.end(2), True))
     if not cuts:
