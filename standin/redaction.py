@@ -245,7 +245,8 @@ class _Spelled:
     """
 
     def __init__(self, secret: str) -> None:
-        self.steps = [[re.compile(a) for a in self._alternatives(c)] for c in secret]
+        self.secret = secret
+        self.steps = {c: [re.compile(a) for a in self._alternatives(c)] for c in set(secret)}
         self.first = re.compile("(?=" + _char(secret[0]) + ")")
 
     @staticmethod
@@ -262,10 +263,14 @@ class _Spelled:
         return out
 
     def spans(self, text: str) -> list[tuple[int, int]]:
-        """Every ``(start, end)`` where the secret is spelled (the earliest start per end)."""
-        last, found = len(self.steps) - 1, []
+        """Every ``(start, end)`` where the secret is spelled (the earliest start per end).
+
+        The states at a position are grouped by the character they wait for: each character's
+        spellings are tried once there, however many states wait for it.
+        """
+        secret, last, found = self.secret, len(self.secret) - 1, []
         waiting: dict[int, dict[int, int]] = {}  # position: {characters matched: first start}
-        heap = [m.start() for m in self.first.finditer(text)]
+        heap = [m.start() for m in self.first.finditer(text)]  # ascending: already a heap
         starts = set(heap)
         while heap:
             at = heapq.heappop(heap)
@@ -273,21 +278,23 @@ class _Spelled:
             if at in starts:
                 starts.discard(at)
                 states.setdefault(0, at)
+            by_char: dict[str, list[tuple[int, int]]] = {}
             for done, start in states.items():
-                for step in self.steps[done]:
-                    m = step.match(text, at)
-                    if m is None:
-                        continue
-                    if done == last:
-                        found.append((start, m.end()))
-                        continue
-                    later = waiting.get(m.end())
-                    if later is None:
-                        later = waiting[m.end()] = {}
-                        if m.end() not in starts:
-                            heapq.heappush(heap, m.end())
-                    if done + 1 not in later or start < later[done + 1]:
-                        later[done + 1] = start
+                by_char.setdefault(secret[done], []).append((done, start))
+            for c, group in by_char.items():
+                ends = {m.end() for step in self.steps[c] if (m := step.match(text, at))}
+                for end in ends:
+                    later = waiting.get(end)
+                    for done, start in group:
+                        if done == last:
+                            found.append((start, end))
+                            continue
+                        if later is None:
+                            later = waiting[end] = {}
+                            if end not in starts:
+                                heapq.heappush(heap, end)
+                        if later.get(done + 1, end) > start:
+                            later[done + 1] = start
         return found
 
 
