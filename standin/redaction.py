@@ -478,24 +478,23 @@ def _shapes(text: str) -> list[tuple[int, int]]:
 
 
 def _inside_quotes(text: str, lo: int, hi: int, first: bool) -> tuple[int, int, bool]:
-    """A cut without a bare ``"`` at either edge: a key that begins or ends with a quote,
-    found in the raw text, can take a JSON string's own quote (``"00000Aa`` in ``"00000Aa ok"``
-    when its first character came in the event before); removing that quote would break the
-    JSON. The key's other characters still go."""
-
-    def bare(at: int) -> bool:  # a quote after an even run of backslashes: not escaped
-        if text[at] != '"':
-            return False
-        before = at
-        while before and text[before - 1] == "\\":
-            before -= 1
-        return (at - before) % 2 == 0
-
-    if hi - lo > 1 and bare(lo):
-        lo += 1
-    if hi - lo > 1 and bare(hi - 1):
-        hi -= 1
-    return lo, hi, first
+    """A cut that takes no bare ``"``: a key holding a quote, found in the raw text, can take a
+    JSON string's own quote (``"00000Aa`` or `` "0000Aa`` in ``: "0000Aa ok"`` when the key's
+    first characters came in the event before); removing it would break the JSON. A cut over
+    bare quotes keeps only its longest stretch between them (the key's other characters go)."""
+    if '"' not in text[lo:hi]:
+        return lo, hi, first
+    stretches, at, run = [], lo, 0
+    while run < lo and text[lo - run - 1] == "\\":  # a backslash run reaching into the cut
+        run += 1
+    for i in range(lo, hi):
+        if text[i] == '"' and run % 2 == 0:  # not escaped: after an even run of backslashes
+            stretches.append((at, i))
+            at = i + 1
+        run = run + 1 if text[i] == "\\" else 0
+    stretches.append((at, hi))
+    a, b = max(stretches, key=lambda s: s[1] - s[0])
+    return a, b, first
 
 
 def _redact_text(text: str, secrets: frozenset[str], stream: bool = False) -> str:

@@ -511,6 +511,7 @@ _FOUND = [
     # a leading quote cut off into the event before: the raw '"00000Aa' met the JSON string's
     # own quote in '"00000Aa ok"', and removing that quote broke the event's JSON
     ('"00000Aa', "header", "stream", "raw", 0, 0, "sk-a-a-a"),
+    (' "0000Aa', "header", "stream", "raw", 1, 0, "sk-a-a-a"),  # ': "0000Aa': the quote inside
     # backslashes: each one is 1 to 5 backslashes in some spelling (no exponential search)
     ("\\\\\\\\\\\\Aa0", "header", "body field", "escaped", 0, 1, "sk-a-a-a"),
     ("%%%%%%%%Aa0&&", "query", "member name", "percent", 0, 0, "sk-a-a-a"),
