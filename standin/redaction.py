@@ -249,6 +249,7 @@ class _Spelled:
     def __init__(self, secret: str) -> None:
         self.secret = secret
         self.steps = {c: [re.compile(a) for a in self._alternatives(c)] for c in set(secret)}
+        self.masks = {c: sum(1 << k for k, x in enumerate(secret) if x == c) for c in set(secret)}
         self.first = re.compile("(?=" + _char(secret[0]) + ")")
 
     @staticmethod
@@ -265,39 +266,49 @@ class _Spelled:
         return out
 
     def spans(self, text: str) -> list[tuple[int, int]]:
-        """Every ``(start, end)`` where the secret is spelled (the earliest start per end).
+        """The stretches of ``text`` that are part of some spelling of the secret, merged.
 
-        The states at a position are grouped by the character they wait for: each character's
-        spellings are tried once there, however many states wait for it.
+        Bit ``k`` of a position's state says "the secret's first ``k`` characters end here";
+        every state waiting for one character moves at once (a shift of the bits), so a run of
+        backslashes costs the same for a key of 8 backslashes as for one of 8,000. A forward
+        pass finds where a whole spelling ends, a backward pass keeps only the steps on the way
+        to one; the steps kept are the characters to cut.
         """
-        secret, last, found = self.secret, len(self.secret) - 1, []
-        waiting: dict[int, dict[int, int]] = {}  # position: {characters matched: first start}
+        full = 1 << len(self.secret)
+        alive: dict[int, int] = {}  # position: bits of the secret's prefixes ending there
+        moves: list[tuple[int, int, int]] = []  # (from, to, mask): a spelling of one character
         heap = [m.start() for m in self.first.finditer(text)]  # ascending: already a heap
-        starts = set(heap)
+        for at in heap:
+            alive[at] = 1
         while heap:
             at = heapq.heappop(heap)
-            states = waiting.pop(at, {})
-            if at in starts:
-                starts.discard(at)
-                states.setdefault(0, at)
-            by_char: dict[str, list[tuple[int, int]]] = {}
-            for done, start in states.items():
-                by_char.setdefault(secret[done], []).append((done, start))
-            for c, group in by_char.items():
-                ends = {m.end() for step in self.steps[c] if (m := step.match(text, at))}
-                for end in ends:
-                    later = waiting.get(end)
-                    for done, start in group:
-                        if done == last:
-                            found.append((start, end))
-                            continue
-                        if later is None:
-                            later = waiting[end] = {}
-                            if end not in starts:
-                                heapq.heappush(heap, end)
-                        if later.get(done + 1, end) > start:
-                            later[done + 1] = start
-        return found
+            bits = alive[at]
+            for c, mask in self.masks.items():
+                if not bits & mask:
+                    continue
+                for end in {m.end() for step in self.steps[c] if (m := step.match(text, at))}:
+                    moves.append((at, end, mask))
+                    if end not in alive:
+                        alive[end] = 0
+                        heapq.heappush(heap, end)
+                    alive[end] |= (bits & mask) << 1
+        done = {at: full for at, bits in alive.items() if bits & full}  # a whole spelling ends
+        if not done:
+            return []
+        kept = []
+        for at, end, mask in reversed(moves):  # moves are in ascending order of ``at``
+            ahead = (done.get(end, 0) >> 1) & mask & alive[at]
+            if ahead:
+                done[at] = done.get(at, 0) | ahead
+                kept.append((at, end))
+        kept.sort()
+        spans: list[tuple[int, int]] = []
+        for a, b in kept:
+            if spans and a <= spans[-1][1]:  # one spelling: its characters touch
+                spans[-1] = (spans[-1][0], max(spans[-1][1], b))
+            else:
+                spans.append((a, b))
+        return spans
 
 
 @functools.lru_cache(maxsize=128)
