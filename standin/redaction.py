@@ -490,13 +490,17 @@ def _shapes(text: str) -> list[tuple[int, int]]:
     return found
 
 
-def _inside_quotes(text: str, lo: int, hi: int, first: bool) -> tuple[int, int, bool]:
-    """A cut that takes no bare ``"``: a key holding a quote, found in the raw text, can take a
-    JSON string's own quote (``"00000Aa`` or `` "0000Aa`` in ``: "0000Aa ok"`` when the key's
-    first characters came in the event before); removing it would break the JSON. A cut over
-    bare quotes keeps only its longest stretch between them (the key's other characters go)."""
+_JSON_PUNCTUATION = frozenset(" \t\r\n:,[]{}")
+
+
+def _inside_quotes(text: str, lo: int, hi: int, first: bool) -> list[tuple[int, int, bool]]:
+    """A cut as cuts that take no bare ``"``: a key holding a quote, found in the raw text, can
+    take a JSON string's own quote (``"00000Aa`` or `` "0000Aa`` in ``: "0000Aa ok"`` when the
+    key's first characters came in the event before); removing it would break the JSON. So the
+    cut is split at its bare quotes, which stay, and so do stretches of only JSON punctuation
+    and whitespace between them; every other character of the key still goes."""
     if '"' not in text[lo:hi]:
-        return lo, hi, first
+        return [(lo, hi, first)]
     stretches, at, run = [], lo, 0
     while run < lo and text[lo - run - 1] == "\\":  # a backslash run reaching into the cut
         run += 1
@@ -506,8 +510,8 @@ def _inside_quotes(text: str, lo: int, hi: int, first: bool) -> tuple[int, int, 
             at = i + 1
         run = run + 1 if text[i] == "\\" else 0
     stretches.append((at, hi))
-    a, b = max(stretches, key=lambda s: s[1] - s[0])
-    return a, b, first
+    kept = [(a, b) for a, b in stretches if not _JSON_PUNCTUATION.issuperset(text[a:b])]
+    return [(a, b, first and n == 0) for n, (a, b) in enumerate(kept)]
 
 
 def _redact_text(text: str, secrets: frozenset[str], stream: bool = False) -> str:
@@ -524,7 +528,8 @@ def _redact_text(text: str, secrets: frozenset[str], stream: bool = False) -> st
         found += _shapes(view.text)
         for a, b in found:
             spans = view.origin(a, b)
-            cuts += [_inside_quotes(text, lo, hi, i == 0) for i, (lo, hi) in enumerate(spans)]
+            for i, (lo, hi) in enumerate(spans):
+                cuts += _inside_quotes(text, lo, hi, i == 0)
     cuts = [cut for cut in cuts if cut[0] < cut[1]]
     for m in _USERINFO.finditer(text):
         cuts.append((m.start(2), m.end(2), True))

@@ -595,3 +595,12 @@ def test_a_key_of_backslashes_is_found_without_an_exponential_search():
     sent = [("x-api-key", key)]
     out = json.loads(redact_body(body, "application/json", secrets_of(sent)))
     assert out == {"a": "\\" * 150 + "!", "b": REDACTED, "c": REDACTED}
+
+
+def test_a_key_holding_a_quote_is_cut_around_a_json_strings_own_quotes():
+    """Found in the raw text, a key with a ``"`` can span a JSON string's quotes: those quotes
+    and the punctuation between them stay (the JSON stays JSON); its other characters go."""
+    key = 'Aa0", "bcdefgh'
+    out = redact('{"a": "xAa0", "bcdefgh": 1}', {key})
+    assert json.loads(out) == {"a": f"x{REDACTED}", "": 1}
+    assert redact('log: Aa0"bcdefgh end', {'Aa0"bcdefgh'}) == f'log: {REDACTED}" end'
