@@ -13,7 +13,8 @@ Rows:
 - the stand-in's latency per request on a keep-alive connection, against a bare
   ``http.server`` answering the same bytes in the same run (target: p50 <= 5 ms);
 - redaction of one exchange (``standin.redaction``): a 1 MB stream with a known key, and 1 MB
-  bodies made to slow its patterns (escapes after ``sk-``, runs of backslashes or ``%``);
+  bodies made to slow its patterns (escapes after ``sk-``, runs of backslashes or ``%``, a
+  client's key of backslashes against a run of them);
 - hostile requests to the stand-in (``benchmarks/hostile.py``: a backtracking schema
   ``pattern``, ``minLength`` of fifty million, ``minItems`` with ``uniqueItems``, a body nested
   100,000 deep, an unsatisfiable schema...): each one's status, wall time and peak traced
@@ -240,6 +241,16 @@ def redaction() -> None:
     for what, (body, kind) in cases.items():
         took = _timed(lambda b=body, k=kind: redact_body(b, k, {key}), runs=3)
         _row(f"redaction: {what}", f"{1000 * took:.0f} ms", "linear: no backtracking")
+    # a client's own key of backslashes (its spellings overlap: 1 to 5 backslashes each), and
+    # 200 KB of them: a backtracking pattern never returns; the scan is linear in the body
+    for size in (40, 4000):
+        body, bad = b"\\" * 200_000, "\\" * size + "Aa0"
+        took = _timed(lambda b=body, k=bad: redact_body(b, "", {k}), runs=1)
+        _row(
+            f"redaction: a key of {size:,} backslashes, 200 KB of them",
+            f"{1000 * took:.0f} ms",
+            "linear, whatever the key's length",
+        )
 
 
 def hostile() -> None:

@@ -11,9 +11,13 @@ A value is found in every encoding it can take: raw, JSON-escaped (``\\u002d``, 
 escaped twice), percent-encoded (also twice), Python's ``\\x..``, HTML entities, base64 (any
 alignment), UTF-16; and in streams, cut across events, across two ``data:`` lines of one event,
 across the interleaved deltas of ``n=2`` choices, or across the elements of a Gemini stream sent
-as one JSON array. A value shorter than :data:`MIN_SECRET` (8) characters is **not** redacted by
-value (it would wipe ordinary words); its header is still redacted by name. The public local
-placeholder ``sk-local-on-the-wire`` is not a secret.
+as one JSON array. A value shorter than :data:`MIN_SECRET` (8) characters, or only whitespace, is
+**not** redacted by value (it would wipe ordinary words, or every indented line); its header is
+still redacted by name. A credential is taken both as sent after its scheme and trimmed
+(``Bearer  00000Aa`` carries `` 00000Aa``, 8 characters: redacted; ``00000Aa`` alone, 7, is
+not). The public local placeholder ``sk-local-on-the-wire`` is not a secret. A secret whose
+spellings overlap (a backslash, ``%``, ``&``) is found by a one-pass scan (linear in the text),
+not by a backtracking pattern (a client's key of backslashes must not hang the server).
 
 **By name and shape.** Headers whose name has a part like ``key``, ``token``, ``secret``,
 ``auth...``, ``cookie``, ``password`` are redacted whatever their value (a ``Bearer`` scheme stays
@@ -36,6 +40,7 @@ import base64
 import binascii
 import bisect
 import functools
+import heapq
 import json
 import os
 import re
@@ -92,10 +97,13 @@ _registered_lock = threading.Lock()
 
 
 def _forms(value: str) -> set[str]:
-    """The value and its trimmed form (a key ending in ``\\r``), the short ones left out."""
+    """The value and its trimmed form (a key ending in ``\\r``), the short ones left out, and
+    those only of whitespace (``Bearer`` then 8 spaces would wipe every indented line)."""
     forms = {value, value.strip()}
     public = PLACEHOLDERS  # "Bearer sk-local-on-the-wire" is no secret either
-    return {f for f in forms if len(f) >= MIN_SECRET and not any(p in f for p in public)}
+    return {
+        f for f in forms if len(f) >= MIN_SECRET and f.strip() and not any(p in f for p in public)
+    }
 
 
 def add_secret(*values: str) -> None:
@@ -130,8 +138,12 @@ def secrets_of(headers: Iterable[tuple[str, str]], path: str = "") -> frozenset[
         if not is_secret_name(name) or not isinstance(value, str):
             continue
         found.add(value)
+        # the credential exactly as sent after the scheme's one space, and trimmed: a key with a
+        # leading or trailing space ("Bearer  00000Aa" carries " 00000Aa", 8 characters) was
+        # lost when only its trimmed form ("00000Aa", 7: too short) was kept
+        for sent in (value, value.strip()):
+            found |= {sent.partition(" ")[2], sent.partition(" ")[2].strip()}
         scheme, _, rest = value.strip().partition(" ")
-        found.add(rest.strip())
         if scheme.lower() == "basic":
             try:
                 pair = base64.b64decode(rest.strip(), validate=True).decode("utf-8")
@@ -157,6 +169,11 @@ def _ci(hex_digits: str) -> str:
 def _char(c: str) -> str:
     """Every spelling of one character: itself, JSON and Python escapes (backslashes doubled
     up to four), percent-encoded (up to four times), an HTML entity, ``+`` for a space."""
+    return "(?:" + "|".join(_spellings(c)) + ")"
+
+
+def _spellings(c: str) -> list[str]:
+    """:func:`_char`'s alternatives, one pattern each."""
     o = ord(c)
     alts = [re.escape(c)]
     if o < 0x10000:
@@ -177,7 +194,7 @@ def _char(c: str) -> str:
         alts.append(re.escape(named[c]))
     if c == " ":
         alts.append(r"\+")
-    return "(?:" + "|".join(alts) + ")"
+    return alts
 
 
 def _base64_cores(secret: str) -> set[str]:
@@ -200,15 +217,104 @@ def _spelled_shape() -> re.Pattern[str]:
     return re.compile(rf"(?<![A-Za-z0-9_-])(?:{'|'.join(starts)}){tail}{{20,}}")
 
 
+#: Characters whose spellings overlap (``\\`` is 1 to 5 backslashes, ``%`` also ``%25``...,
+#: ``&`` also ``&amp;``): a secret holding one is matched by :class:`_Spelled`, not by ``re``.
+_AMBIGUOUS = frozenset("\\%&")
+
+
 @functools.lru_cache(maxsize=128)
 def _value_pattern(secrets: frozenset[str]) -> re.Pattern[str] | None:
-    """One pattern that finds any of ``secrets`` in any spelling (longest first)."""
-    if not secrets:
-        return None
-    alts = ["".join(_char(c) for c in s) for s in sorted(secrets, key=len, reverse=True)]
+    """One pattern that finds any of ``secrets`` (those without an :data:`_AMBIGUOUS`
+    character) in any spelling (longest first), and every secret's base64."""
+    plain = [s for s in secrets if not _AMBIGUOUS.intersection(s)]
+    alts = ["".join(_char(c) for c in s) for s in sorted(plain, key=len, reverse=True)]
     cores = {core for s in secrets for core in _base64_cores(s)}
     alts += [re.escape(core) for core in sorted(cores, key=len, reverse=True)]
-    return re.compile("|".join(alts))
+    return re.compile("|".join(alts)) if alts else None
+
+
+class _Spelled:
+    """Finds one secret in any spelling in one pass over the text, however its spellings overlap.
+
+    Python's ``re`` backtracks: for a secret of backslashes each of which may be spelled as 1 to
+    5 backslashes, a run of backslashes in a body that fails to match at its end makes it try
+    every split (exponential: 40 backslashes in a client's key and a body of 200 hang the
+    server). Here each character's spellings are patterns with one possible end each, and the
+    text is read once, keeping for each position the set of secret prefixes that end there
+    (a Thompson-style simulation): at most ``len(secret)`` states per position, so the time
+    grows with the text's length times the secret's, never exponentially. It does not decode
+    base64 (:func:`_value_pattern` finds that for every secret).
+    """
+
+    def __init__(self, secret: str) -> None:
+        self.secret = secret
+        self.steps = {c: [re.compile(a) for a in self._alternatives(c)] for c in set(secret)}
+        self.masks = {c: sum(1 << k for k, x in enumerate(secret) if x == c) for c in set(secret)}
+        self.first = re.compile("(?=" + _char(secret[0]) + ")")
+
+    @staticmethod
+    def _alternatives(c: str) -> list[str]:
+        """The spellings of ``c``, each with one end at a given start (overlaps expanded)."""
+        out = []
+        for alt in _spellings(c):
+            if c == "\\" and alt == r"\\{1,4}\\":
+                out += [r"\\" * (n + 1) for n in range(1, 5)]
+            elif c == "%" and alt.startswith("%(?:25){0,3}"):
+                out += ["%" + "(?:25)" * n + alt[len("%(?:25){0,3}") :] for n in range(4)]
+            else:
+                out.append(alt)
+        return out
+
+    def spans(self, text: str) -> list[tuple[int, int]]:
+        """The stretches of ``text`` that are part of some spelling of the secret, merged.
+
+        Bit ``k`` of a position's state says "the secret's first ``k`` characters end here";
+        every state waiting for one character moves at once (a shift of the bits), so a run of
+        backslashes costs the same for a key of 8 backslashes as for one of 8,000. A forward
+        pass finds where a whole spelling ends, a backward pass keeps only the steps on the way
+        to one; the steps kept are the characters to cut.
+        """
+        full = 1 << len(self.secret)
+        alive: dict[int, int] = {}  # position: bits of the secret's prefixes ending there
+        moves: list[tuple[int, int, int]] = []  # (from, to, mask): a spelling of one character
+        heap = [m.start() for m in self.first.finditer(text)]  # ascending: already a heap
+        for at in heap:
+            alive[at] = 1
+        while heap:
+            at = heapq.heappop(heap)
+            bits = alive[at]
+            for c, mask in self.masks.items():
+                if not bits & mask:
+                    continue
+                for end in {m.end() for step in self.steps[c] if (m := step.match(text, at))}:
+                    moves.append((at, end, mask))
+                    if end not in alive:
+                        alive[end] = 0
+                        heapq.heappush(heap, end)
+                    alive[end] |= (bits & mask) << 1
+        done = {at: full for at, bits in alive.items() if bits & full}  # a whole spelling ends
+        if not done:
+            return []
+        kept = []
+        for at, end, mask in reversed(moves):  # moves are in ascending order of ``at``
+            ahead = (done.get(end, 0) >> 1) & mask & alive[at]
+            if ahead:
+                done[at] = done.get(at, 0) | ahead
+                kept.append((at, end))
+        kept.sort()
+        spans: list[tuple[int, int]] = []
+        for a, b in kept:
+            if spans and a <= spans[-1][1]:  # one spelling: its characters touch
+                spans[-1] = (spans[-1][0], max(spans[-1][1], b))
+            else:
+                spans.append((a, b))
+        return spans
+
+
+@functools.lru_cache(maxsize=128)
+def _spelled_finders(secrets: frozenset[str]) -> tuple[_Spelled, ...]:
+    """A :class:`_Spelled` for each secret holding an :data:`_AMBIGUOUS` character."""
+    return tuple(_Spelled(s) for s in sorted(secrets) if _AMBIGUOUS.intersection(s))
 
 
 _SPELLED_SHAPE = _spelled_shape()
@@ -384,19 +490,47 @@ def _shapes(text: str) -> list[tuple[int, int]]:
     return found
 
 
+_JSON_PUNCTUATION = frozenset(" \t\r\n:,[]{}")
+
+
+def _inside_quotes(text: str, lo: int, hi: int, first: bool) -> list[tuple[int, int, bool]]:
+    """A cut as cuts that take no bare ``"``: a key holding a quote, found in the raw text, can
+    take a JSON string's own quote (``"00000Aa`` or `` "0000Aa`` in ``: "0000Aa ok"`` when the
+    key's first characters came in the event before); removing it would break the JSON. So the
+    cut is split at its bare quotes, which stay, and so do stretches of only JSON punctuation
+    and whitespace between them; every other character of the key still goes."""
+    if '"' not in text[lo:hi]:
+        return [(lo, hi, first)]
+    stretches, at, run = [], lo, 0
+    while run < lo and text[lo - run - 1] == "\\":  # a backslash run reaching into the cut
+        run += 1
+    for i in range(lo, hi):
+        if text[i] == '"' and run % 2 == 0:  # not escaped: after an even run of backslashes
+            stretches.append((at, i))
+            at = i + 1
+        run = run + 1 if text[i] == "\\" else 0
+    stretches.append((at, hi))
+    kept = [(a, b) for a, b in stretches if not _JSON_PUNCTUATION.issuperset(text[a:b])]
+    return [(a, b, first and n == 0) for n, (a, b) in enumerate(kept)]
+
+
 def _redact_text(text: str, secrets: frozenset[str], stream: bool = False) -> str:
     """``text`` with every known secret (any spelling) and key shape replaced in place."""
     quiet = "\\" not in text and "%" not in text and "://" not in text
     if quiet and not secrets and not stream and "sk-" not in text and "AIza" not in text:
         return text
-    pattern = _value_pattern(secrets)
+    pattern, finders = _value_pattern(secrets), _spelled_finders(secrets)
     cuts: list[tuple[int, int, bool]] = []
     for view in _views(text, stream):
         found = [m.span() for m in pattern.finditer(view.text)] if pattern is not None else []
+        for finder in finders:
+            found += finder.spans(view.text)
         found += _shapes(view.text)
         for a, b in found:
             spans = view.origin(a, b)
-            cuts += [(lo, hi, i == 0) for i, (lo, hi) in enumerate(spans)]
+            for i, (lo, hi) in enumerate(spans):
+                cuts += _inside_quotes(text, lo, hi, i == 0)
+    cuts = [cut for cut in cuts if cut[0] < cut[1]]
     for m in _USERINFO.finditer(text):
         cuts.append((m.start(2), m.end(2), True))
     if not cuts:

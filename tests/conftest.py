@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
+from hypothesis import settings
 
 from standin import LocalProvider
+
+# Property tests in CI (CI=true) draw the same examples on every run and keep no example database,
+# so a CI failure is reproducible: HYPOTHESIS_PROFILE=ci replays it locally. Loaded here, before
+# the test modules build their own @settings (which inherit what they do not set).
+settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
+settings.load_profile(
+    os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "default")
+)
 
 
 @pytest.fixture(scope="module")
