@@ -26,6 +26,7 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Any
 
+from helpers.formats.providers import PROVIDERS
 from standin.live_switch import family  # openai-chat and openai-responses share one style
 from standin.providers import of_family
 
@@ -67,9 +68,10 @@ def envelope(
 
 
 def provider_for_path(path: str, headers: dict[str, str]) -> str:
-    """Whose error style to use for a request we cannot route (a 404, a 405)."""
-    if path.startswith("/v1beta") or "x-goog-api-key" in headers:
-        return "gemini"
-    if path.startswith("/v1/messages") or "anthropic-version" in headers or "x-api-key" in headers:
-        return "anthropic"
-    return "openai-chat"
+    """Whose error style to use for a request we cannot route (a 404, a 405): the provider whose
+    module claims its path or headers, the last row's asked first (Gemini's signs before
+    Anthropic's), else the first row's (OpenAI Chat's, which OpenAI-compatible clients expect)."""
+    from standin.providers import of
+
+    claimed = (p for p in reversed(PROVIDERS) if of(p).claims(path, headers))
+    return next(claimed, next(iter(PROVIDERS)))

@@ -42,6 +42,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from helpers.formats.providers import PROVIDERS
 from helpers.standin_wire import COUNT_HEADER
 from standin.provider import errors
 from standin.provider.scenarios import Scenario, Turn
@@ -49,28 +50,13 @@ from standin.providers import of
 
 __all__ = ["Response", "Route", "answer", "error", "find_route"]
 
-#: The Gemini API's model path (``/v1`` or ``/v1beta``, then ``/models/M``), or Vertex AI's
-#: (``/v1`` or ``/v1beta1``, then ``/projects/P/locations/L/publishers/google`` or, in its
-#: express mode with an API key, ``/publishers/google``, then ``/models/M``; google-genai's
-#: Vertex client calls ``/v1beta1``): the same body and answer. ``/v1beta`` is the Gemini API's
-#: only, ``/v1beta1`` Vertex AI's only.
-_VERTEX = r"(?:(?:/projects/[^/]+/locations/[^/]+)?/publishers/google)?"
-_VERSION = (
-    r"(?P<version>v1|v1beta(?=/models/)"
-    r"|v1beta1(?=(?:/projects/[^/]+/locations/[^/]+)?/publishers/google/))"
-)
-_GEMINI = "/" + _VERSION + _VERTEX + r"/models/(?P<model>[^/:]+)"
-#: (path, provider, kind, streamed, HTTP method), tried in order
+#: (path, provider, kind, streamed, HTTP method): each provider's endpoints, from its module in
+#: ``standin/providers``, tried in order, the last row's provider first: Gemini's model paths
+#: before OpenAI's models list, which would also match ``/v1/models/M:generateContent``.
 _ROUTES: list[tuple[re.Pattern[str], str, str, bool, str]] = [
-    (re.compile(r"/v1/chat/completions"), "openai-chat", "generate", False, "POST"),
-    (re.compile(r"/v1/responses"), "openai-responses", "generate", False, "POST"),
-    (re.compile(r"/v1/conversations"), "openai-responses", "conversations", False, "POST"),
-    (re.compile(r"/v1/messages"), "anthropic", "generate", False, "POST"),
-    (re.compile(r"/v1/messages/count_tokens"), "anthropic", "count", False, "POST"),
-    (re.compile(_GEMINI + ":generateContent"), "gemini", "generate", False, "POST"),
-    (re.compile(_GEMINI + ":streamGenerateContent"), "gemini", "generate", True, "POST"),
-    (re.compile(_GEMINI + ":countTokens"), "gemini", "count", False, "POST"),
-    (re.compile(r"/v1/models(?:/(?P<model>[^/]+))?"), "openai-chat", "models", False, "GET"),
+    (re.compile(path), provider, kind, stream, method)
+    for provider in reversed(PROVIDERS)
+    for path, kind, stream, method in of(provider).ROUTES
 ]
 
 

@@ -183,6 +183,20 @@ def reasoning(text: str, seed: str) -> Reasoning:
 
 # Serving it (``standin.provider.routes``, ``standin.provider.state``).
 #: The response header that carries the request's id.
+#: Its endpoints on the stand-in: (path pattern, kind, streamed, HTTP method).
+ROUTES = [
+    (r"/v1/messages", "generate", False, "POST"),
+    (r"/v1/messages/count_tokens", "count", False, "POST"),
+]
+
+
+def claims(path: str, headers: dict[str, str]) -> bool:
+    """Whether an unroutable request (a 404, a 405) looks like Anthropic's: its path or headers."""
+    return (
+        path.startswith("/v1/messages") or "anthropic-version" in headers or "x-api-key" in headers
+    )
+
+
 REQUEST_ID_HEADER = "request-id"
 #: Its response ids: (prefix, length of the digest part).
 REPLY_ID = ("msg_01", 22)

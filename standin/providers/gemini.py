@@ -179,6 +179,31 @@ def reasoning(text: str, seed: str) -> Reasoning:
 
 # Serving it (``standin.provider.routes``, ``standin.provider.state``).
 #: The response header that carries the request's id.
+#: The Gemini API's model path (``/v1`` or ``/v1beta``, then ``/models/M``), or Vertex AI's
+#: (``/v1`` or ``/v1beta1``, then ``/projects/P/locations/L/publishers/google`` or, in its
+#: express mode with an API key, ``/publishers/google``, then ``/models/M``; google-genai's
+#: Vertex client calls ``/v1beta1``): the same body and answer. ``/v1beta`` is the Gemini API's
+#: only, ``/v1beta1`` Vertex AI's only.
+_VERTEX = r"(?:(?:/projects/[^/]+/locations/[^/]+)?/publishers/google)?"
+_VERSION = (
+    r"(?P<version>v1|v1beta(?=/models/)"
+    r"|v1beta1(?=(?:/projects/[^/]+/locations/[^/]+)?/publishers/google/))"
+)
+_MODEL = "/" + _VERSION + _VERTEX + r"/models/(?P<model>[^/:]+)"
+
+#: Its endpoints on the stand-in: (path pattern, kind, streamed, HTTP method).
+ROUTES = [
+    (_MODEL + ":generateContent", "generate", False, "POST"),
+    (_MODEL + ":streamGenerateContent", "generate", True, "POST"),
+    (_MODEL + ":countTokens", "count", False, "POST"),
+]
+
+
+def claims(path: str, headers: dict[str, str]) -> bool:
+    """Whether an unroutable request (a 404, a 405) looks like Gemini's: its path or key header."""
+    return path.startswith("/v1beta") or "x-goog-api-key" in headers
+
+
 REQUEST_ID_HEADER = "x-request-id"
 #: Its response ids: (prefix, length of the digest part).
 REPLY_ID = ("", 22)

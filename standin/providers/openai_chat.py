@@ -201,6 +201,19 @@ def reasoning(text: str, seed: str) -> Reasoning:
 
 # Serving it (``standin.provider.routes``, ``standin.provider.state``).
 #: The response header that carries the request's id.
+#: Its endpoints on the stand-in: (path pattern, kind, streamed, HTTP method). The models list
+#: is OpenAI's, and answers for every provider's names.
+ROUTES = [
+    (r"/v1/chat/completions", "generate", False, "POST"),
+    (r"/v1/models(?:/(?P<model>[^/]+))?", "models", False, "GET"),
+]
+
+
+def claims(path: str, headers: dict[str, str]) -> bool:
+    """Whether an unroutable request looks like this provider's: never (the default's style)."""
+    return False
+
+
 REQUEST_ID_HEADER = "x-request-id"
 #: Its response ids: (prefix, length of the digest part).
 REPLY_ID = ("chatcmpl-", 29)

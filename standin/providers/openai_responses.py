@@ -208,6 +208,18 @@ def reasoning(text: str, seed: str) -> Reasoning:
 
 # Serving it (``standin.provider.routes``, ``standin.provider.state``).
 #: The response header that carries the request's id.
+#: Its endpoints on the stand-in: (path pattern, kind, streamed, HTTP method).
+ROUTES = [
+    (r"/v1/responses", "generate", False, "POST"),
+    (r"/v1/conversations", "conversations", False, "POST"),
+]
+
+
+def claims(path: str, headers: dict[str, str]) -> bool:
+    """Whether an unroutable request looks like this provider's: never (OpenAI Chat's style)."""
+    return False
+
+
 REQUEST_ID_HEADER = "x-request-id"
 #: Its response ids: (prefix, length of the digest part).
 REPLY_ID = ("resp_", 48)

@@ -6,7 +6,10 @@ names a provider is found here by walking the source with ``ast`` over ``helpers
 
 - a *branch*: a comparison (``==``, ``!=``, ``in``, ``not in``), ``startswith``/``endswith`` or
   ``case`` on one of the four formats' names or the ``openai``/``google`` families;
-- a *keyed table*: a dict literal keyed by two or more of those names.
+- a *keyed table*: a dict literal keyed by two or more of those names, or (in ``helpers/`` and
+  ``standin/``) a list of rows naming two or more providers, or a function returning two or
+  more providers' names (an exercise's list of cases in ``course/`` is not a place: a fifth
+  provider need not join a lesson's cases).
 
 A provider's own modules (``helpers/rules/gemini.py``: files named after it) may name
 themselves. Both lists below must equal what is measured, so a file that stops branching leaves
@@ -44,6 +47,8 @@ KEYED = {
     "helpers/rules/__init__.py": "each format's profile",
     "helpers/sse/accumulators.py": "each format's stream reader",
     "course/exercises/one_request.py": "the exercise's made-up keys",
+    "standin/cli/serve.py": "the banner's curl examples, one per family",
+    "standin/rules/table.py": "docs/rules.md's tool_choice rows, each provider's texts",
 }
 
 
@@ -85,13 +90,23 @@ def branches(tree: ast.AST) -> set[str]:
     return found & NAMES
 
 
-def keyed(tree: ast.AST) -> bool:
-    """Whether ``tree`` holds a dict literal keyed by two or more providers' names."""
-    return any(
-        isinstance(node, ast.Dict)
-        and len({k.value for k in node.keys if isinstance(k, ast.Constant)} & NAMES) >= 2
-        for node in ast.walk(tree)
-    )
+def keyed(tree: ast.AST, rows: bool = True) -> bool:
+    """Whether ``tree`` holds a dict literal keyed by two or more providers' names, or (with
+    ``rows``) a list of rows or a function's returns naming two or more."""
+    return any(len(_keys(node, rows) & NAMES) >= 2 for node in ast.walk(tree))
+
+
+def _keys(node: ast.AST, rows: bool) -> set[str]:
+    """The strings that key ``node`` as a table: a dict's keys, rows' items, returned names."""
+    if isinstance(node, ast.Dict):
+        return {k.value for k in node.keys if isinstance(k, ast.Constant)}
+    table = isinstance(node, ast.List | ast.Tuple) and len(node.elts) >= 2
+    if rows and table and all(isinstance(e, ast.Tuple | ast.List) for e in node.elts):
+        return set().union(*(_strings(e) for e in node.elts))
+    if rows and isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+        returned = [r.value for r in ast.walk(node) if isinstance(r, ast.Return) and r.value]
+        return set().union(set(), *(_strings(v) for v in returned if isinstance(v, ast.Constant)))
+    return set()
 
 
 @cache
@@ -108,7 +123,7 @@ def measured() -> tuple[dict[str, set[str]], set[str]]:
             names = branches(tree) - _own(relative)
             if names:
                 branching[relative] = names
-            if keyed(tree):
+            if keyed(tree, rows=part != "course"):
                 tables.add(relative)
     return branching, tables
 
@@ -126,6 +141,10 @@ if fmt == "neutral" or "google" != other: pass
     assert branches(ast.parse("x = {'gemini': 1}; y = PROVIDERS[f].family")) == set()
     assert keyed(ast.parse("x = {'gemini': 1, 'anthropic': 2}"))
     assert not keyed(ast.parse("x = {'gemini': 1, 'other': 2}"))
+    routes = "R = [('/a', 'gemini', 'x'), ('/b', 'anthropic', 'y')]"
+    assert keyed(ast.parse(routes)) and not keyed(ast.parse(routes), rows=False)
+    chooser = "def f(p):\n    if p: return 'gemini'\n    return 'anthropic'"
+    assert keyed(ast.parse(chooser)) and not keyed(ast.parse("def f(): return 'gemini'"))
     assert _own("helpers/rules/openai_chat.py") == {"openai-chat", "openai"}
 
 

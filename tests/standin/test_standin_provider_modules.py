@@ -18,7 +18,7 @@ EVERY_FORMAT = (
     "PARTS_BY_KEY", "UNCOUNTED_FIELDS", "UNCOUNTED_PARTS", "response_body", "reasoning",
     "wants_reasoning", "bad_signature", "key_refusal", "read_options", "origins", "wire_notes",
     "tool_choice", "tool_schema", "settings", "wire_answer", "unknown_fields", "tool_place",
-    "output_place", "uncounted_extras", "structured_output", "built_in_tool",
+    "output_place", "uncounted_extras", "structured_output", "built_in_tool", "ROUTES", "claims",
 )  # fmt: skip
 #: What the first module of each family defines: its errors and its live count.
 EVERY_FAMILY = (
@@ -42,3 +42,18 @@ def test_a_family_module_defines_its_errors_and_live_count(family):
 def test_an_unknown_format_is_named_with_the_known_ones():
     with pytest.raises(ValueError, match=r"unknown format 'nope' \(known: openai-chat, "):
         of("nope")
+
+
+def test_the_routes_and_the_error_style_come_from_the_provider_modules():
+    """Each endpoint is found through its provider's ``ROUTES``; Gemini's model paths are tried
+    before OpenAI's models list (which would also match them); an unroutable request takes the
+    style of the provider whose module claims it, else OpenAI Chat's."""
+    from standin.provider.errors import provider_for_path
+    from standin.provider.routes import find_route
+
+    assert find_route("/v1/models/gemini-2.5-flash:generateContent", "").provider == "gemini"
+    assert find_route("/v1/models/gpt-4o-mini", "").provider == "openai-chat"
+    assert find_route("/v1/messages/count_tokens", "").kind == "count"
+    assert provider_for_path("/v1/messages", {"x-goog-api-key": "k"}) == "gemini"
+    assert provider_for_path("/nowhere", {"anthropic-version": "2023-06-01"}) == "anthropic"
+    assert provider_for_path("/nowhere", {}) == "openai-chat"
