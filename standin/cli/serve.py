@@ -94,30 +94,12 @@ def banner(p) -> str:
             "  Requests without it, for another Host, or to other paths are refused.",
             "",
         ]
-    hello = '"messages":[{"role":"user","content":"Hi, my order SO-48213 arrived cracked."}]'
-    # every header the API requires: Anthropic refuses a request without anthropic-version
-    examples = [
-        ("openai-chat", f"-H 'authorization: Bearer {key}'", f'{{"model":"gpt-4o-mini",{hello}}}'),
-        (
-            "anthropic",
-            f"-H 'x-api-key: {key}' -H 'anthropic-version: 2023-06-01'",
-            f'{{"model":"claude-sonnet-4-5","max_tokens":512,{hello}}}',
-        ),
-    ]
-    for provider, headers, data in examples:
-        lines += [
-            f"  curl {p.endpoint(provider)} \\",
-            f"    {headers} -H 'content-type: application/json' \\",
-            f"    -d '{data}'",
-            "",
-        ]
-    gemini = '{"contents":[{"role":"user","parts":[{"text":"Hi, my order SO-48213 arrived."}]}]}'
-    lines += [
-        f"  curl -N '{p.endpoint('gemini', 'gemini-3.8-flash', stream=True)}' \\",
-        f"    -H 'x-goog-api-key: {key}' -H 'content-type: application/json' \\",
-        f"    -d '{gemini}'",
-    ]
-    return "\n".join(lines)
+    from helpers.formats.providers import PROVIDERS
+    from standin.providers import of
+
+    for provider in PROVIDERS:  # each API's curl example, from its stand-in module
+        lines += of(provider).curl(p, key)
+    return "\n".join(lines).removesuffix("\n")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -308,6 +308,32 @@ def wire_notes() -> tuple[Any, Any] | None:
     return wire_notes.anthropic_results, wire_notes.anthropic_key
 
 
+def curl(stand_in: Any, key: str) -> list[str]:
+    """The serve banner's curl example, with every header the API requires (Anthropic refuses a
+    request without ``anthropic-version``)."""
+    hello = '"messages":[{"role":"user","content":"Hi, my order SO-48213 arrived cracked."}]'
+    headers = f"-H 'x-api-key: {key}' -H 'anthropic-version: 2023-06-01'"
+    return [
+        f"  curl {stand_in.endpoint('anthropic')} \\",
+        f"    {headers} -H 'content-type: application/json' \\",
+        f'    -d \'{{"model":"claude-sonnet-4-5","max_tokens":512,{hello}}}\'',
+        "",
+    ]
+
+
+def tool_choice_rows() -> list[tuple[str, str, str, str, str | None]]:
+    """``docs/rules.md``'s tool_choice rows: (rule, verdict, its text, source, checked)."""
+    from standin.rules import tool_choice as t
+
+    return [
+        (rule, "refused", text, t.SOURCES[text], t.CHECKED)
+        for rule, text in (
+            ("tool-choice-without-tools", t.ANTHROPIC_ANY),
+            ("tool-choice-undeclared", t.ANTHROPIC_UNDECLARED),
+        )
+    ]
+
+
 def tool_choice(body: dict[str, Any], tools: list | None, profile: str) -> list:
     """What it refuses in the body's ``tool_choice`` (``standin.rules.tool_choice``)."""
     from standin.rules import tool_choice

@@ -310,6 +310,31 @@ def wire_notes() -> tuple[Any, Any] | None:
     return wire_notes.gemini_fields, wire_notes.gemini_key
 
 
+def curl(stand_in: Any, key: str) -> list[str]:
+    """The serve banner's curl example for this API: a streamed answer (``-N``)."""
+    body = '{"contents":[{"role":"user","parts":[{"text":"Hi, my order SO-48213 arrived."}]}]}'
+    return [
+        f"  curl -N '{stand_in.endpoint('gemini', 'gemini-3.8-flash', stream=True)}' \\",
+        f"    -H 'x-goog-api-key: {key}' -H 'content-type: application/json' \\",
+        f"    -d '{body}'",
+        "",
+    ]
+
+
+def tool_choice_rows() -> list[tuple[str, str, str, str, str | None]]:
+    """``docs/rules.md``'s tool_choice rows: (rule, verdict, its text, source, checked)."""
+    from standin.rules import tool_choice as t
+
+    undeclared = (
+        "allowedFunctionNames naming an undeclared function: no public report of a 400 "
+        "(searched 2026-12-01), so a warning"
+    )
+    return [
+        ("tool-choice-without-tools", "accepted", "", t.GEMINI_CONFLICT, None),
+        ("tool-choice-undeclared", "accepted", "", undeclared, t.CHECKED),
+    ]
+
+
 def tool_choice(body: dict[str, Any], tools: list | None, profile: str) -> list:
     """What it refuses in the body's ``toolConfig`` (``standin.rules.tool_choice``)."""
     from standin.rules import tool_choice

@@ -297,6 +297,30 @@ def wire_notes() -> tuple[Any, Any] | None:
     return wire_notes.chat_images, wire_notes.chat_key
 
 
+def curl(stand_in: Any, key: str) -> list[str]:
+    """The serve banner's curl example for this API (``standin/cli/serve.py``)."""
+    hello = '"messages":[{"role":"user","content":"Hi, my order SO-48213 arrived cracked."}]'
+    return [
+        f"  curl {stand_in.endpoint('openai-chat')} \\",
+        f"    -H 'authorization: Bearer {key}' -H 'content-type: application/json' \\",
+        f'    -d \'{{"model":"gpt-4o-mini",{hello}}}\'',
+        "",
+    ]
+
+
+def tool_choice_rows() -> list[tuple[str, str, str, str, str | None]]:
+    """``docs/rules.md``'s tool_choice rows: (rule, verdict, its text, source, checked)."""
+    from standin.rules import tool_choice as t
+
+    return [
+        (rule, "refused", text, t.SOURCES[text], t.CHECKED)
+        for rule, text in (
+            ("tool-choice-without-tools", t.CHAT_NO_TOOLS),
+            ("tool-choice-undeclared", t.CHAT_UNDECLARED),
+        )
+    ]
+
+
 def tool_choice(body: dict[str, Any], tools: list | None, profile: str) -> list:
     """What it refuses in the body's ``tool_choice`` (``standin.rules.tool_choice``)."""
     from standin.rules import tool_choice

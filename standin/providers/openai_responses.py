@@ -285,6 +285,24 @@ def wire_notes() -> tuple[Any, Any] | None:
     return None
 
 
+def curl(stand_in: Any, key: str) -> list[str]:
+    """The serve banner's curl example for this API: none (OpenAI Chat's shows the family)."""
+    return []
+
+
+def tool_choice_rows() -> list[tuple[str, str, str, str, str | None]]:
+    """``docs/rules.md``'s tool_choice rows: (rule, verdict, its text, source, checked)."""
+    from standin.rules import tool_choice as t
+
+    return [
+        (rule, "refused", text, t.SOURCES[text], t.CHECKED)
+        for rule, text in (
+            ("tool-choice-without-tools", t.RESPONSES_REQUIRED),
+            ("tool-choice-undeclared", t.RESPONSES_UNDECLARED),
+        )
+    ]
+
+
 def tool_choice(body: dict[str, Any], tools: list | None, profile: str) -> list:
     """What it refuses in the body's ``tool_choice`` (``standin.rules.tool_choice``)."""
     from standin.rules import tool_choice

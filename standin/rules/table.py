@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 
 from helpers.formats.providers import PROVIDERS
 from helpers.rules import anthropic, gemini, openai_chat, openai_responses
-from standin.rules import fields, schemas, strict, tool_choice
+from standin.rules import fields, schemas, strict
 from standin.rules.params import PARAM_RULES
 from standin.rules.shared import SHARED_CHECKED, shared_rows
 from standin.rules.sources import NOT_STORED, SOURCES
@@ -277,28 +277,14 @@ ROWS += _fields_rows()
 
 
 def _tool_choice_rows() -> list[RuleRow]:
-    t = tool_choice
-    refused = [
-        ("openai-chat", "tool-choice-without-tools", t.CHAT_NO_TOOLS),
-        ("openai-chat", "tool-choice-undeclared", t.CHAT_UNDECLARED),
-        ("openai-responses", "tool-choice-without-tools", t.RESPONSES_REQUIRED),
-        ("openai-responses", "tool-choice-undeclared", t.RESPONSES_UNDECLARED),
-        ("anthropic", "tool-choice-without-tools", t.ANTHROPIC_ANY),
-        ("anthropic", "tool-choice-undeclared", t.ANTHROPIC_UNDECLARED),
-    ]
-    rows = [RuleRow(p, r, "refused", text, t.SOURCES[text], t.CHECKED) for p, r, text in refused]
-    rows.append(RuleRow("gemini", "tool-choice-without-tools", "accepted", "", t.GEMINI_CONFLICT))
-    rows.append(
-        RuleRow(
-            "gemini",
-            "tool-choice-undeclared",
-            "accepted",
-            "",
-            "allowedFunctionNames naming an undeclared function: no public report of a 400 "
-            "(searched 2026-12-01), so a warning",
-            t.CHECKED,
-        )
-    )
+    """Each provider's tool_choice rows, from its module in ``standin/providers``."""
+    from standin.providers import of
+
+    rows = []
+    for provider in PROVIDERS:
+        for rule, verdict, text, source, checked in of(provider).tool_choice_rows():
+            row = RuleRow(provider, rule, verdict, text, source)
+            rows.append(replace(row, checked=checked) if checked else row)
     return rows
 
 

@@ -47,8 +47,6 @@ KEYED = {
     "helpers/rules/__init__.py": "each format's profile",
     "helpers/sse/accumulators.py": "each format's stream reader",
     "course/exercises/one_request.py": "the exercise's made-up keys",
-    "standin/cli/serve.py": "the banner's curl examples, one per family",
-    "standin/rules/table.py": "docs/rules.md's tool_choice rows, each provider's texts",
 }
 
 

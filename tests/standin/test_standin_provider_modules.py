@@ -19,6 +19,7 @@ EVERY_FORMAT = (
     "wants_reasoning", "bad_signature", "key_refusal", "read_options", "origins", "wire_notes",
     "tool_choice", "tool_schema", "settings", "wire_answer", "unknown_fields", "tool_place",
     "output_place", "uncounted_extras", "structured_output", "built_in_tool", "ROUTES", "claims",
+    "curl", "tool_choice_rows",
 )  # fmt: skip
 #: What the first module of each family defines: its errors and its live count.
 EVERY_FAMILY = (
