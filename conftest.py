@@ -30,7 +30,8 @@ def pytest_collection_finish(session):
     installing the wheel (tests/repo/test_package.py), Colab's environment
     (tests/repo/test_colab_install.py), the live-mode nbval run over every lesson
     (tests/lessons/test_live_notebooks.py), the learner copies' runs
-    (tests/lessons/test_student.py). Each is isolated: its own temporary folder, its own
+    (tests/lessons/test_student.py; only those the browser test will not run first, as it
+    shares its runs). Each is isolated: its own temporary folder, its own
     subprocesses, the environment as the session started."""
     if any(item.path.name == "test_package.py" for item in session.items):
         from tests.repo import test_package
@@ -53,9 +54,34 @@ def pytest_collection_finish(session):
         session.config.add_cleanup(lambda: shutil.rmtree(logs, ignore_errors=True))
         test_live_notebooks.LIVE_RUN.start(test_live_notebooks._live_run, logs)
     runs = "test_checks_pass_on_the_reference_and_help_on_the_learner_copy"
-    if any(getattr(item, "originalname", None) == runs for item in session.items):
+    students = [i for i, item in enumerate(session.items) if _named(item, runs)]
+    if students:
         from tests.lessons import test_student
 
-        course = Path(tempfile.mkdtemp(prefix="on-the-wire-student-"))
-        session.config.add_cleanup(lambda: shutil.rmtree(course, ignore_errors=True))
-        test_student.STUDENT_RUNS.start(test_student.prepare, course, dict(os.environ))
+        names = {session.items[i].callspec.params["path"].name for i in students}
+        names -= _browser_runs_first(session.items, students[0])
+        if names:
+            course = Path(tempfile.mkdtemp(prefix="on-the-wire-student-"))
+            session.config.add_cleanup(lambda: shutil.rmtree(course, ignore_errors=True))
+            test_student.STUDENT_RUNS.start(
+                test_student.prepare, course, dict(os.environ), sorted(names)
+            )
+
+
+def _named(item, name: str) -> bool:
+    return getattr(item, "originalname", None) == name
+
+
+def _browser_runs_first(items: list, before: int) -> set[str]:
+    """The lessons whose learner copy the browser test runs (and saves, probes included) before
+    the item at index ``before``: tests/lessons/test_student.py reads those runs, no kernel of
+    its own. None when Chromium is missing (the browser tests are skipped)."""
+    browser = "test_a_lesson_as_a_learner_runs_it_in_the_browser"
+    found = [item for item in items[:before] if _named(item, browser)]
+    if not found:
+        return set()
+    from tests.lessons import test_browser
+
+    if test_browser.CHROMIUM is None:
+        return set()
+    return {item.callspec.params["path"].name for item in found}

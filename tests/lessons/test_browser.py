@@ -17,6 +17,12 @@ opens): open it, Run All Cells through the menu, wait until every cell has run, 
   becomes "150orless...289"). A probe notebook with a bare pair and an escaped one proves the
   check sees MathJax at work.
 
+The copy served has, after its last exercise cell, one probe cell per exercise
+(``learner_runs.py``): once Run All is done the notebook is saved, and
+``tests/lessons/test_student.py`` reads its assertions from that run (the copy's kept outputs
+reproduced, a ✗ per exercise, the probes' verdicts) instead of running the copy again. The
+probes print one plain line each; a failing one shows its error, which fails this test too.
+
 One Run All per lesson is enough: a learner copy holds every cell of its lesson (markdown
 unchanged, code unchanged outside the solution regions: ``tests/lessons/test_student.py`` checks
 that),
@@ -39,10 +45,14 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
+import nbformat
 import pytest
+
+from tests.lessons import learner_runs
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
@@ -70,6 +80,9 @@ LAB_SETTINGS = {
     "@jupyterlab/apputils-extension:notification": {"fetchNews": "false"},
 }
 
+
+# lesson file name -> its learner copy as make_student wrote it (before the probes went in)
+STORED: dict[str, dict] = {}
 
 PROBE = "zz_dollar_probe.ipynb"
 BARE = "Refunds of $150 or less yourself, above that a human: $289 needs one."
@@ -118,6 +131,9 @@ def lab(tmp_path_factory):
     import make_student  # the learner copies as make lab makes them (not tracked by git)
 
     make_student.write(root / "student", root / "notebooks", quiet=True)
+    for path in NOTEBOOKS:  # one run serves test_student.py too: its probes ride along
+        STORED[path.name], probed = learner_runs.with_probes(path, root / "student")
+        (root / "student" / path.name).write_text(nbformat.writes(probed), encoding="utf-8")
     shutil.copytree(ROOT / "data", root / "data")
     (tmp / "app-settings").mkdir()
     (tmp / "app-settings" / "overrides.json").write_text(json.dumps(LAB_SETTINGS))
@@ -236,6 +252,31 @@ def _run_all(page, base: str, token: str, name: str, folder: str = "notebooks") 
     page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
     page.wait_for_function(ALL_CELLS_RAN, timeout=120_000)
     page.wait_for_function(KERNEL_IDLE, timeout=60_000)
+
+
+def _save(page, base: str, token: str, name: str) -> nbformat.NotebookNode:
+    """Save the open notebook (Ctrl+S, as a learner would) and return it as saved, read back
+    through the server's contents API once the save has landed."""
+    url = f"{base}/api/contents/student/{name}?token={token}"
+
+    def saved(content: int) -> dict | None:
+        try:
+            with urllib.request.urlopen(f"{url}&content={content}", timeout=10) as answer:
+                return json.load(answer)
+        except urllib.error.HTTPError:  # read while the server writes it: ask again
+            return None
+
+    before = saved(0)["last_modified"]
+    page.keyboard.press("Control+s")
+    deadline = time.monotonic() + 60
+    while (model := saved(0)) is None or model["last_modified"] == before:
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"student/{name} was not saved after Run All")
+        time.sleep(0.25)
+    while (model := saved(1)) is None and time.monotonic() < deadline:
+        time.sleep(0.25)
+    assert model is not None, f"student/{name}: the saved notebook could not be read"
+    return nbformat.reads(json.dumps(model["content"]), as_version=4)
 
 
 def _wait_for(locator, count: int, seconds: float = 20) -> None:
@@ -375,6 +416,7 @@ def test_a_lesson_as_a_learner_runs_it_in_the_browser(lab, page, path):
     base, token = lab
     try:
         _run_all(page, base, token, path.name, folder="student")
+        learner_runs.SAVED[path.name] = (STORED[path.name], _save(page, base, token, path.name))
         panel = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)")
         problems = _output_problems(panel) + _learner_problems(panel, len(_exercises(path)))
         problems += _rendering_problems(panel, path)

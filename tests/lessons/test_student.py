@@ -8,6 +8,10 @@ For every exercise cell (one holding a ``### BEGIN SOLUTION`` region):
   answer, every other accepted form of it, a blank and a near miss three times (nudge, then
   pointer; no hint contains the answer or the solution's code).
 The stored outputs kept in a learner copy are the lesson's, and a fresh run reproduces them.
+
+Each learner copy runs once per session (``learner_runs.py``): where ``test_browser.py`` ran it
+first (Run All in JupyterLab, probe cells included, then saved), these tests read that saved
+notebook; any other copy runs here in a kernel of its own, in the background from collection on.
 """
 
 from __future__ import annotations
@@ -25,10 +29,12 @@ sys.path.insert(0, str(ROOT / "scripts"))
 import make_student  # noqa: E402
 
 from course.exercises.solutions import exercise_cells  # noqa: E402
+from tests.lessons import learner_runs  # noqa: E402
+from tests.lessons.learner_runs import PROBE_MARK  # noqa: E402
+from tests.lessons.learner_runs import exercise_indices as _exercise_indices  # noqa: E402
 from tests.support.background import Background  # noqa: E402
 
 LESSONS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
-PROBE_MARK = "# exercise probe"
 
 
 def _make_copies(course: Path) -> Path:
@@ -42,11 +48,6 @@ def _make_copies(course: Path) -> Path:
 @pytest.fixture(scope="module")
 def learner_copies(tmp_path_factory) -> Path:
     return _make_copies(tmp_path_factory.mktemp("course"))
-
-
-def _exercise_indices(nb: dict) -> list[int]:
-    cells = exercise_cells(nb)
-    return [i for i, cell in enumerate(nb["cells"]) if any(cell is c for c in cells)]
 
 
 def _shown(cell: dict) -> str:
@@ -129,32 +130,12 @@ def test_learner_copy_keeps_the_lesson_above_and_blanks_the_exercises(path, lear
     assert copy["metadata"].get("widgets") == lesson["metadata"].get("widgets")
 
 
-def _probe_cell(reference_source: str, exercise_id: str) -> dict:
-    import nbformat
-
-    code = (
-        f"{PROBE_MARK}\nimport sys\nsys.path.insert(0, {str(ROOT / 'tests' / 'lessons')!r})\n"
-        "from exercise_probe import probe\n"
-        f"print(probe(globals(), {reference_source!r}, {exercise_id!r}))"
-    )
-    return nbformat.v4.new_code_cell(code)
-
-
 def _run_student_copy(path: Path, copies: Path, env: dict[str, str] | None = None):
     """The learner copy as made, plus a probe cell per exercise, run in a fresh kernel (with
     ``env`` if given, else this process's environment)."""
-    import nbformat
     from nbclient import NotebookClient
 
-    lesson = json.loads(path.read_text(encoding="utf-8"))
-    student = nbformat.reads((copies / path.name).read_text(encoding="utf-8"), as_version=4)
-    stored = json.loads(nbformat.writes(student))
-    indices = _exercise_indices(lesson)
-    probes = [
-        _probe_cell("".join(lesson["cells"][i]["source"]), f"{path.name[:2]}.{k}")
-        for k, i in enumerate(indices, start=1)
-    ]
-    student.cells[indices[-1] + 1 : indices[-1] + 1] = probes
+    stored, student = learner_runs.with_probes(path, copies)
     NotebookClient(
         student,
         timeout=180,
@@ -166,35 +147,59 @@ def _run_student_copy(path: Path, copies: Path, env: dict[str, str] | None = Non
     return stored, student
 
 
-def _run_copies(copies: Path, env: dict[str, str] | None = None) -> dict:
-    """Every learner copy, executed in its own fresh kernel, two at a time (two cores)."""
+def _run_copies(
+    copies: Path, env: dict[str, str] | None = None, names: list[str] | None = None
+) -> dict:
+    """Every learner copy (or those of the lessons ``names``), executed in its own fresh
+    kernel, two at a time (two cores)."""
     from concurrent.futures import ThreadPoolExecutor
 
+    lessons = [p for p in LESSONS if names is None or p.name in names]
     with ThreadPoolExecutor(max_workers=2) as pool:
         return dict(
             zip(
-                LESSONS,
-                pool.map(_run_student_copy, LESSONS, [copies] * len(LESSONS), [env] * len(LESSONS)),
+                lessons,
+                pool.map(_run_student_copy, lessons, [copies] * len(lessons), [env] * len(lessons)),
                 strict=True,
             )
         )
 
 
-def prepare(course: Path, env: dict[str, str]) -> dict:
-    """The runs, on copies made in a course folder of their own (the tests above rewrite and
-    list theirs), with the environment the session started with (not a test's monkeypatched
-    one): what the root conftest starts in a background thread as the session starts."""
-    return _run_copies(_make_copies(course), env)
+def prepare(course: Path, env: dict[str, str], names: list[str] | None = None) -> dict:
+    """The runs (of the lessons ``names``, else all), on copies made in a course folder of
+    their own (the tests above rewrite and list theirs), with the environment the session
+    started with (not a test's monkeypatched one): what the root conftest starts in a
+    background thread as the session starts, for the copies the browser test will not run."""
+    return _run_copies(_make_copies(course), env, names)
 
 
 STUDENT_RUNS = Background("learner-copies")
 
 
+class _Runs(dict):
+    """Runs by lesson path; a copy missing (the browser did not run it, nor the background)
+    runs here when a test asks for it, so ``-k`` costs only the lessons it selects."""
+
+    def __init__(self, copies: Path) -> None:
+        super().__init__()
+        self.copies = copies
+
+    def __missing__(self, path: Path):
+        self[path] = _run_student_copy(path, self.copies)
+        return self[path]
+
+
 @pytest.fixture(scope="module")
 def student_runs(learner_copies):
-    """Every learner copy run; usually already under way (``prepare``, started by the root
-    conftest as soon as the session knows these tests will run)."""
-    return STUDENT_RUNS.result() if STUDENT_RUNS.started else _run_copies(learner_copies)
+    """Every learner copy run once, with its probes: the browser's Run All where it ran and
+    saved it (``learner_runs.SAVED``, filled by ``test_browser.py`` earlier in the session),
+    else a kernel here, usually already under way (``prepare``, started by the root conftest
+    as soon as the session knows these tests will run)."""
+    runs = _Runs(learner_copies)
+    if STUDENT_RUNS.started:
+        runs.update(STUDENT_RUNS.result())
+    runs.update({p: learner_runs.SAVED[p.name] for p in LESSONS if p.name in learner_runs.SAVED})
+    return runs
 
 
 def _sanitizer():
