@@ -86,12 +86,11 @@ def tool_place(tool: dict[str, Any], i: int) -> tuple[Any, str] | None:
 
 
 def output_place(body: dict[str, Any]) -> str:
-    """Where the structured-output schema is in ``body``, either spelling (``standin.verdict``)."""
-    holder = next((k for k in ("generationConfig", "generation_config") if k in body), None)
-    config = body.get(holder) if holder and isinstance(body.get(holder), dict) else {}
-    spellings = ("responseJsonSchema", "response_json_schema", "responseSchema", "response_schema")
-    field = next((f for f in spellings if config.get(f)), "responseSchema")
-    return f"{holder or 'generationConfig'}.{field}"
+    """Where the structured-output schema is in ``body``: read as Gemini's places it, as the
+    verdict always has for a body of no provider's format (``standin.verdict``)."""
+    from standin.providers import gemini
+
+    return gemini.output_place(body)
 
 
 # What a count does not see (``standin.wire_count``).
