@@ -1,10 +1,9 @@
 """Used in lessons: none directly (imported by formats.providers).
 
-Anthropic Messages -> neutral: read a request body or a response body back.
-
-A user turn that holds ``tool_result`` blocks is split again: the results become a neutral tool
-message, the rest a user message after it. What the neutral model has no place for is named in
-a ``Note``, never dropped silently.
+Anthropic Messages -> neutral: read a request body or a response body back. A user turn that
+holds ``tool_result`` blocks is split again: the results become a neutral tool message, the rest
+a user message after it. What the neutral model has no place for is named in a ``Note``, never
+dropped silently.
 """
 
 from __future__ import annotations

@@ -1,11 +1,9 @@
 """Used in lessons: none directly (imported by formats.anthropic_parse, formats.providers).
 
-Neutral -> Anthropic Messages: the request body a client sends.
-
-A tool message and the user message after it become one user turn (results first, then the
-user's words); system messages go to the top-level ``system``; reasoning becomes a ``thinking``
-block with its signature (or ``redacted_thinking``). What cannot go on the wire is left out
-with a ``Note``.
+Neutral -> Anthropic Messages, the request body a client sends. A tool message and the user
+message after it become one user turn (results first, then the user's words); system messages
+go to the top-level ``system``; reasoning becomes a ``thinking`` block with its signature (or
+``redacted_thinking``). What cannot go on the wire is left out with a ``Note``.
 """
 
 from __future__ import annotations

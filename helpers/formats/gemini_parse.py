@@ -1,7 +1,6 @@
 """Used in lessons: none directly (imported by formats.providers).
 
 Gemini ``generateContent`` -> neutral: read a request body or a ``GenerateContentResponse`` back.
-
 Calls without an ``id`` get a deterministic one (``gemini_noid_...``, with a Note) and responses
 pair with them by name and order. What the neutral model has no place for is named in a
 ``Note``. Field names are read in camelCase and snake_case alike.

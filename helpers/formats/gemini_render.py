@@ -1,10 +1,9 @@
 """Used in lessons: none directly (imported by formats.gemini_parse, formats.providers).
 
-Neutral -> Gemini ``generateContent``: the request body a client sends.
-
-Roles become ``user`` and ``model``; each block becomes one part; a tool message becomes a
-``user`` content of ``functionResponse`` parts, named after the call they answer. The system
-prompt goes to ``systemInstruction``. Rendering writes Gemini's canonical camelCase.
+Neutral -> Gemini ``generateContent``, the request body a client sends. Roles become ``user``
+and ``model``; each block becomes one part; a tool message becomes a ``user`` content of
+``functionResponse`` parts, named after the call they answer. The system prompt goes to
+``systemInstruction``. Rendering writes Gemini's canonical camelCase.
 """
 
 from __future__ import annotations

@@ -1,7 +1,6 @@
 """Used in lessons: none directly (imported by formats.providers).
 
 OpenAI Chat Completions -> neutral: read a request body or a ``chat.completion`` back.
-
 Consecutive ``tool`` messages become one neutral tool message; ``arguments`` strings are parsed
 into objects. What the neutral model has no place for is named in a ``Note``. Functions-era
 messages (``function_call``, ``role: "function"``) are not read here: the stand-in translates them.

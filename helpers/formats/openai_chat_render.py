@@ -1,10 +1,9 @@
 """Used in lessons: none directly (imported by formats.providers).
 
-Neutral -> OpenAI Chat Completions: the request body a client sends.
-
-One chat message per neutral message, except a tool message: one ``role: "tool"`` message per
-result. Arguments are written as a JSON *string*. What Chat has no field for (reasoning,
-``is_error``) is dropped or carried in text, with a ``Note``.
+Neutral -> OpenAI Chat Completions, the request body a client sends: one chat message per
+neutral message, except a tool message: one ``role: "tool"`` message per result. Arguments are
+written as a JSON *string*. What Chat has no field for (reasoning, ``is_error``) is dropped or
+carried in text, with a ``Note``.
 """
 
 from __future__ import annotations

@@ -1,7 +1,6 @@
 """Used in lessons: none directly (imported by formats.providers).
 
 OpenAI Responses -> neutral: read ``input`` items or a ``response`` body's ``output`` back.
-
 Consecutive assistant-side items (reasoning, message, function_call) become one assistant
 message, consecutive ``function_call_output`` items one tool message. What the neutral model
 has no place for is named in a ``Note``.

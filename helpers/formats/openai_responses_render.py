@@ -1,8 +1,7 @@
 """Used in lessons: none directly (imported by formats.openai_responses_parse, formats.providers).
 
-Neutral -> OpenAI Responses: the request body (``input`` items) a client sends.
-
-Each neutral message becomes one or more typed items: ``message``, ``function_call``,
+Neutral -> OpenAI Responses, the request body (``input`` items) a client sends. Each neutral
+message becomes one or more typed items: ``message``, ``function_call``,
 ``function_call_output``, ``reasoning``. The leading system message becomes ``instructions``.
 What Responses has no field for is dropped or carried in text, with a ``Note``.
 """
