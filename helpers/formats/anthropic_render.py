@@ -77,12 +77,6 @@ def _blocks(message: Message, where: str, notes: Notes) -> list[dict]:
     return [b for b in out if b is not None]
 
 
-_LATE_SYSTEM = (
-    "system message not first: moved to the top-level 'system' (its place in the "
-    "conversation is lost)"
-)
-
-
 def render_request(request: Request, notes: Notes) -> dict:
     note_image_detail(request.messages, NAME, notes)
     system: list[dict] = []
@@ -94,7 +88,11 @@ def render_request(request: Request, notes: Notes) -> dict:
             notes.add(f"{where}.name", "anthropic has no participant name; dropped")
         if message.role == "system":
             if i > 0:
-                notes.add(where, _LATE_SYSTEM)
+                notes.add(
+                    where,
+                    "system message not first: moved to the top-level 'system' (its place in "
+                    "the conversation is lost)",
+                )
             texts = system_texts(message, where, "system", notes)
             system += [{"type": "text", "text": t} for t in texts]
             continue

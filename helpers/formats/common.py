@@ -142,16 +142,20 @@ def check_tool_choice(choice: Any) -> None:
     )
 
 
-def flag_error(
-    texts: list[str], is_error: bool, format: str, where: str, notes: Notes
-) -> list[str]:
-    """Formats without an error flag carry it as a visible prefix on the result's first text."""
-    if not is_error:
-        return texts
+def flag_error(result: ToolResult, format: str, where: str, notes: Notes) -> list[Text | Image]:
+    """A result's content for a format without an error flag: a failed result's first text starts
+    with ``ERROR_PREFIX`` (a result with no text gets the prefix as a text of its own)."""
+    if not result.is_error:
+        return result.content
     notes.add(
         where, f"is_error has no field in {format}; carried as a text prefix {ERROR_PREFIX!r}"
     )
-    return [ERROR_PREFIX + (texts[0] if texts else "")] + texts[1:]
+    content = list(result.content)
+    texts = [j for j, block in enumerate(content) if isinstance(block, Text)]
+    if not texts:
+        return [Text(ERROR_PREFIX), *content]
+    content[texts[0]] = Text(ERROR_PREFIX + result.content[texts[0]].text)
+    return content
 
 
 def tool_spec(tool: Tool, schema: str) -> dict[str, Any]:

@@ -136,12 +136,6 @@ def _response_parts(message: Message, names: dict[str, str], where: str, notes: 
     return parts
 
 
-_LATE_SYSTEM = (
-    "system message not first: moved into 'systemInstruction' (its place in the "
-    "conversation is lost)"
-)
-
-
 def render_request(request: Request, notes: Notes) -> dict:
     note_image_detail(request.messages, NAME, notes)
     names: dict[str, str] = {}  # call id -> function name: a functionResponse must name it
@@ -153,7 +147,11 @@ def render_request(request: Request, notes: Notes) -> dict:
             notes.add(f"{where}.name", "gemini has no participant name; dropped")
         if message.role == "system":
             if i > 0:
-                notes.add(where, _LATE_SYSTEM)
+                notes.add(
+                    where,
+                    "system message not first: moved into 'systemInstruction' (its place in "
+                    "the conversation is lost)",
+                )
             texts = system_texts(message, where, "systemInstruction", notes)
             system += [{"text": t} for t in texts]
             continue

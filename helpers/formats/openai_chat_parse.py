@@ -21,7 +21,7 @@ from helpers.formats.reading import (
     read_arguments,
     read_list,
     string,
-    token_field,
+    usage_with_details,
 )
 from helpers.messages import FormatError, Image, Message, Request, Text, Tool, ToolCall, ToolResult
 from helpers.messages.conversation import Reply, StopReason, Usage
@@ -201,17 +201,7 @@ def parse_response(body: dict, notes: Notes) -> Reply:
 
 
 def parse_usage(usage: dict) -> Usage:
-    details = "usage.prompt_tokens_details", "usage.completion_tokens_details"
-    prompt = obj(usage.get("prompt_tokens_details") or {}, details[0])
-    completion = obj(usage.get("completion_tokens_details") or {}, details[1])
-    return Usage(
-        input_tokens=token_field(usage, "prompt_tokens", "usage"),
-        output_tokens=token_field(usage, "completion_tokens", "usage"),
-        cache_read_tokens=token_field(prompt, "cached_tokens", details[0]),
-        cache_write_tokens=token_field(prompt, "cache_write_tokens", details[0]),
-        reasoning_tokens=token_field(completion, "reasoning_tokens", details[1]),
-        raw=usage,
-    )
+    return usage_with_details(usage, "prompt_tokens", "completion_tokens")
 
 
 def evidence(body: dict) -> list[str]:

@@ -75,8 +75,7 @@ def _results(message: Message, where: str, notes: Notes) -> list[dict]:
         at = f"{where}.content[{j}]"
         if any(isinstance(b, Image) for b in result.content):
             notes.add(at, "openai-chat tool results hold text only; image dropped")
-        texts = [b.text for b in result.content if isinstance(b, Text)]
-        texts = flag_error(texts, result.is_error, NAME, at, notes)
+        texts = [b.text for b in flag_error(result, NAME, at, notes) if isinstance(b, Text)]
         if len(texts) == 1:
             content: str | list[dict] = texts[0]
         else:  # several text blocks stay several parts; none is an empty string

@@ -22,7 +22,7 @@ from helpers.formats.reading import (
     read_arguments,
     read_list,
     string,
-    token_field,
+    usage_with_details,
 )
 from helpers.messages import (
     FormatError,
@@ -228,17 +228,7 @@ _INCOMPLETE: dict[str, StopReason] = {
 
 
 def parse_usage(usage: dict) -> Usage:
-    details = "usage.input_tokens_details", "usage.output_tokens_details"
-    details_in = obj(usage.get("input_tokens_details") or {}, details[0])
-    details_out = obj(usage.get("output_tokens_details") or {}, details[1])
-    return Usage(
-        input_tokens=token_field(usage, "input_tokens", "usage"),
-        output_tokens=token_field(usage, "output_tokens", "usage"),
-        cache_read_tokens=token_field(details_in, "cached_tokens", details[0]),
-        cache_write_tokens=token_field(details_in, "cache_write_tokens", details[0]),
-        reasoning_tokens=token_field(details_out, "reasoning_tokens", details[1]),
-        raw=usage,
-    )
+    return usage_with_details(usage, "input_tokens", "output_tokens")
 
 
 def evidence(body: dict) -> list[str]:

@@ -99,23 +99,11 @@ def _output(result: ToolResult, at: str, notes: Notes) -> str | list[dict]:
     """A plain string for one text; a list of ``input_text``/``input_image`` otherwise."""
     parts = [
         {"type": "input_text", "text": b.text} if isinstance(b, Text) else _image(b)
-        for b in result.content
+        for b in flag_error(result, NAME, at, notes)
     ]
-    text_parts = [p for p in parts if p["type"] == "input_text"]
-    texts = flag_error([p["text"] for p in text_parts], result.is_error, NAME, at, notes)
-    if len(texts) > len(text_parts):  # an error with no text at all: the prefix alone
-        parts.insert(0, {"type": "input_text", "text": texts[0]})
-    for part, text in zip(text_parts, texts, strict=False):
-        part["text"] = text
     if len(parts) == 1 and parts[0]["type"] == "input_text":
         return parts[0]["text"]
     return parts
-
-
-_LATE_SYSTEM = (
-    "system message not first: sent in place as an input message with role 'system' "
-    "(only a leading one becomes 'instructions')"
-)
 
 
 def render_request(request: Request, notes: Notes) -> dict:
@@ -159,7 +147,11 @@ def _items(message: Message, where: str, notes: Notes) -> list[dict]:
             items.append({"type": "function_call_output", "call_id": r.call_id, "output": output})
         return items
     if message.role == "system":
-        notes.add(where, _LATE_SYSTEM)
+        notes.add(
+            where,
+            "system message not first: sent in place as an input message with role 'system' "
+            "(only a leading one becomes 'instructions')",
+        )
     item = _input_message(message, where, notes)
     return [item] if item["content"] else []
 

@@ -50,6 +50,22 @@ def token_field(usage: dict, key: str, where: str) -> int:
     return value
 
 
+def usage_with_details(usage: dict, input: str, output: str) -> Usage:
+    """OpenAI's usage object (Chat and Responses alike): the ``input`` and ``output`` counts,
+    each with a ``{key}_details`` object holding the cached or the reasoning tokens."""
+    at_in, at_out = f"usage.{input}_details", f"usage.{output}_details"
+    details_in = obj(usage.get(f"{input}_details") or {}, at_in)
+    details_out = obj(usage.get(f"{output}_details") or {}, at_out)
+    return Usage(
+        input_tokens=token_field(usage, input, "usage"),
+        output_tokens=token_field(usage, output, "usage"),
+        cache_read_tokens=token_field(details_in, "cached_tokens", at_in),
+        cache_write_tokens=token_field(details_in, "cache_write_tokens", at_in),
+        reasoning_tokens=token_field(details_out, "reasoning_tokens", at_out),
+        raw=usage,
+    )
+
+
 def limit(body: dict, key: str, where: str = "") -> int | None:
     """A ``max_tokens``-like setting: ``None`` when unset, else a count."""
     return None if body.get(key) is None else token_field(body, key, where)
