@@ -12,6 +12,7 @@ from typing import Any
 
 from helpers.formats.common import Notes
 from helpers.formats.reading import (
+    append_block,
     array,
     as_reply,
     image_from_url,
@@ -93,15 +94,6 @@ def _tool_result(m: dict, where: str, notes: Notes) -> ToolResult:
     return ToolResult(call_id, _blocks(m.get("content"), where, notes))
 
 
-def _tool_message(m: dict, where: str, messages: list[Message], notes: Notes) -> None:
-    """A ``role:"tool"`` result; the results of one turn share one neutral tool message."""
-    result = _tool_result(m, where, notes)
-    if messages and messages[-1].role == "tool":
-        messages[-1].content.append(result)
-    else:
-        messages.append(Message("tool", [result]))
-
-
 def _message(m: dict, i: int, notes: Notes) -> Message:
     where, role = f"messages[{i}]", m.get("role")
     if role not in ("system", "developer", "user", "assistant"):
@@ -129,8 +121,8 @@ def parse_request(body: dict, notes: Notes) -> Request:
         if not isinstance(m, dict):
             raise FormatError(f"{where}: a message must be an object")
         note_unused(m, _MESSAGE_KEYS, where, notes)
-        if m.get("role") == "tool":
-            _tool_message(m, where, messages, notes)
+        if m.get("role") == "tool":  # the results of one turn share one neutral tool message
+            append_block(messages, "tool", _tool_result(m, where, notes))
         else:
             messages.append(_message(m, i, notes))
     note_unused(body, _BODY_KEYS, "", notes)

@@ -13,6 +13,7 @@ from typing import Any
 from helpers.formats.common import Notes
 from helpers.formats.openai_responses_render import PROVIDER
 from helpers.formats.reading import (
+    append_block,
     array,
     as_reply,
     image_from_url,
@@ -64,14 +65,6 @@ def _parts(content: Any, where: str, notes: Notes) -> list:
     return read_list(content, where, _part, notes)
 
 
-def _append(messages: list[Message], role: str, block: Any) -> None:
-    """Add ``block`` to the last message if it has ``role``, else start a message with it."""
-    if messages and messages[-1].role == role:
-        messages[-1].content.append(block)
-    else:
-        messages.append(Message(role, [block]))  # type: ignore[arg-type]
-
-
 def _message(item: dict, where: str, messages: list[Message], notes: Notes, strict: bool) -> None:
     role = item.get("role")
     if role not in ("user", "assistant", "system", "developer"):
@@ -81,7 +74,7 @@ def _message(item: dict, where: str, messages: list[Message], notes: Notes, stri
         for block in blocks:
             if isinstance(block, Text) and isinstance(item.get("id"), str):
                 block.item_id = item["id"]  # replayed with it: reasoning pairs by id
-            _append(messages, "assistant", block)
+            append_block(messages, "assistant", block)
         return
     if role == "developer":
         notes.add(f"{where}.role", "'developer' read as system (one system role in neutral)")
@@ -98,7 +91,7 @@ def _function_call(item: dict, where: str, messages: list[Message], notes: Notes
     args = read_arguments(item.get("arguments", ""), where, call_id, notes, strict)
     call = ToolCall(call_id, string(item.get("name"), f"{where}.name"), args)
     call.item_id = item.get("id") if isinstance(item.get("id"), str) else None
-    _append(messages, "assistant", call)
+    append_block(messages, "assistant", call)
 
 
 def _reasoning(item: dict, where: str, messages: list[Message], notes: Notes, strict: bool):
@@ -110,13 +103,13 @@ def _reasoning(item: dict, where: str, messages: list[Message], notes: Notes, st
     ]
     signature = item.get("encrypted_content")
     block = Reasoning("\n\n".join(summary), signature, provider=PROVIDER, id=item.get("id"))
-    _append(messages, "assistant", block)
+    append_block(messages, "assistant", block)
 
 
 def _function_call_output(item: dict, where: str, messages: list, notes: Notes, strict: bool):
     call_id = string(item.get("call_id"), f"{where}.call_id")
     result = ToolResult(call_id, _parts(item.get("output", ""), f"{where}.output", notes))
-    _append(messages, "tool", result)
+    append_block(messages, "tool", result)
 
 
 #: item type -> (its reader, the fields it reads: any other is named in a note)

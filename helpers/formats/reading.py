@@ -122,6 +122,14 @@ def read_list(items: list, where: str, read: Callable[..., Any], notes: Notes) -
     return [b for b in blocks if b is not None]
 
 
+def append_block(messages: list[Message], role: str, block: Any) -> None:
+    """Add ``block`` to the last message if it has ``role``, else start a message with it."""
+    if messages and messages[-1].role == role:
+        messages[-1].content.append(block)
+    else:
+        messages.append(Message(role, [block]))  # type: ignore[arg-type]
+
+
 def split_results(blocks: list) -> list[Message]:
     """A user turn as neutral messages: its tool results (if any) a tool message, then the rest."""
     results = [b for b in blocks if isinstance(b, ToolResult)]
