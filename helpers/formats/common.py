@@ -64,10 +64,8 @@ class Rendered:
         return json.dumps(self.body, indent=indent, ensure_ascii=False)
 
     def __repr__(self) -> str:
-        lines = [f"Rendered({self.format}, POST {self.path or '?'}, {len(self.notes)} notes)"]
-        lines.append(self.json())
-        lines += [f"note: {n}" for n in self.notes]
-        return "\n".join(lines)
+        head = f"Rendered({self.format}, POST {self.path or '?'}, {len(self.notes)} notes)"
+        return "\n".join([head, self.json(), *(f"note: {n}" for n in self.notes)])
 
 
 def data_url(image: Image) -> str:
