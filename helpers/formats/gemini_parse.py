@@ -125,16 +125,13 @@ def _parts(parts: Any, where: str, pending: list[ToolCall], notes: Notes, stem: 
 
 def _answer(name: Any, pending: list[ToolCall], where: str, notes: Notes) -> str:
     """The id of the first unanswered call with this name: how Gemini pairs id-less responses.
-
     With no such call the response answers nothing: it gets an id no call has, so the rules
-    report it (an orphan) at its place in the body.
-    """
+    report it (an orphan) at its place in the body."""
     for call in pending:
         if call.name == name:
             return call.id
-    orphan = f"{NO_ID}unmatched_{name}"
     notes.add(where, f"functionResponse {name!r} has no id and no unanswered call of that name")
-    return orphan
+    return f"{NO_ID}unmatched_{name}"
 
 
 # "model" is not Gemini's (it is in the URL), but a body written by hand may carry it

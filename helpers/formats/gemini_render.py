@@ -25,21 +25,17 @@ NO_ID = "gemini_noid_"
 
 
 #: Fields whose values are the user's data: their keys are never renamed.
-# fmt: off
 OPAQUE = frozenset((
     "args", "response", "parameters", "parametersJsonSchema", "responseJsonSchema",
     "responseSchema", "labels",
-))
-# fmt: on
+))  # fmt: skip
 #: The fields of a ``Part`` Gemini takes (google-genai ``types.Part`` less ``mediaResolution``,
 #: plus server-side ``toolCall`` and ``toolResponse``; sources in docs/evidence.md, "Formats").
-# fmt: off
 PART_FIELDS = frozenset((
     "text", "inlineData", "fileData", "functionCall", "functionResponse", "executableCode",
     "codeExecutionResult", "thought", "thoughtSignature", "videoMetadata", "partMetadata",
     "toolCall", "toolResponse",
-))
-# fmt: on
+))  # fmt: skip
 
 
 def camel_name(name: str) -> str:

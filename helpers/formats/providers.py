@@ -46,12 +46,11 @@ class Provider:
         return {self.key_header: self.key_prefix + key, **dict(self.headers)}
 
 
-# fmt: off
 _OPENAI = Provider(
     oc_render, oc_parse, host="https://api.openai.com", version="/v1", key_header="authorization",
     key_prefix="Bearer ", headers=(), key_env="OPENAI_API_KEY", base_url_env="OPENAI_BASE_URL",
     sdk_suffix="/v1", ends_with_done=True, price_id="openai",
-)
+)  # fmt: skip
 #: Every wire format, in the lessons' order. A fifth: a row, a module pair, docs/design.md's list.
 PROVIDERS: dict[str, Provider] = {
     "openai-chat": _OPENAI,
@@ -66,6 +65,5 @@ PROVIDERS: dict[str, Provider] = {
         key_header="x-goog-api-key", key_prefix="", headers=(), key_env="GEMINI_API_KEY",
         base_url_env="GEMINI_BASE_URL", sdk_suffix="", conversation="contents", price_id="google",
     ),
-}
-# fmt: on
+}  # fmt: skip
 FAMILIES: dict[str, Provider] = {row.family: row for row in PROVIDERS.values()}  #: by family
