@@ -28,31 +28,20 @@ from helpers.messages import FormatError, Image, Message, Request, Text, Tool, T
 from helpers.messages.conversation import Reply, StopReason, Usage
 
 
-def _text(part: dict, where: str, notes: Notes) -> Text:
-    return Text(string(part.get("text"), f"{where}.text"))
-
-
-def _refusal(part: dict, where: str, notes: Notes) -> Text:
-    notes.add(where, "a refusal part read as text")
-    return Text(string(part.get("refusal"), f"{where}.refusal"))
-
-
-def _image_url(part: dict, where: str, notes: Notes) -> Image:
-    image_url = obj(part.get("image_url"), f"{where}.image_url")
-    url = string(image_url.get("url"), f"{where}.image_url.url")
-    return image_from_url(url, image_url.get("detail"))
-
-
-_PARTS = {"text": _text, "refusal": _refusal, "image_url": _image_url}
-
-
 def _part(part: Any, where: str, notes: Notes) -> Text | Image | None:
     """One content part as a neutral block, or None with a note."""
     kind = obj(part, where).get("type")
     if not isinstance(kind, str):
         raise FormatError(f"{where}.type: expected a string, got {type(kind).__name__}")
-    if kind in _PARTS:
-        return _PARTS[kind](part, where, notes)
+    if kind == "text":
+        return Text(string(part.get("text"), f"{where}.text"))
+    if kind == "refusal":
+        notes.add(where, "a refusal part read as text")
+        return Text(string(part.get("refusal"), f"{where}.refusal"))
+    if kind == "image_url":
+        image_url = obj(part.get("image_url"), f"{where}.image_url")
+        url = string(image_url.get("url"), f"{where}.image_url.url")
+        return image_from_url(url, image_url.get("detail"))
     notes.add(where, f"part type {kind!r} has no neutral block; dropped")
     return None
 
