@@ -212,7 +212,10 @@ def _digest(body: dict) -> str:
     return hashlib.sha1(json.dumps(body, sort_keys=True).encode()).hexdigest()[:10]
 
 
-_REFUSED = {"SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "IMAGE_SAFETY"}
+_REFUSED = ("SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "IMAGE_SAFETY")
+#: finishReason -> the neutral stop reason (a reply that stops with a call in it: tool_calls)
+_STOP: dict[str, StopReason] = {"STOP": "end_turn", "MAX_TOKENS": "max_tokens"}
+_STOP |= dict.fromkeys(_REFUSED, "refusal")
 
 
 def parse_response(body: dict, notes: Notes) -> Reply:
@@ -227,14 +230,9 @@ def parse_response(body: dict, notes: Notes) -> Reply:
     # Ids made up here must differ from one response to the next: take the response's own id.
     stem = re.sub(r"[^A-Za-z0-9]+", "_", str(body.get("responseId") or "")) or _digest(body)
     blocks = _parts(parts, "candidates[0].content", [], notes, stem)
-    finish = str(candidate.get("finishReason"))
-    stop: StopReason = "other"
-    if finish == "STOP":
-        stop = "tool_calls" if any(isinstance(b, ToolCall) for b in blocks) else "end_turn"
-    elif finish == "MAX_TOKENS":
-        stop = "max_tokens"
-    elif finish in _REFUSED:
-        stop = "refusal"
+    stop = _STOP.get(str(candidate.get("finishReason")), "other")
+    if stop == "end_turn" and any(isinstance(b, ToolCall) for b in blocks):
+        stop = "tool_calls"
     usage = parse_usage(obj(body.get("usageMetadata") or {}, "usageMetadata"))
     return as_reply(body, blocks, usage, stop, keys=("modelVersion", "responseId"))
 

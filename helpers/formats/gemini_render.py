@@ -45,10 +45,8 @@ def camel_name(name: str) -> str:
 
 def camel(value: Any) -> Any:
     """A copy of ``value`` with every field name in camelCase, data under ``OPAQUE`` kept.
-
     Protobuf's JSON mapping accepts both spellings, so hand-written bodies use both; the
-    parsers read one. Rendering always writes camelCase.
-    """
+    parsers read one. Rendering always writes camelCase."""
     if isinstance(value, list):
         return [camel(v) for v in value]
     if not isinstance(value, dict):

@@ -73,10 +73,8 @@ def _assistant_items(message: Message, where: str, notes: Notes) -> list[dict]:
 
 def _output_message(block: Text) -> dict:
     """An assistant text that came with its ``msg_...`` id: the output message item it was.
-
     OpenAI pairs a replayed reasoning item with the item it produced by id, so a replay keeps
-    the ids it was given (the SDK's ``ResponseOutputMessageParam``: id, status, output_text).
-    """
+    the ids it was given (the SDK's ``ResponseOutputMessageParam``: id, status, output_text)."""
     part = {"type": "output_text", "text": block.text, "annotations": []}
     return {
         "id": block.item_id,
