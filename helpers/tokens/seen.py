@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Union
 
+from helpers.messages import Request, ToolCall
+
 
 class Special(str):
     """A framing token, written by its name (``<|start|>``): one token, never text."""
@@ -35,3 +37,8 @@ class Tokens(tuple):
 
 
 Seen = tuple[str, Union[str, Special, Sized, Tokens]]  # noqa: UP007 (a runtime alias)
+
+
+def call_names(request: Request) -> dict[str, str]:
+    """Call id -> function name: a tool result is rendered under its call's name."""
+    return {b.id: b.name for m in request.messages for b in m.content if isinstance(b, ToolCall)}
