@@ -101,8 +101,7 @@ def _content(part: str, message: Message, info: ModelInfo, notes: list[str]) -> 
             seen += [(part, CUT), (inner, block.text)] if j else [(inner, block.text)]
         elif isinstance(block, Image):
             cost = image_tokens(block, info.image)
-            key = ("image", block.data or block.url)
-            seen.append((inner, Sized(cost.tokens, key, "" if cost.exact else cost.how)))
+            seen.append((inner, Sized(cost.tokens, ("image", block.data or block.url))))
             if not cost.exact:
                 notes.append(f"image content[{j}]: {cost.how}")
         elif isinstance(block, Reasoning):

@@ -29,7 +29,6 @@ class Sized:
 
     tokens: int
     key: object
-    estimate: str = ""  # why the size is a guess, or "" when it is exact
 
 
 class Tokens(tuple):
