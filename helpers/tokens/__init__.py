@@ -60,11 +60,9 @@ class Row(NamedTuple):
 
 @dataclass
 class Count:
-    """How many input tokens a request costs on one model, and where they go.
-
-    How sure the number is (``estimate``, ``uncertain``, ``method``, ``spread``) is worked out
-    from the request when first read (``helpers.tokens.exactness``), not by every count.
-    """
+    """How many input tokens a request costs on one model, and where they go. How sure the
+    number is (``estimate``, ``uncertain``, ``method``, ``spread``) is worked out from the request
+    when first read (``helpers.tokens.exactness``), not by every count."""
 
     model: str
     total: int
@@ -226,11 +224,9 @@ def count_text(text: str, model: str | ModelInfo | None = None) -> int:
 
 
 def count_output(message: Message, model: str | ModelInfo | None = None) -> int:
-    """Output tokens of a reply, as the stand-in bills it and the cost model prices it.
-
-    A tool call is its name followed by its arguments as JSON: *our* rule (real providers add a
-    few unpublished tokens per call), so against a real bill the output count is an estimate.
-    """
+    """Output tokens of a reply, as the stand-in bills it and the cost model prices it. A tool
+    call is its name followed by its arguments as JSON: *our* rule (real providers add a few
+    unpublished tokens per call), so against a real bill the output count is an estimate."""
     total = 0
     for block in message.content:
         if isinstance(block, Text | Reasoning):

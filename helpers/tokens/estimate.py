@@ -30,26 +30,20 @@ FRAMING_PER_MESSAGE = 3  # an assumption (OpenAI's figure); neither provider pub
 CHOICES = {None: "auto", "auto": "auto", "none": "none", "required": "any", "any": "any"}
 
 
-def _choice_type(choice: Any) -> str:
-    return CHOICES.get(choice, "tool") if isinstance(choice, str | None) else "tool"
-
-
-def _block_text(block: Any) -> str | None:
-    if isinstance(block, Text):
-        return block.text
+def block_text(block: Any) -> str | None:
+    """The text counted for one block: a tool call as JSON, else its text (None if none)."""
     if isinstance(block, ToolCall):
         return json.dumps({"name": block.name, "input": block.arguments}, ensure_ascii=False)
-    if isinstance(block, ToolResult):
-        return block.text
-    if isinstance(block, Reasoning):
+    if isinstance(block, Text | ToolResult | Reasoning):
         return block.text or None
     return None
 
 
 def _tool_use_prompt(request: Request, info: ModelInfo) -> tuple[str, int | None]:
     """Anthropic's documented tool-use system prompt: the tool_choice type and its size."""
-    choice = _choice_type(request.tool_choice)
-    return choice, (info.tool_use_overhead or {}).get(choice)
+    choice = request.tool_choice
+    kind = CHOICES.get(choice, "tool") if isinstance(choice, str | None) else "tool"
+    return kind, (info.tool_use_overhead or {}).get(kind)
 
 
 def tool_seen(request: Request, info: ModelInfo, notes: list) -> list[Seen]:
@@ -77,16 +71,19 @@ def message_seen(i: int, message: Message, info: ModelInfo) -> list[Seen]:
     out: list[Seen] = [(prefix, Sized(FRAMING_PER_MESSAGE, ("framing", message.role)))]
     for j, block in enumerate(message.content):
         part = f"{prefix}.content[{j}]"
-        images = [block] if isinstance(block, Image) else []
-        if isinstance(block, ToolResult):
-            images = [b for b in block.content if isinstance(b, Image)]
-        for image in images:
-            cost = image_tokens(image, info.image)
-            out.append((part, Sized(cost.tokens, ("image", image.data or image.url))))
-        text = _block_text(block)
-        if text:
+        out += images_seen(part, block, info)
+        if text := block_text(block):
             out += [(part, text), (part, CUT)]
     return out
+
+
+def images_seen(part: str, block: Any, info: ModelInfo) -> list[Seen]:
+    """The images of one block (an image, or those inside a tool result), charged by size."""
+    images = [block] if isinstance(block, Image) else []
+    if isinstance(block, ToolResult):
+        images = [b for b in block.content if isinstance(b, Image)]
+    sized = [(image_tokens(image, info.image).tokens, image.data or image.url) for image in images]
+    return [(part, Sized(tokens, ("image", key))) for tokens, key in sized]
 
 
 def seen(request: Request, info: ModelInfo) -> tuple[list[Seen], list[str]]:

@@ -21,8 +21,8 @@ from typing import Any
 from helpers.gemma import differs
 from helpers.messages import Image, Reasoning, Request, Text, Tool, ToolCall, ToolResult
 from helpers.models import ModelInfo
-from helpers.tokens.estimate import message_labels, message_seen
-from helpers.tokens.seen import CUT, Seen, Sized
+from helpers.tokens.estimate import block_text, images_seen, message_labels
+from helpers.tokens.seen import CUT, Seen, Sized, call_names
 
 Q = '<|"|>'  # the template's string quote: one token
 #: Where recorded bills depart from the template: (an empty description, a string's type) left
@@ -108,23 +108,21 @@ def seen(request: Request, info: ModelInfo) -> tuple[list[Seen], list[str]]:
     out = [
         (f"tools[{k}]", t) for k, x in enumerate(request.tools) for t in _cut(declaration(x, info))
     ]
-    names = {b.id: b.name for m in request.messages for b in m.content if isinstance(b, ToolCall)}
+    names = call_names(request)
     for i, message in enumerate(request.messages):
         size = framing(info)
         out += [(f"messages[{i}]", Sized(size, ("framing", message.role)))] if size else []
-        blocks = {f"messages[{i}].content[{j}]": b for j, b in enumerate(message.content)}
-        for part, content in message_seen(i, message, info)[1:]:  # without the proxy's framing
-            block = blocks[part]
-            if not isinstance(block, ToolCall | ToolResult) or isinstance(content, Sized):
-                out.append((part, content))
-            elif not content:  # the boundary after the proxy's text: ``_cut`` writes its own
-                continue
-            elif isinstance(block, ToolCall):
+        for j, block in enumerate(message.content):
+            part = f"messages[{i}].content[{j}]"
+            out += images_seen(part, block, info)
+            if isinstance(block, ToolCall):
                 out += [(part, t) for t in _cut(turn("call", block.name, block.arguments, info))]
-            else:  # the object sent, else the text as its output
-                sent = _object(block.text) or {"error" if block.is_error else "output": content}
+            elif isinstance(block, ToolResult) and block.text:  # the object sent, else the text
+                sent = _object(block.text) or {"error" if block.is_error else "output": block.text}
                 name = names.get(block.call_id, "")
                 out += [(part, t) for t in _cut(turn("response", name, sent, info))]
+            elif text := block_text(block):
+                out += [(part, text), (part, CUT)]
     return out, []
 
 

@@ -23,7 +23,7 @@ from helpers.messages import Image, Reasoning, Request, Text, ToolCall, ToolResu
 from helpers.messages.blocks import dump_arguments
 from helpers.models import ModelInfo
 from helpers.tokens.estimate import message_labels
-from helpers.tokens.seen import Seen, Tokens
+from helpers.tokens.seen import Seen, Tokens, call_names
 
 KNOWLEDGE_CUTOFF = "2024-06"
 ROLE_COLOURS = {
@@ -126,7 +126,7 @@ def _messages(request: Request) -> tuple[list[Any], list[tuple[str, str, str | N
             developer = developer.with_function_tools(described)
         out.append(h.Message.from_role_and_content(h.Role.DEVELOPER, developer))
         where.append(("developer", "system messages + tools", None))
-    names = {c.id: c.name for m in request.messages for c in m.tool_calls}
+    names = call_names(request)
     for i, message in enumerate(request.messages):
         if message.role == "system":
             continue

@@ -20,7 +20,7 @@ from helpers.models import ModelInfo
 from helpers.moved import moved
 from helpers.tokens.exactness import image_tokens
 from helpers.tokens.namespace import render_namespace
-from helpers.tokens.seen import CUT, Seen, Sized, Special
+from helpers.tokens.seen import CUT, Seen, Sized, Special, call_names
 
 START, MESSAGE, END, CONSTRAIN = map(
     Special, ("<|start|>", "<|message|>", "<|end|>", "<|constrain|>")
@@ -32,11 +32,6 @@ HEADER = "# Tools\n\n## functions\n\n"
 def arguments_text(call: ToolCall) -> str:
     """A call's arguments as sent: the provider's own text if kept, else compact JSON."""
     return call.raw_arguments if call.raw_arguments is not None else dump_arguments(call.arguments)
-
-
-def call_names(request: Request) -> dict[str, str]:
-    """Call id -> function name: a tool result is rendered under its call's name."""
-    return {b.id: b.name for m in request.messages for b in m.content if isinstance(b, ToolCall)}
 
 
 def system_at(request: Request) -> int | None:
@@ -106,8 +101,7 @@ def _content(part: str, message: Message, info: ModelInfo, notes: list[str]) -> 
             seen += [(part, CUT), (inner, block.text)] if j else [(inner, block.text)]
         elif isinstance(block, Image):
             cost = image_tokens(block, info.image)
-            key = ("image", block.data or block.url)
-            seen.append((inner, Sized(cost.tokens, key, "" if cost.exact else cost.how)))
+            seen.append((inner, Sized(cost.tokens, ("image", block.data or block.url))))
             if not cost.exact:
                 notes.append(f"image content[{j}]: {cost.how}")
         elif isinstance(block, Reasoning):
@@ -168,24 +162,19 @@ def _forced_name(choice: Any) -> str | None:
     return None
 
 
-def request_seen(request: Request, info: ModelInfo, notes: list[str]) -> list[Seen]:
-    """The whole request as the model reads it: tools, messages, then the reply priming."""
+def seen(request: Request, info: ModelInfo) -> tuple[list[Seen], list[str]]:
+    """The whole request as the model reads it (tools, messages, the reply priming), and notes."""
     names, carrier = call_names(request), system_at(request)
-    seen = tools_seen(request.tools) if request.tools and carrier is None else []
+    notes: list[str] = []
+    out = tools_seen(request.tools) if request.tools and carrier is None else []
     for i, message in enumerate(request.messages):
         if i == carrier:
-            seen += system_seen(f"messages[{i}]", message, request.tools)
+            out += system_seen(f"messages[{i}]", message, request.tools)
             continue
         found: list[str] = []
-        seen += message_seen(i, message, names, info, found)
+        out += message_seen(i, message, names, info, found)
         notes += [f"messages[{i}]: {n}" for n in found]
-    return seen + priming_seen(request, notes)
-
-
-def seen(request: Request, info: ModelInfo) -> tuple[list[Seen], list[str]]:
-    """What the model is shown, and notes, for one request on one model."""
-    notes: list[str] = []
-    return request_seen(request, info, notes), notes
+    return out + priming_seen(request, notes), notes
 
 
 def labels(request: Request, info: ModelInfo | None = None) -> dict[str, str]:

@@ -9,6 +9,7 @@ straddling a break would count twice. What it deliberately does not do: count fr
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import accumulate
 
 from helpers.messages import Tool
 from helpers.models import ModelInfo, info_for
@@ -30,12 +31,8 @@ class ToolParts:
 
 
 def tool_parts(tools: list[Tool], model: str | ModelInfo) -> tuple[list[ToolParts], int]:
-    """Per tool, its tokens by part; and the tokens of the namespace framing around them.
-
-    The namespace is encoded once and each token given to the part it starts in
-    (``split_at``), so the parts add up to the namespace's tokens. Exact only for a model
-    whose tokenizer is public; otherwise the ``PROXY``, and ``estimate`` is True.
-    """
+    """Per tool, its tokens by part; and the tokens of the namespace framing around them. Exact
+    only for a model whose tokenizer is public; otherwise the ``PROXY`` (``estimate`` True)."""
     info = info_for(model)
     text, starts = render_namespace([(t.name, t.description, t.parameters) for t in tools])
     cuts = []  # for each tool: where its description, its name line and its parameters start
@@ -58,17 +55,11 @@ class Section:
 
 
 def count_sections(text: str, model: str | ModelInfo, separator: str = "\n\n") -> list[Section]:
-    """Split ``text`` at ``separator`` and count each piece's tokens inside the whole text.
-
-    The text is encoded once and each token given to the section it starts in, so the sections
-    add up to ``count_text(text)`` (counted apart, a token straddling a break would count twice).
-    """
+    """Split ``text`` at ``separator`` and count each piece's tokens inside the whole text: the
+    sections add up to ``count_text(text)``."""
     info = info_for(model)
     sections = text.split(separator)
-    cuts, position = [], 0
-    for section in sections[:-1]:
-        position += len(section) + len(separator)
-        cuts.append(position)
+    cuts = list(accumulate(len(section) + len(separator) for section in sections[:-1]))
     groups = split_at(encoding_name(info), text, cuts)
     return [
         Section(s, len(g), info.encoding is None) for s, g in zip(sections, groups, strict=True)

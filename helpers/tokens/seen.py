@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Union
 
+from helpers.messages import Request, ToolCall
+
 
 class Special(str):
     """A framing token, written by its name (``<|start|>``): one token, never text."""
@@ -27,7 +29,6 @@ class Sized:
 
     tokens: int
     key: object
-    estimate: str = ""  # why the size is a guess, or "" when it is exact
 
 
 class Tokens(tuple):
@@ -35,3 +36,8 @@ class Tokens(tuple):
 
 
 Seen = tuple[str, Union[str, Special, Sized, Tokens]]  # noqa: UP007 (a runtime alias)
+
+
+def call_names(request: Request) -> dict[str, str]:
+    """Call id -> function name: a tool result is rendered under its call's name."""
+    return {b.id: b.name for m in request.messages for b in m.content if isinstance(b, ToolCall)}
