@@ -16,6 +16,7 @@ from helpers.rules.pairing import check_pairing, turn_boundaries
 from helpers.rules.violation import (
     SHAPE_RULES,
     Answer,
+    Answered,
     Finding,
     Violation,
     Violations,
@@ -50,9 +51,7 @@ def check(request_or_messages: Request | list[Message], profile: str = "portable
     return Violations(sorted(made, key=_position))
 
 
-def findings(
-    messages: list[Message], tools: list[Tool], profile: str
-) -> list[tuple[Finding, Answer | None]]:
+def findings(messages: list[Message], tools: list[Tool], profile: str) -> Answered:
     """What ``check`` judges: each finding under ``profile`` with the provider's answer (or
     None), in the order found (``standin.verdict`` locates them in the body it read)."""
     if profile not in PROFILES:

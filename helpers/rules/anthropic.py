@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 
 from helpers.messages import Image, Message, Reasoning, Tool, ToolCall, ToolResult
 from helpers.rules.core import blocks
-from helpers.rules.violation import Answer, Finding
+from helpers.rules.violation import Answer, Answered, Finding
 
 MISSING = (
     "messages.{w}: `tool_use` ids were found without `tool_result` blocks immediately after: "
@@ -82,15 +82,13 @@ def _sent(block: Any, role: str) -> bool:
     return True
 
 
-def check(
-    messages: list[Message], tools: list[Tool], core: list[Finding]
-) -> list[tuple[Finding, Answer | None]]:
+def check(messages: list[Message], tools: list[Tool], core: list[Finding]) -> Answered:
     """Core findings with Anthropic's answers, plus Anthropic's own rules."""
     wire = anthropic_numbering(messages)
     at = {(i, j): (w, b) for w, m in enumerate(wire) for b, (i, j, _) in enumerate(m.parts)}
     wire_of = {i: w for w, m in enumerate(wire) for i in m.neutral_indices}
     paired, not_first = _pairing(wire)
-    kept: list[tuple[Finding, Answer | None]] = []
+    kept: Answered = []
     for f in core:
         key = (f.message_index, f.block_index)
         text = None

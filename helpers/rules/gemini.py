@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from helpers.messages import Message, Reasoning, Tool, ToolCall, ToolResult
 from helpers.rules.core import blocks
-from helpers.rules.violation import Answer, Finding
+from helpers.rules.violation import Answer, Answered, Finding
 
 CALL_TURN = (
     "Please ensure that function call turn comes immediately after a user turn or after a "
@@ -63,9 +63,7 @@ def _sent(block: object) -> bool:
     return not isinstance(block, Reasoning) or block.provider in (None, "gemini")
 
 
-def check(
-    messages: list[Message], tools: list[Tool], core: list[Finding]
-) -> list[tuple[Finding, Answer | None]]:
+def check(messages: list[Message], tools: list[Tool], core: list[Finding]) -> Answered:
     """The core findings (Gemini has no text for them) plus Gemini's three turn rules."""
     turns = gemini_turns(messages)
     out = [(f, _core_answer(f, turns)) for f in core]

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from helpers.messages import Image, Message, Reasoning, Tool, ToolCall, ToolResult
 from helpers.rules.core import blocks
-from helpers.rules.violation import Answer, Finding
+from helpers.rules.violation import Answer, Answered, Finding
 
 MISSING = (
     "An assistant message with 'tool_calls' must be followed by tool messages responding to "
@@ -75,13 +75,11 @@ def _sent(block: object, role: str) -> bool:
     return not isinstance(block, Reasoning)
 
 
-def check(
-    messages: list[Message], tools: list[Tool], core: list[Finding]
-) -> list[tuple[Finding, Answer | None]]:
+def check(messages: list[Message], tools: list[Tool], core: list[Finding]) -> Answered:
     """The core findings with OpenAI's answers, plus ``results-not-adjacent``."""
     chat = chat_numbering(messages)
     missing = _missing_results(chat)
-    out: list[tuple[Finding, Answer | None]] = []
+    out: Answered = []
     for f in core:
         answer = None
         if f.rule == "call-not-answered" and f.message_index in missing:
