@@ -39,12 +39,10 @@ class GeminiTurn:
 
 
 def gemini_turns(messages: list[Message]) -> list[GeminiTurn]:
-    """The ``contents`` list the Gemini renderer sends (``formats.gemini_render``), as turns.
-
-    System messages leave the list, each tool message is its own function-response turn, and a
-    turn left with nothing Gemini takes (only another provider's reasoning) is left out. A
-    message empty from the start keeps its place, as in a body written by hand.
-    """
+    """The ``contents`` list the Gemini renderer sends (``formats.gemini_render``), as turns:
+    system messages leave it, each tool message is its own function-response turn, and a turn
+    left with nothing Gemini takes (only another provider's reasoning) is left out. A message
+    empty from the start keeps its place, as in a body written by hand."""
     turns: list[GeminiTurn] = []
     for i, message in enumerate(messages):
         if message.role == "system":

@@ -49,8 +49,7 @@ class ChatMessage:
 def chat_numbering(messages: list[Message]) -> list[ChatMessage]:
     """The chat list the renderer sends (``formats.openai_chat_render``): one entry per message,
     one per result of a tool message. A message with nothing Chat can carry (only reasoning) is
-    left out; one empty from the start keeps its place, as in a body written by hand.
-    """
+    left out; one empty from the start keeps its place, as in a body written by hand."""
     chat: list[ChatMessage] = []
     for i, message in enumerate(messages):
         found = list(blocks(message))

@@ -164,11 +164,9 @@ def _recover(block: dict[str, Any], buffer: str, index: int, notes: list[str] | 
 
 
 def anthropic(events: Iterable[Any], notes: list[str] | None = None) -> dict[str, Any]:
-    """Events -> the ``message`` body a non-streaming call returns.
-
-    A ``tool_use`` block that never gets its ``content_block_stop`` keeps what its JSON
-    fragments hold, read as partial JSON the way the SDK does (``jiter``'s partial mode), with
-    a note: never a silent empty ``input``.
+    """Events -> the ``message`` body a non-streaming call returns. A ``tool_use`` block that
+    never gets its ``content_block_stop`` keeps what its JSON fragments hold, read as partial JSON
+    the way the SDK does (``jiter``'s partial mode), with a note: never a silent empty ``input``.
     """
     message: dict[str, Any] | None = None
     buffers: dict[int, str] = {}  # content-block index -> raw JSON of a tool call's input
