@@ -147,11 +147,7 @@ def _head(violations: Violations) -> str:
 
 def explain(violations: list[Violation]) -> str:
     """A readable report: one numbered line per violation (errors first, then warnings, marked
-    ``warning:``), each followed by the provider's answer if known.
-
-    >>> print(explain([]))
-    no violations
-    """
+    ``warning:``), each followed by the provider's answer if known; ``no violations`` if none."""
     if not violations:
         return "no violations"
     found = Violations(violations)
