@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from helpers.messages import Image, Message, Reasoning, Tool, ToolCall, ToolResult
 from helpers.rules.core import blocks
-from helpers.rules.violation import Answer, Finding
+from helpers.rules.violation import Answer, Answered, Finding
 
 MISSING = (
     "An assistant message with 'tool_calls' must be followed by tool messages responding to "
@@ -49,8 +49,7 @@ class ChatMessage:
 def chat_numbering(messages: list[Message]) -> list[ChatMessage]:
     """The chat list the renderer sends (``formats.openai_chat_render``): one entry per message,
     one per result of a tool message. A message with nothing Chat can carry (only reasoning) is
-    left out; one empty from the start keeps its place, as in a body written by hand.
-    """
+    left out; one empty from the start keeps its place, as in a body written by hand."""
     chat: list[ChatMessage] = []
     for i, message in enumerate(messages):
         found = list(blocks(message))
@@ -75,18 +74,15 @@ def _sent(block: object, role: str) -> bool:
     return not isinstance(block, Reasoning)
 
 
-def check(
-    messages: list[Message], tools: list[Tool], core: list[Finding]
-) -> list[tuple[Finding, Answer | None]]:
+def check(messages: list[Message], tools: list[Tool], core: list[Finding]) -> Answered:
     """The core findings with OpenAI's answers, plus ``results-not-adjacent``."""
     chat = chat_numbering(messages)
     missing = _missing_results(chat)
-    out: list[tuple[Finding, Answer | None]] = []
+    out: Answered = []
     for f in core:
         answer = None
         if f.rule == "call-not-answered" and f.message_index in missing:
-            ids, param, _ = missing[f.message_index]
-            answer = Answer(MISSING.format(ids=", ".join(ids)), param)
+            answer = missing[f.message_index][1]
         elif f.rule == "no-messages" and not messages:
             answer = Answer(EMPTY_LIST, "messages", "empty_array")
         elif f.rule == "duplicate-result" or f.rule.startswith("result-"):
@@ -95,9 +91,9 @@ def check(
     return out + _not_adjacent(messages, chat, missing, core)
 
 
-def _missing_results(chat: list[ChatMessage]) -> dict[int, tuple[list[str], str, int]]:
+def _missing_results(chat: list[ChatMessage]) -> dict[int, tuple[list[str], Answer, int]]:
     """For each assistant message with calls: the ids its run of tool messages leaves unanswered,
-    OpenAI's ``param``, and the chat index where the run ends."""
+    OpenAI's answer, and the chat index where the run ends."""
     missing = {}
     for k, entry in enumerate(chat):
         if entry.role != "assistant" or not entry.call_ids:
@@ -109,20 +105,21 @@ def _missing_results(chat: list[ChatMessage]) -> dict[int, tuple[list[str], str,
         ids = [cid for cid in entry.call_ids if cid not in answered]
         if ids:
             param_at = end if end < len(chat) else k
-            missing[entry.neutral_index] = (ids, f"messages.[{param_at}].role", end)
+            answer = Answer(MISSING.format(ids=", ".join(ids)), f"messages.[{param_at}].role")
+            missing[entry.neutral_index] = (ids, answer, end)
     return missing
 
 
 def _not_adjacent(
     messages: list[Message],
     chat: list[ChatMessage],
-    missing: dict[int, tuple[list[str], str, int]],
+    missing: dict[int, tuple[list[str], Answer, int]],
     core: list[Finding],
 ) -> list[tuple[Finding, Answer]]:
     """Calls answered in time for the core rules, but not by the tool messages right after."""
     unanswered = {(f.message_index, f.call_id) for f in core if f.rule == "call-not-answered"}
     out = []
-    for a, (ids, param, end) in missing.items():
+    for a, (ids, answer, end) in missing.items():
         if end >= len(chat):
             continue
         between = chat[end].neutral_index
@@ -133,7 +130,7 @@ def _not_adjacent(
                 "messages must come right after the assistant message that made the calls"
             )
             f = Finding("results-not-adjacent", what, between, None, cid)
-            out.append((f, Answer(MISSING.format(ids=", ".join(ids)), param)))
+            out.append((f, answer))
     return out
 
 
@@ -149,11 +146,9 @@ def _answer_tool_message(f: Finding, chat: list[ChatMessage]) -> Answer | None:
         first = next(n for n, e in enumerate(chat) if e.tool_call_id == cid)
         text = DUPLICATE.format(id=cid, first=first, k=k)
         return Answer(text, f"messages.[{k}].tool_call_id")
-    owner = k - 1
-    while owner >= 0 and chat[owner].role == "tool":
-        owner -= 1
-    if owner < 0 or chat[owner].role != "assistant" or not chat[owner].call_ids:
+    owner = next((e for e in reversed(chat[:k]) if e.role != "tool"), None)  # its run follows it
+    if owner is None or owner.role != "assistant" or not owner.call_ids:
         return Answer(ORPHAN, f"messages.[{k}].role")
-    if cid not in chat[owner].call_ids:
+    if cid not in owner.call_ids:
         return Answer(NOT_FOUND.format(id=cid))
     return None

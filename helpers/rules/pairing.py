@@ -14,11 +14,9 @@ from helpers.rules.violation import Finding
 
 
 def check_pairing(messages: list[Message]) -> list[Finding]:
-    """Walk the list once, matching results to the calls they answer.
-
+    """Find ids used twice, then walk the list matching results to the calls they answer:
     ``pending`` holds the calls of the latest assistant message that still wait for a result;
-    the next assistant message (or the end of the list) closes that turn.
-    """
+    the next assistant message (or the end of the list) closes that turn."""
     out: list[Finding] = []
     first_call: dict[str, tuple[int, int]] = {}
     for i, message in enumerate(messages):

@@ -24,12 +24,9 @@ class Finding:
 
 @dataclass(frozen=True)
 class Answer:
-    """What a provider answers for a finding: its text, verbatim from a public report.
-
-    The text counts the way the provider does (its own message list, after its renderer moved,
-    merged or split messages). ``param`` and ``code`` are OpenAI's fields of the same names.
-    Which report quotes it is the stand-in's table (``docs/rules.md``).
-    """
+    """What a provider answers for a finding: its text, verbatim from a public report (which one:
+    ``docs/rules.md``), counting messages as the provider does (after its renderer moved, merged
+    or split them). ``param`` and ``code`` are OpenAI's fields of the same names."""
 
     text: str
     param: str | None = None
@@ -37,21 +34,15 @@ class Answer:
 
 
 #: Rules whose breach no wire format can carry: the request cannot be sent as it is.
-SHAPE_RULES = frozenset(
-    {
-        "unknown-role",
-        "content-not-list",
-        "unknown-block",
-        "block-not-allowed",
-        "call-outside-assistant",
-        "result-outside-tool-message",
-        "tool-message-content",
-        "missing-field",
-        "malformed",
-    }
-)
+SHAPE_RULES = frozenset({
+    "unknown-role", "content-not-list", "unknown-block", "block-not-allowed",
+    "call-outside-assistant", "result-outside-tool-message", "tool-message-content",
+    "missing-field", "malformed",
+})  # fmt: skip
 #: Legal everywhere, but probably a mistake: always a warning.
 SUSPICIOUS_RULES = frozenset({"unknown-tool"})
+#: Each finding with the provider's answer to it (None: no known answer), as ``findings`` returns.
+Answered = list[tuple[Finding, Answer | None]]
 
 
 def severity(rule: str, profile: str, answer: Answer | None) -> str:
@@ -107,10 +98,8 @@ def judged(
     unseen: str | None = None,
 ) -> Violation:
     """``found`` judged under ``profile``: its severity decided, the provider's answer attached.
-
-    ``unseen`` says why the decision cannot be made from what is at hand (a stored chain the
-    check cannot see): the violation is then a warning that says so.
-    """
+    ``unseen`` (why the decision cannot be made from what is at hand, such as a stored chain the
+    check cannot see) makes it a warning that says so."""
     message = found.message if unseen is None else f"{found.message} ({unseen})"
     return Violation(
         found.rule,
@@ -158,11 +147,7 @@ def _head(violations: Violations) -> str:
 
 def explain(violations: list[Violation]) -> str:
     """A readable report: one numbered line per violation (errors first, then warnings, marked
-    ``warning:``), each followed by the provider's answer if known.
-
-    >>> print(explain([]))
-    no violations
-    """
+    ``warning:``), each followed by the provider's answer if known; ``no violations`` if none."""
     if not violations:
         return "no violations"
     found = Violations(violations)

@@ -25,10 +25,8 @@ def _incomplete(ending: str, partial: dict[str, Any] | None) -> StreamError:
     return StreamError(f"the stream ended {ending}: the reply is incomplete", partial)
 
 
-# --- OpenAI Chat Completions: data-only chunks, then ``data: [DONE]`` -------------------------
-
-
 def _merge_tool_calls(calls: list[dict[str, Any]], fragments: list[dict[str, Any]]) -> None:
+    """Join Chat's streamed tool-call fragments into whole calls, by each fragment's ``index``."""
     for fragment in fragments:
         index = fragment["index"]
         while len(calls) <= index:
@@ -44,7 +42,8 @@ def _merge_tool_calls(calls: list[dict[str, Any]], fragments: list[dict[str, Any
 
 
 def openai_chat(events: Iterable[Any], notes: list[str] | None = None) -> dict[str, Any]:
-    """Chunks -> the ``chat.completion`` body a non-streaming call returns."""
+    """OpenAI Chat Completions' chunks (data only, then ``data: [DONE]``) -> the
+    ``chat.completion`` body a non-streaming call returns."""
     body: dict[str, Any] = {"id": "", "object": "chat.completion", "created": 0, "model": ""}
     choices: dict[int, dict[str, Any]] = {}
     body["usage"] = None
@@ -88,11 +87,9 @@ def _chat_body(body: dict[str, Any], choices: dict[int, dict[str, Any]]) -> dict
     return {**body, "choices": [choices[i] for i in sorted(choices)]}
 
 
-# --- OpenAI Responses: named ``response.*`` events, ending with ``response.completed`` ---------
-
-
 def openai_responses(events: Iterable[Any], notes: list[str] | None = None) -> dict[str, Any]:
-    """Events -> the ``response`` body a non-streaming call returns."""
+    """OpenAI Responses' named ``response.*`` events (ending with ``response.completed``) -> the
+    ``response`` body a non-streaming call returns."""
     body: dict[str, Any] | None = None
     items: dict[int, dict[str, Any]] = {}
     by_id: dict[str, dict[str, Any]] = {}  # item id -> the same item: deltas name only the id
@@ -131,9 +128,6 @@ def openai_responses(events: Iterable[Any], notes: list[str] | None = None) -> d
     return assembled
 
 
-# --- Anthropic Messages: ``message_start`` ... ``message_stop``, ``ping`` anywhere ---------------
-
-
 def _close(block: dict[str, Any], buffer: str | None, index: int) -> None:
     """Parse a tool call's joined JSON once its block has stopped."""
     if block.get("type") == "tool_use" and buffer is not None:
@@ -164,12 +158,10 @@ def _recover(block: dict[str, Any], buffer: str, index: int, notes: list[str] | 
 
 
 def anthropic(events: Iterable[Any], notes: list[str] | None = None) -> dict[str, Any]:
-    """Events -> the ``message`` body a non-streaming call returns.
-
-    A ``tool_use`` block that never gets its ``content_block_stop`` keeps what its JSON
-    fragments hold, read as partial JSON the way the SDK does (``jiter``'s partial mode), with
-    a note: never a silent empty ``input``.
-    """
+    """Anthropic's events (``message_start`` ... ``message_stop``, ``ping`` anywhere) -> the
+    ``message`` body a non-streaming call returns. A ``tool_use`` block that never gets its
+    ``content_block_stop`` keeps what its JSON fragments hold, read as partial JSON the way the SDK
+    does (``jiter``'s partial mode), with a note: never a silent empty ``input``."""
     message: dict[str, Any] | None = None
     buffers: dict[int, str] = {}  # content-block index -> raw JSON of a tool call's input
     stopped = False
@@ -221,9 +213,6 @@ def anthropic(events: Iterable[Any], notes: list[str] | None = None) -> dict[str
     return message
 
 
-# --- Gemini: each record a whole ``GenerateContentResponse`` holding only the new parts -------
-
-
 def _append(parts: list[dict[str, Any]], part: dict[str, Any]) -> None:
     """Add a streamed part, joining text pieces of the same kind into one part."""
     previous = parts[-1] if parts else None
@@ -243,7 +232,8 @@ def _append(parts: list[dict[str, Any]], part: dict[str, Any]) -> None:
 
 
 def gemini(events: Iterable[Any], notes: list[str] | None = None) -> dict[str, Any]:
-    """Records -> the ``GenerateContentResponse`` a non-streaming call returns."""
+    """Gemini's records (each a whole ``GenerateContentResponse`` holding only the new parts) ->
+    the ``GenerateContentResponse`` a non-streaming call returns."""
     body: dict[str, Any] = {}
     parts: list[dict[str, Any]] = []
     candidate: dict[str, Any] = {"content": {"parts": parts, "role": "model"}, "index": 0}
