@@ -1,7 +1,7 @@
 """On the Wire helpers: the small package the lessons import.
 
-Each module has one job (see the table in README.md). Importing ``helpers`` is instant: nothing
-heavy (tokenizers, HTTP clients, plotting) loads until a function that needs it is called.
+Each module has one job (``docs/design.md``'s parts table names them). Importing ``helpers`` is
+instant: nothing heavy (tokenizers, HTTP clients, plotting) loads until a function needs it.
 """
 
 from __future__ import annotations

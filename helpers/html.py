@@ -38,26 +38,21 @@ def _pre(text: str) -> str:
 
 def block_html(block: Any) -> str:
     """One content block (``Text``, ``ToolCall``, ``ToolResult``, ``Reasoning``, ``Image``)."""
-    kind = block.type
-    label = f"<b>{kind}</b>"
+    kind, label = block.type, f"<b>{block.type}</b>"
     if kind == "text":
         return f"<div>{label}{_pre(block.text)}</div>"
     if kind == "tool_call":
-        args = json.dumps(block.arguments, ensure_ascii=False)
-        return (
-            f"<div>{label} <code>{escape(block.id)}</code> → {escape(block.name)}{_pre(args)}</div>"
-        )
+        args = _pre(json.dumps(block.arguments, ensure_ascii=False))
+        return f"<div>{label} <code>{escape(block.id)}</code> → {escape(block.name)}{args}</div>"
     if kind == "tool_result":
         flag = " <b>is_error</b>" if block.is_error else ""
-        return (
-            f"<div>{label} for <code>{escape(block.call_id)}</code>{flag}{_pre(block.text)}</div>"
-        )
+        call = f"<code>{escape(block.call_id)}</code>"
+        return f"<div>{label} for {call}{flag}{_pre(block.text)}</div>"
     if kind == "reasoning":
         extra = " (redacted)" if block.redacted else ""
         sig = " + signature" if block.signature else ""
-        return (
-            f"<div>{label}{extra}{sig}<div style='font-style:italic'>{_pre(block.text)}</div></div>"
-        )
+        text = f"<div style='font-style:italic'>{_pre(block.text)}</div>"
+        return f"<div>{label}{extra}{sig}{text}</div>"
     if kind == "image":
         return f"<div>{label} {escape(repr(block))}</div>"
     return f"<div>{escape(repr(block))}</div>"

@@ -1,15 +1,11 @@
 """Used in lessons: 01, 02, 03, 04, 05, 06, 07, 08, 09, 10, 11, 12, 13.
 
-The model table: which tokenizer, counting rule, prices and cache rules each model has.
-
-Everything comes from one dated file, ``data/models.json``: lessons never hard-code a model id
-and nothing per-model is typed into code. Prices are looked up in genai-prices at one fixed date
-(``price_timestamp``), so results are reproducible. The tokenizers are in
-``helpers.tokens.tokenizers``.
-
-An id the table lacks (noted, named by ``matched_by_prefix``) is a known id's dated snapshot,
-else genai-prices' model or alias, else a name of its provider's, counted with its provider's
-rule (``unlisted``); a name no provider uses raises ``UnknownModelError``.
+The model table, from one dated file, ``data/models.json``: each model's tokenizer, counting
+rule, prices (genai-prices at the table's date, ``price_timestamp``) and cache rules; lessons type
+no model id, the code no per-model fact. An id the table lacks is a known id's dated snapshot
+(noted, ``matched_by_prefix``), else genai-prices' model or alias or a name of its provider's,
+counted with its provider's rule (``unlisted``); a name no provider uses raises
+``UnknownModelError``. The tokenizers are in ``helpers.tokens.tokenizers``.
 """
 
 from __future__ import annotations
@@ -159,24 +155,24 @@ def model_info(model_id: str) -> ModelInfo:
     the returned row as read-only."""
     rows = _table()["models"]
     model_id = model_id.split("models/")[-1].split(":")[0] if "models/" in model_id else model_id
-    if model_id in rows:
-        return gemma.mapped(_row(model_id, rows[model_id]), model_id, _table()["gemma3_models"])
     prefixes = [known for known in rows if model_id.replace("@", "-").startswith(known + "-")]
-    if prefixes:
+    if model_id in rows:
+        info = _row(model_id, rows[model_id])
+    elif prefixes:
         known = max(prefixes, key=len)
         info = _row(known, rows[known])
         note = f"{model_id!r} is not in the table; using {known!r} (matched by prefix)"
         note = f"{note}. {info.note}".strip().rstrip(".")
         info = replace(info, note=note, matched_by_prefix=model_id)
-        return gemma.mapped(info, model_id, _table()["gemma3_models"])
-    found = unlisted(model_id)
-    if found is None:
+    else:
+        info = unlisted(model_id)
+    if info is None:
         known_ids = ", ".join(sorted(rows))
         raise UnknownModelError(
             f"unknown model {model_id!r}: no provider uses this name; data/models.json (as of "
             f"{as_of()}) knows: {known_ids}, and genai-prices its providers' models"
         )
-    return gemma.mapped(found, model_id, _table()["gemma3_models"])
+    return gemma.mapped(info, model_id, _table()["gemma3_models"])
 
 
 #: The price data's providers whose models the series counts, and whose rule counts them.

@@ -30,9 +30,8 @@ __all__ = [
 
 def compact(request: Request, keep_last: int, summary: str) -> Request:
     """The request with everything before its last ``keep_last`` messages (after the system
-    messages) replaced by one user message holding ``summary``: what compaction sends.
-    A request with no more than ``keep_last`` of them has nothing to replace: it is returned
-    as it is."""
+    messages) replaced by one user message holding ``summary``: what compaction sends. A
+    request with no more than ``keep_last`` of them is returned as it is."""
     head = [m for m in request.messages if m.role == "system"]
     rest = [m for m in request.messages if m.role != "system"]
     if len(rest) <= keep_last:
@@ -47,11 +46,9 @@ def compact(request: Request, keep_last: int, summary: str) -> Request:
 def compact_ticket(
     requests: list[Request], at: int, summary: str, keep_last: int = 2
 ) -> list[Request]:
-    """The ticket's requests if history is compacted before request ``at`` (0-based).
-
-    Request ``at`` becomes ``compact(requests[at], keep_last, summary)``; every later request
-    is that plus what the conversation added after it. Earlier requests are unchanged.
-    """
+    """The ticket's requests if history is compacted before request ``at`` (0-based): request
+    ``at`` becomes ``compact(requests[at], keep_last, summary)``, every later request that plus
+    what the conversation added after it; earlier requests are unchanged."""
     if not 0 <= at < len(requests):
         raise ValueError(f"compaction turn {at} is outside the ticket (0..{len(requests) - 1})")
     base = compact(requests[at], keep_last, summary)

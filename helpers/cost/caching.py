@@ -1,11 +1,10 @@
 """Used in lessons: 06, 12.
 
-Prompt caching from the actual tokens: what consecutive requests share, and what it saves.
-
-A prompt cache only serves an exact *prefix* of the tokens the model is shown, so requests are
-counted and the longest common prefix decides: OpenAI (before GPT-5.6) caches nothing below
-1,024 tokens, then 128-token steps; Anthropic reads the longest prefix written before and writes
-up to its last breakpoint; OpenAI from GPT-5.6 on reads only a prefix written before that ends at
+Prompt caching from the actual tokens: what consecutive requests share, and what it saves. A
+cache serves only an exact *prefix* of the tokens the model is shown, so requests are counted
+and the longest common prefix decides: OpenAI (before GPT-5.6) caches nothing below 1,024
+tokens, then 128-token steps; Anthropic reads the longest prefix written before and writes up
+to its last breakpoint; OpenAI from GPT-5.6 on reads only a prefix written before that ends at
 a breakpoint (one implicit at each request's latest message, earlier ones staying eligible).
 
 What it deliberately does not do: model eviction or routing misses, Anthropic's 20-block
@@ -174,11 +173,8 @@ def anthropic_turn(
 
 
 def shared_prefix(counted: Count) -> int:
-    """Tokens at the start of a request that every ticket shares: tools and system prompt.
-
-    The end of the last tool definition or system message before the first other message
-    (0 when a request has neither).
-    """
+    """Tokens at the start of a request that every ticket shares: the end of the last tool
+    definition or system message before the first other message (0 when it has neither)."""
     position, end = 0, 0
     systems = set(counted.systems())
     for piece in counted.pieces:
@@ -231,18 +227,15 @@ def _anthropic_reads(requests, counts, keys, warm, rule, breakpoints) -> list[tu
     out, asked = [], breakpoints if breakpoints is not None else ["tools", "system", "last"]
     for request, counted, now in zip(requests, counts, keys, strict=True):
         has_system = any(m.role == "system" for m in request.messages)
-        marks = [m for m in asked if (m != "tools" or request.tools)]
-        marks = [m for m in marks if m != "system" or has_system]
-        positions = breakpoint_positions(counted, marks)
+        there = {"tools": bool(request.tools), "system": has_system}
+        positions = breakpoint_positions(counted, [m for m in asked if there.get(m, True)])
         out.append(anthropic_turn(now, positions, written, rule["min_tokens"]))
     return out
 
 
 def _openai_reads(counts, keys, warm, minimum: int, marks: list[str]) -> list[tuple[int, int]]:
-    """GPT-5.6 on, as OpenAI's guide says: each request has an implicit breakpoint at its latest
-    message, plus those it marks; earlier requests' breakpoints stay eligible. A request reads
-    the longest prefix written before that ends at one of them (no fallback to a shorter one)
-    and writes up to its latest message."""
+    """GPT-5.6 on (the rule in this module's docstring, from OpenAI's guide): read the longest
+    prefix written before that ends at a breakpoint, no shorter one; write up to the latest."""
     written: set[tuple] = {tuple(warm)} if warm else set()
     earlier: set[int] = set()  # breakpoints of earlier requests, as positions
     out = []

@@ -133,21 +133,16 @@ class Ticket:
         return sum(t.output_tokens for t in self.turns)
 
     def table(self) -> str:
-        lines = [
-            f"{'turn':>4} {'input':>8} {'cached':>8} {'written':>8} {'output':>7} "
-            f"{'cost $':>11} {'total $':>11}"
-        ]
+        """The ticket as text: one row per turn, a row of totals, then model, prices and notes."""
+        row = "{:>4} {:>8} {:>8} {:>8} {:>7} {:>11} {:>11}"
+        lines = [row.format("turn", "input", "cached", "written", "output", "cost $", "total $")]
         for t in self.turns:
-            lines.append(
-                f"{t.turn:>4} {t.input_tokens:>8} {t.cached_tokens:>8} {t.cache_write_tokens:>8} "
-                f"{t.output_tokens:>7} {t.cost_usd:>11.6f} {t.cumulative_usd:>11.6f}"
-                + (f"  {t.note}" if t.note else "")
-            )
-        lines.append(
-            f"{'all':>4} {self.input_tokens:>8} {self.cached_tokens:>8} "
-            f"{sum(t.cache_write_tokens for t in self.turns):>8} {self.output_tokens:>7} "
-            f"{self.total_usd:>11.6f}"
-        )
+            tokens = (t.input_tokens, t.cached_tokens, t.cache_write_tokens, t.output_tokens)
+            line = row.format(t.turn, *tokens, f"{t.cost_usd:.6f}", f"{t.cumulative_usd:.6f}")
+            lines.append(line + (f"  {t.note}" if t.note else ""))
+        written = sum(t.cache_write_tokens for t in self.turns)
+        totals = (self.input_tokens, self.cached_tokens, written, self.output_tokens)
+        lines.append(row.format("all", *totals, f"{self.total_usd:.6f}", "").rstrip())
         kind = ", an estimate" if self.estimate else ""
         lines.append(f"model {self.model}: {self.source}{kind}; prices: genai-prices at {as_of()}")
         return "\n".join(lines + [f"note: {n}" for n in self.notes])

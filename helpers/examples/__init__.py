@@ -2,17 +2,20 @@
 
 The two running examples, the Sundry support agent and the crash-triage agent, and ``DATA``:
 the folder of their data files (prompts, tool definitions, fake worlds) and the model table,
-found by ``find_data``. Each example runs its tools over a small fake world (arguments checked
-against the schema the model saw: ``schema_error``), offline and deterministically.
+found by ``find_data``. Each example runs the tools it reads (``tools_in``) over a small fake
+world, offline and deterministically, arguments checked against the schema (``argument_error``).
 """
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import Any
 
-__all__ = ["DATA", "ROOT", "find_data", "schema_error"]
+from helpers.messages import Tool, ToolCall
+
+__all__ = ["DATA", "ROOT", "argument_error", "find_data", "schema_error", "tools_in"]
 
 _PACKAGE = Path(__file__).resolve().parent.parent  # the helpers/ folder
 
@@ -65,3 +68,15 @@ def schema_error(parameters: dict[str, Any], arguments: dict[str, Any]) -> tuple
     if error is None:
         return None
     return "/".join(str(p) for p in error.absolute_path) or "arguments", error.message
+
+
+def tools_in(path: Path) -> list[Tool]:
+    """The tool definitions of a JSON file (a list of name, description, parameters)."""
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    return [Tool(t["name"], t["description"], t["parameters"]) for t in raw]
+
+
+def argument_error(tools: list[Tool], call: ToolCall) -> tuple[str, str] | None:
+    """``schema_error`` of ``call``'s arguments against its tool in ``tools``, None for no tool."""
+    tool = next((t for t in tools if t.name == call.name), None)
+    return schema_error(tool.parameters, call.arguments) if tool else None

@@ -10,12 +10,11 @@ code, not left to the prompt.
 from __future__ import annotations
 
 import difflib
-import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from helpers.examples import DATA, schema_error
+from helpers.examples import DATA, argument_error, tools_in
 from helpers.messages import Request, Tool, ToolCall, ToolResult, system, tool_result, user
 
 __all__ = [
@@ -34,10 +33,7 @@ CRASH_REPORTS: dict[str, str] = {
     .read_text(encoding="utf-8")
     .strip(),
 }
-TOOLS: list[Tool] = [
-    Tool(t["name"], t["description"], t["parameters"])
-    for t in json.loads((HERE / "tools.json").read_text(encoding="utf-8"))
-]
+TOOLS: list[Tool] = tools_in(HERE / "tools.json")
 FINISH = "submit_diagnosis"  # the tool whose call ends a run (see the system prompt)
 NEVER_FILED = "was never filed"  # how the finishing tool refuses an issue nobody filed
 TASK = "This panic hit production at 03:12 last night. Triage it, please.\n\n"
@@ -146,8 +142,7 @@ def _diagnosis_problem(groups: list[dict[str, Any]], workspace: Workspace) -> st
 def run_tool(call: ToolCall, workspace: Workspace) -> ToolResult:
     """Execute one crash-triage tool call in ``workspace``."""
     args = call.arguments
-    tool = next((t for t in TOOLS if t.name == call.name), None)
-    error = schema_error(tool.parameters, args) if tool else None
+    error = argument_error(TOOLS, call)
     if error is not None:
         where, message = error
         return tool_result(call.id, f"bad arguments for {call.name}: {where}: {message}", True)

@@ -12,7 +12,7 @@ import json
 from functools import cache
 from typing import Any
 
-from helpers.examples import DATA, schema_error
+from helpers.examples import DATA, argument_error, tools_in
 from helpers.messages import (
     Request,
     Tool,
@@ -40,14 +40,9 @@ TICKET_TEXT = (
 )
 
 
-def _tools(name: str) -> list[Tool]:
-    raw = json.loads((HERE / name).read_text(encoding="utf-8"))
-    return [Tool(t["name"], t["description"], t["parameters"]) for t in raw]
-
-
 SYSTEM_PROMPT: str = (HERE / "system_prompt.md").read_text(encoding="utf-8").strip()
-TOOLS: list[Tool] = _tools("tools.json")
-EXTRA_TOOLS: list[Tool] = _tools("extra_tools.json")
+TOOLS: list[Tool] = tools_in(HERE / "tools.json")
+EXTRA_TOOLS: list[Tool] = tools_in(HERE / "extra_tools.json")
 
 
 @cache
@@ -109,19 +104,12 @@ def _eligibility(order: dict[str, Any], reason: str) -> dict[str, Any]:
     return {"eligible": True, "max_refund_usd": order["total_usd"], "why": "within 30 days"}
 
 
-def _invalid_arguments(call: ToolCall) -> str | None:
-    """Why the call's arguments do not fit its tool's JSON Schema, or None if they do."""
-    tool = next((t for t in TOOLS + EXTRA_TOOLS if t.name == call.name), None)
-    error = schema_error(tool.parameters, call.arguments) if tool else None  # unknown: below
-    return f"invalid arguments for {call.name} at {error[0]}: {error[1]}" if error else None
-
-
 def run_tool(call: ToolCall) -> ToolResult:
     """Execute one Sundry tool call and answer it with a result carrying the call's id."""
     args = call.arguments
-    problem = _invalid_arguments(call)
-    if problem:
-        return _error(call, problem)
+    error = argument_error(TOOLS + EXTRA_TOOLS, call)  # an unknown tool is answered below
+    if error:
+        return _error(call, f"invalid arguments for {call.name} at {error[0]}: {error[1]}")
     world = _world()
     needs_order = {"get_order", "get_tracking", "check_refund_eligibility", "issue_refund"}
     order = _order(args.get("order_id", ""))

@@ -81,8 +81,7 @@ def block_from_json(obj: Any, where: str = "block") -> Block:
         if "content" in obj:
             raw = _require(obj, "content", list, where)
             content = [block_from_json(b, f"{where}.content[{i}]") for i, b in enumerate(raw)]
-            bad = [b for b in content if not isinstance(b, Text | Image)]
-            if bad:
+            if not all(isinstance(b, Text | Image) for b in content):
                 raise FormatError(f"{where}.content: a tool result holds text and images only")
         elif "text" in obj:
             content = [Text(_require(obj, "text", str, where))]

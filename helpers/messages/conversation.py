@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from helpers.html import message_html, no_math, request_html
 from helpers.messages.blocks import Block, Image, Text, ToolCall, ToolResult
 
 Role = Literal["system", "user", "assistant", "tool"]
@@ -46,8 +47,6 @@ class Message:
         return out
 
     def _repr_html_(self) -> str:
-        from helpers.html import message_html, no_math
-
         return no_math(message_html(self))
 
 
@@ -92,8 +91,6 @@ class Request:
         )
 
     def _repr_html_(self) -> str:
-        from helpers.html import no_math, request_html
-
         return no_math(request_html(self))
 
 
