@@ -1,4 +1,4 @@
-"""Used in lessons: none directly (imported by cost.caching, models, tokens.gemini, ...).
+"""Used in lessons: none directly (imported by cost.caching, tokens.gemini, tokens.tokenizers).
 
 The tokenizer of the Gemini models Google's SDK (google-genai's ``LocalTokenizer``) counts with
 Gemma 3's: Gemini 2.0, 2.5 and the 3-pro / 3-flash previews. What ships in ``data/tokenizers/``
@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import lzma
-from dataclasses import replace
 from functools import cache
 from typing import Any
 
@@ -63,11 +62,3 @@ def piece_bytes(token: int) -> int:
     if tokenizer().is_byte(token):
         return 1
     return len(tokenizer().id_to_piece(token).replace("▁", " ").encode("utf-8"))
-
-
-def mapped(info: Any, asked: str, gemma3_models: list[str]) -> Any:
-    """The model row ``info`` counted with Gemma 3's tokenizer (rule ``gemini-gemma3``) when
-    Google's SDK maps the id ``asked`` for to it (as it names it: not a variant); else ``info``."""
-    if asked not in gemma3_models:
-        return info
-    return replace(info, counting="gemini-gemma3", encoding="gemma3", counting_verified=True)

@@ -17,7 +17,6 @@ from decimal import Decimal
 from functools import cache
 from typing import Any
 
-from helpers import gemma
 from helpers.examples import DATA
 from helpers.formats.providers import FAMILIES, PROVIDERS
 from helpers.moved import moved
@@ -172,7 +171,10 @@ def model_info(model_id: str) -> ModelInfo:
             f"unknown model {model_id!r}: no provider uses this name; data/models.json (as of "
             f"{as_of()}) knows: {known_ids}, and genai-prices its providers' models"
         )
-    return gemma.mapped(info, model_id, _table()["gemma3_models"])
+    if model_id not in _table()["gemma3_models"]:
+        return info
+    # Google's SDK counts this id (as named, not a variant) with Gemma 3's tokenizer
+    return replace(info, counting="gemini-gemma3", encoding="gemma3", counting_verified=True)
 
 
 #: The price data's providers whose models the series counts, and whose rule counts them.
