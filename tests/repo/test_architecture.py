@@ -344,9 +344,11 @@ def test_a_learner_facing_module_is_short_enough_to_read_in_one_sitting(name, pa
 
 #: Issue 23's budget for the learner's package: what a reader opens stays small (issue 34 added
 #: 50 lines for ``helpers.models.unlisted``, 165 for Gemma 3's split, then 100 for Gemini's
-#: function calling, ``helpers.tokens.gemini``). Issue 37 asks for 6,500 lines; not reached yet
-#: (its modules with one job, ``__all__`` on every door and the old paths kept for a release
-#: added lines): the budget holds what is there and the provider table's room, until the cut.
+#: function calling, ``helpers.tokens.gemini``). Issue 37 asks for 6,500 lines; not reached: its
+#: modules with one job, ``__all__`` on every door and the old paths kept for a release added
+#: lines, and a cut by four engineers, each owning a quarter of ``helpers/``, took out 229 lines
+#: honestly (7,547 -> 7,318 on 2026-12-07; what more would cost is in the issue's note). The budget
+#: keeps the room that leaves, so that the next feature does not shape the code to fit.
 BUDGET_LINES, BUDGET_FILES = 7_560, 52
 MAX_DOCSTRING = 12
 
