@@ -16,7 +16,6 @@ from helpers.rules.pairing import check_pairing, turn_boundaries
 from helpers.rules.violation import (
     SHAPE_RULES,
     Answer,
-    Answered,
     Finding,
     Violation,
     Violations,
@@ -40,15 +39,18 @@ PROFILES: tuple[str, ...] = ("portable", *_CHECKS)
 
 
 def check(request_or_messages: Request | list[Message], profile: str = "portable") -> Violations:
-    """Every rule of the list the conversation (a ``Request``, whose tools the calls' names are
-    checked against, or a list of messages) breaks under ``profile``, in list order. ``.accepted``
-    on the result: the provider takes the request (no errors; warnings may remain)."""
+    """Every rule of the list the conversation breaks under ``profile``, in list order. It takes
+    a ``Request`` (then tool names are checked against its tools too) or a plain list of messages.
+    ``.accepted`` on the result says whether the provider takes the request: it has no errors
+    (warnings may remain)."""
     messages, tools = _unpack(request_or_messages)
     made = [judged(f, profile, answer) for f, answer in findings(messages, tools, profile)]
     return Violations(sorted(made, key=_position))
 
 
-def findings(messages: list[Message], tools: list[Tool], profile: str) -> Answered:
+def findings(
+    messages: list[Message], tools: list[Tool], profile: str
+) -> list[tuple[Finding, Answer | None]]:
     """What ``check`` judges: each finding under ``profile`` with the provider's answer (or
     None), in the order found (``standin.verdict`` locates them in the body it read)."""
     if profile not in PROFILES:

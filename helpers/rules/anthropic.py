@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 
 from helpers.messages import Image, Message, Reasoning, Tool, ToolCall, ToolResult
 from helpers.rules.core import blocks
-from helpers.rules.violation import Answer, Answered, Finding
+from helpers.rules.violation import Answer, Finding
 
 MISSING = (
     "messages.{w}: `tool_use` ids were found without `tool_result` blocks immediately after: "
@@ -51,11 +51,11 @@ class WireMessage:
 
 
 def anthropic_numbering(messages: list[Message]) -> list[WireMessage]:
-    """The ``messages`` list the Anthropic renderer sends (``formats.anthropic_render``): system
-    messages leave it; a user message right after a tool message joins it; blocks Anthropic cannot
-    take are left out (reasoning without its signature, an image outside a user message), and so
-    is a message left with nothing. One empty from the start keeps its place, as in a body written
-    by hand: that is the body Anthropic answers about."""
+    """The ``messages`` list the Anthropic renderer sends (``formats.anthropic_render``). System
+    messages leave the list; a user message right after a tool message joins it; blocks Anthropic
+    cannot take are left out (reasoning without its signature, an image outside a user message),
+    and so is a message left with nothing. A message empty from the start keeps its place, as in
+    a body written by hand: that is the body Anthropic answers about."""
     wire: list[WireMessage] = []
     previous = None
     for i, message in enumerate(messages):
@@ -80,13 +80,15 @@ def _sent(block: Any, role: str) -> bool:
     return True
 
 
-def check(messages: list[Message], tools: list[Tool], core: list[Finding]) -> Answered:
+def check(
+    messages: list[Message], tools: list[Tool], core: list[Finding]
+) -> list[tuple[Finding, Answer | None]]:
     """Core findings with Anthropic's answers, plus Anthropic's own rules."""
     wire = anthropic_numbering(messages)
     at = {(i, j): (w, b) for w, m in enumerate(wire) for b, (i, j, _) in enumerate(m.parts)}
     wire_of = {i: w for w, m in enumerate(wire) for i in m.neutral_indices}
     paired, not_first = _pairing(wire)
-    kept: Answered = []
+    kept: list[tuple[Finding, Answer | None]] = []
     for f in core:
         key = (f.message_index, f.block_index)
         text = None
@@ -128,9 +130,9 @@ class _Part(NamedTuple):
 
 
 def _pairing(wire: list[WireMessage]):
-    """Anthropic's tool_use/tool_result check, on turns (runs of same-role wire messages): the
-    text for each unanswered call and unexpected result, by its ``(i, j)``, and the
-    ``results-not-first`` findings."""
+    """Anthropic's tool_use/tool_result check, on turns (runs of same-role wire messages). It
+    returns the text for each unanswered call and each unexpected result, by its ``(i, j)``, and
+    the ``results-not-first`` findings."""
     turns = []  # (role, the turn's blocks)
     for role, ws in groupby(range(len(wire)), key=lambda w: wire[w].role):
         turns.append((role, [_Part(w, b, *p) for w in ws for b, p in enumerate(wire[w].parts)]))

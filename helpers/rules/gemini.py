@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from helpers.messages import Message, Reasoning, Tool, ToolCall, ToolResult
 from helpers.rules.core import blocks
-from helpers.rules.violation import Answer, Answered, Finding
+from helpers.rules.violation import Answer, Finding
 
 CALL_TURN = (
     "Please ensure that function call turn comes immediately after a user turn or after a "
@@ -39,9 +39,9 @@ class GeminiTurn:
 
 
 def gemini_turns(messages: list[Message]) -> list[GeminiTurn]:
-    """The ``contents`` list the Gemini renderer sends (``formats.gemini_render``), as turns:
-    system messages leave it, each tool message is its own function-response turn, and a turn
-    left with nothing Gemini takes (only another provider's reasoning) is left out. A message
+    """The ``contents`` list the Gemini renderer sends (``formats.gemini_render``), as turns.
+    System messages leave the list, each tool message is its own function-response turn, and a
+    turn left with nothing Gemini takes (only another provider's reasoning) is left out. A message
     empty from the start keeps its place, as in a body written by hand."""
     turns: list[GeminiTurn] = []
     for i, message in enumerate(messages):
@@ -61,7 +61,9 @@ def _sent(block: object) -> bool:
     return not isinstance(block, Reasoning) or block.provider in (None, "gemini")
 
 
-def check(messages: list[Message], tools: list[Tool], core: list[Finding]) -> Answered:
+def check(
+    messages: list[Message], tools: list[Tool], core: list[Finding]
+) -> list[tuple[Finding, Answer | None]]:
     """The core findings (Gemini has no text for them) plus Gemini's three turn rules."""
     turns = gemini_turns(messages)
     out = [(f, _core_answer(f, turns)) for f in core]

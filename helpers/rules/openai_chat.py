@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from helpers.messages import Image, Message, Reasoning, Tool, ToolCall, ToolResult
 from helpers.rules.core import blocks
-from helpers.rules.violation import Answer, Answered, Finding
+from helpers.rules.violation import Answer, Finding
 
 MISSING = (
     "An assistant message with 'tool_calls' must be followed by tool messages responding to "
@@ -74,15 +74,17 @@ def _sent(block: object, role: str) -> bool:
     return not isinstance(block, Reasoning)
 
 
-def check(messages: list[Message], tools: list[Tool], core: list[Finding]) -> Answered:
+def check(
+    messages: list[Message], tools: list[Tool], core: list[Finding]
+) -> list[tuple[Finding, Answer | None]]:
     """The core findings with OpenAI's answers, plus ``results-not-adjacent``."""
     chat = chat_numbering(messages)
     missing = _missing_results(chat)
-    out: Answered = []
+    out: list[tuple[Finding, Answer | None]] = []
     for f in core:
         answer = None
         if f.rule == "call-not-answered" and f.message_index in missing:
-            answer = missing[f.message_index][1]
+            _, answer, _ = missing[f.message_index]
         elif f.rule == "no-messages" and not messages:
             answer = Answer(EMPTY_LIST, "messages", "empty_array")
         elif f.rule == "duplicate-result" or f.rule.startswith("result-"):
@@ -146,7 +148,8 @@ def _answer_tool_message(f: Finding, chat: list[ChatMessage]) -> Answer | None:
         first = next(n for n, e in enumerate(chat) if e.tool_call_id == cid)
         text = DUPLICATE.format(id=cid, first=first, k=k)
         return Answer(text, f"messages.[{k}].tool_call_id")
-    owner = next((e for e in reversed(chat[:k]) if e.role != "tool"), None)  # its run follows it
+    # the message whose calls this run of tool messages answers: the last one before the run
+    owner = next((e for e in reversed(chat[:k]) if e.role != "tool"), None)
     if owner is None or owner.role != "assistant" or not owner.call_ids:
         return Answer(ORPHAN, f"messages.[{k}].role")
     if cid not in owner.call_ids:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from helpers.messages import Message, Reasoning, Tool, ToolResult
 from helpers.rules.core import blocks
-from helpers.rules.violation import Answer, Answered, Finding
+from helpers.rules.violation import Answer, Finding
 
 NO_OUTPUT = "No tool output found for function call {id}."
 NO_CALL = "No tool call found for function call output with call_id {id}."
@@ -23,10 +23,12 @@ REASONING_ALONE = (
 )
 
 
-def check(messages: list[Message], tools: list[Tool], core: list[Finding]) -> Answered:
+def check(
+    messages: list[Message], tools: list[Tool], core: list[Finding]
+) -> list[tuple[Finding, Answer | None]]:
     """The core findings with OpenAI's answers, plus ``reasoning-not-followed``."""
     answered = {b.call_id for m in messages for _, b in blocks(m) if isinstance(b, ToolResult)}
-    out: Answered = []
+    out: list[tuple[Finding, Answer | None]] = []
     for f in core:
         answer = None
         if f.rule == "call-not-answered" and f.call_id not in answered:

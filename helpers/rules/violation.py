@@ -24,9 +24,10 @@ class Finding:
 
 @dataclass(frozen=True)
 class Answer:
-    """What a provider answers for a finding: its text, verbatim from a public report (which one:
-    ``docs/rules.md``), counting messages as the provider does (after its renderer moved, merged
-    or split them). ``param`` and ``code`` are OpenAI's fields of the same names."""
+    """What a provider answers for a finding: its text, verbatim from a public report. The text
+    counts messages as the provider does (its own list, after its renderer moved, merged or split
+    them). ``param`` and ``code`` are OpenAI's fields of the same names. Which report quotes it is
+    the stand-in's table (``docs/rules.md``)."""
 
     text: str
     param: str | None = None
@@ -34,15 +35,21 @@ class Answer:
 
 
 #: Rules whose breach no wire format can carry: the request cannot be sent as it is.
-SHAPE_RULES = frozenset({
-    "unknown-role", "content-not-list", "unknown-block", "block-not-allowed",
-    "call-outside-assistant", "result-outside-tool-message", "tool-message-content",
-    "missing-field", "malformed",
-})  # fmt: skip
+SHAPE_RULES = frozenset(
+    {
+        "unknown-role",
+        "content-not-list",
+        "unknown-block",
+        "block-not-allowed",
+        "call-outside-assistant",
+        "result-outside-tool-message",
+        "tool-message-content",
+        "missing-field",
+        "malformed",
+    }
+)
 #: Legal everywhere, but probably a mistake: always a warning.
 SUSPICIOUS_RULES = frozenset({"unknown-tool"})
-#: Each finding with the provider's answer to it (None: no known answer), as ``findings`` returns.
-Answered = list[tuple[Finding, Answer | None]]
 
 
 def severity(rule: str, profile: str, answer: Answer | None) -> str:
