@@ -13,9 +13,17 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from helpers.messages import FormatError
-from helpers.messages.blocks import Block, Image, Reasoning, Text, ToolCall, ToolResult
-from helpers.messages.conversation import Message, Tool
+from helpers.messages import (
+    Block,
+    FormatError,
+    Image,
+    Message,
+    Reasoning,
+    Text,
+    Tool,
+    ToolCall,
+    ToolResult,
+)
 from helpers.moved import moved
 
 #: Both OpenAI formats have no error flag on a tool result: the text carries it instead.

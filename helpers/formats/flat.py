@@ -11,9 +11,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from helpers.formats.common import Note, Notes
-from helpers.messages import FormatError
-from helpers.messages.blocks import Image, Reasoning, Text, ToolCall, ToolResult
-from helpers.messages.conversation import ROLES, Message
+from helpers.messages import (
+    ROLES,
+    FormatError,
+    Image,
+    Message,
+    Reasoning,
+    Text,
+    ToolCall,
+    ToolResult,
+)
 
 
 @dataclass

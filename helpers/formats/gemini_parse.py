@@ -25,9 +25,20 @@ from helpers.formats.reading import (
     string,
     token_field,
 )
-from helpers.messages import FormatError
-from helpers.messages.blocks import Image, Reasoning, Text, ToolCall, ToolResult
-from helpers.messages.conversation import Message, Reply, Request, StopReason, Tool, Usage
+from helpers.messages import (
+    FormatError,
+    Image,
+    Message,
+    Reasoning,
+    Reply,
+    Request,
+    StopReason,
+    Text,
+    Tool,
+    ToolCall,
+    ToolResult,
+    Usage,
+)
 
 
 def _image(part: dict, where: str, notes: Notes) -> Image | None:

@@ -12,9 +12,16 @@ import re
 from typing import Any
 
 from helpers.formats.common import Notes, note_image_detail, replayable, system_texts, tool_spec
-from helpers.messages import FormatError
-from helpers.messages.blocks import Image, Reasoning, Text, ToolCall, ToolResult
-from helpers.messages.conversation import Message, Request
+from helpers.messages import (
+    FormatError,
+    Image,
+    Message,
+    Reasoning,
+    Request,
+    Text,
+    ToolCall,
+    ToolResult,
+)
 
 NAME = "gemini"
 PATH = "/v1beta/models/{model}:generateContent"

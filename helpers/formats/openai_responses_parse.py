@@ -25,9 +25,18 @@ from helpers.formats.reading import (
     string,
     usage_with_details,
 )
-from helpers.messages import FormatError
-from helpers.messages.blocks import Image, Reasoning, Text, ToolCall, ToolResult
-from helpers.messages.conversation import Message, Reply, Request, StopReason, Tool, Usage
+from helpers.messages import (
+    FormatError,
+    Image,
+    Message,
+    Reasoning,
+    Request,
+    Text,
+    Tool,
+    ToolCall,
+    ToolResult,
+)
+from helpers.messages.conversation import Reply, StopReason, Usage
 
 
 def _part(part: Any, where: str, notes: Notes) -> Text | Image | None:
