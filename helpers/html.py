@@ -38,21 +38,23 @@ def _pre(text: str) -> str:
 
 def block_html(block: Any) -> str:
     """One content block (``Text``, ``ToolCall``, ``ToolResult``, ``Reasoning``, ``Image``)."""
-    kind, label = block.type, f"<b>{block.type}</b>"
+    kind = block.type
+    label = f"<b>{kind}</b>"
     if kind == "text":
         return f"<div>{label}{_pre(block.text)}</div>"
     if kind == "tool_call":
-        args = _pre(json.dumps(block.arguments, ensure_ascii=False))
-        return f"<div>{label} <code>{escape(block.id)}</code> → {escape(block.name)}{args}</div>"
+        args_html = _pre(json.dumps(block.arguments, ensure_ascii=False))
+        call_html = f"<code>{escape(block.id)}</code> → {escape(block.name)}"
+        return f"<div>{label} {call_html}{args_html}</div>"
     if kind == "tool_result":
         flag = " <b>is_error</b>" if block.is_error else ""
-        call = f"<code>{escape(block.call_id)}</code>"
-        return f"<div>{label} for {call}{flag}{_pre(block.text)}</div>"
+        call_html = f"<code>{escape(block.call_id)}</code>"
+        return f"<div>{label} for {call_html}{flag}{_pre(block.text)}</div>"
     if kind == "reasoning":
         extra = " (redacted)" if block.redacted else ""
         sig = " + signature" if block.signature else ""
-        text = f"<div style='font-style:italic'>{_pre(block.text)}</div>"
-        return f"<div>{label}{extra}{sig}{text}</div>"
+        text_html = f"<div style='font-style:italic'>{_pre(block.text)}</div>"
+        return f"<div>{label}{extra}{sig}{text_html}</div>"
     if kind == "image":
         return f"<div>{label} {escape(repr(block))}</div>"
     return f"<div>{escape(repr(block))}</div>"

@@ -10,7 +10,7 @@ where they stand (the rules of the list are ``helpers.rules``).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from helpers.messages import (
@@ -64,8 +64,10 @@ class Rendered:
         return json.dumps(self.body, indent=indent, ensure_ascii=False)
 
     def __repr__(self) -> str:
-        head = f"Rendered({self.format}, POST {self.path or '?'}, {len(self.notes)} notes)"
-        return "\n".join([head, self.json(), *(f"note: {n}" for n in self.notes)])
+        lines = [f"Rendered({self.format}, POST {self.path or '?'}, {len(self.notes)} notes)"]
+        lines.append(self.json())
+        lines += [f"note: {n}" for n in self.notes]
+        return "\n".join(lines)
 
 
 def data_url(image: Image) -> str:
@@ -141,18 +143,20 @@ def check_tool_choice(choice: Any) -> None:
 
 
 def flag_error(result: ToolResult, format: str, where: str, notes: Notes) -> list[Text | Image]:
-    """A result's content for a format without an error flag: a failed result's first text starts
-    with ``ERROR_PREFIX`` (a result with no text gets the prefix as a text of its own)."""
+    """A copy of a result's content for a format without an error flag. A failed result's first
+    text starts with ``ERROR_PREFIX``; a failed result with no text gets the prefix as a text of
+    its own."""
     if not result.is_error:
-        return result.content
+        return list(result.content)
     notes.add(
         where, f"is_error has no field in {format}; carried as a text prefix {ERROR_PREFIX!r}"
     )
     content = list(result.content)
-    texts = [j for j, block in enumerate(content) if isinstance(block, Text)]
-    if not texts:
+    first = next((j for j, b in enumerate(content) if isinstance(b, Text)), None)
+    if first is None:
         return [Text(ERROR_PREFIX), *content]
-    content[texts[0]] = Text(ERROR_PREFIX + result.content[texts[0]].text)
+    block = content[first]
+    content[first] = replace(block, text=ERROR_PREFIX + block.text)
     return content
 
 

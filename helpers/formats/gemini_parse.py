@@ -223,10 +223,17 @@ def _digest(body: dict) -> str:
     return hashlib.sha1(json.dumps(body, sort_keys=True).encode()).hexdigest()[:10]
 
 
-_REFUSED = ("SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "IMAGE_SAFETY")
 #: finishReason -> the neutral stop reason (a reply that stops with a call in it: tool_calls)
-_STOP: dict[str, StopReason] = {"STOP": "end_turn", "MAX_TOKENS": "max_tokens"}
-_STOP |= dict.fromkeys(_REFUSED, "refusal")
+_STOP: dict[str, StopReason] = {
+    "STOP": "end_turn",
+    "MAX_TOKENS": "max_tokens",
+    "SAFETY": "refusal",
+    "RECITATION": "refusal",
+    "BLOCKLIST": "refusal",
+    "PROHIBITED_CONTENT": "refusal",
+    "SPII": "refusal",
+    "IMAGE_SAFETY": "refusal",
+}
 
 
 def parse_response(body: dict, notes: Notes) -> Reply:

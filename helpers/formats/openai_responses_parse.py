@@ -124,8 +124,8 @@ _ITEMS = {
 def read_items(
     items: list, messages: list[Message], notes: Notes, where: str, strict: bool = False
 ) -> None:
-    """Append the neutral reading of ``input`` (or response ``output``) items to ``messages``. A
-    history keeps arguments that are not a JSON object for the rules to report; a reply
+    """Append the neutral reading of ``input`` (or response ``output``) items to ``messages``.
+    A history keeps arguments that are not a JSON object for the rules to report; a reply
     (``strict``) refuses them."""
     for k, item in enumerate(items):
         at = f"{where}[{k}]"

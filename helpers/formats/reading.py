@@ -50,15 +50,16 @@ def token_field(usage: dict, key: str, where: str) -> int:
     return value
 
 
-def usage_with_details(usage: dict, input: str, output: str) -> Usage:
-    """OpenAI's usage object (Chat and Responses alike): the ``input`` and ``output`` counts,
-    each with a ``{key}_details`` object holding the cached or the reasoning tokens."""
-    at_in, at_out = f"usage.{input}_details", f"usage.{output}_details"
-    details_in = obj(usage.get(f"{input}_details") or {}, at_in)
-    details_out = obj(usage.get(f"{output}_details") or {}, at_out)
+def usage_with_details(usage: dict, input_key: str, output_key: str) -> Usage:
+    """OpenAI's usage object, Chat's and Responses' alike. The counts are at ``input_key`` and
+    ``output_key``; the cached tokens are in ``{input_key}_details`` and the reasoning tokens in
+    ``{output_key}_details``."""
+    at_in, at_out = f"usage.{input_key}_details", f"usage.{output_key}_details"
+    details_in = obj(usage.get(f"{input_key}_details") or {}, at_in)
+    details_out = obj(usage.get(f"{output_key}_details") or {}, at_out)
     return Usage(
-        input_tokens=token_field(usage, input, "usage"),
-        output_tokens=token_field(usage, output, "usage"),
+        input_tokens=token_field(usage, input_key, "usage"),
+        output_tokens=token_field(usage, output_key, "usage"),
         cache_read_tokens=token_field(details_in, "cached_tokens", at_in),
         cache_write_tokens=token_field(details_in, "cache_write_tokens", at_in),
         reasoning_tokens=token_field(details_out, "reasoning_tokens", at_out),
