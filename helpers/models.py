@@ -1,10 +1,12 @@
 """Used in lessons: 01, 02, 03, 04, 05, 06, 07, 08, 09, 10, 11, 12, 13.
 
-The model table, from one dated file, ``data/models.json``: each model's tokenizer, counting
-rule, prices (genai-prices at the table's date, ``price_timestamp``) and cache rules; lessons type
-no model id, the code no per-model fact. An id the table lacks is a known id's dated snapshot
-(noted, ``matched_by_prefix``), else genai-prices' model or alias or a name of its provider's,
-counted with its provider's rule (``unlisted``); a name no provider uses raises
+The model table: which tokenizer, counting rule, prices and cache rules each model has.
+
+Everything comes from one dated file, ``data/models.json``: lessons never hard-code a model id
+and nothing per-model is typed into code. Prices are looked up in genai-prices at one fixed date
+(``price_timestamp``), so results are reproducible. An id the table lacks is a known id's dated
+snapshot (noted, ``matched_by_prefix``), else genai-prices' model or alias or a name of its
+provider's, counted with its provider's rule (``unlisted``); a name no provider uses raises
 ``UnknownModelError``. The tokenizers are in ``helpers.tokens.tokenizers``.
 """
 

@@ -82,8 +82,11 @@ def images_seen(part: str, block: Any, info: ModelInfo) -> list[Seen]:
     images = [block] if isinstance(block, Image) else []
     if isinstance(block, ToolResult):
         images = [b for b in block.content if isinstance(b, Image)]
-    sized = [(image_tokens(image, info.image).tokens, image.data or image.url) for image in images]
-    return [(part, Sized(tokens, ("image", key))) for tokens, key in sized]
+    out: list[Seen] = []
+    for image in images:
+        cost = image_tokens(image, info.image)
+        out.append((part, Sized(cost.tokens, ("image", image.data or image.url))))
+    return out
 
 
 def seen(request: Request, info: ModelInfo) -> tuple[list[Seen], list[str]]:

@@ -4,7 +4,8 @@ What a counting rule says the model is shown, before it becomes tokens: a list o
 ``(part, content)`` pairs, ``Seen``, where the content is text, a framing token (``Special``,
 such as ``<|start|>``), a boundary (``CUT``), content charged by size (``Sized``, an image), or
 token ids a renderer made itself (``Tokens``, harmony). ``helpers.tokens.tokenize`` turns them
-into pieces of tokens. What it deliberately does not do: tokenize anything itself.
+into pieces of tokens. ``call_names`` is here for the rules that show a tool result under its
+call's name. What it deliberately does not do: tokenize anything itself.
 """
 
 from __future__ import annotations
