@@ -55,10 +55,10 @@ class _Numbered:
 def accumulate(
     raw: bytes | str | Iterable[bytes], format: str, notes: list[str] | None = None
 ) -> dict[str, Any]:
-    """The whole response body that a stream in ``format`` adds up to. A malformed stream raises
-    :class:`StreamError` naming the event; one cut short raises it with what was assembled so far
-    in ``.partial``. ``notes`` (a list) collects what was recovered rather than read whole (a tool
-    call whose block never closed, a stray ``data: [DONE]``)."""
+    """The whole response body that a stream in ``format`` adds up to.
+    A malformed stream raises :class:`StreamError` naming the event; one cut short raises it with
+    what was assembled so far in ``.partial``. ``notes`` (a list) collects what was recovered
+    rather than read whole (a tool call whose block never closed, a stray ``data: [DONE]``)."""
     if format not in ACCUMULATORS:
         raise ValueError(f"unknown format {format!r} (known: {', '.join(ACCUMULATORS)})")
     found = events(raw)
