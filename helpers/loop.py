@@ -47,7 +47,8 @@ def send(client: Any, format: str, body: dict, path: str) -> tuple[dict, dict[st
 
 
 def _send_sdk(client: Any, format: str, body: dict) -> tuple[dict, dict[str, str]]:
-    """The same body through the official SDK: its reply as JSON, and the response headers."""
+    """The same body through the official SDK: its typed reply dumped back to JSON, and the
+    response headers (``with_raw_response`` keeps them)."""
     if format == "openai-chat":
         raw = client.chat.completions.with_raw_response.create(**body)
     elif format == "openai-responses":

@@ -46,9 +46,9 @@ def compact(request: Request, keep_last: int, summary: str) -> Request:
 def compact_ticket(
     requests: list[Request], at: int, summary: str, keep_last: int = 2
 ) -> list[Request]:
-    """The ticket's requests if history is compacted before request ``at`` (0-based): request
-    ``at`` becomes ``compact(requests[at], keep_last, summary)``, every later request that plus
-    what the conversation added after it; earlier requests are unchanged."""
+    """The ticket's requests if history is compacted before request ``at`` (0-based).
+    Request ``at`` becomes ``compact(requests[at], keep_last, summary)``; every later request is
+    that plus what the conversation added after it. Earlier requests are unchanged."""
     if not 0 <= at < len(requests):
         raise ValueError(f"compaction turn {at} is outside the ticket (0..{len(requests) - 1})")
     base = compact(requests[at], keep_last, summary)

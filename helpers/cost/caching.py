@@ -173,8 +173,9 @@ def anthropic_turn(
 
 
 def shared_prefix(counted: Count) -> int:
-    """Tokens at the start of a request that every ticket shares: the end of the last tool
-    definition or system message before the first other message (0 when it has neither)."""
+    """Tokens at the start of a request that every ticket shares: tools and system prompt.
+    The prefix ends where the last tool definition or system message before the first other
+    message ends (0 when a request has neither)."""
     position, end = 0, 0
     systems = set(counted.systems())
     for piece in counted.pieces:
@@ -234,8 +235,10 @@ def _anthropic_reads(requests, counts, keys, warm, rule, breakpoints) -> list[tu
 
 
 def _openai_reads(counts, keys, warm, minimum: int, marks: list[str]) -> list[tuple[int, int]]:
-    """GPT-5.6 on (the rule in this module's docstring, from OpenAI's guide): read the longest
-    prefix written before that ends at a breakpoint, no shorter one; write up to the latest."""
+    """Reads and writes from GPT-5.6 on, as OpenAI's guide says. Each request has an implicit
+    breakpoint at its latest message, plus those it marks; earlier requests' breakpoints stay
+    eligible. A request reads the longest prefix written before that ends at one of them (no
+    fallback to a shorter one) and writes up to its latest message."""
     written: set[tuple] = {tuple(warm)} if warm else set()
     earlier: set[int] = set()  # breakpoints of earlier requests, as positions
     out = []

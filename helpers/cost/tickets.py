@@ -135,6 +135,7 @@ class Ticket:
     def table(self) -> str:
         """The ticket as text: one row per turn, a row of totals, then model, prices and notes."""
         row = "{:>4} {:>8} {:>8} {:>8} {:>7} {:>11} {:>11}"
+        totals_row = "{:>4} {:>8} {:>8} {:>8} {:>7} {:>11}"  # no running total
         lines = [row.format("turn", "input", "cached", "written", "output", "cost $", "total $")]
         for t in self.turns:
             tokens = (t.input_tokens, t.cached_tokens, t.cache_write_tokens, t.output_tokens)
@@ -142,7 +143,7 @@ class Ticket:
             lines.append(line + (f"  {t.note}" if t.note else ""))
         written = sum(t.cache_write_tokens for t in self.turns)
         totals = (self.input_tokens, self.cached_tokens, written, self.output_tokens)
-        lines.append(row.format("all", *totals, f"{self.total_usd:.6f}", "").rstrip())
+        lines.append(totals_row.format("all", *totals, f"{self.total_usd:.6f}"))
         kind = ", an estimate" if self.estimate else ""
         lines.append(f"model {self.model}: {self.source}{kind}; prices: genai-prices at {as_of()}")
         return "\n".join(lines + [f"note: {n}" for n in self.notes])
