@@ -3,7 +3,8 @@
 The two running examples, the Sundry support agent and the crash-triage agent, and ``DATA``:
 the folder of their data files (prompts, tool definitions, fake worlds) and the model table,
 found by ``find_data``. Each example runs the tools it reads (``tools_in``) over a small fake
-world, offline and deterministically, arguments checked against the schema (``argument_error``).
+world, offline and deterministically, arguments checked against the schema the model saw
+(``argument_error``).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any
 
 from helpers.messages import Tool, ToolCall
 
-__all__ = ["DATA", "ROOT", "argument_error", "find_data", "schema_error", "tools_in"]
+__all__ = ["DATA", "ROOT", "find_data", "schema_error"]
 
 _PACKAGE = Path(__file__).resolve().parent.parent  # the helpers/ folder
 
@@ -77,6 +78,7 @@ def tools_in(path: Path) -> list[Tool]:
 
 
 def argument_error(tools: list[Tool], call: ToolCall) -> tuple[str, str] | None:
-    """``schema_error`` of ``call``'s arguments against its tool in ``tools``, None for no tool."""
+    """``schema_error`` of ``call``'s arguments against its tool in ``tools``. None when the
+    arguments fit, or when no tool in ``tools`` has the call's name."""
     tool = next((t for t in tools if t.name == call.name), None)
     return schema_error(tool.parameters, call.arguments) if tool else None

@@ -109,7 +109,8 @@ def run_tool(call: ToolCall) -> ToolResult:
     args = call.arguments
     error = argument_error(TOOLS + EXTRA_TOOLS, call)  # an unknown tool is answered below
     if error:
-        return _error(call, f"invalid arguments for {call.name} at {error[0]}: {error[1]}")
+        where, message = error
+        return _error(call, f"invalid arguments for {call.name} at {where}: {message}")
     world = _world()
     needs_order = {"get_order", "get_tracking", "check_refund_eligibility", "issue_refund"}
     order = _order(args.get("order_id", ""))
