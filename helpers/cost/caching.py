@@ -235,10 +235,10 @@ def _anthropic_reads(requests, counts, keys, warm, rule, breakpoints) -> list[tu
 
 
 def _openai_reads(counts, keys, warm, minimum: int, marks: list[str]) -> list[tuple[int, int]]:
-    """Reads and writes from GPT-5.6 on, as OpenAI's guide says. Each request has an implicit
-    breakpoint at its latest message, plus those it marks; earlier requests' breakpoints stay
-    eligible. A request reads the longest prefix written before that ends at one of them (no
-    fallback to a shorter one) and writes up to its latest message."""
+    """Reads and writes from GPT-5.6 on, as OpenAI's guide says.
+    Each request has an implicit breakpoint at its latest message, plus those it marks; earlier
+    requests' breakpoints stay eligible. A request reads the longest prefix written before that
+    ends at one of them (no fallback to a shorter one) and writes up to its latest message."""
     written: set[tuple] = {tuple(warm)} if warm else set()
     earlier: set[int] = set()  # breakpoints of earlier requests, as positions
     out = []

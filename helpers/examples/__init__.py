@@ -78,7 +78,7 @@ def tools_in(path: Path) -> list[Tool]:
 
 
 def argument_error(tools: list[Tool], call: ToolCall) -> tuple[str, str] | None:
-    """``schema_error`` of ``call``'s arguments against its tool in ``tools``. None when the
-    arguments fit, or when no tool in ``tools`` has the call's name."""
+    """``schema_error`` of ``call``'s arguments against its tool in ``tools``.
+    None when the arguments fit, or when no tool in ``tools`` has the call's name."""
     tool = next((t for t in tools if t.name == call.name), None)
     return schema_error(tool.parameters, call.arguments) if tool else None

@@ -42,8 +42,8 @@ def family(format: str) -> str:
 def render(
     request: Request, format: str, *, notes: list[Note] | None = None, **options: Any
 ) -> Rendered:
-    """The request body for ``format``, with the notes on what it changed or dropped. ``options``
-    go to that format's renderer (each lists the ones it takes in ``OPTIONS``)."""
+    """The request body for ``format``, with the notes on what it changed or dropped.
+    ``options`` go to that format's renderer (each lists the ones it takes in ``OPTIONS``)."""
     module = provider(format).render
     for key, value in options.items():
         if key not in module.OPTIONS:

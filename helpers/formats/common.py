@@ -143,9 +143,9 @@ def check_tool_choice(choice: Any) -> None:
 
 
 def flag_error(result: ToolResult, format: str, where: str, notes: Notes) -> list[Text | Image]:
-    """A copy of a result's content for a format without an error flag. A failed result's first
-    text starts with ``ERROR_PREFIX``; a failed result with no text gets the prefix as a text of
-    its own."""
+    """A copy of a result's content for a format without an error flag.
+    A failed result's first text starts with ``ERROR_PREFIX``; a failed result with no text gets
+    the prefix as a text of its own."""
     if not result.is_error:
         return list(result.content)
     notes.add(

@@ -51,11 +51,11 @@ def _flat_text(blocks: list, where: str, notes: Notes) -> str:
 
 
 def to_flat(messages: list[Message]) -> tuple[list[FlatMessage], list[Note]]:
-    """The flat view: one content *string* per message, the shape many codebases store. It is
-    OpenAI Chat's message, more or less: no reasoning, images or names (dropped, with a note);
-    text blocks are joined (blank line between); text after a tool call comes before the calls;
-    a tool message with several results becomes one flat message per result. Returns the flat
-    list and a note for everything the flat shape could not keep."""
+    """The flat view: one content *string* per message, the shape many codebases store.
+    It is OpenAI Chat's message, more or less: no reasoning, images or names (dropped, with a
+    note); text blocks are joined (blank line between); text after a tool call comes before the
+    calls; a tool message with several results becomes one flat message per result. Returns the
+    flat list and a note for everything the flat shape could not keep."""
     notes = Notes()
     flat: list[FlatMessage] = []
     for i, message in enumerate(messages):

@@ -51,9 +51,9 @@ def token_field(usage: dict, key: str, where: str) -> int:
 
 
 def usage_with_details(usage: dict, input_key: str, output_key: str) -> Usage:
-    """OpenAI's usage object, Chat's and Responses' alike. The counts are at ``input_key`` and
-    ``output_key``; the cached tokens are in ``{input_key}_details`` and the reasoning tokens in
-    ``{output_key}_details``."""
+    """OpenAI's usage object, Chat's and Responses' alike.
+    The counts are at ``input_key`` and ``output_key``; the cached tokens are in
+    ``{input_key}_details`` and the reasoning tokens in ``{output_key}_details``."""
     at_in, at_out = f"usage.{input_key}_details", f"usage.{output_key}_details"
     details_in = obj(usage.get(f"{input_key}_details") or {}, at_in)
     details_out = obj(usage.get(f"{output_key}_details") or {}, at_out)

@@ -39,10 +39,10 @@ PROFILES: tuple[str, ...] = ("portable", *_CHECKS)
 
 
 def check(request_or_messages: Request | list[Message], profile: str = "portable") -> Violations:
-    """Every rule of the list the conversation breaks under ``profile``, in list order. It takes
-    a ``Request`` (then tool names are checked against its tools too) or a plain list of messages.
-    ``.accepted`` on the result says whether the provider takes the request: it has no errors
-    (warnings may remain)."""
+    """Every rule of the list the conversation breaks under ``profile``, in list order.
+    It takes a ``Request`` (then tool names are checked against its tools too) or a plain list of
+    messages. ``.accepted`` on the result says whether the provider takes the request: it has no
+    errors (warnings may remain)."""
     messages, tools = _unpack(request_or_messages)
     made = [judged(f, profile, answer) for f, answer in findings(messages, tools, profile)]
     return Violations(sorted(made, key=_position))

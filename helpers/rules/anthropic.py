@@ -51,11 +51,11 @@ class WireMessage:
 
 
 def anthropic_numbering(messages: list[Message]) -> list[WireMessage]:
-    """The ``messages`` list the Anthropic renderer sends (``formats.anthropic_render``). System
-    messages leave the list; a user message right after a tool message joins it; blocks Anthropic
-    cannot take are left out (reasoning without its signature, an image outside a user message),
-    and so is a message left with nothing. A message empty from the start keeps its place, as in
-    a body written by hand: that is the body Anthropic answers about."""
+    """The ``messages`` list the Anthropic renderer sends (``formats.anthropic_render``).
+    System messages leave the list; a user message right after a tool message joins it; blocks
+    Anthropic cannot take are left out (reasoning without its signature, an image outside a user
+    message), and so is a message left with nothing. A message empty from the start keeps its
+    place, as in a body written by hand: that is the body Anthropic answers about."""
     wire: list[WireMessage] = []
     previous = None
     for i, message in enumerate(messages):
@@ -130,9 +130,9 @@ class _Part(NamedTuple):
 
 
 def _pairing(wire: list[WireMessage]):
-    """Anthropic's tool_use/tool_result check, on turns (runs of same-role wire messages). It
-    returns the text for each unanswered call and each unexpected result, by its ``(i, j)``, and
-    the ``results-not-first`` findings."""
+    """Anthropic's tool_use/tool_result check, on turns (runs of same-role wire messages).
+    It returns the text for each unanswered call and each unexpected result, by its ``(i, j)``,
+    and the ``results-not-first`` findings."""
     turns = []  # (role, the turn's blocks)
     for role, ws in groupby(range(len(wire)), key=lambda w: wire[w].role):
         turns.append((role, [_Part(w, b, *p) for w in ws for b, p in enumerate(wire[w].parts)]))

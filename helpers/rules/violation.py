@@ -24,10 +24,10 @@ class Finding:
 
 @dataclass(frozen=True)
 class Answer:
-    """What a provider answers for a finding: its text, verbatim from a public report. The text
-    counts messages as the provider does (its own list, after its renderer moved, merged or split
-    them). ``param`` and ``code`` are OpenAI's fields of the same names. Which report quotes it is
-    the stand-in's table (``docs/rules.md``)."""
+    """What a provider answers for a finding: its text, verbatim from a public report.
+    The text counts messages as the provider does (its own list, after its renderer moved, merged
+    or split them). ``param`` and ``code`` are OpenAI's fields of the same names. Which report
+    quotes it is the stand-in's table (``docs/rules.md``)."""
 
     text: str
     param: str | None = None

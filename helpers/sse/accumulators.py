@@ -42,8 +42,8 @@ def _merge_tool_calls(calls: list[dict[str, Any]], fragments: list[dict[str, Any
 
 
 def openai_chat(events: Iterable[Any], notes: list[str] | None = None) -> dict[str, Any]:
-    """Chunks -> the ``chat.completion`` body a non-streaming call returns. OpenAI Chat
-    Completions streams data-only chunks, then ``data: [DONE]``."""
+    """Chunks -> the ``chat.completion`` body a non-streaming call returns.
+    OpenAI Chat Completions streams data-only chunks, then ``data: [DONE]``."""
     body: dict[str, Any] = {"id": "", "object": "chat.completion", "created": 0, "model": ""}
     choices: dict[int, dict[str, Any]] = {}
     body["usage"] = None
@@ -88,8 +88,8 @@ def _chat_body(body: dict[str, Any], choices: dict[int, dict[str, Any]]) -> dict
 
 
 def openai_responses(events: Iterable[Any], notes: list[str] | None = None) -> dict[str, Any]:
-    """Events -> the ``response`` body a non-streaming call returns. OpenAI Responses streams
-    named ``response.*`` events, ending with ``response.completed``."""
+    """Events -> the ``response`` body a non-streaming call returns.
+    OpenAI Responses streams named ``response.*`` events, ending with ``response.completed``."""
     body: dict[str, Any] | None = None
     items: dict[int, dict[str, Any]] = {}
     by_id: dict[str, dict[str, Any]] = {}  # item id -> the same item: deltas name only the id
@@ -158,10 +158,11 @@ def _recover(block: dict[str, Any], buffer: str, index: int, notes: list[str] | 
 
 
 def anthropic(events: Iterable[Any], notes: list[str] | None = None) -> dict[str, Any]:
-    """Events -> the ``message`` body a non-streaming call returns. Anthropic streams
-    ``message_start`` ... ``message_stop``, with ``ping`` anywhere. A ``tool_use`` block that never
-    gets its ``content_block_stop`` keeps what its JSON fragments hold, read as partial JSON the
-    way the SDK does (``jiter``'s partial mode), with a note: never a silent empty ``input``."""
+    """Events -> the ``message`` body a non-streaming call returns.
+    Anthropic streams ``message_start`` ... ``message_stop``, with ``ping`` anywhere. A
+    ``tool_use`` block that never gets its ``content_block_stop`` keeps what its JSON fragments
+    hold, read as partial JSON the way the SDK does (``jiter``'s partial mode), with a note:
+    never a silent empty ``input``."""
     message: dict[str, Any] | None = None
     buffers: dict[int, str] = {}  # content-block index -> raw JSON of a tool call's input
     stopped = False
@@ -232,8 +233,8 @@ def _append(parts: list[dict[str, Any]], part: dict[str, Any]) -> None:
 
 
 def gemini(events: Iterable[Any], notes: list[str] | None = None) -> dict[str, Any]:
-    """Records -> the ``GenerateContentResponse`` a non-streaming call returns. Gemini streams
-    records that are each a whole ``GenerateContentResponse`` holding only the new parts."""
+    """Records -> the ``GenerateContentResponse`` a non-streaming call returns.
+    Gemini streams records, each a whole ``GenerateContentResponse`` holding only the new parts."""
     body: dict[str, Any] = {}
     parts: list[dict[str, Any]] = []
     candidate: dict[str, Any] = {"content": {"parts": parts, "role": "model"}, "index": 0}

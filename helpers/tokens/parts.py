@@ -31,10 +31,10 @@ class ToolParts:
 
 
 def tool_parts(tools: list[Tool], model: str | ModelInfo) -> tuple[list[ToolParts], int]:
-    """Per tool, its tokens by part; and the tokens of the namespace framing around them. The
-    namespace is encoded once and each token given to the part it starts in (``split_at``), so
-    the parts add up to the namespace's tokens. Exact only for a model whose tokenizer is public;
-    otherwise the ``PROXY``, and ``estimate`` is True."""
+    """Per tool, its tokens by part; and the tokens of the namespace framing around them.
+    The namespace is encoded once and each token given to the part it starts in (``split_at``),
+    so the parts add up to the namespace's tokens. Exact only for a model whose tokenizer is
+    public; otherwise the ``PROXY``, and ``estimate`` is True."""
     info = info_for(model)
     text, starts = render_namespace([(t.name, t.description, t.parameters) for t in tools])
     cuts = []  # for each tool: where its description, its name line and its parameters start
@@ -57,8 +57,8 @@ class Section:
 
 
 def count_sections(text: str, model: str | ModelInfo, separator: str = "\n\n") -> list[Section]:
-    """Split ``text`` at ``separator`` and count each piece's tokens inside the whole text. The
-    sections add up to ``count_text(text)``."""
+    """Split ``text`` at ``separator`` and count each piece's tokens inside the whole text.
+    The sections add up to ``count_text(text)``."""
     info = info_for(model)
     sections = text.split(separator)
     # where each later section starts: the lengths so far, separators included

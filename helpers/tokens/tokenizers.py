@@ -65,10 +65,10 @@ def encode(name: str, text: str) -> tuple[int, ...]:
 
 
 def split_at(name: str, text: str, cuts: list[int]) -> list[tuple[int, ...]]:
-    """Encode ``text`` once, then cut its tokens at the character positions ``cuts``. Group ``k``
-    holds the tokens that start at or after ``cuts[k - 1]`` and before ``cuts[k]``: a token that
-    straddles a cut belongs to the group it starts in, so the groups add up to the text's exact
-    token count (per tool, per paragraph, per part of a tool)."""
+    """Encode ``text`` once, then cut its tokens at the character positions ``cuts``.
+    Group ``k`` holds the tokens that start at or after ``cuts[k - 1]`` and before ``cuts[k]``: a
+    token that straddles a cut belongs to the group it starts in, so the groups add up to the
+    text's exact token count (per tool, per paragraph, per part of a tool)."""
     if list(cuts) != sorted(cuts):
         raise ValueError(f"cut positions must be in order, got {cuts}")
     if not cuts:
