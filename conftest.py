@@ -27,11 +27,11 @@ def pytest_sessionfinish(session, exitstatus):
 
 def pytest_collection_finish(session):
     """Start the slow, self-contained preparations while other tests run: building and
-    installing the wheel (tests/repo/test_package.py), Colab's environment
-    (tests/repo/test_colab_install.py), the live-mode nbval run over every lesson
-    (tests/lessons/test_live_notebooks.py), the learner copies' runs
-    (tests/lessons/test_student.py; only those the browser test will not run first, as it
-    shares its runs). Each is isolated: its own temporary folder, its own
+    installing the wheel (tests/repo/test_package.py), Colab's environment and its two lessons
+    (tests/repo/test_colab_install.py), a JupyterHub class (tests/repo/test_hub.py), the
+    live-mode nbval run over every lesson (tests/lessons/test_live_notebooks.py), the learner
+    copies' runs (tests/lessons/test_student.py; only those the browser test will not run
+    first, as it shares its runs). Each is isolated: its own temporary folder, its own
     subprocesses, the environment as the session started."""
     if any(item.path.name == "test_package.py" for item in session.items):
         from tests.repo import test_package
@@ -46,6 +46,11 @@ def pytest_collection_finish(session):
             colab = Path(tempfile.mkdtemp(prefix="on-the-wire-colab-"))
             session.config.add_cleanup(lambda: shutil.rmtree(colab, ignore_errors=True))
             test_colab_install.PREPARED.start(test_colab_install.prepare, colab)
+    if any(item.path.name == "test_hub.py" for item in session.items):
+        from tests.repo import test_hub
+
+        if test_hub.hub_class.PROXY.exists():  # else the fixture skips or fails, as alone
+            test_hub.PREPARED.start(test_hub.run_class)
     live = "test_every_notebook_passes_unchanged_with_fake_keys_and_live_mode_on"
     if any(item.name == live for item in session.items):
         from tests.lessons import test_live_notebooks
