@@ -22,6 +22,7 @@ import json
 import os
 import shutil
 import subprocess
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -112,21 +113,41 @@ def _versions(python: Path, names) -> dict[str, str]:
     return json.loads(_run([str(python), "-c", script]).stdout)
 
 
+@dataclass
+class Colab:
+    """Colab after the set-up cell, what the first test checks there, then the lessons' run."""
+
+    python: Path
+    home: Path  # the clone
+    pip: list[str]
+    output: str  # the install's
+    versions: dict[str, str]  # of PREINSTALLED, after the install
+    check: subprocess.CompletedProcess  # ``pip check`` after the install, before nbval
+    pins: dict[str, str]  # COLAB_PINS' versions, likewise
+    count: subprocess.CompletedProcess  # helpers and tiktoken counting offline, likewise
+    nbval: subprocess.CompletedProcess  # installing nbval, the one package the test adds
+    after_nbval: dict[str, str] | None  # PREINSTALLED's versions then (None if it failed)
+    lessons: subprocess.CompletedProcess | None  # nbval over LESSONS (None if not reached)
+
+
 @pytest.fixture(scope="module")
-def colab(tmp_path_factory):
-    """(python, clone, pip, the install's output, versions): Colab after the set-up cell.
+def colab(tmp_path_factory) -> Colab:
+    """Colab after the set-up cell, checked, and lessons 00 and 05 run there under nbval.
 
     Usually already under way: the root conftest starts ``prepare`` in a background thread as
-    soon as the session knows this module will run (pip's work overlaps the other tests)."""
+    soon as the session knows this module will run (pip's work and the two lessons' kernel
+    overlap the other tests); the tests assert on what it recorded."""
     return PREPARED.result() if PREPARED.started else prepare(tmp_path_factory.mktemp("colab"))
 
 
 PREPARED = Background("colab")
+COUNT = "import helpers, tiktoken; print(tiktoken.get_encoding('o200k_base').encode('hello world'))"
 
 
-def prepare(tmp: Path):
+def prepare(tmp: Path) -> Colab:
     """Colab as it starts (Python 3.13, its pins, google-colab's stand-in), then the set-up
-    cell's install step in a copy of the repository."""
+    cell's install step in a copy of the repository, what the first test checks, then nbval
+    added and the lessons run (the second test's checks, in that order)."""
     venv = tmp / "venv"
     _run([PYTHON313, "-m", "venv", str(venv)])
     python = venv / "bin" / "python"
@@ -156,26 +177,35 @@ def prepare(tmp: Path):
         text=True,
     )
     assert done.returncode == 0, done.stdout + done.stderr
-    return python, home, pip, done.stdout + done.stderr, _versions(python, PREINSTALLED)
-
-
-def test_the_colab_install_keeps_colabs_pins_on_python_313(colab):
-    python, home, pip, output, _ = colab
-    assert "ERROR" not in output, output
-    _run([*pip, "check"])
-    assert _versions(python, COLAB_PINS) == COLAB_PINS
-    count = (
-        "import helpers, tiktoken; print(tiktoken.get_encoding('o200k_base').encode('hello world'))"
+    versions = _versions(python, PREINSTALLED)
+    check = _record([*pip, "check"])
+    pins = _versions(python, COLAB_PINS)
+    count = _record([str(python), "-c", COUNT], cwd=home / "notebooks")
+    nbval, after_nbval, lessons = _run_lessons(python, home, pip)
+    output = done.stdout + done.stderr
+    return Colab(
+        python, home, pip, output, versions, check, pins, count, nbval, after_nbval, lessons
     )
-    out = _run([str(python), "-c", count], cwd=home / "notebooks")
-    assert out.stdout.strip() == "[24912, 2375]"
 
 
-def test_lessons_00_and_05_run_on_colab_with_their_stored_outputs(colab):
-    """nbval, strict as in the suite (same sanitizing), in a kernel of Colab's environment."""
-    python, home, pip, _, versions = colab
-    _run([*pip, "install", "--quiet", "nbval==0.11.0"])  # the suite's; it needs nothing newer
-    assert _versions(python, PREINSTALLED) == versions  # nbval moved nothing the lessons run on
+def _record(command: list, **kwargs) -> subprocess.CompletedProcess:
+    """Run it in the clean environment; its result for a test to assert on."""
+    return subprocess.run(command, capture_output=True, text=True, env=CLEAN_ENV, **kwargs)
+
+
+def _succeeded(done: subprocess.CompletedProcess) -> subprocess.CompletedProcess:
+    command = done.args
+    assert done.returncode == 0, f"{command[:4]}...:\n{done.stdout}\n{done.stderr}"
+    return done
+
+
+def _run_lessons(python: Path, home: Path, pip: list[str]):
+    """nbval added, then lessons 00 and 05 under it, strict as in the suite (same sanitizing),
+    in a kernel of Colab's environment: (nbval's install, versions after it, nbval's run)."""
+    nbval = _record([*pip, "install", "--quiet", "nbval==0.11.0"])  # the suite's
+    if nbval.returncode != 0:
+        return nbval, None, None
+    after_nbval = _versions(python, PREINSTALLED)
     (home / "tests" / "lessons").mkdir(parents=True, exist_ok=True)
     shutil.copy2(ROOT / "tests" / "lessons" / "nbval_sanitize.cfg", home / "tests" / "lessons")
     (home / "notebooks" / "conftest.py").write_text(COLAB_KERNEL)
@@ -195,5 +225,21 @@ def test_lessons_00_and_05_run_on_colab_with_their_stored_outputs(colab):
         capture_output=True,
         text=True,
     )
+    return nbval, after_nbval, done
+
+
+def test_the_colab_install_keeps_colabs_pins_on_python_313(colab):
+    assert "ERROR" not in colab.output, colab.output
+    _succeeded(colab.check)
+    assert colab.pins == COLAB_PINS
+    out = _succeeded(colab.count)
+    assert out.stdout.strip() == "[24912, 2375]"
+
+
+def test_lessons_00_and_05_run_on_colab_with_their_stored_outputs(colab):
+    """nbval, strict as in the suite (same sanitizing), in a kernel of Colab's environment."""
+    _succeeded(colab.nbval)  # the suite's; it needs nothing newer
+    assert colab.after_nbval == colab.versions  # nbval moved nothing the lessons run on
+    done = colab.lessons
     assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-2000:]
     assert " passed" in done.stdout and "failed" not in done.stdout
