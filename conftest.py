@@ -28,7 +28,8 @@ def pytest_sessionfinish(session, exitstatus):
 def pytest_collection_finish(session):
     """Start the slow, self-contained preparations while other tests run: building and
     installing the wheel (tests/repo/test_package.py), Colab's environment and its two lessons
-    (tests/repo/test_colab_install.py), a JupyterHub class (tests/repo/test_hub.py), the
+    (tests/repo/test_colab_install.py), a JupyterHub class (tests/repo/test_hub.py), lesson 11
+    in each wire format its switch offers (tests/lessons/test_lesson_switches.py), the
     live-mode nbval run over every lesson (tests/lessons/test_live_notebooks.py), the learner
     copies' runs (tests/lessons/test_student.py; only those the browser test will not run
     first, as it shares its runs). Each is isolated: its own temporary folder, its own
@@ -51,6 +52,11 @@ def pytest_collection_finish(session):
 
         if test_hub.hub_class.PROXY.exists():  # else the fixture skips or fails, as alone
             test_hub.PREPARED.start(test_hub.run_class)
+    switches = "test_lesson_11_runs_in_every_wire_format_it_offers"
+    if any(_named(item, switches) for item in session.items):
+        from tests.lessons import test_lesson_switches
+
+        test_lesson_switches.RUNS.start(test_lesson_switches.prepare, dict(os.environ))
     live = "test_every_notebook_passes_unchanged_with_fake_keys_and_live_mode_on"
     if any(item.name == live for item in session.items):
         from tests.lessons import test_live_notebooks

@@ -4,11 +4,14 @@ check. The stored outputs (nbval) cover the default; this covers the other three
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
 import nbformat
 import pytest
+
+from tests.support.background import Background
 
 LESSON_11 = Path(__file__).resolve().parents[2] / "notebooks" / "11_the_agent_loop.ipynb"
 SWITCH = 'wire_format = "anthropic"'
@@ -23,8 +26,9 @@ def test_lesson_11_names_the_formats_its_switch_takes():
 FORMATS = ["openai-chat", "openai-responses", "gemini"]
 
 
-def _run_lesson_11(wire_format: str) -> nbformat.NotebookNode:
-    """Lesson 11 with its switch set to ``wire_format``, run top to bottom in a fresh kernel."""
+def _run_lesson_11(wire_format: str, environ: dict[str, str]) -> nbformat.NotebookNode:
+    """Lesson 11 with its switch set to ``wire_format``, run top to bottom in a fresh kernel
+    whose environment is ``environ``."""
     from nbclient import NotebookClient
 
     nb = nbformat.read(LESSON_11, as_version=4)
@@ -38,17 +42,28 @@ def _run_lesson_11(wire_format: str) -> nbformat.NotebookNode:
         kernel_name="python3",
         allow_errors=True,
         resources={"metadata": {"path": str(LESSON_11.parent)}},
-    ).execute()
+    ).execute(env=dict(environ))
     return nb
+
+
+def prepare(environ: dict[str, str]) -> dict[str, nbformat.NotebookNode]:
+    """The lesson in each format, each in its own fresh kernel, two at a time (two cores); the
+    kernels get ``environ`` (the session's as it started), never what a test has set since."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        done = pool.map(_run_lesson_11, FORMATS, [environ] * len(FORMATS))
+        return dict(zip(FORMATS, done, strict=True))
+
+
+RUNS = Background("switches")
 
 
 @pytest.fixture(scope="module")
 def runs() -> dict[str, nbformat.NotebookNode]:
-    """The lesson in each format, each in its own fresh kernel, two at a time (two cores)."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        return dict(zip(FORMATS, pool.map(_run_lesson_11, FORMATS), strict=True))
+    """The three runs. Usually already under way: the root conftest starts ``prepare`` in a
+    background thread as soon as the session knows this module's runs will be needed."""
+    return RUNS.result() if RUNS.started else prepare(dict(os.environ))
 
 
 @pytest.mark.parametrize("wire_format", FORMATS)
