@@ -30,9 +30,10 @@ def pytest_collection_finish(session):
     installing the wheel (tests/repo/test_package.py), Colab's environment and its two lessons
     (tests/repo/test_colab_install.py), a JupyterHub class (tests/repo/test_hub.py), lesson 11
     in each wire format its switch offers (tests/lessons/test_lesson_switches.py), the
-    live-mode nbval run over every lesson (tests/lessons/test_live_notebooks.py), the learner
-    copies' runs (tests/lessons/test_student.py; only those the browser test will not run
-    first, as it shares its runs). Each is isolated: its own temporary folder, its own
+    live-mode nbval run over every lesson and lesson 11's three runs cell by cell
+    (tests/lessons/test_live_notebooks.py), the learner copies' runs
+    (tests/lessons/test_student.py; only those the browser test will not run first, as it
+    shares its runs). Each is isolated: its own temporary folder, its own
     subprocesses, the environment as the session started."""
     if any(item.path.name == "test_package.py" for item in session.items):
         from tests.repo import test_package
@@ -64,6 +65,12 @@ def pytest_collection_finish(session):
         logs = Path(tempfile.mkdtemp(prefix="on-the-wire-live-"))
         session.config.add_cleanup(lambda: shutil.rmtree(logs, ignore_errors=True))
         test_live_notebooks.LIVE_RUN.start(test_live_notebooks._live_run, logs)
+    cell_by_cell = "lesson_11_runs"
+    if any(cell_by_cell in getattr(item, "fixturenames", ()) for item in session.items):
+        from tests.lessons import test_live_notebooks
+
+        runs = test_live_notebooks.LESSON_11_RUNS
+        runs.start(test_live_notebooks._lesson_11_runs, dict(os.environ))
     runs = "test_checks_pass_on_the_reference_and_help_on_the_learner_copy"
     students = [i for i, item in enumerate(session.items) if _named(item, runs)]
     if students:

@@ -165,11 +165,12 @@ def test_every_notebook_passes_unchanged_with_fake_keys_and_live_mode_on(tmp_pat
     _no_key_in(json.dumps(records))
 
 
-# --- 2. lesson 11, cell by cell, against a working stand-in ------------------------------------
+# --- 2. and 3. lesson 11, cell by cell: run once each, in the background -----------------------
 
 
-def _execute(path: Path, until_tag_count: int | None = None):
-    """Run a lesson cell by cell; yield (index, cell) after each code cell."""
+def _execute(path: Path, environ: dict[str, str], until_tag_count: int | None = None):
+    """Run a lesson cell by cell in a kernel whose environment is ``environ``; yield (index,
+    cell) after each code cell."""
     from nbclient import NotebookClient
 
     nb = nbformat.read(path, as_version=4)
@@ -177,7 +178,7 @@ def _execute(path: Path, until_tag_count: int | None = None):
         nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}
     )
     seen_live = 0
-    with client.setup_kernel():
+    with client.setup_kernel(env=dict(environ)):
         for index, cell in enumerate(nb.cells):
             if cell.cell_type != "code":
                 continue
@@ -188,49 +189,85 @@ def _execute(path: Path, until_tag_count: int | None = None):
                 return
 
 
-def test_lesson_11_only_its_live_cell_sends_and_only_to_the_stand_in(monkeypatch):
+# Section 3's cases: live mode asked for where it cannot work.
+CANNOT = {
+    "network-blocked": {**FAKE_KEYS, "ON_THE_WIRE_LIVE": "1"},  # no stand-in: the real host
+    "no-key": {"ON_THE_WIRE_LIVE": "1"},  # asked for, but no key
+}
+
+
+def _lesson_11_runs(environ: dict[str, str]) -> dict:
+    """Lesson 11's runs for sections 2 and 3, each in a fresh kernel with ``environ`` (the
+    session's as it started) plus its case's variables, never what a test has set since.
+
+    ``"stand-in"``: (the stand-in's URL, [(index, cell, requests it had seen after that cell)],
+    its exchanges), the whole lesson against a working stand-in playing the real API; each
+    case of ``CANNOT``: [(index, cell)] up to its second live cell.
+    """
+    runs: dict = {}
     with LocalProvider() as remote:  # a second loopback server, playing the real API
-        for name, value in live_env(remote.url).items():
-            monkeypatch.setenv(name, value)
-        senders = {}
-        before = 0
-        for index, cell in _execute(LIVE_LESSON):
-            _no_key_in(_text(cell))
-            assert not [o for o in cell.outputs if o.output_type == "error"], cell.source
-            if len(remote.exchanges) > before:
-                senders[index] = len(remote.exchanges) - before
-            before = len(remote.exchanges)
-            if "show_switch(" in cell.source:
-                assert _text(cell) == (
-                    f"live mode ON: anthropic → LIVE {remote.url} (ANTHROPIC_API_KEY=<redacted>)"
-                    "; only the cells marked LIVE send there\n"
-                )
-            if "run_live(" in cell.source:
-                assert _text(cell).startswith(f"LIVE anthropic: 4 requests to {remote.url}\n")
-        nb = nbformat.read(LIVE_LESSON, as_version=4)
-        assert {i: "run_live(" in nb.cells[i].source for i in senders} == {i: True for i in senders}
-        assert list(senders.values()) == [4]
-        for exchange in remote.exchanges:
-            headers = {k.lower(): v for k, v in exchange.request_headers}
-            assert exchange.path == "/v1/messages" and headers["x-api-key"] == "<redacted>"
-            _no_key_in(str(exchange))
+        env = {**environ, **live_env(remote.url)}
+        steps = [(i, c, len(remote.exchanges)) for i, c in _execute(LIVE_LESSON, env)]
+        runs["stand-in"] = (remote.url, steps, list(remote.exchanges))
+    for case, variables in CANNOT.items():
+        runs[case] = list(_execute(LIVE_LESSON, {**environ, **variables}, until_tag_count=2))
+    return runs
+
+
+LESSON_11_RUNS = Background("lesson-11-live")
+
+
+@pytest.fixture(scope="module")
+def lesson_11_runs() -> dict:
+    """Usually already under way: the root conftest starts ``_lesson_11_runs`` in a background
+    thread as soon as the session knows a test here needs it (each assertion as before, on
+    what the run recorded)."""
+    if LESSON_11_RUNS.started:
+        return LESSON_11_RUNS.result()
+    return _lesson_11_runs(dict(os.environ))
+
+
+def test_lesson_11_only_its_live_cell_sends_and_only_to_the_stand_in(lesson_11_runs):
+    url, steps, exchanges = lesson_11_runs["stand-in"]
+    senders = {}
+    before = 0
+    for index, cell, seen in steps:
+        _no_key_in(_text(cell))
+        assert not [o for o in cell.outputs if o.output_type == "error"], cell.source
+        if seen > before:
+            senders[index] = seen - before
+        before = seen
+        if "show_switch(" in cell.source:
+            assert _text(cell) == (
+                f"live mode ON: anthropic → LIVE {url} (ANTHROPIC_API_KEY=<redacted>)"
+                "; only the cells marked LIVE send there\n"
+            )
+        if "run_live(" in cell.source:
+            assert _text(cell).startswith(f"LIVE anthropic: 4 requests to {url}\n")
+    nb = nbformat.read(LIVE_LESSON, as_version=4)
+    assert {i: "run_live(" in nb.cells[i].source for i in senders} == {i: True for i in senders}
+    assert list(senders.values()) == [4]
+    for exchange in exchanges:
+        headers = {k.lower(): v for k, v in exchange.request_headers}
+        assert exchange.path == "/v1/messages" and headers["x-api-key"] == "<redacted>"
+        _no_key_in(str(exchange))
 
 
 # --- 3. lesson 11's live cells when live mode cannot work ---------------------------------------
 
 
 @pytest.mark.parametrize(
-    "env, switch, cell",
+    "case, switch, cell",
     [
         (
-            {**FAKE_KEYS, "ON_THE_WIRE_LIVE": "1"},  # no stand-in: the real host, blocked here
+            "network-blocked",
             "live mode ON: anthropic → LIVE https://api.anthropic.com (ANTHROPIC_API_KEY="
             "<redacted>); only the cells marked LIVE send there",
             "LIVE anthropic https://api.anthropic.com/v1/messages failed: ConnectError: "
             "network blocked: name lookup of api.anthropic.com:443 is not on this machine.",
         ),
         (
-            {"ON_THE_WIRE_LIVE": "1"},  # asked for, but no key
+            "no-key",
             "warning: ON_THE_WIRE_LIVE=1 but ANTHROPIC_API_KEY is not set: anthropic stays on "
             "the stand-in",
             "warning: ON_THE_WIRE_LIVE=1 but ANTHROPIC_API_KEY is not set: anthropic stays on "
@@ -239,10 +276,8 @@ def test_lesson_11_only_its_live_cell_sends_and_only_to_the_stand_in(monkeypatch
     ],
     ids=["network-blocked", "no-key"],
 )
-def test_lesson_11_live_cells_print_one_clear_line(monkeypatch, env, switch, cell):
-    for name, value in env.items():
-        monkeypatch.setenv(name, value)
-    shown = [_text(c) for _, c in _execute(LIVE_LESSON, until_tag_count=2) if "live" in _tags(c)]
+def test_lesson_11_live_cells_print_one_clear_line(lesson_11_runs, case, switch, cell):
+    shown = [_text(c) for _, c in lesson_11_runs[case] if "live" in _tags(c)]
     assert len(shown) == 2 and all(text.count("\n") == 1 for text in shown), shown
     assert shown[0] == switch + "\n"
     assert shown[1].startswith(cell)
