@@ -33,8 +33,9 @@ def pytest_collection_finish(session):
     live-mode nbval run over every lesson and lesson 11's three runs cell by cell
     (tests/lessons/test_live_notebooks.py), the learner copies' runs
     (tests/lessons/test_student.py; only those the browser test will not run first, as it
-    shares its runs). Each is isolated: its own temporary folder, its own
-    subprocesses, the environment as the session started."""
+    shares its runs), the test command over its probe notebooks (tests/repo/test_test_setup.py).
+    Each is isolated: its own temporary folder, its own subprocesses, the environment as the
+    session started."""
     if any(item.path.name == "test_package.py" for item in session.items):
         from tests.repo import test_package
 
@@ -53,6 +54,10 @@ def pytest_collection_finish(session):
 
         if test_hub.hub_class.PROXY.exists():  # else the fixture skips or fails, as alone
             test_hub.PREPARED.start(test_hub.run_class)
+    if any(_named(item, "test_the_test_command_fails_on_broken_lessons") for item in session.items):
+        from tests.repo import test_test_setup
+
+        test_test_setup.PROBED.start(test_test_setup.probe, dict(os.environ))
     switches = "test_lesson_11_runs_in_every_wire_format_it_offers"
     if any(_named(item, switches) for item in session.items):
         from tests.lessons import test_lesson_switches

@@ -13,12 +13,17 @@ each break differently: one kernel start per notebook is most of the cost), and 
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
 import uuid
 import xml.etree.ElementTree as ET
 from pathlib import Path
+
+import pytest
+
+from tests.support.background import Background
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -63,13 +68,14 @@ PROBES = {
 }
 
 
-def _run_probes(directory: Path) -> dict[str, list[tuple[str, str]]]:
+def _run_probes(directory: Path, environ: dict[str, str]) -> dict[str, list[tuple[str, str]]]:
     for name, nb in PROBES.items():
         (directory / f"{name}.ipynb").write_text(json.dumps(nb), encoding="utf-8")
     report = directory / "report.xml"
     subprocess.run(
         [sys.executable, "-m", "pytest", str(directory), f"--junitxml={report}", "-q"],
         cwd=ROOT,
+        env=environ,
         capture_output=True,
         text=True,
         timeout=300,
@@ -85,14 +91,28 @@ def _run_probes(directory: Path) -> dict[str, list[tuple[str, str]]]:
     return results
 
 
-def test_the_test_command_fails_on_broken_lessons():
+def probe(environ: dict[str, str]) -> dict[str, list[tuple[str, str]]]:
+    """The probes run by the test command in a folder of their own under the repository (its
+    conftest applies), removed afterwards; the subprocess gets ``environ``."""
     directory = ROOT / "test-artifacts" / f"probe-{uuid.uuid4().hex[:8]}"
     directory.mkdir(parents=True)
     try:
-        results = _run_probes(directory)
+        return _run_probes(directory, environ)
     finally:
         shutil.rmtree(directory, ignore_errors=True)
 
+
+PROBED = Background("probes")
+
+
+@pytest.fixture(scope="module")
+def results() -> dict[str, list[tuple[str, str]]]:
+    """Usually already under way: the root conftest starts ``probe`` in a background thread,
+    with the session's environment as it started, as soon as it knows this test will run."""
+    return PROBED.result() if PROBED.started else probe(dict(os.environ))
+
+
+def test_the_test_command_fails_on_broken_lessons(results):
     assert [o for o, _ in results["intact"]] == ["passed", "passed"]
     broken = results["broken"]
     assert [o for o, _ in broken] == ["passed", "failed", "failed", "failed"], broken
