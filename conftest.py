@@ -33,9 +33,10 @@ def pytest_collection_finish(session):
     live-mode nbval run over every lesson and lesson 11's three runs cell by cell
     (tests/lessons/test_live_notebooks.py), the learner copies' runs
     (tests/lessons/test_student.py; only those the browser test will not run first, as it
-    shares its runs), the test command over its probe notebooks (tests/repo/test_test_setup.py).
-    Each is isolated: its own temporary folder, its own subprocesses, the environment as the
-    session started."""
+    shares its runs), the test command over its probe notebooks (tests/repo/test_test_setup.py),
+    ``scripts/build_data.py --check`` (tests/helpers/test_examples.py). Each is isolated: a
+    folder of its own for what it writes, its own subprocesses, the environment as the session
+    started."""
     if any(item.path.name == "test_package.py" for item in session.items):
         from tests.repo import test_package
 
@@ -58,6 +59,10 @@ def pytest_collection_finish(session):
         from tests.repo import test_test_setup
 
         test_test_setup.PROBED.start(test_test_setup.probe, dict(os.environ))
+    if any(_named(item, "test_data_fixtures_are_built_from_their_parts") for item in session.items):
+        from tests.helpers import test_examples
+
+        test_examples.CHECKED.start(test_examples.check_data, dict(os.environ))
     switches = "test_lesson_11_runs_in_every_wire_format_it_offers"
     if any(_named(item, switches) for item in session.items):
         from tests.lessons import test_lesson_switches

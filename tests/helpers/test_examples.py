@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from helpers.examples import crash_triage, sundry
 from helpers.messages import load_file, tool_call
+from tests.support.background import Background
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -111,13 +115,29 @@ def test_crash_triage_refuses_to_change_existing_tests():
     assert ws.files[path] != weakened
 
 
-def test_data_fixtures_are_built_from_their_parts():
-    done = subprocess.run(
+def check_data(environ: dict[str, str]) -> subprocess.CompletedProcess:
+    """``scripts/build_data.py --check`` in a subprocess with ``environ``; it writes nothing."""
+    return subprocess.run(
         [sys.executable, "scripts/build_data.py", "--check"],
         cwd=ROOT,
+        env=environ,
         capture_output=True,
         text=True,
     )
+
+
+CHECKED = Background("build-data")
+
+
+@pytest.fixture(scope="module")
+def data_check() -> subprocess.CompletedProcess:
+    """Usually already under way: the root conftest starts ``check_data`` in a background
+    thread, with the session's environment as it started, as soon as it knows this will run."""
+    return CHECKED.result() if CHECKED.started else check_data(dict(os.environ))
+
+
+def test_data_fixtures_are_built_from_their_parts(data_check):
+    done = data_check
     assert done.returncode == 0, done.stdout + done.stderr
     assert load_file(ROOT / "data" / "sundry" / "request.json") == sundry.ticket("gpt-4.1-mini")
     crash = load_file(ROOT / "data" / "crash_triage" / "request.json")
