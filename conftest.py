@@ -34,7 +34,8 @@ def pytest_collection_finish(session):
     (tests/lessons/test_live_notebooks.py), the learner copies' runs
     (tests/lessons/test_student.py; only those the browser test will not run first, as it
     shares its runs), the test command over its probe notebooks (tests/repo/test_test_setup.py),
-    ``scripts/build_data.py --check`` (tests/helpers/test_examples.py). Each is isolated: a
+    ``scripts/build_data.py --check`` (tests/helpers/test_examples.py), the JupyterLab server
+    ``make lab`` starts (tests/repo/test_make_lab.py; it then waits, idle). Each is isolated: a
     folder of its own for what it writes, its own subprocesses, the environment as the session
     started."""
     if any(item.path.name == "test_package.py" for item in session.items):
@@ -63,6 +64,14 @@ def pytest_collection_finish(session):
         from tests.helpers import test_examples
 
         test_examples.CHECKED.start(test_examples.check_data, dict(os.environ))
+    if any(item.path.name == "test_make_lab.py" for item in session.items):
+        from tests.repo import test_make_lab
+
+        if test_make_lab.CHROMIUM is not None:  # else the module is skipped
+            lab = Path(tempfile.mkdtemp(prefix="on-the-wire-make-lab-"))
+            session.config.add_cleanup(lambda: shutil.rmtree(lab, ignore_errors=True))
+            session.config.add_cleanup(test_make_lab.stop_started)
+            test_make_lab.STARTED.start(test_make_lab.start_lab, lab, dict(os.environ))
     switches = "test_lesson_11_runs_in_every_wire_format_it_offers"
     if any(_named(item, switches) for item in session.items):
         from tests.lessons import test_lesson_switches

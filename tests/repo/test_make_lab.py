@@ -13,6 +13,7 @@ tests/lessons/test_browser.py).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shlex
@@ -20,9 +21,13 @@ import shutil
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 import pytest
+
+from tests.support.background import Background
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -51,10 +56,28 @@ def _make_lab_lines(root: Path) -> tuple[str, str]:
     return trust, lab
 
 
-@pytest.fixture(scope="module")
-def printed(tmp_path_factory):
-    """(the URL the server printed, its log text so far, the repository copy)."""
-    tmp = tmp_path_factory.mktemp("make-lab")
+@dataclass
+class Lab:
+    """The server ``make lab`` starts, over a copy of the repository, and what it printed."""
+
+    url: str
+    log_path: Path
+    root: Path
+    server: subprocess.Popen
+    log: IO[str]
+
+    def stop(self) -> None:
+        self.server.terminate()
+        try:
+            self.server.wait(15)
+        except subprocess.TimeoutExpired:
+            self.server.kill()
+        self.log.close()
+
+
+def start_lab(tmp: Path, environ: dict[str, str]) -> Lab:
+    """Copy the repository's folders to ``tmp``, make the learner copies, run ``make lab``'s
+    trust and JupyterLab command lines (with ``environ``) and wait for the URL it prints."""
     root = tmp / "repo"
     for folder in ("helpers", "data", "docs", "notebooks"):
         shutil.copytree(ROOT / folder, root / folder, ignore=shutil.ignore_patterns("__pycache__"))
@@ -64,7 +87,7 @@ def printed(tmp_path_factory):
     make_student.write(root / "student", root / "notebooks", quiet=True)
     trust, lab = _make_lab_lines(root)
     env = dict(
-        os.environ,
+        environ,
         JUPYTER_DATA_DIR=str(tmp / "data"),  # the trust database: this test's own
         JUPYTER_RUNTIME_DIR=str(tmp / "rt"),
         JUPYTERLAB_WORKSPACES_DIR=str(tmp / "ws"),
@@ -77,20 +100,45 @@ def printed(tmp_path_factory):
     log_path = tmp / "lab.log"
     log = log_path.open("w")
     server = subprocess.Popen(command, cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT)
+    started = Lab("", log_path, root, server, log)
     try:
         deadline = time.monotonic() + 90
         while not PRINTED_URL.search(log_path.read_text()):
             if time.monotonic() > deadline or server.poll() is not None:
                 pytest.fail(f"JupyterLab printed no URL:\n{log_path.read_text()[-2000:]}")
             time.sleep(0.5)
-        yield PRINTED_URL.search(log_path.read_text()).group(0), log_path, root
+    except BaseException:
+        started.stop()
+        raise
+    started.url = PRINTED_URL.search(log_path.read_text()).group(0)
+    return started
+
+
+STARTED = Background("make-lab")
+
+
+def stop_started() -> None:
+    """Stop the server the background started, if it did (the fixture may never have run)."""
+    if STARTED.started:
+        with contextlib.suppress(BaseException):
+            STARTED.result().stop()
+
+
+@pytest.fixture(scope="module")
+def printed(tmp_path_factory):
+    """(the URL the server printed, its log text so far, the repository copy).
+
+    Usually already started: the root conftest starts ``start_lab`` in a background thread, with
+    the session's environment as it started, as soon as it knows this module will run (the
+    server then waits, idle, for its tests)."""
+    if STARTED.started:
+        lab = STARTED.result()
+    else:
+        lab = start_lab(tmp_path_factory.mktemp("make-lab"), dict(os.environ))
+    try:
+        yield lab.url, lab.log_path, lab.root
     finally:
-        server.terminate()
-        try:
-            server.wait(15)
-        except subprocess.TimeoutExpired:
-            server.kill()
-        log.close()
+        lab.stop()
 
 
 def test_the_printed_url_names_lesson_00_of_the_learner_copy(printed):
