@@ -51,7 +51,7 @@ def pytest_collection_finish(session):
             colab = Path(tempfile.mkdtemp(prefix="on-the-wire-colab-"))
             session.config.add_cleanup(lambda: shutil.rmtree(colab, ignore_errors=True))
             test_colab_install.PREPARED.start(test_colab_install.prepare, colab)
-    if any(item.path.name == "test_hub.py" for item in session.items):
+    if any(_uses(item, "test_hub.py", "result") for item in session.items):
         from tests.repo import test_hub
 
         if test_hub.hub_class.PROXY.exists():  # else the fixture skips or fails, as alone
@@ -64,7 +64,7 @@ def pytest_collection_finish(session):
         from tests.helpers import test_examples
 
         test_examples.CHECKED.start(test_examples.check_data, dict(os.environ))
-    if any(item.path.name == "test_make_lab.py" for item in session.items):
+    if any(_uses(item, "test_make_lab.py", "printed") for item in session.items):
         from tests.repo import test_make_lab
 
         if test_make_lab.CHROMIUM is not None:  # else the module is skipped
@@ -107,6 +107,11 @@ def pytest_collection_finish(session):
 
 def _named(item, name: str) -> bool:
     return getattr(item, "originalname", None) == name
+
+
+def _uses(item, module: str, fixture: str) -> bool:
+    """Whether ``item`` is a test of ``module`` (a file name) that needs ``fixture``."""
+    return item.path.name == module and fixture in getattr(item, "fixturenames", ())
 
 
 def _browser_runs_first(items: list, before: int) -> set[str]:
