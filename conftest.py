@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 
@@ -26,18 +27,16 @@ def pytest_sessionfinish(session, exitstatus):
 
 
 def pytest_collection_finish(session):
-    """Start the slow, self-contained preparations while other tests run: building and
-    installing the wheel (tests/repo/test_package.py), Colab's environment and its two lessons
-    (tests/repo/test_colab_install.py), a JupyterHub class (tests/repo/test_hub.py), lesson 11
-    in each wire format its switch offers (tests/lessons/test_lesson_switches.py), the
-    live-mode nbval run over every lesson and lesson 11's three runs cell by cell
-    (tests/lessons/test_live_notebooks.py), the learner copies' runs
+    """Start the slow, self-contained preparations while other tests run, each in a thread of
+    its own: building and installing the wheel (tests/repo/test_package.py), Colab's
+    environment and its two lessons (tests/repo/test_colab_install.py), the live-mode nbval run
+    over every lesson (tests/lessons/test_live_notebooks.py), the learner copies' runs
     (tests/lessons/test_student.py; only those the browser test will not run first, as it
-    shares its runs), the test command over its probe notebooks (tests/repo/test_test_setup.py),
-    ``scripts/build_data.py --check`` (tests/helpers/test_examples.py), the JupyterLab server
-    ``make lab`` starts (tests/repo/test_make_lab.py; it then waits, idle). Each is isolated: a
-    folder of its own for what it writes, its own subprocesses, the environment as the session
-    started."""
+    shares its runs); then the smaller ones, one after another in a shared thread
+    (``_queue_the_smaller_ones``). Each is isolated: a folder of its own for what it writes, its
+    own subprocesses, the environment as the session started. Nothing for ``--collect-only``."""
+    if session.config.option.collectonly:
+        return
     if any(item.path.name == "test_package.py" for item in session.items):
         from tests.repo import test_package
 
@@ -51,32 +50,6 @@ def pytest_collection_finish(session):
             colab = Path(tempfile.mkdtemp(prefix="on-the-wire-colab-"))
             session.config.add_cleanup(lambda: shutil.rmtree(colab, ignore_errors=True))
             test_colab_install.PREPARED.start(test_colab_install.prepare, colab)
-    if any(_uses(item, "test_hub.py", "result") for item in session.items):
-        from tests.repo import test_hub
-
-        if test_hub.hub_class.PROXY.exists():  # else the fixture skips or fails, as alone
-            test_hub.PREPARED.start(test_hub.run_class)
-    if any(_named(item, "test_the_test_command_fails_on_broken_lessons") for item in session.items):
-        from tests.repo import test_test_setup
-
-        test_test_setup.PROBED.start(test_test_setup.probe, dict(os.environ))
-    if any(_named(item, "test_data_fixtures_are_built_from_their_parts") for item in session.items):
-        from tests.helpers import test_examples
-
-        test_examples.CHECKED.start(test_examples.check_data, dict(os.environ))
-    if any(_uses(item, "test_make_lab.py", "printed") for item in session.items):
-        from tests.repo import test_make_lab
-
-        if test_make_lab.CHROMIUM is not None:  # else the module is skipped
-            lab = Path(tempfile.mkdtemp(prefix="on-the-wire-make-lab-"))
-            session.config.add_cleanup(lambda: shutil.rmtree(lab, ignore_errors=True))
-            session.config.add_cleanup(test_make_lab.stop_started)
-            test_make_lab.STARTED.start(test_make_lab.start_lab, lab, dict(os.environ))
-    switches = "test_lesson_11_runs_in_every_wire_format_it_offers"
-    if any(_named(item, switches) for item in session.items):
-        from tests.lessons import test_lesson_switches
-
-        test_lesson_switches.RUNS.start(test_lesson_switches.prepare, dict(os.environ))
     live = "test_every_notebook_passes_unchanged_with_fake_keys_and_live_mode_on"
     if any(item.name == live for item in session.items):
         from tests.lessons import test_live_notebooks
@@ -103,6 +76,53 @@ def pytest_collection_finish(session):
             test_student.STUDENT_RUNS.start(
                 test_student.prepare, course, dict(os.environ), sorted(names)
             )
+    _queue_the_smaller_ones(session)
+
+
+def _queue_the_smaller_ones(session) -> None:
+    """Queue the smaller preparations in one shared thread, in the order their tests come:
+    ``scripts/build_data.py --check`` (tests/helpers/test_examples.py), lesson 11 in each wire
+    format its switch offers (tests/lessons/test_lesson_switches.py), lesson 11's three runs
+    cell by cell (tests/lessons/test_live_notebooks.py), the JupyterHub class
+    (tests/repo/test_hub.py), the JupyterLab server ``make lab`` starts
+    (tests/repo/test_make_lab.py; it then waits, idle, for its tests), the test command over its
+    probe notebooks (tests/repo/test_test_setup.py)."""
+    items = session.items
+    environ = dict(os.environ)  # the session's as it starts, not a monkeypatched one
+    if any(_named(item, "test_data_fixtures_are_built_from_their_parts") for item in items):
+        from tests.helpers import test_examples
+
+        test_examples.CHECKED.queue(test_examples.check_data, environ)
+    if any(_named(item, "test_lesson_11_runs_in_every_wire_format_it_offers") for item in items):
+        from tests.lessons import test_lesson_switches
+
+        test_lesson_switches.RUNS.queue(test_lesson_switches.prepare, environ)
+    if any("lesson_11_runs" in getattr(item, "fixturenames", ()) for item in items):
+        from tests.lessons import test_live_notebooks
+
+        runs = test_live_notebooks.LESSON_11_RUNS
+        runs.queue(test_live_notebooks._lesson_11_runs, environ)
+    if any(_uses(item, "test_hub.py", "result") for item in items):
+        from tests.repo import test_hub
+
+        if test_hub.hub_class.PROXY.exists():  # else the fixture skips or fails, as alone
+            test_hub.PREPARED.queue(test_hub.run_class)
+    if any(_uses(item, "test_make_lab.py", "printed") for item in items):
+        from tests.repo import test_make_lab
+
+        if test_make_lab.CHROMIUM is not None:  # else the module is skipped
+            lab = Path(tempfile.mkdtemp(prefix="on-the-wire-make-lab-"))
+            session.config.add_cleanup(lambda: shutil.rmtree(lab, ignore_errors=True))
+            session.config.add_cleanup(test_make_lab.stop_started)
+            test_make_lab.STARTED.queue(test_make_lab.start_lab, lab, environ)
+    if any(_named(item, "test_the_test_command_fails_on_broken_lessons") for item in items):
+        from tests.repo import test_test_setup
+
+        test_test_setup.PROBED.queue(test_test_setup.probe, environ)
+    if "tests.support.background" in sys.modules:  # not in a copy without tests/ (Colab's)
+        from tests.support.background import cancel_queued
+
+        session.config.add_cleanup(cancel_queued)  # runs first: nothing new starts after the end
 
 
 def _named(item, name: str) -> bool:
