@@ -351,7 +351,8 @@ def test_the_colab_cell_sets_up_the_series_in_a_simulated_colab(installed, tmp_p
 
     python, work, env, _ = installed
     origin = tmp_path / "origin.git"
-    _run(["git", "clone", "--quiet", "--bare", "--no-local", str(ROOT), str(origin)])
+    # a local clone (hard links): the cell still clones it over file://, as from a server
+    _run(["git", "clone", "--quiet", "--bare", str(ROOT), str(origin)])
     head = _run(["git", "-C", str(ROOT), "rev-parse", "HEAD"]).stdout.strip()
     _run(["git", "-C", str(origin), "update-ref", "refs/heads/main", head])
     content = tmp_path / "content"
