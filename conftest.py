@@ -57,12 +57,6 @@ def pytest_collection_finish(session):
         logs = Path(tempfile.mkdtemp(prefix="on-the-wire-live-"))
         session.config.add_cleanup(lambda: shutil.rmtree(logs, ignore_errors=True))
         test_live_notebooks.LIVE_RUN.start(test_live_notebooks._live_run, logs)
-    cell_by_cell = "lesson_11_runs"
-    if any(cell_by_cell in getattr(item, "fixturenames", ()) for item in session.items):
-        from tests.lessons import test_live_notebooks
-
-        runs = test_live_notebooks.LESSON_11_RUNS
-        runs.start(test_live_notebooks._lesson_11_runs, dict(os.environ))
     runs = "test_checks_pass_on_the_reference_and_help_on_the_learner_copy"
     students = [i for i, item in enumerate(session.items) if _named(item, runs)]
     if students:

@@ -32,6 +32,7 @@ class Background:
         return self.future is not None
 
     def start(self, prepare: Callable[..., Any], *args: Any) -> None:
+        assert self.future is None, f"{self.name}: started twice"
         pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix=self.name)
         self.future = pool.submit(prepare, *args)
         pool.shutdown(wait=False)
@@ -39,6 +40,7 @@ class Background:
     def queue(self, prepare: Callable[..., Any], *args: Any) -> None:
         """Like ``start``, but after every preparation queued before it, in one shared thread."""
         global _QUEUE
+        assert self.future is None, f"{self.name}: started twice"
         if _QUEUE is None:
             _QUEUE = ThreadPoolExecutor(max_workers=1, thread_name_prefix="queue")
         self.future = _QUEUE.submit(prepare, *args)
