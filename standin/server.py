@@ -317,9 +317,10 @@ class _Handler(BaseHTTPRequestHandler):
         request_body: bytes,
         fault: faults.Fault | None,
     ) -> None:
-        """Write the response. It is recorded *before* the client can have all of it (a plain
-        answer before its one write, a stream before its last event), so a client that has its
-        answer always finds the exchange in the recorder already."""
+        """Write the response. It is recorded *before* the client can have any of it (a plain
+        answer before its one write, a stream before its first byte), so a client that has its
+        answer, or stopped reading at the stop reason, always finds the exchange in the
+        recorder already; ``on_exchange`` hears of a stream before its last event."""
         cut = fault.after if isinstance(fault, faults.CutStream) else None
         events = response.events
         headers = [("server", self.server_version), *response.headers]  # no Date: reproducible
@@ -351,32 +352,42 @@ class _Handler(BaseHTTPRequestHandler):
             note=note.strip("; "),
         )
         self._answered = True
+        provider = self.server.provider
+        told = False  # whether ``on_exchange`` has heard of this exchange
         try:
             head = _head(response.status, headers)
             if events is None:
-                self.server.provider._record(exchange)
+                provider._record(exchange)
+                told = True
                 self.wfile.write(head + body)  # one write: one packet for a small answer
             else:
-                # Recorded before the LAST EVENT is written, not after: an SDK returns as soon
-                # as it has read the last event (``[DONE]``, ``message_stop``...), and a caller
-                # then reading ``recorder.last`` must find this exchange, not the one before.
-                if not events:
-                    self.server.provider._record(exchange)
+                # Kept before the first byte is written: a client may return before the last
+                # event (LiteLLM stops at Anthropic's stop reason, before ``message_stop``), and
+                # a caller then reading ``recorder.last`` must find this exchange, not the one
+                # before. ``on_exchange`` (a record folder's files) hears of it before the last
+                # event, or when the client goes away, so its files say how the stream ended.
+                provider.recorder.add(exchange)
                 self.wfile.write(head)
                 for number, event in enumerate(events, 1):
                     if number == len(events):
-                        self.server.provider._record(exchange)
+                        provider._tell(exchange)
+                        told = True
                     data = event.encode("utf-8")
                     self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
                     self.wfile.flush()  # one event, one network write: the client sees it now
+                if not told:  # a stream of no events
+                    provider._tell(exchange)
+                    told = True
                 if cut is None:
                     self.wfile.write(b"0\r\n\r\n")
             self.wfile.flush()
         except _STREAM_ERRORS:
             exchange.note = (exchange.note + "; " if exchange.note else "") + "client disconnected"
             self.close_connection = True
-            if not any(e is exchange for e in self.server.provider.recorder.exchanges):
-                self.server.provider._record(exchange)
+            if not any(e is exchange for e in provider.recorder.exchanges):
+                provider._record(exchange)
+            elif not told:
+                provider._tell(exchange)
 
 
 class LocalProvider:
@@ -530,9 +541,13 @@ class LocalProvider:
                 print(line, file=sys.stderr)
 
     def _record(self, exchange: Exchange) -> None:
-        """Keep ``exchange``, then tell ``on_exchange``; a failing callback is logged (its
-        exception type named) and the request is still answered."""
+        """Keep ``exchange``, then tell ``on_exchange``."""
         self.recorder.add(exchange)
+        self._tell(exchange)
+
+    def _tell(self, exchange: Exchange) -> None:
+        """Tell ``on_exchange`` of a kept exchange; a failing callback is logged (its exception
+        type named) and the request is still answered."""
         if self.on_exchange is not None:
             try:
                 self.on_exchange(exchange)

@@ -86,11 +86,14 @@ STREAMS = ("openai-chat", "openai-responses", "anthropic", "gemini")
 
 
 @pytest.mark.parametrize("fmt", STREAMS)
-def test_a_stream_is_recorded_before_its_last_event_is_written(fmt, monkeypatch):
-    """Every byte the server writes is tapped; at the moment the exchange is recorded, the
-    stream's last event must not have been written yet (so no client can have read it)."""
+def test_a_stream_is_kept_before_its_first_byte_and_told_before_its_last_event(fmt, monkeypatch):
+    """Every byte the server writes is tapped. The exchange is kept (``recorder.last``) before
+    the first byte is written, since a client may stop reading at the stop reason, before the
+    last event (LiteLLM does with Anthropic's); ``on_exchange`` (a record folder's files) hears
+    of it before the last event is written, so both are there once any client has returned."""
     written = bytearray()
     at_record: list[bytes] = []
+    at_told: list[bytes] = []
 
     class Tap:
         def __init__(self, wfile):
@@ -110,17 +113,18 @@ def test_a_stream_is_recorded_before_its_last_event_is_written(fmt, monkeypatch)
         handler.wfile = Tap(handler.wfile)
 
     monkeypatch.setattr(provider_server._Handler, "setup", tapped_setup)
-    with LocalProvider("sundry") as p:
+    with LocalProvider("sundry", on_exchange=lambda e: at_told.append(bytes(written))) as p:
         real_add = p.recorder.add
         p.recorder.add = lambda exchange: at_record.append(bytes(written)) or real_add(exchange)
         r = post(p, fmt, stream=True)
-    assert r.status_code == 200 and len(at_record) == 1
+    assert r.status_code == 200 and len(at_record) == 1 and len(at_told) == 1
     events = [e for e in p.recorder.last.response_text.split("\n\n") if e.strip()]
     assert len(events) > 2 and written.endswith(b"0\r\n\r\n")
+    assert at_record[0] == b""  # kept before a byte of the answer was written
     last_event = events[-1].encode()
     assert written.rfind(last_event) > 0  # the stream did end with that event...
-    assert last_event not in at_record[0]  # ...written only after the exchange was recorded
-    assert events[-2].encode() in at_record[0]  # the rest was on its way already
+    assert last_event not in at_told[0]  # ...written only after on_exchange was told
+    assert events[-2].encode() in at_told[0]  # the rest was on its way already
 
 
 def _streams_read_by_the_sdk(p, fmt: str, times: int):
